@@ -1,0 +1,123 @@
+import { z } from 'zod';
+
+/** Every fixed list of api-spec.md, in one place. Nothing else restates these values. */
+
+export const SPECIES = ['dog', 'cat', 'rabbit'] as const;
+export const AGE_CATEGORIES = ['youngest', 'young', 'adult', 'senior'] as const;
+export const SEXES = ['male', 'female', 'unknown'] as const;
+export const SIZES = ['xSmall', 'small', 'medium', 'large', 'xLarge'] as const;
+export const HEALTH_VALUES = ['unknown', 'poor', 'good', 'great'] as const;
+
+export const KNOWN_PET_STATUSES = [
+  'adopted',
+  'archived',
+  'available',
+  'deceased',
+  'escaped',
+  'euthanized',
+  'fostered',
+  'hold',
+  'intake',
+  'lost',
+  'medicalHold',
+  'medicalTreatment',
+  'other',
+  'pending',
+  'quarantine',
+  'recoveryPeriod',
+  'returnedToOwner',
+  'stray',
+  'surrendered',
+  'transferred',
+] as const;
+
+export const COMPATIBILITY_VALUES = [
+  'activeLifestyle',
+  'cats',
+  'disabledMental',
+  'disabledPhysical',
+  'dogs',
+  'families',
+  'firstTimeOwners',
+  'frequentTravelers',
+  'kids',
+  'otherPets',
+  'outdoorsLiving',
+  'sedentaryLifestyle',
+  'seniors',
+  'smallApartments',
+] as const;
+
+export const TEMPERAMENTS = [
+  'affectionate',
+  'aggressive',
+  'cuddly',
+  'curious',
+  'docile',
+  'energetic',
+  'fearful',
+  'gentle',
+  'independent',
+  'loyal',
+  'mischievous',
+  'moody',
+  'playful',
+  'protective',
+  'quiet',
+  'rough',
+  'shy',
+  'smart',
+  'social',
+  'stubborn',
+  'vocal',
+] as const;
+
+/** The two person types of the formal contract (lists, fetch, custom fields). */
+export const PERSON_TYPES = ['adopter', 'foster'] as const;
+/** Person types the create endpoint accepts (the service's client library adds surrender and volunteer). */
+export const PERSON_CREATE_TYPES = ['adopter', 'foster', 'surrender', 'volunteer'] as const;
+export const PERSON_STATUSES = [
+  'pending',
+  'active',
+  'training',
+  'inactive',
+  'denied',
+  'suspended',
+  'blocked',
+] as const;
+/** Statuses a create request may set; the others are staff decisions made in the app (api-decisions.md). */
+export const PERSON_CREATE_STATUSES = ['pending', 'active', 'training', 'inactive'] as const;
+export const CONTRACT_TYPES = ['adopter', 'foster', 'volunteer', 'surrender'] as const;
+
+export const speciesSchema = z.enum(SPECIES);
+export const ageCategorySchema = z.enum(AGE_CATEGORIES);
+export const sexSchema = z.enum(SEXES);
+export const sizeSchema = z.enum(SIZES);
+export const healthSchema = z.enum(HEALTH_VALUES);
+export const knownPetStatusSchema = z.enum(KNOWN_PET_STATUSES);
+export const compatibilitySchema = z.enum(COMPATIBILITY_VALUES);
+export const temperamentSchema = z.enum(TEMPERAMENTS);
+export const personTypeSchema = z.enum(PERSON_TYPES);
+export const personCreateTypeSchema = z.enum(PERSON_CREATE_TYPES);
+export const personStatusSchema = z.enum(PERSON_STATUSES);
+export const personCreateStatusSchema = z.enum(PERSON_CREATE_STATUSES);
+export const contractTypeSchema = z.enum(CONTRACT_TYPES);
+
+export type Species = z.infer<typeof speciesSchema>;
+export type AgeCategory = z.infer<typeof ageCategorySchema>;
+export type Sex = z.infer<typeof sexSchema>;
+export type Size = z.infer<typeof sizeSchema>;
+export type Health = z.infer<typeof healthSchema>;
+export type KnownPetStatus = z.infer<typeof knownPetStatusSchema>;
+export type Compatibility = z.infer<typeof compatibilitySchema>;
+export type Temperament = z.infer<typeof temperamentSchema>;
+export type PersonType = z.infer<typeof personTypeSchema>;
+export type PersonCreateType = z.infer<typeof personCreateTypeSchema>;
+export type PersonStatus = z.infer<typeof personStatusSchema>;
+export type ContractType = z.infer<typeof contractTypeSchema>;
+
+/** Case-insensitive match of a status label against the known pet statuses; returns the canonical spelling. */
+export function matchKnownPetStatus(label: string): KnownPetStatus | undefined {
+  const wanted = label.trim().toLowerCase();
+  return KNOWN_PET_STATUSES.find((status) => status.toLowerCase() === wanted);
+}
