@@ -1,0 +1,23 @@
+/**
+ * Names shared by the transports. Kept free of imports: the sandboxed preload bundles this file alone.
+ */
+export const DESK_IPC_CALL = 'desk:call';
+export const DESK_IPC_EVENT = 'desk:event';
+
+/** Browser host routes. */
+export const DESK_HTTP_CALL_PREFIX = '/desk/call/';
+export const DESK_HTTP_EVENTS = '/desk/events';
+/** Header carrying the per-launch secret on every bridge call in browser mode. */
+export const DESK_TOKEN_HEADER = 'x-desk-token';
+/** `<meta name=…>` through which the browser host hands the secret to the page it serves. */
+export const DESK_TOKEN_META = 'shelter-desk-token';
+
+/**
+ * What the preload exposes as `window.desk` and what the browser shim implements over HTTP:
+ * a raw transport that resolves to a result envelope (errors thrown across contextBridge lose
+ * every property but the message, so errors travel as values).
+ */
+export interface DeskTransport {
+  call(method: string, input: unknown): Promise<unknown>;
+  subscribe(listener: (event: unknown) => void): () => void;
+}

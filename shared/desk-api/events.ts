@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { deskSettingsSchema } from './settings';
+import { deskStatusSchema } from './status';
+
+/**
+ * Everything the core pushes to the renderer. A discriminated union on `type`: to add an event, add a
+ * `z.object({ type: z.literal('your-event'), ... })` to the list; listeners narrow on `type`.
+ */
+export const deskEventSchema = z.discriminatedUnion('type', [
+  /** Connection or sync state changed; carries the whole status (no merging needed). */
+  z.object({ type: z.literal('status'), status: deskStatusSchema }),
+  /** Settings changed (from this window or another). */
+  z.object({ type: z.literal('settings'), settings: deskSettingsSchema }),
+]);
+export type DeskEvent = z.infer<typeof deskEventSchema>;
+export type DeskEventType = DeskEvent['type'];
+export type DeskEventOf<T extends DeskEventType> = Extract<DeskEvent, { type: T }>;

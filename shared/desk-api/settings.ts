@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { noInput } from './app';
+import { defineMethod } from './define';
+
+export const COLOR_SCHEMES = ['auto', 'light', 'dark'] as const;
+
+/**
+ * The desk's own preferences (not shelter data): kept in `<dataDir>/settings.json`.
+ * Every field has a default so an older or partial file still loads.
+ */
+export const deskSettingsSchema = z.object({
+  /** auto follows the operating system. */
+  colorScheme: z.enum(COLOR_SCHEMES).default('auto'),
+  /** Shown in the header so volunteers at several rescues see which one this desk serves. */
+  shelterName: z.string().trim().max(80).default(''),
+});
+export type DeskSettings = z.infer<typeof deskSettingsSchema>;
+
+/** A change: any subset of the settings, at least one, nothing unknown. */
+export const deskSettingsPatchSchema = z
+  .strictObject({
+    colorScheme: z.enum(COLOR_SCHEMES),
+    shelterName: z.string().trim().max(80, { error: 'must be at most 80 characters' }),
+  })
+  .partial()
+  .refine((patch) => Object.keys(patch).length > 0, { error: 'must change at least one setting' });
+export type DeskSettingsPatch = z.infer<typeof deskSettingsPatchSchema>;
+
+export const settingsMethods = {
+  'settings.get': defineMethod({
+    summary: 'The current desk settings (defaults filled in).',
+    input: noInput,
+    output: deskSettingsSchema,
+  }),
+  'settings.update': defineMethod({
+    summary: 'Change some settings; returns all settings after the change and emits a settings event.',
+    input: deskSettingsPatchSchema,
+    output: deskSettingsSchema,
+  }),
+};
