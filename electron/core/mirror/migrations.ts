@@ -1,0 +1,129 @@
+import { type Kysely, type Migration, sql } from 'kysely';
+
+/**
+ * The mirror's schema. Each record table keeps the server version (`server_json`, exactly as the API
+ * returned it, validated) apart from the effective version (`effective_json`: server version with the
+ * pending `local_edit` overlay applied) and the effective columns the list, filter and sort queries use.
+ * Search runs on FTS5 trigram indexes kept in step by triggers (substring search, any language).
+ */
+const initial: Migration = {
+  async up(db: Kysely<unknown>) {
+    const statements = [
+      sql`CREATE TABLE pet (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        server_json TEXT,
+        server_updated_ms INTEGER,
+        effective_json TEXT NOT NULL,
+        presence TEXT NOT NULL CHECK (presence IN ('listed', 'unlisted', 'removed', 'local')),
+        has_pending INTEGER NOT NULL DEFAULT 0 CHECK (has_pending IN (0, 1)),
+        name TEXT NOT NULL,
+        species TEXT NOT NULL,
+        status TEXT NOT NULL,
+        sex TEXT NOT NULL,
+        size TEXT NOT NULL,
+        age_category TEXT NOT NULL,
+        breed_text TEXT NOT NULL,
+        description TEXT NOT NULL,
+        microchip_id TEXT,
+        custom_id TEXT,
+        show_public INTEGER NOT NULL CHECK (show_public IN (0, 1)),
+        intake_date TEXT,
+        created_ms INTEGER NOT NULL,
+        updated_ms INTEGER NOT NULL
+      ) STRICT`,
+      sql`CREATE INDEX pet_name ON pet (name COLLATE NOCASE)`,
+      sql`CREATE INDEX pet_species_status ON pet (species, status COLLATE NOCASE)`,
+      sql`CREATE INDEX pet_updated ON pet (updated_ms)`,
+      sql`CREATE INDEX pet_presence ON pet (presence)`,
+      sql`CREATE INDEX pet_pending ON pet (has_pending) WHERE has_pending = 1`,
+      sql`CREATE VIRTUAL TABLE pet_fts USING fts5(
+        name, breed_text, description, microchip_id,
+        content = 'pet', content_rowid = 'seq', tokenize = 'trigram'
+      )`,
+      sql`CREATE TRIGGER pet_fts_insert AFTER INSERT ON pet BEGIN
+        INSERT INTO pet_fts (rowid, name, breed_text, description, microchip_id)
+        VALUES (new.seq, new.name, new.breed_text, new.description, new.microchip_id);
+      END`,
+      sql`CREATE TRIGGER pet_fts_delete AFTER DELETE ON pet BEGIN
+        INSERT INTO pet_fts (pet_fts, rowid, name, breed_text, description, microchip_id)
+        VALUES ('delete', old.seq, old.name, old.breed_text, old.description, old.microchip_id);
+      END`,
+      sql`CREATE TRIGGER pet_fts_update AFTER UPDATE OF name, breed_text, description, microchip_id ON pet
+      WHEN old.name IS NOT new.name OR old.breed_text IS NOT new.breed_text
+        OR old.description IS NOT new.description OR old.microchip_id IS NOT new.microchip_id BEGIN
+        INSERT INTO pet_fts (pet_fts, rowid, name, breed_text, description, microchip_id)
+        VALUES ('delete', old.seq, old.name, old.breed_text, old.description, old.microchip_id);
+        INSERT INTO pet_fts (rowid, name, breed_text, description, microchip_id)
+        VALUES (new.seq, new.name, new.breed_text, new.description, new.microchip_id);
+      END`,
+      sql`CREATE TABLE person (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        type TEXT NOT NULL,
+        server_json TEXT,
+        server_updated_ms INTEGER,
+        effective_json TEXT NOT NULL,
+        presence TEXT NOT NULL CHECK (presence IN ('listed', 'unlisted', 'removed', 'local')),
+        has_pending INTEGER NOT NULL DEFAULT 0 CHECK (has_pending IN (0, 1)),
+        name TEXT NOT NULL,
+        email TEXT,
+        phone TEXT,
+        status TEXT NOT NULL,
+        created_ms INTEGER NOT NULL,
+        updated_ms INTEGER NOT NULL
+      ) STRICT`,
+      sql`CREATE INDEX person_type_name ON person (type, name COLLATE NOCASE)`,
+      sql`CREATE INDEX person_type_updated ON person (type, updated_ms)`,
+      sql`CREATE INDEX person_pending ON person (has_pending) WHERE has_pending = 1`,
+      sql`CREATE VIRTUAL TABLE person_fts USING fts5(
+        name, email, phone,
+        content = 'person', content_rowid = 'seq', tokenize = 'trigram'
+      )`,
+      sql`CREATE TRIGGER person_fts_insert AFTER INSERT ON person BEGIN
+        INSERT INTO person_fts (rowid, name, email, phone) VALUES (new.seq, new.name, new.email, new.phone);
+      END`,
+      sql`CREATE TRIGGER person_fts_delete AFTER DELETE ON person BEGIN
+        INSERT INTO person_fts (person_fts, rowid, name, email, phone)
+        VALUES ('delete', old.seq, old.name, old.email, old.phone);
+      END`,
+      sql`CREATE TRIGGER person_fts_update AFTER UPDATE OF name, email, phone ON person
+      WHEN old.name IS NOT new.name OR old.email IS NOT new.email OR old.phone IS NOT new.phone BEGIN
+        INSERT INTO person_fts (person_fts, rowid, name, email, phone)
+        VALUES ('delete', old.seq, old.name, old.email, old.phone);
+        INSERT INTO person_fts (rowid, name, email, phone) VALUES (new.seq, new.name, new.email, new.phone);
+      END`,
+      sql`CREATE TABLE local_edit (
+        entity_type TEXT NOT NULL CHECK (entity_type IN ('pet', 'person')),
+        entity_id TEXT NOT NULL,
+        fields_json TEXT NOT NULL,
+        is_create INTEGER NOT NULL DEFAULT 0 CHECK (is_create IN (0, 1)),
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (entity_type, entity_id)
+      ) STRICT`,
+      sql`CREATE TABLE metadata (
+        key TEXT PRIMARY KEY,
+        json TEXT NOT NULL,
+        fetched_at TEXT NOT NULL
+      ) STRICT`,
+      sql`CREATE TABLE sync_state (
+        key TEXT PRIMARY KEY,
+        json TEXT NOT NULL
+      ) STRICT`,
+      sql`CREATE TABLE http_cache (
+        url TEXT PRIMARY KEY,
+        scope TEXT NOT NULL,
+        etag TEXT NOT NULL,
+        meta_json TEXT NOT NULL
+      ) STRICT`,
+      sql`CREATE INDEX http_cache_scope ON http_cache (scope)`,
+    ];
+    for (const statement of statements) await statement.execute(db);
+  },
+};
+
+/** Static migrations of the mirror database, keyed by zero-padded names. */
+export const MIRROR_MIGRATIONS: Record<string, Migration> = {
+  '0001-mirror-initial': initial,
+};

@@ -1,0 +1,250 @@
+import type { Person, Pet } from '../../../shared/contract';
+import { type EntityType, type MirrorDb, type MirrorRecord, type Presence, statement } from './types';
+
+/** Sort keys of the pet list and the column each reads. */
+const PET_SORT_COLUMNS = {
+  name: 'name COLLATE NOCASE',
+  updated: 'updated_ms',
+  created: 'created_ms',
+  status: 'status COLLATE NOCASE',
+  species: 'species',
+  intake: 'intake_date',
+} as const;
+const PERSON_SORT_COLUMNS = {
+  name: 'name COLLATE NOCASE',
+  updated: 'updated_ms',
+  created: 'created_ms',
+  status: 'status',
+} as const;
+
+export type PetSort = keyof typeof PET_SORT_COLUMNS;
+export type PersonSort = keyof typeof PERSON_SORT_COLUMNS;
+
+/** Presences shown when a query names none: everything except records the server deleted. */
+export const DEFAULT_PRESENCES: readonly Presence[] = ['listed', 'unlisted', 'local'];
+
+interface CommonQuery {
+  search?: string | undefined;
+  status?: string | undefined;
+  presence?: readonly Presence[] | undefined;
+  pendingOnly?: boolean | undefined;
+  direction?: 'asc' | 'desc' | undefined;
+  limit?: number | undefined;
+  offset?: number | undefined;
+}
+
+export interface PetQuery extends CommonQuery {
+  species?: string | undefined;
+  sex?: string | undefined;
+  size?: string | undefined;
+  ageCategory?: string | undefined;
+  sort?: PetSort | undefined;
+}
+
+export interface PersonQuery extends CommonQuery {
+  type?: Person['type'] | undefined;
+  sort?: PersonSort | undefined;
+}
+
+export interface Page<T> {
+  items: MirrorRecord<T>[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+interface RecordRow {
+  effective_json: string;
+  presence: Presence;
+  has_pending: 0 | 1;
+  fields_json: string | null;
+}
+
+/** Turns a row (with its overlay, if any) into what every read returns. */
+function fromRow<T>(row: RecordRow): MirrorRecord<T> {
+  const pendingFields = row.fields_json ? Object.keys(JSON.parse(row.fields_json) as object) : [];
+  return {
+    record: JSON.parse(row.effective_json) as T,
+    pending: row.has_pending === 1,
+    pendingFields,
+    presence: row.presence,
+  };
+}
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
+
+/**
+ * Adds search conditions: words of 3+ characters go to the FTS5 trigram index (substring match, case-insensitive),
+ * shorter words fall back to LIKE over the same columns (the trigram index cannot look them up). All words must match.
+ */
+function addSearch(
+  where: string[],
+  params: unknown[],
+  search: string | undefined,
+  table: 'pet' | 'person',
+  columns: readonly string[],
+): void {
+  const words = (search ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 8);
+  const long = words.filter((word) => [...word].length >= 3);
+  const short = words.filter((word) => [...word].length < 3);
+  if (long.length > 0) {
+    where.push(`seq IN (SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ?)`);
+    params.push(long.map((word) => `"${word.replaceAll('"', '""')}"`).join(' AND '));
+  }
+  for (const word of short) {
+    where.push(`(${columns.map((column) => `${column} LIKE ? ESCAPE '\\'`).join(' OR ')})`);
+    for (let i = 0; i < columns.length; i += 1) params.push(`%${escapeLike(word)}%`);
+  }
+}
+
+function addCommon(where: string[], params: unknown[], query: CommonQuery): void {
+  const presences = query.presence && query.presence.length > 0 ? query.presence : DEFAULT_PRESENCES;
+  where.push(`presence IN (${presences.map(() => '?').join(', ')})`);
+  params.push(...presences);
+  if (query.status) {
+    where.push('status = ? COLLATE NOCASE');
+    params.push(query.status.trim());
+  }
+  if (query.pendingOnly) where.push('has_pending = 1');
+}
+
+function runPage<T>(
+  db: MirrorDb,
+  table: 'pet' | 'person',
+  where: string[],
+  params: unknown[],
+  order: string,
+  query: CommonQuery,
+): Page<T> {
+  const limit = Math.min(500, Math.max(1, query.limit ?? 50));
+  const offset = Math.max(0, query.offset ?? 0);
+  const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  const direction = query.direction === 'desc' ? 'DESC' : 'ASC';
+  const pageRows = statement(
+    db,
+    `SELECT p.effective_json, p.presence, p.has_pending, e.fields_json FROM ${table} p
+     LEFT JOIN local_edit e ON e.entity_type = '${table}' AND e.entity_id = p.id
+     WHERE p.seq IN (SELECT seq FROM ${table} ${clause} ORDER BY ${order} ${direction}, seq ${direction}
+                     LIMIT ? OFFSET ?)
+     ORDER BY ${order.replace(/^(\w+)/, 'p.$1')} ${direction}, p.seq ${direction}`,
+  ).all(...params, limit, offset) as RecordRow[];
+  const { total } = statement(db, `SELECT COUNT(*) AS total FROM ${table} ${clause}`).get(...params) as {
+    total: number;
+  };
+  return { items: pageRows.map((row) => fromRow<T>(row)), total, limit, offset };
+}
+
+/** Lists mirrored pets (effective records) with filters, search, sort and paging. */
+export function listPets(db: MirrorDb, query: PetQuery = {}): Page<Pet> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  addCommon(where, params, query);
+  for (const [column, value] of [
+    ['species', query.species],
+    ['sex', query.sex],
+    ['size', query.size],
+    ['age_category', query.ageCategory],
+  ] as const) {
+    if (value) {
+      where.push(`${column} = ?`);
+      params.push(value);
+    }
+  }
+  addSearch(where, params, query.search, 'pet', ['name', 'breed_text', 'description', 'microchip_id']);
+  return runPage<Pet>(db, 'pet', where, params, PET_SORT_COLUMNS[query.sort ?? 'name'], query);
+}
+
+/** Lists mirrored people (adopters and fosters, effective records) with filters, search, sort and paging. */
+export function listPeople(db: MirrorDb, query: PersonQuery = {}): Page<Person> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  addCommon(where, params, query);
+  if (query.type) {
+    where.push('type = ?');
+    params.push(query.type);
+  }
+  addSearch(where, params, query.search, 'person', ['name', 'email', 'phone']);
+  return runPage<Person>(db, 'person', where, params, PERSON_SORT_COLUMNS[query.sort ?? 'name'], query);
+}
+
+function getOne<T>(db: MirrorDb, entityType: EntityType, id: string): MirrorRecord<T> | undefined {
+  const table = entityType === 'pet' ? 'pet' : 'person';
+  const row = statement(
+    db,
+    `SELECT p.effective_json, p.presence, p.has_pending, e.fields_json FROM ${table} p
+     LEFT JOIN local_edit e ON e.entity_type = '${table}' AND e.entity_id = p.id WHERE p.id = ?`,
+  ).get(id) as RecordRow | undefined;
+  return row ? fromRow<T>(row) : undefined;
+}
+
+/** One mirrored pet by id (server or local id), or undefined. */
+export function getPet(db: MirrorDb, id: string): MirrorRecord<Pet> | undefined {
+  return getOne<Pet>(db, 'pet', id);
+}
+
+/** One mirrored person by id (server or local id), or undefined. */
+export function getPerson(db: MirrorDb, id: string): MirrorRecord<Person> | undefined {
+  return getOne<Person>(db, 'person', id);
+}
+
+/** The distinct effective pet statuses in the mirror, for a filter menu. */
+export function listPetStatuses(db: MirrorDb): string[] {
+  return (
+    statement(
+      db,
+      `SELECT DISTINCT status FROM pet WHERE presence != 'removed' ORDER BY status COLLATE NOCASE`,
+    ).all() as {
+      status: string;
+    }[]
+  ).map((row) => row.status);
+}
+
+/** Record counts by kind and presence, for the status area and the CLI summary. */
+export function countRecords(db: MirrorDb): {
+  pets: Record<Presence, number>;
+  adopters: number;
+  fosters: number;
+  pending: number;
+} {
+  const pets: Record<Presence, number> = { listed: 0, unlisted: 0, removed: 0, local: 0 };
+  for (const row of statement(db, 'SELECT presence, COUNT(*) AS n FROM pet GROUP BY presence').all() as {
+    presence: Presence;
+    n: number;
+  }[]) {
+    pets[row.presence] = row.n;
+  }
+  const people = statement(
+    db,
+    `SELECT type, COUNT(*) AS n FROM person WHERE presence != 'removed' GROUP BY type`,
+  ).all() as { type: string; n: number }[];
+  const { pending } = statement(db, 'SELECT COUNT(*) AS pending FROM local_edit').get() as {
+    pending: number;
+  };
+  return {
+    pets,
+    adopters: people.find((row) => row.type === 'adopter')?.n ?? 0,
+    fosters: people.find((row) => row.type === 'foster')?.n ?? 0,
+    pending,
+  };
+}
+
+/**
+ * Every effective record of a kind in a stable order (pets by id, people of one type by id), for export.
+ * Iterates lazily so a large mirror is never held in memory at once.
+ */
+export function* iterateRecords(
+  db: MirrorDb,
+  kind: 'pets' | 'adopters' | 'fosters',
+  options: { includeRemoved?: boolean } = {},
+): Generator<Record<string, unknown>> {
+  const removed = options.includeRemoved ? '' : `AND presence != 'removed'`;
+  const iterator =
+    kind === 'pets'
+      ? db.prepare(`SELECT effective_json FROM pet WHERE 1 = 1 ${removed} ORDER BY id`).iterate()
+      : db
+          .prepare(`SELECT effective_json FROM person WHERE type = ? ${removed} ORDER BY id`)
+          .iterate(kind === 'adopters' ? 'adopter' : 'foster');
+  for (const row of iterator as Iterable<{ effective_json: string }>) {
+    yield JSON.parse(row.effective_json) as Record<string, unknown>;
+  }
+}

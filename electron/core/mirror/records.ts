@@ -1,0 +1,251 @@
+import { type Person, personSchema, petSchema } from '../../../shared/contract';
+import { effectivePerson, effectivePet } from './effective';
+import {
+  type EntityType,
+  type LocalFields,
+  type MirrorDb,
+  type Presence,
+  type ServerPerson,
+  type ServerPet,
+  statement,
+  toMs,
+} from './types';
+
+interface Bookkeeping {
+  server_json: string | null;
+  server_updated_ms: number | null;
+  presence: Presence;
+  type?: string;
+}
+
+function tableOf(entityType: EntityType): 'pet' | 'person' {
+  return entityType === 'pet' ? 'pet' : 'person';
+}
+
+function readBookkeeping(db: MirrorDb, entityType: EntityType, id: string): Bookkeeping | undefined {
+  const extra = entityType === 'person' ? ', type' : '';
+  return statement(
+    db,
+    `SELECT server_json, server_updated_ms, presence${extra} FROM ${tableOf(entityType)} WHERE id = ?`,
+  ).get(id) as Bookkeeping | undefined;
+}
+
+/** The pending overlay of a record, or null when it has none. */
+export function readOverlay(db: MirrorDb, entityType: EntityType, id: string): LocalFields | null {
+  const row = statement(db, 'SELECT fields_json FROM local_edit WHERE entity_type = ? AND entity_id = ?').get(
+    entityType,
+    id,
+  ) as { fields_json: string } | undefined;
+  return row ? (JSON.parse(row.fields_json) as LocalFields) : null;
+}
+
+const PET_UPSERT = `INSERT INTO pet (id, server_json, server_updated_ms, effective_json, presence, has_pending, name,
+  species, status, sex, size, age_category, breed_text, description, microchip_id, custom_id, show_public,
+  intake_date, created_ms, updated_ms)
+VALUES (@id, @server_json, @server_updated_ms, @effective_json, @presence, @has_pending, @name, @species,
+  @status, @sex, @size, @age_category, @breed_text, @description, @microchip_id, @custom_id, @show_public,
+  @intake_date, @created_ms, @updated_ms)
+ON CONFLICT (id) DO UPDATE SET server_json = excluded.server_json, server_updated_ms = excluded.server_updated_ms,
+  effective_json = excluded.effective_json, presence = excluded.presence, has_pending = excluded.has_pending,
+  name = excluded.name, species = excluded.species, status = excluded.status, sex = excluded.sex,
+  size = excluded.size, age_category = excluded.age_category, breed_text = excluded.breed_text,
+  description = excluded.description, microchip_id = excluded.microchip_id, custom_id = excluded.custom_id,
+  show_public = excluded.show_public, intake_date = excluded.intake_date, created_ms = excluded.created_ms,
+  updated_ms = excluded.updated_ms`;
+
+const PERSON_UPSERT = `INSERT INTO person (id, type, server_json, server_updated_ms, effective_json, presence,
+  has_pending, name, email, phone, status, created_ms, updated_ms)
+VALUES (@id, @type, @server_json, @server_updated_ms, @effective_json, @presence, @has_pending, @name, @email,
+  @phone, @status, @created_ms, @updated_ms)
+ON CONFLICT (id) DO UPDATE SET type = excluded.type, server_json = excluded.server_json,
+  server_updated_ms = excluded.server_updated_ms, effective_json = excluded.effective_json,
+  presence = excluded.presence, has_pending = excluded.has_pending, name = excluded.name, email = excluded.email,
+  phone = excluded.phone, status = excluded.status, created_ms = excluded.created_ms,
+  updated_ms = excluded.updated_ms`;
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+const nullableText = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const joined = (value: unknown): string =>
+  Array.isArray(value) ? value.filter((item) => typeof item === 'string').join(', ') : text(value);
+
+/**
+ * Writes one record row from its parts: the server version (JSON text or null), presence and the overlay.
+ * The effective record and its query columns are always derived here, so they cannot drift apart.
+ */
+export function writeRow(
+  db: MirrorDb,
+  entityType: EntityType,
+  parts: {
+    id: string;
+    serverJson: string | null;
+    presence: Presence;
+    overlay: LocalFields | null;
+    personType?: Person['type'];
+  },
+): void {
+  const server = parts.serverJson ? (JSON.parse(parts.serverJson) as Record<string, unknown>) : null;
+  // A record created here has no server timestamps yet: it reads as created when its local edit was.
+  const localRow = server
+    ? undefined
+    : (statement(db, 'SELECT created_at FROM local_edit WHERE entity_type = ? AND entity_id = ?').get(
+        entityType,
+        parts.id,
+      ) as { created_at: string } | undefined);
+  const nowIso = localRow?.created_at ?? new Date().toISOString();
+  const hasPending = parts.overlay && Object.keys(parts.overlay).length > 0 ? 1 : 0;
+  const serverUpdatedMs = server ? toMs(text(server.updated_at)) : null;
+  if (entityType === 'pet') {
+    const pet = effectivePet(server, parts.overlay, parts.id, nowIso);
+    statement(db, PET_UPSERT).run({
+      id: parts.id,
+      server_json: parts.serverJson,
+      server_updated_ms: serverUpdatedMs,
+      effective_json: JSON.stringify(pet),
+      presence: parts.presence,
+      has_pending: hasPending,
+      name: text(pet.name),
+      species: text(pet.species),
+      status: text(pet.status),
+      sex: text(pet.sex),
+      size: text(pet.size),
+      age_category: text(pet.age_category),
+      breed_text: joined(pet.breed),
+      description: text(pet.description),
+      microchip_id: nullableText(pet.microchip_id),
+      custom_id: nullableText(pet.custom_id),
+      show_public: pet.show_public === false ? 0 : 1,
+      intake_date: nullableText(pet.intake_date),
+      created_ms: toMs(pet.created_at),
+      updated_ms: toMs(pet.updated_at),
+    });
+    return;
+  }
+  const type = (server?.type as Person['type'] | undefined) ?? parts.personType ?? 'adopter';
+  const person = effectivePerson(server, parts.overlay, parts.id, type, nowIso);
+  statement(db, PERSON_UPSERT).run({
+    id: parts.id,
+    type: person.type,
+    server_json: parts.serverJson,
+    server_updated_ms: serverUpdatedMs,
+    effective_json: JSON.stringify(person),
+    presence: parts.presence,
+    has_pending: hasPending,
+    name: text(person.name),
+    email: nullableText(person.email),
+    phone: nullableText(person.phone),
+    status: text(person.status),
+    created_ms: toMs(person.created_at),
+    updated_ms: toMs(person.updated_at),
+  });
+}
+
+/** How a server record reached the desk, which decides its presence. */
+export type Sighting =
+  /** In a list page: listed. */
+  | 'listed'
+  /** From GET by id after it went missing from the list: known but not listed. */
+  | 'fetched-unlisted'
+  /** From a write response or a plain fetch: keep a listed/unlisted presence, else derive from show_public. */
+  | 'keep';
+
+function nextPresence(
+  current: Presence | undefined,
+  sighting: Sighting,
+  record: Record<string, unknown>,
+): Presence {
+  if (sighting === 'listed') return 'listed';
+  if (sighting === 'fetched-unlisted') return 'unlisted';
+  if (current === 'listed' || current === 'unlisted') return current;
+  return record.show_public === false ? 'unlisted' : 'listed';
+}
+
+/**
+ * Stores one server record (already validated) as the server version, keeping pending local fields on top.
+ * Idempotent: a record identical to the stored one in the same presence writes nothing, and a record older than
+ * the stored server version (a stale list page after a newer write response) is ignored. Returns true if it wrote.
+ */
+export function storeServerRecord(
+  db: MirrorDb,
+  entityType: EntityType,
+  record: ServerPet | ServerPerson,
+  sighting: Sighting,
+): boolean {
+  const existing = readBookkeeping(db, entityType, record.id);
+  const json = JSON.stringify(record);
+  const incomingMs = toMs(record.updated_at);
+  if (existing?.server_updated_ms != null && incomingMs < existing.server_updated_ms) return false;
+  const presence = nextPresence(existing?.presence, sighting, record);
+  if (existing && existing.server_json === json && existing.presence === presence) return false;
+  writeRow(db, entityType, {
+    id: record.id,
+    serverJson: json,
+    presence,
+    overlay: readOverlay(db, entityType, record.id),
+  });
+  return true;
+}
+
+/**
+ * Stores a page of validated server records in one transaction (with `alsoInTransaction`, e.g. the page's
+ * checkpoint bookkeeping, committed together). Returns how many rows were written.
+ */
+export function storeServerPage(
+  db: MirrorDb,
+  entityType: EntityType,
+  records: ReadonlyArray<ServerPet | ServerPerson>,
+  sighting: Sighting,
+  alsoInTransaction?: () => void,
+): number {
+  return db.transaction(() => {
+    let written = 0;
+    for (const record of records) if (storeServerRecord(db, entityType, record, sighting)) written += 1;
+    alsoInTransaction?.();
+    return written;
+  })();
+}
+
+/**
+ * For the outbox: stores the record a POST/PATCH returned as the new server version of `entityType`, validating it
+ * with the contract first. Pending overlay fields stay on top (clear them with `clearLocalEdit` in the same
+ * transaction once the write that carried them is accepted). Returns the stored record.
+ * @throws when the record does not match the contract (nothing is written).
+ */
+export function replaceWithServerRecord(
+  db: MirrorDb,
+  entityType: EntityType,
+  record: unknown,
+): ServerPet | ServerPerson {
+  const schema = entityType === 'pet' ? petSchema : personSchema;
+  const parsed = schema.safeParse(record);
+  if (!parsed.success) {
+    throw new Error(
+      `The server returned a ${entityType} that does not match the contract: ${parsed.error.message}`,
+    );
+  }
+  const stored = record as ServerPet | ServerPerson;
+  storeServerRecord(db, entityType, stored, 'keep');
+  return stored;
+}
+
+/** Marks a record's presence (e.g. `removed` after a 404), keeping every field and any pending edit. */
+export function markPresence(db: MirrorDb, entityType: EntityType, id: string, presence: Presence): boolean {
+  const result = statement(
+    db,
+    `UPDATE ${tableOf(entityType)} SET presence = ? WHERE id = ? AND presence IS NOT ?`,
+  ).run(presence, id, presence);
+  return result.changes > 0;
+}
+
+/** Re-derives the effective record of `id` from its stored server version and its current overlay. */
+export function recomputeEffective(db: MirrorDb, entityType: EntityType, id: string): boolean {
+  const existing = readBookkeeping(db, entityType, id);
+  if (!existing) return false;
+  writeRow(db, entityType, {
+    id,
+    serverJson: existing.server_json,
+    presence: existing.presence,
+    overlay: readOverlay(db, entityType, id),
+    personType: existing.type as Person['type'] | undefined,
+  });
+  return true;
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { type MirrorDb, statement } from './types';
+
+/** Reads a JSON value of the sync bookkeeping, or undefined when absent or unreadable. */
+export function readSyncState<T>(db: MirrorDb, key: string, schema: z.ZodType<T>): T | undefined {
+  const row = statement(db, 'SELECT json FROM sync_state WHERE key = ?').get(key) as
+    | { json: string }
+    | undefined;
+  if (!row) return undefined;
+  const parsed = schema.safeParse(JSON.parse(row.json));
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** Writes a JSON value of the sync bookkeeping (call inside the transaction of the rows it describes). */
+export function writeSyncState(db: MirrorDb, key: string, value: unknown): void {
+  statement(
+    db,
+    'INSERT INTO sync_state (key, json) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET json = excluded.json',
+  ).run(key, JSON.stringify(value));
+}
+
+export function deleteSyncState(db: MirrorDb, key: string): void {
+  statement(db, 'DELETE FROM sync_state WHERE key = ?').run(key);
+}
+
+/** What the desk remembers of a GET response, to send `If-None-Match` and use a 304 without a body. */
+export const cachedPageMetaSchema = z.object({
+  total: z.number().int().min(0).optional(),
+  hasMore: z.boolean().optional(),
+  count: z.number().int().min(0).optional(),
+  /** Ids on the page (lists), so a 304 page still tells reconciliation what is listed. */
+  ids: z.array(z.string()).optional(),
+  /** Largest `updated_at` on the page (lists), the original string. */
+  maxUpdatedAt: z.string().nullable().optional(),
+});
+export type CachedPageMeta = z.infer<typeof cachedPageMetaSchema>;
+
+export interface CachedResponse {
+  etag: string;
+  meta: CachedPageMeta;
+}
+
+/** The stored ETag and page facts of an exact URL. */
+export function readHttpCache(db: MirrorDb, url: string): CachedResponse | undefined {
+  const row = statement(db, 'SELECT etag, meta_json FROM http_cache WHERE url = ?').get(url) as
+    | { etag: string; meta_json: string }
+    | undefined;
+  if (!row) return undefined;
+  const meta = cachedPageMetaSchema.safeParse(JSON.parse(row.meta_json));
+  return meta.success ? { etag: row.etag, meta: meta.data } : undefined;
+}
+
+/** Stores the ETag of an exact URL; `scope` groups URLs so a moved checkpoint can drop its old pages. */
+export function writeHttpCache(
+  db: MirrorDb,
+  url: string,
+  scope: string,
+  etag: string,
+  meta: CachedPageMeta,
+): void {
+  statement(
+    db,
+    `INSERT INTO http_cache (url, scope, etag, meta_json) VALUES (?, ?, ?, ?)
+     ON CONFLICT (url) DO UPDATE SET scope = excluded.scope, etag = excluded.etag, meta_json = excluded.meta_json`,
+  ).run(url, scope, etag, JSON.stringify(meta));
+}
+
+export function deleteHttpCache(db: MirrorDb, url: string): void {
+  statement(db, 'DELETE FROM http_cache WHERE url = ?').run(url);
+}
+
+/** Drops every cached URL of `scope`, except (with `keepPrefix`) the URLs that start with it. */
+export function pruneHttpCacheScope(db: MirrorDb, scope: string, keepPrefix?: string): void {
+  if (keepPrefix) {
+    statement(db, 'DELETE FROM http_cache WHERE scope = ? AND substr(url, 1, ?) != ?').run(
+      scope,
+      keepPrefix.length,
+      keepPrefix,
+    );
+  } else {
+    statement(db, 'DELETE FROM http_cache WHERE scope = ?').run(scope);
+  }
+}
