@@ -1,0 +1,82 @@
+/** Rate-limited endpoint groups, one counter each per API key (api-decisions.md "Rate limits"). */
+export type EndpointId =
+  | 'GET /api/pets'
+  | 'GET /api/pets/{id}'
+  | 'POST /api/pets'
+  | 'PATCH /api/pets/{id}'
+  | 'GET /api/pets/custom-fields'
+  | 'GET /api/people'
+  | 'GET /api/people/{id}'
+  | 'POST /api/people'
+  | 'GET /api/people/custom-fields'
+  | 'GET /api/adoption-fees'
+  | 'GET /api/contracts'
+  | 'GET /api/openapi.json';
+
+/** Requests per key per hour, per endpoint (api-decisions.md). */
+export const DEFAULT_HOURLY_LIMITS: Record<EndpointId, number> = {
+  'GET /api/pets': 2000,
+  'GET /api/people': 2000,
+  'GET /api/pets/{id}': 5000,
+  'GET /api/people/{id}': 5000,
+  'GET /api/pets/custom-fields': 50,
+  'GET /api/people/custom-fields': 50,
+  'GET /api/adoption-fees': 50,
+  'GET /api/contracts': 50,
+  'GET /api/openapi.json': 50,
+  'POST /api/pets': 250,
+  'PATCH /api/pets/{id}': 250,
+  'POST /api/people': 250,
+};
+
+export const WINDOW_MS = 60 * 60 * 1000;
+
+export interface RateState {
+  limit: number;
+  remaining: number;
+  /** Unix epoch seconds when the window resets. */
+  reset: number;
+  allowed: boolean;
+  /** Whole seconds until the reset (for `Retry-After`), at least 1. */
+  retryAfter: number;
+}
+
+/**
+ * Fixed hourly windows aligned to the clock hour, counted per API key and endpoint in memory.
+ * Counters start afresh when the server restarts; the limits protect a shelter's server from runaway
+ * clients, not billing.
+ */
+export class FixedWindowRateLimiter {
+  private window = -1;
+  private readonly counts = new Map<string, number>();
+
+  constructor(private readonly limitFor: (endpoint: EndpointId) => number) {}
+
+  /** Counts one request unless the limit is already reached. */
+  hit(keyId: string, endpoint: EndpointId, nowMs: number): RateState {
+    return this.evaluate(keyId, endpoint, nowMs, true);
+  }
+
+  /** The state without counting (for responses that do not consume the quota, like 401s). */
+  peek(keyId: string, endpoint: EndpointId, nowMs: number): RateState {
+    return this.evaluate(keyId, endpoint, nowMs, false);
+  }
+
+  private evaluate(keyId: string, endpoint: EndpointId, nowMs: number, count: boolean): RateState {
+    const window = Math.floor(nowMs / WINDOW_MS);
+    if (window !== this.window) {
+      this.window = window;
+      this.counts.clear();
+    }
+    const limit = this.limitFor(endpoint);
+    const resetMs = (window + 1) * WINDOW_MS;
+    const reset = Math.ceil(resetMs / 1000);
+    const retryAfter = Math.max(1, Math.ceil((resetMs - nowMs) / 1000));
+    const key = `${keyId}\u0000${endpoint}`;
+    const used = this.counts.get(key) ?? 0;
+    if (used >= limit) return { limit, remaining: 0, reset, allowed: false, retryAfter };
+    const after = count ? used + 1 : used;
+    if (count) this.counts.set(key, after);
+    return { limit, remaining: limit - after, reset, allowed: true, retryAfter };
+  }
+}

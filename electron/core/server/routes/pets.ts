@@ -1,0 +1,80 @@
+import { petCreateSchema, petListQuerySchema, petUpdateSchema } from '../../../../shared/contract';
+import { isUuid } from '../domain/pet-store';
+import { ApiError, parameterError, validationError } from '../http/api-error';
+import { parseBody, parseQuery, type Route } from '../http/route';
+
+function notFound(identifier: string): ApiError {
+  return new ApiError(404, 'not_found', `No pet with identifier ${JSON.stringify(identifier)}.`);
+}
+
+/** GET/POST /api/pets, GET/PATCH /api/pets/{petIdentifier}. */
+export const petRoutes: Route[] = [
+  {
+    method: 'GET',
+    path: '/api/pets',
+    endpoint: 'GET /api/pets',
+    access: 'read',
+    handle({ app, query }) {
+      const parsed = parseQuery(petListQuerySchema, query);
+      const page = app.pets.list(parsed);
+      const pets = page.rows.map((row) => app.pets.json(row)).join(',');
+      const hasMore = parsed.offset + page.rows.length < page.total;
+      return {
+        status: 200,
+        body: `{"pets":[${pets}],"total":${page.total},"limit":${parsed.limit},"offset":${parsed.offset},"hasMore":${hasMore}}`,
+      };
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/pets',
+    endpoint: 'POST /api/pets',
+    access: 'write',
+    write: { idempotent: true },
+    handle({ app, body }) {
+      if (body === undefined) {
+        throw new ApiError(
+          405,
+          'method_not_allowed',
+          'POST /api/pets creates a pet and needs a JSON body; to read pets use GET /api/pets.',
+          {
+            hint: 'Send Content-Type: application/json with a JSON object of pet write fields (name, species, age_category, sex, size, status, health).',
+            headers: { Allow: 'GET, POST' },
+          },
+        );
+      }
+      const input = parseBody(petCreateSchema, body);
+      return { status: 200, body: app.pets.json(app.pets.create(input)) };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/pets/:petIdentifier',
+    endpoint: 'GET /api/pets/{id}',
+    access: 'read',
+    handle({ app, params }) {
+      const id = params.petIdentifier ?? '';
+      if (!isUuid(id)) throw parameterError([{ field: 'petIdentifier', message: 'must be a UUID' }]);
+      const row = app.pets.get(id);
+      if (!row) throw notFound(id);
+      return { status: 200, body: app.pets.json(row) };
+    },
+  },
+  {
+    method: 'PATCH',
+    path: '/api/pets/:petIdentifier',
+    endpoint: 'PATCH /api/pets/{id}',
+    access: 'write',
+    write: { idempotent: true },
+    handle({ app, params, body }) {
+      if (body === undefined) {
+        throw validationError([{ field: '(body)', message: 'send at least one field to update' }]);
+      }
+      const input = parseBody(petUpdateSchema, body);
+      const identifier = params.petIdentifier ?? '';
+      const existing = app.pets.getByIdentifier(identifier);
+      if (!existing) throw notFound(identifier);
+      return { status: 200, body: app.pets.json(app.pets.update(existing, input)) };
+    },
+  },
+];
