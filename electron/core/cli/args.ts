@@ -1,0 +1,104 @@
+import os from 'node:os';
+import path from 'node:path';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { z } from 'zod';
+
+/** A mistake in how a command was called: printed with a hint, exit code 2. */
+export class CliUsageError extends Error {
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message);
+    this.name = 'CliUsageError';
+  }
+}
+
+type ParseArgsOptions = NonNullable<ParseArgsConfig['options']>;
+
+/**
+ * Parses flags with `node:util` parseArgs (strict: unknown flags are errors) and validates the values
+ * with a zod schema. Throws `CliUsageError` naming the flag and what to do, with `hint` (e.g. where
+ * the help is) appended.
+ */
+export function parseFlags<S extends z.ZodType>(
+  argv: readonly string[],
+  options: ParseArgsOptions,
+  schema: S,
+  hint: string,
+): z.output<S> {
+  let values: Record<string, unknown>;
+  try {
+    values = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values;
+  } catch (error) {
+    throw new CliUsageError(describeParseArgsError(error), hint);
+  }
+  const parsed = schema.safeParse(values);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const flag = issue?.path[0] !== undefined ? `--${String(issue.path[0])}` : 'a flag';
+    throw new CliUsageError(`Invalid value for ${flag}: ${issue?.message ?? 'invalid'}.`, hint);
+  }
+  return parsed.data;
+}
+
+function describeParseArgsError(error: unknown): string {
+  const code = (error as { code?: string }).code;
+  const message = error instanceof Error ? error.message : String(error);
+  const option = /'(-{1,2}[^'\s]+)/.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `Unknown option ${option ?? message}.`;
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `Unexpected argument: ${message}`;
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    return option ? `Option ${option} needs a value.` : message;
+  }
+  return message;
+}
+
+/** A TCP port flag: 0 means "any free port". */
+export const portFlagSchema = z
+  .string()
+  .regex(/^\d+$/, { error: 'must be a whole number from 0 to 65535' })
+  .transform(Number)
+  .pipe(z.number().int().max(65535, { error: 'must be a whole number from 0 to 65535' }));
+
+/** A folder flag: resolved against the current directory. */
+export const folderFlagSchema = z
+  .string()
+  .trim()
+  .min(1, { error: 'must name a folder' })
+  .transform((value) => path.resolve(value));
+
+/**
+ * The operating system's per-user application data folder for Shelter Desk (where Electron's
+ * `userData` also lives): `%APPDATA%` on Windows, `~/Library/Application Support` on macOS,
+ * `$XDG_CONFIG_HOME` or `~/.config` elsewhere.
+ */
+export function defaultDataDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+  home: string = os.homedir(),
+): string {
+  const appName = 'Shelter Desk';
+  if (platform === 'win32') return path.join(env.APPDATA || path.join(home, 'AppData', 'Roaming'), appName);
+  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', appName);
+  return path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), appName);
+}
+
+/**
+ * Runs a command's main function: a `CliUsageError` prints the message and hint and exits 2; any
+ * other error prints its message and exits 1. The exit code of `main` is used otherwise.
+ */
+export async function runCli(main: () => Promise<number | undefined>): Promise<void> {
+  try {
+    const code = await main();
+    if (code !== undefined) process.exitCode = code;
+  } catch (error) {
+    if (error instanceof CliUsageError) {
+      console.error(`${error.message} ${error.hint}`);
+      process.exitCode = 2;
+      return;
+    }
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,118 @@
+import {
+  AppShell,
+  Badge,
+  Box,
+  Burger,
+  Divider,
+  Group,
+  NavLink,
+  ScrollArea,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import type { ReactNode } from 'react';
+import { useLocation } from 'wouter';
+import { useDeskQuery } from '../bridge/hooks';
+import { useSettings } from '../bridge/settings';
+import { StatusBadge } from '../components/status-badge';
+import { SECTIONS, type Section } from './sections';
+
+/** Header (name, shelter, status), navigation to every section, and the screen. */
+export function AppFrame({ children }: { children: ReactNode }) {
+  const [opened, { toggle, close }] = useDisclosure();
+  const { settings } = useSettings();
+  const info = useDeskQuery('app.info');
+
+  return (
+    <AppShell
+      header={{ height: 64 }}
+      navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      padding="lg"
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label="Toggle navigation"
+            />
+            <img src="./favicon.svg" alt="" width={34} height={34} />
+            <Stack gap={0}>
+              <Title order={1} size="h4" lh={1.2}>
+                Shelter Desk
+              </Title>
+              {settings?.shelterName ? (
+                <Text size="xs" c="dimmed" lh={1.2}>
+                  {settings.shelterName}
+                </Text>
+              ) : null}
+            </Stack>
+          </Group>
+          <StatusBadge />
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="sm" aria-label="Sections">
+        <AppShell.Section grow component={ScrollArea}>
+          <Stack gap={4}>
+            {SECTIONS.filter((s) => !s.secondary).map((section) => (
+              <SectionLink key={section.path} section={section} onNavigate={close} />
+            ))}
+          </Stack>
+          <Divider my="sm" />
+          <Stack gap={4}>
+            {SECTIONS.filter((s) => s.secondary).map((section) => (
+              <SectionLink key={section.path} section={section} onNavigate={close} />
+            ))}
+          </Stack>
+        </AppShell.Section>
+        <AppShell.Section>
+          <Box px="sm" pt="sm">
+            {info.data && (
+              <Group gap="xs">
+                <Text size="xs" c="dimmed">
+                  Version {info.data.version}
+                </Text>
+                <Badge size="xs" variant="outline" color="gray">
+                  {info.data.mode === 'desktop' ? 'Desktop' : 'Browser mode'}
+                </Badge>
+              </Group>
+            )}
+          </Box>
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      <AppShell.Main>
+        <Box maw={1100} mx="auto">
+          {children}
+        </Box>
+      </AppShell.Main>
+    </AppShell>
+  );
+}
+
+function SectionLink({ section, onNavigate }: { section: Section; onNavigate: () => void }) {
+  const [location] = useLocation();
+  const Icon = section.icon;
+  const active = location === section.path || location.startsWith(`${section.path}/`);
+  return (
+    <NavLink
+      component="a"
+      href={`#${section.path}`}
+      label={section.label}
+      description={section.hint}
+      aria-label={section.label}
+      aria-current={active ? 'page' : undefined}
+      active={active}
+      leftSection={<Icon size={20} stroke={1.6} />}
+      onClick={onNavigate}
+      variant="light"
+      styles={{ root: { borderRadius: 'var(--mantine-radius-md)' } }}
+    />
+  );
+}

@@ -1,0 +1,27 @@
+import { Redirect, Route, Router, Switch } from 'wouter';
+import { useHashLocation } from 'wouter/use-hash-location';
+import { SettingsProvider } from '../bridge/settings';
+import { NotFoundScreen } from '../screens/not-found-screen';
+import { AppFrame } from './app-frame';
+import { HOME_PATH, SECTIONS } from './sections';
+
+/** Hash routes (`#/pets`), so deep links work from app:// and from the browser host alike. */
+export function App() {
+  return (
+    <SettingsProvider>
+      <Router hook={useHashLocation}>
+        <AppFrame>
+          <Switch>
+            <Route path="/">
+              <Redirect to={HOME_PATH} replace />
+            </Route>
+            {SECTIONS.map((section) => (
+              <Route key={section.path} path={section.path} component={section.screen} />
+            ))}
+            <Route component={NotFoundScreen} />
+          </Switch>
+        </AppFrame>
+      </Router>
+    </SettingsProvider>
+  );
+}

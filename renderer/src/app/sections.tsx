@@ -1,0 +1,76 @@
+import {
+  IconAddressBook,
+  IconCloudDataConnection,
+  IconFileText,
+  IconPaw,
+  IconReceipt2,
+  IconSettings,
+  IconSquareRoundedPlus,
+  type TablerIcon,
+} from '@tabler/icons-react';
+import type { ComponentType } from 'react';
+import { ContractsScreen } from '../screens/contracts-screen';
+import { FeesScreen } from '../screens/fees-screen';
+import { IntakeScreen } from '../screens/intake-screen';
+import { PeopleScreen } from '../screens/people-screen';
+import { PetsScreen } from '../screens/pets-screen';
+import { SettingsScreen } from '../screens/settings-screen';
+import { SyncScreen } from '../screens/sync-screen';
+
+export interface Section {
+  /** Hash route, e.g. `/pets` (URL `#/pets`). */
+  path: string;
+  /** Navigation label; also the accessible name of the nav link. */
+  label: string;
+  /** One line under the label in the navigation. */
+  hint: string;
+  icon: TablerIcon;
+  screen: ComponentType;
+  /** Shown in the lower navigation group (setup rather than daily work). */
+  secondary?: boolean;
+}
+
+/** The app's sections, in navigation order. To add a screen: add one entry here. */
+export const SECTIONS: readonly Section[] = [
+  { path: '/pets', label: 'Pets', hint: 'Animals in your care', icon: IconPaw, screen: PetsScreen },
+  {
+    path: '/intake',
+    label: 'Intake',
+    hint: 'Record a new arrival',
+    icon: IconSquareRoundedPlus,
+    screen: IntakeScreen,
+  },
+  {
+    path: '/people',
+    label: 'People',
+    hint: 'Adopters and fosters',
+    icon: IconAddressBook,
+    screen: PeopleScreen,
+  },
+  { path: '/fees', label: 'Fees', hint: 'Adoption fee rules', icon: IconReceipt2, screen: FeesScreen },
+  {
+    path: '/contracts',
+    label: 'Contracts',
+    hint: 'Agreement texts',
+    icon: IconFileText,
+    screen: ContractsScreen,
+  },
+  {
+    path: '/sync',
+    label: 'Sync',
+    hint: 'Connection to your server',
+    icon: IconCloudDataConnection,
+    screen: SyncScreen,
+    secondary: true,
+  },
+  {
+    path: '/settings',
+    label: 'Settings',
+    hint: 'This desk',
+    icon: IconSettings,
+    screen: SettingsScreen,
+    secondary: true,
+  },
+];
+
+export const HOME_PATH = '/pets';

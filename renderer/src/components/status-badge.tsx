@@ -1,0 +1,57 @@
+import { Badge, Group, Loader, Tooltip } from '@mantine/core';
+import { useDeskStatus } from '../bridge/hooks';
+import { describeWhen, STATUS_LOOKS, statusLine } from './status-presentation';
+
+/** The header's connection and sync status; updated live by `status` events. */
+export function StatusBadge() {
+  const { status, error } = useDeskStatus();
+  if (error) {
+    return (
+      <Badge
+        color="red"
+        variant="light"
+        size="lg"
+        role="status"
+        aria-label="Connection status: desk unreachable"
+      >
+        Desk unreachable
+      </Badge>
+    );
+  }
+  if (!status) return <Loader size="xs" aria-label="Loading status" />;
+  const look = STATUS_LOOKS[status.state];
+  const Icon = look.icon;
+  const busy = status.state === 'syncing' || status.state === 'connecting';
+  const line = statusLine(status);
+  return (
+    <Group gap="xs" wrap="nowrap">
+      {status.pending > 0 && (
+        <Badge
+          color="yellow"
+          variant="light"
+          size="lg"
+          aria-label={`${status.pending} changes waiting to be sent`}
+        >
+          {status.pending} waiting
+        </Badge>
+      )}
+      <Tooltip
+        label={status.state === 'idle' ? `Last synced ${describeWhen(status.lastSyncedAt)}` : look.advice}
+        multiline
+        w={260}
+        withArrow
+      >
+        <Badge
+          color={look.color}
+          variant="light"
+          size="lg"
+          role="status"
+          aria-label={`Connection status: ${line}`}
+          leftSection={busy ? <Loader size={12} color={look.color} /> : <Icon size={14} stroke={2} />}
+        >
+          {line}
+        </Badge>
+      </Tooltip>
+    </Group>
+  );
+}

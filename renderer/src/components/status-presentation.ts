@@ -1,0 +1,86 @@
+import {
+  IconAlertTriangle,
+  IconCircleCheck,
+  IconKey,
+  IconPlugConnectedX,
+  IconRefresh,
+  IconWifiOff,
+  type TablerIcon,
+} from '@tabler/icons-react';
+import type { DeskStatus, DeskStatusState } from '../../../shared/desk-api';
+
+export interface StatusLook {
+  label: string;
+  color: string;
+  icon: TablerIcon;
+  /** What a volunteer can do about it. */
+  advice: string;
+}
+
+export const STATUS_LOOKS: Readonly<Record<DeskStatusState, StatusLook>> = {
+  'not-connected': {
+    label: 'Not connected',
+    color: 'gray',
+    icon: IconPlugConnectedX,
+    advice: 'This desk has no server yet. Connect it to your shelter’s server to bring in pets and people.',
+  },
+  offline: {
+    label: 'Offline',
+    color: 'orange',
+    icon: IconWifiOff,
+    advice: 'The server cannot be reached. Keep working: changes wait on this desk and are sent later.',
+  },
+  connecting: {
+    label: 'Connecting',
+    color: 'blue',
+    icon: IconRefresh,
+    advice: 'Reaching your server…',
+  },
+  syncing: {
+    label: 'Syncing',
+    color: 'blue',
+    icon: IconRefresh,
+    advice: 'Bringing this desk up to date. You can keep working meanwhile.',
+  },
+  idle: {
+    label: 'Up to date',
+    color: 'sage',
+    icon: IconCircleCheck,
+    advice: 'This desk has everything the server has.',
+  },
+  error: {
+    label: 'Sync problem',
+    color: 'red',
+    icon: IconAlertTriangle,
+    advice: 'The last sync did not finish. The details below say why.',
+  },
+  'needs-auth': {
+    label: 'Key refused',
+    color: 'red',
+    icon: IconKey,
+    advice: 'The server refused this desk’s API key. Enter a valid key under Sync.',
+  },
+};
+
+/** "3 minutes ago"-style text for a date-time, or "never". */
+export function describeWhen(iso: string | null, now: number = Date.now()): string {
+  if (!iso) return 'never';
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return iso;
+  const seconds = Math.round((now - at) / 1000);
+  if (seconds < 45) return 'just now';
+  const format = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  if (seconds < 3600) return format.format(-Math.round(seconds / 60), 'minute');
+  if (seconds < 86_400) return format.format(-Math.round(seconds / 3600), 'hour');
+  return new Date(at).toLocaleString();
+}
+
+/** One short line for the header, e.g. "Syncing · Pets 120 of 480". */
+export function statusLine(status: DeskStatus): string {
+  const look = STATUS_LOOKS[status.state];
+  if (status.state === 'syncing' && status.progress) {
+    const { phase, recordsDone, recordsTotal } = status.progress;
+    return `${look.label} · ${phase} ${recordsDone}${recordsTotal === null ? '' : ` of ${recordsTotal}`}`;
+  }
+  return look.label;
+}

@@ -1,0 +1,183 @@
+import {
+  Button,
+  Card,
+  Code,
+  Group,
+  Loader,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { IconCheck, IconDeviceDesktop, IconMoon, IconSun } from '@tabler/icons-react';
+import { type FormEvent, useEffect, useState } from 'react';
+import { COLOR_SCHEMES, DeskCallError, type DeskError, type DeskSettings } from '../../../shared/desk-api';
+import { useDeskQuery } from '../bridge/hooks';
+import { useSettings } from '../bridge/settings';
+import { DeskErrorAlert } from '../components/desk-error-alert';
+import { ScreenHeader } from '../components/screen-header';
+
+const SCHEME_WORDS: Record<(typeof COLOR_SCHEMES)[number], { label: string; icon: typeof IconSun }> = {
+  auto: { label: 'Match system', icon: IconDeviceDesktop },
+  light: { label: 'Light', icon: IconSun },
+  dark: { label: 'Dark', icon: IconMoon },
+};
+
+function toDeskError(error: unknown): DeskError {
+  return error instanceof DeskCallError
+    ? error.toDeskError()
+    : { code: 'internal_error', message: error instanceof Error ? error.message : String(error) };
+}
+
+export function SettingsScreen() {
+  const { settings } = useSettings();
+  return (
+    <>
+      <ScreenHeader
+        title="Settings"
+        description="Preferences of this desk. Shelter records are not affected."
+      />
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        <Stack gap="lg">
+          {settings ? <PreferencesCard settings={settings} /> : <Loader aria-label="Loading settings" />}
+        </Stack>
+        <AboutCard />
+      </SimpleGrid>
+    </>
+  );
+}
+
+function PreferencesCard({ settings }: { settings: DeskSettings }) {
+  const { update } = useSettings();
+  const [name, setName] = useState(settings.shelterName);
+  const [error, setError] = useState<DeskError>();
+  const [saved, setSaved] = useState(false);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => setName(settings.shelterName), [settings.shelterName]);
+
+  async function save(patch: Parameters<typeof update>[0]): Promise<void> {
+    setSaving(true);
+    setError(undefined);
+    setSaved(false);
+    try {
+      await update(patch);
+      setSaved(true);
+    } catch (caught) {
+      setError(toDeskError(caught));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  function submitName(event: FormEvent) {
+    event.preventDefault();
+    void save({ shelterName: name });
+  }
+
+  return (
+    <Card withBorder radius="lg" p="lg">
+      <Title order={3} size="h4" mb="md">
+        Preferences
+      </Title>
+      <Stack gap="lg">
+        <Stack gap={6}>
+          <Text fw={500} size="sm" id="color-scheme-label">
+            Appearance
+          </Text>
+          <SegmentedControl
+            aria-labelledby="color-scheme-label"
+            value={settings.colorScheme}
+            onChange={(value) => void save({ colorScheme: value as DeskSettings['colorScheme'] })}
+            data={COLOR_SCHEMES.map((scheme) => {
+              const { label, icon: Icon } = SCHEME_WORDS[scheme];
+              return {
+                value: scheme,
+                label: (
+                  <Group gap={6} justify="center" wrap="nowrap">
+                    <Icon size={16} />
+                    <span>{label}</span>
+                  </Group>
+                ),
+              };
+            })}
+            fullWidth
+          />
+        </Stack>
+        <form onSubmit={submitName}>
+          <Group align="flex-end" wrap="nowrap">
+            <TextInput
+              label="Shelter name"
+              description="Shown in the header, so everyone sees which rescue this desk serves."
+              placeholder="e.g. Riverside Animal Rescue"
+              value={name}
+              onChange={(event) => setName(event.currentTarget.value)}
+              maxLength={80}
+              style={{ flex: 1 }}
+            />
+            <Button type="submit" loading={saving} disabled={name.trim() === settings.shelterName}>
+              Save
+            </Button>
+          </Group>
+        </form>
+        {saved && !error && (
+          <Group gap={6} c="sage.8" role="status">
+            <IconCheck size={16} />
+            <Text size="sm">Saved</Text>
+          </Group>
+        )}
+        {error && <DeskErrorAlert error={error} title="Not saved" />}
+      </Stack>
+    </Card>
+  );
+}
+
+function AboutCard() {
+  const info = useDeskQuery('app.info');
+  return (
+    <Card withBorder radius="lg" p="lg">
+      <Title order={3} size="h4" mb="md">
+        About this desk
+      </Title>
+      {info.error && <DeskErrorAlert error={info.error} title="The desk did not answer" />}
+      {info.loading && !info.data && <Loader aria-label="Loading app info" />}
+      {info.data && (
+        <Table variant="vertical" layout="fixed" withRowBorders={false} aria-label="About this desk">
+          <Table.Tbody>
+            <Table.Tr>
+              <Table.Th w={130}>Version</Table.Th>
+              <Table.Td>{info.data.version}</Table.Td>
+            </Table.Tr>
+            <Table.Tr>
+              <Table.Th>Mode</Table.Th>
+              <Table.Td>
+                {info.data.mode === 'desktop' ? 'Desktop app' : 'Browser mode'}
+                {info.data.modeReason && (
+                  <Text size="xs" c="dimmed">
+                    {info.data.modeReason}
+                  </Text>
+                )}
+              </Table.Td>
+            </Table.Tr>
+            <Table.Tr>
+              <Table.Th>Data folder</Table.Th>
+              <Table.Td>
+                <Code style={{ overflowWrap: 'anywhere' }}>{info.data.dataDir}</Code>
+              </Table.Td>
+            </Table.Tr>
+            <Table.Tr>
+              <Table.Th>Platform</Table.Th>
+              <Table.Td>
+                {info.data.platform}, Node {info.data.versions.node}
+                {info.data.versions.electron && `, Electron ${info.data.versions.electron}`}
+              </Table.Td>
+            </Table.Tr>
+          </Table.Tbody>
+        </Table>
+      )}
+    </Card>
+  );
+}

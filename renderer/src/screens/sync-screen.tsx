@@ -1,0 +1,111 @@
+import { Card, Group, Loader, Progress, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconBuildingCommunity, IconServer2 } from '@tabler/icons-react';
+import type { DeskStatus } from '../../../shared/desk-api';
+import { useDeskStatus } from '../bridge/hooks';
+import { DeskErrorAlert } from '../components/desk-error-alert';
+import { ScreenHeader } from '../components/screen-header';
+import { describeWhen, STATUS_LOOKS } from '../components/status-presentation';
+
+export function SyncScreen() {
+  const { status, error } = useDeskStatus();
+  return (
+    <>
+      <ScreenHeader
+        title="Sync"
+        description="How this desk stays in step with your shelter. Work never waits for the network: changes are kept here and sent when the connection allows."
+      />
+      <Stack gap="lg">
+        {error && <DeskErrorAlert error={error} title="The desk did not answer" />}
+        {status ? <StatusCard status={status} /> : !error && <Loader aria-label="Loading sync status" />}
+        <Title order={3} size="h4" mt="sm">
+          Two ways to run
+        </Title>
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+          <Card withBorder radius="lg" p="lg">
+            <Group gap="sm" mb="xs" wrap="nowrap">
+              <ThemeIcon variant="light" size="lg" radius="md">
+                <IconBuildingCommunity size={20} />
+              </ThemeIcon>
+              <Text fw={600}>Connected</Text>
+            </Group>
+            <Text size="sm" c="dimmed">
+              This desk syncs with the animal placement service your shelter already uses, or with another
+              Shelter Desk on your network that runs standalone. You need the server’s address and an API key
+              from your shelter’s coordinator.
+            </Text>
+          </Card>
+          <Card withBorder radius="lg" p="lg">
+            <Group gap="sm" mb="xs" wrap="nowrap">
+              <ThemeIcon variant="light" size="lg" radius="md">
+                <IconServer2 size={20} />
+              </ThemeIcon>
+              <Text fw={600}>Standalone</Text>
+            </Group>
+            <Text size="sm" c="dimmed">
+              This desk is the shelter’s server: it keeps the records itself, and other desks on the same
+              network sync to it. Good for a single shelter without an online service.
+            </Text>
+          </Card>
+        </SimpleGrid>
+      </Stack>
+    </>
+  );
+}
+
+function StatusCard({ status }: { status: DeskStatus }) {
+  const look = STATUS_LOOKS[status.state];
+  const Icon = look.icon;
+  const progress = status.progress;
+  return (
+    <Card withBorder radius="lg" p="lg">
+      <Group gap="md" wrap="nowrap" align="flex-start">
+        <ThemeIcon color={look.color} variant="light" size={48} radius="xl">
+          <Icon size={26} />
+        </ThemeIcon>
+        <Stack gap={4} style={{ flex: 1 }}>
+          <Title order={3} size="h4">
+            {look.label}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {status.message ?? look.advice}
+          </Text>
+          {progress && (
+            <Stack gap={4} mt="xs">
+              <Text size="sm">
+                {progress.phase}: {progress.recordsDone}
+                {progress.recordsTotal !== null && ` of ${progress.recordsTotal}`} records
+              </Text>
+              {progress.recordsTotal !== null && progress.recordsTotal > 0 && (
+                <Progress value={(100 * progress.recordsDone) / progress.recordsTotal} animated />
+              )}
+            </Stack>
+          )}
+        </Stack>
+      </Group>
+      <SimpleGrid cols={{ base: 2, sm: 4 }} mt="lg" spacing="md">
+        <Fact label="Server" value={status.remote ?? 'None yet'} />
+        <Fact label="Last synced" value={describeWhen(status.lastSyncedAt)} />
+        <Fact label="Waiting to send" value={String(status.pending)} />
+        <Fact label="Needs a look" value={String(status.needsAttention)} />
+      </SimpleGrid>
+      {status.error && (
+        <Stack mt="md">
+          <DeskErrorAlert error={status.error} title="Last sync failed" />
+        </Stack>
+      )}
+    </Card>
+  );
+}
+
+function Fact({ label, value }: { label: string; value: string }) {
+  return (
+    <Stack gap={2}>
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {value}
+      </Text>
+    </Stack>
+  );
+}

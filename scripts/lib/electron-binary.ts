@@ -1,0 +1,121 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { z } from 'zod';
+import { CACHE_DIR, ROOT } from './paths';
+
+const require = createRequire(path.join(ROOT, 'package.json'));
+const MARKER = path.join(CACHE_DIR, 'electron-download.json');
+/** After a failed download, `npm start` goes straight to browser mode for this long. */
+const RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
+const DOWNLOAD_TIMEOUT_MS = 60_000;
+
+const markerSchema = z.object({ version: z.string(), failedAt: z.number(), reason: z.string() });
+
+export type ElectronAvailability = { available: true; binary: string } | { available: false; reason: string };
+
+/** The `electron` package's version (present even without its binary). */
+export function electronVersion(): string {
+  return z.object({ version: z.string() }).parse(require('electron/package.json')).version;
+}
+
+/** The binary's path when it is installed: `require('electron')` throws when dist/ is missing. */
+export function installedElectron(): string | undefined {
+  try {
+    const binary: unknown = require('electron');
+    return typeof binary === 'string' && fs.existsSync(binary) ? binary : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readMarker(): z.infer<typeof markerSchema> | undefined {
+  try {
+    const marker = markerSchema.parse(JSON.parse(fs.readFileSync(MARKER, 'utf8')));
+    return marker.version === electronVersion() ? marker : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeMarker(reason: string): void {
+  try {
+    fs.mkdirSync(CACHE_DIR, { recursive: true });
+    fs.writeFileSync(MARKER, JSON.stringify({ version: electronVersion(), failedAt: Date.now(), reason }));
+  } catch {
+    // Without a writable cache the next start simply tries the download again.
+  }
+}
+
+function ago(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 1) return 'moments ago';
+  if (minutes < 120) return `${minutes} min ago`;
+  return `${Math.round(minutes / 60)} h ago`;
+}
+
+/** Runs electron's own install script (the one `allowScripts` keeps out of `npm install`). */
+function download(): Promise<{ ok: true } | { ok: false; reason: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'node_modules', 'electron', 'install.js')], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer = setTimeout(() => {
+      child.kill();
+      resolve({ ok: false, reason: `no answer within ${DOWNLOAD_TIMEOUT_MS / 1000} s` });
+    }, DOWNLOAD_TIMEOUT_MS);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolve({ ok: false, reason: error.message });
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve({ ok: true });
+      else {
+        const firstLine = stderr
+          .split('\n')
+          .find((line) => line.trim())
+          ?.trim();
+        resolve({ ok: false, reason: firstLine ?? `install script exited with ${code}` });
+      }
+    });
+  });
+}
+
+/**
+ * Finds Electron's binary, fetching it once when it is missing. A failed fetch is remembered for a
+ * day (per Electron version) so every start does not wait on the network; `force` retries anyway.
+ */
+export async function ensureElectron(options: { force: boolean }): Promise<ElectronAvailability> {
+  const binary = installedElectron();
+  if (binary) return { available: true, binary };
+
+  const marker = readMarker();
+  if (marker && !options.force && Date.now() - marker.failedAt < RETRY_AFTER_MS) {
+    return {
+      available: false,
+      reason:
+        `Electron's binary is not installed (download failed ${ago(Date.now() - marker.failedAt)}: ` +
+        `${marker.reason}; "npm start -- --electron" tries again).`,
+    };
+  }
+
+  console.error(
+    `Fetching Electron ${electronVersion()}'s binary (once; up to ${DOWNLOAD_TIMEOUT_MS / 1000} s)…`,
+  );
+  const result = await download();
+  const installed = installedElectron();
+  if (result.ok && installed) {
+    fs.rmSync(MARKER, { force: true });
+    return { available: true, binary: installed };
+  }
+  const reason = result.ok ? 'the install script finished but no binary was found' : result.reason;
+  writeMarker(reason);
+  return { available: false, reason: `Electron's binary is not installed (download failed: ${reason}).` };
+}

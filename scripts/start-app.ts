@@ -1,0 +1,129 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { defaultDataDir, folderFlagSchema, parseFlags, portFlagSchema } from '../electron/core/cli/args';
+import { startBrowserMode } from '../electron/core/cli/start-browser';
+import { ensureElectron } from './lib/electron-binary';
+import { ensureNative } from './lib/native';
+import { RENDERER_OUT, ROOT } from './lib/paths';
+import { ensureRendererBuilt } from './lib/renderer-build';
+
+export const DEFAULT_PORT = 5183;
+
+const USAGE = `Usage: npm start -- [options]
+
+Starts Shelter Desk: the desktop window when Electron's binary is installed (it is fetched once if
+missing), otherwise browser mode, which serves the app on 127.0.0.1 and opens your browser.
+
+Options:
+  --data-dir DIR   where this desk keeps its data (default: ${defaultDataDir()})
+  --port N         browser mode: port on 127.0.0.1, 0 for any free port (default: ${DEFAULT_PORT})
+  --no-open        browser mode: do not open a browser, just print the address
+  --browser        use browser mode even when Electron is available
+  --electron       try to fetch Electron's binary again now, even after a recent failure
+  --dev            desktop: run with the Vite dev server and live reload
+  -h, --help       show this help
+
+Environment: SHELTER_DESK_MODE=browser|electron has the effect of --browser / --electron.`;
+
+const HINT = 'Run "npm start -- --help" to see the options.';
+
+const flagOptions = {
+  'data-dir': { type: 'string' },
+  port: { type: 'string' },
+  'no-open': { type: 'boolean' },
+  browser: { type: 'boolean' },
+  electron: { type: 'boolean' },
+  dev: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const flagsSchema = z
+  .object({
+    'data-dir': folderFlagSchema.optional(),
+    port: portFlagSchema.default(DEFAULT_PORT),
+    'no-open': z.boolean().default(false),
+    browser: z.boolean().default(false),
+    electron: z.boolean().default(false),
+    dev: z.boolean().default(false),
+    help: z.boolean().default(false),
+  })
+  .refine((flags) => !(flags.browser && flags.electron), {
+    error: '--browser and --electron contradict each other; choose one',
+    path: ['browser'],
+  });
+
+const envModeSchema = z.enum(['browser', 'electron']).optional();
+
+function appVersion(): string {
+  const pkg = z
+    .object({ version: z.string() })
+    .parse(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')));
+  return pkg.version;
+}
+
+/** Runs the desktop app through electron-vite and resolves with its exit code. */
+function runDesktop(dataDir: string, dev: boolean): Promise<number> {
+  ensureNative('electron');
+  const cli = path.join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
+  const child = spawn(process.execPath, [cli, dev ? 'dev' : 'preview'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, SHELTER_DESK_DATA_DIR: dataDir },
+  });
+  // Ctrl+C reaches the whole process group; SIGTERM sent to us alone is passed on.
+  const forward = () => child.kill('SIGTERM');
+  process.on('SIGTERM', forward);
+  process.on('SIGINT', () => {});
+  return new Promise((resolve) => {
+    child.on('exit', (code) => {
+      process.off('SIGTERM', forward);
+      resolve(code ?? 0);
+    });
+  });
+}
+
+/**
+ * `npm start`: parses flags, picks desktop or browser mode, and runs it. Resolves with an exit code
+ * for the desktop (when the window closes); in browser mode it resolves once serving, and the process
+ * keeps running until Ctrl+C / SIGTERM.
+ */
+export async function main(argv: readonly string[]): Promise<number | undefined> {
+  const flags = parseFlags(argv, flagOptions, flagsSchema, HINT);
+  if (flags.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const envMode = envModeSchema.safeParse(process.env.SHELTER_DESK_MODE || undefined);
+  if (!envMode.success) {
+    console.error(
+      `SHELTER_DESK_MODE must be "browser" or "electron", not "${process.env.SHELTER_DESK_MODE}".`,
+    );
+    return 2;
+  }
+  const dataDir = flags['data-dir'] ?? defaultDataDir();
+  const wantBrowser = flags.browser || envMode.data === 'browser';
+  const forceElectron = flags.electron || envMode.data === 'electron';
+
+  let reason: string;
+  if (wantBrowser) {
+    reason = 'asked for with --browser.';
+  } else {
+    const electron = await ensureElectron({ force: forceElectron });
+    if (electron.available) return runDesktop(dataDir, flags.dev);
+    reason = electron.reason;
+  }
+
+  ensureNative('node');
+  ensureRendererBuilt();
+  await startBrowserMode({
+    dataDir,
+    port: flags.port,
+    open: !flags['no-open'],
+    reason,
+    rendererDir: RENDERER_OUT,
+    appVersion: appVersion(),
+  });
+  return undefined;
+}

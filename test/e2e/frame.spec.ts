@@ -1,0 +1,115 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, startDesk, test } from './desk-fixture';
+
+const SECTIONS = [
+  { nav: 'Pets', heading: 'Pets' },
+  { nav: 'Intake', heading: 'Intake' },
+  { nav: 'People', heading: 'People' },
+  { nav: 'Fees', heading: 'Adoption fees' },
+  { nav: 'Contracts', heading: 'Contracts' },
+  { nav: 'Sync', heading: 'Sync' },
+  { nav: 'Settings', heading: 'Settings' },
+];
+
+test('browser mode starts, the frame renders and every section is reachable', async ({
+  page,
+  desk,
+}, testInfo) => {
+  expect(desk.stdout()).toMatch(/^Browser mode: .+$/m);
+  await page.goto(desk.url);
+  await expect(page).toHaveURL(/#\/pets$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Shelter Desk' })).toBeVisible();
+  await expect(page.getByRole('status', { name: /Connection status: Not connected/ })).toBeVisible();
+
+  const nav = page.getByRole('navigation', { name: 'Sections' });
+  for (const section of SECTIONS) {
+    await nav.getByRole('link', { name: section.nav }).click();
+    await expect(page.getByRole('heading', { level: 2, name: section.heading })).toBeVisible();
+    await expect(nav.getByRole('link', { name: section.nav })).toHaveAttribute('aria-current', 'page');
+    await page.mouse.move(900, 780);
+    await page.screenshot({ path: testInfo.outputPath(`section-${section.nav.toLowerCase()}.png`) });
+  }
+
+  await page.goto(`${desk.url}#/pets`);
+  await expect(page.getByText('No pets on this desk yet')).toBeVisible();
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.screenshot({ path: testInfo.outputPath('frame-light.png'), fullPage: true });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+  await page.screenshot({ path: testInfo.outputPath('frame-dark.png'), fullPage: true });
+  expect(fs.statSync(testInfo.outputPath('frame-light.png')).size).toBeGreaterThan(10_000);
+});
+
+test('deep links open their section; unknown ones say so', async ({ page, desk }) => {
+  await page.goto(`${desk.url}#/contracts`);
+  await expect(page.getByRole('heading', { level: 2, name: 'Contracts' })).toBeVisible();
+  await expect(page.getByText('Adoption agreement')).toBeVisible();
+  await page.goto(`${desk.url}#/no-such-place`);
+  await expect(page.getByText('This page does not exist')).toBeVisible();
+});
+
+test('settings show the desk and persist in its data folder across restarts', async ({
+  page,
+  desk,
+  dataDir,
+}, testInfo) => {
+  await page.goto(`${desk.url}#/settings`);
+  const about = page.getByRole('table', { name: 'About this desk' });
+  await expect(about).toContainText('Browser mode');
+  await expect(about).toContainText(dataDir);
+
+  await page.getByLabel('Shelter name').fill('Riverside Animal Rescue');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+  await expect(page.getByRole('banner')).toContainText('Riverside Animal Rescue');
+
+  await page.getByText('Dark', { exact: true }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+  await page.screenshot({ path: testInfo.outputPath('settings-dark.png'), fullPage: true });
+
+  expect(await desk.stop()).toBe(0);
+  const saved = JSON.parse(fs.readFileSync(path.join(dataDir, 'settings.json'), 'utf8'));
+  expect(saved).toMatchObject({ colorScheme: 'dark', shelterName: 'Riverside Animal Rescue' });
+
+  const again = await startDesk(dataDir);
+  try {
+    await page.goto(again.url);
+    await expect(page.getByRole('banner')).toContainText('Riverside Animal Rescue');
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+  } finally {
+    await again.stop();
+  }
+});
+
+test('a settings change in one tab reaches another tab live', async ({ page, context, desk }) => {
+  await page.goto(desk.url);
+  const other = await context.newPage();
+  await other.goto(`${desk.url}#/settings`);
+  await other.getByLabel('Shelter name').fill('Second Chance Paws');
+  await other.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('banner')).toContainText('Second Chance Paws');
+});
+
+test('Ctrl+C stops the desk cleanly', async ({ dataDir }) => {
+  const desk = await startDesk(dataDir);
+  expect(await desk.stop('SIGINT')).toBe(0);
+});
+
+test('bad flags get a clear message and exit code 2', () => {
+  const root = path.resolve(import.meta.dirname, '..', '..');
+  for (const args of [['--colour'], ['--port', 'many'], ['--browser', '--electron']]) {
+    const result = spawnSync(process.execPath, ['scripts/start.mjs', ...args], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    expect(result.status, args.join(' ')).toBe(2);
+    expect(result.stderr).toContain('npm start -- --help');
+  }
+  const unknown = spawnSync(process.execPath, ['scripts/start.mjs', '--colour'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  expect(unknown.stderr).toContain('Unknown option --colour.');
+});
