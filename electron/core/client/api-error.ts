@@ -1,0 +1,65 @@
+import type { DeskError } from '../../../shared/desk-api';
+
+/**
+ * Why a request failed, as sync and the UI act on it:
+ * - `needs-auth`: 401/403; stop and ask for a key (never retried).
+ * - `rate-limited`: the hourly window is (nearly) used up for longer than the client may wait.
+ * - `unreachable`: network failures or timeouts after every retry.
+ * - `server`: 5xx after every retry.
+ * - `invalid-response`: a reply that does not match the contract (never stored).
+ * - `rejected`: any other 4xx (the server's message says what to fix).
+ * - `aborted`: the caller cancelled.
+ */
+export type ApiErrorKind =
+  | 'needs-auth'
+  | 'rate-limited'
+  | 'unreachable'
+  | 'server'
+  | 'invalid-response'
+  | 'rejected'
+  | 'aborted';
+
+export interface ApiErrorInit {
+  kind: ApiErrorKind;
+  message: string;
+  status?: number | undefined;
+  code?: string | undefined;
+  requestId?: string | undefined;
+  /** When a rate-limited request may be tried again (desk clock, ms since epoch). */
+  retryAt?: number | undefined;
+  cause?: unknown;
+}
+
+/** A failed API request, with the server's request id when it had one (for error reports). */
+export class ApiError extends Error {
+  readonly kind: ApiErrorKind;
+  readonly status: number | undefined;
+  readonly code: string | undefined;
+  readonly requestId: string | undefined;
+  readonly retryAt: number | undefined;
+
+  constructor(init: ApiErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'ApiError';
+    this.kind = init.kind;
+    this.status = init.status;
+    this.code = init.code;
+    this.requestId = init.requestId;
+    this.retryAt = init.retryAt;
+  }
+
+  /** The bridge shape (the handler registry uses it), so the UI shows the message and the request id. */
+  toDeskError(): DeskError {
+    const code =
+      this.kind === 'needs-auth'
+        ? 'needs_auth'
+        : this.kind === 'unreachable'
+          ? 'unavailable'
+          : (this.code ?? this.kind);
+    return {
+      code,
+      message: this.message,
+      ...(this.requestId !== undefined && { requestId: this.requestId }),
+    };
+  }
+}

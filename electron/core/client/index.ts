@@ -1,0 +1,3 @@
+export * from './api-client';
+export * from './api-error';
+export * from './rate-limit';

@@ -1,0 +1,319 @@
+import { createHash, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Person, Pet } from '../../shared/contract';
+import { makePerson, makePet } from './fixtures';
+
+/**
+ * A deliberately hostile implementation of the list/fetch/metadata endpoints, for sync tests. It keeps only what
+ * the spec promises (inclusive `updated_since`, offset pages, ETags, rate-limit headers) and breaks everything else:
+ * arbitrary list order, records changed between page requests, repeated timestamps, a clock far from the desk's,
+ * random 429/500 answers, dropped connections, and records that fail validation.
+ */
+export interface AdversarialOptions {
+  apiKey?: string;
+  /** List order: by updated_at (like our server), a fixed arbitrary order (hash of id), or newest first. */
+  order?: 'updated' | 'arbitrary' | 'newest-first';
+  /** Server clock = desk clock + this. */
+  clockOffsetMs?: number;
+  /** Share of requests answered 500 / 429 (Retry-After 0) / with a dropped connection. */
+  failRate?: number;
+  rateLimitRate?: number;
+  dropRate?: number;
+  /** Seed of the fault generator, so a failing run can be replayed. */
+  seed?: number;
+  /** Hourly request limit reported (and enforced) per endpoint. */
+  limitPerHour?: number;
+  /** Called before each list page is answered (after faults): mutate data between page requests here. */
+  beforeListPage?: (info: { path: string; offset: number; requestNo: number }) => void;
+}
+
+interface StoredPet {
+  pet: Pet;
+  hidden: boolean;
+  deleted: boolean;
+}
+
+/** Small deterministic PRNG (mulberry32). */
+function prng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export class AdversarialServer {
+  readonly pets = new Map<string, StoredPet>();
+  readonly people = new Map<string, Person>();
+  /** Ids served with a field that breaks the contract. */
+  readonly corruptIds = new Set<string>();
+  readonly log: Array<{ method: string; url: string; status: number }> = [];
+  options: AdversarialOptions;
+  private server: http.Server | undefined;
+  private random: () => number;
+  private requestNo = 0;
+  private lastStamp = 0;
+  private readonly windows = new Map<string, { start: number; used: number }>();
+  origin = '';
+
+  constructor(options: AdversarialOptions = {}) {
+    this.options = options;
+    this.random = prng(options.seed ?? 1);
+  }
+
+  /** The server's clock (ms). */
+  now(): number {
+    return Date.now() + (this.options.clockOffsetMs ?? 0);
+  }
+
+  /** A fresh, strictly increasing server timestamp (ms precision). */
+  stamp(): string {
+    this.lastStamp = Math.max(this.now(), this.lastStamp + 1);
+    return new Date(this.lastStamp).toISOString();
+  }
+
+  /** Adds pets; with `sharedTimestamp`, all of them get the same `updated_at`. */
+  addPets(count: number, sharedTimestamp = false, overrides: Partial<Pet> = {}): Pet[] {
+    const shared = sharedTimestamp ? this.stamp() : undefined;
+    const added: Pet[] = [];
+    for (let i = 0; i < count; i += 1) {
+      const at = shared ?? this.stamp();
+      const pet = makePet({
+        name: `Pet ${this.pets.size + 1}`,
+        created_at: at,
+        updated_at: at,
+        ...overrides,
+      });
+      this.pets.set(pet.id, { pet, hidden: false, deleted: false });
+      added.push(pet);
+    }
+    return added;
+  }
+
+  addPeople(count: number, type: 'adopter' | 'foster', sharedTimestamp = false): Person[] {
+    const shared = sharedTimestamp ? this.stamp() : undefined;
+    const added: Person[] = [];
+    for (let i = 0; i < count; i += 1) {
+      const at = shared ?? this.stamp();
+      const person = makePerson({
+        type,
+        name: `${type} ${this.people.size + 1}`,
+        created_at: at,
+        updated_at: at,
+      });
+      this.people.set(person.id, person);
+      added.push(person);
+    }
+    return added;
+  }
+
+  /** Changes a pet as a staff member would (updated_at moves forward). */
+  updatePet(id: string, changes: Partial<Pet>): Pet {
+    const stored = this.pets.get(id);
+    if (!stored) throw new Error(`no pet ${id}`);
+    stored.pet = { ...stored.pet, ...changes, updated_at: this.stamp() };
+    return stored.pet;
+  }
+
+  updatePerson(id: string, changes: Partial<Person>): Person {
+    const person = this.people.get(id);
+    if (!person) throw new Error(`no person ${id}`);
+    const next = { ...person, ...changes, updated_at: this.stamp() };
+    this.people.set(id, next);
+    return next;
+  }
+
+  /** Takes a pet off the public list (non-public custom status): no tombstone, `updated_at` unchanged. */
+  hidePet(id: string, hidden = true): void {
+    const stored = this.pets.get(id);
+    if (stored) stored.hidden = hidden;
+  }
+
+  deletePet(id: string): void {
+    const stored = this.pets.get(id);
+    if (stored) stored.deleted = true;
+  }
+
+  /** What GET /api/pets/{id} would return for every pet that is not deleted. */
+  knownPets(): Pet[] {
+    return [...this.pets.values()].filter((stored) => !stored.deleted).map((stored) => stored.pet);
+  }
+
+  async start(): Promise<string> {
+    this.server = http.createServer((req, res) => this.handle(req, res));
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.origin;
+  }
+
+  async close(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+
+  private send(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    status: number,
+    body: unknown,
+    extra: Record<string, string> = {},
+  ): void {
+    const requestId = randomUUID();
+    const headers: Record<string, string> = {
+      'x-request-id': requestId,
+      'x-api-version': '1.5.0',
+      'x-generated-at': new Date(this.now()).toISOString(),
+      ...this.rateHeaders(req),
+      ...extra,
+    };
+    this.log.push({ method: req.method ?? 'GET', url: req.url ?? '', status });
+    if (status >= 400) {
+      res.writeHead(status, { ...headers, 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: String(body), code: `e${status}`, request_id: requestId }));
+      return;
+    }
+    const text = JSON.stringify(body);
+    const etag = `"${createHash('sha256').update(text).digest('base64url').slice(0, 27)}"`;
+    if (req.headers['if-none-match'] === etag) {
+      this.log[this.log.length - 1] = { method: req.method ?? 'GET', url: req.url ?? '', status: 304 };
+      res.writeHead(304, { ...headers, etag });
+      res.end();
+      return;
+    }
+    res.writeHead(200, { ...headers, etag, 'content-type': 'application/json' });
+    res.end(text);
+  }
+
+  private bucket(req: http.IncomingMessage): string {
+    const path = (req.url ?? '').split('?')[0] ?? '';
+    return path.replace(/^(\/api\/(?:pets|people))\/(?!custom-fields$)[^/]+$/, '$1/:id');
+  }
+
+  private rateHeaders(req: http.IncomingMessage): Record<string, string> {
+    const limit = this.options.limitPerHour ?? 100_000;
+    const window = this.windows.get(this.bucket(req)) ?? { start: this.now(), used: 0 };
+    return {
+      'x-ratelimit-limit': String(limit),
+      'x-ratelimit-remaining': String(Math.max(0, limit - window.used)),
+      'x-ratelimit-reset': String(Math.ceil((window.start + 3_600_000) / 1000)),
+    };
+  }
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    this.requestNo += 1;
+    const url = new URL(req.url ?? '/', 'http://x');
+    if (req.headers['x-api-key'] !== (this.options.apiKey ?? 'key')) {
+      this.send(req, res, 401, 'Invalid API key');
+      return;
+    }
+    const bucket = this.bucket(req);
+    const window = this.windows.get(bucket) ?? { start: this.now(), used: 0 };
+    window.used += 1;
+    this.windows.set(bucket, window);
+    if (window.used > (this.options.limitPerHour ?? 100_000)) {
+      this.send(req, res, 429, 'Rate limited', { 'retry-after': '3600' });
+      return;
+    }
+    const roll = this.random();
+    const fail = this.options.failRate ?? 0;
+    const limited = this.options.rateLimitRate ?? 0;
+    const drop = this.options.dropRate ?? 0;
+    if (roll < drop) {
+      this.log.push({ method: 'GET', url: req.url ?? '', status: 0 });
+      req.socket.destroy();
+      return;
+    }
+    if (roll < drop + fail) {
+      this.send(req, res, 500, 'Unexpected failure');
+      return;
+    }
+    if (roll < drop + fail + limited) {
+      this.send(req, res, 429, 'Slow down', { 'retry-after': '0' });
+      return;
+    }
+    const path = url.pathname;
+    if (path === '/api/pets' || path === '/api/people') {
+      this.options.beforeListPage?.({
+        path,
+        offset: Number(url.searchParams.get('offset') ?? 0),
+        requestNo: this.requestNo,
+      });
+      this.list(req, res, url);
+      return;
+    }
+    const petMatch = /^\/api\/pets\/([^/]+)$/.exec(path);
+    if (petMatch && petMatch[1] !== 'custom-fields') {
+      const stored = this.pets.get(petMatch[1] ?? '');
+      if (!stored || stored.deleted) this.send(req, res, 404, 'Pet not found');
+      else this.send(req, res, 200, this.serve(stored.pet));
+      return;
+    }
+    const personMatch = /^\/api\/people\/([^/]+)$/.exec(path);
+    if (personMatch && personMatch[1] !== 'custom-fields') {
+      const person = this.people.get(personMatch[1] ?? '');
+      if (!person) this.send(req, res, 404, 'Person not found');
+      else this.send(req, res, 200, this.serve(person));
+      return;
+    }
+    if (path === '/api/pets/custom-fields') {
+      this.send(req, res, 200, { custom_fields: [] });
+      return;
+    }
+    if (path === '/api/people/custom-fields') {
+      this.send(req, res, 200, { type: url.searchParams.get('type'), custom_fields: [] });
+      return;
+    }
+    if (path === '/api/adoption-fees') {
+      this.send(req, res, 200, {
+        fees: [{ species: 'dog', attribute_type: 'base', attribute_value: '', adjustment: 100 }],
+      });
+      return;
+    }
+    if (path === '/api/contracts') {
+      this.send(req, res, 200, {
+        type: url.searchParams.get('type'),
+        content: '# Contract',
+        updated_at: null,
+      });
+      return;
+    }
+    this.send(req, res, 404, 'Not found');
+  }
+
+  private serve<T extends { id: string }>(record: T): T {
+    return this.corruptIds.has(record.id) ? ({ ...record, species: 'dragon', type: 'alien' } as T) : record;
+  }
+
+  private list(req: http.IncomingMessage, res: http.ServerResponse, url: URL): void {
+    const since = url.searchParams.get('updated_since');
+    const sinceMs = since ? Date.parse(since) : Number.NEGATIVE_INFINITY;
+    const limit = Math.min(100, Math.max(1, Number(url.searchParams.get('limit') ?? 20)));
+    const offset = Math.max(0, Number(url.searchParams.get('offset') ?? 0));
+    const isPets = url.pathname === '/api/pets';
+    const records: Array<{ id: string; updated_at: string }> = isPets
+      ? [...this.pets.values()].filter((s) => !s.hidden && !s.deleted && s.pet.show_public).map((s) => s.pet)
+      : [...this.people.values()].filter((p) => p.type === url.searchParams.get('type'));
+    const selected = records.filter((record) => Date.parse(record.updated_at) >= sinceMs);
+    const order = this.options.order ?? 'updated';
+    const hash = (id: string) => createHash('md5').update(id).digest('hex');
+    selected.sort((a, b) => {
+      if (order === 'arbitrary') return hash(a.id) < hash(b.id) ? -1 : 1;
+      const diff = Date.parse(a.updated_at) - Date.parse(b.updated_at);
+      const base = diff !== 0 ? diff : a.id < b.id ? -1 : 1;
+      return order === 'newest-first' ? -base : base;
+    });
+    const page = selected.slice(offset, offset + limit).map((record) => this.serve(record));
+    const envelope = {
+      ...(isPets ? { pets: page } : { type: url.searchParams.get('type'), people: page }),
+      total: selected.length,
+      limit,
+      offset,
+      hasMore: offset + page.length < selected.length,
+    };
+    this.send(req, res, 200, envelope);
+  }
+}

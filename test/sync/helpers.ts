@@ -1,0 +1,49 @@
+import { expect } from 'vitest';
+import { type ApiClient, createApiClient } from '../../electron/core/client';
+import { getPerson, getPet, type MirrorDb, statement } from '../../electron/core/mirror';
+import type { AdversarialServer } from './adversarial-server';
+
+/** A client with tiny backoffs, so fault-injection tests run fast. */
+export function fastClient(origin: string, apiKey = 'key'): ApiClient {
+  return createApiClient({ baseUrl: origin, apiKey, backoffBaseMs: 1, backoffCapMs: 5, maxAttempts: 8 });
+}
+
+/** Number of rows SQLite changed on this handle so far (to prove a run wrote nothing). */
+export function totalChanges(db: MirrorDb): number {
+  return (statement(db, 'SELECT total_changes() AS n').get() as { n: number }).n;
+}
+
+/**
+ * Asserts the mirror holds exactly the adversarial server's state: every pet the server knows with identical
+ * fields, listed exactly when public (when `reconciled`), deleted pets marked removed, and every person.
+ */
+export function expectConverged(
+  db: MirrorDb,
+  server: AdversarialServer,
+  options: { reconciled?: boolean } = {},
+): void {
+  for (const stored of server.pets.values()) {
+    const mirrored = getPet(db, stored.pet.id);
+    const isPublic = !stored.hidden && !stored.deleted && stored.pet.show_public;
+    if (stored.deleted) {
+      if (mirrored && options.reconciled) expect(mirrored.presence).toBe('removed');
+      continue;
+    }
+    if (!isPublic && !mirrored) continue;
+    expect(mirrored?.record, `pet ${stored.pet.id}`).toEqual(stored.pet);
+    if (options.reconciled) expect(mirrored?.presence).toBe(isPublic ? 'listed' : 'unlisted');
+  }
+  const petRows = statement(db, `SELECT COUNT(*) AS n FROM pet WHERE presence = 'listed'`).get() as {
+    n: number;
+  };
+  const publicCount = [...server.pets.values()].filter(
+    (s) => !s.hidden && !s.deleted && s.pet.show_public,
+  ).length;
+  if (options.reconciled) expect(petRows.n).toBe(publicCount);
+  else expect(petRows.n).toBeGreaterThanOrEqual(publicCount);
+  for (const person of server.people.values()) {
+    expect(getPerson(db, person.id)?.record, `person ${person.id}`).toEqual(person);
+  }
+  const peopleRows = statement(db, 'SELECT COUNT(*) AS n FROM person').get() as { n: number };
+  expect(peopleRows.n).toBe(server.people.size);
+}
