@@ -1,0 +1,228 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningApiServer, startApiServer } from '../../electron/core/server';
+import { call, newPet, READ_KEY, tempDataDir, WRITE_KEY } from './harness';
+import { strictSchemas } from './response-schemas';
+
+let server: RunningApiServer | undefined;
+let clock = Date.parse('2026-03-01T10:00:00.000Z');
+
+async function start(options: { rateLimitPerHour?: number; frozen?: boolean } = {}) {
+  clock = Date.parse('2026-03-01T10:00:00.000Z');
+  server = await startApiServer({
+    dataDir: tempDataDir('shelter-staff-'),
+    writeKey: WRITE_KEY,
+    readKey: READ_KEY,
+    rateLimitPerHour: options.rateLimitPerHour,
+    now: () => (options.frozen ? clock : clock++),
+  });
+  return server;
+}
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const createPet = async (api: string, overrides: Record<string, unknown> = {}) => {
+  const response = await call(api, '/pets', { method: 'POST', body: newPet(overrides) });
+  expect(response.status, response.text).toBe(200);
+  return strictSchemas.pet.parse(response.json);
+};
+
+describe('staff operations seen through the API', () => {
+  it('custom statuses: label matching, id precedence, public flag, inactive statuses', async () => {
+    const { apiUrl: api, staff } = await start();
+    const quiet = staff.setCustomStatus({ label: 'Quiet Room', isPublic: true });
+    const backstage = staff.setCustomStatus({ label: 'Backstage', isPublic: true });
+    expect(() => staff.setCustomStatus({ label: 'Adopted', isPublic: true })).toThrow(/built-in/);
+
+    const pet = await createPet(api, { status: 'QUIET room' });
+    expect(pet.status).toBe('Quiet Room');
+    const both = await createPet(api, { status: 'available', custom_status_id: backstage.id });
+    expect(both.status).toBe('Backstage');
+    expect((await call(api, '/pets?status=quiet%20room')).json.total).toBe(1);
+
+    staff.setCustomStatus({ id: quiet.id, label: 'Quiet Room', isPublic: false });
+    expect((await call(api, '/pets?status=quiet%20room')).json.total).toBe(0);
+    const hidden = (await call(api, `/pets/${pet.id}`)).json;
+    expect(hidden.status).toBe('Quiet Room');
+    expect(Date.parse(hidden.updated_at)).toBeGreaterThan(Date.parse(pet.updated_at));
+
+    staff.setCustomStatus({ id: backstage.id, label: 'Back Stage', isPublic: true, isActive: false });
+    expect((await call(api, `/pets/${both.id}`)).json.status).toBe('Back Stage');
+    for (const body of [newPet({ status: 'back stage' }), newPet({ custom_status_id: backstage.id })]) {
+      const rejected = await call(api, '/pets', { method: 'POST', body });
+      expect(rejected.status).toBe(400);
+    }
+  });
+
+  it('field mappings, templates and veterinarians shape pet writes', async () => {
+    const { apiUrl: api, staff } = await start();
+    const plain = await createPet(api, { location_found: 'Bridge' });
+    expect(plain.custom_field_data).toEqual({});
+    staff.setCustomField({ entity: 'pet', fieldKey: 'found_at', label: 'Found at' });
+    staff.setCustomField({ entity: 'pet', fieldKey: 'why', label: 'Why surrendered' });
+    staff.setFieldMapping('location_found', 'found_at');
+    staff.setFieldMapping('reason_for_surrender', 'why');
+    const mapped = await createPet(api, {
+      location_found: 'Bridge',
+      reason_for_surrender: 'Moving',
+      custom_field_data: { a: 1 },
+    });
+    expect(mapped.custom_field_data).toEqual({ a: 1, found_at: 'Bridge', why: 'Moving' });
+    const patched = (
+      await call(api, `/pets/${mapped.id}`, { method: 'PATCH', body: { custom_field_data: { b: 2 } } })
+    ).json;
+    expect(patched.custom_field_data).toEqual({ a: 1, b: 2, found_at: 'Bridge', why: 'Moving' });
+
+    const template = staff.setPetTemplate({
+      name: 'Kitten intake',
+      defaults: {
+        description: 'Bottle baby',
+        special_needs: ['bottle feeding'],
+        show_public: false,
+        spayed: false,
+      },
+    });
+    const templated = await createPet(api, { species: 'cat', template_id: template.id, show_public: true });
+    expect(templated.description).toBe('Bottle baby');
+    expect(templated.special_needs).toEqual(['bottle feeding']);
+    expect(templated.show_public).toBe(true);
+
+    const vet = staff.setVeterinarian({ name: 'Dr. Ada Moss', clinic: 'Moss Vets' });
+    const treated = await createPet(api, { primary_veterinarian_id: vet.id });
+    expect(treated.primary_veterinarian).toBe('Dr. Ada Moss, Moss Vets');
+    staff.setVeterinarian({ id: vet.id, name: 'Dr. Ada Moss-Lee', clinic: 'Moss Vets' });
+    const renamed = (await call(api, `/pets/${treated.id}`)).json;
+    expect(renamed.primary_veterinarian).toBe('Dr. Ada Moss-Lee, Moss Vets');
+    expect(renamed.updated_at > treated.updated_at).toBe(true);
+  });
+
+  it('fee rules produce global_adoption_fee only without a manual fee', async () => {
+    const { apiUrl: api, staff } = await start();
+    const before = await createPet(api, { species: 'rabbit', size: 'small' });
+    expect(before).not.toHaveProperty('global_adoption_fee');
+    staff.setFeeRules([
+      { species: 'rabbit', attributeType: 'base', adjustment: 50 },
+      { species: 'rabbit', attributeType: 'size', attributeValue: 'small', adjustment: 10 },
+      { species: 'rabbit', attributeType: 'spayed', attributeValue: 'false', adjustment: -15 },
+      { species: 'rabbit', attributeType: 'color', attributeValue: 'White', adjustment: 5 },
+    ]);
+    const after = (await call(api, `/pets/${before.id}`)).json;
+    expect(after.global_adoption_fee).toBe(45);
+    expect(after.updated_at > before.updated_at).toBe(true);
+    expect(
+      (await createPet(api, { species: 'rabbit', size: 'large', spayed: true, color: ['White'] }))
+        .global_adoption_fee,
+    ).toBe(55);
+    expect(await createPet(api, { species: 'rabbit', adoption_fee: '80' })).not.toHaveProperty(
+      'global_adoption_fee',
+    );
+    expect(await createPet(api, { species: 'dog' })).not.toHaveProperty('global_adoption_fee');
+    expect((await call(api, '/adoption-fees')).json.fees).toHaveLength(4);
+  });
+
+  it('approving an adoption application marks the pet adopted with adopted_on and adopted_by', async () => {
+    const { apiUrl: api, staff } = await start();
+    const [first, second] = [await createPet(api), await createPet(api)];
+    const applied = await call(api, '/people', {
+      method: 'POST',
+      headers: { 'idempotency-key': crypto.randomUUID() },
+      body: {
+        type: 'adopter',
+        name: 'Ada Adopter',
+        application: { pet_ids: [first.id, second.id], terms_accepted: true },
+      },
+    });
+    const application = applied.json.application;
+    const [summary] = staff.listApplications(applied.json.id);
+    expect(summary?.id).toBe(application.id);
+    staff.decideApplication(application.id, 'approved', { petId: second.id });
+    const adopted = (await call(api, `/pets/${second.id}`)).json;
+    expect(adopted.status).toBe('adopted');
+    expect(adopted.adopted_by).toBe(applied.json.id);
+    expect(adopted.adopted_on).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect((await call(api, `/pets/${first.id}`)).json.status).toBe('available');
+    expect((await call(api, `/people/${applied.json.id}?type=adopter`)).json.status).toBe('active');
+    expect(() => staff.decideApplication(application.id, 'denied')).toThrow(/already/);
+  });
+
+  it('soft delete, person status decisions, person custom field keys, API key lifecycle', async () => {
+    const { apiUrl: api, staff } = await start();
+    const pet = await createPet(api);
+    staff.deletePet(pet.id);
+    expect((await call(api, `/pets/${pet.id}`)).status).toBe(404);
+    expect((await call(api, '/pets')).json.total).toBe(0);
+    expect((await call(api, `/pets/${pet.id}`, { method: 'PATCH', body: { name: 'Ghost' } })).status).toBe(
+      404,
+    );
+
+    staff.setCustomField({
+      entity: 'adopter',
+      fieldKey: 'cf_pets_now',
+      publicKey: 'current_pets',
+      label: 'Current pets',
+    });
+    const person = (
+      await call(api, '/people', {
+        method: 'POST',
+        body: { type: 'adopter', name: 'Pat', custom_field_data: { current_pets: 2 } },
+      })
+    ).json;
+    expect(person.custom_field_data).toEqual({ cf_pets_now: 2 });
+    expect((await call(api, '/people/custom-fields?type=adopter')).json.custom_fields[0].field_key).toBe(
+      'current_pets',
+    );
+    const blocked = staff.setPersonStatus(person.id, 'blocked', 'No-show three times');
+    expect(blocked.status).toBe('blocked');
+    const fetched = (await call(api, `/people/${person.id}?type=adopter`)).json;
+    expect(fetched.status_change_notes).toBe('No-show three times');
+    expect(fetched.updated_at > person.updated_at).toBe(true);
+
+    const key = staff.createApiKey('write', 'Front desk');
+    expect((await call(api, '/pets', { key: key.key })).status).toBe(200);
+    expect(staff.listApiKeys().some((k) => k.id === key.id && !('key_hash' in k))).toBe(true);
+    expect(staff.revokeApiKey(key.id)).toBe(true);
+    expect((await call(api, '/pets', { key: key.key })).json.code).toBe('invalid_api_key');
+  });
+});
+
+describe('server clock', () => {
+  it('updated_at stays unique and increasing when writes share a millisecond', async () => {
+    const { apiUrl: api } = await start({ frozen: true });
+    const stamps: string[] = [];
+    for (let i = 0; i < 5; i++) stamps.push((await createPet(api)).updated_at);
+    expect(new Set(stamps).size).toBe(5);
+    expect([...stamps].sort()).toEqual(stamps);
+  });
+
+  it('rate windows reset on the hour; idempotency keys expire after 24 hours', async () => {
+    const { apiUrl: api } = await start({ rateLimitPerHour: 2, frozen: true });
+    await call(api, '/pets');
+    await call(api, '/pets');
+    expect((await call(api, '/pets')).status).toBe(429);
+    clock += 60 * 60 * 1000;
+    expect((await call(api, '/pets')).status).toBe(200);
+
+    const key = crypto.randomUUID();
+    expect(
+      (await call(api, '/pets', { method: 'POST', body: newPet(), headers: { 'idempotency-key': key } }))
+        .status,
+    ).toBe(200);
+    clock += 23 * 60 * 60 * 1000;
+    const reused = await call(api, '/pets', {
+      method: 'POST',
+      body: newPet({ name: 'Other' }),
+      headers: { 'idempotency-key': key },
+    });
+    expect(reused.json.code).toBe('idempotency_key_reused');
+    clock += 2 * 60 * 60 * 1000;
+    const fresh = await call(api, '/pets', {
+      method: 'POST',
+      body: newPet({ name: 'Other' }),
+      headers: { 'idempotency-key': key },
+    });
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get('idempotency-replay')).toBeNull();
+  });
+});
