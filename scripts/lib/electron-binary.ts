@@ -92,7 +92,12 @@ function download(): Promise<{ ok: true } | { ok: false; reason: string }> {
  * Finds Electron's binary, fetching it once when it is missing. A failed fetch is remembered for a
  * day (per Electron version) so every start does not wait on the network; `force` retries anyway.
  */
-export async function ensureElectron(options: { force: boolean }): Promise<ElectronAvailability> {
+export async function ensureElectron(options: {
+  force: boolean;
+  /** How to force a retry, named in the reason. */
+  retryHint?: string;
+}): Promise<ElectronAvailability> {
+  const retryHint = options.retryHint ?? '"npm start -- --electron" tries again';
   const binary = installedElectron();
   if (binary) return { available: true, binary };
 
@@ -102,7 +107,7 @@ export async function ensureElectron(options: { force: boolean }): Promise<Elect
       available: false,
       reason:
         `Electron's binary is not installed (download failed ${ago(Date.now() - marker.failedAt)}: ` +
-        `${marker.reason}; "npm start -- --electron" tries again).`,
+        `${marker.reason}; ${retryHint}).`,
     };
   }
 

@@ -1,0 +1,42 @@
+#!/usr/bin/env node
+// `npm run dist [-- electron-builder flags]`: builds the app, then packages it with electron-builder
+// (electron-builder.yml). Packaging needs Electron's binary for the target, which must be
+// downloadable; without it this prints what to do and exits 1.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { register } from 'tsx/esm/api';
+
+register();
+const { ROOT } = await import('./lib/paths.ts');
+const { buildApp } = await import('./lib/renderer-build.ts');
+const { ensureElectron } = await import('./lib/electron-binary.ts');
+
+console.error('Building the app…');
+buildApp();
+
+const electron = await ensureElectron({
+  force: process.argv.includes('--retry-electron'),
+  retryHint: '"npm run dist -- --retry-electron" tries again',
+});
+if (!electron.available) {
+  console.error(
+    `Cannot package: ${electron.reason}\n` +
+      'Packaging needs a machine where Electron can be downloaded from GitHub (or a mirror set with ' +
+      'ELECTRON_MIRROR). Run "npm run dist" there.',
+  );
+  process.exit(1);
+}
+
+const cli = path.join(ROOT, 'node_modules', 'electron-builder', 'cli.js');
+const args = process.argv.slice(2).filter((arg) => arg !== '--retry-electron');
+const result = spawnSync(process.execPath, [cli, '--config', 'electron-builder.yml', ...args], {
+  cwd: ROOT,
+  stdio: 'inherit',
+});
+if (result.status === 0) {
+  console.error(
+    'Packages are in dist/. Note: packaging rebuilt better-sqlite3 for Electron; ' +
+      '"npm run test:unit" rebuilds it for Node first.',
+  );
+}
+process.exit(result.status ?? 1);
