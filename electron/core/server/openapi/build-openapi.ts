@@ -23,6 +23,19 @@ import {
 
 type JsonObject = Record<string, unknown>;
 
+/** `z.unknown().nullable()` becomes `anyOf: [{}, {type: null}]`; `{}` already allows null, so say just that. */
+function simplify(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(simplify);
+  if (value === null || typeof value !== 'object') return value;
+  const object = value as JsonObject;
+  const anyOf = object.anyOf;
+  if (Array.isArray(anyOf) && anyOf.some((item) => typeof item === 'object' && item !== null && Object.keys(item).length === 0)) {
+    const { anyOf: _dropped, ...rest } = object;
+    return simplify(rest);
+  }
+  return Object.fromEntries(Object.entries(object).map(([key, item]) => [key, simplify(item)]));
+}
+
 /** JSON Schema (draft 2020-12, what OpenAPI 3.1 uses) of a contract schema, without `$schema`. */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonObject {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
@@ -30,7 +43,7 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonObject {
     io,
     unrepresentable: 'any',
   }) as JsonObject;
-  return rest;
+  return simplify(rest) as JsonObject;
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -175,10 +188,15 @@ export function buildOpenApiDocument(): JsonObject {
       title: 'Animal Placement Service API (Shelter Desk embedded server)',
       version: API_VERSION,
       description: 'Pets, adopters and fosters, adoption fees, contracts and custom field metadata.',
+      license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: '/' }],
     security: [{ apiKey: [] }],
-    tags: [{ name: 'pets' }, { name: 'people' }, { name: 'metadata' }],
+    tags: [
+      { name: 'pets', description: 'Pets: the public list, fetch, create and update.' },
+      { name: 'people', description: 'Adopters and fosters (and surrender and volunteer records on create).' },
+      { name: 'metadata', description: 'Custom field metadata, adoption fee rules and contract texts.' },
+    ],
     paths: {
       '/api/pets': {
         get: {
