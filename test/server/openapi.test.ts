@@ -47,6 +47,8 @@ describe('GET /api/openapi.json', () => {
     const source = (await call(server.apiUrl, '/openapi.json', { key: null })).text;
     const config = await createConfig({ extends: ['recommended'] });
     const problems = await lintFromString({ source, absoluteRef: 'openapi.json', config });
-    expect(problems.map((problem) => `${problem.ruleId}: ${problem.message} @ ${problem.location[0]?.pointer}`)).toEqual([]);
+    expect(
+      problems.map((problem) => `${problem.ruleId}: ${problem.message} @ ${problem.location[0]?.pointer}`),
+    ).toEqual([]);
   });
 });
