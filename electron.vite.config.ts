@@ -32,6 +32,8 @@ export default defineConfig({
     build: {
       outDir: resolve('out/renderer'),
       emptyOutDir: true,
+      // electron-vite leaves bundles unminified by default; the UI is also served over HTTP in browser mode.
+      minify: true,
       rollupOptions: { input: resolve('renderer/index.html') },
     },
   },
