@@ -1,0 +1,8 @@
+import type { CliCommand } from './command';
+import { exportCommand } from './export';
+import { syncCommand } from './sync';
+
+export type { CliCommand, CliIo } from './command';
+
+/** Every `npm run cli` subcommand. To add one, write `commands/<name>.ts` exporting a `CliCommand` and list it here. */
+export const COMMANDS: readonly CliCommand[] = [syncCommand, exportCommand];

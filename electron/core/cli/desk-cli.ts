@@ -1,0 +1,28 @@
+import { runCli } from './args';
+import { type CliIo, COMMANDS } from './commands';
+
+const io: CliIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+function usage(): string {
+  const width = Math.max(...COMMANDS.map((command) => command.name.length));
+  const lines = COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`);
+  return `Usage: npm run cli -- <command> [options]\n\n${lines.join('\n')}\n\nHelp on one command: npm run cli -- <command> --help\n`;
+}
+
+/** `npm run cli -- <command> …`: the desk's core from the command line (same mirror, sync and data folder). */
+await runCli(async () => {
+  const [name, ...argv] = process.argv.slice(2);
+  if (!name || name === '--help' || name === 'help') {
+    (name ? io.stdout : io.stderr)(usage());
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (!command) {
+    io.stderr(`Unknown command "${name}".\n${usage()}`);
+    return 2;
+  }
+  return command.run(argv, io);
+});
