@@ -11,6 +11,11 @@ export const deskEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('status'), status: deskStatusSchema }),
   /** Settings changed (from this window or another). */
   z.object({ type: z.literal('settings'), settings: deskSettingsSchema }),
+  /** A sync changed mirrored data: screens showing these collections should reload their page. */
+  z.object({
+    type: z.literal('mirror-changed'),
+    collections: z.array(z.enum(['pets', 'adopters', 'fosters', 'metadata'])),
+  }),
 ]);
 export type DeskEvent = z.infer<typeof deskEventSchema>;
 export type DeskEventType = DeskEvent['type'];

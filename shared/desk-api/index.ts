@@ -3,16 +3,20 @@ import { appMethods } from './app';
 import type { DeskTransport } from './channels';
 import { DeskCallError, type DeskError, deskResultSchema } from './errors';
 import { type DeskEvent, deskEventSchema } from './events';
+import { mirrorMethods } from './mirror';
 import { settingsMethods } from './settings';
 import { statusMethods } from './status';
+import { syncMethods } from './sync';
 
 export * from './app';
 export * from './channels';
 export * from './define';
 export * from './errors';
 export * from './events';
+export * from './mirror';
 export * from './settings';
 export * from './status';
+export * from './sync';
 
 /**
  * Every method of the bridge, by name. To add a feature: write `shared/desk-api/<feature>.ts` exporting
@@ -22,6 +26,8 @@ export const deskMethods = {
   ...appMethods,
   ...settingsMethods,
   ...statusMethods,
+  ...mirrorMethods,
+  ...syncMethods,
 };
 
 export type DeskMethods = typeof deskMethods;

@@ -1,11 +1,14 @@
 import fs from 'node:fs';
 import type { DeskMode } from '../../../shared/desk-api';
+import { openMirror } from '../mirror';
 import type { DeskContext } from './desk-context';
 import { createEventHub, type EventHub } from './event-hub';
 import { createHandlerRegistry, type HandlerRegistry } from './handler-registry';
 import { registerAppHandlers } from './handlers/app';
+import { registerMirrorHandlers } from './handlers/mirror';
 import { registerSettingsHandlers } from './handlers/settings';
 import { registerStatusHandlers } from './handlers/status';
+import { registerSyncHandlers } from './handlers/sync';
 import { FileSecretStore, type SecretStore } from './secret-store';
 import { openSettingsStore } from './settings-store';
 import { createStatusHub, type StatusHub } from './status-hub';
@@ -76,6 +79,11 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     registerAppHandlers(registry, context);
     registerSettingsHandlers(registry, context);
     registerStatusHandlers(registry, context);
+    // Mirror and sync (issue #4): the mirror database in the data folder, its reads, and the sync service.
+    const mirror = await openMirror({ dataDir: options.dataDir });
+    context.onClose(() => mirror.close());
+    registerMirrorHandlers(registry, context, mirror);
+    registerSyncHandlers(registry, context, mirror);
   } catch (error) {
     await close();
     throw error;

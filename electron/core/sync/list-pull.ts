@@ -35,7 +35,7 @@ export interface PassProgress {
 }
 
 export interface ListPullResult {
-  collection: string;
+  collection: ListCollection['name'];
   /** True when a complete, stable pass stored everything and the checkpoint is current. */
   complete: boolean;
   /** Why it is not complete: a record failed validation, or the list kept changing during every pass. */

@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import {
+  adoptionFeeSchema,
+  ageCategorySchema,
+  contractSchema,
+  contractTypeSchema,
+  customFieldSchema,
+  personSchema,
+  personTypeSchema,
+  petSchema,
+  sexSchema,
+  sizeSchema,
+  speciesSchema,
+} from '../contract';
+import { noInput } from './app';
+import { defineMethod } from './define';
+
+/**
+ * Where a mirrored record stands with the server: listed (in the public list / people list), unlisted (the server
+ * has it but no longer lists it: hidden or non-public status), removed (the server answered 404; the desk keeps
+ * it), local (created on this desk, not yet accepted by the server).
+ */
+export const PRESENCES = ['listed', 'unlisted', 'removed', 'local'] as const;
+export const presenceSchema = z.enum(PRESENCES);
+export type Presence = z.infer<typeof presenceSchema>;
+
+export const PET_SORTS = ['name', 'updated', 'created', 'status', 'species', 'intake'] as const;
+export const PERSON_SORTS = ['name', 'updated', 'created', 'status'] as const;
+
+const pageQuery = {
+  /** Substring search (case-insensitive): pets by name, breed, description, microchip; people by name, email, phone. */
+  search: z.string().trim().max(200).optional(),
+  /** Case-insensitive status label. */
+  status: z.string().trim().min(1).max(100).optional(),
+  /** Default: everything except removed. */
+  presence: z.array(presenceSchema).min(1).max(4).optional(),
+  /** Only records with local edits waiting to be sent. */
+  pendingOnly: z.boolean().optional(),
+  direction: z.enum(['asc', 'desc']).optional(),
+  limit: z.number().int().min(1).max(500).optional(),
+  offset: z.number().int().min(0).optional(),
+};
+
+export const mirrorPetQuerySchema = z.strictObject({
+  ...pageQuery,
+  species: speciesSchema.optional(),
+  sex: sexSchema.optional(),
+  size: sizeSchema.optional(),
+  ageCategory: ageCategorySchema.optional(),
+  sort: z.enum(PET_SORTS).optional(),
+});
+export type MirrorPetQuery = z.infer<typeof mirrorPetQuerySchema>;
+
+export const mirrorPersonQuerySchema = z.strictObject({
+  ...pageQuery,
+  /** Adopters or fosters; both when absent. */
+  type: personTypeSchema.optional(),
+  sort: z.enum(PERSON_SORTS).optional(),
+});
+export type MirrorPersonQuery = z.infer<typeof mirrorPersonQuerySchema>;
+
+const bookkeeping = {
+  /** True while a local edit of this record waits to be accepted by the server. */
+  pending: z.boolean(),
+  /** Names of the fields with a pending local edit (show them as "not yet saved on the server"). */
+  pendingFields: z.array(z.string()),
+  presence: presenceSchema,
+};
+
+/** A mirrored pet: the effective record (server version with pending local edits applied) plus bookkeeping. */
+export const mirrorPetSchema = z.object({ record: petSchema.loose(), ...bookkeeping });
+export type MirrorPet = z.infer<typeof mirrorPetSchema>;
+export const mirrorPersonSchema = z.object({ record: personSchema.loose(), ...bookkeeping });
+export type MirrorPerson = z.infer<typeof mirrorPersonSchema>;
+
+const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({
+    items: z.array(item),
+    /** Matching records in the mirror (all pages). */
+    total: z.number().int().min(0),
+    limit: z.number().int().min(1),
+    offset: z.number().int().min(0),
+  });
+
+export const mirrorPetPageSchema = pageOf(mirrorPetSchema);
+export const mirrorPersonPageSchema = pageOf(mirrorPersonSchema);
+
+const idInput = z.strictObject({ id: z.string().trim().min(1, { error: 'must name a record' }) });
+
+export const mirrorCountsSchema = z.object({
+  pets: z.object({
+    listed: z.number().int(),
+    unlisted: z.number().int(),
+    removed: z.number().int(),
+    local: z.number().int(),
+  }),
+  adopters: z.number().int(),
+  fosters: z.number().int(),
+  /** Records with pending local edits. */
+  pending: z.number().int(),
+});
+
+export const mirrorMethods = {
+  'mirror.pets.list': defineMethod({
+    summary: 'Mirrored pets with filters, substring search, sort and paging (works offline).',
+    input: mirrorPetQuerySchema.optional(),
+    output: mirrorPetPageSchema,
+  }),
+  'mirror.pets.get': defineMethod({
+    summary: 'One mirrored pet by id (server or local id); fails with not_found.',
+    input: idInput,
+    output: mirrorPetSchema,
+  }),
+  'mirror.pets.statuses': defineMethod({
+    summary: 'The distinct pet statuses in the mirror, for a filter menu.',
+    input: noInput,
+    output: z.array(z.string()),
+  }),
+  'mirror.people.list': defineMethod({
+    summary: 'Mirrored adopters and fosters with filters, substring search, sort and paging.',
+    input: mirrorPersonQuerySchema.optional(),
+    output: mirrorPersonPageSchema,
+  }),
+  'mirror.people.get': defineMethod({
+    summary: 'One mirrored person by id; fails with not_found.',
+    input: idInput,
+    output: mirrorPersonSchema,
+  }),
+  'mirror.customFields': defineMethod({
+    summary: 'Custom field metadata of pets, adopters or fosters, as last synced.',
+    input: z.strictObject({ entity: z.enum(['pet', 'adopter', 'foster']) }),
+    output: z.object({ fields: z.array(customFieldSchema), fetchedAt: z.string().nullable() }),
+  }),
+  'mirror.fees': defineMethod({
+    summary: 'Adoption-fee rules, as last synced.',
+    input: noInput,
+    output: z.object({ fees: z.array(adoptionFeeSchema), fetchedAt: z.string().nullable() }),
+  }),
+  'mirror.contract': defineMethod({
+    summary: 'The Markdown contract of one type, as last synced (null before the first sync).',
+    input: z.strictObject({ type: contractTypeSchema }),
+    output: contractSchema.nullable(),
+  }),
+  'mirror.counts': defineMethod({
+    summary: 'How many pets (by presence), adopters, fosters and pending edits the mirror holds.',
+    input: noInput,
+    output: mirrorCountsSchema,
+  }),
+};
