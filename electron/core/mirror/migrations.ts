@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, sql } from 'kysely';
+import { OUTBOX_MIGRATIONS } from '../outbox/migrations';
 
 /**
  * The mirror's schema. Each record table keeps the server version (`server_json`, exactly as the API
@@ -126,4 +127,5 @@ const initial: Migration = {
 /** Static migrations of the mirror database, keyed by zero-padded names. */
 export const MIRROR_MIGRATIONS: Record<string, Migration> = {
   '0001-mirror-initial': initial,
+  ...OUTBOX_MIGRATIONS,
 };

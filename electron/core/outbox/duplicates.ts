@@ -1,0 +1,75 @@
+import type { DuplicateWarning } from '../../../shared/desk-api/outbox';
+import { type MirrorDb, statement } from '../mirror';
+
+/** Digits of a phone number, so "+1 (555) 010-2030" and "15550102030" compare equal. */
+function phoneDigits(phone: string): string {
+  return phone.replace(/\D/g, '');
+}
+
+/**
+ * A microchip already on another mirrored pet (not one the server deleted). `exceptId` is the pet being edited.
+ * Chip numbers compare without spaces, dashes or case.
+ */
+export function findMicrochipDuplicates(
+  db: MirrorDb,
+  microchip: unknown,
+  exceptId?: string,
+): DuplicateWarning[] {
+  if (typeof microchip !== 'string') return [];
+  const wanted = microchip.replace(/[\s-]/g, '').toLowerCase();
+  if (wanted.length === 0) return [];
+  const rows = statement(
+    db,
+    `SELECT id, name FROM pet WHERE presence != 'removed' AND microchip_id IS NOT NULL
+       AND lower(replace(replace(microchip_id, ' ', ''), '-', '')) = ? AND id IS NOT ? LIMIT 5`,
+  ).all(wanted, exceptId ?? null) as { id: string; name: string }[];
+  return rows.map((row) => ({
+    kind: 'microchip' as const,
+    existingId: row.id,
+    existingName: row.name,
+    message: `Microchip ${microchip} is already on pet "${row.name}" (${row.id}). Check the chip number, or save anyway to keep both.`,
+  }));
+}
+
+/** A mirrored person with the same email (any case), or the same name and phone number. */
+export function findPersonDuplicates(
+  db: MirrorDb,
+  person: { name?: unknown; email?: unknown; phone?: unknown },
+): DuplicateWarning[] {
+  const warnings: DuplicateWarning[] = [];
+  const seen = new Set<string>();
+  if (typeof person.email === 'string' && person.email.trim()) {
+    const rows = statement(
+      db,
+      `SELECT id, name, type FROM person WHERE presence != 'removed' AND email IS NOT NULL
+         AND lower(trim(email)) = ? LIMIT 5`,
+    ).all(person.email.trim().toLowerCase()) as { id: string; name: string; type: string }[];
+    for (const row of rows) {
+      seen.add(row.id);
+      warnings.push({
+        kind: 'email',
+        existingId: row.id,
+        existingName: row.name,
+        message: `${row.name} (${row.type}, ${row.id}) already has the email ${person.email}. Open that record instead, or save anyway to create another person.`,
+      });
+    }
+  }
+  if (typeof person.name === 'string' && typeof person.phone === 'string' && phoneDigits(person.phone)) {
+    const rows = statement(
+      db,
+      `SELECT id, name, type, phone FROM person WHERE presence != 'removed' AND phone IS NOT NULL
+         AND lower(trim(name)) = ?`,
+    ).all(person.name.trim().toLowerCase()) as { id: string; name: string; type: string; phone: string }[];
+    const digits = phoneDigits(person.phone);
+    for (const row of rows) {
+      if (seen.has(row.id) || phoneDigits(row.phone) !== digits) continue;
+      warnings.push({
+        kind: 'name-phone',
+        existingId: row.id,
+        existingName: row.name,
+        message: `${row.name} (${row.type}, ${row.id}) has the same name and phone number. Open that record instead, or save anyway to create another person.`,
+      });
+    }
+  }
+  return warnings;
+}

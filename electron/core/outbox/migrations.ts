@@ -1,0 +1,61 @@
+import { type Migration, sql } from 'kysely';
+
+/**
+ * The outbox lives in the mirror database so a local change and the entry that sends it commit in one SQLite
+ * transaction. `body` holds the exact bytes sent (never changed once `first_sent_ms` is set); `refs_json` lists
+ * the local ids the entry still points at (it waits until each is accepted and rewritten to the server id);
+ * `fields_json` the mirror fields it carries (the pending overlay is the merge of the pending entries' fields);
+ * `base_json` the server values of those fields when the worker edited them (conflict notices).
+ */
+export const outboxInitial: Migration = {
+  async up(db) {
+    const statements = [
+      sql`CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        operation TEXT NOT NULL CHECK (operation IN ('pet.create', 'pet.update', 'person.create')),
+        entity_type TEXT NOT NULL CHECK (entity_type IN ('pet', 'person')),
+        entity_id TEXT NOT NULL,
+        method TEXT NOT NULL CHECK (method IN ('POST', 'PATCH')),
+        path TEXT NOT NULL,
+        body TEXT NOT NULL,
+        idempotency_key TEXT NOT NULL UNIQUE,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'needs-attention')),
+        fields_json TEXT NOT NULL,
+        base_json TEXT,
+        refs_json TEXT NOT NULL DEFAULT '[]',
+        attempts INTEGER NOT NULL DEFAULT 0,
+        created_ms INTEGER NOT NULL,
+        first_sent_ms INTEGER,
+        next_attempt_ms INTEGER NOT NULL DEFAULT 0,
+        last_error_json TEXT
+      ) STRICT`,
+      sql`CREATE INDEX outbox_entity ON outbox (entity_type, entity_id, id)`,
+      sql`CREATE INDEX outbox_state ON outbox (state, next_attempt_ms)`,
+      sql`CREATE TABLE outbox_id_map (
+        entity_type TEXT NOT NULL CHECK (entity_type IN ('pet', 'person')),
+        local_id TEXT NOT NULL,
+        server_id TEXT NOT NULL,
+        mapped_ms INTEGER NOT NULL,
+        PRIMARY KEY (entity_type, local_id)
+      ) STRICT`,
+      sql`CREATE TABLE outbox_conflict (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        entity_type TEXT NOT NULL CHECK (entity_type IN ('pet', 'person')),
+        entity_id TEXT NOT NULL,
+        record_name TEXT NOT NULL,
+        field TEXT NOT NULL,
+        base_json TEXT NOT NULL,
+        server_json TEXT NOT NULL,
+        local_json TEXT NOT NULL,
+        detected_ms INTEGER NOT NULL,
+        UNIQUE (entity_type, entity_id, field)
+      ) STRICT`,
+    ];
+    for (const statement of statements) await statement.execute(db);
+  },
+};
+
+/** The outbox's migrations, named to sort after the mirror's own. */
+export const OUTBOX_MIGRATIONS: Record<string, Migration> = {
+  '1001-outbox-initial': outboxInitial,
+};

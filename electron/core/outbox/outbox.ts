@@ -1,0 +1,416 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  LocalWriteResult,
+  OutboxConflict,
+  OutboxCounts,
+  OutboxEntry,
+  OutboxState,
+} from '../../../shared/desk-api/outbox';
+import type { ApiClient } from '../client';
+import type { EntityType, MirrorDb } from '../mirror';
+import { statement } from '../mirror';
+import {
+  createPerson,
+  createPet,
+  type LocalWriteContext,
+  updatePet,
+  validateEntryBody,
+  type WriteOptions,
+} from './local-writes';
+import {
+  countEntries,
+  deleteEntry,
+  entityEntries,
+  entryFields,
+  entryRefs,
+  findLocalIds,
+  getEntry,
+  headEntries,
+  listEntries,
+  markNeedsAttention,
+  type OutboxRow,
+  resubmitEntry,
+  toEntryView,
+} from './outbox-store';
+import { type ReplayResult, replayPass } from './replay';
+import { dropLocalRecord, rebuildOverlay, recordName } from './settle';
+import { isLocalId, LocalWriteError } from './values';
+
+export interface OutboxOptions {
+  db: MirrorDb;
+  /** Records sent in parallel during a replay (each record's entries in order). Default 4. */
+  concurrency?: number;
+  /** Retry backoff after network errors, 5xx, 429 and "in progress" (full jitter, doubling). Defaults 2 s, 5 min. */
+  backoffBaseMs?: number;
+  backoffCapMs?: number;
+  /** Merge an edit into its record's never-sent entry. Default true. */
+  merge?: boolean;
+  now?: () => number;
+  random?: () => number;
+  /**
+   * The client to replay with, when the desk is connected (undefined when no connection is set). With it, the
+   * outbox replays by itself after each local write and when a retry falls due.
+   */
+  resolveClient?: () => Promise<ApiClient | undefined>;
+  /** Told after every change of the queue or of records it touched (the desk turns it into an `outbox` event). */
+  onChange?: (change: {
+    counts: OutboxCounts;
+    changed: Array<{ entityType: EntityType; id: string }>;
+  }) => void;
+}
+
+/**
+ * The desk's outbox: every local write lands in the mirror and in this queue in one SQLite transaction, and is
+ * replayed to the server exactly once, in order per record, with an Idempotency-Key made when it was queued.
+ * See `replayPass` for the sending rules and `checkOldWrite` for entries older than the server's key retention.
+ */
+export class Outbox {
+  private readonly db: MirrorDb;
+  private readonly now: () => number;
+  private pausedReason: string | null = null;
+  private replaying: Promise<ReplayResult> | undefined;
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+  private kickTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private pendingChanges: Array<{ entityType: EntityType; id: string }> = [];
+
+  constructor(private readonly options: OutboxOptions) {
+    this.db = options.db;
+    this.now = options.now ?? Date.now;
+  }
+
+  private get writeContext(): LocalWriteContext {
+    return { db: this.db, now: this.now, merge: this.options.merge !== false };
+  }
+
+  /** Counts for the status area; `pausedReason` is set while the server refuses the API key. */
+  counts(): OutboxCounts {
+    return { ...countEntries(this.db), pausedReason: this.pausedReason };
+  }
+
+  private changed(items: Array<{ entityType: EntityType; id: string }>): void {
+    this.pendingChanges.push(...items);
+    const changed = this.pendingChanges;
+    this.pendingChanges = [];
+    this.options.onChange?.({ counts: this.counts(), changed });
+  }
+
+  private afterWrite(result: LocalWriteResult): LocalWriteResult {
+    if (result.status === 'queued') {
+      this.changed([
+        { entityType: result.entityType, id: result.entityId },
+        ...result.createdPetIds.map((id) => ({ entityType: 'pet' as const, id })),
+      ]);
+      this.kick();
+    }
+    return result;
+  }
+
+  /** Creates a pet (POST /api/pets fields). See `createPet`. */
+  createPet(fields: Record<string, unknown>, options: WriteOptions = {}): LocalWriteResult {
+    return this.afterWrite(createPet(this.writeContext, fields, options));
+  }
+
+  /** Changes some fields of a pet found by id, local id or custom_id. See `updatePet`. */
+  updatePet(id: string, fields: Record<string, unknown>, options: WriteOptions = {}): LocalWriteResult {
+    return this.afterWrite(updatePet(this.writeContext, id, fields, options));
+  }
+
+  /** Creates a person (POST /api/people request; pet ids may be local ids). See `createPerson`. */
+  createPerson(request: Record<string, unknown>, options: WriteOptions = {}): LocalWriteResult {
+    return this.afterWrite(createPerson(this.writeContext, request, options));
+  }
+
+  private summary(row: OutboxRow): string {
+    const name = recordName(this.db, row.entity_type, row.entity_id);
+    if (row.operation === 'pet.create') return `Create pet "${name}"`;
+    if (row.operation === 'person.create') {
+      const type = typeof entryFields(row).type === 'string' ? String(entryFields(row).type) : 'person';
+      return `Create ${type} "${name}"`;
+    }
+    return `Update pet "${name}": ${Object.keys(entryFields(row)).join(', ')}`;
+  }
+
+  private waitingFor(row: OutboxRow, heads: Set<number>): string | null {
+    if (row.state !== 'pending') return null;
+    if (this.pausedReason) return 'a valid API key (the server refused the key)';
+    if (!heads.has(row.id)) return 'an earlier change of the same record';
+    const refs = entryRefs(row);
+    if (refs.length > 0) return `the server to accept the new record ${refs.join(', ')}`;
+    if (row.next_attempt_ms > this.now()) return `a retry at ${new Date(row.next_attempt_ms).toISOString()}`;
+    return null;
+  }
+
+  /** Entries in queue order, as the bridge shows them. */
+  list(filter: { state?: OutboxState | undefined; entityId?: string | undefined } = {}): OutboxEntry[] {
+    const heads = new Set(headEntries(this.db).map((row) => row.id));
+    return listEntries(this.db, filter).map((row) =>
+      toEntryView(row, this.waitingFor(row, heads), this.summary(row)),
+    );
+  }
+
+  private requireEntry(id: number): OutboxRow {
+    const row = getEntry(this.db, id);
+    if (!row)
+      throw new LocalWriteError(
+        'not_found',
+        `There is no outbox entry ${id}; list the outbox to see its ids.`,
+      );
+    return row;
+  }
+
+  /**
+   * Sends again now. With an id: a needs-attention entry is resubmitted unchanged with a new Idempotency-Key (the
+   * server refused the old one or its body); a pending entry loses its backoff. Without: every pending entry is
+   * due now and a paused queue (refused key) resumes.
+   */
+  retry(id?: number): OutboxCounts {
+    if (id === undefined) {
+      this.pausedReason = null;
+      this.db.transaction(() =>
+        statement(this.db, `UPDATE outbox SET next_attempt_ms = 0 WHERE state = 'pending'`).run(),
+      )();
+    } else {
+      const row = this.requireEntry(id);
+      this.db.transaction(() => {
+        if (row.state === 'needs-attention') {
+          resubmitEntry(this.db, id, {
+            body: row.body,
+            path: row.path,
+            fields: entryFields(row),
+            idempotencyKey: randomUUID(),
+          });
+          rebuildOverlay(this.db, row.entity_type, row.entity_id);
+        } else {
+          statement(this.db, 'UPDATE outbox SET next_attempt_ms = 0 WHERE id = ?').run(id);
+        }
+      })();
+    }
+    this.changed(
+      id === undefined
+        ? []
+        : [{ entityType: this.requireEntry(id).entity_type, id: this.requireEntry(id).entity_id }],
+    );
+    this.kick();
+    return this.counts();
+  }
+
+  /**
+   * Replaces the body of a needs-attention entry (validated again as the same kind of write) and resubmits it with a
+   * new Idempotency-Key. For a create the mirror's local record shows the new fields.
+   * @throws LocalWriteError when the entry is not waiting for attention or the body is invalid.
+   */
+  edit(id: number, body: Record<string, unknown>): OutboxEntry {
+    const row = this.requireEntry(id);
+    if (row.state !== 'needs-attention') {
+      throw new LocalWriteError(
+        'conflict',
+        `Entry ${id} is not waiting for attention (it is ${row.state}); only refused changes can be edited.`,
+      );
+    }
+    const valid = validateEntryBody(row.operation, body);
+    for (const ref of findLocalIds(JSON.stringify(valid))) {
+      if (!this.db.prepare('SELECT 1 FROM pet WHERE id = ?').get(ref)) {
+        throw new LocalWriteError('not_found', `The body names ${ref}, which is not a pet on this desk.`);
+      }
+    }
+    const { application: _a, pets: _p, ...personFields } = valid;
+    const fields = row.operation === 'person.create' ? personFields : valid;
+    this.db.transaction(() => {
+      resubmitEntry(this.db, id, {
+        body: JSON.stringify(valid),
+        path: row.path,
+        fields,
+        idempotencyKey: randomUUID(),
+      });
+      rebuildOverlay(this.db, row.entity_type, row.entity_id);
+    })();
+    this.changed([{ entityType: row.entity_type, id: row.entity_id }]);
+    this.kick();
+    return this.list().find((entry) => entry.id === id) as OutboxEntry;
+  }
+
+  /**
+   * Drops an entry that the server never accepted and undoes its change in the mirror. Entries handed to the
+   * network and not answered yet cannot be discarded (the server may have applied them). Discarding a create
+   * drops the record's later entries too, and moves entries of other records that reference it aside.
+   * @throws LocalWriteError when the entry may already be on the server.
+   */
+  discard(id: number): { discarded: number[]; counts: OutboxCounts } {
+    const row = this.requireEntry(id);
+    if (row.state === 'pending' && row.first_sent_ms !== null) {
+      throw new LocalWriteError(
+        'conflict',
+        `Entry ${id} was already sent and its answer has not arrived; the server may have applied it. Wait for the next sync, then discard it if it is refused.`,
+      );
+    }
+    const discarded: number[] = [];
+    const changed: Array<{ entityType: EntityType; id: string }> = [
+      { entityType: row.entity_type, id: row.entity_id },
+    ];
+    this.db.transaction(() => {
+      if (row.operation !== 'pet.update' && isLocalId(row.entity_id)) {
+        for (const later of entityEntries(this.db, row.entity_type, row.entity_id)) {
+          deleteEntry(this.db, later.id);
+          discarded.push(later.id);
+        }
+        dropLocalRecord(this.db, row.entity_type, row.entity_id);
+        const like = `%${row.entity_id}%`;
+        const dependents = statement(this.db, 'SELECT * FROM outbox WHERE refs_json LIKE ?').all(
+          like,
+        ) as OutboxRow[];
+        for (const dependent of dependents) {
+          markNeedsAttention(this.db, dependent.id, {
+            status: null,
+            code: 'reference_discarded',
+            message: `This change refers to ${row.entity_type} ${row.entity_id}, whose creation was discarded. Edit it to remove that reference, or discard it.`,
+            requestId: null,
+          });
+          changed.push({ entityType: dependent.entity_type, id: dependent.entity_id });
+        }
+      } else {
+        deleteEntry(this.db, id);
+        discarded.push(id);
+        rebuildOverlay(this.db, row.entity_type, row.entity_id);
+      }
+    })();
+    this.changed(changed);
+    return { discarded, counts: this.counts() };
+  }
+
+  /** Conflict notices, newest first. */
+  conflicts(): OutboxConflict[] {
+    const rows = statement(
+      this.db,
+      'SELECT * FROM outbox_conflict ORDER BY detected_ms DESC, id DESC',
+    ).all() as Array<{
+      id: number;
+      entity_type: EntityType;
+      entity_id: string;
+      record_name: string;
+      field: string;
+      base_json: string;
+      server_json: string;
+      local_json: string;
+      detected_ms: number;
+    }>;
+    return rows.map((row) => ({
+      id: row.id,
+      entityType: row.entity_type,
+      entityId: row.entity_id,
+      recordName: row.record_name,
+      field: row.field,
+      baseValue: JSON.parse(row.base_json),
+      serverValue: JSON.parse(row.server_json),
+      localValue: JSON.parse(row.local_json),
+      detectedAt: new Date(row.detected_ms).toISOString(),
+    }));
+  }
+
+  /**
+   * Settles a conflict notice: `mine` keeps the worker's value (already sent) and drops the notice; `server` queues
+   * a PATCH that puts the server's value back, in one step.
+   */
+  resolveConflict(id: number, choice: 'mine' | 'server'): OutboxCounts {
+    const conflict = this.conflicts().find((item) => item.id === id);
+    if (!conflict) throw new LocalWriteError('not_found', `There is no conflict notice ${id}.`);
+    if (choice === 'server') {
+      updatePet(
+        this.writeContext,
+        conflict.entityId,
+        { [conflict.field]: conflict.serverValue },
+        { force: true },
+      );
+    }
+    this.db.transaction(() => statement(this.db, 'DELETE FROM outbox_conflict WHERE id = ?').run(id))();
+    this.changed([{ entityType: conflict.entityType, id: conflict.entityId }]);
+    if (choice === 'server') this.kick();
+    return this.counts();
+  }
+
+  /**
+   * Runs replay passes with `client` until nothing more is due (one pass at a time; a call during a pass waits for
+   * it and runs one more). A refused key (401) pauses the queue until `retry()`.
+   */
+  async replay(client: ApiClient, signal?: AbortSignal): Promise<ReplayResult> {
+    if (this.replaying) {
+      this.again = true;
+      return this.replaying;
+    }
+    const run = async (): Promise<ReplayResult> => {
+      const total: ReplayResult = { sent: 0, failed: 0, needsAuth: null, stoppedEarly: false };
+      do {
+        this.again = false;
+        if (this.pausedReason || this.closed) break;
+        const result = await replayPass({
+          db: this.db,
+          client,
+          now: this.now,
+          random: this.options.random ?? Math.random,
+          concurrency: this.options.concurrency ?? 4,
+          backoffBaseMs: this.options.backoffBaseMs ?? 2_000,
+          backoffCapMs: this.options.backoffCapMs ?? 300_000,
+          signal,
+          onChange: (change) => this.pendingChanges.push(change),
+        });
+        total.sent += result.sent;
+        total.failed += result.failed;
+        total.stoppedEarly ||= result.stoppedEarly;
+        if (result.needsAuth) {
+          total.needsAuth = result.needsAuth;
+          this.pausedReason = `${result.needsAuth.message}${result.needsAuth.requestId ? ` (request ${result.needsAuth.requestId})` : ''}`;
+        }
+        if (this.pendingChanges.length > 0 || result.needsAuth) this.changed([]);
+        if (result.stoppedEarly) break;
+      } while (this.again);
+      return total;
+    };
+    this.replaying = run().finally(() => {
+      this.replaying = undefined;
+      this.scheduleDue();
+    });
+    return this.replaying;
+  }
+
+  /** Replays soon through `resolveClient` (after a local write, a retry, or when an entry falls due). */
+  kick(): void {
+    if (!this.options.resolveClient || this.closed || this.kickTimer) return;
+    this.kickTimer = setTimeout(() => {
+      this.kickTimer = undefined;
+      void this.replayWithResolvedClient();
+    }, 0);
+    this.kickTimer.unref?.();
+  }
+
+  private async replayWithResolvedClient(): Promise<void> {
+    try {
+      const client = await this.options.resolveClient?.();
+      if (client) await this.replay(client);
+    } catch {
+      // The connection could not be resolved (offline, no settings): the sync schedule replays later.
+    }
+  }
+
+  /** Arms one timer for the earliest future retry, so backed-off entries go when due without a full sync. */
+  private scheduleDue(): void {
+    if (!this.options.resolveClient || this.closed || this.pausedReason) return;
+    const row = statement(
+      this.db,
+      `SELECT MIN(next_attempt_ms) AS due FROM outbox WHERE state = 'pending' AND next_attempt_ms > ?`,
+    ).get(this.now()) as { due: number | null };
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (row.due === null) return;
+    this.timer = setTimeout(() => this.kick(), Math.max(0, row.due - this.now()));
+    this.timer.unref?.();
+  }
+
+  /** Stops timers and waits for a running pass (its requests finish; nothing is lost if they do not). */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.kickTimer) clearTimeout(this.kickTimer);
+    await this.replaying?.catch(() => undefined);
+  }
+}

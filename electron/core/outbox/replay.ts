@@ -1,0 +1,331 @@
+import { z } from 'zod';
+import { errorBodySchema, type FieldError, fieldErrorSchema, petSchema } from '../../../shared/contract';
+import type { OutboxError } from '../../../shared/desk-api/outbox';
+import { type ApiClient, ApiError } from '../client';
+import { type MirrorDb, replaceWithServerRecord, statement } from '../mirror';
+import { checkOldWrite, isOldWrite } from './old-write-check';
+import {
+  entryBase,
+  entryFields,
+  entryRefs,
+  headEntries,
+  markAttempt,
+  markNeedsAttention,
+  type OutboxRow,
+  scheduleRetry,
+} from './outbox-store';
+import { parseWriteResponse, rebuildOverlay, recordName, settleAccepted } from './settle';
+import { isLocalId, sameFieldValue } from './values';
+
+export interface ReplayOptions {
+  db: MirrorDb;
+  client: ApiClient;
+  now: () => number;
+  random: () => number;
+  /** Records sent in parallel (each record's entries strictly in order). Default 4. */
+  concurrency: number;
+  /** Retry backoff: full jitter over base * 2^(attempts-1), capped. */
+  backoffBaseMs: number;
+  backoffCapMs: number;
+  signal?: AbortSignal | undefined;
+  /** Told after every committed change (entry sent, refused, rescheduled), with the record touched. */
+  onChange: (change: { entityType: 'pet' | 'person'; id: string }) => void;
+}
+
+export interface ReplayResult {
+  sent: number;
+  failed: number;
+  /** Set when the server refused the API key (401): the caller pauses the whole queue. */
+  needsAuth: OutboxError | null;
+  /** True when the pass stopped early because the server could not be reached or asked to slow down. */
+  stoppedEarly: boolean;
+}
+
+type Outcome = 'sent' | 'retry' | 'attention' | 'stop' | 'auth';
+
+function entityKey(entry: OutboxRow): string {
+  return `${entry.entity_type}\u0000${entry.entity_id}`;
+}
+
+function errorFromBody(status: number, body: unknown, requestId: string | undefined): OutboxError {
+  const parsed = errorBodySchema.safeParse(body);
+  const listed = parsed.success ? z.array(fieldErrorSchema).safeParse(parsed.data.errors) : undefined;
+  const fieldErrors: FieldError[] | undefined = listed?.success ? listed.data : undefined;
+  return {
+    status,
+    code: parsed.success ? parsed.data.code : null,
+    message: parsed.success ? parsed.data.error : `The server answered ${status}.`,
+    requestId: (parsed.success ? parsed.data.request_id : undefined) ?? requestId ?? null,
+    ...(fieldErrors && fieldErrors.length > 0 && { fieldErrors }),
+  };
+}
+
+/**
+ * One replay pass: sends every due entry whose record has nothing earlier waiting, records in parallel (bounded),
+ * each record's entries strictly in order, until nothing more is due. An entry is marked as sent (committed) before
+ * its request leaves, so after a crash it goes again with the same Idempotency-Key and the server applies it once.
+ * One record's failure never blocks another record; a network failure or a long 429 ends the pass (the next one
+ * comes on reconnect or when the entry is due); a 401 ends it and reports `needsAuth`.
+ */
+export async function replayPass(options: ReplayOptions): Promise<ReplayResult> {
+  const { db } = options;
+  const result: ReplayResult = { sent: 0, failed: 0, needsAuth: null, stoppedEarly: false };
+  const busy = new Set<string>();
+  const finished = new Set<string>();
+  const checkedConflicts = new Set<string>();
+  let stop = false;
+
+  function dueHeads(): OutboxRow[] {
+    const now = options.now();
+    return headEntries(db).filter(
+      (entry) =>
+        entry.state === 'pending' &&
+        entry.next_attempt_ms <= now &&
+        entryRefs(entry).length === 0 &&
+        !busy.has(entityKey(entry)) &&
+        !finished.has(entityKey(entry)),
+    );
+  }
+
+  function backoff(attempts: number): number {
+    const ceiling = Math.min(options.backoffCapMs, options.backoffBaseMs * 2 ** Math.max(0, attempts - 1));
+    return Math.max(options.backoffBaseMs, Math.floor(options.random() * ceiling));
+  }
+
+  function retryLater(entry: OutboxRow, error: OutboxError, atMs?: number): void {
+    const attempts = (
+      statement(db, 'SELECT attempts FROM outbox WHERE id = ?').get(entry.id) as
+        | { attempts: number }
+        | undefined
+    )?.attempts;
+    if (attempts === undefined) return;
+    db.transaction(() => scheduleRetry(db, entry.id, atMs ?? options.now() + backoff(attempts), error))();
+    options.onChange({ entityType: entry.entity_type, id: entry.entity_id });
+  }
+
+  function needsAttention(entry: OutboxRow, error: OutboxError): void {
+    db.transaction(() => {
+      markNeedsAttention(db, entry.id, error);
+      rebuildOverlay(db, entry.entity_type, entry.entity_id);
+    })();
+    result.failed += 1;
+    options.onChange({ entityType: entry.entity_type, id: entry.entity_id });
+  }
+
+  function accepted(entry: OutboxRow, record: Record<string, unknown> & { id: string }): void {
+    const id = settleAccepted(db, entry, record, options.now());
+    result.sent += 1;
+    options.onChange({ entityType: entry.entity_type, id });
+    if (id !== entry.entity_id) options.onChange({ entityType: entry.entity_type, id: entry.entity_id });
+  }
+
+  /**
+   * Before a record's first PATCH in a pass: fetch the pet and keep a notice for every field the server changed
+   * while the worker changed it offline (the worker's value is still sent: the latest write wins).
+   */
+  async function noteConflicts(entry: OutboxRow): Promise<void> {
+    const base = entryBase(entry);
+    if (!base || checkedConflicts.has(entry.entity_id) || isLocalId(entry.entity_id)) return;
+    checkedConflicts.add(entry.entity_id);
+    const fetched = await options.client.get(`/api/pets/${encodeURIComponent(entry.entity_id)}`, {
+      schema: petSchema.loose(),
+      allowNotFound: true,
+      ...(options.signal && { signal: options.signal }),
+    });
+    if (fetched.status !== 200) return;
+    const server = fetched.body as Record<string, unknown> & { id: string };
+    const fields = entryFields(entry);
+    db.transaction(() => {
+      replaceWithServerRecord(db, 'pet', server);
+      for (const [field, baseValue] of Object.entries(base)) {
+        const serverValue = server[field];
+        if (sameFieldValue(field, baseValue, serverValue)) continue;
+        if (sameFieldValue(field, fields[field], serverValue)) continue;
+        statement(
+          db,
+          `INSERT INTO outbox_conflict (entity_type, entity_id, record_name, field, base_json, server_json,
+             local_json, detected_ms) VALUES ('pet', ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (entity_type, entity_id, field) DO UPDATE SET server_json = excluded.server_json,
+             local_json = excluded.local_json, detected_ms = excluded.detected_ms`,
+        ).run(
+          entry.entity_id,
+          recordName(db, 'pet', entry.entity_id),
+          field,
+          JSON.stringify(baseValue ?? null),
+          JSON.stringify(serverValue ?? null),
+          JSON.stringify(fields[field] ?? null),
+          options.now(),
+        );
+      }
+    })();
+  }
+
+  async function sendOne(entry: OutboxRow): Promise<Outcome> {
+    try {
+      if (isOldWrite(entry, options.now())) {
+        const verdict = await checkOldWrite(options.client, entry, options.signal);
+        if (verdict.verdict === 'done') {
+          accepted(entry, verdict.record);
+          return 'sent';
+        }
+        if (verdict.verdict === 'ask') {
+          needsAttention(entry, {
+            status: null,
+            code: 'unverifiable',
+            message: verdict.reason,
+            requestId: null,
+          });
+          return 'attention';
+        }
+      }
+      if (entry.operation === 'pet.update') await noteConflicts(entry);
+      db.transaction(() => markAttempt(db, entry.id, options.now()))();
+      const response = await options.client.send({
+        method: entry.method,
+        path: entry.path,
+        body: entry.body,
+        idempotencyKey: entry.idempotency_key,
+        ...(options.signal && { signal: options.signal }),
+      });
+      if (response.status >= 200 && response.status < 300) {
+        const parsed = parseWriteResponse(entry, response.body);
+        if (!parsed.ok) {
+          needsAttention(entry, {
+            status: response.status,
+            code: 'invalid_response',
+            message: parsed.message,
+            requestId: response.requestId ?? null,
+          });
+          return 'attention';
+        }
+        accepted(entry, parsed.record);
+        return 'sent';
+      }
+      const error = errorFromBody(response.status, response.body, response.requestId);
+      if (response.status === 409 && error.code === 'idempotency_request_in_progress') {
+        retryLater(entry, error);
+        return 'retry';
+      }
+      if (response.status === 429 || response.status >= 500 || response.status === 408) {
+        const retryAfter = Number(response.headers['retry-after']);
+        retryLater(
+          entry,
+          error,
+          Number.isFinite(retryAfter) && retryAfter > 0 ? options.now() + retryAfter * 1000 : undefined,
+        );
+        return 'retry';
+      }
+      needsAttention(entry, error);
+      return 'attention';
+    } catch (thrown) {
+      if (!(thrown instanceof ApiError)) {
+        retryLater(entry, {
+          status: null,
+          code: 'internal_error',
+          message: `The desk could not send this change: ${(thrown as Error)?.message ?? String(thrown)}`,
+          requestId: null,
+        });
+        return 'retry';
+      }
+      const error: OutboxError = {
+        status: thrown.status ?? null,
+        code: thrown.code ?? thrown.kind,
+        message: thrown.message,
+        requestId: thrown.requestId ?? null,
+      };
+      switch (thrown.kind) {
+        case 'needs-auth':
+          if (thrown.status === 403) {
+            needsAttention(entry, error);
+            return 'attention';
+          }
+          result.needsAuth = error;
+          return 'auth';
+        case 'unreachable':
+        case 'aborted':
+          retryLater(entry, error);
+          return 'stop';
+        case 'rate-limited':
+          retryLater(entry, error, thrown.retryAt);
+          return 'stop';
+        case 'rejected':
+          needsAttention(entry, error);
+          return 'attention';
+        default:
+          retryLater(entry, error);
+          return 'retry';
+      }
+    }
+  }
+
+  /** The due first entry of one record, if any (whether or not a worker holds the record). */
+  function dueHeadOf(key: string): OutboxRow | undefined {
+    const now = options.now();
+    return headEntries(db).find(
+      (entry) =>
+        entityKey(entry) === key &&
+        entry.state === 'pending' &&
+        entry.next_attempt_ms <= now &&
+        entryRefs(entry).length === 0,
+    );
+  }
+
+  /** A record's key after its create was accepted: its later entries carry the server id. */
+  function keyAfter(sent: OutboxRow): string {
+    if (!isLocalId(sent.entity_id)) return entityKey(sent);
+    const row = statement(
+      db,
+      'SELECT server_id FROM outbox_id_map WHERE entity_type = ? AND local_id = ?',
+    ).get(sent.entity_type, sent.entity_id) as { server_id: string } | undefined;
+    return row ? `${sent.entity_type}\u0000${row.server_id}` : entityKey(sent);
+  }
+
+  async function drainEntity(first: OutboxRow): Promise<void> {
+    const keys = [entityKey(first)];
+    busy.add(entityKey(first));
+    let entry: OutboxRow | undefined = first;
+    let failed = false;
+    try {
+      while (entry && !stop) {
+        const outcome = await sendOne(entry);
+        if (outcome === 'auth' || outcome === 'stop') {
+          stop = true;
+          result.stoppedEarly = true;
+          break;
+        }
+        if (outcome !== 'sent') {
+          // Not tried again in this pass: it waits for its backoff, or for a person.
+          failed = true;
+          break;
+        }
+        const key = keyAfter(entry);
+        if (!keys.includes(key)) {
+          keys.push(key);
+          busy.add(key);
+        }
+        entry = dueHeadOf(key);
+      }
+    } finally {
+      for (const key of keys) {
+        busy.delete(key);
+        if (failed) finished.add(key);
+      }
+    }
+  }
+
+  const running = new Set<Promise<void>>();
+  for (;;) {
+    if (stop || options.signal?.aborted) break;
+    const heads = dueHeads();
+    for (const head of heads) {
+      if (running.size >= options.concurrency) break;
+      if (busy.has(entityKey(head))) continue;
+      const task: Promise<void> = drainEntity(head).finally(() => running.delete(task));
+      running.add(task);
+    }
+    if (running.size === 0) break;
+    await Promise.race(running);
+  }
+  await Promise.allSettled([...running]);
+  return result;
+}

@@ -1,0 +1,101 @@
+import { personSchema, petSchema } from '../../../shared/contract';
+import {
+  clearLocalEdit,
+  type EntityType,
+  getPet,
+  type LocalFields,
+  type MirrorDb,
+  remapLocalId,
+  replaceWithServerRecord,
+  setLocalEdit,
+  statement,
+} from '../mirror';
+import { deleteEntry, entityEntries, entryFields, type OutboxRow, rewriteLocalId } from './outbox-store';
+import { isLocalId } from './values';
+
+/**
+ * Re-derives a server-backed record's pending overlay from its entries still pending: their fields merged in queue
+ * order. A refused entry's fields drop out (the record shows the server's value again), an accepted entry's fields
+ * are settled, and a later pending edit of the same field stays on top. A record created here and not yet accepted
+ * is its create's fields plus its pending edits.
+ */
+export function rebuildOverlay(db: MirrorDb, entityType: EntityType, entityId: string): void {
+  const table = entityType === 'pet' ? 'pet' : 'person';
+  const row = statement(db, `SELECT presence FROM ${table} WHERE id = ?`).get(entityId) as
+    | { presence: string }
+    | undefined;
+  if (!row) return;
+  const local = row.presence === 'local';
+  const merged: LocalFields = {};
+  for (const entry of entityEntries(db, entityType, entityId)) {
+    // A record created here stays visible (as local, not accepted) while its refused create waits for a person.
+    if (entry.state === 'pending' || (local && entry.operation !== 'pet.update')) {
+      Object.assign(merged, entryFields(entry));
+    }
+  }
+  if (local && Object.keys(merged).length === 0) return;
+  clearLocalEdit(db, entityType, entityId);
+  if (Object.keys(merged).length > 0) setLocalEdit(db, entityType, entityId, merged);
+}
+
+/** Validates a write response as the record of the entry's kind; the person's `application` is not stored. */
+export function parseWriteResponse(
+  entry: OutboxRow,
+  body: unknown,
+): { ok: true; record: Record<string, unknown> & { id: string } } | { ok: false; message: string } {
+  const schema = entry.entity_type === 'pet' ? petSchema : personSchema;
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return {
+      ok: false,
+      message: `The server accepted the write but answered with a ${entry.entity_type} that does not match the API contract (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'}).`,
+    };
+  }
+  const { application: _application, ...record } = body as Record<string, unknown>;
+  return { ok: true, record: record as Record<string, unknown> & { id: string } };
+}
+
+/**
+ * Settles an accepted entry in one transaction: a create's local id becomes the server id everywhere (mirror row,
+ * later entries' paths and bodies, id map), the response becomes the record's server version, the entry is
+ * deleted and the overlay is re-derived from what is still pending.
+ */
+export function settleAccepted(
+  db: MirrorDb,
+  entry: OutboxRow,
+  record: Record<string, unknown> & { id: string },
+  now: number,
+): string {
+  const entityType = entry.entity_type;
+  let entityId = entry.entity_id;
+  db.transaction(() => {
+    if (isLocalId(entityId) && entityId !== record.id) {
+      const table = entityType === 'pet' ? 'pet' : 'person';
+      if (statement(db, `SELECT 1 FROM ${table} WHERE id = ?`).get(entityId)) {
+        remapLocalId(db, entityType, entityId, record.id);
+      }
+      rewriteLocalId(db, entityType, entityId, record.id, now);
+      entityId = record.id;
+    }
+    replaceWithServerRecord(db, entityType, record);
+    deleteEntry(db, entry.id);
+    rebuildOverlay(db, entityType, entityId);
+  })();
+  return entityId;
+}
+
+/** Drops a record that exists only on this desk (its create was discarded) with its overlay. */
+export function dropLocalRecord(db: MirrorDb, entityType: EntityType, localId: string): void {
+  if (!isLocalId(localId)) return;
+  const table = entityType === 'pet' ? 'pet' : 'person';
+  clearLocalEdit(db, entityType, localId);
+  statement(db, `DELETE FROM ${table} WHERE id = ? AND presence = 'local'`).run(localId);
+}
+
+/** The display name of a mirrored record, for summaries and notices. */
+export function recordName(db: MirrorDb, entityType: EntityType, id: string): string {
+  if (entityType === 'pet') return getPet(db, id)?.record.name ?? id;
+  const row = statement(db, 'SELECT name FROM person WHERE id = ?').get(id) as { name: string } | undefined;
+  return row?.name ?? id;
+}
