@@ -143,9 +143,10 @@ export class AdversarialServer {
     return [...this.pets.values()].filter((stored) => !stored.deleted).map((stored) => stored.pet);
   }
 
-  async start(): Promise<string> {
+  /** Listens on 127.0.0.1 (port 0 = any; pass the old port to come back after `close`). */
+  async start(port = 0): Promise<string> {
     this.server = http.createServer((req, res) => this.handle(req, res));
-    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server?.listen(port, '127.0.0.1', resolve));
     this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this.origin;
   }

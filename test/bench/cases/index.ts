@@ -1,5 +1,6 @@
 import type { BenchCase } from '../types';
 import { serverPetCases } from './server-pets';
+import { syncCases } from './sync-mirror';
 
 /** Every bench case, in run order. Add a file in this folder and list its cases here. */
-export const benchCases: BenchCase[] = [...serverPetCases];
+export const benchCases: BenchCase[] = [...serverPetCases, ...syncCases];

@@ -1,0 +1,144 @@
+import { Agent, request } from 'undici';
+import { createApiClient } from '../../../electron/core/client';
+import { listPets, openMirror, statement } from '../../../electron/core/mirror';
+import { LIST_COLLECTIONS, PAGE_LIMIT, pageUrl, runSync } from '../../../electron/core/sync';
+
+/**
+ * Child process of the sync bench cases (so peak RSS is the desk's alone, not the server's).
+ * argv[2]: JSON { mode: 'baseline' | 'sync', origin, key, dir? }. Prints one JSON object on stdout.
+ */
+const options = JSON.parse(process.argv[2] ?? '{}') as {
+  mode: 'baseline' | 'sync';
+  origin: string;
+  key: string;
+  dir?: string;
+};
+
+function percentile(sorted: number[], share: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? 0;
+}
+
+/** Fetches every page an initial sync fetches (same URLs, same keep-alive client library) and discards them. */
+async function baseline() {
+  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 4 });
+  const started = performance.now();
+  let records = 0;
+  let requests = 0;
+  for (const collection of LIST_COLLECTIONS) {
+    for (let offset = 0; ; offset += PAGE_LIMIT) {
+      const response = await request(`${options.origin}${pageUrl(collection, null, offset)}`, {
+        headers: { 'x-api-key': options.key },
+        dispatcher: agent,
+      });
+      const body = (await response.body.json()) as { total: number; hasMore: boolean } & Record<
+        string,
+        unknown[]
+      >;
+      requests += 1;
+      records += (body[collection.recordsKey] ?? []).length;
+      if (!body.hasMore) break;
+    }
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await agent.close();
+  return {
+    records,
+    requests,
+    seconds,
+    recordsPerSecond: records / seconds,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+  };
+}
+
+async function sync() {
+  const mirror = await openMirror({ dataDir: options.dir ?? '' });
+  const client = createApiClient({ baseUrl: options.origin, apiKey: options.key });
+  const started = performance.now();
+  const initial = await runSync(mirror.db, client, { metadata: true });
+  const seconds = (performance.now() - started) / 1000;
+  if (!initial.complete) throw new Error(`initial sync incomplete: ${initial.problems.join(' ')}`);
+  const records = (
+    statement(mirror.db, 'SELECT (SELECT COUNT(*) FROM pet) + (SELECT COUNT(*) FROM person) AS n').get() as {
+      n: number;
+    }
+  ).n;
+  const maxRssMb = process.resourceUsage().maxRSS / 1024;
+
+  // The first poll after the checkpoints moved asks new URLs; from then on a no-change poll is all 304s.
+  await runSync(mirror.db, client);
+  const changes = () => (statement(mirror.db, 'SELECT total_changes() AS n').get() as { n: number }).n;
+  const polls: number[] = [];
+  let poll = initial;
+  let writes = 0;
+  for (let i = 0; i < 10; i += 1) {
+    const before = changes();
+    const pollStarted = performance.now();
+    poll = await runSync(mirror.db, client);
+    polls.push(performance.now() - pollStarted);
+    writes += changes() - before;
+  }
+  polls.sort((a, b) => a - b);
+
+  // Local search over the mirrored pets: name/breed fragments, microchips, short words, filters and sorts.
+  const samples = statement(
+    mirror.db,
+    'SELECT name, breed_text, microchip_id FROM pet ORDER BY random() LIMIT 60',
+  ).all() as {
+    name: string;
+    breed_text: string;
+    microchip_id: string | null;
+  }[];
+  const queries: Array<Parameters<typeof listPets>[1]> = [];
+  for (const sample of samples) {
+    queries.push({ search: sample.name.slice(0, 4) });
+    queries.push({
+      search: sample.breed_text.split(' ')[0]?.slice(0, 6) ?? 'lab',
+      species: 'dog',
+      sort: 'updated',
+      direction: 'desc',
+    });
+    if (sample.microchip_id) queries.push({ search: sample.microchip_id.slice(-7) });
+    queries.push({ search: sample.name.slice(0, 2), sort: 'name' });
+  }
+  queries.push(
+    {},
+    { species: 'cat', sort: 'name' },
+    { status: 'available', sort: 'created', direction: 'desc' },
+  );
+  for (const query of queries.slice(0, 20)) listPets(mirror.db, query);
+  const latencies: number[] = [];
+  for (let round = 0; round < 3; round += 1) {
+    for (const query of queries) {
+      const t = performance.now();
+      listPets(mirror.db, { limit: 50, ...query });
+      latencies.push(performance.now() - t);
+    }
+  }
+  latencies.sort((a, b) => a - b);
+  await client.close();
+  await mirror.close();
+  return {
+    records,
+    requests: initial.requests,
+    seconds,
+    recordsPerSecond: records / seconds,
+    maxRssMb,
+    poll: {
+      requests: poll.requests,
+      notModified: poll.notModified,
+      written: poll.written,
+      sqliteChanges: writes,
+      p50Ms: percentile(polls, 0.5),
+      maxMs: polls[polls.length - 1] ?? 0,
+    },
+    search: {
+      queries: latencies.length,
+      p50Ms: percentile(latencies, 0.5),
+      p95Ms: percentile(latencies, 0.95),
+      p99Ms: percentile(latencies, 0.99),
+    },
+  };
+}
+
+const result = options.mode === 'baseline' ? await baseline() : await sync();
+process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -1,0 +1,194 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Agent, request } from 'undici';
+import { BENCH_READ_KEY, BENCH_WRITE_KEY, benchShelter } from '../fixtures';
+import type { BenchCase, BenchContext, BenchResult } from '../types';
+
+const PEOPLE = { adopter: 15_000, foster: 5_000 } as const;
+
+function runChild<T>(options: Record<string, unknown>): Promise<T> {
+  const script = path.join(import.meta.dirname, 'sync-child.ts');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(options)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`sync bench child exited with ${code}: ${output}`));
+      resolve(JSON.parse(output) as T);
+    });
+  });
+}
+
+/** The demo has a handful of people: adds adopters and fosters through the API until there are 20k. */
+async function ensurePeople(origin: string, context: BenchContext): Promise<void> {
+  const agent = new Agent({ connections: 8 });
+  try {
+    for (const [type, wanted] of Object.entries(PEOPLE)) {
+      const head = await request(`${origin}/api/people?type=${type}&limit=1`, {
+        headers: { 'x-api-key': BENCH_READ_KEY },
+        dispatcher: agent,
+      });
+      const { total } = (await head.body.json()) as { total: number };
+      const missing = wanted - total;
+      if (missing <= 0) continue;
+      context.log(`sync: creating ${missing} ${type}s through POST /api/people (kept for later runs)`);
+      let next = 0;
+      const worker = async () => {
+        while (next < missing) {
+          const n = next++;
+          const response = await request(`${origin}/api/people`, {
+            method: 'POST',
+            headers: {
+              'x-api-key': BENCH_WRITE_KEY,
+              'content-type': 'application/json',
+              'idempotency-key': randomUUID(),
+            },
+            body: JSON.stringify({
+              type,
+              name: `Bench ${type} ${total + n}`,
+              email: `bench.${type}.${total + n}@example.org`,
+              phone: `+1 555 ${String(total + n).padStart(6, '0')}`,
+              status: 'active',
+            }),
+            dispatcher: agent,
+          });
+          await response.body.dump();
+          if (response.statusCode !== 200)
+            throw new Error(`POST /api/people answered ${response.statusCode}`);
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, worker));
+    }
+  } finally {
+    await agent.close();
+  }
+}
+
+interface BaselineResult {
+  records: number;
+  requests: number;
+  seconds: number;
+  recordsPerSecond: number;
+  maxRssMb: number;
+}
+interface SyncResult extends BaselineResult {
+  poll: {
+    requests: number;
+    notModified: number;
+    written: number;
+    sqliteChanges: number;
+    p50Ms: number;
+    maxMs: number;
+  };
+  search: { queries: number; p50Ms: number; p95Ms: number; p99Ms: number };
+}
+
+let measured: Promise<{ baseline: BaselineResult; sync: SyncResult }> | undefined;
+
+/** Runs the baseline and the initial sync once per bench run; the three cases report parts of it. */
+function measure(context: BenchContext) {
+  measured ??= (async () => {
+    const { server } = await benchShelter();
+    await ensurePeople(server.origin, context);
+    context.log('sync: baseline (fetch every page of an initial sync and discard it)');
+    const baseline = await runChild<BaselineResult>({
+      mode: 'baseline',
+      origin: server.origin,
+      key: BENCH_READ_KEY,
+    });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-bench-sync-'));
+    try {
+      context.log('sync: initial sync into a fresh mirror, then no-change polls and local search');
+      const sync = await runChild<SyncResult>({
+        mode: 'sync',
+        origin: server.origin,
+        key: BENCH_READ_KEY,
+        dir,
+      });
+      return { baseline, sync };
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  })();
+  return measured;
+}
+
+export const syncCases: BenchCase[] = [
+  {
+    name: 'sync-initial',
+    group: 'sync',
+    description:
+      'Initial sync of 100k pets and 20k people over loopback vs fetching the same pages and discarding them',
+    async run(context): Promise<BenchResult[]> {
+      const { baseline, sync } = await measure(context);
+      const ratio = sync.recordsPerSecond / baseline.recordsPerSecond;
+      return [
+        {
+          case: 'sync-initial',
+          metric: 'records/s vs fetch-and-discard',
+          requestsPerSecond: sync.recordsPerSecond,
+          ratio,
+          target: 'ratio >= 0.5',
+          met: ratio >= 0.5,
+          note: `${sync.records} records in ${sync.seconds.toFixed(1)} s (${sync.requests} requests); baseline ${baseline.recordsPerSecond.toFixed(0)} records/s in ${baseline.seconds.toFixed(1)} s`,
+        },
+        {
+          case: 'sync-initial',
+          metric: 'peak RSS of the syncing process (MB)',
+          target: '< 300 MB',
+          met: sync.maxRssMb < 300,
+          note: `${sync.maxRssMb.toFixed(0)} MB (baseline process ${baseline.maxRssMb.toFixed(0)} MB)`,
+        },
+      ];
+    },
+  },
+  {
+    name: 'sync-nochange',
+    group: 'sync',
+    description: 'No-change incremental poll: only 304s, zero writes',
+    async run(context): Promise<BenchResult[]> {
+      const { sync } = await measure(context);
+      const { poll } = sync;
+      const only304 = poll.requests === poll.notModified && poll.written === 0 && poll.sqliteChanges === 0;
+      return [
+        {
+          case: 'sync-nochange',
+          metric: 'poll duration (ms)',
+          p50Ms: poll.p50Ms,
+          p99Ms: poll.maxMs,
+          target: 'only 304s, 0 writes, < 100 ms',
+          met: only304 && poll.maxMs < 100,
+          note: `${poll.requests} requests, ${poll.notModified} answered 304, ${poll.written} rows, ${poll.sqliteChanges} SQLite changes over 10 polls`,
+        },
+      ];
+    },
+  },
+  {
+    name: 'sync-search',
+    group: 'sync',
+    description: 'Local search, filter and sort over the mirrored 100k pets (page of 50 plus total)',
+    async run(context): Promise<BenchResult[]> {
+      const { search } = (await measure(context)).sync;
+      return [
+        {
+          case: 'sync-search',
+          metric: 'listPets latency (ms)',
+          p50Ms: search.p50Ms,
+          p95Ms: search.p95Ms,
+          p99Ms: search.p99Ms,
+          target: 'p95 < 20 ms',
+          met: search.p95Ms < 20,
+          note: `${search.queries} queries`,
+        },
+      ];
+    },
+  },
+];

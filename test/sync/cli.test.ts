@@ -1,0 +1,140 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openMirror, setLocalEdit } from '../../electron/core/mirror';
+import { type RunningApiServer, startApiServer } from '../../electron/core/server';
+
+const READ_KEY = 'r-key-cli-0123456789abcdef';
+const ROOT = path.resolve(import.meta.dirname, '../..');
+let server: RunningApiServer;
+let dir: string;
+
+function cli(args: string[], viaNpm = false): Promise<{ code: number; stdout: string; stderr: string }> {
+  const [command, argv] = viaNpm
+    ? ['npm', ['run', '--silent', 'cli', '--', ...args]]
+    : [process.execPath, ['--import', 'tsx', 'electron/core/cli/desk-cli.ts', ...args]];
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-cli-'));
+  server = await startApiServer({
+    dataDir: path.join(dir, 'server'),
+    port: 0,
+    readKey: READ_KEY,
+    demo: true,
+    demoPets: 130,
+    rateLimitPerHour: 1_000_000,
+  });
+});
+afterAll(async () => {
+  await server.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('npm run cli', () => {
+  const desk = () => path.join(dir, 'desk');
+
+  it('syncs once, remembers the remote, and prints only the summary on stdout', async () => {
+    const first = await cli(
+      ['sync', '--remote', server.apiUrl, '--key', READ_KEY, '--data-dir', desk(), '--once'],
+      true,
+    );
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(
+      /^Synced http:\/\/127\.0\.0\.1:\d+: \d+ pets listed, .* adopters, .* fosters; .*\n$/,
+    );
+    const again = await cli(['sync', '--data-dir', desk(), '--once', '--json']);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ remote: server.origin, written: 0 });
+    const secrets = path.join(desk(), 'secrets.json');
+    expect(fs.statSync(secrets).mode & 0o077).toBe(0);
+    expect(first.stdout + again.stdout + again.stderr).not.toContain(READ_KEY);
+  });
+
+  it('exports pets as JSON with pending local edits applied, and people as CSV', async () => {
+    const mirror = await openMirror({ dataDir: desk() });
+    const someId = (mirror.db.prepare('SELECT id FROM pet LIMIT 1').get() as { id: string }).id;
+    setLocalEdit(mirror.db, 'pet', someId, { description: 'Typed offline, "quoted", with, commas' });
+    const listed = (
+      mirror.db.prepare(`SELECT COUNT(*) AS n FROM pet WHERE presence != 'removed'`).get() as { n: number }
+    ).n;
+    const adopters = (
+      mirror.db.prepare(`SELECT COUNT(*) AS n FROM person WHERE type = 'adopter'`).get() as { n: number }
+    ).n;
+    await mirror.close();
+
+    const json = await cli(['export', 'pets', '--data-dir', desk()], true);
+    expect(json.code).toBe(0);
+    const pets = JSON.parse(json.stdout) as Array<{ id: string; description: string }>;
+    expect(pets).toHaveLength(listed);
+    expect(pets.find((pet) => pet.id === someId)?.description).toBe('Typed offline, "quoted", with, commas');
+
+    const csv = await cli(['export', 'adopters', '--data-dir', desk(), '--format', 'csv']);
+    expect(csv.code).toBe(0);
+    const lines = csv.stdout.split('\r\n').filter(Boolean);
+    expect(lines[0]).toBe(
+      'id,type,name,email,phone,address,status,status_change_notes,custom_field_data,tags,capacity,created_at,updated_at',
+    );
+    expect(lines).toHaveLength(adopters + 1);
+  });
+
+  it('names the problem and the fix, with a non-zero exit', async () => {
+    const missing = await cli(['export', 'pets', '--data-dir', path.join(dir, 'nowhere')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('No mirror in');
+    expect(missing.stderr).toContain('npm run cli -- sync --remote URL --key KEY');
+    expect(missing.stdout).toBe('');
+
+    const badKey = await cli([
+      'sync',
+      '--remote',
+      server.apiUrl,
+      '--key',
+      'wrong',
+      '--data-dir',
+      path.join(dir, 'd2'),
+      '--once',
+    ]);
+    expect(badKey.code).toBe(1);
+    expect(badKey.stderr).toContain('refused the API key');
+    expect(badKey.stderr).toContain('--key');
+    expect(badKey.stderr).toMatch(/request id [0-9a-f-]{36}/);
+
+    const down = await cli([
+      'sync',
+      '--remote',
+      'http://127.0.0.1:9',
+      '--key',
+      'k',
+      '--data-dir',
+      path.join(dir, 'd3'),
+      '--once',
+    ]);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain('Cannot reach the server');
+
+    const unknown = await cli(['export', 'cats', '--data-dir', desk()]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('pets, adopters or fosters');
+
+    const noRemote = await cli(['sync', '--data-dir', path.join(dir, 'd4'), '--once']);
+    expect(noRemote.code).toBe(2);
+    expect(noRemote.stderr).toContain('--remote URL --key KEY');
+  });
+});

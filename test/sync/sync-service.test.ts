@@ -1,0 +1,127 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { getPet, type Mirror, openMirror } from '../../electron/core/mirror';
+import { type StatusSink, SyncService } from '../../electron/core/sync';
+import { type DeskStatus, INITIAL_DESK_STATUS } from '../../shared/desk-api';
+import { AdversarialServer } from './adversarial-server';
+
+let server: AdversarialServer;
+let mirror: Mirror;
+let service: SyncService | undefined;
+let states: DeskStatus[];
+
+function sink(): StatusSink {
+  let current = INITIAL_DESK_STATUS;
+  return {
+    get: () => current,
+    update(patch) {
+      current = { ...current, ...patch };
+      states.push(current);
+      return current;
+    },
+  };
+}
+
+function makeService(apiKey = 'key', intervalMs = 60_000): SyncService {
+  service = new SyncService({
+    db: mirror.db,
+    resolveConnection: async () => ({ mode: 'remote', baseUrl: server.origin, apiKey, label: server.origin }),
+    status: sink(),
+    intervalMs,
+    offlineRetryMs: 30,
+    clientOptions: { backoffBaseMs: 1, backoffCapMs: 2, maxAttempts: 2 },
+  });
+  return service;
+}
+
+async function until(check: () => boolean, ms = 5_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const last = () => states[states.length - 1];
+
+beforeEach(async () => {
+  states = [];
+  server = new AdversarialServer();
+  await server.start();
+  mirror = await openMirror({ filename: ':memory:' });
+});
+afterEach(async () => {
+  await service?.stop();
+  service = undefined;
+  await server.close();
+  await mirror.close();
+});
+
+describe('SyncService', () => {
+  it('goes connecting → syncing with progress → idle with the time of the last sync', async () => {
+    server.addPets(250);
+    const summary = await makeService().syncNow();
+    expect(summary?.complete).toBe(true);
+    expect(states.find((s) => s.state !== 'not-connected')?.state).toBe('connecting');
+    const progress = states.filter((s) => s.state === 'syncing' && s.progress?.phase === 'Pets');
+    expect(progress.map((s) => s.progress?.recordsDone)).toEqual(expect.arrayContaining([100, 200, 250]));
+    expect(progress.at(-1)?.progress?.recordsTotal).toBe(250);
+    expect(last()).toMatchObject({ state: 'idle', progress: null, error: null, remote: server.origin });
+    expect(last()?.lastSyncedAt).not.toBeNull();
+  });
+
+  it('shares one queued run between callers that arrive during a run', async () => {
+    server.addPets(120);
+    const svc = makeService();
+    const first = svc.syncNow();
+    const second = svc.syncNow();
+    const third = svc.syncNow({ reconcile: true });
+    expect(second).toBe(third);
+    await Promise.all([first, second]);
+    const pageRequests = server.log.filter((entry) => entry.url.startsWith('/api/pets?')).length;
+    expect(pageRequests).toBeLessThan(12);
+  });
+
+  it('goes offline when the server is gone and pulls again on reconnect, on its own', async () => {
+    const port = Number(new URL(server.origin).port);
+    server.addPets(3);
+    const svc = makeService();
+    svc.start();
+    await until(() => last()?.state === 'idle');
+    await server.close();
+    await svc.syncNow();
+    expect(last()).toMatchObject({ state: 'offline' });
+    expect(last()?.message).toContain('cannot be reached');
+    server.addPets(1);
+    const [added] = server.addPets(1);
+    await server.start(port);
+    await until(() => last()?.state === 'idle' && getPet(mirror.db, added?.id ?? '') !== undefined);
+  });
+
+  it('polls on its interval while online', async () => {
+    server.addPets(2);
+    const svc = makeService('key', 80);
+    svc.start();
+    await until(() => last()?.state === 'idle');
+    const [late] = server.addPets(1);
+    await until(() => getPet(mirror.db, late?.id ?? '') !== undefined);
+  });
+
+  it('stops at needs-auth and does not retry a refused key', async () => {
+    const svc = makeService('bad', 50);
+    svc.start();
+    await until(() => last()?.state === 'needs-auth');
+    const requests = server.log.length;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(server.log.length).toBe(requests);
+    expect(last()?.error).toMatchObject({ code: 'needs_auth' });
+  });
+
+  it('shows an error with the request id when the server sends a broken record', async () => {
+    const [bad] = server.addPets(2);
+    server.corruptIds.add(bad?.id ?? '');
+    await makeService().syncNow();
+    expect(last()).toMatchObject({ state: 'error', error: { code: 'invalid_response' } });
+    expect(last()?.error?.message).toContain(bad?.id);
+    expect(last()?.error?.requestId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
