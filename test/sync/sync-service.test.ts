@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getPet, type Mirror, openMirror } from '../../electron/core/mirror';
+import { getPet, type Mirror, openMirror, setLocalEdit } from '../../electron/core/mirror';
 import { type StatusSink, SyncService } from '../../electron/core/sync';
 import { type DeskStatus, INITIAL_DESK_STATUS } from '../../shared/desk-api';
 import { AdversarialServer } from './adversarial-server';
@@ -123,5 +123,26 @@ describe('SyncService', () => {
     expect(last()).toMatchObject({ state: 'error', error: { code: 'invalid_response' } });
     expect(last()?.error?.message).toContain(bad?.id);
     expect(last()?.error?.requestId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('starts the mirror over for a different server, but not while local edits are pending', async () => {
+    const [old] = server.addPets(2);
+    const svc = makeService();
+    await svc.syncNow();
+    const first = server;
+    server = new AdversarialServer();
+    await server.start();
+    const [other] = server.addPets(1);
+    setLocalEdit(mirror.db, 'pet', old?.id ?? '', { name: 'Unsent' });
+    await svc.syncNow();
+    expect(last()).toMatchObject({ state: 'error', error: { code: 'conflict' } });
+    expect(last()?.error?.message).toContain('local edit');
+    expect(getPet(mirror.db, old?.id ?? '')).toBeDefined();
+
+    mirror.db.prepare('DELETE FROM local_edit').run();
+    expect((await svc.syncNow())?.complete).toBe(true);
+    expect(getPet(mirror.db, old?.id ?? '')).toBeUndefined();
+    expect(getPet(mirror.db, other?.id ?? '')).toBeDefined();
+    await first.close();
   });
 });

@@ -81,3 +81,24 @@ export function pruneHttpCacheScope(db: MirrorDb, scope: string, keepPrefix?: st
     statement(db, 'DELETE FROM http_cache WHERE scope = ?').run(scope);
   }
 }
+
+/**
+ * Empties the mirror of everything that came from a server (records, metadata, checkpoints, cached ETags), for a
+ * desk that switches to a different server. Refuses while local edits are pending: they belong to the old server.
+ * @throws when local edits are pending (nothing is deleted).
+ */
+export function clearServerData(db: MirrorDb): void {
+  db.transaction(() => {
+    const { pending } = statement(db, 'SELECT COUNT(*) AS pending FROM local_edit').get() as {
+      pending: number;
+    };
+    if (pending > 0) {
+      throw new Error(
+        `${pending} local edit(s) have not reached the current server yet; sync them (or discard them) before switching servers.`,
+      );
+    }
+    for (const table of ['pet', 'person', 'metadata', 'sync_state', 'http_cache']) {
+      statement(db, `DELETE FROM ${table}`).run();
+    }
+  })();
+}

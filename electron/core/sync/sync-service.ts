@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { DeskStatus } from '../../../shared/desk-api';
 import { type ApiClient, type ApiClientOptions, ApiError, createApiClient } from '../client';
-import { countRecords, type MirrorDb, readSyncState, writeSyncState } from '../mirror';
+import { clearServerData, countRecords, type MirrorDb, readSyncState, writeSyncState } from '../mirror';
 import type { ResolvedConnection } from './connection';
 import { runSync, type SyncHooks, type SyncRunSummary } from './sync-engine';
 
@@ -182,17 +182,20 @@ export class SyncService {
     const identity = connection.mode === 'standalone' ? 'standalone' : connection.baseUrl;
     const mirrored = readSyncState(db, REMOTE_KEY, z.string());
     if (mirrored && mirrored !== identity) {
-      status.update({
-        state: 'error',
-        remote: connection.label,
-        progress: null,
-        message: null,
-        error: {
-          code: 'conflict',
-          message: `This data folder mirrors ${mirrored}, not ${identity}. Use another data folder for a different server.`,
-        },
-      });
-      return undefined;
+      // A different server: its records must not mix with the old one's, so the mirror starts over.
+      try {
+        clearServerData(db);
+        this.lastMetadataAt = 0;
+      } catch (error) {
+        status.update({
+          state: 'error',
+          remote: connection.label,
+          progress: null,
+          message: null,
+          error: { code: 'conflict', message: `This desk mirrored ${mirrored}. ${(error as Error).message}` },
+        });
+        return undefined;
+      }
     }
     const previous = status.get().state;
     status.update({
@@ -217,7 +220,7 @@ export class SyncService {
       this.lastFailure = undefined;
       if (metadata) this.lastMetadataAt = this.now();
       const syncedAt = new Date(this.now()).toISOString();
-      if (!mirrored) db.transaction(() => writeSyncState(db, REMOTE_KEY, identity))();
+      if (mirrored !== identity) db.transaction(() => writeSyncState(db, REMOTE_KEY, identity))();
       // Bookkeeping is written only by runs that changed something: a no-change poll writes nothing.
       if (summary.written > 0 || (reconcile && summary.complete)) {
         db.transaction(() =>
