@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
+import { expect } from 'vitest';
 import { type ApiClient, createApiClient } from '../../electron/core/client';
 import { type Mirror, openMirror } from '../../electron/core/mirror';
 import { Outbox, type OutboxOptions } from '../../electron/core/outbox';
@@ -53,4 +55,87 @@ export function petFields(overrides: Record<string, unknown> = {}): Record<strin
     health: 'good',
     ...overrides,
   };
+}
+
+export interface Workload {
+  pets: number;
+  adopters: number;
+  volunteers: number;
+}
+
+/**
+ * Queues a workload of distinct intended changes: each pet created and then edited (a separate request when
+ * `merge` is off), adopters applying for the first pets by local id, and volunteers. Returns the entry count.
+ */
+export function queueWorkload(outbox: Outbox, workload: Workload): number {
+  const localPets: string[] = [];
+  for (let i = 0; i < workload.pets; i += 1) {
+    const created = outbox.createPet(petFields({ name: `Workload Pet ${i}` }));
+    if (created.status !== 'queued') throw new Error('not queued');
+    localPets.push(created.entityId);
+    outbox.updatePet(created.entityId, { description: `final ${i}` });
+  }
+  for (let i = 0; i < workload.adopters; i += 1) {
+    outbox.createPerson({
+      type: 'adopter',
+      name: `Workload Adopter ${i}`,
+      email: `adopter${i}@example.org`,
+      application: { pet_ids: [localPets[i % localPets.length] as string], terms_accepted: true },
+    });
+  }
+  for (let i = 0; i < workload.volunteers; i += 1) {
+    outbox.createPerson({ type: 'volunteer', name: `Workload Volunteer ${i}` });
+  }
+  return outbox.counts().pending;
+}
+
+/**
+ * Reads the server's own database and returns what a workload left there: each pet once with its final edit,
+ * each person once, each application naming the right pet, and the number of idempotency keys the server saw.
+ */
+export function readServerState(dataDir: string): {
+  pets: Array<{ id: string; name: string; description: string }>;
+  people: Array<{ id: string; name: string }>;
+  applications: Array<{ person: string; pet_ids: string }>;
+  keys: number;
+} {
+  const db = new Database(path.join(dataDir, 'server.sqlite'), { readonly: true });
+  try {
+    return {
+      pets: db.prepare('SELECT id, name, description FROM pets').all() as Array<{
+        id: string;
+        name: string;
+        description: string;
+      }>,
+      people: db.prepare('SELECT id, name FROM people').all() as Array<{ id: string; name: string }>,
+      applications: db
+        .prepare('SELECT p.name AS person, a.pet_ids FROM applications a JOIN people p ON p.id = a.person_id')
+        .all() as Array<{ person: string; pet_ids: string }>,
+      keys: (db.prepare('SELECT COUNT(*) AS n FROM idempotency_keys').get() as { n: number }).n,
+    };
+  } finally {
+    db.close();
+  }
+}
+
+/** Asserts the server holds each change of `queueWorkload` exactly once and nothing else. */
+export function expectWorkloadExactlyOnce(dataDir: string, workload: Workload, entries: number): void {
+  const state = readServerState(dataDir);
+  expect(state.pets).toHaveLength(workload.pets);
+  const byName = new Map(state.pets.map((pet) => [pet.name, pet]));
+  for (let i = 0; i < workload.pets; i += 1)
+    expect(byName.get(`Workload Pet ${i}`)?.description).toBe(`final ${i}`);
+  expect(state.people).toHaveLength(workload.adopters + workload.volunteers);
+  expect(new Set(state.people.map((person) => person.name)).size).toBe(
+    workload.adopters + workload.volunteers,
+  );
+  expect(state.applications).toHaveLength(workload.adopters);
+  for (const application of state.applications) {
+    const index = Number(application.person.replace('Workload Adopter ', ''));
+    expect(JSON.parse(application.pet_ids)).toEqual([
+      byName.get(`Workload Pet ${index % workload.pets}`)?.id,
+    ]);
+  }
+  // One key per entry: no change was sent under a second key, and every entry reached the server.
+  expect(state.keys).toBe(entries);
 }
