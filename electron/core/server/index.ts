@@ -81,8 +81,12 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       });
     });
     const port = (server.address() as AddressInfo).port;
-    const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     let closing: Promise<void> | undefined;
+    // Warm the search facets now rather than on the first search (about a second on 100k pets).
+    setImmediate(() => {
+      if (!closing) app.pets.facets.refresh();
+    });
+    const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     return {
       origin,
       apiUrl: `${origin}/api`,

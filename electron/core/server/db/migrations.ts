@@ -223,5 +223,15 @@ const initial: Migration = {
   },
 };
 
+/** GET /api/pets/{id} reads only this index to find the pet's version; the body usually comes from cache. */
+const petVersionIndex: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql.raw('CREATE INDEX pets_id_version ON pets (id, updated_at, deleted_at)').execute(db);
+  },
+};
+
 /** Static migrations of the server database (see openDatabase). */
-export const serverMigrations: Record<string, Migration> = { '0001-initial': initial };
+export const serverMigrations: Record<string, Migration> = {
+  '0001-initial': initial,
+  '0002-pet-version-index': petVersionIndex,
+};

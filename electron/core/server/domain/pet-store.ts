@@ -8,14 +8,14 @@ import {
   type PetUpdate,
   petCreateSchema,
   toFieldErrors,
-  uuidSchema,
 } from '../../../../shared/contract';
 import type { PetRow } from '../db/rows';
 import type { UpdateClock } from '../db/update-clock';
 import { validationError } from '../http/api-error';
 import type { ShelterMetadata } from './metadata';
+import { PetFacets } from './pet-facets';
 import { petJson } from './pet-json';
-import { likePattern, planSearch, type SearchVocabulary } from './search';
+import { likePattern, planSearch, type SearchPlan, type SearchVocabulary } from './search';
 
 type PetWrite = Partial<PetCreate>;
 type Columns = Partial<Omit<PetRow, 'seq'>>;
@@ -99,9 +99,18 @@ const INSERT_COLUMNS = [
 const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface PetPage {
-  rows: PetRow[];
+  /** The page's Pet responses as JSON text, in order. */
+  items: string[];
   total: number;
 }
+
+interface PageEntry {
+  seq: number;
+  updated_at: number;
+}
+
+/** Rendered pets kept for list pages and fetches; bounded so a 100k-pet shelter stays within ~30 MB. */
+const RENDER_CACHE_SIZE = 20_000;
 
 /**
  * Pets of the embedded server: validated writes (statuses, templates, vets, field mappings, custom_id
@@ -115,6 +124,12 @@ export class PetStore {
   private readonly listStatements = new Map<string, Database.Statement>();
   private readonly countCache = new Map<string, number>();
   private countGeneration = -1;
+  private readonly bySeq: Database.Statement<[number]>;
+  private readonly versionById: Database.Statement<[string]>;
+  private readonly matchSeqs: Database.Statement<[string]>;
+  private readonly rendered = new Map<number, { updatedAt: number; generation: number; json: string }>();
+  /** In-memory filter and rank columns for search. */
+  readonly facets: PetFacets;
   /** Bumped by every pet write; list caches key on it together with the metadata generation. */
   generation = 0;
 
@@ -126,6 +141,12 @@ export class PetStore {
   ) {
     this.byId = sqlite.prepare('SELECT * FROM pets WHERE id = ? AND deleted_at IS NULL');
     this.byCustomId = sqlite.prepare('SELECT * FROM pets WHERE custom_id = ? AND deleted_at IS NULL');
+    this.bySeq = sqlite.prepare('SELECT * FROM pets WHERE seq = ?');
+    this.versionById = sqlite.prepare(
+      'SELECT seq, updated_at FROM pets INDEXED BY pets_id_version WHERE id = ? AND deleted_at IS NULL',
+    );
+    this.matchSeqs = sqlite.prepare('SELECT rowid FROM pets_fts WHERE pets_fts MATCH ?').pluck();
+    this.facets = new PetFacets(sqlite);
     this.insert = sqlite.prepare(
       `INSERT INTO pets (${INSERT_COLUMNS.join(', ')}) VALUES (${INSERT_COLUMNS.map((c) => `@${c}`).join(', ')})`,
     );
@@ -134,6 +155,12 @@ export class PetStore {
   /** A pet that is not deleted, by UUID (any case). */
   get(id: string): PetRow | undefined {
     return this.byId.get(id.toLowerCase()) as PetRow | undefined;
+  }
+
+  /** The Pet response of a pet that is not deleted, read through the version index and the render cache. */
+  jsonById(id: string): string | undefined {
+    const entry = this.versionById.get(id.toLowerCase()) as PageEntry | undefined;
+    return entry ? this.jsonOfEntry(entry) : undefined;
   }
 
   /** PATCH target: the UUID match wins over a `custom_id` match. */
@@ -145,9 +172,31 @@ export class PetStore {
     return this.byCustomId.get(identifier) as PetRow | undefined;
   }
 
-  /** The Pet response body. */
+  /** The Pet response body (rendered once per version of the pet and of the shelter settings). */
   json(row: PetRow): string {
-    return petJson(row, this.meta);
+    const cached = this.rendered.get(row.seq);
+    if (cached && cached.updatedAt === row.updated_at && cached.generation === this.meta.generation)
+      return cached.json;
+    const json = petJson(row, this.meta);
+    this.remember(row.seq, row.updated_at, json);
+    return json;
+  }
+
+  private jsonOfEntry(entry: PageEntry): string | undefined {
+    const cached = this.rendered.get(entry.seq);
+    if (cached && cached.updatedAt === entry.updated_at && cached.generation === this.meta.generation)
+      return cached.json;
+    const row = this.bySeq.get(entry.seq) as PetRow | undefined;
+    return row ? this.json(row) : undefined;
+  }
+
+  private remember(seq: number, updatedAt: number, json: string): void {
+    this.rendered.delete(seq);
+    this.rendered.set(seq, { updatedAt, generation: this.meta.generation, json });
+    if (this.rendered.size > RENDER_CACHE_SIZE) {
+      const oldest = this.rendered.keys().next();
+      if (!oldest.done) this.rendered.delete(oldest.value);
+    }
   }
 
   /** Creates a pet from a validated create body; throws a 400 naming the field for unresolvable values. */
@@ -195,7 +244,7 @@ export class PetStore {
       updated_at: stamp,
     } as Omit<PetRow, 'seq' | 'is_public'> & { is_public?: 0 | 1 };
     row.is_public = this.publicFlag(row);
-    this.insert.run(row);
+    this.facets.markDirty(Number(this.insert.run(row).lastInsertRowid));
     this.vocabulary.add(row.name, row.breed, row.description);
     this.generation++;
     return this.get(row.id) as PetRow;
@@ -241,9 +290,10 @@ export class PetStore {
     this.sqlite
       .prepare(`UPDATE pets SET ${names.map((n) => `${n} = @${n}`).join(', ')} WHERE seq = @seq`)
       .run({ ...changes, seq: existing.seq });
+    this.facets.markDirty(existing.seq);
     this.vocabulary.add(columns.name, columns.breed, columns.description);
     this.generation++;
-    return this.sqlite.prepare('SELECT * FROM pets WHERE seq = ?').get(existing.seq) as PetRow;
+    return this.bySeq.get(existing.seq) as PetRow;
   }
 
   /**
@@ -263,6 +313,7 @@ export class PetStore {
           ? (row.status ?? 'available')
           : (this.meta.statuses.get(row.custom_status_id)?.label ?? row.status_label);
       update.run(label, this.publicFlag(row), this.clock.next('pets'), row.seq);
+      this.facets.markDirty(row.seq);
     }
     this.generation++;
     return rows.length;
@@ -277,6 +328,8 @@ export class PetStore {
 
   /** One page of the public list, ordered by `updated_at` (then id), or by relevance when searching. */
   list(query: PetListQuery): PetPage {
+    const plan = query.search === undefined ? null : planSearch(query.search, this.vocabulary);
+    if (plan?.match && plan.shortWords.length === 0) return this.search(query, plan);
     const where = ['p.is_public = 1'];
     const params: unknown[] = [];
     if (query.species) {
@@ -293,7 +346,6 @@ export class PetStore {
     }
     let from = 'pets p';
     let order = 'p.updated_at';
-    const plan = query.search === undefined ? null : planSearch(query.search, this.vocabulary);
     if (plan) {
       if (plan.match !== null) {
         from = 'pets_fts f JOIN pets p ON p.seq = f.rowid';
@@ -310,11 +362,62 @@ export class PetStore {
       }
     }
     const whereSql = where.join(' AND ');
-    const rows = this.statement(
-      `SELECT p.* FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`,
-    ).all(...params, query.limit, query.offset) as PetRow[];
+    // Only the index (seq, updated_at) is read for the skipped rows; the page's rows come from the cache or by seq.
+    const entries = this.statement(
+      `SELECT p.seq AS seq, p.updated_at AS updated_at FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`,
+    ).all(...params, query.limit, query.offset) as PageEntry[];
     const total = this.count(`SELECT COUNT(*) FROM ${from} WHERE ${whereSql}`, params);
-    return { rows, total };
+    return { items: this.render(entries), total };
+  }
+
+  private render(entries: PageEntry[]): string[] {
+    const items: string[] = [];
+    for (const entry of entries) {
+      const json = this.jsonOfEntry(entry);
+      if (json !== undefined) items.push(json);
+    }
+    return items;
+  }
+
+  /**
+   * Search: the trigram index finds the matching pets, the in-memory facets filter them (public, species,
+   * status, updated_since) and rank them: per query word, a match in the name counts 3, in a breed 2, in the
+   * description 1, plus a half point when the word itself (not a typo alternative) matches the name or breed;
+   * ties by `updated_at`.
+   */
+  private search(query: PetListQuery, plan: SearchPlan): PetPage {
+    const seqs = this.matchSeqs.all(plan.match as string) as number[];
+    const facets = this.facets;
+    facets.refresh();
+    const status = query.status?.trim().toLowerCase();
+    const since = query.updated_since ? Math.ceil(Date.parse(query.updated_since)) : undefined;
+    const hits: Array<{ seq: number; score: number; updatedAt: number }> = [];
+    for (const seq of seqs) {
+      if (!facets.isPublicSeq(seq)) continue;
+      if (query.species && facets.speciesOf(seq) !== query.species) continue;
+      if (status !== undefined && facets.statusLabelOf(seq) !== status) continue;
+      const updatedAt = facets.updatedAtOf(seq);
+      if (since !== undefined && updatedAt < since) continue;
+      const name = facets.nameOf(seq);
+      const breed = facets.breedOf(seq);
+      let score = 0;
+      for (const options of plan.groups) {
+        let best = 1;
+        for (const option of options) {
+          if (name.includes(option)) best = 3;
+          else if (best < 2 && breed.includes(option)) best = 2;
+        }
+        const exact = options[0] as string;
+        score += best + (name.includes(exact) || breed.includes(exact) ? 0.5 : 0);
+      }
+      hits.push({ seq, score, updatedAt });
+    }
+    hits.sort((a, b) => b.score - a.score || a.updatedAt - b.updatedAt);
+    const page = hits.slice(query.offset, query.offset + query.limit);
+    return {
+      items: this.render(page.map((hit) => ({ seq: hit.seq, updated_at: hit.updatedAt }))),
+      total: hits.length,
+    };
   }
 
   private count(sql: string, params: unknown[]): number {
@@ -428,7 +531,7 @@ export class PetStore {
   }
 }
 
-/** Whether a path value is a UUID (GET /api/pets/{id} is UUID-only). */
+/** Whether a path value is a UUID (GET /api/pets/{id} is UUID-only); the contract's uuidSchema shape. */
 export function isUuid(value: string): boolean {
-  return uuidSchema.safeParse(value).success;
+  return UUID_SHAPE.test(value);
 }

@@ -37,10 +37,18 @@ describe('search planning', () => {
   it('keeps exact substrings and expands unknown words to close known words', () => {
     const vocabulary = new SearchVocabulary(app.sqlite, 'test');
     vocabulary.add('Labrador Retriever', 'Golden Retriever', 'Beagle');
-    expect(planSearch('retriev', vocabulary)).toEqual({ match: '"retriev"', shortWords: [] });
+    expect(planSearch('retriev', vocabulary)).toEqual({
+      match: '"retriev"',
+      shortWords: [],
+      groups: [['retriev']],
+    });
     expect(planSearch('Labrdor', vocabulary)?.match).toBe('("labrdor" OR "labrador")');
     expect(planSeach('retreiv', vocabulary)).toContain('"retriever"');
-    expect(planSearch('xx labrador', vocabulary)).toEqual({ match: '"labrador"', shortWords: ['xx'] });
+    expect(planSearch('xx labrador', vocabulary)).toEqual({
+      match: '"labrador"',
+      shortWords: ['xx'],
+      groups: [['labrador']],
+    });
     expect(planSearch(' ,; ', vocabulary)).toBeNull();
   });
 

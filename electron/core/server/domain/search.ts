@@ -108,6 +108,8 @@ export interface SearchPlan {
   match: string | null;
   /** Words shorter than the trigram length: each must occur (LIKE) in one of the searched columns. */
   shortWords: string[];
+  /** Per indexed query word: the word itself first, then the known words it may be a typo of. */
+  groups: string[][];
 }
 
 const quote = (term: string) => `"${term.replaceAll('"', '""')}"`;
@@ -121,15 +123,17 @@ export function planSearch(query: string, vocabulary: SearchVocabulary): SearchP
   if (unique.length === 0) return null;
   const clauses: string[] = [];
   const shortWords: string[] = [];
+  const groups: string[][] = [];
   for (const word of unique) {
     if (word.length < MIN_INDEXED_WORD) {
       shortWords.push(word);
       continue;
     }
     const options = [word, ...vocabulary.alternatives(word)];
+    groups.push(options);
     clauses.push(options.length === 1 ? quote(word) : `(${options.map(quote).join(' OR ')})`);
   }
-  return { match: clauses.length > 0 ? clauses.join(' AND ') : null, shortWords };
+  return { match: clauses.length > 0 ? clauses.join(' AND ') : null, shortWords, groups };
 }
 
 /** Escapes a word for `LIKE ... ESCAPE '\'`, wrapped in `%` for a substring match. */

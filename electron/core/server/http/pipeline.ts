@@ -176,7 +176,7 @@ export function createRequestListener(
       return app.sqlite.transaction(() => {
         const result = route.handle({ app, params, query, body, idempotencyKey });
         if (tracked && result.status === 200) {
-          app.idempotency.record(keyId, idempotencyKey, fingerprint, result.status, result.body);
+          app.idempotency.record(keyId, idempotencyKey, fingerprint, result.status, result.body.toString());
         }
         return result;
       })();
@@ -192,13 +192,13 @@ export function createRequestListener(
     route: Route,
     result: RouteResult & { replay?: boolean },
   ) => {
-    const bytes = Buffer.from(result.body);
+    const bytes = typeof result.body === 'string' ? Buffer.from(result.body) : result.body;
     const headers: Record<string, string> = {
       ...metadataHeaders(exchange),
       'Content-Type': 'application/json; charset=utf-8',
     };
     if (route.method === 'GET') {
-      const etag = strongEtag(bytes);
+      const etag = result.etag ?? strongEtag(bytes);
       headers.ETag = etag;
       headers['Cache-Control'] = GET_CACHE_CONTROL;
       if (result.status === 200 && ifNoneMatchMatches(header(req, 'if-none-match'), etag)) {

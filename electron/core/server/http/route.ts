@@ -8,8 +8,10 @@ export type Access = 'public' | 'read' | 'write';
 
 export interface RouteResult {
   status: number;
-  /** JSON text of the response body. */
-  body: string;
+  /** The JSON response body, as text or already encoded. */
+  body: string | Buffer;
+  /** The strong ETag of `body` when the handler already has it (cached responses). */
+  etag?: string;
 }
 
 export interface HandlerInput {

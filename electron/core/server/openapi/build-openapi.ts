@@ -29,7 +29,10 @@ function simplify(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   const object = value as JsonObject;
   const anyOf = object.anyOf;
-  if (Array.isArray(anyOf) && anyOf.some((item) => typeof item === 'object' && item !== null && Object.keys(item).length === 0)) {
+  if (
+    Array.isArray(anyOf) &&
+    anyOf.some((item) => typeof item === 'object' && item !== null && Object.keys(item).length === 0)
+  ) {
     const { anyOf: _dropped, ...rest } = object;
     return simplify(rest);
   }
@@ -194,7 +197,10 @@ export function buildOpenApiDocument(): JsonObject {
     security: [{ apiKey: [] }],
     tags: [
       { name: 'pets', description: 'Pets: the public list, fetch, create and update.' },
-      { name: 'people', description: 'Adopters and fosters (and surrender and volunteer records on create).' },
+      {
+        name: 'people',
+        description: 'Adopters and fosters (and surrender and volunteer records on create).',
+      },
       { name: 'metadata', description: 'Custom field metadata, adoption fee rules and contract texts.' },
     ],
     paths: {

@@ -1,7 +1,11 @@
 import { petCreateSchema, petListQuerySchema, petUpdateSchema } from '../../../../shared/contract';
 import { isUuid } from '../domain/pet-store';
 import { ApiError, parameterError, validationError } from '../http/api-error';
+import { ResponseCache } from '../http/response-cache';
 import { parseBody, parseQuery, type Route } from '../http/route';
+
+/** List pages per server process, valid until the next pet write or settings change. */
+const listPages = new WeakMap<object, ResponseCache>();
 
 function notFound(identifier: string): ApiError {
   return new ApiError(404, 'not_found', `No pet with identifier ${JSON.stringify(identifier)}.`);
@@ -16,13 +20,24 @@ export const petRoutes: Route[] = [
     access: 'read',
     handle({ app, query }) {
       const parsed = parseQuery(petListQuerySchema, query);
-      const page = app.pets.list(parsed);
-      const pets = page.rows.map((row) => app.pets.json(row)).join(',');
-      const hasMore = parsed.offset + page.rows.length < page.total;
-      return {
-        status: 200,
-        body: `{"pets":[${pets}],"total":${page.total},"limit":${parsed.limit},"offset":${parsed.offset},"hasMore":${hasMore}}`,
+      const render = () => {
+        const page = app.pets.list(parsed);
+        const hasMore = parsed.offset + page.items.length < page.total;
+        return `{"pets":[${page.items.join(',')}],"total":${page.total},"limit":${parsed.limit},"offset":${parsed.offset},"hasMore":${hasMore}}`;
       };
+      // Searches vary too much to be worth caching; plain pages are what sync clients and listings repeat.
+      if (parsed.search !== undefined) return { status: 200, body: render() };
+      let cache = listPages.get(app);
+      if (!cache) {
+        cache = new ResponseCache();
+        listPages.set(app, cache);
+      }
+      const { bytes, etag } = cache.get(
+        JSON.stringify(parsed),
+        `${app.pets.generation}:${app.meta.generation}`,
+        render,
+      );
+      return { status: 200, body: bytes, etag };
     },
   },
   {
@@ -55,9 +70,9 @@ export const petRoutes: Route[] = [
     handle({ app, params }) {
       const id = params.petIdentifier ?? '';
       if (!isUuid(id)) throw parameterError([{ field: 'petIdentifier', message: 'must be a UUID' }]);
-      const row = app.pets.get(id);
-      if (!row) throw notFound(id);
-      return { status: 200, body: app.pets.json(row) };
+      const json = app.pets.jsonById(id);
+      if (json === undefined) throw notFound(id);
+      return { status: 200, body: json };
     },
   },
   {
