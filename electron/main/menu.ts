@@ -6,6 +6,11 @@ import { app, Menu, type MenuItemConstructorOptions, shell } from 'electron';
  */
 export function installApplicationMenu(dataDir: string): void {
   const isMac = process.platform === 'darwin';
+  app.setAboutPanelOptions({
+    applicationName: 'Shelter Desk',
+    applicationVersion: app.getVersion(),
+    copyright: 'Copyright © Shelter Desk contributors',
+  });
   const template: MenuItemConstructorOptions[] = [
     ...(isMac
       ? [

@@ -113,3 +113,30 @@ test('bad flags get a clear message and exit code 2', () => {
   });
   expect(unknown.stderr).toContain('Unknown option --colour.');
 });
+
+test('the UI runs under a strict CSP: injected inline script and foreign connections are blocked', async ({
+  page,
+  desk,
+}) => {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  await page.goto(desk.url);
+  await expect(page.getByRole('heading', { level: 1, name: 'Shelter Desk' })).toBeVisible();
+  const outcome = await page.evaluate(async (port) => {
+    const w = window as unknown as { injected?: boolean };
+    document.body.insertAdjacentHTML('beforeend', '<img src="data:," onload="window.injected = true">');
+    const script = document.createElement('script');
+    script.textContent = 'window.injected = true';
+    document.body.append(script);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const foreign = await fetch(`http://localhost:${port}/`).then(
+      () => 'reached',
+      () => 'blocked',
+    );
+    return { injected: w.injected === true, foreign };
+  }, new URL(desk.url).port);
+  expect(outcome).toEqual({ injected: false, foreign: 'blocked' });
+  expect(violations.length).toBeGreaterThan(0);
+});
