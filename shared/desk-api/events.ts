@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { outboxEventSchema } from './outbox';
 import { deskSettingsSchema } from './settings';
 import { deskStatusSchema } from './status';
 
@@ -16,6 +17,8 @@ export const deskEventSchema = z.discriminatedUnion('type', [
     type: z.literal('mirror-changed'),
     collections: z.array(z.enum(['pets', 'adopters', 'fosters', 'metadata'])),
   }),
+  /** The outbox changed (a write queued, sent, refused, edited or discarded; a conflict noted or settled). */
+  outboxEventSchema,
 ]);
 export type DeskEvent = z.infer<typeof deskEventSchema>;
 export type DeskEventType = DeskEvent['type'];

@@ -4,6 +4,7 @@ import type { DeskTransport } from './channels';
 import { DeskCallError, type DeskError, deskResultSchema } from './errors';
 import { type DeskEvent, deskEventSchema } from './events';
 import { mirrorMethods } from './mirror';
+import { outboxMethods } from './outbox';
 import { settingsMethods } from './settings';
 import { statusMethods } from './status';
 import { syncMethods } from './sync';
@@ -14,6 +15,7 @@ export * from './define';
 export * from './errors';
 export * from './events';
 export * from './mirror';
+export * from './outbox';
 export * from './settings';
 export * from './status';
 export * from './sync';
@@ -28,6 +30,7 @@ export const deskMethods = {
   ...statusMethods,
   ...mirrorMethods,
   ...syncMethods,
+  ...outboxMethods,
 };
 
 export type DeskMethods = typeof deskMethods;

@@ -68,9 +68,11 @@ const bookkeeping = {
 };
 
 /** A mirrored pet: the effective record (server version with pending local edits applied) plus bookkeeping. */
-export const mirrorPetSchema = z.object({ record: petSchema.loose(), ...bookkeeping });
+// A record created on this desk has a local id (`local-<uuid>`) until the server accepts it.
+const mirrorId = { id: z.string().min(1) };
+export const mirrorPetSchema = z.object({ record: petSchema.extend(mirrorId).loose(), ...bookkeeping });
 export type MirrorPet = z.infer<typeof mirrorPetSchema>;
-export const mirrorPersonSchema = z.object({ record: personSchema.loose(), ...bookkeeping });
+export const mirrorPersonSchema = z.object({ record: personSchema.extend(mirrorId).loose(), ...bookkeeping });
 export type MirrorPerson = z.infer<typeof mirrorPersonSchema>;
 
 const pageOf = <T extends z.ZodType>(item: T) =>

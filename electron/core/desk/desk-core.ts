@@ -6,6 +6,7 @@ import { createEventHub, type EventHub } from './event-hub';
 import { createHandlerRegistry, type HandlerRegistry } from './handler-registry';
 import { registerAppHandlers } from './handlers/app';
 import { registerMirrorHandlers } from './handlers/mirror';
+import { registerOutboxHandlers } from './handlers/outbox';
 import { registerSettingsHandlers } from './handlers/settings';
 import { registerStatusHandlers } from './handlers/status';
 import { registerSyncHandlers } from './handlers/sync';
@@ -83,7 +84,9 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     const mirror = await openMirror({ dataDir: options.dataDir });
     context.onClose(() => mirror.close());
     registerMirrorHandlers(registry, context, mirror);
-    registerSyncHandlers(registry, context, mirror);
+    // Outbox (issue #5): local writes, replayed by every sync run first and after each write.
+    const outbox = registerOutboxHandlers(registry, context, mirror);
+    outbox.connect(registerSyncHandlers(registry, context, mirror, { hooks: outbox.hooks }));
   } catch (error) {
     await close();
     throw error;

@@ -68,6 +68,7 @@ export class Outbox {
   private readonly db: MirrorDb;
   private readonly now: () => number;
   private pausedReason: string | null = null;
+  private pausedClient: ApiClient | undefined;
   private replaying: Promise<ReplayResult> | undefined;
   private again = false;
   private timer: NodeJS.Timeout | undefined;
@@ -338,6 +339,8 @@ export class Outbox {
       this.again = true;
       return this.replaying;
     }
+    // A new client means a new key or server: a queue paused for a refused key tries again.
+    if (this.pausedClient && this.pausedClient !== client) this.pausedReason = null;
     const run = async (): Promise<ReplayResult> => {
       const total: ReplayResult = { sent: 0, failed: 0, needsAuth: null, stoppedEarly: false };
       do {
@@ -359,6 +362,7 @@ export class Outbox {
         total.stoppedEarly ||= result.stoppedEarly;
         if (result.needsAuth) {
           total.needsAuth = result.needsAuth;
+          this.pausedClient = client;
           this.pausedReason = `${result.needsAuth.message}${result.needsAuth.requestId ? ` (request ${result.needsAuth.requestId})` : ''}`;
         }
         if (this.pendingChanges.length > 0 || result.needsAuth) this.changed([]);

@@ -1,0 +1,94 @@
+import { type ApiClient, createApiClient } from '../../client';
+import { countRecords, type Mirror } from '../../mirror';
+import { Outbox } from '../../outbox';
+import type { SyncHooks } from '../../sync';
+import type { DeskContext } from '../desk-context';
+import type { HandlerRegistry } from '../handler-registry';
+import type { DeskSync } from './sync';
+
+export interface DeskOutbox {
+  outbox: Outbox;
+  /** Pass to the sync service: every sync run replays the outbox first (at start, on reconnect, on demand). */
+  hooks: SyncHooks;
+  /** Lets the outbox replay by itself (after each local write, when a retry falls due) over the sync's connection. */
+  connect(sync: DeskSync): void;
+}
+
+/**
+ * `outbox.*`: local writes (mirror and outbox in one transaction), the queue with its states, retry, discard, edit,
+ * and conflict notices. Every change is broadcast as an `outbox` event (plus `mirror-changed` for the lists) and
+ * the status area's pending and needs-attention counts follow it.
+ */
+export function registerOutboxHandlers(
+  registry: HandlerRegistry,
+  context: DeskContext,
+  mirror: Mirror,
+): DeskOutbox {
+  let sync: DeskSync | undefined;
+  let cached: { key: string; client: ApiClient } | undefined;
+
+  async function resolveClient(): Promise<ApiClient | undefined> {
+    const connection = await sync?.connections.resolve();
+    if (!connection) return undefined;
+    const key = `${connection.baseUrl}\n${connection.apiKey}`;
+    if (cached?.key !== key) {
+      void cached?.client.close();
+      cached = { key, client: createApiClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey }) };
+    }
+    return cached.client;
+  }
+
+  const outbox = new Outbox({
+    db: mirror.db,
+    resolveClient,
+    onChange: ({ counts, changed }) => {
+      context.status.update({
+        pending: countRecords(mirror.db).pending,
+        needsAttention: counts.needsAttention,
+      });
+      context.events.emit({ type: 'outbox', counts, changed });
+      const collections = new Set<'pets' | 'adopters' | 'fosters'>();
+      for (const item of changed) {
+        if (item.entityType === 'pet') collections.add('pets');
+        else {
+          collections.add('adopters');
+          collections.add('fosters');
+        }
+      }
+      if (collections.size > 0)
+        context.events.emit({ type: 'mirror-changed', collections: [...collections] });
+    },
+  });
+  context.status.update({ needsAttention: outbox.counts().needsAttention });
+  context.onClose(async () => {
+    await outbox.close();
+    await cached?.client.close();
+  });
+
+  registry.handle('outbox.createPet', ({ fields, force }) => outbox.createPet(fields, { force }));
+  registry.handle('outbox.updatePet', ({ id, fields, force }) => outbox.updatePet(id, fields, { force }));
+  registry.handle('outbox.createPerson', ({ request, force }) => outbox.createPerson(request, { force }));
+  registry.handle('outbox.list', (input) => ({
+    entries: outbox.list({ state: input?.state, entityId: input?.entityId }),
+    counts: outbox.counts(),
+  }));
+  registry.handle('outbox.retry', (input) => outbox.retry(input?.id));
+  registry.handle('outbox.discard', ({ id }) => outbox.discard(id));
+  registry.handle('outbox.edit', ({ id, body }) => outbox.edit(id, body));
+  registry.handle('outbox.conflicts', () => outbox.conflicts());
+  registry.handle('outbox.resolveConflict', ({ id, choice }) => outbox.resolveConflict(id, choice));
+
+  return {
+    outbox,
+    hooks: {
+      push: async ({ client, signal }) => {
+        const result = await outbox.replay(client, signal);
+        return { sent: result.sent, failed: result.failed };
+      },
+    },
+    connect(connected) {
+      sync = connected;
+      outbox.kick();
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDeskCore, type DeskCore } from '../../electron/core/desk';
+import type { DeskEvent } from '../../shared/desk-api';
+import { petFields, readServerState, startServer, tempDir, WRITE_KEY } from './helpers';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function desk(): Promise<{ core: DeskCore; events: DeskEvent[] }> {
+  const folder = tempDir('outbox-desk-');
+  cleanups.push(() => folder.remove());
+  const core = await createDeskCore({ dataDir: folder.dir, appVersion: 'test' });
+  cleanups.push(() => core.close());
+  const events: DeskEvent[] = [];
+  core.events.subscribe((event) => events.push(event));
+  return { core, events };
+}
+
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 200; i += 1) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`Timed out waiting for ${what}`);
+}
+
+describe('DeskApi: outbox', () => {
+  it('writes offline, shows pending records, and sends them once connected', async () => {
+    const { core, events } = await desk();
+    const created = await core.registry.invoke('outbox.createPet', {
+      fields: petFields({ name: 'Bridge Pet' }),
+    });
+    expect(created.status).toBe('queued');
+    if (created.status !== 'queued') return;
+    const listed = await core.registry.invoke('mirror.pets.get', { id: created.entityId });
+    expect(listed).toMatchObject({ pending: true, presence: 'local', record: { name: 'Bridge Pet' } });
+    const queue = await core.registry.invoke('outbox.list');
+    expect(queue.counts).toMatchObject({ pending: 1, needsAttention: 0 });
+    expect(queue.entries[0]).toMatchObject({ operation: 'pet.create', state: 'pending', method: 'POST' });
+    expect(events.some((event) => event.type === 'outbox')).toBe(true);
+
+    const server = await startServer();
+    cleanups.push(async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      await server.close();
+    });
+    await core.registry.invoke('sync.connection.set', {
+      mode: 'remote',
+      remote: server.origin,
+      apiKey: WRITE_KEY,
+    });
+    await until(
+      async () => (await core.registry.invoke('outbox.list')).counts.pending === 0,
+      'the outbox to drain',
+    );
+    expect(readServerState(server.dataDir).pets.map((pet) => pet.name)).toEqual(['Bridge Pet']);
+    expect(core.status.get().needsAttention).toBe(0);
+
+    // A local write while online is sent without waiting for the next sync.
+    await core.registry.invoke('outbox.createPerson', { request: { type: 'volunteer', name: 'Val Unteer' } });
+    await until(() => readServerState(server.dataDir).people.length === 1, 'the person to reach the server');
+  });
+
+  it('rejects invalid writes naming the field, and holds duplicates back until forced', async () => {
+    const { core } = await desk();
+    const result = await core.registry.call('outbox.createPet', { fields: petFields({ species: 'dragon' }) });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.code).toBe('invalid_input');
+    expect(result.error.fieldErrors?.[0]?.field).toBe('species');
+    await core.registry.invoke('outbox.createPet', { fields: petFields({ microchip_id: '123' }) });
+    const again = await core.registry.invoke('outbox.createPet', {
+      fields: petFields({ microchip_id: '123' }),
+    });
+    expect(again.status).toBe('duplicates');
+    const forced = await core.registry.invoke('outbox.createPet', {
+      fields: petFields({ microchip_id: '123' }),
+      force: true,
+    });
+    expect(forced.status).toBe('queued');
+    const missing = await core.registry.call('outbox.discard', { id: 999 });
+    expect(missing.ok === false && missing.error.code).toBe('not_found');
+  });
+});
