@@ -34,6 +34,8 @@ export default defineConfig({
       emptyOutDir: true,
       // electron-vite leaves bundles unminified by default; the UI is also served over HTTP in browser mode.
       minify: true,
+      // One bundle loaded from disk or loopback: no network cost to split it for.
+      chunkSizeWarningLimit: 1024,
       rollupOptions: { input: resolve('renderer/index.html') },
     },
   },
