@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { DESK_STATUS_STATES, INITIAL_DESK_STATUS } from '../../../shared/desk-api';
+import { describeWhen, STATUS_LOOKS, statusLine } from './status-presentation';
+
+describe('status presentation', () => {
+  it('has a label and advice for every status state', () => {
+    for (const state of DESK_STATUS_STATES) {
+      expect(STATUS_LOOKS[state].label.length).toBeGreaterThan(0);
+      expect(STATUS_LOOKS[state].advice.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('says "Not connected" plainly before anything is set up', () => {
+    expect(statusLine(INITIAL_DESK_STATUS)).toBe('Not connected');
+  });
+
+  it('shows sync progress with and without a known total', () => {
+    const syncing = { ...INITIAL_DESK_STATUS, state: 'syncing' as const };
+    expect(
+      statusLine({
+        ...syncing,
+        progress: { phase: 'Pets', pagesDone: 2, recordsDone: 200, recordsTotal: 480 },
+      }),
+    ).toBe('Syncing · Pets 200 of 480');
+    expect(
+      statusLine({
+        ...syncing,
+        progress: { phase: 'Adopters', pagesDone: 0, recordsDone: 0, recordsTotal: null },
+      }),
+    ).toBe('Syncing · Adopters 0');
+  });
+
+  it('describes when the last sync happened', () => {
+    const now = Date.parse('2026-05-01T12:00:00Z');
+    expect(describeWhen(null, now)).toBe('never');
+    expect(describeWhen('2026-05-01T11:59:50Z', now)).toBe('just now');
+    expect(describeWhen('2026-05-01T11:55:00Z', now)).toMatch(/5 minutes ago/);
+    expect(describeWhen('not a date', now)).toBe('not a date');
+  });
+});
