@@ -418,3 +418,21 @@ export class Outbox {
     await this.replaying?.catch(() => undefined);
   }
 }
+
+/**
+ * A sync hook's push: replays the outbox of `db` with the sync's client (used by the CLI's `sync`, where no
+ * long-lived outbox exists). Returns what was sent and what was refused.
+ */
+export async function pushOutbox(
+  db: MirrorDb,
+  client: ApiClient,
+  signal?: AbortSignal,
+): Promise<{ sent: number; failed: number }> {
+  const outbox = new Outbox({ db });
+  try {
+    const result = await outbox.replay(client, signal);
+    return { sent: result.sent, failed: result.failed };
+  } finally {
+    await outbox.close();
+  }
+}

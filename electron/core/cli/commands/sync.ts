@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { type DeskStatus, INITIAL_DESK_STATUS } from '../../../../shared/desk-api';
 import { ApiError } from '../../client';
 import { countRecords, openMirror } from '../../mirror';
+import { pushOutbox } from '../../outbox';
 import { type StatusSink, type SyncRunSummary, SyncService } from '../../sync';
 import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
 import { connectionsFor } from './cli-context';
@@ -116,7 +117,8 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     db: mirror.db,
     resolveConnection: () => connections.resolve(),
     status,
-    // The outbox (issue #5) plugs its push in here: hooks: { push: (context) => replayOutbox(context) }.
+    // Every run first sends the outbox's queued local writes (issue #5).
+    hooks: { push: ({ db, client, signal }) => pushOutbox(db, client, signal) },
   });
   try {
     if (flags.once) {

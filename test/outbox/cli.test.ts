@@ -1,0 +1,108 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { petFields, readServerState, startServer, tempDir, WRITE_KEY } from './helpers';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+type Server = Awaited<ReturnType<typeof startServer>>;
+let server: Server;
+const folder = tempDir('outbox-cli-');
+const dataDir = path.join(folder.dir, 'desk');
+
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'electron/core/cli/desk-cli.ts', ...args, '--data-dir', dataDir],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  server = await startServer();
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => setImmediate(resolve));
+  await server.close();
+  folder.remove();
+});
+
+describe('npm run cli: pet, person, outbox', () => {
+  it('queues offline, names bad fields, needs --force for duplicates, and sync pushes', async () => {
+    const created = await cli([
+      'pet',
+      'create',
+      '--json',
+      JSON.stringify(petFields({ name: 'Cli Rex', microchip_id: '77' })),
+    ]);
+    expect(created.code).toBe(0);
+    const pet = JSON.parse(created.stdout) as { status: string; entityId: string };
+    expect(pet.status).toBe('queued');
+
+    const bad = await cli(['pet', 'create', '--json', JSON.stringify(petFields({ size: 'huge' }))]);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toMatch(/size/);
+
+    const duplicate = await cli([
+      'pet',
+      'create',
+      '--json',
+      JSON.stringify(petFields({ name: 'Twin', microchip_id: '77' })),
+    ]);
+    expect(duplicate.code).toBe(3);
+    expect(duplicate.stderr).toMatch(/--force/);
+
+    const update = await cli(['pet', 'update', pet.entityId, '--json', '{"description":"From the CLI"}']);
+    expect(update.code).toBe(0);
+    const person = await cli([
+      'person',
+      'create',
+      '--json',
+      JSON.stringify({
+        type: 'adopter',
+        name: 'Cli Adopter',
+        application: { pet_ids: [pet.entityId], terms_accepted: true },
+      }),
+    ]);
+    expect(person.code).toBe(0);
+
+    const listed = await cli(['outbox', 'list']);
+    const queue = JSON.parse(listed.stdout) as {
+      entries: Array<{ operation: string }>;
+      counts: { pending: number };
+    };
+    expect(queue.entries.map((entry) => entry.operation)).toEqual(['pet.create', 'person.create']);
+
+    const sync = await cli(['sync', '--remote', server.origin, '--key', WRITE_KEY, '--once']);
+    expect(sync.code, sync.stderr).toBe(0);
+    const state = readServerState(server.dataDir);
+    expect(state.pets.map((item) => [item.name, item.description])).toEqual([['Cli Rex', 'From the CLI']]);
+    expect(state.applications).toHaveLength(1);
+    const after = JSON.parse((await cli(['outbox', 'list'])).stdout) as { counts: { pending: number } };
+    expect(after.counts.pending).toBe(0);
+
+    const serverId = state.pets[0]?.id as string;
+    // The local id still finds the pet after the server accepted it.
+    expect((await cli(['pet', 'update', pet.entityId, '--json', '{"weight":"20"}'])).code).toBe(0);
+    const [entry] = (
+      JSON.parse((await cli(['outbox', 'list'])).stdout) as { entries: Array<{ path: string; id: number }> }
+    ).entries;
+    expect(entry?.path).toBe(`/api/pets/${serverId}`);
+    const discarded = await cli(['outbox', 'discard', String(entry?.id)]);
+    expect(discarded.code).toBe(0);
+    expect(JSON.parse(discarded.stdout)).toMatchObject({ discarded: [entry?.id], counts: { pending: 0 } });
+  }, 120_000);
+});
