@@ -5,10 +5,21 @@ import type { BenchCase, BenchContext, BenchResult } from '../types';
 
 const headers = { 'x-api-key': BENCH_READ_KEY };
 
-async function fetchBody(origin: string, path: string): Promise<Buffer> {
+async function fetchResponse(
+  origin: string,
+  path: string,
+): Promise<{ body: Buffer; headers: Array<[string, string]> }> {
   const response = await fetch(`${origin}${path}`, { headers });
   if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}`);
-  return Buffer.from(await response.arrayBuffer());
+  const skipped = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+  return {
+    body: Buffer.from(await response.arrayBuffer()),
+    headers: [...response.headers].filter(([name]) => !skipped.has(name)),
+  };
+}
+
+async function fetchBody(origin: string, path: string): Promise<Buffer> {
+  return (await fetchResponse(origin, path)).body;
 }
 
 /** Public pet ids spread over the whole list (10 pages of 100). */
@@ -60,8 +71,8 @@ async function compareWithRaw(
   minimumRatio: number,
 ): Promise<BenchResult[]> {
   const { server } = await benchShelter();
-  const body = await fetchBody(server.origin, paths[0] as string);
-  const raw = await startRawServer(body);
+  const { body, headers: responseHeaders } = await fetchResponse(server.origin, paths[0] as string);
+  const raw = await startRawServer(body, responseHeaders);
   try {
     context.log(`${name}: warm-up pass over ${paths.length} paths`);
     for (const path of paths) await fetchBody(server.origin, path);

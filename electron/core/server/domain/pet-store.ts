@@ -109,8 +109,8 @@ interface PageEntry {
   updated_at: number;
 }
 
-/** Rendered pets kept for list pages and fetches; bounded so a 100k-pet shelter stays within ~30 MB. */
-const RENDER_CACHE_SIZE = 20_000;
+/** Rendered pets kept for list pages and fetches; bounded so a 100k-pet shelter stays within ~15 MB. */
+const RENDER_CACHE_SIZE = 10_000;
 
 /**
  * Pets of the embedded server: validated writes (statuses, templates, vets, field mappings, custom_id

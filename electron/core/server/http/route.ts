@@ -71,15 +71,20 @@ export type RouteMatch =
 /** A tiny method + path router: static paths win over parameterised ones (`/pets/custom-fields`). */
 export class Router {
   private readonly compiled: CompiledRoute[];
+  private readonly exact = new Map<string, Route>();
 
   constructor(routes: Route[]) {
     this.compiled = routes.map((route) => {
       const segments = route.path.split('/').filter(Boolean);
       return { route, segments, static: segments.every((s) => !s.startsWith(':')) };
     });
+    for (const entry of this.compiled)
+      if (entry.static) this.exact.set(`${entry.route.method} ${entry.route.path}`, entry.route);
   }
 
   match(method: string, pathname: string): RouteMatch {
+    const exact = this.exact.get(`${method} ${pathname}`);
+    if (exact) return { route: exact, params: {} };
     const parts = pathname.split('/').filter(Boolean);
     let best: { route: Route; params: Record<string, string>; static: boolean } | undefined;
     const allowed = new Set<string>();

@@ -3,9 +3,21 @@ import { isUuid } from '../domain/pet-store';
 import { ApiError, parameterError, validationError } from '../http/api-error';
 import { ResponseCache } from '../http/response-cache';
 import { parseBody, parseQuery, type Route } from '../http/route';
+import type { ServerContext } from '../server-context';
 
-/** List pages per server process, valid until the next pet write or settings change. */
-const listPages = new WeakMap<object, ResponseCache>();
+/** Response caches per server, valid until the next pet write or settings change. */
+const caches = new WeakMap<ServerContext, { pages: ResponseCache; pets: ResponseCache }>();
+
+function cachesOf(app: ServerContext) {
+  let entry = caches.get(app);
+  if (!entry) {
+    entry = { pages: new ResponseCache(100), pets: new ResponseCache(10_000) };
+    caches.set(app, entry);
+  }
+  return entry;
+}
+
+const dataVersion = (app: ServerContext) => `${app.pets.generation}:${app.meta.generation}`;
 
 function notFound(identifier: string): ApiError {
   return new ApiError(404, 'not_found', `No pet with identifier ${JSON.stringify(identifier)}.`);
@@ -27,16 +39,7 @@ export const petRoutes: Route[] = [
       };
       // Searches vary too much to be worth caching; plain pages are what sync clients and listings repeat.
       if (parsed.search !== undefined) return { status: 200, body: render() };
-      let cache = listPages.get(app);
-      if (!cache) {
-        cache = new ResponseCache();
-        listPages.set(app, cache);
-      }
-      const { bytes, etag } = cache.get(
-        JSON.stringify(parsed),
-        `${app.pets.generation}:${app.meta.generation}`,
-        render,
-      );
+      const { bytes, etag } = cachesOf(app).pages.get(JSON.stringify(parsed), dataVersion(app), render);
       return { status: 200, body: bytes, etag };
     },
   },
@@ -70,9 +73,14 @@ export const petRoutes: Route[] = [
     handle({ app, params }) {
       const id = params.petIdentifier ?? '';
       if (!isUuid(id)) throw parameterError([{ field: 'petIdentifier', message: 'must be a UUID' }]);
-      const json = app.pets.jsonById(id);
+      const key = id.toLowerCase();
+      const cache = cachesOf(app).pets;
+      const cached = cache.lookup(key, dataVersion(app));
+      if (cached) return { status: 200, body: cached.bytes, etag: cached.etag };
+      const json = app.pets.jsonById(key);
       if (json === undefined) throw notFound(id);
-      return { status: 200, body: json };
+      const stored = cache.store(key, json);
+      return { status: 200, body: stored.bytes, etag: stored.etag };
     },
   },
   {
