@@ -4,6 +4,11 @@ import { type RunningApiServer, startApiServer } from '../../electron/core/serve
 export const BENCH_WRITE_KEY = 'bench-write-key-0123456789abcdef';
 export const BENCH_READ_KEY = 'bench-read-key-0123456789abcdef';
 
+/** Where the bench keeps its demo database between runs. */
+export function benchDataDir(pets = 100_000): string {
+  return path.resolve(import.meta.dirname, `../../bench-results/data-${pets / 1000}k`);
+}
+
 let shelter: Promise<{ server: RunningApiServer; loadSeconds: number }> | undefined;
 
 /**
@@ -14,7 +19,7 @@ export function benchShelter(pets = 100_000): Promise<{ server: RunningApiServer
   shelter ??= (async () => {
     const started = performance.now();
     const server = await startApiServer({
-      dataDir: path.resolve(import.meta.dirname, `../../bench-results/data-${pets / 1000}k`),
+      dataDir: benchDataDir(pets),
       demo: true,
       demoPets: pets,
       writeKey: BENCH_WRITE_KEY,

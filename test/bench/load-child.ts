@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import { Pool } from 'undici';
 
-/** The load generator process: reads its options from argv, prints one JSON summary to stdout. */
+/** The load generator process: reads its options from stdin, prints one JSON summary to stdout. */
 interface Options {
   mode: 'throughput' | 'latency';
   origin: string;
@@ -12,7 +12,9 @@ interface Options {
   count?: number;
 }
 
-const options = JSON.parse(process.argv[2] ?? '{}') as Options;
+const chunks: Buffer[] = [];
+for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+const options = JSON.parse(Buffer.concat(chunks).toString()) as Options;
 
 function percentile(sorted: number[], p: number): number {
   const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);

@@ -33,9 +33,11 @@ export interface LoadOptions {
 export function runLoad(options: LoadOptions): Promise<LoadSummary> {
   const script = path.join(import.meta.dirname, 'load-child.ts');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, JSON.stringify(options)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
+    // Options go through stdin: a rotation of 100k paths is far beyond the argv limit.
+    const child = spawn(process.execPath, ['--import', 'tsx', script], {
+      stdio: ['pipe', 'pipe', 'inherit'],
     });
+    child.stdin.end(JSON.stringify(options));
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();

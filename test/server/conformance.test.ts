@@ -677,3 +677,74 @@ describe('metadata endpoints', () => {
     expect(del.headers.get('allow')).toBe('GET, POST');
   });
 });
+
+describe('every response of every endpoint matches the contract in strict mode (as the hosted SDK checks)', () => {
+  it('200 bodies: no field missing, none extra, types and nullability as specified', async () => {
+    const pet = strictSchemas.pet.parse(
+      (await call(api, '/pets', { method: 'POST', body: newPet({ name: 'Strict Sam' }) })).json,
+    );
+    const checks: Array<[string, Promise<ApiResponse>, { parse(value: unknown): unknown }]> = [
+      ['GET /pets', call(api, '/pets?limit=100'), strictSchemas.petList],
+      ['GET /pets search', call(api, '/pets?search=retriever&species=dog'), strictSchemas.petList],
+      ['GET /pets/{id}', call(api, `/pets/${pet.id}`), strictSchemas.pet],
+      [
+        'PATCH /pets/{id}',
+        call(api, `/pets/${pet.id}`, { method: 'PATCH', body: { status: 'hold', weight: '4 kg' } }),
+        strictSchemas.pet,
+      ],
+      ['GET /pets/custom-fields', call(api, '/pets/custom-fields'), strictSchemas.petCustomFields],
+      ['GET /people adopter', call(api, '/people?type=adopter&limit=100'), strictSchemas.peopleList],
+      ['GET /people foster', call(api, '/people?type=foster&limit=100'), strictSchemas.peopleList],
+      [
+        'POST /people adopter',
+        call(api, '/people', { method: 'POST', body: { type: 'adopter', name: 'Strict A' } }),
+        strictSchemas.personCreate,
+      ],
+      [
+        'POST /people foster',
+        call(api, '/people', { method: 'POST', body: { type: 'foster', name: 'Strict F', capacity: 2 } }),
+        strictSchemas.personCreate,
+      ],
+      [
+        'POST /people volunteer',
+        call(api, '/people', { method: 'POST', body: { type: 'volunteer', name: 'Strict V' } }),
+        strictSchemas.personCreate,
+      ],
+      [
+        'POST /people application',
+        call(api, '/people', {
+          method: 'POST',
+          headers: { 'idempotency-key': crypto.randomUUID() },
+          body: {
+            type: 'foster',
+            name: 'Strict App',
+            application: { pet_ids: [pet.id], terms_accepted: true },
+          },
+        }),
+        strictSchemas.personCreate,
+      ],
+      [
+        'GET /people/custom-fields adopter',
+        call(api, '/people/custom-fields?type=adopter'),
+        strictSchemas.personCustomFields,
+      ],
+      [
+        'GET /people/custom-fields foster',
+        call(api, '/people/custom-fields?type=foster'),
+        strictSchemas.personCustomFields,
+      ],
+      ['GET /adoption-fees', call(api, '/adoption-fees'), strictSchemas.adoptionFees],
+      ['GET /contracts', call(api, '/contracts?type=surrender'), strictSchemas.contract],
+    ];
+    for (const [label, pending, schema] of checks) {
+      const response = await pending;
+      expect(response.status, `${label}: ${response.text}`).toBe(200);
+      expectMetadata(response);
+      expect(() => schema.parse(response.json), label).not.toThrow();
+    }
+    const people = (await call(api, '/people?type=adopter&limit=100')).json.people;
+    for (const person of people.slice(0, 5)) {
+      strictSchemas.person.parse((await call(api, `/people/${person.id}?type=adopter`)).json);
+    }
+  });
+});

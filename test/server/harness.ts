@@ -23,14 +23,24 @@ function childrenOf(pid: number): number[] {
     .filter((n) => n > 0);
 }
 
-/** The deepest descendant of the npm process: the node process that runs serve.ts. */
+/** The node process that runs serve.ts: the deepest descendant of npm whose command line names it. */
 function serverPid(npmPid: number): number {
-  let pid = npmPid;
-  for (;;) {
-    const [next] = childrenOf(pid);
-    if (next === undefined) return pid;
-    pid = next;
+  let found = npmPid;
+  const queue = [npmPid];
+  while (queue.length > 0) {
+    const pid = queue.shift() as number;
+    for (const child of childrenOf(pid)) {
+      let commandLine = '';
+      try {
+        commandLine = fs.readFileSync(`/proc/${child}/cmdline`, 'utf8');
+      } catch {
+        continue;
+      }
+      if (commandLine.includes('serve.ts')) found = child;
+      queue.push(child);
+    }
   }
+  return found;
 }
 
 /** A fresh temporary data folder. */

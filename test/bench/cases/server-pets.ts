@@ -1,4 +1,6 @@
-import { BENCH_READ_KEY, benchShelter } from '../fixtures';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { BENCH_READ_KEY, benchDataDir, benchShelter } from '../fixtures';
 import { type LoadSummary, runLoad } from '../load';
 import { startRawServer } from '../raw-server';
 import type { BenchCase, BenchContext, BenchResult } from '../types';
@@ -74,8 +76,8 @@ async function compareWithRaw(
   const { body, headers: responseHeaders } = await fetchResponse(server.origin, paths[0] as string);
   const raw = await startRawServer(body, responseHeaders);
   try {
-    context.log(`${name}: warm-up pass over ${paths.length} paths`);
-    for (const path of paths) await fetchBody(server.origin, path);
+    context.log(`${name}: warm-up pass over ${Math.min(paths.length, 1000)} paths`);
+    for (const path of paths.slice(0, 1000)) await fetchBody(server.origin, path);
     // The machine is shared: alternate baseline and API in short slices so both see the same conditions,
     // and compare them slice by slice.
     const baselines: LoadSummary[] = [];
@@ -176,6 +178,16 @@ const SEARCHES = [
   'max',
 ];
 
+/** Every public pet id, read straight from the bench database. */
+function allPublicPetIds(dataDir: string): string[] {
+  const db = new Database(path.join(dataDir, 'server.sqlite'), { readonly: true });
+  try {
+    return db.prepare('SELECT id FROM pets WHERE is_public = 1 ORDER BY seq').pluck().all() as string[];
+  } finally {
+    db.close();
+  }
+}
+
 /** GET /api/pets/{id}, GET /api/pets?limit=100 and search on the 100k-pet demo shelter. */
 export const serverPetCases: BenchCase[] = [
   {
@@ -201,6 +213,38 @@ export const serverPetCases: BenchCase[] = [
     async run(context) {
       const paths = Array.from({ length: 100 }, (_, page) => `/api/pets?limit=100&offset=${page * 100}`);
       return compareWithRaw(context, 'server.pet-list', paths, 0.35);
+    },
+  },
+  {
+    name: 'server.pet-by-id-cold',
+    group: 'server',
+    description: 'GET /api/pets/{id} rotating over all ~87k public pets, so every response misses the caches',
+    async run(context) {
+      await benchShelter();
+      const ids = allPublicPetIds(benchDataDir());
+      return compareWithRaw(
+        context,
+        'server.pet-by-id-cold',
+        ids.map((id) => `/api/pets/${id}`),
+        0.5,
+      );
+    },
+  },
+  {
+    name: 'server.pet-list-cold',
+    group: 'server',
+    description:
+      'GET /api/pets?limit=100 rotating over every page (~870), so every response misses the caches',
+    async run(context) {
+      const { server } = await benchShelter();
+      const first = JSON.parse((await fetchBody(server.origin, '/api/pets?limit=1')).toString()) as {
+        total: number;
+      };
+      const paths = Array.from(
+        { length: Math.floor(first.total / 100) },
+        (_, page) => `/api/pets?limit=100&offset=${page * 100}`,
+      );
+      return compareWithRaw(context, 'server.pet-list-cold', paths, 0.35);
     },
   },
   {

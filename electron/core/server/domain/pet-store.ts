@@ -12,6 +12,7 @@ import {
 import type { PetRow } from '../db/rows';
 import type { UpdateClock } from '../db/update-clock';
 import { validationError } from '../http/api-error';
+import { evictOldest } from '../http/response-cache';
 import type { ShelterMetadata } from './metadata';
 import { PetFacets } from './pet-facets';
 import { petJson } from './pet-json';
@@ -193,10 +194,7 @@ export class PetStore {
   private remember(seq: number, updatedAt: number, json: string): void {
     this.rendered.delete(seq);
     this.rendered.set(seq, { updatedAt, generation: this.meta.generation, json });
-    if (this.rendered.size > RENDER_CACHE_SIZE) {
-      const oldest = this.rendered.keys().next();
-      if (!oldest.done) this.rendered.delete(oldest.value);
-    }
+    if (this.rendered.size > RENDER_CACHE_SIZE) evictOldest(this.rendered, RENDER_CACHE_SIZE / 4);
   }
 
   /** Creates a pet from a validated create body; throws a 400 naming the field for unresolvable values. */

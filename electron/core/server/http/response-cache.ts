@@ -35,10 +35,19 @@ export class ResponseCache {
     const bytes = Buffer.from(body);
     const response = { bytes, etag: strongEtag(bytes) };
     this.entries.set(key, response);
-    if (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
+    if (this.entries.size > this.maxEntries) evictOldest(this.entries, Math.ceil(this.maxEntries / 4));
     return response;
+  }
+}
+
+/**
+ * Drops the `count` oldest entries of a Map in one pass. Evicting one entry per insert instead would make
+ * `keys().next()` walk over the deleted slots at the front of the Map each time (quadratic under churn).
+ */
+export function evictOldest<K, V>(map: Map<K, V>, count: number): void {
+  let left = count;
+  for (const key of map.keys()) {
+    if (left-- <= 0) break;
+    map.delete(key);
   }
 }
