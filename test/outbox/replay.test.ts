@@ -131,13 +131,19 @@ describe('local writes and replay against the embedded server', () => {
     const bad = testClient(server.origin, 'not-a-key');
     outbox.createPet(petFields({ name: 'Nala' }));
     const replay = await outbox.replay(bad);
-    await bad.close();
     expect(replay.needsAuth?.status).toBe(401);
     expect(outbox.counts().pausedReason).toMatch(/key/i);
-    expect((await outbox.replay(client)).sent).toBe(0);
+    expect(outbox.list()[0]?.waitingFor).toMatch(/API key/);
+    // Paused: the same (refused) key sends nothing, not even one request.
+    expect((await outbox.replay(bad)).sent).toBe(0);
+    await bad.close();
+    // A new key (a new client) resumes the queue, and so does an explicit retry.
+    expect((await outbox.replay(client)).sent).toBe(1);
+    outbox.createPet(petFields({ name: 'Simba' }));
     outbox.retry();
     expect((await outbox.replay(client)).sent).toBe(1);
     expect(serverPets('Nala')).toHaveLength(1);
+    expect(serverPets('Simba')).toHaveLength(1);
   });
 
   it('holds duplicates back until forced', async () => {

@@ -20,8 +20,9 @@ export function findMicrochipDuplicates(
   if (wanted.length === 0) return [];
   const rows = statement(
     db,
-    `SELECT id, name FROM pet WHERE presence != 'removed' AND microchip_id IS NOT NULL
-       AND lower(replace(replace(microchip_id, ' ', ''), '-', '')) = ? AND id IS NOT ? LIMIT 5`,
+    `SELECT id, name FROM pet WHERE microchip_id IS NOT NULL
+       AND lower(replace(replace(microchip_id, ' ', ''), '-', '')) = ? AND presence != 'removed' AND id IS NOT ?
+     LIMIT 5`,
   ).all(wanted, exceptId ?? null) as { id: string; name: string }[];
   return rows.map((row) => ({
     kind: 'microchip' as const,
@@ -41,8 +42,8 @@ export function findPersonDuplicates(
   if (typeof person.email === 'string' && person.email.trim()) {
     const rows = statement(
       db,
-      `SELECT id, name, type FROM person WHERE presence != 'removed' AND email IS NOT NULL
-         AND lower(trim(email)) = ? LIMIT 5`,
+      `SELECT id, name, type FROM person WHERE email IS NOT NULL AND lower(trim(email)) = ?
+         AND presence != 'removed' LIMIT 5`,
     ).all(person.email.trim().toLowerCase()) as { id: string; name: string; type: string }[];
     for (const row of rows) {
       seen.add(row.id);
@@ -57,8 +58,8 @@ export function findPersonDuplicates(
   if (typeof person.name === 'string' && typeof person.phone === 'string' && phoneDigits(person.phone)) {
     const rows = statement(
       db,
-      `SELECT id, name, type, phone FROM person WHERE presence != 'removed' AND phone IS NOT NULL
-         AND lower(trim(name)) = ?`,
+      `SELECT id, name, type, phone FROM person WHERE lower(trim(name)) = ? AND phone IS NOT NULL
+         AND presence != 'removed'`,
     ).all(person.name.trim().toLowerCase()) as { id: string; name: string; type: string; phone: string }[];
     const digits = phoneDigits(person.phone);
     for (const row of rows) {

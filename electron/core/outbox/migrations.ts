@@ -55,7 +55,25 @@ export const outboxInitial: Migration = {
   },
 };
 
+/**
+ * Indexes for the duplicate checks run before every local write (a microchip on another pet; a person with the same
+ * email, or the same name and phone), on the normalised forms the checks compare, so a check stays an index
+ * look-up on a large mirror.
+ */
+export const outboxDuplicateIndexes: Migration = {
+  async up(db) {
+    const statements = [
+      sql`CREATE INDEX outbox_pet_microchip ON pet (lower(replace(replace(microchip_id, ' ', ''), '-', '')))
+        WHERE microchip_id IS NOT NULL`,
+      sql`CREATE INDEX outbox_person_email ON person (lower(trim(email))) WHERE email IS NOT NULL`,
+      sql`CREATE INDEX outbox_person_name ON person (lower(trim(name)))`,
+    ];
+    for (const statement of statements) await statement.execute(db);
+  },
+};
+
 /** The outbox's migrations, named to sort after the mirror's own. */
 export const OUTBOX_MIGRATIONS: Record<string, Migration> = {
   '1001-outbox-initial': outboxInitial,
+  '1002-outbox-duplicate-indexes': outboxDuplicateIndexes,
 };

@@ -91,6 +91,7 @@ export class Outbox {
   }
 
   private changed(items: Array<{ entityType: EntityType; id: string }>): void {
+    if (!this.options.onChange) return;
     this.pendingChanges.push(...items);
     const changed = this.pendingChanges;
     this.pendingChanges = [];

@@ -47,6 +47,22 @@ function entityKey(entry: OutboxRow): string {
   return `${entry.entity_type}\u0000${entry.entity_id}`;
 }
 
+/**
+ * Runs the replay's own bookkeeping commits with `synchronous = NORMAL`: in WAL mode such a commit survives the
+ * process being killed (it is in the operating system's hands at once), only a power cut can lose it, and losing it
+ * is safe: the entry is then sent again with the same Idempotency-Key (the server replays its answer), or checked
+ * first when it is older than the key retention. Local writes keep FULL: they are the only copy of the worker's
+ * change. Synchronous JavaScript, so no other commit can run between the two pragmas.
+ */
+function relaxed<T>(db: MirrorDb, run: () => T): T {
+  db.pragma('synchronous = NORMAL');
+  try {
+    return run();
+  } finally {
+    db.pragma('synchronous = FULL');
+  }
+}
+
 function errorFromBody(status: number, body: unknown, requestId: string | undefined): OutboxError {
   const parsed = errorBodySchema.safeParse(body);
   const listed = parsed.success ? z.array(fieldErrorSchema).safeParse(parsed.data.errors) : undefined;
@@ -99,21 +115,25 @@ export async function replayPass(options: ReplayOptions): Promise<ReplayResult> 
         | undefined
     )?.attempts;
     if (attempts === undefined) return;
-    db.transaction(() => scheduleRetry(db, entry.id, atMs ?? options.now() + backoff(attempts), error))();
+    relaxed(db, () =>
+      db.transaction(() => scheduleRetry(db, entry.id, atMs ?? options.now() + backoff(attempts), error))(),
+    );
     options.onChange({ entityType: entry.entity_type, id: entry.entity_id });
   }
 
   function needsAttention(entry: OutboxRow, error: OutboxError): void {
-    db.transaction(() => {
-      markNeedsAttention(db, entry.id, error);
-      rebuildOverlay(db, entry.entity_type, entry.entity_id);
-    })();
+    relaxed(db, () =>
+      db.transaction(() => {
+        markNeedsAttention(db, entry.id, error);
+        rebuildOverlay(db, entry.entity_type, entry.entity_id);
+      })(),
+    );
     result.failed += 1;
     options.onChange({ entityType: entry.entity_type, id: entry.entity_id });
   }
 
   function accepted(entry: OutboxRow, record: Record<string, unknown> & { id: string }): void {
-    const id = settleAccepted(db, entry, record, options.now());
+    const id = relaxed(db, () => settleAccepted(db, entry, record, options.now()));
     result.sent += 1;
     options.onChange({ entityType: entry.entity_type, id });
     if (id !== entry.entity_id) options.onChange({ entityType: entry.entity_type, id: entry.entity_id });
@@ -135,29 +155,31 @@ export async function replayPass(options: ReplayOptions): Promise<ReplayResult> 
     if (fetched.status !== 200) return;
     const server = fetched.body as Record<string, unknown> & { id: string };
     const fields = entryFields(entry);
-    db.transaction(() => {
-      replaceWithServerRecord(db, 'pet', server);
-      for (const [field, baseValue] of Object.entries(base)) {
-        const serverValue = server[field];
-        if (sameFieldValue(field, baseValue, serverValue)) continue;
-        if (sameFieldValue(field, fields[field], serverValue)) continue;
-        statement(
-          db,
-          `INSERT INTO outbox_conflict (entity_type, entity_id, record_name, field, base_json, server_json,
+    relaxed(db, () =>
+      db.transaction(() => {
+        replaceWithServerRecord(db, 'pet', server);
+        for (const [field, baseValue] of Object.entries(base)) {
+          const serverValue = server[field];
+          if (sameFieldValue(field, baseValue, serverValue)) continue;
+          if (sameFieldValue(field, fields[field], serverValue)) continue;
+          statement(
+            db,
+            `INSERT INTO outbox_conflict (entity_type, entity_id, record_name, field, base_json, server_json,
              local_json, detected_ms) VALUES ('pet', ?, ?, ?, ?, ?, ?, ?)
            ON CONFLICT (entity_type, entity_id, field) DO UPDATE SET server_json = excluded.server_json,
              local_json = excluded.local_json, detected_ms = excluded.detected_ms`,
-        ).run(
-          entry.entity_id,
-          recordName(db, 'pet', entry.entity_id),
-          field,
-          JSON.stringify(baseValue ?? null),
-          JSON.stringify(serverValue ?? null),
-          JSON.stringify(fields[field] ?? null),
-          options.now(),
-        );
-      }
-    })();
+          ).run(
+            entry.entity_id,
+            recordName(db, 'pet', entry.entity_id),
+            field,
+            JSON.stringify(baseValue ?? null),
+            JSON.stringify(serverValue ?? null),
+            JSON.stringify(fields[field] ?? null),
+            options.now(),
+          );
+        }
+      })(),
+    );
   }
 
   async function sendOne(entry: OutboxRow): Promise<Outcome> {
@@ -179,7 +201,7 @@ export async function replayPass(options: ReplayOptions): Promise<ReplayResult> 
         }
       }
       if (entry.operation === 'pet.update') await noteConflicts(entry);
-      db.transaction(() => markAttempt(db, entry.id, options.now()))();
+      relaxed(db, () => db.transaction(() => markAttempt(db, entry.id, options.now()))());
       const response = await options.client.send({
         method: entry.method,
         path: entry.path,
