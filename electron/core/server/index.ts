@@ -12,6 +12,10 @@ import { openServerContext, serverDatabasePath } from './server-context';
 import { createStaffOperations, type StaffOperations } from './staff/staff-operations';
 
 export type { StaffOperations } from './staff/staff-operations';
+
+/** How long close() lets in-flight requests finish before dropping their connections. */
+const CLOSE_GRACE_MS = 10_000;
+
 export { StaffOperationError } from './staff/staff-operations';
 
 export interface ApiServerOptions {
@@ -96,7 +100,12 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       close() {
         closing ??= (async () => {
           await new Promise<void>((resolve) => {
-            server.close(() => resolve());
+            // A client that never finishes its request must not keep the database open forever.
+            const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+            server.close(() => {
+              clearTimeout(force);
+              resolve();
+            });
             server.closeIdleConnections();
           });
           await app.close();

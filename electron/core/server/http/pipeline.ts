@@ -231,7 +231,8 @@ export function createRequestListener(
   return (req, res) => {
     const exchange: Exchange = { requestId: randomUUID(), rate: undefined, endpoint: UNMATCHED };
     run(req, res, exchange).catch((error: unknown) => {
-      if (res.headersSent) {
+      if (res.headersSent || !res.socket || res.socket.destroyed) {
+        // The client went away (or the response already started): nothing left to tell it.
         res.destroy();
         return;
       }
