@@ -41,7 +41,13 @@ export async function openDatabase<Schema>(options: OpenDatabaseOptions): Promis
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
-  const migrator = new Migrator({ db, provider: new StaticMigrationProvider(options.migrations) });
+  // Features share a database (mirror 0001/2001…, outbox 1001…) and add migrations independently: one that sorts
+  // before a migration already run must still run, not stop the app.
+  const migrator = new Migrator({
+    db,
+    provider: new StaticMigrationProvider(options.migrations),
+    allowUnorderedMigrations: true,
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {

@@ -38,5 +38,7 @@ export async function openMirror(options: OpenMirrorOptions): Promise<Mirror> {
     filename,
     migrations: { ...MIRROR_MIGRATIONS, ...options.extraMigrations },
   });
+  // A larger page cache (32 MiB) keeps the indexes of a large shelter hot during an initial sync and searches.
+  opened.sqlite.pragma('cache_size = -32768');
   return { db: opened.sqlite, filename, close: () => opened.close() };
 }

@@ -71,18 +71,19 @@ function fromRow<T>(row: RecordRow): MirrorRecord<T> {
   };
 }
 
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
+/** Largest code point: `prefix + MAX_CHAR` is above every name that starts with `prefix`. */
+const MAX_CHAR = String.fromCodePoint(0x10ffff);
 
 /**
- * Adds search conditions: words of 3+ characters go to the FTS5 trigram index (substring match, case-insensitive),
- * shorter words fall back to LIKE over the same columns (the trigram index cannot look them up). All words must match.
+ * Adds search conditions. Words of 3+ characters go to the FTS5 trigram index (substring match over every search
+ * column, case-insensitive); shorter words, which a trigram index cannot look up, match the start of the name through
+ * the name index. All words must match.
  */
 function addSearch(
   where: string[],
   params: unknown[],
   search: string | undefined,
   table: 'pet' | 'person',
-  columns: readonly string[],
 ): void {
   const words = (search ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 8);
   const long = words.filter((word) => [...word].length >= 3);
@@ -92,14 +93,16 @@ function addSearch(
     params.push(long.map((word) => `"${word.replaceAll('"', '""')}"`).join(' AND '));
   }
   for (const word of short) {
-    where.push(`(${columns.map((column) => `${column} LIKE ? ESCAPE '\\'`).join(' OR ')})`);
-    for (let i = 0; i < columns.length; i += 1) params.push(`%${escapeLike(word)}%`);
+    where.push('name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE');
+    params.push(word, `${word}${MAX_CHAR}`);
   }
 }
 
 function addCommon(where: string[], params: unknown[], query: CommonQuery): void {
   const presences = query.presence && query.presence.length > 0 ? query.presence : DEFAULT_PRESENCES;
-  where.push(`presence IN (${presences.map(() => '?').join(', ')})`);
+  // Unary + keeps the planner off the presence index for this term: nearly every record passes it, and walking the
+  // sort index instead returns the first page without sorting the whole table. (Counts still use that index.)
+  where.push(`+presence IN (${presences.map(() => '?').join(', ')})`);
   params.push(...presences);
   if (query.status) {
     where.push('status = ? COLLATE NOCASE');
@@ -108,6 +111,9 @@ function addCommon(where: string[], params: unknown[], query: CommonQuery): void
   if (query.pendingOnly) where.push('has_pending = 1');
 }
 
+/**
+ * Runs a list query on the slim list table (filters, order, count), then reads the wide rows of the one page.
+ */
 function runPage<T>(
   db: MirrorDb,
   table: 'pet' | 'person',
@@ -120,18 +126,41 @@ function runPage<T>(
   const offset = Math.max(0, query.offset ?? 0);
   const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
   const direction = query.direction === 'desc' ? 'DESC' : 'ASC';
-  const pageRows = statement(
+  const usesSearchIndex = where.some((condition) => condition.includes('_fts MATCH'));
+  let seqs: { seq: number; total?: number }[];
+  let total: number;
+  if (usesSearchIndex) {
+    // One pass over the search matches gives both the page and the count (the FTS lookup is the costly part).
+    seqs = statement(
+      db,
+      `SELECT seq, COUNT(*) OVER () AS total FROM ${table}_list ${clause}
+       ORDER BY ${order} ${direction}, seq ${direction} LIMIT ? OFFSET ?`,
+    ).all(...params, limit, offset) as { seq: number; total: number }[];
+    total = seqs[0]?.total ?? -1;
+  } else {
+    seqs = statement(
+      db,
+      `SELECT seq FROM ${table}_list ${clause} ORDER BY ${order} ${direction}, seq ${direction} LIMIT ? OFFSET ?`,
+    ).all(...params, limit, offset) as { seq: number }[];
+    total = -1;
+  }
+  if (total < 0) {
+    total = (
+      statement(db, `SELECT COUNT(*) AS total FROM ${table}_list ${clause}`).get(...params) as {
+        total: number;
+      }
+    ).total;
+  }
+  const row = statement(
     db,
     `SELECT p.effective_json, p.presence, p.has_pending, e.fields_json FROM ${table} p
-     LEFT JOIN local_edit e ON e.entity_type = '${table}' AND e.entity_id = p.id
-     WHERE p.seq IN (SELECT seq FROM ${table} ${clause} ORDER BY ${order} ${direction}, seq ${direction}
-                     LIMIT ? OFFSET ?)
-     ORDER BY ${order.replace(/^(\w+)/, 'p.$1')} ${direction}, p.seq ${direction}`,
-  ).all(...params, limit, offset) as RecordRow[];
-  const { total } = statement(db, `SELECT COUNT(*) AS total FROM ${table} ${clause}`).get(...params) as {
-    total: number;
-  };
-  return { items: pageRows.map((row) => fromRow<T>(row)), total, limit, offset };
+     LEFT JOIN local_edit e ON e.entity_type = '${table}' AND e.entity_id = p.id WHERE p.seq = ?`,
+  );
+  const items = seqs.flatMap(({ seq }) => {
+    const found = row.get(seq) as RecordRow | undefined;
+    return found ? [fromRow<T>(found)] : [];
+  });
+  return { items, total, limit, offset };
 }
 
 /** Lists mirrored pets (effective records) with filters, search, sort and paging. */
@@ -150,7 +179,7 @@ export function listPets(db: MirrorDb, query: PetQuery = {}): Page<Pet> {
       params.push(value);
     }
   }
-  addSearch(where, params, query.search, 'pet', ['name', 'breed_text', 'description', 'microchip_id']);
+  addSearch(where, params, query.search, 'pet');
   return runPage<Pet>(db, 'pet', where, params, PET_SORT_COLUMNS[query.sort ?? 'name'], query);
 }
 
@@ -163,7 +192,7 @@ export function listPeople(db: MirrorDb, query: PersonQuery = {}): Page<Person> 
     where.push('type = ?');
     params.push(query.type);
   }
-  addSearch(where, params, query.search, 'person', ['name', 'email', 'phone']);
+  addSearch(where, params, query.search, 'person');
   return runPage<Person>(db, 'person', where, params, PERSON_SORT_COLUMNS[query.sort ?? 'name'], query);
 }
 
@@ -247,4 +276,13 @@ export function* iterateRecords(
   for (const row of iterator as Iterable<{ effective_json: string }>) {
     yield JSON.parse(row.effective_json) as Record<string, unknown>;
   }
+}
+
+/**
+ * Refreshes the query planner's statistics of the list tables (approximate, a few milliseconds), so list queries
+ * pick the right index once the mirror is large. Call after a sync that wrote many rows; it writes only statistics.
+ */
+export function refreshQueryStatistics(db: MirrorDb): void {
+  db.pragma('analysis_limit = 1000');
+  db.exec('ANALYZE pet_list; ANALYZE person_list');
 }

@@ -81,9 +81,14 @@ export function writeRow(
     presence: Presence;
     overlay: LocalFields | null;
     personType?: Person['type'];
+    /** The parsed server record when the caller has it (saves parsing `serverJson` again). */
+    server?: Record<string, unknown>;
   },
 ): void {
-  const server = parts.serverJson ? (JSON.parse(parts.serverJson) as Record<string, unknown>) : null;
+  const server =
+    parts.server ?? (parts.serverJson ? (JSON.parse(parts.serverJson) as Record<string, unknown>) : null);
+  // Without pending fields the effective record is the server record: reuse its JSON text as is.
+  const hasOverlay = parts.overlay !== null && Object.keys(parts.overlay).length > 0;
   // A record created here has no server timestamps yet: it reads as created when its local edit was.
   const localRow = server
     ? undefined
@@ -92,7 +97,7 @@ export function writeRow(
         parts.id,
       ) as { created_at: string } | undefined);
   const nowIso = localRow?.created_at ?? new Date().toISOString();
-  const hasPending = parts.overlay && Object.keys(parts.overlay).length > 0 ? 1 : 0;
+  const hasPending = hasOverlay ? 1 : 0;
   const serverUpdatedMs = server ? toMs(text(server.updated_at)) : null;
   if (entityType === 'pet') {
     const pet = effectivePet(server, parts.overlay, parts.id, nowIso);
@@ -100,7 +105,7 @@ export function writeRow(
       id: parts.id,
       server_json: parts.serverJson,
       server_updated_ms: serverUpdatedMs,
-      effective_json: JSON.stringify(pet),
+      effective_json: !hasOverlay && parts.serverJson ? parts.serverJson : JSON.stringify(pet),
       presence: parts.presence,
       has_pending: hasPending,
       name: text(pet.name),
@@ -127,7 +132,7 @@ export function writeRow(
     type: person.type,
     server_json: parts.serverJson,
     server_updated_ms: serverUpdatedMs,
-    effective_json: JSON.stringify(person),
+    effective_json: !hasOverlay && parts.serverJson ? parts.serverJson : JSON.stringify(person),
     presence: parts.presence,
     has_pending: hasPending,
     name: text(person.name),
@@ -179,6 +184,7 @@ export function storeServerRecord(
   writeRow(db, entityType, {
     id: record.id,
     serverJson: json,
+    server: record,
     presence,
     overlay: readOverlay(db, entityType, record.id),
   });
@@ -188,6 +194,11 @@ export function storeServerRecord(
 /**
  * Stores a page of validated server records in one transaction (with `alsoInTransaction`, e.g. the page's
  * checkpoint bookkeeping, committed together). Returns how many rows were written.
+ *
+ * Pulled pages commit with `synchronous = NORMAL`: in WAL mode a crash of the process loses nothing, and a power
+ * cut can lose only the last pulled pages, whole and together with their checkpoint (WAL recovery keeps a prefix of
+ * transactions), which the next pull fetches again. The next FULL commit (a local edit) syncs them to disk too.
+ * This saves an fsync per page, which dominates a large initial sync on slow disks.
  */
 export function storeServerPage(
   db: MirrorDb,
@@ -196,12 +207,18 @@ export function storeServerPage(
   sighting: Sighting,
   alsoInTransaction?: () => void,
 ): number {
-  return db.transaction(() => {
-    let written = 0;
-    for (const record of records) if (storeServerRecord(db, entityType, record, sighting)) written += 1;
-    alsoInTransaction?.();
-    return written;
-  })();
+  const previous = db.pragma('synchronous', { simple: true }) as number;
+  db.pragma('synchronous = NORMAL');
+  try {
+    return db.transaction(() => {
+      let written = 0;
+      for (const record of records) if (storeServerRecord(db, entityType, record, sighting)) written += 1;
+      alsoInTransaction?.();
+      return written;
+    })();
+  } finally {
+    db.pragma(`synchronous = ${Number(previous)}`);
+  }
 }
 
 /**

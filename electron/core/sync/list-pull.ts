@@ -12,7 +12,13 @@ import {
   writeHttpCache,
   writeSyncState,
 } from '../mirror';
-import { type ListCollection, PAGE_LIMIT, pageEnvelopeSchema, pageUrl } from './collections';
+import {
+  type ListCollection,
+  PAGE_LIMIT,
+  type PageEnvelope,
+  pageEnvelopeSchema,
+  pageUrl,
+} from './collections';
 
 /** Passes repeated from the same checkpoint when the list changed under the pass, before giving up for this run. */
 export const MAX_PASS_ATTEMPTS = 4;
@@ -134,11 +140,7 @@ interface PageOutcome {
   written: number;
 }
 
-/**
- * Fetches one page (conditionally, with the ETag stored for its exact URL), validates each record, and commits the
- * valid records, the page's ETag (only when every record was valid) and `persist()` in one transaction.
- * A 304 writes nothing: its records are already in the mirror (they were committed with the ETag).
- */
+/** Requests and stores one page (see `requestPage` and `storePage`). */
 async function fetchPage(
   db: MirrorDb,
   client: ApiClient,
@@ -148,6 +150,31 @@ async function fetchPage(
   persist: ((outcome: Omit<PageOutcome, 'written' | 'notModified'>) => void) | undefined,
   signal: AbortSignal | undefined,
 ): Promise<PageOutcome> {
+  return storePage(
+    db,
+    collection,
+    await requestPage(db, client, collection, since, position, signal),
+    persist,
+  );
+}
+
+interface RequestedPage {
+  url: string;
+  since: string | null;
+  position: number;
+  cached: ReturnType<typeof readHttpCache>;
+  response: Awaited<ReturnType<ApiClient['get']>> & { body?: PageEnvelope };
+}
+
+/** Requests one page, conditionally with the ETag stored for its exact URL. Writes nothing. */
+async function requestPage(
+  db: MirrorDb,
+  client: ApiClient,
+  collection: ListCollection,
+  since: string | null,
+  position: number,
+  signal: AbortSignal | undefined,
+): Promise<RequestedPage> {
   const url = pageUrl(collection, since, position);
   const cached = readHttpCache(db, url);
   const response = await client.get(url, {
@@ -155,6 +182,32 @@ async function fetchPage(
     etag: cached?.etag,
     ...(signal && { signal }),
   });
+  return { url, since, position, cached, response };
+}
+
+/** How many records a requested page holds and whether more follow, before it is stored. */
+function pageShape(page: RequestedPage, collection: ListCollection): { count: number; hasMore: boolean } {
+  if (page.response.status === 200 && page.response.body) {
+    return {
+      count: (page.response.body[collection.recordsKey] as unknown[]).length,
+      hasMore: page.response.body.hasMore,
+    };
+  }
+  return { count: page.cached?.meta.count ?? 0, hasMore: page.cached?.meta.hasMore ?? false };
+}
+
+/**
+ * Validates each record of a requested page and commits the valid records, the page's ETag (only when every record
+ * was valid) and `persist()` in one transaction. A 304 writes nothing: its records are already in the mirror (they
+ * were committed with the ETag).
+ */
+function storePage(
+  db: MirrorDb,
+  collection: ListCollection,
+  requested: RequestedPage,
+  persist: ((outcome: Omit<PageOutcome, 'written' | 'notModified'>) => void) | undefined,
+): PageOutcome {
+  const { url, since, position, cached, response } = requested;
   if (response.status === 304 && cached) {
     return {
       total: cached.meta.total ?? 0,
@@ -168,7 +221,7 @@ async function fetchPage(
       written: 0,
     };
   }
-  if (response.status !== 200) {
+  if (response.status !== 200 || !response.body) {
     throw new Error(`The server answered ${response.status} to ${url} without a cached copy to reuse.`);
   }
   const raw = response.body[collection.recordsKey] as unknown[];
@@ -285,7 +338,26 @@ export async function pullList(
     resume = undefined;
     const invalid: InvalidRecord[] = [];
 
+    let pending: Promise<RequestedPage> | undefined = requestPage(
+      db,
+      client,
+      collection,
+      since,
+      cursor.offset,
+      options.signal,
+    );
     for (;;) {
+      if (!pending) throw new Error('No page was requested.');
+      const requested: RequestedPage = await pending;
+      // The next page is requested while this one is validated and stored (the network and the server work
+      // meanwhile); it is stored only after this page commits, so order and resume points are unchanged.
+      // Not before the probe of a pass is taken: pages used by a checked pass are all generated after it.
+      const shape = pageShape(requested, collection);
+      pending =
+        shape.hasMore && shape.count > 0 && cursor.probe !== null
+          ? requestPage(db, client, collection, since, cursor.offset + shape.count, options.signal)
+          : undefined;
+      pending?.catch(() => undefined);
       const before = cursor;
       const persist = options.full
         ? undefined
@@ -297,7 +369,7 @@ export async function pullList(
             } satisfies ListState);
             persistedCursor = true;
           };
-      const page = await fetchPage(db, client, collection, since, cursor.offset, persist, options.signal);
+      const page = storePage(db, collection, requested, persist);
       result.requests += 1;
       if (page.notModified) result.notModified += 1;
       result.written += page.written;
@@ -311,15 +383,20 @@ export async function pullList(
         recordsTotal: cursor.total,
       });
       if (!page.hasMore) break;
-      if (cursor.pages === 1 && cursor.passStart !== null) {
-        cursor.probe = await takeProbe(client, collection, cursor.passStart, undefined, options.signal);
+      if (cursor.probe === null && cursor.passStart !== null) {
+        // Several pages: take the probe, then walk the pages again from the first (answered 304 when unchanged), so
+        // that every page this pass relies on was generated after the probe and any change meanwhile shows in it.
+        const probe = await takeProbe(client, collection, cursor.passStart, undefined, options.signal);
         result.requests += 1;
+        cursor = { ...cursor, offset: 0, total: null, pages: 0, unstable: false, probe };
         if (persistedCursor && !options.full) {
           const probed = cursor;
           db.transaction(() =>
             writeSyncState(db, key, { checkpoint: stored.checkpoint, pass: probed } satisfies ListState),
           )();
         }
+        pending = requestPage(db, client, collection, since, 0, options.signal);
+        continue;
       }
       if (page.count === 0 || cursor.offset > (cursor.total ?? 0) + 2 * PAGE_LIMIT) {
         // hasMore with an empty page, or paging past the end: the list is moving; try the pass again.

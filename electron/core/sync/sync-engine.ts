@@ -1,10 +1,13 @@
 import type { SyncProgress } from '../../../shared/desk-api';
 import type { ApiClient } from '../client';
-import type { MirrorDb } from '../mirror';
+import { type MirrorDb, refreshQueryStatistics } from '../mirror';
 import { LIST_COLLECTIONS } from './collections';
 import { type InvalidRecord, type ListPullResult, pullList } from './list-pull';
 import { pullMetadata } from './metadata-pull';
 import { type ReconcileResult, reconcileCollection } from './reconcile';
+
+/** Rows written by one run after which the planner statistics are refreshed. */
+const STATISTICS_AFTER_WRITES = 500;
 
 /** What a push step (the outbox) reports; it runs before the pull so the pull brings back what it wrote. */
 export interface PushSummary {
@@ -121,6 +124,8 @@ export async function runSync(
     );
   }
   if (summary.invalid.length > 0) summary.complete = false;
+  // A large change (the first sync of a big shelter) changes which index serves a list query best.
+  if (summary.written >= STATISTICS_AFTER_WRITES) refreshQueryStatistics(db);
   summary.durationMs = performance.now() - started;
   return summary;
 }
