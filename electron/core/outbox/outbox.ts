@@ -27,6 +27,7 @@ import {
   getEntry,
   headEntries,
   listEntries,
+  mappedServerId,
   markNeedsAttention,
   type OutboxRow,
   resubmitEntry,
@@ -211,12 +212,16 @@ export class Outbox {
         `Entry ${id} is not waiting for attention (it is ${row.state}); only refused changes can be edited.`,
       );
     }
-    const valid = validateEntryBody(row.operation, body);
-    for (const ref of findLocalIds(JSON.stringify(valid))) {
-      if (!this.db.prepare('SELECT 1 FROM pet WHERE id = ?').get(ref)) {
+    let text = JSON.stringify(validateEntryBody(row.operation, body));
+    for (const ref of findLocalIds(text)) {
+      // A local pet the server has accepted since is named by its server id (nothing would rewrite it later).
+      const mapped = mappedServerId(this.db, 'pet', ref);
+      if (mapped) text = text.replaceAll(ref, mapped);
+      else if (!statement(this.db, 'SELECT 1 FROM pet WHERE id = ?').get(ref)) {
         throw new LocalWriteError('not_found', `The body names ${ref}, which is not a pet on this desk.`);
       }
     }
+    const valid = JSON.parse(text) as Record<string, unknown>;
     const { application: _a, pets: _p, ...personFields } = valid;
     const fields = row.operation === 'person.create' ? personFields : valid;
     this.db.transaction(() => {
