@@ -88,6 +88,7 @@ describe('npm run cli: pet, person, outbox', () => {
 
     const sync = await cli(['sync', '--remote', server.origin, '--key', WRITE_KEY, '--once']);
     expect(sync.code, sync.stderr).toBe(0);
+    expect(sync.stderr).toMatch(/Sent 2 queued change/);
     const state = readServerState(server.dataDir);
     expect(state.pets.map((item) => [item.name, item.description])).toEqual([['Cli Rex', 'From the CLI']]);
     expect(state.applications).toHaveLength(1);

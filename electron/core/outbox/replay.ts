@@ -5,6 +5,7 @@ import { type ApiClient, ApiError } from '../client';
 import { type MirrorDb, replaceWithServerRecord, statement } from '../mirror';
 import { checkOldWrite, isOldWrite } from './old-write-check';
 import {
+  entityEntries,
   entryBase,
   entryFields,
   entryRefs,
@@ -282,14 +283,14 @@ export async function replayPass(options: ReplayOptions): Promise<ReplayResult> 
 
   /** The due first entry of one record, if any (whether or not a worker holds the record). */
   function dueHeadOf(key: string): OutboxRow | undefined {
-    const now = options.now();
-    return headEntries(db).find(
-      (entry) =>
-        entityKey(entry) === key &&
-        entry.state === 'pending' &&
-        entry.next_attempt_ms <= now &&
-        entryRefs(entry).length === 0,
-    );
+    const [entityType, entityId] = key.split('\u0000') as ['pet' | 'person', string];
+    const head = entityEntries(db, entityType, entityId)[0];
+    return head &&
+      head.state === 'pending' &&
+      head.next_attempt_ms <= options.now() &&
+      entryRefs(head).length === 0
+      ? head
+      : undefined;
   }
 
   /** A record's key after its create was accepted: its later entries carry the server id. */

@@ -129,6 +129,12 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
           return undefined;
         });
       const label = status.current.remote ?? dataDir;
+      const pushed = summary?.push;
+      if (pushed && pushed.sent + pushed.failed > 0) {
+        io.stderr(
+          `Sent ${pushed.sent} queued change(s)${pushed.failed > 0 ? `; the server refused ${pushed.failed} (see: npm run cli -- outbox list)` : ''}.\n`,
+        );
+      }
       if (summary?.complete) {
         io.stdout(
           flags.json
