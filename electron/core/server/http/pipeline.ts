@@ -92,7 +92,8 @@ export function createRequestListener(
     const route = match.route;
     exchange.endpoint = route.endpoint;
 
-    let keyId = ANONYMOUS;
+    // Keyless endpoints (the OpenAPI document) are counted per client address instead of per key.
+    let keyId = `address:${req.socket.remoteAddress ?? 'unknown'}`;
     if (route.access !== 'public') {
       const presented = header(req, 'x-api-key');
       if (presented === undefined || presented === '') {

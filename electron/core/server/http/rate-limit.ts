@@ -13,7 +13,7 @@ export type EndpointId =
   | 'GET /api/contracts'
   | 'GET /api/openapi.json';
 
-/** Requests per key per hour, per endpoint (api-decisions.md). */
+/** Requests per key per hour, per endpoint (api-decisions.md); the keyless OpenAPI document per address. */
 export const DEFAULT_HOURLY_LIMITS: Record<EndpointId, number> = {
   'GET /api/pets': 2000,
   'GET /api/people': 2000,
@@ -23,7 +23,7 @@ export const DEFAULT_HOURLY_LIMITS: Record<EndpointId, number> = {
   'GET /api/people/custom-fields': 50,
   'GET /api/adoption-fees': 50,
   'GET /api/contracts': 50,
-  'GET /api/openapi.json': 50,
+  'GET /api/openapi.json': 500,
   'POST /api/pets': 250,
   'PATCH /api/pets/{id}': 250,
   'POST /api/people': 250,
