@@ -140,7 +140,7 @@ export const outboxMethods = {
   }),
   'outbox.retry': defineMethod({
     summary:
-      'Send now: one entry (a needs-attention entry is resubmitted unchanged with a new key), or without id every pending entry (also resumes after a refused key).',
+      'Send now: one entry (a needs-attention entry is resubmitted unchanged, with a new key when the server refused the old one), or without id every pending entry (also resumes after a refused key).',
     input: z.strictObject({ id: z.number().int().optional() }).optional(),
     output: outboxCountsSchema,
   }),

@@ -165,6 +165,11 @@ describe('outcomes by status', () => {
       // Later replays leave it alone until a person acts.
       await outbox.replay(client);
       expect(client.sent).toHaveLength(1);
+      // Resubmitted unchanged with a new key (the server refused the old one).
+      outbox.retry(entry?.id);
+      expect(outbox.list()[0]).toMatchObject({ state: 'pending', body: entry?.body, attempts: 0 });
+      expect(outbox.list()[0]?.idempotencyKey).not.toBe(entry?.idempotencyKey);
+      expect(getPet(mirror.db, pet.id)?.record.description).toBe('after');
     });
   }
 

@@ -21,6 +21,7 @@ import {
   countEntries,
   deleteEntry,
   entityEntries,
+  entryError,
   entryFields,
   entryRefs,
   findLocalIds,
@@ -164,8 +165,8 @@ export class Outbox {
   }
 
   /**
-   * Sends again now. With an id: a needs-attention entry is resubmitted unchanged with a new Idempotency-Key (the
-   * server refused the old one or its body); a pending entry loses its backoff. Without: every pending entry is
+   * Sends again now. With an id: a needs-attention entry is resubmitted unchanged (with a new Idempotency-Key when
+   * the server refused the old one); a pending entry loses its backoff. Without: every pending entry is
    * due now and a paused queue (refused key) resumes.
    */
   retry(id?: number): OutboxCounts {
@@ -174,27 +175,28 @@ export class Outbox {
       this.db.transaction(() =>
         statement(this.db, `UPDATE outbox SET next_attempt_ms = 0 WHERE state = 'pending'`).run(),
       )();
+      this.changed([]);
     } else {
       const row = this.requireEntry(id);
+      const status = entryError(row)?.status ?? null;
+      // A key the server refused (4xx) cannot be used again; otherwise (the desk could not verify an old write,
+      // or a reference was discarded) the same key keeps a resend safe if the first one did arrive.
+      const refused = status !== null && status >= 400 && status < 500;
       this.db.transaction(() => {
         if (row.state === 'needs-attention') {
           resubmitEntry(this.db, id, {
             body: row.body,
             path: row.path,
             fields: entryFields(row),
-            idempotencyKey: randomUUID(),
+            idempotencyKey: refused ? randomUUID() : row.idempotency_key,
           });
           rebuildOverlay(this.db, row.entity_type, row.entity_id);
         } else {
           statement(this.db, 'UPDATE outbox SET next_attempt_ms = 0 WHERE id = ?').run(id);
         }
       })();
+      this.changed([{ entityType: row.entity_type, id: row.entity_id }]);
     }
-    this.changed(
-      id === undefined
-        ? []
-        : [{ entityType: this.requireEntry(id).entity_type, id: this.requireEntry(id).entity_id }],
-    );
     this.kick();
     return this.counts();
   }
