@@ -63,6 +63,47 @@ describe('DeskApi: outbox', () => {
     await until(() => readServerState(server.dataDir).people.length === 1, 'the person to reach the server');
   });
 
+  it('pauses on a refused key, resumes with a new key, and counts refused writes in the status', async () => {
+    const server = await startServer();
+    cleanups.push(async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      await server.close();
+    });
+    const { core } = await desk();
+    await core.registry.invoke('sync.connection.set', {
+      mode: 'remote',
+      remote: server.origin,
+      apiKey: 'wrong',
+    });
+    await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Locked Out' }) });
+    await until(
+      async () => (await core.registry.invoke('outbox.list')).counts.pausedReason !== null,
+      'the queue to pause',
+    );
+    expect(readServerState(server.dataDir).pets).toHaveLength(0);
+    await core.registry.invoke('sync.connection.set', {
+      mode: 'remote',
+      remote: server.origin,
+      apiKey: WRITE_KEY,
+    });
+    await until(
+      async () => (await core.registry.invoke('outbox.list')).counts.pending === 0,
+      'the queue to drain',
+    );
+    expect(readServerState(server.dataDir).pets.map((pet) => pet.name)).toEqual(['Locked Out']);
+
+    const [accepted] = readServerState(server.dataDir).pets;
+    await core.registry.invoke('outbox.updatePet', {
+      id: accepted?.id ?? '',
+      fields: { status: 'not a status' },
+    });
+    await until(() => core.status.get().needsAttention === 1, 'the refused write to need attention');
+    const [refused] = (await core.registry.invoke('outbox.list', { state: 'needs-attention' })).entries;
+    expect(refused?.lastError?.status).toBe(400);
+    await core.registry.invoke('outbox.discard', { id: refused?.id ?? 0 });
+    expect(core.status.get().needsAttention).toBe(0);
+  });
+
   it('rejects invalid writes naming the field, and holds duplicates back until forced', async () => {
     const { core } = await desk();
     const result = await core.registry.call('outbox.createPet', { fields: petFields({ species: 'dragon' }) });

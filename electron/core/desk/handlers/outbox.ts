@@ -82,7 +82,9 @@ export function registerOutboxHandlers(
     outbox,
     hooks: {
       push: async ({ client, signal }) => {
-        const result = await outbox.replay(client, signal);
+        // One client per key for every replay, so a queue paused for a refused key stays paused until the key
+        // changes (a new client), whichever of sync and local writes starts the replay.
+        const result = await outbox.replay((await resolveClient().catch(() => undefined)) ?? client, signal);
         return { sent: result.sent, failed: result.failed };
       },
     },
