@@ -136,6 +136,17 @@ describe('entries older than the 24-hour key retention', () => {
     expect(readServerState(server.dataDir).pets).toHaveLength(0);
   });
 
+  it('a person create that happened a day ago is found by email and not sent again', async () => {
+    const result = outbox.createPerson({ type: 'adopter', name: 'Old Adopter', email: 'old@example.org' });
+    if (result.status !== 'queued') throw new Error('not queued');
+    await sendLikeOutbox(result.entryIds[0] as number);
+    clock += DAY + 2 * 60 * 60 * 1000;
+    await reopen();
+    await outbox.replay(client);
+    expect(readServerState(server.dataDir).people.map((person) => person.name)).toEqual(['Old Adopter']);
+    expect(outbox.counts().pending).toBe(0);
+  });
+
   it('an update that already applied is settled from the server without resending', async () => {
     queuedPet({ name: 'Patchy' });
     await outbox.replay(client);
