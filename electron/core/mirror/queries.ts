@@ -1,4 +1,5 @@
 import type { Person, Pet } from '../../../shared/contract';
+import { EFFECTIVE_JSON_SQL } from './records';
 import { type EntityType, type MirrorDb, type MirrorRecord, type Presence, statement } from './types';
 
 /** Sort keys of the pet list and the column each reads. */
@@ -153,7 +154,7 @@ function runPage<T>(
   }
   const row = statement(
     db,
-    `SELECT p.effective_json, p.presence, p.has_pending, e.fields_json FROM ${table} p
+    `SELECT ${EFFECTIVE_JSON_SQL} AS effective_json, p.presence, p.has_pending, e.fields_json FROM ${table} p
      LEFT JOIN local_edit e ON e.entity_type = '${table}' AND e.entity_id = p.id WHERE p.seq = ?`,
   );
   const items = seqs.flatMap(({ seq }) => {
@@ -200,7 +201,7 @@ function getOne<T>(db: MirrorDb, entityType: EntityType, id: string): MirrorReco
   const table = entityType === 'pet' ? 'pet' : 'person';
   const row = statement(
     db,
-    `SELECT p.effective_json, p.presence, p.has_pending, e.fields_json FROM ${table} p
+    `SELECT ${EFFECTIVE_JSON_SQL} AS effective_json, p.presence, p.has_pending, e.fields_json FROM ${table} p
      LEFT JOIN local_edit e ON e.entity_type = '${table}' AND e.entity_id = p.id WHERE p.id = ?`,
   ).get(id) as RecordRow | undefined;
   return row ? fromRow<T>(row) : undefined;
@@ -269,9 +270,15 @@ export function* iterateRecords(
   const removed = options.includeRemoved ? '' : `AND presence != 'removed'`;
   const iterator =
     kind === 'pets'
-      ? db.prepare(`SELECT effective_json FROM pet WHERE 1 = 1 ${removed} ORDER BY id`).iterate()
+      ? db
+          .prepare(
+            `SELECT ${EFFECTIVE_JSON_SQL} AS effective_json FROM pet WHERE 1 = 1 ${removed} ORDER BY id`,
+          )
+          .iterate()
       : db
-          .prepare(`SELECT effective_json FROM person WHERE type = ? ${removed} ORDER BY id`)
+          .prepare(
+            `SELECT ${EFFECTIVE_JSON_SQL} AS effective_json FROM person WHERE type = ? ${removed} ORDER BY id`,
+          )
           .iterate(kind === 'adopters' ? 'adopter' : 'foster');
   for (const row of iterator as Iterable<{ effective_json: string }>) {
     yield JSON.parse(row.effective_json) as Record<string, unknown>;

@@ -39,6 +39,16 @@ export function readOverlay(db: MirrorDb, entityType: EntityType, id: string): L
   return row ? (JSON.parse(row.fields_json) as LocalFields) : null;
 }
 
+/**
+ * `effective_json` of a record without pending fields: the effective record is the server record, and not storing
+ * it twice keeps rows within one database page (an initial sync writes half as much). Read it with
+ * `EFFECTIVE_JSON_SQL`.
+ */
+export const SAME_AS_SERVER = '';
+
+/** SQL expression of the effective record's JSON text of a `pet` or `person` row. */
+export const EFFECTIVE_JSON_SQL = "COALESCE(NULLIF(effective_json, ''), server_json)";
+
 const PET_UPSERT = `INSERT INTO pet (id, server_json, server_updated_ms, effective_json, presence, has_pending, name,
   species, status, sex, size, age_category, breed_text, description, microchip_id, custom_id, show_public,
   intake_date, created_ms, updated_ms)
@@ -105,7 +115,7 @@ export function writeRow(
       id: parts.id,
       server_json: parts.serverJson,
       server_updated_ms: serverUpdatedMs,
-      effective_json: !hasOverlay && parts.serverJson ? parts.serverJson : JSON.stringify(pet),
+      effective_json: !hasOverlay && parts.serverJson ? SAME_AS_SERVER : JSON.stringify(pet),
       presence: parts.presence,
       has_pending: hasPending,
       name: text(pet.name),
@@ -132,7 +142,7 @@ export function writeRow(
     type: person.type,
     server_json: parts.serverJson,
     server_updated_ms: serverUpdatedMs,
-    effective_json: !hasOverlay && parts.serverJson ? parts.serverJson : JSON.stringify(person),
+    effective_json: !hasOverlay && parts.serverJson ? SAME_AS_SERVER : JSON.stringify(person),
     presence: parts.presence,
     has_pending: hasPending,
     name: text(person.name),

@@ -140,24 +140,6 @@ interface PageOutcome {
   written: number;
 }
 
-/** Requests and stores one page (see `requestPage` and `storePage`). */
-async function fetchPage(
-  db: MirrorDb,
-  client: ApiClient,
-  collection: ListCollection,
-  since: string | null,
-  position: number,
-  persist: ((outcome: Omit<PageOutcome, 'written' | 'notModified'>) => void) | undefined,
-  signal: AbortSignal | undefined,
-): Promise<PageOutcome> {
-  return storePage(
-    db,
-    collection,
-    await requestPage(db, client, collection, since, position, signal),
-    persist,
-  );
-}
-
 interface RequestedPage {
   url: string;
   since: string | null;
