@@ -230,3 +230,43 @@ describe('rate limits', () => {
     expect(rateBucket('GET', '/api/people?type=adopter')).toBe('GET /api/people');
   });
 });
+
+describe('rate-limit pacing against a server', () => {
+  it('waits for the window to reset rather than spend the last requests, and gives up when that is too far', async () => {
+    const reset = Math.ceil(Date.now() / 1000) + 30;
+    let remaining = 2;
+    const base = await serve((_req, res) => {
+      remaining -= 1;
+      reply(
+        res,
+        200,
+        { ok: true },
+        {
+          'x-ratelimit-limit': '50',
+          'x-ratelimit-remaining': String(remaining),
+          'x-ratelimit-reset': String(reset),
+          'x-generated-at': new Date().toISOString(),
+        },
+      );
+    });
+    const waits: Array<{ reason: string; ms: number }> = [];
+    const client = createApiClient({
+      baseUrl: base,
+      apiKey: 'k',
+      sleep: async () => {},
+      onWait: (w) => waits.push(w),
+    });
+    await client.get('/api/adoption-fees', { schema: okSchema });
+    // One request left of 50 (the reserve): the next one waits for the reset instead of using it.
+    await client.get('/api/adoption-fees', { schema: okSchema });
+    expect(waits[0]?.reason).toBe('rate-limit');
+    expect(waits[0]?.ms).toBeGreaterThan(25_000);
+    const impatient = createApiClient({ baseUrl: base, apiKey: 'k', maxWaitMs: 1_000 });
+    await impatient.get('/api/adoption-fees', { schema: okSchema }).catch(() => undefined);
+    await expect(impatient.get('/api/adoption-fees', { schema: okSchema })).rejects.toMatchObject({
+      kind: 'rate-limited',
+    });
+    await client.close();
+    await impatient.close();
+  });
+});
