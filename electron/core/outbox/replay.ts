@@ -15,7 +15,7 @@ import {
   type OutboxRow,
   scheduleRetry,
 } from './outbox-store';
-import { parseWriteResponse, rebuildOverlay, recordName, settleAccepted } from './settle';
+import { parseWriteResponse, recordName, settleAccepted, settleOverlay } from './settle';
 import { isLocalId, sameFieldValue } from './values';
 
 export interface ReplayOptions {
@@ -56,11 +56,11 @@ function entityKey(entry: OutboxRow): string {
  * change. Synchronous JavaScript, so no other commit can run between the two pragmas.
  */
 function relaxed<T>(db: MirrorDb, run: () => T): T {
-  db.pragma('synchronous = NORMAL');
+  statement(db, 'PRAGMA synchronous = NORMAL').run();
   try {
     return run();
   } finally {
-    db.pragma('synchronous = FULL');
+    statement(db, 'PRAGMA synchronous = FULL').run();
   }
 }
 
@@ -126,7 +126,7 @@ export async function replayPass(options: ReplayOptions): Promise<ReplayResult> 
     relaxed(db, () =>
       db.transaction(() => {
         markNeedsAttention(db, entry.id, error);
-        rebuildOverlay(db, entry.entity_type, entry.entity_id);
+        settleOverlay(db, entry.entity_type, entry.entity_id);
       })(),
     );
     result.failed += 1;

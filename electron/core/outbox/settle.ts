@@ -5,6 +5,7 @@ import {
   getPet,
   type LocalFields,
   type MirrorDb,
+  readOverlay,
   remapLocalId,
   replaceWithServerRecord,
   setLocalEdit,
@@ -36,6 +37,33 @@ export function rebuildOverlay(db: MirrorDb, entityType: EntityType, entityId: s
   if (local && Object.keys(merged).length === 0) return;
   clearLocalEdit(db, entityType, entityId);
   if (Object.keys(merged).length > 0) setLocalEdit(db, entityType, entityId, merged);
+}
+
+/**
+ * The overlay after a record's first entry left the pending set (accepted or refused): the fields no pending entry
+ * still carries are settled, every other pending value stays as it is (later entries wrote it last either way).
+ * Same result as `rebuildOverlay` for that case, with at most one rewrite of the record instead of two.
+ */
+export function settleOverlay(db: MirrorDb, entityType: EntityType, entityId: string): void {
+  const table = entityType === 'pet' ? 'pet' : 'person';
+  const row = statement(db, `SELECT presence FROM ${table} WHERE id = ?`).get(entityId) as
+    | { presence: string }
+    | undefined;
+  if (!row) return;
+  if (row.presence === 'local') {
+    rebuildOverlay(db, entityType, entityId);
+    return;
+  }
+  const current = readOverlay(db, entityType, entityId);
+  if (!current) return;
+  const stillPending = new Set<string>();
+  for (const entry of entityEntries(db, entityType, entityId)) {
+    if (entry.state === 'pending')
+      for (const field of Object.keys(entryFields(entry))) stillPending.add(field);
+  }
+  const settled: LocalFields = {};
+  for (const [field, value] of Object.entries(current)) if (!stillPending.has(field)) settled[field] = value;
+  if (Object.keys(settled).length > 0) clearLocalEdit(db, entityType, entityId, settled);
 }
 
 /** Validates a write response as the record of the entry's kind; the person's `application` is not stored. */
@@ -80,7 +108,7 @@ export function settleAccepted(
     }
     replaceWithServerRecord(db, entityType, record);
     deleteEntry(db, entry.id);
-    rebuildOverlay(db, entityType, entityId);
+    settleOverlay(db, entityType, entityId);
   })();
   return entityId;
 }
