@@ -99,12 +99,27 @@ function addSearch(
   }
 }
 
-function addCommon(where: string[], params: unknown[], query: CommonQuery): void {
+function addCommon(
+  db: MirrorDb,
+  table: 'pet' | 'person',
+  where: string[],
+  params: unknown[],
+  query: CommonQuery,
+): void {
   const presences = query.presence && query.presence.length > 0 ? query.presence : DEFAULT_PRESENCES;
-  // Unary + keeps the planner off the presence index for this term: nearly every record passes it, and walking the
-  // sort index instead returns the first page without sorting the whole table. (Counts still use that index.)
-  where.push(`+presence IN (${presences.map(() => '?').join(', ')})`);
-  params.push(...presences);
+  const everything = DEFAULT_PRESENCES.every((presence) => presences.includes(presence));
+  // The usual question (everything but removed records) needs no condition while nothing is removed: counts then
+  // come straight from an index without reading rows.
+  const anyExcluded =
+    !everything ||
+    (!presences.includes('removed') &&
+      statement(db, `SELECT 1 FROM ${table}_list WHERE presence = 'removed' LIMIT 1`).get() !== undefined);
+  if (anyExcluded) {
+    // Unary + keeps the planner off the presence index: nearly every record passes this term, and walking the sort
+    // index instead returns the first page without sorting the whole table.
+    where.push(`+presence IN (${presences.map(() => '?').join(', ')})`);
+    params.push(...presences);
+  }
   if (query.status) {
     where.push('status = ? COLLATE NOCASE');
     params.push(query.status.trim());
@@ -168,7 +183,7 @@ function runPage<T>(
 export function listPets(db: MirrorDb, query: PetQuery = {}): Page<Pet> {
   const where: string[] = [];
   const params: unknown[] = [];
-  addCommon(where, params, query);
+  addCommon(db, 'pet', where, params, query);
   for (const [column, value] of [
     ['species', query.species],
     ['sex', query.sex],
@@ -188,7 +203,7 @@ export function listPets(db: MirrorDb, query: PetQuery = {}): Page<Pet> {
 export function listPeople(db: MirrorDb, query: PersonQuery = {}): Page<Person> {
   const where: string[] = [];
   const params: unknown[] = [];
-  addCommon(where, params, query);
+  addCommon(db, 'person', where, params, query);
   if (query.type) {
     where.push('type = ?');
     params.push(query.type);

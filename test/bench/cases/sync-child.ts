@@ -107,14 +107,23 @@ async function sync() {
   );
   for (const query of queries.slice(0, 20)) listPets(mirror.db, query);
   const latencies: number[] = [];
+  const timed: Array<{ ms: number; query: unknown; total: number }> = [];
   for (let round = 0; round < 3; round += 1) {
     for (const query of queries) {
       const t = performance.now();
-      listPets(mirror.db, { limit: 50, ...query });
-      latencies.push(performance.now() - t);
+      const page = listPets(mirror.db, { limit: 50, ...query });
+      const ms = performance.now() - t;
+      latencies.push(ms);
+      timed.push({ ms, query, total: page.total });
     }
   }
   latencies.sort((a, b) => a - b);
+  timed.sort((a, b) => b.ms - a.ms);
+  for (const slow of timed.slice(0, 5)) {
+    process.stderr.write(
+      `[bench] slow search ${slow.ms.toFixed(1)} ms, ${slow.total} matches: ${JSON.stringify(slow.query)}\n`,
+    );
+  }
   await client.close();
   await mirror.close();
   return {
