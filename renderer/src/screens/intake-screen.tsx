@@ -1,61 +1,194 @@
-import { Card, Group, List, SimpleGrid, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconCheck, IconClipboardHeart, IconWifiOff } from '@tabler/icons-react';
-import { PET_CREATE_REQUIRED, SPECIES } from '../../../shared/contract';
-import { EmptyState } from '../components/empty-state';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Paper,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
+import { IconCircleCheck, IconClockHour4, IconInfoCircle, IconPlus } from '@tabler/icons-react';
+import { useState } from 'react';
+import type { DeskError, DuplicateWarning } from '../../../shared/desk-api';
+import { useDesk, useDeskEvent, useDeskQuery } from '../bridge/hooks';
+import { DeskErrorAlert } from '../components/desk-error-alert';
+import { DuplicateWarnings } from '../components/duplicate-warnings';
+import { PetDrawer } from '../components/pet-drawer';
+import { PetFields } from '../components/pet-fields';
 import { ScreenHeader } from '../components/screen-header';
-
-/** Plain words for each field the API requires on a new pet (typed so a new required field fails to build). */
-const REQUIRED_FIELD_WORDS: Record<(typeof PET_CREATE_REQUIRED)[number], string> = {
-  name: 'A name (a temporary one is fine)',
-  species: `Species: ${SPECIES.join(', ')}`,
-  age_category: 'Rough age: youngest, young, adult or senior',
-  sex: 'Sex (unknown is fine)',
-  size: 'Size, from extra small to extra large',
-  status: 'Status, e.g. intake, stray or surrendered',
-  health: 'First impression of health',
-};
+import { fieldMessages, toDeskError } from '../lib/desk-error';
+import { useReloadOnChange } from '../lib/live-data';
+import { buildPetCreate, emptyPetDraft, type FieldMessages, type PetDraft } from '../lib/pet-form';
+import { humanize } from '../lib/words';
 
 export function IntakeScreen() {
+  const api = useDesk();
+  const fields = useDeskQuery('mirror.customFields', { entity: 'pet' });
+  const statuses = useDeskQuery('mirror.pets.statuses');
+  const [draft, setDraft] = useState<PetDraft>(() => emptyPetDraft());
+  const [errors, setErrors] = useState<FieldMessages>({});
+  const [error, setError] = useState<DeskError>();
+  const [warnings, setWarnings] = useState<DuplicateWarning[]>([]);
+  const [saving, setSaving] = useState(false);
+  const [saved, setSaved] = useState<{ id: string; name: string }[]>([]);
+  const [openId, setOpenId] = useState<string | null>(null);
+
+  async function save(force: boolean) {
+    setError(undefined);
+    const built = buildPetCreate(draft);
+    if (!built.ok) {
+      setErrors(built.errors);
+      setWarnings([]);
+      return;
+    }
+    setErrors({});
+    setSaving(true);
+    try {
+      const result = await api.call('outbox.createPet', { fields: built.fields, force });
+      if (result.status === 'duplicates') {
+        setWarnings(result.warnings);
+      } else {
+        setWarnings([]);
+        setSaved((previous) => [{ id: result.entityId, name: draft.name.trim() }, ...previous]);
+        setDraft(emptyPetDraft());
+        window.scrollTo({ top: 0, behavior: 'smooth' });
+      }
+    } catch (caught) {
+      const deskError = toDeskError(caught);
+      setErrors(fieldMessages(deskError));
+      setError(deskError);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const errorCount = Object.keys(errors).length;
   return (
     <>
       <ScreenHeader
         title="Intake"
         description="Record an animal the moment it arrives. Intakes saved here are kept on this desk and sent to the shelter’s server when the connection is back."
       />
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-        <EmptyState
-          icon={IconClipboardHeart}
-          title="Ready for the first intake"
-          action={{ label: 'Connect to your shelter', href: '/sync' }}
-        >
-          The intake form uses your shelter’s own statuses and custom fields, which this desk receives with
-          its first sync. Connect it under Sync, then start an intake here.
-        </EmptyState>
-        <Card withBorder radius="lg" p="xl">
-          <Title order={4} mb="xs">
-            What you will need
-          </Title>
-          <Text c="dimmed" size="sm" mb="md">
-            Have these at hand; everything else can be added later.
-          </Text>
-          <List
-            spacing="xs"
-            icon={
-              <ThemeIcon size={22} radius="xl" variant="light">
-                <IconCheck size={14} />
-              </ThemeIcon>
-            }
+      <Stack gap="lg">
+        {saved.map((pet) => (
+          <SavedIntake key={pet.id} id={pet.id} name={pet.name} onOpen={setOpenId} />
+        ))}
+        {fields.data && fields.data.fetchedAt === null && (
+          <Alert color="blue" variant="light" icon={<IconInfoCircle />}>
+            Your shelter’s own fields arrive with the first sync. You can record the intake now and add them
+            later.{' '}
+            <Anchor href="#/sync" size="sm">
+              Connect under Sync
+            </Anchor>
+          </Alert>
+        )}
+        <Paper withBorder radius="lg" p="xl">
+          <form
+            aria-label="New pet"
+            noValidate
+            onSubmit={(event) => {
+              event.preventDefault();
+              void save(false);
+            }}
           >
-            {PET_CREATE_REQUIRED.map((field) => (
-              <List.Item key={field}>{REQUIRED_FIELD_WORDS[field]}</List.Item>
-            ))}
-          </List>
-          <Group gap="xs" mt="lg" c="dimmed">
-            <IconWifiOff size={16} />
-            <Text size="sm">Works without internet.</Text>
-          </Group>
-        </Card>
-      </SimpleGrid>
+            <Stack gap="lg">
+              <PetFields
+                draft={draft}
+                onChange={setDraft}
+                errors={errors}
+                customFields={fields.data?.fields ?? []}
+                statuses={statuses.data ?? []}
+              />
+              {errorCount > 0 && (
+                <Alert color="red" variant="light" role="alert" title="Please check the marked fields">
+                  {Object.entries(errors)
+                    .map(([field, message]) => `${humanize(field)} ${message}`)
+                    .join('; ')}
+                </Alert>
+              )}
+              {error && errorCount === 0 && <DeskErrorAlert error={error} title="Not saved" />}
+              {warnings.length > 0 && (
+                <DuplicateWarnings
+                  warnings={warnings}
+                  saving={saving}
+                  onOverride={() => void save(true)}
+                  onCancel={() => setWarnings([])}
+                />
+              )}
+              <Group justify="flex-end" gap="sm">
+                <Button
+                  variant="default"
+                  onClick={() => {
+                    setDraft(emptyPetDraft());
+                    setErrors({});
+                    setWarnings([]);
+                    setError(undefined);
+                  }}
+                >
+                  Clear
+                </Button>
+                <Button type="submit" loading={saving} leftSection={<IconPlus size={18} />}>
+                  Save intake
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        </Paper>
+      </Stack>
+      <PetDrawer id={openId} onClose={() => setOpenId(null)} />
     </>
+  );
+}
+
+/**
+ * A pet saved from this screen: pending until the server accepts it, then "synced". On acceptance the desk gives
+ * the record its server id; the outbox event names the server id just before the local one, so follow it.
+ */
+function SavedIntake({ id, name, onOpen }: { id: string; name: string; onOpen(id: string): void }) {
+  const [currentId, setCurrentId] = useState(id);
+  const pet = useDeskQuery('mirror.pets.get', { id: currentId });
+  useReloadOnChange(['pets'], pet.reload);
+  useDeskEvent('outbox', (event) => {
+    const at = event.changed.findIndex((change) => change.entityType === 'pet' && change.id === currentId);
+    const previous = at > 0 ? event.changed[at - 1] : undefined;
+    if (previous?.entityType === 'pet' && !previous.id.startsWith('local-')) setCurrentId(previous.id);
+  });
+  const gone = pet.error?.code === 'not_found';
+  const synced = pet.data ? !pet.data.pending && pet.data.presence !== 'local' : false;
+  const line = synced
+    ? 'The shelter’s server has it.'
+    : gone
+      ? 'No longer waiting on this desk: it was sent, or discarded under Sync.'
+      : 'Saved on this desk. It is sent to the shelter’s server when the connection allows.';
+  return (
+    <Card withBorder radius="lg" p="md" aria-label={`Saved intake ${name}`}>
+      <Group justify="space-between" wrap="nowrap">
+        <Group gap="sm" wrap="nowrap">
+          <ThemeIcon color={synced ? 'teal' : 'yellow'} variant="light" size="lg" radius="xl">
+            {synced ? <IconCircleCheck size={20} /> : <IconClockHour4 size={20} />}
+          </ThemeIcon>
+          <Stack gap={0}>
+            <Title order={4}>{name} is recorded</Title>
+            <Text size="sm" c="dimmed">
+              {line}
+            </Text>
+          </Stack>
+        </Group>
+        <Group gap="sm" wrap="nowrap">
+          <Badge color={synced ? 'teal' : gone ? 'gray' : 'yellow'} variant="light">
+            {synced ? 'Synced' : gone ? 'Not here' : 'Pending'}
+          </Badge>
+          {!gone && (
+            <Button variant="light" size="xs" onClick={() => onOpen(currentId)}>
+              Open
+            </Button>
+          )}
+        </Group>
+      </Group>
+    </Card>
   );
 }

@@ -1,0 +1,130 @@
+import {
+  Badge,
+  Checkbox,
+  NumberInput,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from '@mantine/core';
+import type { CustomField } from '../../../shared/contract';
+
+function optionList(options: unknown): string[] {
+  if (!Array.isArray(options)) return [];
+  return options
+    .map((option) => {
+      if (typeof option === 'string') return option;
+      if (option && typeof option === 'object' && 'value' in option) return String(option.value);
+      return null;
+    })
+    .filter((option): option is string => option !== null);
+}
+
+/** Inputs for the shelter's own fields, grouped by section; hidden fields are left out. */
+export function CustomFieldInputs({
+  fields,
+  values,
+  onChange,
+}: {
+  fields: readonly CustomField[];
+  values: Record<string, unknown>;
+  onChange(next: Record<string, unknown>): void;
+}) {
+  const visible = fields.filter((field) => !field.hidden);
+  if (visible.length === 0) return null;
+  const sections = [...new Set(visible.map((field) => field.section ?? 'Other'))];
+  const set = (key: string, value: unknown) => onChange({ ...values, [key]: value });
+
+  return (
+    <Stack gap="md">
+      {sections.map((section) => (
+        <Stack key={section} gap="xs">
+          <Text size="sm" fw={600} c="dimmed">
+            {section}
+          </Text>
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            {visible
+              .filter((field) => (field.section ?? 'Other') === section)
+              .map((field) => {
+                const label = (
+                  <>
+                    {field.label}
+                    {field.internal_only && (
+                      <Badge size="xs" variant="outline" color="gray" ml={6}>
+                        Staff only
+                      </Badge>
+                    )}
+                  </>
+                );
+                const common = {
+                  label,
+                  description: field.help_text ?? undefined,
+                  withAsterisk: field.required,
+                  'aria-label': field.label,
+                };
+                const value = values[field.field_key];
+                switch (field.field_type) {
+                  case 'select':
+                    return (
+                      <Select
+                        key={field.field_key}
+                        {...common}
+                        data={optionList(field.options)}
+                        value={typeof value === 'string' ? value : null}
+                        onChange={(next) => set(field.field_key, next ?? '')}
+                        clearable
+                      />
+                    );
+                  case 'checkbox':
+                  case 'boolean':
+                    return (
+                      <Checkbox
+                        key={field.field_key}
+                        label={label}
+                        aria-label={field.label}
+                        description={field.help_text ?? undefined}
+                        checked={value === true}
+                        onChange={(event) => set(field.field_key, event.currentTarget.checked)}
+                        mt="lg"
+                      />
+                    );
+                  case 'number':
+                    return (
+                      <NumberInput
+                        key={field.field_key}
+                        {...common}
+                        value={typeof value === 'number' ? value : ''}
+                        onChange={(next) => set(field.field_key, typeof next === 'number' ? next : '')}
+                      />
+                    );
+                  case 'textarea':
+                    return (
+                      <Textarea
+                        key={field.field_key}
+                        {...common}
+                        autosize
+                        minRows={2}
+                        value={typeof value === 'string' ? value : ''}
+                        onChange={(event) => set(field.field_key, event.currentTarget.value)}
+                      />
+                    );
+                  default:
+                    return (
+                      <TextInput
+                        key={field.field_key}
+                        {...common}
+                        type={field.field_type === 'date' ? 'date' : 'text'}
+                        value={typeof value === 'string' ? value : value === undefined ? '' : String(value)}
+                        onChange={(event) => set(field.field_key, event.currentTarget.value)}
+                      />
+                    );
+                }
+              })}
+          </SimpleGrid>
+        </Stack>
+      ))}
+    </Stack>
+  );
+}

@@ -1,0 +1,43 @@
+import { Alert, Button, Group, List, Text } from '@mantine/core';
+import { IconCopy } from '@tabler/icons-react';
+import type { DuplicateWarning } from '../../../shared/desk-api';
+
+/** The desk found records that look like this one; the worker may still save ("Save anyway"). */
+export function DuplicateWarnings({
+  warnings,
+  onOverride,
+  onCancel,
+  saving,
+}: {
+  warnings: readonly DuplicateWarning[];
+  onOverride(): void;
+  onCancel(): void;
+  saving?: boolean;
+}) {
+  return (
+    <Alert
+      color="yellow"
+      variant="light"
+      icon={<IconCopy />}
+      title="This may already be on the desk"
+      role="alert"
+    >
+      <List size="sm" spacing={4} mb="sm">
+        {warnings.map((warning) => (
+          <List.Item key={`${warning.kind}:${warning.existingId}`}>{warning.message}</List.Item>
+        ))}
+      </List>
+      <Text size="sm" mb="sm">
+        Check the existing record first. If this really is someone or something new, save it anyway.
+      </Text>
+      <Group gap="sm">
+        <Button color="yellow" onClick={onOverride} loading={saving}>
+          Save anyway
+        </Button>
+        <Button variant="default" onClick={onCancel}>
+          Go back
+        </Button>
+      </Group>
+    </Alert>
+  );
+}

@@ -1,0 +1,174 @@
+import {
+  Checkbox,
+  Divider,
+  Group,
+  MultiSelect,
+  Select,
+  SimpleGrid,
+  Stack,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import type { CustomField } from '../../../shared/contract';
+import type { FieldMessages, PetDraft } from '../lib/pet-form';
+import {
+  AGE_OPTIONS,
+  COMPATIBILITY_OPTIONS,
+  HEALTH_OPTIONS,
+  SEX_OPTIONS,
+  SIZE_OPTIONS,
+  SPECIES_OPTIONS,
+  statusOptions,
+  TEMPERAMENT_OPTIONS,
+} from '../lib/words';
+import { CustomFieldInputs } from './custom-field-inputs';
+
+/** The pet form's inputs, shared by Intake and Edit; `errors` are shown under each field. */
+export function PetFields({
+  draft,
+  onChange,
+  errors,
+  customFields,
+  statuses,
+  compact = false,
+}: {
+  draft: PetDraft;
+  onChange(next: PetDraft): void;
+  errors: FieldMessages;
+  customFields: readonly CustomField[];
+  statuses: readonly string[];
+  /** Edit drawer: one column. */
+  compact?: boolean;
+}) {
+  const set = <K extends keyof PetDraft>(key: K, value: PetDraft[K]) => onChange({ ...draft, [key]: value });
+  const text = (key: keyof PetDraft & string, label: string, extra: Record<string, unknown> = {}) => (
+    <TextInput
+      label={label}
+      value={draft[key] as string}
+      onChange={(event) => set(key, event.currentTarget.value as never)}
+      error={errors[key]}
+      {...extra}
+    />
+  );
+  const select = (
+    key: 'species' | 'age_category' | 'sex' | 'size' | 'health' | 'status',
+    label: string,
+    data: { value: string; label: string }[],
+  ) => (
+    <Select
+      label={label}
+      withAsterisk
+      data={data}
+      value={draft[key] || null}
+      onChange={(value) => set(key, value ?? '')}
+      error={errors[key]}
+      placeholder="Choose…"
+      searchable={data.length > 8}
+      allowDeselect={false}
+      comboboxProps={{ withinPortal: true }}
+    />
+  );
+  const cols = compact ? { base: 1, sm: 2 } : { base: 1, sm: 2, md: 3 };
+
+  return (
+    <Stack gap="lg">
+      <Stack gap="sm">
+        <Title order={4}>The basics</Title>
+        <SimpleGrid cols={cols} spacing="sm">
+          {text('name', 'Name', { withAsterisk: true, placeholder: 'A temporary name is fine' })}
+          {select('species', 'Species', SPECIES_OPTIONS)}
+          {select('age_category', 'Age', AGE_OPTIONS)}
+          {select('sex', 'Sex', SEX_OPTIONS)}
+          {select('size', 'Size', SIZE_OPTIONS)}
+          {select('health', 'Health', HEALTH_OPTIONS)}
+        </SimpleGrid>
+      </Stack>
+      <Stack gap="sm">
+        <Title order={4}>Status</Title>
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          {select('status', 'Status', statusOptions(statuses))}
+          {text('status_change_notes', 'Status notes', { placeholder: 'Why the status changes (optional)' })}
+        </SimpleGrid>
+        <Group gap="xl">
+          <Checkbox
+            label="Show on the public list"
+            checked={draft.show_public}
+            onChange={(event) => set('show_public', event.currentTarget.checked)}
+          />
+          <Checkbox
+            label="Spayed / neutered"
+            checked={draft.spayed}
+            onChange={(event) => set('spayed', event.currentTarget.checked)}
+          />
+        </Group>
+      </Stack>
+      <Divider />
+      <Stack gap="sm">
+        <Title order={4}>Details</Title>
+        <SimpleGrid cols={cols} spacing="sm">
+          {text('breed', 'Breed', { description: 'Separate several with commas' })}
+          {text('color', 'Colour', { description: 'Separate several with commas' })}
+          {text('microchip_id', 'Microchip', { description: 'Digits on the scanner' })}
+          {text('custom_id', 'Shelter id', { description: 'Your own reference, e.g. RAR-000123' })}
+          {text('adoption_fee', 'Adoption fee', { description: 'Leave empty to use the fee rules' })}
+          {text('intake_date', 'Intake date', { type: 'date', description: ' ' })}
+          {text('age_years', 'Age (years)')}
+          {text('age_months', 'Age (months)')}
+          {text('weight', 'Weight', { placeholder: 'e.g. 12 kg' })}
+          {text('coat_length', 'Coat')}
+        </SimpleGrid>
+        <Textarea
+          label="Description"
+          autosize
+          minRows={3}
+          value={draft.description}
+          onChange={(event) => set('description', event.currentTarget.value)}
+          error={errors.description}
+        />
+        <SimpleGrid cols={{ base: 1, sm: compact ? 1 : 3 }} spacing="sm">
+          <MultiSelect
+            label="Good with"
+            data={COMPATIBILITY_OPTIONS}
+            value={draft.good_with}
+            onChange={(value) => set('good_with', value)}
+            error={errors.good_with}
+            searchable
+            clearable
+          />
+          <MultiSelect
+            label="Not good with"
+            data={COMPATIBILITY_OPTIONS}
+            value={draft.bad_with}
+            onChange={(value) => set('bad_with', value)}
+            error={errors.bad_with}
+            searchable
+            clearable
+          />
+          <MultiSelect
+            label="Temperament"
+            data={TEMPERAMENT_OPTIONS}
+            value={draft.temperaments}
+            onChange={(value) => set('temperaments', value)}
+            error={errors.temperaments}
+            searchable
+            clearable
+          />
+        </SimpleGrid>
+      </Stack>
+      {customFields.some((field) => !field.hidden) && (
+        <>
+          <Divider />
+          <Stack gap="sm">
+            <Title order={4}>Your shelter’s fields</Title>
+            <CustomFieldInputs
+              fields={customFields}
+              values={draft.custom_field_data}
+              onChange={(next) => set('custom_field_data', next)}
+            />
+          </Stack>
+        </>
+      )}
+    </Stack>
+  );
+}

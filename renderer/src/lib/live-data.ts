@@ -1,0 +1,20 @@
+import { useMemo } from 'react';
+import { useDeskEvent, useDeskQuery } from '../bridge/hooks';
+
+/** Ids of records with an outbox entry the server refused, kept current by `outbox` events. */
+export function useNeedsAttention(): ReadonlySet<string> {
+  const query = useDeskQuery('outbox.list', { state: 'needs-attention' });
+  useDeskEvent('outbox', query.reload);
+  return useMemo(() => new Set((query.data?.entries ?? []).map((entry) => entry.entityId)), [query.data]);
+}
+
+/** Calls `reload` when a sync or a local write changed records of these collections. */
+export function useReloadOnChange(collections: readonly string[], reload: () => void): void {
+  useDeskEvent('mirror-changed', (event) => {
+    if (event.collections.some((collection) => collections.includes(collection))) reload();
+  });
+  useDeskEvent('outbox', (event) => {
+    const types = event.changed.map((change) => (change.entityType === 'pet' ? 'pets' : 'people'));
+    if (types.length === 0 || types.some((type) => collections.includes(type))) reload();
+  });
+}

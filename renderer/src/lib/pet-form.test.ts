@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { buildPetCreate, buildPetUpdate, draftFromPet, emptyPetDraft } from './pet-form';
+
+const pet = {
+  name: 'Thumper',
+  species: 'dog',
+  age_category: 'young',
+  sex: 'male',
+  size: 'medium',
+  status: 'available',
+  health: 'good',
+  description: 'Loves fetch.',
+  breed: ['Shih Tzu'],
+  color: ['Black'],
+  microchip_id: '985092693177936',
+  show_public: true,
+  spayed: true,
+  good_with: ['cats'],
+  bad_with: [],
+  temperaments: [],
+  custom_field_data: { kennel: 'B2' },
+  intake_date: '2026-05-14T00:00:00.000Z',
+};
+
+describe('new pet form', () => {
+  it('names every missing required field', () => {
+    const result = buildPetCreate({ ...emptyPetDraft(), name: '  ' });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(Object.keys(result.errors).sort()).toEqual([
+      'age_category',
+      'health',
+      'name',
+      'sex',
+      'size',
+      'species',
+    ]);
+    expect(result.errors.species).toBe('is required');
+  });
+
+  it('builds a body the contract accepts, lists split and empty text left out', () => {
+    const result = buildPetCreate({
+      ...emptyPetDraft(new Date('2026-11-21T10:00:00Z')),
+      name: 'Biscuit',
+      species: 'cat',
+      age_category: 'adult',
+      sex: 'female',
+      size: 'small',
+      health: 'good',
+      breed: 'Tabby,  Domestic shorthair ,',
+      custom_field_data: { kennel: 'A1', rabies_tag: '' },
+    });
+    expect(result).toEqual({
+      ok: true,
+      fields: {
+        name: 'Biscuit',
+        species: 'cat',
+        age_category: 'adult',
+        sex: 'female',
+        size: 'small',
+        status: 'intake',
+        health: 'good',
+        breed: ['Tabby', 'Domestic shorthair'],
+        intake_date: '2026-11-21T00:00:00Z',
+        show_public: false,
+        spayed: false,
+        custom_field_data: { kennel: 'A1' },
+      },
+    });
+  });
+});
+
+describe('edit form', () => {
+  it('sends only the changed fields, with the status notes', () => {
+    const original = draftFromPet(pet);
+    const result = buildPetUpdate(original, {
+      ...original,
+      status: 'hold',
+      status_change_notes: 'Meet and greet Sat',
+    });
+    expect(result).toEqual({
+      ok: true,
+      fields: { status: 'hold', status_change_notes: 'Meet and greet Sat' },
+    });
+  });
+
+  it('says unchanged when nothing differs, and clears a removed value', () => {
+    const original = draftFromPet(pet);
+    expect(buildPetUpdate(original, { ...original })).toEqual({ ok: 'unchanged' });
+    expect(buildPetUpdate(original, { ...original, microchip_id: '', good_with: [] })).toEqual({
+      ok: true,
+      fields: { microchip_id: '', good_with: [] },
+    });
+  });
+
+  it('refuses an emptied name with a message on that field', () => {
+    const original = draftFromPet(pet);
+    const result = buildPetUpdate(original, { ...original, name: ' ' });
+    expect(result.ok).toBe(false);
+    if (result.ok !== false) return;
+    expect(result.errors.name).toBe('must not be empty');
+  });
+});

@@ -1,0 +1,200 @@
+import { type FieldError, petCreateSchema, petUpdateSchema, toFieldErrors } from '../../../shared/contract';
+
+/** The pet form's state: what the inputs hold (lists as comma-separated text, dates as YYYY-MM-DD). */
+export interface PetDraft {
+  name: string;
+  species: string;
+  age_category: string;
+  sex: string;
+  size: string;
+  status: string;
+  health: string;
+  status_change_notes: string;
+  description: string;
+  breed: string;
+  color: string;
+  microchip_id: string;
+  custom_id: string;
+  adoption_fee: string;
+  age_years: string;
+  age_months: string;
+  weight: string;
+  coat_length: string;
+  intake_date: string;
+  show_public: boolean;
+  spayed: boolean;
+  good_with: string[];
+  bad_with: string[];
+  temperaments: string[];
+  custom_field_data: Record<string, unknown>;
+}
+
+/** A new intake: today's date, status "intake", nothing else guessed. */
+export function emptyPetDraft(today: Date = new Date()): PetDraft {
+  return {
+    name: '',
+    species: '',
+    age_category: '',
+    sex: '',
+    size: '',
+    status: 'intake',
+    health: '',
+    status_change_notes: '',
+    description: '',
+    breed: '',
+    color: '',
+    microchip_id: '',
+    custom_id: '',
+    adoption_fee: '',
+    age_years: '',
+    age_months: '',
+    weight: '',
+    coat_length: '',
+    intake_date: today.toISOString().slice(0, 10),
+    show_public: false,
+    spayed: false,
+    good_with: [],
+    bad_with: [],
+    temperaments: [],
+    custom_field_data: {},
+  };
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+const list = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : [];
+
+/** The form state of an existing pet record (the mirror's effective version). */
+export function draftFromPet(pet: Record<string, unknown>): PetDraft {
+  return {
+    name: text(pet.name),
+    species: text(pet.species),
+    age_category: text(pet.age_category),
+    sex: text(pet.sex),
+    size: text(pet.size),
+    status: text(pet.status),
+    health: text(pet.health),
+    status_change_notes: '',
+    description: text(pet.description),
+    breed: list(pet.breed).join(', '),
+    color: list(pet.color).join(', '),
+    microchip_id: text(pet.microchip_id),
+    custom_id: text(pet.custom_id),
+    adoption_fee: text(pet.adoption_fee),
+    age_years: text(pet.age_years),
+    age_months: text(pet.age_months),
+    weight: text(pet.weight),
+    coat_length: text(pet.coat_length),
+    intake_date: text(pet.intake_date).slice(0, 10),
+    show_public: pet.show_public === true,
+    spayed: pet.spayed === true,
+    good_with: list(pet.good_with),
+    bad_with: list(pet.bad_with),
+    temperaments: list(pet.temperaments),
+    custom_field_data:
+      pet.custom_field_data && typeof pet.custom_field_data === 'object'
+        ? { ...(pet.custom_field_data as Record<string, unknown>) }
+        : {},
+  };
+}
+
+const splitList = (value: string): string[] =>
+  value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0);
+
+/** Drops custom values the worker left empty, so they are not sent as "". */
+function cleanCustomData(data: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(data).filter(([, value]) => value !== '' && value !== undefined && value !== null),
+  );
+}
+
+/** Every field of the draft in API form; empty optional text is left out. */
+function toApiFields(draft: PetDraft): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  const put = (key: string, value: string) => {
+    if (value.trim() !== '') fields[key] = value.trim();
+  };
+  for (const key of ['name', 'species', 'age_category', 'sex', 'size', 'status', 'health'] as const) {
+    put(key, draft[key]);
+  }
+  for (const key of [
+    'status_change_notes',
+    'microchip_id',
+    'custom_id',
+    'adoption_fee',
+    'age_years',
+    'age_months',
+    'weight',
+    'coat_length',
+  ] as const) {
+    put(key, draft[key]);
+  }
+  if (draft.description.trim() !== '') fields.description = draft.description;
+  if (draft.breed.trim() !== '') fields.breed = splitList(draft.breed);
+  if (draft.color.trim() !== '') fields.color = splitList(draft.color);
+  if (draft.intake_date !== '') fields.intake_date = `${draft.intake_date}T00:00:00Z`;
+  fields.show_public = draft.show_public;
+  fields.spayed = draft.spayed;
+  if (draft.good_with.length > 0) fields.good_with = draft.good_with;
+  if (draft.bad_with.length > 0) fields.bad_with = draft.bad_with;
+  if (draft.temperaments.length > 0) fields.temperaments = draft.temperaments;
+  const custom = cleanCustomData(draft.custom_field_data);
+  if (Object.keys(custom).length > 0) fields.custom_field_data = custom;
+  return fields;
+}
+
+export type FieldMessages = Record<string, string>;
+
+function byField(errors: FieldError[]): FieldMessages {
+  const messages: FieldMessages = {};
+  for (const error of errors) {
+    const field = error.field.split(/[.[]/)[0] ?? error.field;
+    messages[field] ??= error.message;
+  }
+  return messages;
+}
+
+/** The POST body of a new pet, or the messages to show beside each bad field (checked with `petCreateSchema`). */
+export function buildPetCreate(
+  draft: PetDraft,
+): { ok: true; fields: Record<string, unknown> } | { ok: false; errors: FieldMessages } {
+  const fields = toApiFields(draft);
+  const parsed = petCreateSchema.safeParse(fields);
+  if (!parsed.success) return { ok: false, errors: byField(toFieldErrors(parsed.error, fields)) };
+  return { ok: true, fields };
+}
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * Only what the worker changed, as a PATCH body (checked with `petUpdateSchema`). Clearing a text field the pet
+ * had sends "" so the server clears it too. Status notes go along only with the fields they explain.
+ */
+export function buildPetUpdate(
+  original: PetDraft,
+  draft: PetDraft,
+):
+  | { ok: true; fields: Record<string, unknown> }
+  | { ok: false; errors: FieldMessages }
+  | { ok: 'unchanged' } {
+  const before = toApiFields(original);
+  const after = toApiFields(draft);
+  const changed: Record<string, unknown> = {};
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (key === 'status_change_notes') continue;
+    if (same(before[key], after[key])) continue;
+    if (key in after) changed[key] = after[key];
+    else if (key === 'custom_field_data') changed[key] = {};
+    else if (Array.isArray(before[key])) changed[key] = [];
+    else if (key !== 'intake_date') changed[key] = '';
+  }
+  if (Object.keys(changed).length === 0 && draft.status_change_notes.trim() === '')
+    return { ok: 'unchanged' };
+  if (draft.status_change_notes.trim() !== '') changed.status_change_notes = draft.status_change_notes.trim();
+  const parsed = petUpdateSchema.safeParse(changed);
+  if (!parsed.success) return { ok: false, errors: byField(toFieldErrors(parsed.error, changed)) };
+  return { ok: true, fields: changed };
+}

@@ -1,0 +1,118 @@
+import {
+  AGE_CATEGORIES,
+  COMPATIBILITY_VALUES,
+  HEALTH_VALUES,
+  KNOWN_PET_STATUSES,
+  SEXES,
+  SIZES,
+  SPECIES,
+  TEMPERAMENTS,
+} from '../../../shared/contract';
+
+/** Labels people read for API values whose plain form would look odd (everything else goes through `humanize`). */
+const SPECIAL_WORDS: Record<string, string> = {
+  xSmall: 'Extra small',
+  xLarge: 'Extra large',
+  youngest: 'Baby (youngest)',
+  medicalHold: 'Medical hold',
+  medicalTreatment: 'Medical treatment',
+  recoveryPeriod: 'Recovery period',
+  returnedToOwner: 'Returned to owner',
+  disabledMental: 'People with mental disabilities',
+  disabledPhysical: 'People with physical disabilities',
+};
+
+/** `medicalHold` → "Medical hold", `first_time` → "First time"; keeps an unknown value readable. */
+export function humanize(value: string): string {
+  const special = SPECIAL_WORDS[value];
+  if (special) return special;
+  const spaced = value
+    .replace(/[_-]+/g, ' ')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .trim()
+    .toLowerCase();
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
+
+export interface Option {
+  value: string;
+  label: string;
+}
+
+/** Select options for a fixed list, with human labels. */
+export function optionsOf(values: readonly string[]): Option[] {
+  return values.map((value) => ({ value, label: humanize(value) }));
+}
+
+export const SPECIES_OPTIONS = optionsOf(SPECIES);
+export const AGE_OPTIONS = optionsOf(AGE_CATEGORIES);
+export const SEX_OPTIONS = optionsOf(SEXES);
+export const SIZE_OPTIONS = optionsOf(SIZES);
+export const HEALTH_OPTIONS = optionsOf(HEALTH_VALUES);
+export const COMPATIBILITY_OPTIONS = optionsOf(COMPATIBILITY_VALUES);
+export const TEMPERAMENT_OPTIONS = optionsOf(TEMPERAMENTS);
+
+/** The known statuses plus any custom ones the mirror holds, without repeats, known first. */
+export function statusOptions(mirrorStatuses: readonly string[] = []): Option[] {
+  const known = new Set<string>(KNOWN_PET_STATUSES);
+  const extra = mirrorStatuses.filter((status) => !known.has(status));
+  return optionsOf([...KNOWN_PET_STATUSES, ...extra]);
+}
+
+/** A colour per pet status group, so the list scans quickly. */
+export function statusColor(status: string): string {
+  switch (status) {
+    case 'available':
+      return 'teal';
+    case 'adopted':
+    case 'returnedToOwner':
+    case 'transferred':
+      return 'blue';
+    case 'pending':
+    case 'hold':
+    case 'fostered':
+      return 'grape';
+    case 'intake':
+    case 'stray':
+    case 'surrendered':
+      return 'cyan';
+    case 'medicalHold':
+    case 'medicalTreatment':
+    case 'quarantine':
+    case 'recoveryPeriod':
+      return 'orange';
+    case 'deceased':
+    case 'euthanized':
+    case 'escaped':
+    case 'lost':
+      return 'red';
+    default:
+      return 'gray';
+  }
+}
+
+/** A money amount as the desk shows it: "$250" (the API gives plain numbers without a currency). */
+export function formatFee(amount: number | string | null | undefined): string {
+  if (amount === null || amount === undefined || amount === '') return '—';
+  const value = typeof amount === 'number' ? amount : Number(amount);
+  if (Number.isNaN(value)) return String(amount);
+  return value.toLocaleString(undefined, { style: 'currency', currency: 'USD', maximumFractionDigits: 2 });
+}
+
+/** A date or date-time as a short local date; the raw text when it does not parse. */
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return iso;
+  return new Date(at).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+/** Any JSON value as one readable line (custom field data, conflict values). */
+export function formatValue(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—';
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (Array.isArray(value))
+    return value.length === 0 ? '—' : value.map((item) => formatValue(item)).join(', ');
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
