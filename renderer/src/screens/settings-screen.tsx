@@ -17,6 +17,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { COLOR_SCHEMES, DeskCallError, type DeskError, type DeskSettings } from '../../../shared/desk-api';
 import { useDeskQuery } from '../bridge/hooks';
 import { useSettings } from '../bridge/settings';
+import { ConnectionCard } from '../components/connection-card';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
 
@@ -42,6 +43,7 @@ export function SettingsScreen() {
       />
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <Stack gap="lg">
+          <ConnectionCard />
           {settings ? <PreferencesCard settings={settings} /> : <Loader aria-label="Loading settings" />}
         </Stack>
         <AboutCard />

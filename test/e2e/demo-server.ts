@@ -1,0 +1,63 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+
+export interface DemoServer {
+  /** Base address without /api, as a person types it into Settings. */
+  base: string;
+  key: string;
+  /** GET/POST against the server's API with the write key (for checking what reached the server). */
+  api<T = unknown>(pathAndQuery: string): Promise<T>;
+  stop(): Promise<void>;
+}
+
+/** The embedded API server with the demo shelter (`npm run serve -- --demo`), on a free port of 127.0.0.1. */
+export async function startDemoServer(dataDir: string): Promise<DemoServer> {
+  const key = 'e2e-write-key-0123456789abcdef';
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'electron/core/cli/serve.ts', '--demo', '--port', '0', '--data-dir', dataDir],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, SHELTER_DESK_WRITE_KEY: key, SHELTER_DESK_RATE_LIMIT: '100000' },
+    },
+  );
+  let output = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    output += chunk;
+  });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Demo server did not start.\n${output}`)), 60_000);
+    const check = () => {
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)\/api/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', check);
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`Demo server exited.\n${output}`));
+    });
+  });
+  return {
+    base,
+    key,
+    async api<T>(pathAndQuery: string) {
+      const response = await fetch(`${base}/api${pathAndQuery}`, { headers: { 'x-api-key': key } });
+      if (!response.ok) throw new Error(`${pathAndQuery}: ${response.status} ${await response.text()}`);
+      return (await response.json()) as T;
+    },
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
