@@ -209,3 +209,16 @@ describe('pets that leave the public list', () => {
     expectConverged(mirror.db, server, { reconciled: true });
   });
 });
+
+describe('metadata under its small hourly limit', () => {
+  it('keeps the stored copies and still completes when the limit is used up', async () => {
+    await setup({ limitPerHour: 5 });
+    server.addPets(5);
+    expect((await runSync(mirror.db, client, { metadata: true })).complete).toBe(true);
+    const run = await runSync(mirror.db, client, { metadata: true });
+    expect(run.complete).toBe(true);
+    expect(run.problems.join(' ')).toContain('hourly request limit');
+    const fees = mirror.db.prepare(`SELECT json FROM metadata WHERE key = 'adoption-fees'`).get();
+    expect(fees).toBeDefined();
+  });
+});

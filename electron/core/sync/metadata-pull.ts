@@ -8,6 +8,8 @@ export interface MetadataPullResult {
   changed: string[];
   /** Documents that failed validation: reported, not stored (the stored copy stays). */
   problems: string[];
+  /** Documents skipped because their hourly request limit is used up (the stored copy stays). */
+  deferred: string[];
 }
 
 /**
@@ -19,7 +21,7 @@ export async function pullMetadata(
   client: ApiClient,
   signal?: AbortSignal,
 ): Promise<MetadataPullResult> {
-  const result: MetadataPullResult = { requests: 0, notModified: 0, changed: [], problems: [] };
+  const result: MetadataPullResult = { requests: 0, notModified: 0, changed: [], problems: [], deferred: [] };
   for (const document of METADATA_DOCUMENTS) {
     const cached = readHttpCache(db, document.path);
     let response: Awaited<ReturnType<typeof client.get<unknown>>>;
@@ -30,6 +32,11 @@ export async function pullMetadata(
         ...(signal && { signal }),
       });
     } catch (error) {
+      if (error instanceof ApiError && error.kind === 'rate-limited') {
+        // These endpoints allow 50 requests an hour: keep the stored copies and try again on a later run.
+        result.deferred.push(document.key);
+        continue;
+      }
       if (!(error instanceof ApiError) || (error.kind !== 'invalid-response' && error.kind !== 'rejected'))
         throw error;
       result.requests += 1;

@@ -113,6 +113,11 @@ export async function runSync(
     summary.notModified += metadata.notModified;
     summary.metadataChanged = metadata.changed;
     summary.written += metadata.changed.length;
+    if (metadata.deferred.length > 0) {
+      summary.problems.push(
+        'Custom fields, fees or contracts were not refreshed (hourly request limit reached); the stored copies are used.',
+      );
+    }
     if (metadata.problems.length > 0) {
       summary.complete = false;
       summary.problems.push(...metadata.problems);
