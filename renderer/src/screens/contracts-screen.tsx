@@ -1,9 +1,14 @@
-import { Badge, Card, Group, SimpleGrid, Text, ThemeIcon } from '@mantine/core';
-import { IconFileText } from '@tabler/icons-react';
-import { CONTRACT_TYPES } from '../../../shared/contract';
+import { Badge, Button, Card, Group, Loader, Paper, Tabs, Text, ThemeIcon } from '@mantine/core';
+import { IconFileText, IconPrinter } from '@tabler/icons-react';
+import { CONTRACT_TYPES, type ContractType } from '../../../shared/contract';
+import { useDeskQuery } from '../bridge/hooks';
+import { DeskErrorAlert } from '../components/desk-error-alert';
+import { MarkdownText } from '../components/markdown-text';
 import { ScreenHeader } from '../components/screen-header';
+import { useReloadOnChange } from '../lib/live-data';
+import { formatDate } from '../lib/words';
 
-const CONTRACT_WORDS: Record<(typeof CONTRACT_TYPES)[number], { title: string; text: string }> = {
+const CONTRACT_WORDS: Record<ContractType, { title: string; text: string }> = {
   adopter: { title: 'Adoption agreement', text: 'Signed by adopters when a pet goes home.' },
   foster: { title: 'Foster agreement', text: 'Signed by foster homes before they take an animal in.' },
   volunteer: { title: 'Volunteer agreement', text: 'Signed by new volunteers.' },
@@ -16,27 +21,62 @@ export function ContractsScreen() {
       <ScreenHeader
         title="Contracts"
         description="Your shelter’s agreement texts, ready to read out or print even when the internet is down."
+        actions={
+          <Button variant="default" leftSection={<IconPrinter size={18} />} onClick={() => window.print()}>
+            Print
+          </Button>
+        }
       />
-      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="lg">
+      <Tabs defaultValue="adopter" variant="outline" radius="md" keepMounted={false}>
+        <Tabs.List>
+          {CONTRACT_TYPES.map((type) => (
+            <Tabs.Tab key={type} value={type} leftSection={<IconFileText size={16} />}>
+              {CONTRACT_WORDS[type].title}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
         {CONTRACT_TYPES.map((type) => (
-          <Card key={type} withBorder radius="lg" p="lg">
-            <Group justify="space-between" mb="xs" wrap="nowrap">
-              <Group gap="sm" wrap="nowrap">
-                <ThemeIcon variant="light" size="lg" radius="md">
-                  <IconFileText size={20} />
-                </ThemeIcon>
-                <Text fw={600}>{CONTRACT_WORDS[type].title}</Text>
-              </Group>
-              <Badge variant="light" color="gray">
-                Arrives with sync
-              </Badge>
-            </Group>
-            <Text size="sm" c="dimmed">
-              {CONTRACT_WORDS[type].text}
-            </Text>
-          </Card>
+          <Tabs.Panel key={type} value={type} pt="md">
+            <ContractPanel type={type} />
+          </Tabs.Panel>
         ))}
-      </SimpleGrid>
+      </Tabs>
     </>
+  );
+}
+
+function ContractPanel({ type }: { type: ContractType }) {
+  const contract = useDeskQuery('mirror.contract', { type });
+  useReloadOnChange(['metadata'], contract.reload);
+  if (contract.error) return <DeskErrorAlert error={contract.error} title="This contract did not load" />;
+  if (contract.loading && contract.data === undefined) return <Loader aria-label="Loading contract" />;
+  if (!contract.data) {
+    return (
+      <Card withBorder radius="lg" p="lg">
+        <Group justify="space-between" mb="xs" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <ThemeIcon variant="light" size="lg" radius="md">
+              <IconFileText size={20} />
+            </ThemeIcon>
+            <Text fw={600}>{CONTRACT_WORDS[type].title}</Text>
+          </Group>
+          <Badge variant="light" color="gray">
+            Arrives with sync
+          </Badge>
+        </Group>
+        <Text size="sm" c="dimmed">
+          {CONTRACT_WORDS[type].text} The text comes from your shelter’s server with the first sync.
+        </Text>
+      </Card>
+    );
+  }
+  return (
+    <Paper withBorder radius="lg" p="xl" aria-label={CONTRACT_WORDS[type].title}>
+      <Text size="xs" c="dimmed" mb="sm">
+        {CONTRACT_WORDS[type].text}
+        {contract.data.updated_at && ` Last changed ${formatDate(contract.data.updated_at)}.`}
+      </Text>
+      <MarkdownText>{contract.data.content}</MarkdownText>
+    </Paper>
   );
 }

@@ -1,22 +1,118 @@
+import { Badge, Card, Group, Loader, SimpleGrid, Table, Text, Title } from '@mantine/core';
 import { IconReceipt2 } from '@tabler/icons-react';
+import { SPECIES } from '../../../shared/contract';
+import { useDeskQuery } from '../bridge/hooks';
+import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
 import { ScreenHeader } from '../components/screen-header';
+import { describeWhen } from '../components/status-presentation';
+import { useReloadOnChange } from '../lib/live-data';
+import { formatFee, humanize } from '../lib/words';
+
+function signed(amount: number): string {
+  const text = formatFee(Math.abs(amount));
+  return amount < 0 ? `− ${text}` : `+ ${text}`;
+}
 
 export function FeesScreen() {
+  const fees = useDeskQuery('mirror.fees');
+  useReloadOnChange(['metadata'], fees.reload);
+  const header = (
+    <ScreenHeader
+      title="Adoption fees"
+      description="The fee rules your shelter uses: a base fee per species, adjusted by age, size and other traits."
+    />
+  );
+  if (fees.error) {
+    return (
+      <>
+        {header}
+        <DeskErrorAlert error={fees.error} title="The fee rules did not load" />
+      </>
+    );
+  }
+  if (!fees.data) {
+    return (
+      <>
+        {header}
+        <Loader aria-label="Loading fees" />
+      </>
+    );
+  }
+  if (fees.data.fees.length === 0) {
+    return (
+      <>
+        {header}
+        <EmptyState
+          icon={IconReceipt2}
+          title="No fee rules yet"
+          action={{ label: 'Connect to your shelter', href: '/sync' }}
+        >
+          Fee rules are set up by your shelter and arrive with the first sync. Pets without their own fee then
+          show the fee these rules give them.
+        </EmptyState>
+      </>
+    );
+  }
+
+  const known = new Set<string>(SPECIES);
+  const species = [
+    ...SPECIES.filter((each) => fees.data?.fees.some((fee) => fee.species === each)),
+    ...new Set(fees.data.fees.map((fee) => fee.species).filter((each) => !known.has(each))),
+  ];
   return (
     <>
-      <ScreenHeader
-        title="Adoption fees"
-        description="The fee rules your shelter uses: a base fee per species, adjusted by age, size and other traits."
-      />
-      <EmptyState
-        icon={IconReceipt2}
-        title="No fee rules yet"
-        action={{ label: 'Connect to your shelter', href: '/sync' }}
-      >
-        Fee rules are set up by your shelter and arrive with the first sync. Pets without their own fee then
-        show the fee these rules give them.
-      </EmptyState>
+      {header}
+      <Text size="sm" c="dimmed" mb="md">
+        As last synced {describeWhen(fees.data.fetchedAt)}.
+      </Text>
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        {species.map((name) => {
+          const rules = fees.data?.fees.filter((fee) => fee.species === name) ?? [];
+          const base = rules.find((fee) => fee.attribute_type === 'base');
+          const adjustments = rules.filter((fee) => fee !== base);
+          return (
+            <Card key={name} withBorder radius="lg" p="lg" aria-label={`${humanize(name)} fees`}>
+              <Group justify="space-between" mb="sm">
+                <Title order={3} size="h4">
+                  {humanize(name)}s
+                </Title>
+                <Badge size="lg" variant="light">
+                  Base {base ? formatFee(base.adjustment) : '—'}
+                </Badge>
+              </Group>
+              {adjustments.length === 0 ? (
+                <Text size="sm" c="dimmed">
+                  Every {name} has the base fee.
+                </Text>
+              ) : (
+                <Table verticalSpacing={6} aria-label={`${humanize(name)} fee rules`}>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>When</Table.Th>
+                      <Table.Th>Is</Table.Th>
+                      <Table.Th ta="right">Adjustment</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {adjustments.map((fee) => (
+                      <Table.Tr key={`${fee.attribute_type}:${fee.attribute_value}`}>
+                        <Table.Td>{humanize(fee.attribute_type)}</Table.Td>
+                        <Table.Td>{fee.attribute_value ? humanize(fee.attribute_value) : '—'}</Table.Td>
+                        <Table.Td ta="right">
+                          <Text size="sm" fw={600} c={fee.adjustment < 0 ? 'teal' : undefined}>
+                            {signed(fee.adjustment)}
+                          </Text>
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              )}
+            </Card>
+          );
+        })}
+      </SimpleGrid>
     </>
   );
 }

@@ -14,14 +14,14 @@ import {
 import { IconCircleCheck, IconClockHour4, IconInfoCircle, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { DeskError, DuplicateWarning } from '../../../shared/desk-api';
-import { useDesk, useDeskEvent, useDeskQuery } from '../bridge/hooks';
+import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { DuplicateWarnings } from '../components/duplicate-warnings';
 import { PetDrawer } from '../components/pet-drawer';
 import { PetFields } from '../components/pet-fields';
 import { ScreenHeader } from '../components/screen-header';
 import { fieldMessages, toDeskError } from '../lib/desk-error';
-import { useReloadOnChange } from '../lib/live-data';
+import { useFollowedId, useReloadOnChange } from '../lib/live-data';
 import { buildPetCreate, emptyPetDraft, type FieldMessages, type PetDraft } from '../lib/pet-form';
 import { humanize } from '../lib/words';
 
@@ -145,18 +145,12 @@ export function IntakeScreen() {
 }
 
 /**
- * A pet saved from this screen: pending until the server accepts it, then "synced". On acceptance the desk gives
- * the record its server id; the outbox event names the server id just before the local one, so follow it.
+ * A pet saved from this screen: pending until the server accepts it (and gives it its own id), then "synced".
  */
 function SavedIntake({ id, name, onOpen }: { id: string; name: string; onOpen(id: string): void }) {
-  const [currentId, setCurrentId] = useState(id);
+  const currentId = useFollowedId('pet', id);
   const pet = useDeskQuery('mirror.pets.get', { id: currentId });
   useReloadOnChange(['pets'], pet.reload);
-  useDeskEvent('outbox', (event) => {
-    const at = event.changed.findIndex((change) => change.entityType === 'pet' && change.id === currentId);
-    const previous = at > 0 ? event.changed[at - 1] : undefined;
-    if (previous?.entityType === 'pet' && !previous.id.startsWith('local-')) setCurrentId(previous.id);
-  });
   const gone = pet.error?.code === 'not_found';
   const synced = pet.data ? !pet.data.pending && pet.data.presence !== 'local' : false;
   const line = synced

@@ -1,0 +1,262 @@
+import {
+  Alert,
+  Anchor,
+  Button,
+  Checkbox,
+  Group,
+  Modal,
+  Paper,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useState } from 'react';
+import { MAX_APPLICATION_PETS, PERSON_CREATE_STATUSES } from '../../../shared/contract';
+import type { DeskError, DuplicateWarning } from '../../../shared/desk-api';
+import { useDesk, useDeskQuery } from '../bridge/hooks';
+import { fieldMessages, toDeskError } from '../lib/desk-error';
+import {
+  buildPersonRequest,
+  emptyPersonDraft,
+  PERSON_FORM_TYPES,
+  type PersonDraft,
+  type PersonFormType,
+} from '../lib/person-form';
+import type { FieldMessages } from '../lib/pet-form';
+import { humanize, optionsOf } from '../lib/words';
+import { CustomFieldInputs } from './custom-field-inputs';
+import { DeskErrorAlert } from './desk-error-alert';
+import { DuplicateWarnings } from './duplicate-warnings';
+import { MarkdownText } from './markdown-text';
+import { PetPicker } from './pet-picker';
+
+const TYPE_WORDS: Record<PersonFormType, string> = {
+  adopter: 'Adopter',
+  foster: 'Foster',
+  volunteer: 'Volunteer',
+  surrender: 'Surrender',
+};
+
+/** Signs up an adopter or foster (optionally applying for 1–5 pets), a volunteer, or a surrender. */
+export function PersonForm({
+  initialType,
+  onSaved,
+  onCancel,
+}: {
+  initialType: PersonFormType;
+  onSaved(saved: { id: string; name: string }): void;
+  onCancel(): void;
+}) {
+  const api = useDesk();
+  const [draft, setDraft] = useState<PersonDraft>(() => emptyPersonDraft(initialType));
+  const [errors, setErrors] = useState<FieldMessages>({});
+  const [error, setError] = useState<DeskError>();
+  const [warnings, setWarnings] = useState<DuplicateWarning[]>([]);
+  const [saving, setSaving] = useState(false);
+  const [termsOpen, setTermsOpen] = useState(false);
+  const entity = draft.type === 'foster' ? 'foster' : 'adopter';
+  const fields = useDeskQuery('mirror.customFields', { entity });
+  const contract = useDeskQuery('mirror.contract', { type: draft.type });
+  const set = <K extends keyof PersonDraft>(key: K, value: PersonDraft[K]) =>
+    setDraft((previous) => ({ ...previous, [key]: value }));
+  const applies = draft.type === 'adopter' || draft.type === 'foster';
+  const showCustom = applies && (fields.data?.fields ?? []).some((field) => !field.hidden);
+
+  async function save(force: boolean) {
+    setError(undefined);
+    const built = buildPersonRequest(draft);
+    if (!built.ok) {
+      setErrors(built.errors);
+      setWarnings([]);
+      return;
+    }
+    setErrors({});
+    setSaving(true);
+    try {
+      const result = await api.call('outbox.createPerson', { request: built.request, force });
+      if (result.status === 'duplicates') setWarnings(result.warnings);
+      else onSaved({ id: result.entityId, name: draft.name.trim() });
+    } catch (caught) {
+      const deskError = toDeskError(caught);
+      setErrors(fieldMessages(deskError));
+      setError(deskError);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <form
+      aria-label="New person"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save(false);
+      }}
+    >
+      <Stack gap="lg">
+        <SegmentedControl
+          aria-label="Sign up as"
+          value={draft.type}
+          onChange={(value) => set('type', value as PersonFormType)}
+          data={PERSON_FORM_TYPES.map((type) => ({ value: type, label: TYPE_WORDS[type] }))}
+          fullWidth
+        />
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <TextInput
+            label="Name"
+            withAsterisk
+            value={draft.name}
+            onChange={(event) => set('name', event.currentTarget.value)}
+            error={errors.name}
+          />
+          <TextInput
+            label="Email"
+            type="email"
+            value={draft.email}
+            onChange={(event) => set('email', event.currentTarget.value)}
+            error={errors.email}
+          />
+          <TextInput
+            label="Phone"
+            type="tel"
+            value={draft.phone}
+            onChange={(event) => set('phone', event.currentTarget.value)}
+            error={errors.phone}
+          />
+          <Select
+            label="Status"
+            data={optionsOf(PERSON_CREATE_STATUSES)}
+            value={draft.status}
+            onChange={(value) => set('status', value ?? 'pending')}
+            allowDeselect={false}
+            error={errors.status}
+          />
+        </SimpleGrid>
+        <Textarea
+          label="Address"
+          autosize
+          minRows={2}
+          value={draft.address}
+          onChange={(event) => set('address', event.currentTarget.value)}
+          error={errors.address}
+        />
+        {draft.type === 'foster' && (
+          <TextInput
+            label="How many animals can they take?"
+            inputMode="numeric"
+            w={260}
+            value={draft.capacity}
+            onChange={(event) => set('capacity', event.currentTarget.value)}
+            error={errors.capacity}
+          />
+        )}
+        {showCustom && (
+          <Stack gap="xs">
+            <Title order={4}>Your shelter’s questions</Title>
+            <CustomFieldInputs
+              fields={fields.data?.fields ?? []}
+              values={draft.custom_field_data}
+              onChange={(next) => set('custom_field_data', next)}
+            />
+          </Stack>
+        )}
+        {applies && (
+          <Paper withBorder radius="md" p="md">
+            <Stack gap="sm">
+              <Checkbox
+                label={`Apply ${draft.type === 'adopter' ? 'to adopt' : 'to foster'} pets now`}
+                checked={draft.withApplication}
+                onChange={(event) => set('withApplication', event.currentTarget.checked)}
+              />
+              {draft.withApplication && (
+                <>
+                  <PetPicker
+                    label="Pets"
+                    description={`Choose 1 to ${MAX_APPLICATION_PETS} pets.`}
+                    value={draft.petIds}
+                    onChange={(ids) => set('petIds', ids)}
+                    max={MAX_APPLICATION_PETS}
+                    error={errors.application}
+                  />
+                  <Group gap="xs" align="flex-start" wrap="nowrap">
+                    <Checkbox
+                      label="The applicant has read and accepts the agreement"
+                      checked={draft.termsAccepted}
+                      onChange={(event) => set('termsAccepted', event.currentTarget.checked)}
+                      error={errors.terms}
+                    />
+                    <Anchor component="button" type="button" size="sm" onClick={() => setTermsOpen(true)}>
+                      Read the agreement
+                    </Anchor>
+                  </Group>
+                </>
+              )}
+            </Stack>
+          </Paper>
+        )}
+        {draft.type === 'surrender' && (
+          <Paper withBorder radius="md" p="md">
+            <Stack gap="sm">
+              <PetPicker
+                label="Pets given up"
+                description="Record new animals under Intake first, then choose them here."
+                value={draft.petIds}
+                onChange={(ids) => set('petIds', ids)}
+              />
+              <TextInput
+                label="Reason"
+                value={draft.reason}
+                onChange={(event) => set('reason', event.currentTarget.value)}
+              />
+              <Anchor component="button" type="button" size="sm" onClick={() => setTermsOpen(true)}>
+                Read the surrender form
+              </Anchor>
+            </Stack>
+          </Paper>
+        )}
+        {Object.keys(errors).length > 0 && (
+          <Alert color="red" variant="light" role="alert" title="Please check the marked fields">
+            {Object.entries(errors)
+              .map(([field, message]) => `${humanize(field)} ${message}`)
+              .join('; ')}
+          </Alert>
+        )}
+        {error && Object.keys(errors).length === 0 && <DeskErrorAlert error={error} title="Not saved" />}
+        {warnings.length > 0 && (
+          <DuplicateWarnings
+            warnings={warnings}
+            saving={saving}
+            onOverride={() => void save(true)}
+            onCancel={() => setWarnings([])}
+          />
+        )}
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={saving}>
+            Save {TYPE_WORDS[draft.type].toLowerCase()}
+          </Button>
+        </Group>
+      </Stack>
+      <Modal
+        opened={termsOpen}
+        onClose={() => setTermsOpen(false)}
+        title={`${TYPE_WORDS[draft.type]} agreement`}
+        size="lg"
+      >
+        {contract.data ? (
+          <MarkdownText>{contract.data.content}</MarkdownText>
+        ) : (
+          <Text c="dimmed">The agreement text arrives with the first sync.</Text>
+        )}
+      </Modal>
+    </form>
+  );
+}

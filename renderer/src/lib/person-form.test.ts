@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { buildPersonRequest, emptyPersonDraft } from './person-form';
+
+const PET = '3f1c2a4e-0b5d-4c6e-8f70-112233445566';
+
+describe('person sign-up form', () => {
+  it('names the empty name and the bad email', () => {
+    const result = buildPersonRequest({ ...emptyPersonDraft(), name: ' ', email: 'not-an-email' });
+    expect(result).toEqual({
+      ok: false,
+      errors: { name: 'must not be empty', email: 'must be an email address' },
+    });
+  });
+
+  it('needs pets and accepted terms for an application', () => {
+    const result = buildPersonRequest({ ...emptyPersonDraft(), name: 'Ana', withApplication: true });
+    expect(result).toEqual({
+      ok: false,
+      errors: { application: 'choose at least one pet', terms: 'the applicant must accept the terms' },
+    });
+  });
+
+  it('builds an adopter request with an application', () => {
+    const result = buildPersonRequest({
+      ...emptyPersonDraft(),
+      name: 'Ana Ruiz',
+      email: 'ana@example.org',
+      withApplication: true,
+      petIds: [PET],
+      termsAccepted: true,
+      custom_field_data: { home_type: 'House', landlord_contact: '' },
+    });
+    expect(result).toEqual({
+      ok: true,
+      request: {
+        type: 'adopter',
+        name: 'Ana Ruiz',
+        email: 'ana@example.org',
+        status: 'pending',
+        custom_field_data: { home_type: 'House' },
+        application: { pet_ids: [PET], terms_accepted: true },
+      },
+    });
+  });
+
+  it('links surrendered pets and leaves applications out of other types', () => {
+    const result = buildPersonRequest({
+      ...emptyPersonDraft('surrender'),
+      name: 'Sam',
+      petIds: [PET],
+      reason: 'Moving abroad',
+      withApplication: true,
+    });
+    expect(result).toEqual({
+      ok: true,
+      request: {
+        type: 'surrender',
+        name: 'Sam',
+        status: 'pending',
+        pets: [{ pet_id: PET, reason: 'Moving abroad' }],
+      },
+    });
+  });
+
+  it('refuses a capacity that is not a number', () => {
+    const result = buildPersonRequest({ ...emptyPersonDraft('foster'), name: 'Flo', capacity: 'two' });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors.capacity).toBeDefined();
+  });
+});
