@@ -61,7 +61,7 @@ test('settings show the desk and persist in its data folder across restarts', as
   await expect(about).toContainText(dataDir);
 
   await page.getByLabel('Shelter name').fill('Riverside Animal Rescue');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
   await expect(page.getByRole('banner')).toContainText('Riverside Animal Rescue');
 
@@ -88,7 +88,7 @@ test('a settings change in one tab reaches another tab live', async ({ page, con
   const other = await context.newPage();
   await other.goto(`${desk.url}#/settings`);
   await other.getByLabel('Shelter name').fill('Second Chance Paws');
-  await other.getByRole('button', { name: 'Save' }).click();
+  await other.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByRole('banner')).toContainText('Second Chance Paws');
 });
 
