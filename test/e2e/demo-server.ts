@@ -12,12 +12,24 @@ export interface DemoServer {
   stop(): Promise<void>;
 }
 
-/** The embedded API server with the demo shelter (`npm run serve -- --demo`), on a free port of 127.0.0.1. */
-export async function startDemoServer(dataDir: string): Promise<DemoServer> {
+/**
+ * The embedded API server with the demo shelter (`npm run serve -- --demo`) on 127.0.0.1: a free port, or `port`
+ * to bring a stopped server back where the desk expects it.
+ */
+export async function startDemoServer(dataDir: string, port = 0): Promise<DemoServer> {
   const key = 'e2e-write-key-0123456789abcdef';
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', 'electron/core/cli/serve.ts', '--demo', '--port', '0', '--data-dir', dataDir],
+    [
+      '--import',
+      'tsx',
+      'electron/core/cli/serve.ts',
+      '--demo',
+      '--port',
+      String(port),
+      '--data-dir',
+      dataDir,
+    ],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -15,6 +15,7 @@ interface ApiPet {
 
 async function shoot(page: Page, testInfo: TestInfo, name: string, fullPage = true): Promise<void> {
   await page.mouse.move(5, 790);
+  await page.evaluate('window.scrollTo(0, 0)');
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
@@ -87,5 +88,105 @@ test('connect, find a pet, change its status; it is pending, then on the server'
     .toBe(nextStatus);
   const onServer = await server.api<ApiPet>(`/pets/${target.id}`);
   expect(onServer.status_change_notes).toBe('Met a family at the adoption event');
-  await expect(drawer.getByText('Pending')).toHaveCount(0, { timeout: 15_000 });
+  await expect(drawer.getByText('Not sent yet')).toHaveCount(0, { timeout: 15_000 });
+});
+
+async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: string, option: string) {
+  await scope.getByRole('combobox', { name: label, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+test('offline at an event: an intake and an adopter with an application wait on the desk, then reach the server', async ({
+  page,
+  desk,
+}, testInfo) => {
+  test.setTimeout(150_000);
+  const { pets } = await server.api<{ pets: ApiPet[] }>('/pets?limit=3&sort=name');
+  const wanted = pets[1] as ApiPet;
+  await connect(page, desk.url, server);
+  const port = Number(new URL(server.base).port);
+  await server.stop();
+
+  const nav = page.getByRole('navigation', { name: 'Sections' });
+  await nav.getByRole('link', { name: 'Intake' }).click();
+  const form = page.getByRole('form', { name: 'New pet' });
+  await form.getByRole('button', { name: 'Save intake' }).click();
+  await expect(form.getByRole('alert')).toContainText('Please check the marked fields');
+  await expect(form.getByText('is required').first()).toBeVisible();
+  await shoot(page, testInfo, 'intake-errors');
+
+  await form.getByLabel('Name').fill('Pebble');
+  await choose(page, form, 'Species', 'Cat');
+  await choose(page, form, 'Age', 'Adult');
+  await choose(page, form, 'Sex', 'Female');
+  await choose(page, form, 'Size', 'Small');
+  await choose(page, form, 'Health', 'Good');
+  await form.getByLabel('Breed').fill('Tabby');
+  await choose(page, form, 'Kennel', 'Cattery 1');
+  await form.getByLabel('Show on the public list').check();
+  await form.getByRole('button', { name: 'Save intake' }).click();
+  await expect(page.locator('[aria-label="Saved intake Pebble"]')).toContainText('Not sent yet');
+  await shoot(page, testInfo, 'intake-saved');
+
+  await nav.getByRole('link', { name: 'People' }).click();
+  await page.getByRole('button', { name: 'New adopter' }).click();
+  const person = page.getByRole('form', { name: 'New person' });
+  await person.getByLabel('Name').fill('Ana Ruiz');
+  await person.getByLabel('Email').fill('not-an-email');
+  await person.getByRole('button', { name: 'Save adopter' }).click();
+  await expect(person.getByText('must be an email address').first()).toBeVisible();
+  await person.getByLabel('Email').fill('ana.ruiz@example.org');
+  await person.getByLabel('Phone').fill('555-0142');
+  await choose(page, person, 'Type of home', 'House');
+  await person.getByLabel(/Apply to adopt/).check();
+  await person.getByRole('combobox', { name: 'Pets' }).fill(wanted.name);
+  await page
+    .getByRole('option', { name: new RegExp(`^${wanted.name} ·`) })
+    .first()
+    .click();
+  await person.getByLabel(/accepts the agreement/).check();
+  await person.getByRole('button', { name: 'Read the agreement' }).click();
+  const agreement = page.getByRole('dialog', { name: 'Adopter agreement' });
+  await expect(agreement.getByRole('heading', { name: 'Adoption Agreement' })).toBeVisible();
+  await shoot(page, testInfo, 'adopter-agreement', false);
+  await agreement.getByRole('button').first().click();
+  await shoot(page, testInfo, 'adopter-form', false);
+  await person.getByRole('button', { name: 'Save adopter' }).click();
+  const savedPerson = page.locator('[aria-label="Signed up Ana Ruiz"]');
+  await expect(savedPerson).toContainText('Not sent yet');
+  await shoot(page, testInfo, 'people');
+
+  await nav.getByRole('link', { name: 'Sync' }).click();
+  await expect(page.getByText('Create pet "Pebble"')).toBeVisible();
+  await expect(page.getByText(/Create adopter "Ana Ruiz"/)).toBeVisible();
+  await shoot(page, testInfo, 'sync-offline');
+
+  server = await startDemoServer(serverDir, port);
+  await page.getByRole('button', { name: 'Send all now' }).click();
+  await expect(page.getByText('Nothing waiting')).toBeVisible({ timeout: 30_000 });
+  const onServer = await server.api<{ pets: (ApiPet & { custom_field_data: object })[] }>(
+    '/pets?search=Pebble&limit=5',
+  );
+  expect(onServer.pets).toContainEqual(
+    expect.objectContaining({ name: 'Pebble', status: 'intake', custom_field_data: { kennel: 'Cattery 1' } }),
+  );
+  const people = await server.api<{ people: { name: string; email: string }[] }>(
+    '/people?type=adopter&search=ana.ruiz&limit=5',
+  );
+  expect(people.people.map((each) => each.email)).toContain('ana.ruiz@example.org');
+  await page.getByRole('button', { name: 'Sync now' }).click();
+  await shoot(page, testInfo, 'sync');
+
+  await nav.getByRole('link', { name: 'People' }).click();
+  await page.getByLabel('Search').fill('Ana Ruiz');
+  const row = page.getByRole('table', { name: 'Adopters' }).getByRole('row', { name: 'Ana Ruiz' });
+  await expect(row).toBeVisible();
+  await expect(row.getByText('Not sent yet')).toHaveCount(0);
+
+  await nav.getByRole('link', { name: 'Fees' }).click();
+  await expect(page.getByRole('table', { name: 'Dog fee rules' })).toBeVisible();
+  await shoot(page, testInfo, 'fees');
+  await nav.getByRole('link', { name: 'Contracts' }).click();
+  await expect(page.getByRole('heading', { name: 'Adoption Agreement' })).toBeVisible();
+  await shoot(page, testInfo, 'contracts');
 });

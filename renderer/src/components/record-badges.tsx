@@ -2,7 +2,7 @@ import { Badge, Group, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconClockHour4 } from '@tabler/icons-react';
 import { humanize } from '../lib/words';
 
-/** "Pending" while a local edit waits for the server; "Needs attention" when the server refused one. */
+/** "Not sent yet" while a local edit waits for the server; "Needs attention" when the server refused one. */
 export function RecordBadges({
   pending,
   pendingFields,
@@ -34,7 +34,7 @@ export function RecordBadges({
           w={260}
         >
           <Badge color="yellow" variant="light" size="sm" leftSection={<IconClockHour4 size={12} />}>
-            Pending
+            Not sent yet
           </Badge>
         </Tooltip>
       )}

@@ -174,7 +174,7 @@ function SavedIntake({ id, name, onOpen }: { id: string; name: string; onOpen(id
         </Group>
         <Group gap="sm" wrap="nowrap">
           <Badge color={synced ? 'teal' : gone ? 'gray' : 'yellow'} variant="light">
-            {synced ? 'Synced' : gone ? 'Not here' : 'Pending'}
+            {synced ? 'Synced' : gone ? 'Not here' : 'Not sent yet'}
           </Badge>
           {!gone && (
             <Button variant="light" size="xs" onClick={() => onOpen(currentId)}>

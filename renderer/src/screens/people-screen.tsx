@@ -350,7 +350,7 @@ function SavedPerson({ id, name, onOpen }: { id: string; name: string; onOpen(id
         </Text>
         <Group gap="xs">
           <Badge color={synced ? 'teal' : gone ? 'gray' : 'yellow'} variant="light">
-            {synced ? 'Synced' : gone ? 'Not here' : 'Pending'}
+            {synced ? 'Synced' : gone ? 'Not here' : 'Not sent yet'}
           </Badge>
           {!gone && (
             <Button size="xs" variant="light" onClick={() => onOpen(currentId)}>

@@ -1,54 +1,114 @@
-import { Card, Group, Loader, Progress, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconBuildingCommunity, IconServer2 } from '@tabler/icons-react';
-import type { DeskStatus } from '../../../shared/desk-api';
-import { useDeskStatus } from '../bridge/hooks';
+import {
+  Button,
+  Card,
+  Group,
+  Loader,
+  Progress,
+  SimpleGrid,
+  Stack,
+  Text,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
+import { IconBuildingCommunity, IconRefresh, IconServer2 } from '@tabler/icons-react';
+import { useState } from 'react';
+import type { DeskError, DeskStatus } from '../../../shared/desk-api';
+import { useDesk, useDeskStatus } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
+import { OutboxPanel } from '../components/outbox-panel';
 import { ScreenHeader } from '../components/screen-header';
 import { describeWhen, STATUS_LOOKS } from '../components/status-presentation';
+import { toDeskError } from '../lib/desk-error';
 
 export function SyncScreen() {
   const { status, error } = useDeskStatus();
+  const connected = status !== undefined && status.state !== 'not-connected';
   return (
     <>
       <ScreenHeader
         title="Sync"
         description="How this desk stays in step with your shelter. Work never waits for the network: changes are kept here and sent when the connection allows."
+        actions={connected ? <SyncNowButton busy={status.state === 'syncing'} /> : undefined}
       />
       <Stack gap="lg">
         {error && <DeskErrorAlert error={error} title="The desk did not answer" />}
         {status ? <StatusCard status={status} /> : !error && <Loader aria-label="Loading sync status" />}
-        <Title order={3} size="h4" mt="sm">
-          Two ways to run
-        </Title>
-        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-          <Card withBorder radius="lg" p="lg">
-            <Group gap="sm" mb="xs" wrap="nowrap">
-              <ThemeIcon variant="light" size="lg" radius="md">
-                <IconBuildingCommunity size={20} />
-              </ThemeIcon>
-              <Text fw={600}>Connected</Text>
-            </Group>
-            <Text size="sm" c="dimmed">
-              This desk syncs with the animal placement service your shelter already uses, or with another
-              Shelter Desk on your network that runs standalone. You need the server’s address and an API key
-              from your shelter’s coordinator.
-            </Text>
-          </Card>
-          <Card withBorder radius="lg" p="lg">
-            <Group gap="sm" mb="xs" wrap="nowrap">
-              <ThemeIcon variant="light" size="lg" radius="md">
-                <IconServer2 size={20} />
-              </ThemeIcon>
-              <Text fw={600}>Standalone</Text>
-            </Group>
-            <Text size="sm" c="dimmed">
-              This desk is the shelter’s server: it keeps the records itself, and other desks on the same
-              network sync to it. Good for a single shelter without an online service.
-            </Text>
-          </Card>
-        </SimpleGrid>
+        <OutboxPanel />
+        {!connected && <SetupCards />}
       </Stack>
     </>
+  );
+}
+
+/** A pass now (pull and push); the status card shows its progress, problems show there too. */
+function SyncNowButton({ busy }: { busy: boolean }) {
+  const api = useDesk();
+  const [running, setRunning] = useState(false);
+  const [error, setError] = useState<DeskError>();
+  return (
+    <Stack gap={4} align="flex-end">
+      <Button
+        leftSection={<IconRefresh size={18} />}
+        loading={running || busy}
+        onClick={() => {
+          setRunning(true);
+          setError(undefined);
+          api
+            .call('sync.now', { full: true })
+            .catch((caught: unknown) => setError(toDeskError(caught)))
+            .finally(() => setRunning(false));
+        }}
+      >
+        Sync now
+      </Button>
+      {error && (
+        <Text size="xs" c="red">
+          {error.message}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+function SetupCards() {
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" mt="sm">
+        <Title order={3} size="h4">
+          Two ways to run
+        </Title>
+        <Button component="a" href="#/settings" variant="light">
+          Set up the connection
+        </Button>
+      </Group>
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        <Card withBorder radius="lg" p="lg">
+          <Group gap="sm" mb="xs" wrap="nowrap">
+            <ThemeIcon variant="light" size="lg" radius="md">
+              <IconBuildingCommunity size={20} />
+            </ThemeIcon>
+            <Text fw={600}>Connected</Text>
+          </Group>
+          <Text size="sm" c="dimmed">
+            This desk syncs with the animal placement service your shelter already uses, or with another
+            Shelter Desk on your network that runs standalone. You need the server’s address and an API key
+            from your shelter’s coordinator.
+          </Text>
+        </Card>
+        <Card withBorder radius="lg" p="lg">
+          <Group gap="sm" mb="xs" wrap="nowrap">
+            <ThemeIcon variant="light" size="lg" radius="md">
+              <IconServer2 size={20} />
+            </ThemeIcon>
+            <Text fw={600}>Standalone</Text>
+          </Group>
+          <Text size="sm" c="dimmed">
+            This desk is the shelter’s server: it keeps the records itself, and other desks on the same
+            network sync to it. Good for a single shelter without an online service.
+          </Text>
+        </Card>
+      </SimpleGrid>
+    </Stack>
   );
 }
 
@@ -73,7 +133,8 @@ function StatusCard({ status }: { status: DeskStatus }) {
             <Stack gap={4} mt="xs">
               <Text size="sm">
                 {progress.phase}: {progress.recordsDone}
-                {progress.recordsTotal !== null && ` of ${progress.recordsTotal}`} records
+                {progress.recordsTotal !== null && ` of ${progress.recordsTotal}`} records,{' '}
+                {progress.pagesDone} {progress.pagesDone === 1 ? 'page' : 'pages'}
               </Text>
               {progress.recordsTotal !== null && progress.recordsTotal > 0 && (
                 <Progress value={(100 * progress.recordsDone) / progress.recordsTotal} animated />

@@ -1,0 +1,342 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Code,
+  Group,
+  Loader,
+  Modal,
+  Stack,
+  Text,
+  Textarea,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import {
+  IconAlertTriangle,
+  IconArrowBackUp,
+  IconCheck,
+  IconClockHour4,
+  IconRefresh,
+} from '@tabler/icons-react';
+import { useState } from 'react';
+import type { DeskError, OutboxConflict, OutboxEntry } from '../../../shared/desk-api';
+import { useDesk, useDeskEvent, useDeskQuery } from '../bridge/hooks';
+import { toDeskError } from '../lib/desk-error';
+import { formatValue, humanize } from '../lib/words';
+import { DeskErrorAlert } from './desk-error-alert';
+import { describeWhen } from './status-presentation';
+
+/** The queue of local changes: what waits, what is retried, what the server refused and why. */
+export function OutboxPanel() {
+  const api = useDesk();
+  const outbox = useDeskQuery('outbox.list');
+  const conflicts = useDeskQuery('outbox.conflicts');
+  useDeskEvent('outbox', () => {
+    outbox.reload();
+    conflicts.reload();
+  });
+  const [error, setError] = useState<DeskError>();
+  const [busy, setBusy] = useState<string>();
+  const [editing, setEditing] = useState<OutboxEntry>();
+
+  async function act(key: string, action: () => Promise<unknown>) {
+    setBusy(key);
+    setError(undefined);
+    try {
+      await action();
+      outbox.reload();
+      conflicts.reload();
+    } catch (caught) {
+      setError(toDeskError(caught));
+    } finally {
+      setBusy(undefined);
+    }
+  }
+
+  const entries = outbox.data?.entries ?? [];
+  const counts = outbox.data?.counts;
+  return (
+    <Stack gap="md">
+      <Group justify="space-between">
+        <Title order={3} size="h4">
+          Changes made on this desk
+        </Title>
+        {counts && counts.pending > 0 && (
+          <Button
+            variant="light"
+            size="xs"
+            leftSection={<IconRefresh size={14} />}
+            loading={busy === 'all'}
+            onClick={() => void act('all', () => api.call('outbox.retry'))}
+          >
+            Send all now
+          </Button>
+        )}
+      </Group>
+      {counts?.pausedReason && (
+        <Alert color="yellow" variant="light" icon={<IconAlertTriangle />} title="Sending is paused">
+          {counts.pausedReason} Enter a new API key under Settings, or press “Send all now” to try again.
+        </Alert>
+      )}
+      {error && <DeskErrorAlert error={error} />}
+      {outbox.error && <DeskErrorAlert error={outbox.error} title="The outbox did not load" />}
+      {!outbox.data && outbox.loading && <Loader aria-label="Loading outbox" />}
+      {(conflicts.data ?? []).map((conflict) => (
+        <ConflictNotice
+          key={conflict.id}
+          conflict={conflict}
+          busy={busy === `conflict:${conflict.id}`}
+          onChoose={(choice) =>
+            void act(`conflict:${conflict.id}`, () =>
+              api.call('outbox.resolveConflict', { id: conflict.id, choice }),
+            )
+          }
+        />
+      ))}
+      {outbox.data && entries.length === 0 && (
+        <Card withBorder radius="lg" p="lg">
+          <Group gap="sm">
+            <IconCheck size={20} color="var(--mantine-color-teal-6)" />
+            <Text size="sm">Nothing waiting: every change made here has reached the server.</Text>
+          </Group>
+        </Card>
+      )}
+      {entries.map((entry) => (
+        <OutboxEntryCard
+          key={entry.id}
+          entry={entry}
+          busy={busy?.endsWith(`:${entry.id}`) ? busy : undefined}
+          onRetry={() => void act(`retry:${entry.id}`, () => api.call('outbox.retry', { id: entry.id }))}
+          onDiscard={() =>
+            void act(`discard:${entry.id}`, () => api.call('outbox.discard', { id: entry.id }))
+          }
+          onEdit={() => setEditing(entry)}
+        />
+      ))}
+      <Modal
+        opened={editing !== undefined}
+        onClose={() => setEditing(undefined)}
+        title="Edit and resubmit"
+        size="lg"
+      >
+        {editing && <EditEntry entry={editing} onDone={() => setEditing(undefined)} />}
+      </Modal>
+    </Stack>
+  );
+}
+
+/** Date-times inside the desk's sentences (always upcoming retries), as people read them: "in 2 minutes". */
+function readableTimes(text: string): string {
+  return text.replace(/\d{4}-\d{2}-\d{2}T[\d:.]+Z/g, (iso) => nextTry(iso));
+}
+
+/** "in 40 seconds" / "now": describeWhen speaks of the past. */
+function nextTry(iso: string): string {
+  const seconds = Math.round((Date.parse(iso) - Date.now()) / 1000);
+  if (Number.isNaN(seconds)) return iso;
+  if (seconds <= 5) return 'now';
+  const format = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
+  return seconds < 90 ? format.format(seconds, 'second') : format.format(Math.round(seconds / 60), 'minute');
+}
+
+function entryState(entry: OutboxEntry): { label: string; color: string } {
+  if (entry.state === 'needs-attention') return { label: 'Needs attention', color: 'red' };
+  if (entry.attempts > 0) return { label: 'Retrying', color: 'orange' };
+  if (entry.waitingFor) return { label: 'Waiting', color: 'gray' };
+  return { label: 'Not sent yet', color: 'yellow' };
+}
+
+function OutboxEntryCard({
+  entry,
+  busy,
+  onRetry,
+  onDiscard,
+  onEdit,
+}: {
+  entry: OutboxEntry;
+  busy: string | undefined;
+  onRetry(): void;
+  onDiscard(): void;
+  onEdit(): void;
+}) {
+  const state = entryState(entry);
+  const refused = entry.state === 'needs-attention';
+  return (
+    <Card withBorder radius="lg" p="md" aria-label={entry.summary}>
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <Stack gap={4} style={{ flex: 1 }}>
+          <Group gap="xs">
+            <Badge
+              color={state.color}
+              variant="light"
+              leftSection={refused ? <IconAlertTriangle size={12} /> : <IconClockHour4 size={12} />}
+            >
+              {state.label}
+            </Badge>
+            <Text fw={600} size="sm">
+              {entry.summary}
+            </Text>
+          </Group>
+          <Text size="xs" c="dimmed">
+            {entry.method} {entry.path} · made {describeWhen(entry.createdAt)}
+            {entry.attempts > 0 && ` · ${entry.attempts} attempt${entry.attempts === 1 ? '' : 's'}`}
+            {entry.nextAttemptAt && !refused && ` · next try ${nextTry(entry.nextAttemptAt)}`}
+          </Text>
+          {entry.waitingFor && !(entry.attempts > 0 && entry.nextAttemptAt) && (
+            <Text size="xs" c="dimmed">
+              Waits for {readableTimes(entry.waitingFor)}
+            </Text>
+          )}
+          {entry.lastError && !refused && (
+            <Text size="sm" c="orange">
+              Last try: {entry.lastError.message}
+            </Text>
+          )}
+          {entry.lastError && refused && (
+            <Alert color="red" variant="light" p="xs" mt={4}>
+              <Text size="sm">
+                {entry.lastError.status ? `The server answered ${entry.lastError.status}: ` : ''}
+                {entry.lastError.message}
+              </Text>
+              {entry.lastError.fieldErrors && entry.lastError.fieldErrors.length > 0 && (
+                <Text size="sm">
+                  {entry.lastError.fieldErrors.map((field) => `${field.field} ${field.message}`).join('; ')}
+                </Text>
+              )}
+              {entry.lastError.requestId && (
+                <Text size="xs" c="dimmed">
+                  Request id <Code>{entry.lastError.requestId}</Code>
+                </Text>
+              )}
+            </Alert>
+          )}
+        </Stack>
+        <Group gap={6} wrap="nowrap">
+          <Button size="xs" variant="light" loading={busy === `retry:${entry.id}`} onClick={onRetry}>
+            {refused ? 'Retry' : 'Send now'}
+          </Button>
+          {refused && (
+            <Button size="xs" variant="default" onClick={onEdit}>
+              Edit
+            </Button>
+          )}
+          {entry.firstSentAt === null || refused ? (
+            <Button
+              size="xs"
+              variant="subtle"
+              color="red"
+              loading={busy === `discard:${entry.id}`}
+              onClick={onDiscard}
+            >
+              Discard
+            </Button>
+          ) : (
+            <Tooltip label="Already handed to the network: it can no longer be taken back.">
+              <Button size="xs" variant="subtle" color="gray" disabled>
+                Discard
+              </Button>
+            </Tooltip>
+          )}
+        </Group>
+      </Group>
+    </Card>
+  );
+}
+
+/** The body as JSON; the desk validates it again and resubmits it with a new key. */
+function EditEntry({ entry, onDone }: { entry: OutboxEntry; onDone(): void }) {
+  const api = useDesk();
+  const [text, setText] = useState(() => JSON.stringify(entry.body, null, 2));
+  const [error, setError] = useState<DeskError>();
+  const [saving, setSaving] = useState(false);
+
+  async function submit() {
+    setError(undefined);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      setError({
+        code: 'invalid_input',
+        message: 'This is not valid JSON: check quotes, commas and brackets.',
+      });
+      return;
+    }
+    if (!body || typeof body !== 'object' || Array.isArray(body)) {
+      setError({ code: 'invalid_input', message: 'The body must be a JSON object ({ … }).' });
+      return;
+    }
+    setSaving(true);
+    try {
+      await api.call('outbox.edit', { id: entry.id, body: body as Record<string, unknown> });
+      onDone();
+    } catch (caught) {
+      setError(toDeskError(caught));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Stack gap="sm">
+      <Text size="sm">{entry.summary}</Text>
+      {entry.lastError && (
+        <Text size="sm" c="red">
+          {entry.lastError.message}
+        </Text>
+      )}
+      <Textarea
+        label="Request body (JSON)"
+        autosize
+        minRows={8}
+        maxRows={20}
+        value={text}
+        onChange={(event) => setText(event.currentTarget.value)}
+        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
+      />
+      {error && <DeskErrorAlert error={error} title="Not resubmitted" />}
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onDone}>
+          Cancel
+        </Button>
+        <Button onClick={() => void submit()} loading={saving}>
+          Resubmit
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+function ConflictNotice({
+  conflict,
+  busy,
+  onChoose,
+}: {
+  conflict: OutboxConflict;
+  busy: boolean;
+  onChoose(choice: 'mine' | 'server'): void;
+}) {
+  return (
+    <Alert
+      color="orange"
+      variant="light"
+      icon={<IconArrowBackUp />}
+      title={`${conflict.recordName}: ${humanize(conflict.field)} was also changed on the server`}
+    >
+      <Text size="sm">
+        Your value <b>{formatValue(conflict.localValue)}</b> was saved. Meanwhile the server had{' '}
+        <b>{formatValue(conflict.serverValue)}</b> (it was {formatValue(conflict.baseValue)} before).
+      </Text>
+      <Group gap="sm" mt="sm">
+        <Button size="xs" color="orange" loading={busy} onClick={() => onChoose('server')}>
+          Use the server’s value
+        </Button>
+        <Button size="xs" variant="default" onClick={() => onChoose('mine')}>
+          Keep mine
+        </Button>
+      </Group>
+    </Alert>
+  );
+}
