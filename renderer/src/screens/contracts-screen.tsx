@@ -58,7 +58,7 @@ function ContractPanel({ type }: { type: ContractType }) {
             <ThemeIcon variant="light" size="lg" radius="md">
               <IconFileText size={20} />
             </ThemeIcon>
-            <Text fw={600}>{CONTRACT_WORDS[type].title}</Text>
+            <Text fw={600}>Not on this desk yet</Text>
           </Group>
           <Badge variant="light" color="gray">
             Arrives with sync

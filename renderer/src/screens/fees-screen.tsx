@@ -14,6 +14,13 @@ function signed(amount: number): string {
   return amount < 0 ? `− ${text}` : `+ ${text}`;
 }
 
+function describeValue(value: string): string {
+  if (value === '') return '—';
+  if (value === 'true') return 'Yes';
+  if (value === 'false') return 'No';
+  return humanize(value);
+}
+
 export function FeesScreen() {
   const fees = useDeskQuery('mirror.fees');
   useReloadOnChange(['metadata'], fees.reload);
@@ -98,7 +105,7 @@ export function FeesScreen() {
                     {adjustments.map((fee) => (
                       <Table.Tr key={`${fee.attribute_type}:${fee.attribute_value}`}>
                         <Table.Td>{humanize(fee.attribute_type)}</Table.Td>
-                        <Table.Td>{fee.attribute_value ? humanize(fee.attribute_value) : '—'}</Table.Td>
+                        <Table.Td>{describeValue(fee.attribute_value)}</Table.Td>
                         <Table.Td ta="right">
                           <Text size="sm" fw={600} c={fee.adjustment < 0 ? 'teal' : undefined}>
                             {signed(fee.adjustment)}

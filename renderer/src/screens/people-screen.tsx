@@ -2,6 +2,7 @@ import {
   Alert,
   Badge,
   Button,
+  Card,
   Drawer,
   Group,
   Loader,
@@ -12,10 +13,18 @@ import {
   Tabs,
   Text,
   TextInput,
+  ThemeIcon,
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconClockHour4, IconHeartHandshake, IconHome, IconSearch, IconUserPlus } from '@tabler/icons-react';
+import {
+  IconCircleCheck,
+  IconClockHour4,
+  IconHeartHandshake,
+  IconHome,
+  IconSearch,
+  IconUserPlus,
+} from '@tabler/icons-react';
 import { useState } from 'react';
 import type { PersonType } from '../../../shared/contract';
 import type { MirrorPerson } from '../../../shared/desk-api';
@@ -33,7 +42,7 @@ const PAGE_SIZE = 50;
 
 const STATUS_COLORS: Record<string, string> = {
   active: 'teal',
-  pending: 'yellow',
+  pending: 'indigo',
   training: 'blue',
   inactive: 'gray',
   denied: 'red',
@@ -333,22 +342,24 @@ function SavedPerson({ id, name, onOpen }: { id: string; name: string; onOpen(id
   const gone = person.error?.code === 'not_found';
   const synced = person.data ? !person.data.pending && person.data.presence !== 'local' : false;
   return (
-    <Alert
-      color={synced ? 'teal' : 'yellow'}
-      variant="light"
-      icon={<IconClockHour4 />}
-      title={`${name} is signed up`}
-      aria-label={`Signed up ${name}`}
-    >
-      <Group justify="space-between">
-        <Text size="sm">
-          {synced
-            ? 'The shelter’s server has accepted the sign-up.'
-            : gone
-              ? 'No longer waiting on this desk: it was sent, or discarded under Sync.'
-              : 'Saved on this desk; sent to the shelter’s server when the connection allows.'}
-        </Text>
-        <Group gap="xs">
+    <Card withBorder radius="lg" p="md" aria-label={`Signed up ${name}`}>
+      <Group justify="space-between" wrap="nowrap">
+        <Group gap="sm" wrap="nowrap">
+          <ThemeIcon color={synced ? 'teal' : 'yellow'} variant="light" size="lg" radius="xl">
+            {synced ? <IconCircleCheck size={20} /> : <IconClockHour4 size={20} />}
+          </ThemeIcon>
+          <Stack gap={0}>
+            <Title order={4}>{name} is signed up</Title>
+            <Text size="sm" c="dimmed">
+              {synced
+                ? 'The shelter’s server has accepted the sign-up.'
+                : gone
+                  ? 'No longer waiting on this desk: it was sent, or discarded under Sync.'
+                  : 'Saved on this desk; sent to the shelter’s server when the connection allows.'}
+            </Text>
+          </Stack>
+        </Group>
+        <Group gap="sm" wrap="nowrap">
           <Badge color={synced ? 'teal' : gone ? 'gray' : 'yellow'} variant="light">
             {synced ? 'Synced' : gone ? 'Not here' : 'Not sent yet'}
           </Badge>
@@ -359,6 +370,6 @@ function SavedPerson({ id, name, onOpen }: { id: string; name: string; onOpen(id
           )}
         </Group>
       </Group>
-    </Alert>
+    </Card>
   );
 }
