@@ -45,7 +45,9 @@ test('browser mode starts, the frame renders and every section is reachable', as
 test('deep links open their section; unknown ones say so', async ({ page, desk }) => {
   await page.goto(`${desk.url}#/contracts`);
   await expect(page.getByRole('heading', { level: 2, name: 'Contracts' })).toBeVisible();
-  await expect(page.getByText('Adoption agreement')).toBeVisible();
+  await expect(
+    page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Contracts' }),
+  ).toHaveAttribute('aria-current', 'page');
   await page.goto(`${desk.url}#/no-such-place`);
   await expect(page.getByText('This page does not exist')).toBeVisible();
 });

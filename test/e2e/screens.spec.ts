@@ -29,7 +29,7 @@ async function connect(page: Page, deskUrl: string, server: DemoServer): Promise
   await page.goto(`${deskUrl}#/settings`);
   const form = page.getByRole('form', { name: 'Connection' });
   await form.getByLabel('Server address').fill(server.base);
-  await form.getByLabel('API key').fill(server.key);
+  await form.getByRole('textbox', { name: 'API key' }).fill(server.key);
   await form.getByRole('button', { name: 'Save and connect' }).click();
   await expect(
     page.getByRole('status', { name: /Connection status: (Synced|Up to date|Connected)/i }),
@@ -189,4 +189,79 @@ test('offline at an event: an intake and an adopter with an application wait on 
   await nav.getByRole('link', { name: 'Contracts' }).click();
   await expect(page.getByRole('heading', { name: 'Adoption Agreement' })).toBeVisible();
   await shoot(page, testInfo, 'contracts');
+});
+
+test('a change the server refuses needs attention; edited and resubmitted, it goes through', async ({
+  page,
+  desk,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const { pets } = await server.api<{ pets: ApiPet[] }>('/pets?limit=1&sort=name');
+  const target = pets[0] as ApiPet;
+  await connect(page, desk.url, server);
+
+  // As if another desk had retired a custom status this desk still offered: the server refuses the label.
+  const queued = await page.evaluate(`(async () => {
+    const token = document.querySelector('meta[name="shelter-desk-token"]').content;
+    const response = await fetch('/desk/call/outbox.updatePet', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-desk-token': token },
+      body: JSON.stringify({ id: '${target.id}', fields: { status: 'Retired label' } }),
+    });
+    return (await response.json()).ok;
+  })()`);
+  expect(queued).toBe(true);
+
+  const nav = page.getByRole('navigation', { name: 'Sections' });
+  await nav.getByRole('link', { name: 'Sync' }).click();
+  const entry = page.locator(`[aria-label^="Update pet \\"${target.name}\\""]`);
+  await expect(entry).toContainText('Needs attention', { timeout: 30_000 });
+  await expect(entry).toContainText('The server answered 400');
+  await expect(entry).toContainText('Request id');
+  await shoot(page, testInfo, 'sync-needs-attention');
+
+  await nav.getByRole('link', { name: 'Pets' }).click();
+  await page.getByLabel('Search').fill(target.name);
+  const row = page.getByRole('table', { name: 'Pets' }).getByRole('row', { name: target.name }).first();
+  await expect(row).toContainText('Needs attention');
+
+  await nav.getByRole('link', { name: 'Sync' }).click();
+  await entry.getByRole('button', { name: 'Edit' }).click();
+  const editor = page.getByRole('dialog', { name: 'Edit and resubmit' });
+  await editor.getByLabel('Request body (JSON)').fill('{ "status": "hold" ');
+  await editor.getByRole('button', { name: 'Resubmit' }).click();
+  await expect(editor.getByRole('alert')).toContainText('not valid JSON');
+  await editor.getByLabel('Request body (JSON)').fill('{ "status": "hold" }');
+  await editor.getByRole('button', { name: 'Resubmit' }).click();
+  await expect(page.getByText('Nothing waiting')).toBeVisible({ timeout: 30_000 });
+  expect((await server.api<ApiPet>(`/pets/${target.id}`)).status).toBe('hold');
+});
+
+test('Test connection says plainly when the key is refused or the server cannot be reached', async ({
+  page,
+  desk,
+}, testInfo) => {
+  await page.goto(`${desk.url}#/settings`);
+  const form = page.getByRole('form', { name: 'Connection' });
+  await form.getByLabel('Server address').fill(server.base);
+  await form.getByRole('textbox', { name: 'API key' }).fill('not-the-right-key-000000');
+  await form.getByRole('button', { name: 'Save and connect' }).click();
+  await form.getByRole('button', { name: 'Test connection' }).click();
+  await expect(form.getByRole('status').filter({ hasText: 'refused the API key' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await shoot(page, testInfo, 'settings-key-refused');
+
+  await form.getByLabel('Server address').fill('http://127.0.0.1:9');
+  await form.getByRole('textbox', { name: 'API key' }).fill(server.key);
+  await form.getByRole('button', { name: 'Save and connect' }).click();
+  await form.getByRole('button', { name: 'Test connection' }).click();
+  await expect(form.getByRole('status').filter({ hasText: 'did not answer' })).toBeVisible({
+    timeout: 30_000,
+  });
+
+  await form.getByLabel('Server address').fill(server.base);
+  await form.getByRole('button', { name: 'Save and connect' }).click();
+  await form.getByRole('button', { name: 'Test connection' }).click();
+  await expect(form.getByRole('status').filter({ hasText: 'Connected' })).toBeVisible({ timeout: 30_000 });
 });
