@@ -5,5 +5,6 @@ export * from './migrations';
 export * from './open-mirror';
 export * from './queries';
 export * from './records';
+export * from './search-index';
 export * from './sync-state';
 export * from './types';

@@ -210,6 +210,65 @@ const listTables: Migration = {
 };
 
 /**
+ * Search index maintenance that an initial sync can defer. A row of `pet` / `person` is in its FTS index exactly when
+ * its `seq` is at most the table's `search_backlog.indexed_through` (every row when the table has no backlog row).
+ * A bulk load sets the watermark to the last row it found, so the rows it adds skip the index (incremental FTS5
+ * upkeep in page-sized transactions writes and merges a segment per page: most of an initial sync's cost), then
+ * indexes them in large chunks afterwards (`catchUpSearchIndex`). Updates and deletes keep the invariant: they touch
+ * the index only for rows at or below the watermark.
+ */
+const deferredSearchIndex: Migration = {
+  async up(db: Kysely<unknown>) {
+    const below = (table: string, row: 'new' | 'old') =>
+      `${row}.seq <= COALESCE((SELECT indexed_through FROM search_backlog WHERE entity_type = '${table}'), ${row}.seq)`;
+    const statements = [
+      sql`CREATE TABLE search_backlog (
+        entity_type TEXT PRIMARY KEY CHECK (entity_type IN ('pet', 'person')),
+        indexed_through INTEGER NOT NULL
+      ) STRICT`,
+      sql`DROP TRIGGER pet_fts_insert`,
+      sql`DROP TRIGGER pet_fts_delete`,
+      sql`DROP TRIGGER pet_fts_update`,
+      sql`DROP TRIGGER person_fts_insert`,
+      sql`DROP TRIGGER person_fts_delete`,
+      sql`DROP TRIGGER person_fts_update`,
+      sql.raw(`CREATE TRIGGER pet_fts_insert AFTER INSERT ON pet WHEN ${below('pet', 'new')} BEGIN
+        INSERT INTO pet_fts (rowid, name, breed_text, description, microchip_id)
+        VALUES (new.seq, new.name, new.breed_text, new.description, new.microchip_id);
+      END`),
+      sql.raw(`CREATE TRIGGER pet_fts_delete AFTER DELETE ON pet WHEN ${below('pet', 'old')} BEGIN
+        INSERT INTO pet_fts (pet_fts, rowid, name, breed_text, description, microchip_id)
+        VALUES ('delete', old.seq, old.name, old.breed_text, old.description, old.microchip_id);
+      END`),
+      sql.raw(`CREATE TRIGGER pet_fts_update AFTER UPDATE OF name, breed_text, description, microchip_id ON pet
+      WHEN (old.name IS NOT new.name OR old.breed_text IS NOT new.breed_text
+        OR old.description IS NOT new.description OR old.microchip_id IS NOT new.microchip_id)
+        AND ${below('pet', 'old')} BEGIN
+        INSERT INTO pet_fts (pet_fts, rowid, name, breed_text, description, microchip_id)
+        VALUES ('delete', old.seq, old.name, old.breed_text, old.description, old.microchip_id);
+        INSERT INTO pet_fts (rowid, name, breed_text, description, microchip_id)
+        VALUES (new.seq, new.name, new.breed_text, new.description, new.microchip_id);
+      END`),
+      sql.raw(`CREATE TRIGGER person_fts_insert AFTER INSERT ON person WHEN ${below('person', 'new')} BEGIN
+        INSERT INTO person_fts (rowid, name, email, phone) VALUES (new.seq, new.name, new.email, new.phone);
+      END`),
+      sql.raw(`CREATE TRIGGER person_fts_delete AFTER DELETE ON person WHEN ${below('person', 'old')} BEGIN
+        INSERT INTO person_fts (person_fts, rowid, name, email, phone)
+        VALUES ('delete', old.seq, old.name, old.email, old.phone);
+      END`),
+      sql.raw(`CREATE TRIGGER person_fts_update AFTER UPDATE OF name, email, phone ON person
+      WHEN (old.name IS NOT new.name OR old.email IS NOT new.email OR old.phone IS NOT new.phone)
+        AND ${below('person', 'old')} BEGIN
+        INSERT INTO person_fts (person_fts, rowid, name, email, phone)
+        VALUES ('delete', old.seq, old.name, old.email, old.phone);
+        INSERT INTO person_fts (rowid, name, email, phone) VALUES (new.seq, new.name, new.email, new.phone);
+      END`),
+    ];
+    for (const statement of statements) await statement.execute(db);
+  },
+};
+
+/**
  * Static migrations of the mirror database, keyed by zero-padded names. The outbox's own migrations (1001-…) run in
  * the same database; mirror migrations added after it are numbered 2001 and up so existing data folders keep the
  * order they were migrated in.
@@ -218,4 +277,5 @@ export const MIRROR_MIGRATIONS: Record<string, Migration> = {
   '0001-mirror-initial': initial,
   ...OUTBOX_MIGRATIONS,
   '2001-mirror-list-tables': listTables,
+  '2002-mirror-deferred-search-index': deferredSearchIndex,
 };

@@ -1,5 +1,6 @@
 import type { Person, Pet } from '../../../shared/contract';
 import { EFFECTIVE_JSON_SQL } from './records';
+import { searchIndexWatermark } from './search-index';
 import { type EntityType, type MirrorDb, type MirrorRecord, type Presence, statement } from './types';
 
 /** Sort keys of the pet list and the column each reads. */
@@ -75,12 +76,20 @@ function fromRow<T>(row: RecordRow): MirrorRecord<T> {
 /** Largest code point: `prefix + MAX_CHAR` is above every name that starts with `prefix`. */
 const MAX_CHAR = String.fromCodePoint(0x10ffff);
 
+const PET_SEARCH_COLUMNS = ['name', 'breed_text', 'description', 'microchip_id'] as const;
+const PERSON_SEARCH_COLUMNS = ['name', 'email', 'phone'] as const;
+
+/** A LIKE pattern matching `word` anywhere (escape character `\\`). */
+const containsPattern = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 /**
  * Adds search conditions. Words of 3+ characters go to the FTS5 trigram index (substring match over every search
  * column, case-insensitive); shorter words, which a trigram index cannot look up, match the start of the name through
- * the name index. All words must match.
+ * the name index. All words must match. Rows an initial sync has not indexed yet (above the search-index watermark)
+ * are matched with LIKE on the same columns meanwhile, so a search during a first sync still finds them.
  */
 function addSearch(
+  db: MirrorDb,
   where: string[],
   params: unknown[],
   search: string | undefined,
@@ -90,8 +99,23 @@ function addSearch(
   const long = words.filter((word) => [...word].length >= 3);
   const short = words.filter((word) => [...word].length < 3);
   if (long.length > 0) {
-    where.push(`seq IN (SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ?)`);
-    params.push(long.map((word) => `"${word.replaceAll('"', '""')}"`).join(' AND '));
+    const match = long.map((word) => `"${word.replaceAll('"', '""')}"`).join(' AND ');
+    const watermark = searchIndexWatermark(db, table);
+    if (watermark === undefined) {
+      where.push(`seq IN (SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ?)`);
+      params.push(match);
+    } else {
+      const columns = table === 'pet' ? PET_SEARCH_COLUMNS : PERSON_SEARCH_COLUMNS;
+      const likes = long.map(
+        () => `(${columns.map((column) => `${column} LIKE ? ESCAPE '\\'`).join(' OR ')})`,
+      );
+      where.push(
+        `seq IN (SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ?
+          UNION ALL SELECT seq FROM ${table} WHERE seq > ? AND ${likes.join(' AND ')})`,
+      );
+      params.push(match, watermark);
+      for (const word of long) for (const _ of columns) params.push(containsPattern(word));
+    }
   }
   for (const word of short) {
     where.push('name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE');
@@ -195,7 +219,7 @@ export function listPets(db: MirrorDb, query: PetQuery = {}): Page<Pet> {
       params.push(value);
     }
   }
-  addSearch(where, params, query.search, 'pet');
+  addSearch(db, where, params, query.search, 'pet');
   return runPage<Pet>(db, 'pet', where, params, PET_SORT_COLUMNS[query.sort ?? 'name'], query);
 }
 
@@ -208,7 +232,7 @@ export function listPeople(db: MirrorDb, query: PersonQuery = {}): Page<Person> 
     where.push('type = ?');
     params.push(query.type);
   }
-  addSearch(where, params, query.search, 'person');
+  addSearch(db, where, params, query.search, 'person');
   return runPage<Person>(db, 'person', where, params, PERSON_SORT_COLUMNS[query.sort ?? 'name'], query);
 }
 

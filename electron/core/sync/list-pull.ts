@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import type { ApiClient } from '../client';
 import {
+  deferSearchIndex,
+  finishSearchIndex,
   type MirrorDb,
   pruneHttpCacheScope,
   readHttpCache,
   readSyncState,
   type ServerPerson,
   type ServerPet,
+  searchIndexWatermark,
   storeServerPage,
   toMs,
   writeHttpCache,
@@ -19,6 +22,12 @@ import {
   pageEnvelopeSchema,
   pageUrl,
 } from './collections';
+
+/**
+ * A first pass (no checkpoint) over at least this many records is a bulk load: the search index of the rows it adds
+ * is built after the pass, in large chunks, instead of page by page.
+ */
+export const BULK_LOAD_MIN_RECORDS = 1000;
 
 /** Passes repeated from the same checkpoint when the list changed under the pass, before giving up for this run. */
 export const MAX_PASS_ATTEMPTS = 4;
@@ -286,6 +295,20 @@ export async function pullList(
   collection: ListCollection,
   options: ListPullOptions = {},
 ): Promise<ListPullResult> {
+  const result = await pullPasses(db, client, collection, options);
+  // Rows a bulk load (this one, or one cut off earlier) left out of the search index are indexed now.
+  if (searchIndexWatermark(db, collection.entityType) !== undefined) {
+    await finishSearchIndex(db, collection.entityType, options.signal);
+  }
+  return result;
+}
+
+async function pullPasses(
+  db: MirrorDb,
+  client: ApiClient,
+  collection: ListCollection,
+  options: ListPullOptions,
+): Promise<ListPullResult> {
   const key = stateKey(collection);
   const stored: ListState = readSyncState(db, key, listStateSchema) ?? { checkpoint: null };
   const since = options.full ? null : stored.checkpoint;
@@ -331,6 +354,14 @@ export async function pullList(
     for (;;) {
       if (!pending) throw new Error('No page was requested.');
       const requested: RequestedPage = await pending;
+      if (
+        since === null &&
+        !options.full &&
+        requested.response.status === 200 &&
+        (requested.response.body?.total ?? 0) >= BULK_LOAD_MIN_RECORDS
+      ) {
+        deferSearchIndex(db, collection.entityType);
+      }
       // The next page is requested while this one is validated and stored (the network and the server work
       // meanwhile); it is stored only after this page commits, so order and resume points are unchanged.
       // Not before the probe of a pass is taken: pages used by a checked pass are all generated after it.

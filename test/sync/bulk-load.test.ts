@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, createApiClient } from '../../electron/core/client';
+import {
+  listPeople,
+  listPets,
+  type Mirror,
+  openMirror,
+  searchIndexWatermark,
+  statement,
+} from '../../electron/core/mirror';
+import { type RunningApiServer, startApiServer } from '../../electron/core/server';
+import { BULK_LOAD_MIN_RECORDS, runSync } from '../../electron/core/sync';
+import { totalChanges } from './helpers';
+
+let server: RunningApiServer;
+let client: ApiClient;
+let mirror: Mirror;
+let dir: string;
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-sync-bulk-'));
+  server = await startApiServer({
+    dataDir: path.join(dir, 'server'),
+    port: 0,
+    writeKey: 'w-key-0123456789abcdef',
+    readKey: 'r-key-0123456789abcdef',
+    demo: true,
+    demoPets: 1500,
+    rateLimitPerHour: 1_000_000,
+  });
+  client = createApiClient({ baseUrl: server.apiUrl, apiKey: 'r-key-0123456789abcdef' });
+  mirror = await openMirror({ dataDir: path.join(dir, 'desk') });
+});
+
+afterAll(async () => {
+  await client.close();
+  await mirror.close();
+  await server.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** FTS5's own check that a search index holds exactly the rows and values of its table. */
+function indexIsExact(table: 'pet' | 'person'): boolean {
+  try {
+    mirror.db.prepare(`INSERT INTO ${table}_fts (${table}_fts, rank) VALUES ('integrity-check', 1)`).run();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A pet row's id and a fragment from the middle of its description (a substring a user might type). */
+function descriptionFragment(where: string): { id: string; fragment: string } {
+  const row = statement(
+    mirror.db,
+    `SELECT id, description FROM pet WHERE ${where} AND length(description) > 40 ORDER BY seq DESC LIMIT 1`,
+  ).get() as { id: string; description: string } | undefined;
+  if (!row) throw new Error('no pet with a description');
+  return { id: row.id, fragment: row.description.slice(13, 24).trim() };
+}
+
+describe('initial sync of a large list (search index built after the bulk load)', () => {
+  it('searches every mirrored pet during and after a cut-off first sync, and ends with an exact index', async () => {
+    const controller = new AbortController();
+    const run = runSync(mirror.db, client, {
+      signal: controller.signal,
+      onProgress: (progress) => {
+        if (progress.phase === 'Pets' && progress.pagesDone === 3) controller.abort();
+      },
+    });
+    await expect(run).rejects.toThrow();
+    const stored = (statement(mirror.db, 'SELECT COUNT(*) AS n FROM pet').get() as { n: number }).n;
+    expect(stored).toBeGreaterThan(0);
+    const watermark = searchIndexWatermark(mirror.db, 'pet');
+    expect(watermark).toBeDefined();
+
+    // Mirrored but not indexed yet: still found by any fragment of name or description.
+    const pending = descriptionFragment(`seq > ${Number(watermark)}`);
+    const found = listPets(mirror.db, { search: pending.fragment, limit: 500 });
+    expect(found.items.map((item) => item.record.id)).toContain(pending.id);
+
+    const resumed = await runSync(mirror.db, client);
+    expect(resumed.complete).toBe(true);
+    const total = (statement(mirror.db, 'SELECT COUNT(*) AS n FROM pet').get() as { n: number }).n;
+    expect(total).toBeGreaterThanOrEqual(BULK_LOAD_MIN_RECORDS);
+    expect(searchIndexWatermark(mirror.db, 'pet')).toBeUndefined();
+    expect(searchIndexWatermark(mirror.db, 'person')).toBeUndefined();
+    expect(indexIsExact('pet')).toBe(true);
+    expect(indexIsExact('person')).toBe(true);
+
+    const indexed = descriptionFragment('1 = 1');
+    expect(
+      listPets(mirror.db, { search: indexed.fragment, limit: 500 }).items.map((item) => item.record.id),
+    ).toContain(indexed.id);
+    expect(
+      listPets(mirror.db, { search: pending.fragment, limit: 500 }).items.map((i) => i.record.id),
+    ).toContain(pending.id);
+    const person = statement(mirror.db, 'SELECT name FROM person LIMIT 1').get() as { name: string };
+    expect(listPeople(mirror.db, { search: person.name.slice(1, 5) }).total).toBeGreaterThan(0);
+
+    // The first poll after the checkpoints moved asks new URLs (and keeps their ETags); then nothing is written.
+    await runSync(mirror.db, client);
+    const before = totalChanges(mirror.db);
+    const poll = await runSync(mirror.db, client);
+    expect(poll.written).toBe(0);
+    expect(totalChanges(mirror.db)).toBe(before);
+  });
+});
