@@ -89,6 +89,22 @@ test('connect, find a pet, change its status; it is pending, then on the server'
   const onServer = await server.api<ApiPet>(`/pets/${target.id}`);
   expect(onServer.status_change_notes).toBe('Met a family at the adoption event');
   await expect(drawer.getByText('Not sent yet')).toHaveCount(0, { timeout: 15_000 });
+
+  await drawer.getByRole('button', { name: 'Edit' }).click();
+  const edit = drawer.getByRole('form', { name: 'Edit pet' });
+  await edit.getByLabel('Weight').fill('15 kg');
+  await edit.getByLabel('Name').fill('');
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await expect(edit.getByText('must not be empty').first()).toBeVisible();
+  await shoot(page, testInfo, 'pet-edit-error', false);
+  await edit.getByLabel('Name').fill(target.name);
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await expect(drawer.getByRole('table', { name: 'Pet fields' })).toContainText('15 kg');
+  await expect
+    .poll(async () => (await server.api<ApiPet & { weight: string }>(`/pets/${target.id}`)).weight, {
+      timeout: 30_000,
+    })
+    .toBe('15 kg');
 });
 
 async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: string, option: string) {

@@ -142,9 +142,9 @@ export function ConnectionCard() {
             value={mode}
             onChange={(value) => setMode(value as Mode)}
             data={[
-              { value: 'remote', label: 'A shelter server' },
-              { value: 'standalone', label: 'This desk is the server' },
-              { value: 'none', label: 'No connection' },
+              { value: 'remote', label: 'Shelter server' },
+              { value: 'standalone', label: 'Standalone' },
+              { value: 'none', label: 'Off' },
             ]}
             fullWidth
           />

@@ -200,7 +200,7 @@ function OutboxEntryCard({
                 {entry.lastError.status ? `The server answered ${entry.lastError.status}: ` : ''}
                 {entry.lastError.message}
               </Text>
-              {entry.lastError.fieldErrors && entry.lastError.fieldErrors.length > 0 && (
+              {entry.lastError.fieldErrors && entry.lastError.fieldErrors.length > 5 && (
                 <Text size="sm">
                   {entry.lastError.fieldErrors.map((field) => `${field.field} ${field.message}`).join('; ')}
                 </Text>

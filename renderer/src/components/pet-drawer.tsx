@@ -402,15 +402,6 @@ function PetEditForm({
           statuses={statuses}
           compact
         />
-        {Object.keys(errors).length > 0 && (
-          <Alert color="red" variant="light" role="alert" title="Please check the marked fields">
-            {Object.entries(errors)
-              .map(([field, message]) => `${humanize(field)} ${message}`)
-              .join('; ')}
-          </Alert>
-        )}
-        {error && Object.keys(errors).length === 0 && <DeskErrorAlert error={error} title="Not saved" />}
-        {notice && <Text size="sm">{notice}</Text>}
         {warnings.length > 0 && (
           <DuplicateWarnings
             warnings={warnings}
@@ -419,14 +410,25 @@ function PetEditForm({
             onCancel={() => setWarnings([])}
           />
         )}
-        <Group justify="flex-end" gap="sm" pos="sticky" bottom={0} py="sm" bg="var(--mantine-color-body)">
-          <Button variant="default" onClick={onDone}>
-            Cancel
-          </Button>
-          <Button type="submit" loading={saving}>
-            Save changes
-          </Button>
-        </Group>
+        <Stack gap="xs" pos="sticky" bottom={0} py="sm" bg="var(--mantine-color-body)" style={{ zIndex: 2 }}>
+          {Object.keys(errors).length > 0 && (
+            <Alert color="red" variant="light" role="alert" title="Please check the marked fields" py="xs">
+              {Object.entries(errors)
+                .map(([field, message]) => `${humanize(field)} ${message}`)
+                .join('; ')}
+            </Alert>
+          )}
+          {error && Object.keys(errors).length === 0 && <DeskErrorAlert error={error} title="Not saved" />}
+          {notice && <Text size="sm">{notice}</Text>}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onDone}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={saving}>
+              Save changes
+            </Button>
+          </Group>
+        </Stack>
       </Stack>
     </form>
   );
