@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { formatValue, humanize, statusOptions } from './words';
+
+describe('words people read', () => {
+  it('turns API values into labels', () => {
+    expect(humanize('medicalHold')).toBe('Medical hold');
+    expect(humanize('xLarge')).toBe('Extra large');
+    expect(humanize('last_vaccination')).toBe('Last vaccination');
+    expect(humanize('Meet and greet ready')).toBe('Meet and greet ready');
+  });
+
+  it('offers the known statuses first, then the shelter’s own, each once', () => {
+    const options = statusOptions(['available', 'Meet and greet ready']);
+    expect(options[0]).toEqual({ value: 'adopted', label: 'Adopted' });
+    expect(options.filter((option) => option.value === 'available')).toHaveLength(1);
+    expect(options.at(-1)).toEqual({ value: 'Meet and greet ready', label: 'Meet and greet ready' });
+  });
+
+  it('shows any JSON value on one line', () => {
+    expect(formatValue(true)).toBe('Yes');
+    expect(formatValue(['a', 'b'])).toBe('a, b');
+    expect(formatValue(null)).toBe('—');
+    expect(formatValue({ a: 1 })).toBe('{"a":1}');
+  });
+});
