@@ -1,3 +1,4 @@
+export * from './bulk-load';
 export * from './effective';
 export * from './local-edits';
 export * from './metadata-store';
@@ -5,6 +6,5 @@ export * from './migrations';
 export * from './open-mirror';
 export * from './queries';
 export * from './records';
-export * from './search-index';
 export * from './sync-state';
 export * from './types';

@@ -214,7 +214,7 @@ const listTables: Migration = {
  * its `seq` is at most the table's `search_backlog.indexed_through` (every row when the table has no backlog row).
  * A bulk load sets the watermark to the last row it found, so the rows it adds skip the index (incremental FTS5
  * upkeep in page-sized transactions writes and merges a segment per page: most of an initial sync's cost), then
- * indexes them in large chunks afterwards (`catchUpSearchIndex`). Updates and deletes keep the invariant: they touch
+ * indexes them in large chunks afterwards (`catchUpBulkLoad`). Updates and deletes keep the invariant: they touch
  * the index only for rows at or below the watermark.
  */
 const deferredSearchIndex: Migration = {

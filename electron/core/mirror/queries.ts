@@ -1,6 +1,6 @@
 import type { Person, Pet } from '../../../shared/contract';
+import { searchIndexWatermark } from './bulk-load';
 import { EFFECTIVE_JSON_SQL } from './records';
-import { searchIndexWatermark } from './search-index';
 import { type EntityType, type MirrorDb, type MirrorRecord, type Presence, statement } from './types';
 
 /** Sort keys of the pet list and the column each reads. */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { ApiClient } from '../client';
 import {
-  deferSearchIndex,
-  finishSearchIndex,
+  beginBulkLoad,
+  finishBulkLoad,
   type MirrorDb,
   pruneHttpCacheScope,
   readHttpCache,
@@ -298,7 +298,7 @@ export async function pullList(
   const result = await pullPasses(db, client, collection, options);
   // Rows a bulk load (this one, or one cut off earlier) left out of the search index are indexed now.
   if (searchIndexWatermark(db, collection.entityType) !== undefined) {
-    await finishSearchIndex(db, collection.entityType, options.signal);
+    await finishBulkLoad(db, collection.entityType, options.signal);
   }
   return result;
 }
@@ -360,7 +360,7 @@ async function pullPasses(
         requested.response.status === 200 &&
         (requested.response.body?.total ?? 0) >= BULK_LOAD_MIN_RECORDS
       ) {
-        deferSearchIndex(db, collection.entityType);
+        beginBulkLoad(db, collection.entityType);
       }
       // The next page is requested while this one is validated and stored (the network and the server work
       // meanwhile); it is stored only after this page commits, so order and resume points are unchanged.

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makePerson, makePet } from '../../../test/sync/fixtures';
 import {
-  catchUpSearchIndex,
-  deferSearchIndex,
-  finishSearchIndex,
+  beginBulkLoad,
+  catchUpBulkLoad,
+  finishBulkLoad,
   listPeople,
   listPets,
   type Mirror,
@@ -39,7 +39,7 @@ describe('search index deferred during a bulk load', () => {
   it('finds rows by substring before and after they are indexed, and ends with an exact index', async () => {
     const biscuit = makePet({ name: 'Biscuit', breed: ['Beagle'], microchip_id: '985141000123456' });
     storeServerPage(mirror.db, 'pet', [biscuit], 'listed');
-    deferSearchIndex(mirror.db, 'pet');
+    beginBulkLoad(mirror.db, 'pet');
     const bulk = Array.from({ length: 25 }, (_, i) =>
       makePet({ name: `Bulk ${i} Pumpkin`, description: `Loves 100% of walks_${i}.` }),
     );
@@ -70,9 +70,9 @@ describe('search index deferred during a bulk load', () => {
     expect(names('iscuit')).toEqual([]);
     expect(names('renamed')).toEqual(['Renamed Locally']);
 
-    expect(catchUpSearchIndex(mirror.db, 'pet', 10)).toBe(false);
+    expect(catchUpBulkLoad(mirror.db, 'pet', 10)).toBe(false);
     expect(names('umpk')).toHaveLength(24);
-    await finishSearchIndex(mirror.db, 'pet');
+    await finishBulkLoad(mirror.db, 'pet');
     expect(searchIndexWatermark(mirror.db, 'pet')).toBeUndefined();
     expect(indexIsExact('pet')).toBe(true);
     expect(names('umpk')).toHaveLength(24);
@@ -87,7 +87,7 @@ describe('search index deferred during a bulk load', () => {
   });
 
   it('defers people apart from pets, and a second deferral keeps the first watermark', async () => {
-    deferSearchIndex(mirror.db, 'person');
+    beginBulkLoad(mirror.db, 'person');
     storeServerPage(
       mirror.db,
       'person',
@@ -95,12 +95,12 @@ describe('search index deferred during a bulk load', () => {
       'listed',
     );
     const watermark = searchIndexWatermark(mirror.db, 'person');
-    deferSearchIndex(mirror.db, 'person');
+    beginBulkLoad(mirror.db, 'person');
     expect(searchIndexWatermark(mirror.db, 'person')).toBe(watermark);
     expect(searchIndexWatermark(mirror.db, 'pet')).toBeUndefined();
     expect(listPeople(mirror.db, { search: 'navy' }).total).toBe(1);
     expect(listPeople(mirror.db, { search: '0100' }).total).toBe(1);
-    await finishSearchIndex(mirror.db, 'person');
+    await finishBulkLoad(mirror.db, 'person');
     expect(indexIsExact('person')).toBe(true);
     expect(listPeople(mirror.db, { search: 'navy' }).total).toBe(1);
   });

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { deleteSyncState, readSyncState, writeSyncState } from './sync-state';
+import { type EntityType, type MirrorDb, statement } from './types';
+
+const SEARCH_COLUMNS: Record<EntityType, readonly string[]> = {
+  pet: ['name', 'breed_text', 'description', 'microchip_id'],
+  person: ['name', 'email', 'phone'],
+};
+
+/**
+ * List indexes a bulk load drops and builds again at its end. Their keys (names, timestamps) arrive in random order,
+ * so while a large table fills, each page-sized transaction rewrites about one index page per row in each of them;
+ * built once from the full table they cost a sort. Indexes on clustered keys (presence, status) stay.
+ */
+const BULK_DEFERRED_INDEXES: Record<EntityType, readonly string[]> = {
+  pet: ['pet_list_name', 'pet_list_updated', 'pet_list_created', 'pet_list_species'],
+  person: ['person_list_name', 'person_list_any_name', 'person_list_updated'],
+};
+
+/** Rows indexed per catch-up transaction: large enough for few FTS segments, short enough not to stall the UI. */
+export const SEARCH_CATCH_UP_ROWS = 8000;
+
+const droppedIndexesSchema = z.array(z.object({ name: z.string(), sql: z.string() }));
+const droppedKey = (entityType: EntityType) => `bulk-load-indexes:${entityType}`;
+const tableOf = (entityType: EntityType) => (entityType === 'pet' ? 'pet' : 'person');
+
+/**
+ * The search-index watermark of a record table: rows with `seq` above it are not in the FTS index yet (see the
+ * `2002-mirror-deferred-search-index` migration). Undefined when no bulk load is under way.
+ */
+export function searchIndexWatermark(db: MirrorDb, entityType: EntityType): number | undefined {
+  const row = statement(db, 'SELECT indexed_through FROM search_backlog WHERE entity_type = ?').get(
+    entityType,
+  ) as { indexed_through: number } | undefined;
+  return row?.indexed_through;
+}
+
+/**
+ * Starts a bulk load (an initial sync) of `entityType`'s table: rows added from now on skip the search index, and the
+ * list indexes on randomly ordered keys are dropped (their definitions kept in the sync state), until
+ * `catchUpBulkLoad` has indexed the new rows and built the indexes again. Rows already indexed stay indexed and keep
+ * their index current; searches, filters and sorts give the same answers meanwhile, only slower on a large table.
+ * Does nothing while a bulk load of the table is already under way.
+ */
+export function beginBulkLoad(db: MirrorDb, entityType: EntityType): void {
+  db.transaction(() => {
+    const started = statement(
+      db,
+      `INSERT OR IGNORE INTO search_backlog (entity_type, indexed_through)
+       SELECT ?, COALESCE(MAX(seq), 0) FROM ${tableOf(entityType)}`,
+    ).run(entityType);
+    if (started.changes === 0) return;
+    const dropped: Array<{ name: string; sql: string }> = [];
+    for (const name of BULK_DEFERRED_INDEXES[entityType]) {
+      const row = db.prepare("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = ?").get(name) as
+        | { sql: string }
+        | undefined;
+      if (!row) continue;
+      dropped.push({ name, sql: row.sql });
+      db.exec(`DROP INDEX ${name}`);
+    }
+    // Kept in the database with the drop, so an interrupted load still builds them again.
+    const earlier = readSyncState(db, droppedKey(entityType), droppedIndexesSchema) ?? [];
+    writeSyncState(db, droppedKey(entityType), [...earlier, ...dropped]);
+  })();
+}
+
+/**
+ * Does one step of finishing a bulk load, in one transaction: indexes up to `maxRows` rows the search index left out,
+ * or, once every row is indexed, builds one dropped list index again, and finally ends the bulk load. Returns true
+ * when nothing is left to do. Call it repeatedly, yielding between calls, after the load.
+ */
+export function catchUpBulkLoad(
+  db: MirrorDb,
+  entityType: EntityType,
+  maxRows = SEARCH_CATCH_UP_ROWS,
+): boolean {
+  const table = tableOf(entityType);
+  const columns = SEARCH_COLUMNS[entityType].join(', ');
+  return db.transaction(() => {
+    const watermark = searchIndexWatermark(db, entityType);
+    if (watermark === undefined) return true;
+    // The upper end is the seq of the chunk's last row (seq values can have gaps).
+    const last = statement(
+      db,
+      `SELECT MAX(seq) AS last FROM (SELECT seq FROM ${table} WHERE seq > ? ORDER BY seq LIMIT ?)`,
+    ).get(watermark, maxRows) as { last: number | null };
+    if (last.last !== null) {
+      statement(
+        db,
+        `INSERT INTO ${table}_fts (rowid, ${columns}) SELECT seq, ${columns} FROM ${table} WHERE seq > ? AND seq <= ?`,
+      ).run(watermark, last.last);
+      statement(db, 'UPDATE search_backlog SET indexed_through = ? WHERE entity_type = ?').run(
+        last.last,
+        entityType,
+      );
+      return false;
+    }
+    const dropped = readSyncState(db, droppedKey(entityType), droppedIndexesSchema) ?? [];
+    const [next, ...rest] = dropped;
+    if (next) {
+      const exists = db
+        .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?")
+        .get(next.name);
+      if (!exists) db.exec(next.sql);
+      writeSyncState(db, droppedKey(entityType), rest);
+      return false;
+    }
+    deleteSyncState(db, droppedKey(entityType));
+    statement(db, 'DELETE FROM search_backlog WHERE entity_type = ?').run(entityType);
+    return true;
+  })();
+}
+
+/**
+ * Finishes a bulk load step by step (see `catchUpBulkLoad`), yielding to the event loop between steps. Stops early
+ * when `signal` aborts (everything still answers correctly, only slower; the next call goes on).
+ */
+export async function finishBulkLoad(
+  db: MirrorDb,
+  entityType: EntityType,
+  signal?: AbortSignal,
+): Promise<void> {
+  while (!signal?.aborted && !catchUpBulkLoad(db, entityType)) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
