@@ -150,6 +150,12 @@ test('offline at an event: an intake and an adopter with an application wait on 
   await expect(page.locator('[aria-label="Saved intake Pebble"]')).toContainText('Not sent yet');
   await shoot(page, testInfo, 'intake-saved');
 
+  await nav.getByRole('link', { name: 'Pets' }).click();
+  await page.getByLabel('Search').fill('Pebble');
+  const pebble = page.getByRole('table', { name: 'Pets' }).getByRole('row', { name: 'Pebble' });
+  await expect(pebble).toContainText('Not sent yet');
+  await expect(pebble).toContainText('New on this desk');
+
   await nav.getByRole('link', { name: 'People' }).click();
   await page.getByRole('button', { name: 'New adopter' }).click();
   const person = page.getByRole('form', { name: 'New person' });
@@ -168,8 +174,8 @@ test('offline at an event: an intake and an adopter with an application wait on 
     .click();
   await person.getByLabel(/accepts the agreement/).check();
   await person.getByRole('button', { name: 'Read the agreement' }).click();
-  const agreement = page.getByRole('dialog', { name: 'Adopter agreement' });
-  await expect(agreement.getByRole('heading', { name: 'Adoption Agreement' })).toBeVisible();
+  const agreement = page.getByRole('dialog', { name: 'Adoption agreement' });
+  await expect(agreement.getByRole('heading', { level: 1, name: 'Adoption Agreement' })).toBeVisible();
   await shoot(page, testInfo, 'adopter-agreement', false);
   await agreement.getByRole('button').first().click();
   await shoot(page, testInfo, 'adopter-form', false);

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, List, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, List, Text } from '@mantine/core';
 import { IconCopy } from '@tabler/icons-react';
 import type { DuplicateWarning } from '../../../shared/desk-api';
 
@@ -7,11 +7,14 @@ export function DuplicateWarnings({
   warnings,
   onOverride,
   onCancel,
+  onOpen,
   saving,
 }: {
   warnings: readonly DuplicateWarning[];
   onOverride(): void;
   onCancel(): void;
+  /** Shows the existing record (its id in the mirror). */
+  onOpen?(existingId: string): void;
   saving?: boolean;
 }) {
   return (
@@ -24,7 +27,14 @@ export function DuplicateWarnings({
     >
       <List size="sm" spacing={4} mb="sm">
         {warnings.map((warning) => (
-          <List.Item key={`${warning.kind}:${warning.existingId}`}>{warning.message}</List.Item>
+          <List.Item key={`${warning.kind}:${warning.existingId}`}>
+            {warning.message}{' '}
+            {onOpen && (
+              <Anchor component="button" type="button" size="sm" onClick={() => onOpen(warning.existingId)}>
+                Open {warning.existingName}
+              </Anchor>
+            )}
+          </List.Item>
         ))}
       </List>
       <Text size="sm" mb="sm">

@@ -42,6 +42,13 @@ const TYPE_WORDS: Record<PersonFormType, string> = {
   surrender: 'Surrender',
 };
 
+const AGREEMENT_TITLES: Record<PersonFormType, string> = {
+  adopter: 'Adoption agreement',
+  foster: 'Foster agreement',
+  volunteer: 'Volunteer agreement',
+  surrender: 'Surrender form',
+};
+
 /** Signs up an adopter or foster (optionally applying for 1–5 pets), a volunteer, or a surrender. */
 export function PersonForm({
   initialType,
@@ -248,7 +255,7 @@ export function PersonForm({
       <Modal
         opened={termsOpen}
         onClose={() => setTermsOpen(false)}
-        title={`${TYPE_WORDS[draft.type]} agreement`}
+        title={AGREEMENT_TITLES[draft.type]}
         size="lg"
       >
         {contract.data ? (

@@ -117,6 +117,7 @@ export function IntakeScreen() {
                   saving={saving}
                   onOverride={() => void save(true)}
                   onCancel={() => setWarnings([])}
+                  onOpen={setOpenId}
                 />
               )}
               <Group justify="flex-end" gap="sm">
