@@ -143,6 +143,9 @@ function nextTry(iso: string): string {
 
 function entryState(entry: OutboxEntry): { label: string; color: string } {
   if (entry.state === 'needs-attention') return { label: 'Needs attention', color: 'red' };
+  // Handed to the network before and due now: the desk is (re)sending it at this moment.
+  const due = entry.nextAttemptAt === null || Date.parse(entry.nextAttemptAt) <= Date.now();
+  if (entry.firstSentAt !== null && due && !entry.waitingFor) return { label: 'Sending', color: 'blue' };
   if (entry.attempts > 0) return { label: 'Retrying', color: 'orange' };
   if (entry.waitingFor) return { label: 'Waiting', color: 'gray' };
   return { label: 'Not sent yet', color: 'yellow' };
