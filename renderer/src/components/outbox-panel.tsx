@@ -99,7 +99,7 @@ export function OutboxPanel() {
         <Card withBorder radius="lg" p="lg">
           <Group gap="sm">
             <IconCheck size={20} color="var(--mantine-color-teal-6)" />
-            <Text size="sm">Nothing waiting: every change made here has reached the server.</Text>
+            <Text size="sm">Nothing waiting: every change made on this desk has been sent.</Text>
           </Group>
         </Card>
       )}

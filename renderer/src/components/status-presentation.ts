@@ -58,7 +58,7 @@ export const STATUS_LOOKS: Readonly<Record<DeskStatusState, StatusLook>> = {
     label: 'Key refused',
     color: 'red',
     icon: IconKey,
-    advice: 'The server refused this desk’s API key. Enter a valid key under Sync.',
+    advice: 'The server refused this desk’s API key. Enter a valid key under Settings.',
   },
 };
 

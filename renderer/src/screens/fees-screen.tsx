@@ -53,7 +53,7 @@ export function FeesScreen() {
         <EmptyState
           icon={IconReceipt2}
           title="No fee rules yet"
-          action={{ label: 'Connect to your shelter', href: '/sync' }}
+          action={{ label: 'Connect to your shelter', href: '/settings' }}
         >
           Fee rules are set up by your shelter and arrive with the first sync. Pets without their own fee then
           show the fee these rules give them.

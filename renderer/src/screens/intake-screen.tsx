@@ -81,8 +81,8 @@ export function IntakeScreen() {
           <Alert color="blue" variant="light" icon={<IconInfoCircle />}>
             Your shelter’s own fields arrive with the first sync. You can record the intake now and add them
             later.{' '}
-            <Anchor href="#/sync" size="sm">
-              Connect under Sync
+            <Anchor href="#/settings" size="sm">
+              Connect under Settings
             </Anchor>
           </Alert>
         )}

@@ -92,7 +92,7 @@ export function PeopleScreen() {
               <EmptyState
                 icon={IconHeartHandshake}
                 title="No adopters here yet"
-                action={{ label: 'Connect to your shelter', href: '/sync' }}
+                action={{ label: 'Connect to your shelter', href: '/settings' }}
               >
                 Adopters and their applications come from your shelter’s server. Once this desk is connected,
                 you can find anyone by name, email or phone, even offline. You can also sign up a new adopter
@@ -107,7 +107,7 @@ export function PeopleScreen() {
               <EmptyState
                 icon={IconHome}
                 title="No fosters here yet"
-                action={{ label: 'Connect to your shelter', href: '/sync' }}
+                action={{ label: 'Connect to your shelter', href: '/settings' }}
               >
                 Foster homes and how many animals each can take appear after the first sync.
               </EmptyState>

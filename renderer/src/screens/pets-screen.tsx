@@ -109,10 +109,10 @@ export function PetsScreen() {
         <EmptyState
           icon={IconPaw}
           title="No pets on this desk yet"
-          action={{ label: 'Connect to your shelter', href: '/sync' }}
+          action={{ label: 'Connect to your shelter', href: '/settings' }}
         >
-          Pets appear here after this desk has synced with your shelter’s server once. Connect it under Sync;
-          after that, the list stays available offline and updates by itself.
+          Pets appear here after this desk has synced with your shelter’s server once. Connect it under
+          Settings; after that, the list stays available offline and updates by itself.
         </EmptyState>
       </>
     );
