@@ -73,6 +73,7 @@ function descriptionFragment(where: string): { id: string; fragment: string } {
 describe('initial sync of a large list (search index built after the bulk load)', () => {
   it('searches every mirrored pet during and after a cut-off first sync, and ends with an exact index', async () => {
     const indexesBefore = listIndexes();
+    const checkpointEvery = mirror.db.pragma('wal_autocheckpoint', { simple: true });
     const controller = new AbortController();
     const run = runSync(mirror.db, client, {
       signal: controller.signal,
@@ -107,6 +108,7 @@ describe('initial sync of a large list (search index built after the bulk load)'
     expect(indexIsExact('pet')).toBe(true);
     expect(indexIsExact('person')).toBe(true);
     expect(listIndexes()).toEqual(indexesBefore);
+    expect(mirror.db.pragma('wal_autocheckpoint', { simple: true })).toBe(checkpointEvery);
 
     const indexed = descriptionFragment('1 = 1');
     expect(
