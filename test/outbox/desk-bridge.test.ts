@@ -63,6 +63,39 @@ describe('DeskApi: outbox', () => {
     await until(() => readServerState(server.dataDir).people.length === 1, 'the person to reach the server');
   });
 
+  it('a write that finds the server gone turns the status offline, and is sent when it returns', async () => {
+    const serverDir = tempDir('outbox-server-');
+    cleanups.push(() => serverDir.remove());
+    let server = await startServer({ dataDir: serverDir.dir });
+    const port = server.port;
+    const { core } = await desk();
+    await core.registry.invoke('sync.connection.set', {
+      mode: 'remote',
+      remote: server.origin,
+      apiKey: WRITE_KEY,
+    });
+    await until(() => core.status.get().state === 'idle', 'the first sync');
+    await server.close();
+
+    await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Car Park Pup' }) });
+    // Not "Up to date": the volunteer must see that changes are waiting for the network.
+    for (let i = 0; i < 120 && core.status.get().state !== 'offline'; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(core.status.get()).toMatchObject({ state: 'offline', pending: 1 });
+
+    server = await startServer({ dataDir: serverDir.dir, port });
+    const restarted = server;
+    cleanups.push(() => restarted.close());
+    await core.registry.invoke('sync.now');
+    await until(
+      async () => (await core.registry.invoke('outbox.list')).counts.pending === 0,
+      'the outbox to drain after reconnecting',
+    );
+    expect(readServerState(serverDir.dir).pets.map((pet) => pet.name)).toEqual(['Car Park Pup']);
+    expect(core.status.get().state).toBe('idle');
+  });
+
   it('pauses on a refused key, resumes with a new key, and counts refused writes in the status', async () => {
     const server = await startServer();
     cleanups.push(async () => {

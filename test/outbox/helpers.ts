@@ -18,11 +18,12 @@ export function tempDir(prefix: string): { dir: string; remove(): void } {
 
 /** The embedded server on its own temp database, with raised limits (tests send many writes). */
 export async function startServer(
-  options: { now?: () => number; dataDir?: string } = {},
+  options: { now?: () => number; dataDir?: string; port?: number } = {},
 ): Promise<RunningApiServer & { dataDir: string }> {
   const dataDir = options.dataDir ?? tempDir('outbox-server-').dir;
   const server = await startApiServer({
     dataDir,
+    ...(options.port && { port: options.port }),
     writeKey: WRITE_KEY,
     rateLimitPerHour: 1_000_000,
     ...(options.now && { now: options.now }),

@@ -159,16 +159,35 @@ describe('createApiClient', () => {
     await client.close();
   });
 
-  it('reports unreachable after retrying network failures', async () => {
+  it('reports unreachable after one quick retry when no connection can be opened', async () => {
+    const waits: string[] = [];
     const client = createApiClient({
       baseUrl: 'http://127.0.0.1:9',
       apiKey: 'k',
       sleep: async () => {},
-      maxAttempts: 3,
+      random: () => 1,
+      onWait: ({ reason }) => waits.push(reason),
+      maxAttempts: 5,
     });
     await expect(client.get('/api/pets', { schema: okSchema })).rejects.toMatchObject({
       kind: 'unreachable',
     });
+    // Connection refused: two tries, not five, so the desk says "offline" within a second.
+    expect(waits.filter((reason) => reason === 'backoff')).toHaveLength(1);
+    await client.close();
+  });
+
+  it('retries a connection dropped mid-request up to maxAttempts', async () => {
+    let requests = 0;
+    const baseUrl = await serve((req) => {
+      requests += 1;
+      req.socket.destroy();
+    });
+    const client = createApiClient({ baseUrl, apiKey: 'k', sleep: async () => {}, maxAttempts: 3 });
+    await expect(client.get('/api/pets', { schema: okSchema })).rejects.toMatchObject({
+      kind: 'unreachable',
+    });
+    expect(requests).toBe(3);
     await client.close();
   });
 

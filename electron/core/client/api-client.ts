@@ -118,14 +118,40 @@ const NETWORK_CODES = new Set([
   'ECONNABORTED',
 ]);
 
-function isNetworkError(error: unknown): boolean {
+/** Failures to open a connection at all: the request never left, and the server (or the network) is down. */
+const CONNECT_FAILURE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/**
+ * Tries to open a connection before the desk calls the server unreachable. Kept short on purpose: the scheduler
+ * retries with its own backoff, and the status must say "offline" within seconds, not after long local retries.
+ */
+const CONNECT_ATTEMPTS = 2;
+
+function errorCodes(error: unknown): string[] {
+  const codes: string[] = [];
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current; depth += 1) {
     const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && (code.startsWith('UND_ERR_') || NETWORK_CODES.has(code))) return true;
+    if (typeof code === 'string') codes.push(code);
     current = (current as { cause?: unknown }).cause;
   }
+  return codes;
+}
+
+function isNetworkError(error: unknown): boolean {
+  if (errorCodes(error).some((code) => code.startsWith('UND_ERR_') || NETWORK_CODES.has(code))) return true;
   return error instanceof TypeError && /fetch failed|terminated|socket/i.test(error.message);
+}
+
+function isConnectFailure(error: unknown): boolean {
+  return errorCodes(error).some((code) => CONNECT_FAILURE_CODES.has(code));
 }
 
 function headerValue(
@@ -262,7 +288,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           throw new ApiError({ kind: 'aborted', message: 'The request was cancelled.', cause: error });
         if (!isNetworkError(error)) throw error;
         failures += 1;
-        if (failures >= maxAttempts) {
+        if (failures >= (isConnectFailure(error) ? Math.min(CONNECT_ATTEMPTS, maxAttempts) : maxAttempts)) {
           throw new ApiError({
             kind: 'unreachable',
             message: `Cannot reach the server at ${baseUrl} (${(error as Error).message}). Check the address and the network; the desk keeps working offline.`,

@@ -54,6 +54,11 @@ export interface OutboxOptions {
    * outbox replays by itself after each local write and when a retry falls due.
    */
   resolveClient?: () => Promise<ApiClient | undefined>;
+  /**
+   * Told when a replay the outbox started by itself (after a local write, or when a retry fell due) found the server
+   * unreachable, so the desk's connection state follows: the sync service then owns reconnecting.
+   */
+  onUnreachable?: () => void;
   /** Told after every change of the queue or of records it touched (the desk turns it into an `outbox` event). */
   onChange?: (change: {
     counts: OutboxCounts;
@@ -350,7 +355,13 @@ export class Outbox {
     // A new client means a new key or server: a queue paused for a refused key tries again.
     if (this.pausedClient && this.pausedClient !== client) this.pausedReason = null;
     const run = async (): Promise<ReplayResult> => {
-      const total: ReplayResult = { sent: 0, failed: 0, needsAuth: null, stoppedEarly: false };
+      const total: ReplayResult = {
+        sent: 0,
+        failed: 0,
+        needsAuth: null,
+        stoppedEarly: false,
+        unreachable: false,
+      };
       do {
         this.again = false;
         if (this.pausedReason || this.closed) break;
@@ -368,6 +379,7 @@ export class Outbox {
         total.sent += result.sent;
         total.failed += result.failed;
         total.stoppedEarly ||= result.stoppedEarly;
+        total.unreachable ||= result.unreachable;
         if (result.needsAuth) {
           total.needsAuth = result.needsAuth;
           this.pausedClient = client;
@@ -398,7 +410,9 @@ export class Outbox {
   private async replayWithResolvedClient(): Promise<void> {
     try {
       const client = await this.options.resolveClient?.();
-      if (client) await this.replay(client);
+      if (!client) return;
+      const result = await this.replay(client);
+      if (result.unreachable) this.options.onUnreachable?.();
     } catch {
       // The connection could not be resolved (offline, no settings): the sync schedule replays later.
     }

@@ -40,6 +40,8 @@ export interface ReplayResult {
   needsAuth: OutboxError | null;
   /** True when the pass stopped early because the server could not be reached or asked to slow down. */
   stoppedEarly: boolean;
+  /** True when a request found the server unreachable (the network is down, or the server is). */
+  unreachable: boolean;
 }
 
 type Outcome = 'sent' | 'retry' | 'attention' | 'stop' | 'auth';
@@ -86,7 +88,13 @@ function errorFromBody(status: number, body: unknown, requestId: string | undefi
  */
 export async function replayPass(options: ReplayOptions): Promise<ReplayResult> {
   const { db } = options;
-  const result: ReplayResult = { sent: 0, failed: 0, needsAuth: null, stoppedEarly: false };
+  const result: ReplayResult = {
+    sent: 0,
+    failed: 0,
+    needsAuth: null,
+    stoppedEarly: false,
+    unreachable: false,
+  };
   const busy = new Set<string>();
   const finished = new Set<string>();
   const checkedConflicts = new Set<string>();
@@ -265,6 +273,9 @@ export async function replayPass(options: ReplayOptions): Promise<ReplayResult> 
           result.needsAuth = error;
           return 'auth';
         case 'unreachable':
+          result.unreachable = true;
+          retryLater(entry, error);
+          return 'stop';
         case 'aborted':
           retryLater(entry, error);
           return 'stop';
