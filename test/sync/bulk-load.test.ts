@@ -45,7 +45,9 @@ afterAll(async () => {
 /** FTS5's own check that a search index holds exactly the rows and values of its table. */
 function indexIsExact(table: 'pet' | 'person'): boolean {
   try {
-    mirror.db.prepare(`INSERT INTO ${table}_fts (${table}_fts, rank) VALUES ('integrity-check', 1)`).run();
+    for (const index of table === 'pet' ? ['pet_fts', 'pet_words'] : ['person_fts']) {
+      mirror.db.prepare(`INSERT INTO ${index} (${index}, rank) VALUES ('integrity-check', 1)`).run();
+    }
     return true;
   } catch {
     return false;
@@ -60,14 +62,17 @@ const listIndexes = () =>
     ).all() as { name: string }[]
   ).map((row) => row.name);
 
-/** A pet row's id and a fragment from the middle of its description (a substring a user might type). */
+/** A pet row's id and what a user might type to find it by its description: a word, then the start of a later one. */
 function descriptionFragment(where: string): { id: string; fragment: string } {
   const row = statement(
     mirror.db,
     `SELECT id, description FROM pet WHERE ${where} AND length(description) > 40 ORDER BY seq DESC LIMIT 1`,
   ).get() as { id: string; description: string } | undefined;
   if (!row) throw new Error('no pet with a description');
-  return { id: row.id, fragment: row.description.slice(13, 24).trim() };
+  const words = row.description.split(/\s+/).filter((word) => /^[a-z]{5,}$/.test(word));
+  const [first, second] = words.slice(-2);
+  if (!first || !second) throw new Error(`no long words in: ${row.description}`);
+  return { id: row.id, fragment: `${first} ${second.slice(0, 4)}` };
 }
 
 describe('initial sync of a large list (search index built after the bulk load)', () => {

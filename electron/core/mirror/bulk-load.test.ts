@@ -28,7 +28,9 @@ const names = (search: string) =>
 /** FTS5's own check that the index holds exactly the rows and values of its content table. */
 function indexIsExact(table: 'pet' | 'person'): boolean {
   try {
-    mirror.db.prepare(`INSERT INTO ${table}_fts (${table}_fts, rank) VALUES ('integrity-check', 1)`).run();
+    for (const index of table === 'pet' ? ['pet_fts', 'pet_words'] : ['person_fts']) {
+      mirror.db.prepare(`INSERT INTO ${index} (${index}, rank) VALUES ('integrity-check', 1)`).run();
+    }
     return true;
   } catch {
     return false;

@@ -2,9 +2,13 @@ import { z } from 'zod';
 import { deleteSyncState, readSyncState, writeSyncState } from './sync-state';
 import { type EntityType, type MirrorDb, statement } from './types';
 
-const SEARCH_COLUMNS: Record<EntityType, readonly string[]> = {
-  pet: ['name', 'breed_text', 'description', 'microchip_id'],
-  person: ['name', 'email', 'phone'],
+/** The search indexes of each record table and the columns each holds (see the mirror migrations). */
+const SEARCH_INDEXES: Record<EntityType, ReadonlyArray<{ table: string; columns: string }>> = {
+  pet: [
+    { table: 'pet_fts', columns: 'name, breed_text, microchip_id' },
+    { table: 'pet_words', columns: 'description' },
+  ],
+  person: [{ table: 'person_fts', columns: 'name, email, phone' }],
 };
 
 /**
@@ -100,7 +104,6 @@ export function catchUpBulkLoad(
   maxRows = SEARCH_CATCH_UP_ROWS,
 ): boolean {
   const table = tableOf(entityType);
-  const columns = SEARCH_COLUMNS[entityType].join(', ');
   return db.transaction(() => {
     const watermark = searchIndexWatermark(db, entityType);
     if (watermark === undefined) return true;
@@ -110,10 +113,13 @@ export function catchUpBulkLoad(
       `SELECT MAX(seq) AS last FROM (SELECT seq FROM ${table} WHERE seq > ? ORDER BY seq LIMIT ?)`,
     ).get(watermark, maxRows) as { last: number | null };
     if (last.last !== null) {
-      statement(
-        db,
-        `INSERT INTO ${table}_fts (rowid, ${columns}) SELECT seq, ${columns} FROM ${table} WHERE seq > ? AND seq <= ?`,
-      ).run(watermark, last.last);
+      for (const index of SEARCH_INDEXES[entityType]) {
+        statement(
+          db,
+          `INSERT INTO ${index.table} (rowid, ${index.columns})
+           SELECT seq, ${index.columns} FROM ${table} WHERE seq > ? AND seq <= ?`,
+        ).run(watermark, last.last);
+      }
       statement(db, 'UPDATE search_backlog SET indexed_through = ? WHERE entity_type = ?').run(
         last.last,
         entityType,

@@ -269,6 +269,62 @@ const deferredSearchIndex: Migration = {
 };
 
 /**
+ * Pet search split by the kind of text: the short fields (name, breed, microchip) keep the trigram index (any
+ * substring), the description gets a word index (unicode61, matched by word prefix: "friend" finds "friendly").
+ * Trigram-indexing long free text cost most of the search index's size and upkeep. The deferred-index invariant of
+ * migration 2002 holds for both indexes; rows a bulk load had not indexed yet are indexed here.
+ */
+const petWordIndex: Migration = {
+  async up(db: Kysely<unknown>) {
+    const below = (row: 'new' | 'old') =>
+      `${row}.seq <= COALESCE((SELECT indexed_through FROM search_backlog WHERE entity_type = 'pet'), ${row}.seq)`;
+    const statements = [
+      sql`DROP TRIGGER pet_fts_insert`,
+      sql`DROP TRIGGER pet_fts_delete`,
+      sql`DROP TRIGGER pet_fts_update`,
+      sql`DROP TABLE pet_fts`,
+      sql`CREATE VIRTUAL TABLE pet_fts USING fts5(
+        name, breed_text, microchip_id,
+        content = 'pet', content_rowid = 'seq', tokenize = 'trigram'
+      )`,
+      sql`CREATE VIRTUAL TABLE pet_words USING fts5(
+        description,
+        content = 'pet', content_rowid = 'seq', tokenize = 'unicode61 remove_diacritics 2'
+      )`,
+      sql`INSERT INTO pet_fts (pet_fts) VALUES ('rebuild')`,
+      sql`INSERT INTO pet_words (pet_words) VALUES ('rebuild')`,
+      // Every row is indexed now, including any an unfinished bulk load had left out.
+      sql`UPDATE search_backlog SET indexed_through = (SELECT COALESCE(MAX(seq), 0) FROM pet)
+        WHERE entity_type = 'pet'`,
+      sql.raw(`CREATE TRIGGER pet_fts_insert AFTER INSERT ON pet WHEN ${below('new')} BEGIN
+        INSERT INTO pet_fts (rowid, name, breed_text, microchip_id)
+        VALUES (new.seq, new.name, new.breed_text, new.microchip_id);
+        INSERT INTO pet_words (rowid, description) VALUES (new.seq, new.description);
+      END`),
+      sql.raw(`CREATE TRIGGER pet_fts_delete AFTER DELETE ON pet WHEN ${below('old')} BEGIN
+        INSERT INTO pet_fts (pet_fts, rowid, name, breed_text, microchip_id)
+        VALUES ('delete', old.seq, old.name, old.breed_text, old.microchip_id);
+        INSERT INTO pet_words (pet_words, rowid, description) VALUES ('delete', old.seq, old.description);
+      END`),
+      sql.raw(`CREATE TRIGGER pet_fts_update AFTER UPDATE OF name, breed_text, microchip_id ON pet
+      WHEN (old.name IS NOT new.name OR old.breed_text IS NOT new.breed_text
+        OR old.microchip_id IS NOT new.microchip_id) AND ${below('old')} BEGIN
+        INSERT INTO pet_fts (pet_fts, rowid, name, breed_text, microchip_id)
+        VALUES ('delete', old.seq, old.name, old.breed_text, old.microchip_id);
+        INSERT INTO pet_fts (rowid, name, breed_text, microchip_id)
+        VALUES (new.seq, new.name, new.breed_text, new.microchip_id);
+      END`),
+      sql.raw(`CREATE TRIGGER pet_words_update AFTER UPDATE OF description ON pet
+      WHEN old.description IS NOT new.description AND ${below('old')} BEGIN
+        INSERT INTO pet_words (pet_words, rowid, description) VALUES ('delete', old.seq, old.description);
+        INSERT INTO pet_words (rowid, description) VALUES (new.seq, new.description);
+      END`),
+    ];
+    for (const statement of statements) await statement.execute(db);
+  },
+};
+
+/**
  * Static migrations of the mirror database, keyed by zero-padded names. The outbox's own migrations (1001-…) run in
  * the same database; mirror migrations added after it are numbered 2001 and up so existing data folders keep the
  * order they were migrated in.
@@ -278,4 +334,5 @@ export const MIRROR_MIGRATIONS: Record<string, Migration> = {
   ...OUTBOX_MIGRATIONS,
   '2001-mirror-list-tables': listTables,
   '2002-mirror-deferred-search-index': deferredSearchIndex,
+  '2003-mirror-pet-word-index': petWordIndex,
 };

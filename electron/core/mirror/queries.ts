@@ -83,10 +83,12 @@ const PERSON_SEARCH_COLUMNS = ['name', 'email', 'phone'] as const;
 const containsPattern = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * Adds search conditions. Words of 3+ characters go to the FTS5 trigram index (substring match over every search
- * column, case-insensitive); shorter words, which a trigram index cannot look up, match the start of the name through
- * the name index. All words must match. Rows an initial sync has not indexed yet (above the search-index watermark)
- * are matched with LIKE on the same columns meanwhile, so a search during a first sync still finds them.
+ * Adds search conditions. Each word of 3+ characters must match a search index: a substring of a short field
+ * (trigram index: pet name, breed, microchip; person name, email, phone) or, for pets, a word of the description
+ * starting with it (word index). Matching is case-insensitive. Shorter words, which a trigram index cannot look up,
+ * match the start of the name through the name index. All words must match. Rows an initial sync has not indexed yet
+ * (above the search-index watermark) are matched with LIKE on the same columns meanwhile, so a search during a first
+ * sync still finds them.
  */
 function addSearch(
   db: MirrorDb,
@@ -98,24 +100,23 @@ function addSearch(
   const words = (search ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 8);
   const long = words.filter((word) => [...word].length >= 3);
   const short = words.filter((word) => [...word].length < 3);
-  if (long.length > 0) {
-    const match = long.map((word) => `"${word.replaceAll('"', '""')}"`).join(' AND ');
-    const watermark = searchIndexWatermark(db, table);
-    if (watermark === undefined) {
-      where.push(`seq IN (SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ?)`);
-      params.push(match);
-    } else {
-      const columns = table === 'pet' ? PET_SEARCH_COLUMNS : PERSON_SEARCH_COLUMNS;
-      const likes = long.map(
-        () => `(${columns.map((column) => `${column} LIKE ? ESCAPE '\\'`).join(' OR ')})`,
-      );
-      where.push(
-        `seq IN (SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ?
-          UNION ALL SELECT seq FROM ${table} WHERE seq > ? AND ${likes.join(' AND ')})`,
-      );
-      params.push(match, watermark);
-      for (const word of long) for (const _ of columns) params.push(containsPattern(word));
+  const watermark = long.length > 0 ? searchIndexWatermark(db, table) : undefined;
+  const columns = table === 'pet' ? PET_SEARCH_COLUMNS : PERSON_SEARCH_COLUMNS;
+  for (const word of long) {
+    const phrase = `"${word.replaceAll('"', '""')}"`;
+    const sources = [`SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ?`];
+    params.push(phrase);
+    if (table === 'pet') {
+      sources.push('SELECT rowid FROM pet_words WHERE pet_words MATCH ?');
+      params.push(`${phrase}*`);
     }
+    if (watermark !== undefined) {
+      sources.push(
+        `SELECT seq FROM ${table} WHERE seq > ? AND (${columns.map((column) => `${column} LIKE ? ESCAPE '\\'`).join(' OR ')})`,
+      );
+      params.push(watermark, ...columns.map(() => containsPattern(word)));
+    }
+    where.push(`seq IN (${sources.join(' UNION ')})`);
   }
   for (const word of short) {
     where.push('name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE');
