@@ -62,8 +62,20 @@ export type PageEnvelope = { total: number; limit: number; offset: number; hasMo
   unknown
 >;
 
+const envelopeSchemas = new Map<string, z.ZodType<PageEnvelope>>();
+
 /** The page envelope; records are validated one by one so one bad record is named and the rest are kept. */
 export function pageEnvelopeSchema(collection: ListCollection): z.ZodType<PageEnvelope> {
+  // Built once per records key: building a zod schema costs more than checking a page envelope with it.
+  let schema = envelopeSchemas.get(collection.recordsKey);
+  if (!schema) {
+    schema = buildEnvelopeSchema(collection);
+    envelopeSchemas.set(collection.recordsKey, schema);
+  }
+  return schema;
+}
+
+function buildEnvelopeSchema(collection: ListCollection): z.ZodType<PageEnvelope> {
   return z
     .object({
       total: z.number().int().min(0),

@@ -157,6 +157,18 @@ interface RequestedPage {
   response: Awaited<ReturnType<ApiClient['get']>> & { body?: PageEnvelope };
 }
 
+/** A page requested ahead of the one being stored, and its list position. */
+interface AheadPage {
+  position: number;
+  page: Promise<RequestedPage>;
+}
+
+/**
+ * Pages in flight while one is stored: with two, the server always has the next page to prepare while the desk
+ * stores one, instead of waiting for the desk between pages.
+ */
+export const LOOKAHEAD_PAGES = 2;
+
 /** Requests one page, conditionally with the ETag stored for its exact URL. Writes nothing. */
 async function requestPage(
   db: MirrorDb,
@@ -343,17 +355,16 @@ async function pullPasses(
     resume = undefined;
     const invalid: InvalidRecord[] = [];
 
-    let pending: Promise<RequestedPage> | undefined = requestPage(
-      db,
-      client,
-      collection,
-      since,
-      cursor.offset,
-      options.signal,
-    );
+    const request = (position: number): AheadPage => {
+      const page = requestPage(db, client, collection, since, position, options.signal);
+      page.catch(() => undefined);
+      return { position, page };
+    };
+    let ahead: AheadPage[] = [request(cursor.offset)];
     for (;;) {
-      if (!pending) throw new Error('No page was requested.');
-      const requested: RequestedPage = await pending;
+      const head = ahead.shift();
+      if (!head) throw new Error('No page was requested.');
+      const requested: RequestedPage = await head.page;
       if (
         since === null &&
         !options.full &&
@@ -362,15 +373,24 @@ async function pullPasses(
       ) {
         beginBulkLoad(db, collection.entityType);
       }
-      // The next page is requested while this one is validated and stored (the network and the server work
-      // meanwhile); it is stored only after this page commits, so order and resume points are unchanged.
+      // The next pages are requested while this one is validated and stored (the network and the server work
+      // meanwhile); each is stored only after the one before commits, so order and resume points are unchanged.
       // Not before the probe of a pass is taken: pages used by a checked pass are all generated after it.
       const shape = pageShape(requested, collection);
-      pending =
-        shape.hasMore && shape.count > 0 && cursor.probe !== null
-          ? requestPage(db, client, collection, since, cursor.offset + shape.count, options.signal)
-          : undefined;
-      pending?.catch(() => undefined);
+      if (shape.hasMore && shape.count > 0 && cursor.probe !== null) {
+        const next = cursor.offset + shape.count;
+        // Pages asked for ahead assumed full pages: drop them if this one was not.
+        if (ahead[0]?.position !== next) ahead = [request(next)];
+        const total = requested.response.body?.total ?? requested.cached?.meta.total ?? 0;
+        for (let last = ahead[ahead.length - 1]; last && ahead.length < LOOKAHEAD_PAGES; ) {
+          const position = last.position + PAGE_LIMIT;
+          if (position >= total) break;
+          last = request(position);
+          ahead.push(last);
+        }
+      } else {
+        ahead = [];
+      }
       const before = cursor;
       const persist = options.full
         ? undefined
@@ -408,7 +428,7 @@ async function pullPasses(
             writeSyncState(db, key, { checkpoint: stored.checkpoint, pass: probed } satisfies ListState),
           )();
         }
-        pending = requestPage(db, client, collection, since, 0, options.signal);
+        ahead = [request(0)];
         continue;
       }
       if (page.count === 0 || cursor.offset > (cursor.total ?? 0) + 2 * PAGE_LIMIT) {
