@@ -110,7 +110,9 @@ export function writeRow(
   const hasPending = hasOverlay ? 1 : 0;
   const serverUpdatedMs = server ? toMs(text(server.updated_at)) : null;
   if (entityType === 'pet') {
-    const pet = effectivePet(server, parts.overlay, parts.id, nowIso);
+    // Without an overlay the effective record is the server record itself (no copy needed: nothing changes it).
+    const pet =
+      server && !hasOverlay ? (server as ServerPet) : effectivePet(server, parts.overlay, parts.id, nowIso);
     statement(db, PET_UPSERT).run({
       id: parts.id,
       server_json: parts.serverJson,
@@ -136,7 +138,10 @@ export function writeRow(
     return;
   }
   const type = (server?.type as Person['type'] | undefined) ?? parts.personType ?? 'adopter';
-  const person = effectivePerson(server, parts.overlay, parts.id, type, nowIso);
+  const person =
+    server && !hasOverlay
+      ? (server as ServerPerson)
+      : effectivePerson(server, parts.overlay, parts.id, type, nowIso);
   statement(db, PERSON_UPSERT).run({
     id: parts.id,
     type: person.type,
@@ -185,6 +190,17 @@ export function storeServerRecord(
   record: ServerPet | ServerPerson,
   sighting: Sighting,
 ): boolean {
+  return storeRecord(db, entityType, record, sighting, true);
+}
+
+/** `storeServerRecord`; `mayHaveOverlay` false skips looking up an overlay the caller knows does not exist. */
+function storeRecord(
+  db: MirrorDb,
+  entityType: EntityType,
+  record: ServerPet | ServerPerson,
+  sighting: Sighting,
+  mayHaveOverlay: boolean,
+): boolean {
   const existing = readBookkeeping(db, entityType, record.id);
   const json = JSON.stringify(record);
   const incomingMs = toMs(record.updated_at);
@@ -196,7 +212,7 @@ export function storeServerRecord(
     serverJson: json,
     server: record,
     presence,
-    overlay: readOverlay(db, entityType, record.id),
+    overlay: mayHaveOverlay ? readOverlay(db, entityType, record.id) : null,
   });
   return true;
 }
@@ -222,7 +238,10 @@ export function storeServerPage(
   try {
     return db.transaction(() => {
       let written = 0;
-      for (const record of records) if (storeServerRecord(db, entityType, record, sighting)) written += 1;
+      // No local edit of this kind (as in an initial sync): no record of the page needs its overlay looked up.
+      const overlays =
+        statement(db, 'SELECT 1 FROM local_edit WHERE entity_type = ? LIMIT 1').get(entityType) !== undefined;
+      for (const record of records) if (storeRecord(db, entityType, record, sighting, overlays)) written += 1;
       alsoInTransaction?.();
       return written;
     })();
