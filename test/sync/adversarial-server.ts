@@ -24,6 +24,8 @@ export interface AdversarialOptions {
   seed?: number;
   /** Hourly request limit reported (and enforced) per endpoint. */
   limitPerHour?: number;
+  /** Serves at most this many records per list page, whatever limit was asked (clamps below the spec's 100). */
+  maxPageSize?: number;
   /** Called before each list page is answered (after faults): mutate data between page requests here. */
   beforeListPage?: (info: { path: string; offset: number; requestNo: number }) => void;
 }
@@ -292,7 +294,10 @@ export class AdversarialServer {
   private list(req: http.IncomingMessage, res: http.ServerResponse, url: URL): void {
     const since = url.searchParams.get('updated_since');
     const sinceMs = since ? Date.parse(since) : Number.NEGATIVE_INFINITY;
-    const limit = Math.min(100, Math.max(1, Number(url.searchParams.get('limit') ?? 20)));
+    const limit = Math.min(
+      this.options.maxPageSize ?? 100,
+      Math.max(1, Number(url.searchParams.get('limit') ?? 20)),
+    );
     const offset = Math.max(0, Number(url.searchParams.get('offset') ?? 0));
     const isPets = url.pathname === '/api/pets';
     const records: Array<{ id: string; updated_at: string }> = isPets
