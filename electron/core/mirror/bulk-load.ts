@@ -22,7 +22,7 @@ const BULK_DEFERRED_INDEXES: Record<EntityType, readonly string[]> = {
 };
 
 /** Rows indexed per catch-up transaction: large enough for few FTS segments, short enough not to stall the UI. */
-export const SEARCH_CATCH_UP_ROWS = 8000;
+export const SEARCH_CATCH_UP_ROWS = 5000;
 
 /**
  * WAL size (pages) that triggers a checkpoint during a bulk load. A checkpoint copies each changed database page
