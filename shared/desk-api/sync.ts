@@ -50,6 +50,12 @@ export const syncMethods = {
     input: z.strictObject({ full: z.boolean().optional() }).optional(),
     output: syncRunResultSchema.nullable(),
   }),
+  'sync.networkChanged': defineMethod({
+    summary:
+      'The system says the network came or went (a hint, never trusted as reachability): check the server soon with a real request, so a desk back online syncs without waiting for its backoff.',
+    input: noInput,
+    output: z.null(),
+  }),
   'sync.connection.get': defineMethod({
     summary: 'The connection settings (never the key).',
     input: noInput,

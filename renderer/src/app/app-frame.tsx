@@ -15,6 +15,7 @@ import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { useDeskQuery } from '../bridge/hooks';
+import { useNetworkChangeHint } from '../bridge/network-hint';
 import { useSettings } from '../bridge/settings';
 import { StatusBadge } from '../components/status-badge';
 import { SECTIONS, type Section } from './sections';
@@ -24,6 +25,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
   const [opened, { toggle, close }] = useDisclosure();
   const { settings } = useSettings();
   const info = useDeskQuery('app.info');
+  useNetworkChangeHint();
 
   return (
     <AppShell

@@ -49,6 +49,10 @@ export function registerSyncHandlers(
     await connections.close();
   });
 
+  registry.handle('sync.networkChanged', () => {
+    service.networkChanged();
+    return null;
+  });
   registry.handle('sync.now', async (input) => {
     const summary = await service.syncNow({
       reconcile: input?.full ?? false,
