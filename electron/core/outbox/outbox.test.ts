@@ -1,54 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makePet } from '../../../test/sync/fixtures';
 import type { ApiClient, SendResult } from '../client';
 import { ApiError } from '../client';
 import { getPet, type Mirror, openMirror, type ServerPet, storeServerRecord } from '../mirror';
 import { Outbox } from './outbox';
 
 const REQUEST_ID = '11111111-2222-4333-8444-555555555555';
-
-function serverPet(overrides: Record<string, unknown> = {}): ServerPet {
-  return {
-    id: randomUUID(),
-    name: 'Rex',
-    species: 'dog',
-    age_category: 'adult',
-    sex: 'male',
-    size: 'medium',
-    status: 'available',
-    health: 'good',
-    breed: [],
-    color: [],
-    age_years: null,
-    age_months: null,
-    age_birthday: null,
-    description: 'before',
-    spayed: false,
-    adoption_fee: '',
-    microchip_id: null,
-    good_with: [],
-    bad_with: [],
-    temperaments: [],
-    image_urls: [],
-    image_url: null,
-    coat_length: null,
-    custom_field_data: {},
-    custom_id: 'A-17',
-    intake_date: null,
-    outcome_date: null,
-    primary_veterinarian: null,
-    show_public: true,
-    special_needs: [],
-    tags: [],
-    status_change_notes: null,
-    weight: null,
-    adopted_on: null,
-    adopted_by: null,
-    created_at: '2026-01-01T00:00:00.000Z',
-    updated_at: '2026-01-01T00:00:00.000Z',
-    ...overrides,
-  } as ServerPet;
-}
 
 type Answer = SendResult | ApiError;
 
@@ -92,7 +49,7 @@ beforeEach(async () => {
   mirror = await openMirror({ filename: ':memory:' });
   clock = 1_000_000;
   outbox = new Outbox({ db: mirror.db, now: () => clock, random: () => 0.5, backoffBaseMs: 1_000 });
-  pet = serverPet();
+  pet = makePet({ description: 'before', custom_id: 'A-17' });
   storeServerRecord(mirror.db, 'pet', pet, 'listed');
 });
 

@@ -12,6 +12,7 @@ import {
 } from '../../../electron/core/mirror';
 import { Outbox } from '../../../electron/core/outbox';
 import { startApiServer } from '../../../electron/core/server';
+import { makePet } from '../../sync/fixtures';
 import type { BenchCase, BenchResult } from '../types';
 
 const WRITE_KEY = 'bench-outbox-write-key-0123456789';
@@ -36,45 +37,20 @@ function tempDir(): { dir: string; remove(): void } {
 /** A valid pet as the API returns it, for seeding a mirror without a server. */
 function seedPet(i: number): ServerPet {
   const stamp = new Date(Date.UTC(2026, 0, 1, 0, 0, 0, i)).toISOString();
-  return {
-    id: randomUUID(),
+  return makePet({
     name: `Seed ${i}`,
-    species: 'dog',
-    age_category: 'adult',
     sex: 'female',
-    size: 'medium',
-    status: 'available',
-    health: 'good',
     breed: ['Mixed'],
     color: ['brown'],
     age_years: '2',
-    age_months: null,
-    age_birthday: null,
     description: `Seed pet ${i}`,
-    spayed: true,
     adoption_fee: '100',
     microchip_id: `SEED${i}`,
     good_with: [],
-    bad_with: [],
     temperaments: [],
-    image_urls: [],
-    image_url: null,
-    coat_length: null,
-    custom_field_data: {},
-    custom_id: null,
-    intake_date: null,
-    outcome_date: null,
-    primary_veterinarian: null,
-    show_public: true,
-    special_needs: [],
-    tags: [],
-    status_change_notes: null,
-    weight: null,
-    adopted_on: null,
-    adopted_by: null,
     created_at: stamp,
     updated_at: stamp,
-  };
+  });
 }
 
 /**
