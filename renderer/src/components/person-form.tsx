@@ -17,9 +17,7 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { MAX_APPLICATION_PETS, PERSON_CREATE_STATUSES } from '../../../shared/contract';
-import type { DeskError, DuplicateWarning } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
-import { fieldMessages, toDeskError } from '../lib/desk-error';
 import {
   buildPersonRequest,
   emptyPersonDraft,
@@ -27,7 +25,7 @@ import {
   type PersonDraft,
   type PersonFormType,
 } from '../lib/person-form';
-import type { FieldMessages } from '../lib/pet-form';
+import { useOutboxWrite } from '../lib/use-outbox-write';
 import { humanize, optionsOf } from '../lib/words';
 import { CustomFieldInputs } from './custom-field-inputs';
 import { DeskErrorAlert } from './desk-error-alert';
@@ -61,10 +59,7 @@ export function PersonForm({
 }) {
   const api = useDesk();
   const [draft, setDraft] = useState<PersonDraft>(() => emptyPersonDraft(initialType));
-  const [errors, setErrors] = useState<FieldMessages>({});
-  const [error, setError] = useState<DeskError>();
-  const [warnings, setWarnings] = useState<DuplicateWarning[]>([]);
-  const [saving, setSaving] = useState(false);
+  const { errors, error, warnings, saving, showInvalid, submit, dismissWarnings } = useOutboxWrite();
   const [termsOpen, setTermsOpen] = useState(false);
   const entity = draft.type === 'foster' ? 'foster' : 'adopter';
   const fields = useDeskQuery('mirror.customFields', { entity });
@@ -75,26 +70,10 @@ export function PersonForm({
   const showCustom = applies && (fields.data?.fields ?? []).some((field) => !field.hidden);
 
   async function save(force: boolean) {
-    setError(undefined);
     const built = buildPersonRequest(draft);
-    if (!built.ok) {
-      setErrors(built.errors);
-      setWarnings([]);
-      return;
-    }
-    setErrors({});
-    setSaving(true);
-    try {
-      const result = await api.call('outbox.createPerson', { request: built.request, force });
-      if (result.status === 'duplicates') setWarnings(result.warnings);
-      else onSaved({ id: result.entityId, name: draft.name.trim() });
-    } catch (caught) {
-      const deskError = toDeskError(caught);
-      setErrors(fieldMessages(deskError));
-      setError(deskError);
-    } finally {
-      setSaving(false);
-    }
+    if (!built.ok) return showInvalid(built.errors);
+    const queued = await submit(() => api.call('outbox.createPerson', { request: built.request, force }));
+    if (queued) onSaved({ id: queued.entityId, name: draft.name.trim() });
   }
 
   return (
@@ -240,7 +219,7 @@ export function PersonForm({
             warnings={warnings}
             saving={saving}
             onOverride={() => void save(true)}
-            onCancel={() => setWarnings([])}
+            onCancel={dismissWarnings}
           />
         )}
         <Group justify="flex-end" gap="sm">

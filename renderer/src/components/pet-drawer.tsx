@@ -17,11 +17,12 @@ import {
 import { IconCheck, IconClockHour4, IconEdit } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import type { CustomField } from '../../../shared/contract';
-import type { DeskError, DuplicateWarning, MirrorPet } from '../../../shared/desk-api';
+import type { DeskError, MirrorPet } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
-import { fieldMessages, toDeskError } from '../lib/desk-error';
+import { toDeskError } from '../lib/desk-error';
 import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
-import { buildPetUpdate, draftFromPet, type FieldMessages, type PetDraft } from '../lib/pet-form';
+import { buildPetUpdate, draftFromPet, type PetDraft } from '../lib/pet-form';
+import { useOutboxWrite } from '../lib/use-outbox-write';
 import { formatDate, formatFee, formatValue, humanize, statusColor, statusOptions } from '../lib/words';
 import { DeskErrorAlert } from './desk-error-alert';
 import { DuplicateWarnings } from './duplicate-warnings';
@@ -348,37 +349,21 @@ function PetEditForm({
   const api = useDesk();
   const [original] = useState<PetDraft>(() => draftFromPet(pet.record));
   const [draft, setDraft] = useState<PetDraft>(original);
-  const [errors, setErrors] = useState<FieldMessages>({});
-  const [error, setError] = useState<DeskError>();
-  const [warnings, setWarnings] = useState<DuplicateWarning[]>([]);
+  const { errors, error, warnings, saving, showInvalid, submit, dismissWarnings } = useOutboxWrite();
   const [notice, setNotice] = useState<string>();
-  const [saving, setSaving] = useState(false);
 
   async function save(force: boolean) {
-    setError(undefined);
     setNotice(undefined);
     const built = buildPetUpdate(original, draft);
     if (built.ok === 'unchanged') {
       setNotice('Nothing has changed yet.');
       return;
     }
-    if (built.ok === false) {
-      setErrors(built.errors);
-      return;
-    }
-    setErrors({});
-    setSaving(true);
-    try {
-      const result = await api.call('outbox.updatePet', { id: pet.record.id, fields: built.fields, force });
-      if (result.status === 'duplicates') setWarnings(result.warnings);
-      else onDone();
-    } catch (caught) {
-      const deskError = toDeskError(caught);
-      setErrors(fieldMessages(deskError));
-      setError(deskError);
-    } finally {
-      setSaving(false);
-    }
+    if (built.ok === false) return showInvalid(built.errors);
+    const queued = await submit(() =>
+      api.call('outbox.updatePet', { id: pet.record.id, fields: built.fields, force }),
+    );
+    if (queued) onDone();
   }
 
   return (
@@ -407,7 +392,7 @@ function PetEditForm({
             warnings={warnings}
             saving={saving}
             onOverride={() => void save(true)}
-            onCancel={() => setWarnings([])}
+            onCancel={dismissWarnings}
           />
         )}
         <Stack gap="xs" pos="sticky" bottom={0} py="sm" bg="var(--mantine-color-body)" style={{ zIndex: 2 }}>

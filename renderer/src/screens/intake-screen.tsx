@@ -13,16 +13,15 @@ import {
 } from '@mantine/core';
 import { IconCircleCheck, IconClockHour4, IconInfoCircle, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import type { DeskError, DuplicateWarning } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { DuplicateWarnings } from '../components/duplicate-warnings';
 import { PetDrawer } from '../components/pet-drawer';
 import { PetFields } from '../components/pet-fields';
 import { ScreenHeader } from '../components/screen-header';
-import { fieldMessages, toDeskError } from '../lib/desk-error';
 import { useFollowedId, useReloadOnChange } from '../lib/live-data';
-import { buildPetCreate, emptyPetDraft, type FieldMessages, type PetDraft } from '../lib/pet-form';
+import { buildPetCreate, emptyPetDraft, type PetDraft } from '../lib/pet-form';
+import { useOutboxWrite } from '../lib/use-outbox-write';
 import { humanize } from '../lib/words';
 
 export function IntakeScreen() {
@@ -30,40 +29,18 @@ export function IntakeScreen() {
   const fields = useDeskQuery('mirror.customFields', { entity: 'pet' });
   const statuses = useDeskQuery('mirror.pets.statuses');
   const [draft, setDraft] = useState<PetDraft>(() => emptyPetDraft());
-  const [errors, setErrors] = useState<FieldMessages>({});
-  const [error, setError] = useState<DeskError>();
-  const [warnings, setWarnings] = useState<DuplicateWarning[]>([]);
-  const [saving, setSaving] = useState(false);
+  const { errors, error, warnings, saving, showInvalid, submit, dismissWarnings, reset } = useOutboxWrite();
   const [saved, setSaved] = useState<{ id: string; name: string }[]>([]);
   const [openId, setOpenId] = useState<string | null>(null);
 
   async function save(force: boolean) {
-    setError(undefined);
     const built = buildPetCreate(draft);
-    if (!built.ok) {
-      setErrors(built.errors);
-      setWarnings([]);
-      return;
-    }
-    setErrors({});
-    setSaving(true);
-    try {
-      const result = await api.call('outbox.createPet', { fields: built.fields, force });
-      if (result.status === 'duplicates') {
-        setWarnings(result.warnings);
-      } else {
-        setWarnings([]);
-        setSaved((previous) => [{ id: result.entityId, name: draft.name.trim() }, ...previous]);
-        setDraft(emptyPetDraft());
-        window.scrollTo({ top: 0, behavior: 'smooth' });
-      }
-    } catch (caught) {
-      const deskError = toDeskError(caught);
-      setErrors(fieldMessages(deskError));
-      setError(deskError);
-    } finally {
-      setSaving(false);
-    }
+    if (!built.ok) return showInvalid(built.errors);
+    const queued = await submit(() => api.call('outbox.createPet', { fields: built.fields, force }));
+    if (!queued) return;
+    setSaved((previous) => [{ id: queued.entityId, name: draft.name.trim() }, ...previous]);
+    setDraft(emptyPetDraft());
+    window.scrollTo({ top: 0, behavior: 'smooth' });
   }
 
   const errorCount = Object.keys(errors).length;
@@ -116,7 +93,7 @@ export function IntakeScreen() {
                   warnings={warnings}
                   saving={saving}
                   onOverride={() => void save(true)}
-                  onCancel={() => setWarnings([])}
+                  onCancel={dismissWarnings}
                   onOpen={setOpenId}
                 />
               )}
@@ -125,9 +102,7 @@ export function IntakeScreen() {
                   variant="default"
                   onClick={() => {
                     setDraft(emptyPetDraft());
-                    setErrors({});
-                    setWarnings([]);
-                    setError(undefined);
+                    reset();
                   }}
                 >
                   Clear

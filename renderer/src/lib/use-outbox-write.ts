@@ -1,0 +1,70 @@
+import { useState } from 'react';
+import type { DeskError, DuplicateWarning } from '../../../shared/desk-api';
+import { fieldMessages, toDeskError } from './desk-error';
+import type { FieldMessages } from './pet-form';
+
+type WriteResult = { status: 'duplicates'; warnings: DuplicateWarning[] } | { status: 'queued' };
+
+/**
+ * The save flow every local-write form shares: field messages from the form's own check or from the desk,
+ * duplicate warnings the worker can override, the desk's error with its request id, and a busy flag.
+ */
+export function useOutboxWrite() {
+  const [errors, setErrors] = useState<FieldMessages>({});
+  const [error, setError] = useState<DeskError>();
+  const [warnings, setWarnings] = useState<DuplicateWarning[]>([]);
+  const [saving, setSaving] = useState(false);
+
+  /** Shows the messages of the form's own check, which failed: nothing is sent. */
+  function showInvalid(messages: FieldMessages): void {
+    setError(undefined);
+    setErrors(messages);
+    setWarnings([]);
+  }
+
+  /**
+   * Runs `write`. Resolves to the queued result, or to undefined when nothing was queued (duplicates to confirm,
+   * or an error now on show).
+   */
+  async function submit<R extends WriteResult>(
+    write: () => Promise<R>,
+  ): Promise<Exclude<R, { status: 'duplicates' }> | undefined> {
+    setError(undefined);
+    setErrors({});
+    setSaving(true);
+    try {
+      const result = await write();
+      if (result.status === 'duplicates') {
+        setWarnings(result.warnings);
+        return undefined;
+      }
+      setWarnings([]);
+      return result as Exclude<R, { status: 'duplicates' }>;
+    } catch (caught) {
+      const deskError = toDeskError(caught);
+      setErrors(fieldMessages(deskError));
+      setError(deskError);
+      return undefined;
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  /** Clears messages, warnings and the error (the form was cleared). */
+  function reset(): void {
+    setErrors({});
+    setWarnings([]);
+    setError(undefined);
+  }
+
+  return {
+    errors,
+    error,
+    warnings,
+    saving,
+    showInvalid,
+    submit,
+    reset,
+    dismissWarnings: () => setWarnings([]),
+  };
+}
