@@ -11,7 +11,14 @@ import type { CustomFieldRow, PersonRow } from '../db/rows';
 import type { UpdateClock } from '../db/update-clock';
 import { validationError } from '../http/api-error';
 import type { PetStore } from './pet-store';
-import { likePattern, planSearch, type SearchVocabulary } from './search';
+import { planSearch, type SearchTarget, type SearchVocabulary, searchSql } from './search';
+
+const PEOPLE_SEARCH: SearchTarget = {
+  table: 'people',
+  fts: 'people_fts',
+  weights: [10, 5, 3, 1],
+  columns: ['name', 'email', 'phone', 'address'],
+};
 
 export interface PeoplePage {
   rows: PersonRow[];
@@ -165,8 +172,10 @@ export class PeopleStore {
 
   /** One page of people of a type, ordered by `updated_at`, or by relevance when searching. */
   list(query: PeopleListQuery): PeoplePage {
-    const where = ['p.type = ?'];
-    const params: unknown[] = [query.type];
+    const plan = query.search === undefined ? null : planSearch(query.search, this.vocabulary);
+    const search = searchSql(plan, PEOPLE_SEARCH);
+    const where = [...search.where, 'p.type = ?'];
+    const params: unknown[] = [...search.params, query.type];
     if (query.status) {
       where.push('p.status = ?');
       params.push(query.status);
@@ -175,24 +184,7 @@ export class PeopleStore {
       where.push('p.updated_at >= ?');
       params.push(Math.ceil(Date.parse(query.updated_since)));
     }
-    let from = 'people p';
-    let order = 'p.updated_at';
-    const plan = query.search === undefined ? null : planSearch(query.search, this.vocabulary);
-    if (plan) {
-      if (plan.match !== null) {
-        from = 'people_fts f JOIN people p ON p.seq = f.rowid';
-        where.unshift('people_fts MATCH ?');
-        params.unshift(plan.match);
-        order = 'bm25(people_fts, 10.0, 5.0, 3.0, 1.0), p.updated_at';
-      }
-      for (const word of plan.shortWords) {
-        where.push(
-          "(p.name LIKE ? ESCAPE '\\' OR p.email LIKE ? ESCAPE '\\' OR p.phone LIKE ? ESCAPE '\\' OR p.address LIKE ? ESCAPE '\\')",
-        );
-        const pattern = likePattern(word);
-        params.push(pattern, pattern, pattern, pattern);
-      }
-    }
+    const { from, order } = search;
     const whereSql = where.join(' AND ');
     const rows = this.statement(
       `SELECT p.* FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`,

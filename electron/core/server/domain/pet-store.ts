@@ -16,7 +16,14 @@ import { evictOldest } from '../http/response-cache';
 import type { ShelterMetadata } from './metadata';
 import { PetFacets } from './pet-facets';
 import { petJson } from './pet-json';
-import { likePattern, planSearch, type SearchPlan, type SearchVocabulary } from './search';
+import { planSearch, type SearchPlan, type SearchTarget, type SearchVocabulary, searchSql } from './search';
+
+const PET_SEARCH: SearchTarget = {
+  table: 'pets',
+  fts: 'pets_fts',
+  weights: [10, 4, 1],
+  columns: ['name', 'breed', 'description'],
+};
 
 type PetWrite = Partial<PetCreate>;
 type Columns = Partial<Omit<PetRow, 'seq'>>;
@@ -328,8 +335,9 @@ export class PetStore {
   list(query: PetListQuery): PetPage {
     const plan = query.search === undefined ? null : planSearch(query.search, this.vocabulary);
     if (plan?.match && plan.shortWords.length === 0) return this.search(query, plan);
-    const where = ['p.is_public = 1'];
-    const params: unknown[] = [];
+    const search = searchSql(plan, PET_SEARCH);
+    const where = [...search.where, 'p.is_public = 1'];
+    const params: unknown[] = [...search.params];
     if (query.species) {
       where.push('p.species = ?');
       params.push(query.species);
@@ -342,23 +350,7 @@ export class PetStore {
       where.push('p.updated_at >= ?');
       params.push(Math.ceil(Date.parse(query.updated_since)));
     }
-    let from = 'pets p';
-    let order = 'p.updated_at';
-    if (plan) {
-      if (plan.match !== null) {
-        from = 'pets_fts f JOIN pets p ON p.seq = f.rowid';
-        where.unshift('pets_fts MATCH ?');
-        params.unshift(plan.match);
-        order = 'bm25(pets_fts, 10.0, 4.0, 1.0), p.updated_at';
-      }
-      for (const word of plan.shortWords) {
-        where.push(
-          "(p.name LIKE ? ESCAPE '\\' OR p.breed LIKE ? ESCAPE '\\' OR p.description LIKE ? ESCAPE '\\')",
-        );
-        const pattern = likePattern(word);
-        params.push(pattern, pattern, pattern);
-      }
-    }
+    const { from, order } = search;
     const whereSql = where.join(' AND ');
     // Only the index (seq, updated_at) is read for the skipped rows; the page's rows come from the cache or by seq.
     const entries = this.statement(

@@ -140,3 +140,43 @@ export function planSearch(query: string, vocabulary: SearchVocabulary): SearchP
 export function likePattern(word: string): string {
   return `%${word.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
+
+/** A table searched through its FTS5 index: the index's column weights for ranking, and the searched columns. */
+export interface SearchTarget {
+  table: string;
+  fts: string;
+  /** bm25 weights, one per indexed column. */
+  weights: readonly number[];
+  /** Columns a word too short for the index is looked up in (LIKE). */
+  columns: readonly string[];
+}
+
+/**
+ * The SQL pieces of a list filtered by `plan` over `target` (aliased `p`): its FROM, its search conditions with
+ * their parameters (to AND with the list's own filters), and its ORDER BY: relevance when the index is used,
+ * else `updated_at`.
+ */
+export function searchSql(
+  plan: SearchPlan | null,
+  target: SearchTarget,
+): { from: string; where: string[]; params: unknown[]; order: string } {
+  const result = {
+    from: `${target.table} p`,
+    where: [] as string[],
+    params: [] as unknown[],
+    order: 'p.updated_at',
+  };
+  if (!plan) return result;
+  if (plan.match !== null) {
+    result.from = `${target.fts} f JOIN ${target.table} p ON p.seq = f.rowid`;
+    result.where.push(`${target.fts} MATCH ?`);
+    result.params.push(plan.match);
+    result.order = `bm25(${target.fts}, ${target.weights.map((w) => w.toFixed(1)).join(', ')}), p.updated_at`;
+  }
+  const anyColumn = `(${target.columns.map((column) => `p.${column} LIKE ? ESCAPE '\\'`).join(' OR ')})`;
+  for (const word of plan.shortWords) {
+    result.where.push(anyColumn);
+    result.params.push(...target.columns.map(() => likePattern(word)));
+  }
+  return result;
+}
