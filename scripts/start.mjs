@@ -4,6 +4,6 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { runCli } = await import('../electron/core/cli/args.ts');
+const { runCli } = await import('../electron/cli/args.ts');
 const { main } = await import('./start-app.ts');
 await runCli(() => main(process.argv.slice(2)));

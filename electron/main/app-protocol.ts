@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import { protocol } from 'electron';
-import { UI_SECURITY_HEADERS } from '../core/host/content-security-policy';
-import { contentTypeFor, resolveStaticPath } from '../core/host/static-files';
+import { UI_SECURITY_HEADERS } from '../browser-host/content-security-policy';
+import { contentTypeFor, resolveStaticPath } from '../browser-host/static-files';
 import { APP_HOST, APP_SCHEME } from './security-rules';
 
 /**

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, session } from 'electron';
-import { createDeskCore, type DeskCore } from '../core/desk/desk-core';
+import { createDeskCore, type DeskCore } from '../desk/api/desk-core';
 import { registerAppSchemePrivileges, serveAppProtocol } from './app-protocol';
 import { connectDeskIpc } from './ipc';
 import { installApplicationMenu } from './menu';

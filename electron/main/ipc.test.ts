@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DESK_IPC_CALL, DESK_IPC_EVENT } from '../../shared/desk-api';
-import { createDeskCore, type DeskCore } from '../core/desk/desk-core';
+import { createDeskCore, type DeskCore } from '../desk/api/desk-core';
 
 // Electron's binary is not needed: the shell's wiring is tested against stand-ins of its modules.
 const electron = vi.hoisted(() => ({

@@ -1,6 +1,6 @@
 import { BrowserWindow, type IpcMainInvokeEvent, ipcMain } from 'electron';
 import { DESK_IPC_CALL, DESK_IPC_EVENT, type DeskResult } from '../../shared/desk-api';
-import type { DeskCore } from '../core/desk/desk-core';
+import type { DeskCore } from '../desk/api/desk-core';
 import { isAppUrl } from './security-rules';
 
 /**

@@ -1,5 +1,5 @@
 import { safeStorage } from 'electron';
-import { FileSecretStore, type SecretStore } from '../core/desk/secret-store';
+import { FileSecretStore, type SecretStore } from '../platform/secret-store';
 
 /**
  * The desktop app's secret store: values encrypted with the OS keychain through `safeStorage`

@@ -1,4 +1,4 @@
-import { CONTENT_SECURITY_POLICY } from '../core/host/content-security-policy';
+import { CONTENT_SECURITY_POLICY } from '../browser-host/content-security-policy';
 
 /** The custom scheme and host the packaged UI is served from: `app://shelter-desk/index.html`. */
 export const APP_SCHEME = 'app';

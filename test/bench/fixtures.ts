@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { type RunningApiServer, startApiServer } from '../../electron/core/server';
+import { type RunningApiServer, startApiServer } from '../../electron/server';
 
 export const BENCH_WRITE_KEY = 'bench-write-key-0123456789abcdef';
 export const BENCH_READ_KEY = 'bench-read-key-0123456789abcdef';

@@ -20,16 +20,7 @@ export async function startDemoServer(dataDir: string, port = 0): Promise<DemoSe
   const key = 'e2e-write-key-0123456789abcdef';
   const child: ChildProcess = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      'electron/core/cli/serve.ts',
-      '--demo',
-      '--port',
-      String(port),
-      '--data-dir',
-      dataDir,
-    ],
+    ['--import', 'tsx', 'electron/cli/serve.ts', '--demo', '--port', String(port), '--data-dir', dataDir],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,8 +3,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDeskCore, type DeskCore } from '../../electron/core/desk';
-import { type RunningBrowserHost, startBrowserHost } from '../../electron/core/host';
+import { type RunningBrowserHost, startBrowserHost } from '../../electron/browser-host';
+import { createDeskCore, type DeskCore } from '../../electron/desk/api';
 import { DESK_TOKEN_META } from '../../shared/desk-api';
 
 interface Reply {

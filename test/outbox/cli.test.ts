@@ -13,7 +13,7 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'electron/core/cli/desk-cli.ts', ...args, '--data-dir', dataDir],
+      ['--import', 'tsx', 'electron/cli/desk-cli.ts', ...args, '--data-dir', dataDir],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stdout = '';

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openMirror, statement } from '../../electron/core/mirror';
-import { Outbox } from '../../electron/core/outbox';
+import { statement } from '../../electron/desk/mirror';
+import { Outbox, openDeskMirror } from '../../electron/desk/outbox';
 import { expectWorkloadExactlyOnce, queueWorkload, startServer, tempDir, WRITE_KEY } from './helpers';
 
 const CHILD_SOURCE = path.join(import.meta.dirname, 'replay-child.ts');
@@ -79,7 +79,7 @@ beforeAll(async () => {
     logLevel: 'error',
   });
   server = await startServer();
-  const mirror = await openMirror({ filename: mirrorFile });
+  const mirror = await openDeskMirror({ filename: mirrorFile });
   // No merging: every intended change is its own request, so the test covers a few hundred of them.
   const outbox = new Outbox({ db: mirror.db, merge: false });
   entries = queueWorkload(outbox, WORKLOAD);

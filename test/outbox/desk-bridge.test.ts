@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDeskCore, type DeskCore } from '../../electron/core/desk';
+import { createDeskCore, type DeskCore } from '../../electron/desk/api';
 import type { DeskEvent } from '../../shared/desk-api';
 import { petFields, readServerState, startServer, tempDir, WRITE_KEY } from './helpers';
 

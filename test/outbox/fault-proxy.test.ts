@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient } from '../../electron/core/client';
-import { type Mirror, statement } from '../../electron/core/mirror';
-import type { Outbox } from '../../electron/core/outbox';
+import { createApiClient } from '../../electron/desk/client';
+import { type Mirror, statement } from '../../electron/desk/mirror';
+import type { Outbox } from '../../electron/desk/outbox';
 import { type FaultProxy, startFaultProxy } from './fault-proxy';
 import { expectWorkloadExactlyOnce, openTestOutbox, queueWorkload, startServer, WRITE_KEY } from './helpers';
 

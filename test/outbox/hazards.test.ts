@@ -1,14 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ApiClient, createApiClient } from '../../electron/core/client';
+import { type ApiClient, createApiClient } from '../../electron/desk/client';
 import {
   getPet,
   type Mirror,
-  openMirror,
   type ServerPet,
   statement,
   storeServerRecord,
-} from '../../electron/core/mirror';
-import { markAttempt, Outbox } from '../../electron/core/outbox';
+} from '../../electron/desk/mirror';
+import { markAttempt, Outbox, openDeskMirror } from '../../electron/desk/outbox';
 import { petFields, readServerState, startServer, tempDir, testClient, WRITE_KEY } from './helpers';
 
 type Server = Awaited<ReturnType<typeof startServer>>;
@@ -27,7 +26,7 @@ async function reopen(): Promise<void> {
   // What a restarted desk sees: the same file, a fresh process state.
   await outbox.close();
   await mirror.close();
-  mirror = await openMirror({ filename: mirrorFile() });
+  mirror = await openDeskMirror({ filename: mirrorFile() });
   outbox = new Outbox({ db: mirror.db, now, backoffBaseMs: 1, backoffCapMs: 5 });
 }
 
@@ -56,7 +55,7 @@ beforeEach(async () => {
   server = await startServer({ now });
   client = testClient(server.origin);
   folder = tempDir('outbox-hazards-');
-  mirror = await openMirror({ filename: mirrorFile() });
+  mirror = await openDeskMirror({ filename: mirrorFile() });
   outbox = new Outbox({ db: mirror.db, now, backoffBaseMs: 1, backoffCapMs: 5 });
 });
 

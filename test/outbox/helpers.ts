@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'vitest';
-import { type ApiClient, createApiClient } from '../../electron/core/client';
-import { type Mirror, openMirror } from '../../electron/core/mirror';
-import { Outbox, type OutboxOptions } from '../../electron/core/outbox';
-import { type RunningApiServer, startApiServer } from '../../electron/core/server';
+import { type ApiClient, createApiClient } from '../../electron/desk/client';
+import type { Mirror } from '../../electron/desk/mirror';
+import { Outbox, type OutboxOptions, openDeskMirror } from '../../electron/desk/outbox';
+import { type RunningApiServer, startApiServer } from '../../electron/server';
 
 export const WRITE_KEY = 'outbox-test-write-key';
 
@@ -39,7 +39,7 @@ export function testClient(origin: string, apiKey = WRITE_KEY): ApiClient {
 export async function openTestOutbox(
   options: Partial<OutboxOptions> & { filename?: string } = {},
 ): Promise<{ mirror: Mirror; outbox: Outbox }> {
-  const mirror = await openMirror({ filename: options.filename ?? ':memory:' });
+  const mirror = await openDeskMirror({ filename: options.filename ?? ':memory:' });
   const outbox = new Outbox({ backoffBaseMs: 1, backoffCapMs: 5, ...options, db: mirror.db });
   return { mirror, outbox };
 }

@@ -3,16 +3,15 @@
  * nothing is pending, then exits 0. The parent kills it with SIGKILL at random moments.
  * Usage: tsx test/outbox/replay-child.ts <mirror file> <server origin> <api key>
  */
-import { createApiClient } from '../../electron/core/client';
-import { openMirror } from '../../electron/core/mirror';
-import { Outbox } from '../../electron/core/outbox';
+import { createApiClient } from '../../electron/desk/client';
+import { Outbox, openDeskMirror } from '../../electron/desk/outbox';
 
 const [filename, origin, apiKey] = process.argv.slice(2);
 if (!filename || !origin || !apiKey) {
   process.stderr.write('usage: replay-child.ts <mirror file> <server origin> <api key>\n');
   process.exit(2);
 }
-const mirror = await openMirror({ filename });
+const mirror = await openDeskMirror({ filename });
 const outbox = new Outbox({ db: mirror.db, backoffBaseMs: 1, backoffCapMs: 5, concurrency: 4 });
 const client = createApiClient({ baseUrl: origin, apiKey, backoffBaseMs: 1, backoffCapMs: 5 });
 process.stdout.write('ready\n');

@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../electron/core/client';
-import { getPerson, getPet, listPets, type Mirror } from '../../electron/core/mirror';
-import type { Outbox } from '../../electron/core/outbox';
+import type { ApiClient } from '../../electron/desk/client';
+import { getPerson, getPet, listPets, type Mirror } from '../../electron/desk/mirror';
+import type { Outbox } from '../../electron/desk/outbox';
 import { openTestOutbox, petFields, startServer, testClient } from './helpers';
 
 type Server = Awaited<ReturnType<typeof startServer>>;

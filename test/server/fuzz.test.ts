@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningApiServer, startApiServer } from '../../electron/core/server';
+import { type RunningApiServer, startApiServer } from '../../electron/server';
 import { METADATA_HEADERS, petWriteShape } from '../../shared/contract';
 import { newPet, READ_KEY, tempDataDir, WRITE_KEY } from './harness';
 

@@ -1,6 +1,6 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningApiServer, startApiServer } from '../../electron/core/server';
+import { type RunningApiServer, startApiServer } from '../../electron/server';
 import { call, tempDataDir, WRITE_KEY } from './harness';
 
 let server: RunningApiServer;

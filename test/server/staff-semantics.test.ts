@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningApiServer, startApiServer } from '../../electron/core/server';
+import { type RunningApiServer, startApiServer } from '../../electron/server';
 import { call, newPet, READ_KEY, tempDataDir, WRITE_KEY } from './harness';
 import { strictSchemas } from './response-schemas';
 

@@ -2,17 +2,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, createApiClient } from '../../electron/core/client';
+import { type ApiClient, createApiClient } from '../../electron/desk/client';
 import {
   listPeople,
   listPets,
   type Mirror,
-  openMirror,
   searchIndexWatermark,
   statement,
-} from '../../electron/core/mirror';
-import { type RunningApiServer, startApiServer } from '../../electron/core/server';
-import { BULK_LOAD_MIN_RECORDS, runSync } from '../../electron/core/sync';
+} from '../../electron/desk/mirror';
+import { openDeskMirror } from '../../electron/desk/outbox';
+import { BULK_LOAD_MIN_RECORDS, runSync } from '../../electron/desk/sync';
+import { type RunningApiServer, startApiServer } from '../../electron/server';
 import { totalChanges } from './helpers';
 
 let server: RunningApiServer;
@@ -32,7 +32,7 @@ beforeAll(async () => {
     rateLimitPerHour: 1_000_000,
   });
   client = createApiClient({ baseUrl: server.apiUrl, apiKey: 'r-key-0123456789abcdef' });
-  mirror = await openMirror({ dataDir: path.join(dir, 'desk') });
+  mirror = await openDeskMirror({ dataDir: path.join(dir, 'desk') });
 });
 
 afterAll(async () => {

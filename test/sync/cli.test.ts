@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openMirror, setLocalEdit } from '../../electron/core/mirror';
-import { type RunningApiServer, startApiServer } from '../../electron/core/server';
+import { setLocalEdit } from '../../electron/desk/mirror';
+import { openDeskMirror } from '../../electron/desk/outbox';
+import { type RunningApiServer, startApiServer } from '../../electron/server';
 
 const READ_KEY = 'r-key-cli-0123456789abcdef';
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -14,7 +15,7 @@ let dir: string;
 function cli(args: string[], viaNpm = false): Promise<{ code: number; stdout: string; stderr: string }> {
   const [command, argv] = viaNpm
     ? ['npm', ['run', '--silent', 'cli', '--', ...args]]
-    : [process.execPath, ['--import', 'tsx', 'electron/core/cli/desk-cli.ts', ...args]];
+    : [process.execPath, ['--import', 'tsx', 'electron/cli/desk-cli.ts', ...args]];
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -68,7 +69,7 @@ describe('npm run cli', () => {
   });
 
   it('exports pets as JSON with pending local edits applied, and people as CSV', async () => {
-    const mirror = await openMirror({ dataDir: desk() });
+    const mirror = await openDeskMirror({ dataDir: desk() });
     const someId = (mirror.db.prepare('SELECT id FROM pet LIMIT 1').get() as { id: string }).id;
     setLocalEdit(mirror.db, 'pet', someId, { description: 'Typed offline, "quoted", with, commas' });
     const listed = (

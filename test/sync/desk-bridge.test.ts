@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDeskCore, type DeskCore } from '../../electron/core/desk';
-import { type RunningApiServer, startApiServer } from '../../electron/core/server';
+import { createDeskCore, type DeskCore } from '../../electron/desk/api';
+import { type RunningApiServer, startApiServer } from '../../electron/server';
 import type { DeskEvent } from '../../shared/desk-api';
 
 const READ_KEY = 'r-key-0123456789abcdef';

@@ -3,10 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, createApiClient } from '../../electron/core/client';
-import { getPet, type Mirror, openMirror, statement } from '../../electron/core/mirror';
-import { type RunningApiServer, startApiServer } from '../../electron/core/server';
-import { LIST_COLLECTIONS, readCheckpoint, runSync } from '../../electron/core/sync';
+import { type ApiClient, createApiClient } from '../../electron/desk/client';
+import { getPet, type Mirror, statement } from '../../electron/desk/mirror';
+import { openDeskMirror } from '../../electron/desk/outbox';
+import { LIST_COLLECTIONS, readCheckpoint, runSync } from '../../electron/desk/sync';
+import { type RunningApiServer, startApiServer } from '../../electron/server';
 import { type Pet, petListResponseSchema } from '../../shared/contract';
 
 const WRITE_KEY = 'w-key-0123456789abcdef';
@@ -61,7 +62,7 @@ beforeAll(async () => {
   });
   client = createApiClient({ baseUrl: server.apiUrl, apiKey: 'r-key-0123456789abcdef' });
   writer = createApiClient({ baseUrl: server.apiUrl, apiKey: WRITE_KEY });
-  mirror = await openMirror({ dataDir: path.join(dir, 'desk') });
+  mirror = await openDeskMirror({ dataDir: path.join(dir, 'desk') });
 });
 
 afterAll(async () => {

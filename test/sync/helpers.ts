@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
-import { type ApiClient, createApiClient } from '../../electron/core/client';
-import { getPerson, getPet, type MirrorDb, statement } from '../../electron/core/mirror';
+import { type ApiClient, createApiClient } from '../../electron/desk/client';
+import { getPerson, getPet, type MirrorDb, statement } from '../../electron/desk/mirror';
 import type { AdversarialServer } from './adversarial-server';
 
 /** A client with tiny backoffs, so fault-injection tests run fast. */

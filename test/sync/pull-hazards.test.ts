@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ApiClient, ApiError } from '../../electron/core/client';
-import { getPet, type Mirror, openMirror, setLocalEdit } from '../../electron/core/mirror';
-import { LIST_COLLECTIONS, readCheckpoint, runSync } from '../../electron/core/sync';
+import { type ApiClient, ApiError } from '../../electron/desk/client';
+import { getPet, type Mirror, openMirror, setLocalEdit } from '../../electron/desk/mirror';
+import { LIST_COLLECTIONS, readCheckpoint, runSync } from '../../electron/desk/sync';
 import { AdversarialServer } from './adversarial-server';
 import { expectConverged, fastClient, totalChanges } from './helpers';
 

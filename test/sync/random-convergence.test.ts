@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../electron/core/client';
-import { type Mirror, openMirror } from '../../electron/core/mirror';
-import { runSync } from '../../electron/core/sync';
+import type { ApiClient } from '../../electron/desk/client';
+import { type Mirror, openMirror } from '../../electron/desk/mirror';
+import { runSync } from '../../electron/desk/sync';
 import { AdversarialServer } from './adversarial-server';
 import { expectConverged, fastClient } from './helpers';
 

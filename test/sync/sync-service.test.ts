@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getPet, type Mirror, openMirror, setLocalEdit } from '../../electron/core/mirror';
-import { type StatusSink, SyncService } from '../../electron/core/sync';
+import { getPet, type Mirror, openMirror, setLocalEdit } from '../../electron/desk/mirror';
+import { type StatusSink, SyncService } from '../../electron/desk/sync';
 import { type DeskStatus, INITIAL_DESK_STATUS } from '../../shared/desk-api';
 import { AdversarialServer } from './adversarial-server';
 

@@ -2,16 +2,15 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createApiClient } from '../../../electron/core/client';
+import { createApiClient } from '../../../electron/desk/client';
 import {
   createLocalRecord,
-  openMirror,
   type ServerPet,
   setLocalEdit,
   storeServerRecord,
-} from '../../../electron/core/mirror';
-import { Outbox } from '../../../electron/core/outbox';
-import { startApiServer } from '../../../electron/core/server';
+} from '../../../electron/desk/mirror';
+import { Outbox, openDeskMirror } from '../../../electron/desk/outbox';
+import { startApiServer } from '../../../electron/server';
 import { makePet } from '../../sync/fixtures';
 import type { BenchCase, BenchResult } from '../types';
 
@@ -58,7 +57,7 @@ function seedPet(i: number): ServerPet {
  * (validation, duplicate check, outbox insert, one transaction). Returns both latency lists.
  */
 async function measureEnqueue(filename: string): Promise<{ baseline: number[]; writes: number[] }> {
-  const mirror = await openMirror({ filename });
+  const mirror = await openDeskMirror({ filename });
   try {
     const pets = Array.from({ length: 2_000 }, (_, i) => seedPet(i));
     mirror.db.transaction(() => {
@@ -148,7 +147,7 @@ const replayCase: BenchCase = {
       writeKey: WRITE_KEY,
       rateLimitPerHour: 1_000_000_000,
     });
-    const mirror = await openMirror({ dataDir: path.join(folder.dir, 'desk') });
+    const mirror = await openDeskMirror({ dataDir: path.join(folder.dir, 'desk') });
     const client = createApiClient({ baseUrl: server.origin, apiKey: WRITE_KEY });
     try {
       const ids: string[] = [];

@@ -1,7 +1,8 @@
 import { Agent, request } from 'undici';
-import { createApiClient } from '../../../electron/core/client';
-import { listPets, openMirror, statement } from '../../../electron/core/mirror';
-import { LIST_COLLECTIONS, PAGE_LIMIT, pageUrl, runSync } from '../../../electron/core/sync';
+import { createApiClient } from '../../../electron/desk/client';
+import { listPets, statement } from '../../../electron/desk/mirror';
+import { openDeskMirror } from '../../../electron/desk/outbox';
+import { LIST_COLLECTIONS, PAGE_LIMIT, pageUrl, runSync } from '../../../electron/desk/sync';
 
 /**
  * Child process of the sync bench cases (so peak RSS is the desk's alone, not the server's).
@@ -51,7 +52,7 @@ async function baseline() {
 }
 
 async function sync() {
-  const mirror = await openMirror({ dataDir: options.dir ?? '' });
+  const mirror = await openDeskMirror({ dataDir: options.dir ?? '' });
   const client = createApiClient({ baseUrl: options.origin, apiKey: options.key });
   const started = performance.now();
   const initial = await runSync(mirror.db, client, { metadata: true });

@@ -1,0 +1,146 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { startApiServer } from '../server';
+import { defaultDataDir } from './args';
+
+const USAGE = `Usage: npm run serve -- [--host HOST] [--port N] [--data-dir DIR] [--demo] [--demo-pets N]
+
+  --host HOST      interface to bind (default 127.0.0.1; anything else exposes the API on the network)
+  --port N         TCP port, 0 picks a free one (default 8787)
+  --data-dir DIR   folder of server.sqlite (default: ${defaultServerDataDir()})
+  --demo           load the demo shelter when the database is empty
+  --demo-pets N    number of demo pets (default about 120; implies --demo)
+
+Environment: SHELTER_DESK_WRITE_KEY, SHELTER_DESK_READ_KEY provision keys;
+SHELTER_DESK_RATE_LIMIT=N replaces every hourly limit with N.`;
+
+/**
+ * Default data folder: beside the desktop app's own data (Electron's userData for "Shelter Desk"),
+ * so the desktop app in standalone mode and `npm run serve` share one server database.
+ */
+function defaultServerDataDir(): string {
+  return path.join(defaultDataDir(), 'server');
+}
+
+const wholeNumber = (name: string, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, { error: `${name} must be a whole number` })
+    .transform(Number)
+    .pipe(z.number().max(max, { error: `${name} must be at most ${max}` }));
+
+const flagsSchema = z.object({
+  host: z.string().trim().min(1, { error: '--host must not be empty' }).default('127.0.0.1'),
+  port: wholeNumber('--port', 65535).default(8787),
+  'data-dir': z.string().trim().min(1, { error: '--data-dir must not be empty' }).optional(),
+  demo: z.boolean().default(false),
+  'demo-pets': wholeNumber('--demo-pets', 1_000_000).optional(),
+  help: z.boolean().default(false),
+});
+
+const envSchema = z.object({
+  SHELTER_DESK_WRITE_KEY: z
+    .string()
+    .min(16, { error: 'SHELTER_DESK_WRITE_KEY must be at least 16 characters' })
+    .optional(),
+  SHELTER_DESK_READ_KEY: z
+    .string()
+    .min(16, { error: 'SHELTER_DESK_READ_KEY must be at least 16 characters' })
+    .optional(),
+  SHELTER_DESK_RATE_LIMIT: wholeNumber('SHELTER_DESK_RATE_LIMIT', 1_000_000_000)
+    .pipe(z.number().min(1, { error: 'SHELTER_DESK_RATE_LIMIT must be at least 1' }))
+    .optional(),
+});
+
+function fail(message: string): never {
+  console.error(`serve: ${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  let values: Record<string, unknown>;
+  try {
+    ({ values } = parseArgs({
+      args: process.argv.slice(2),
+      strict: true,
+      allowPositionals: false,
+      options: {
+        host: { type: 'string' },
+        port: { type: 'string' },
+        'data-dir': { type: 'string' },
+        demo: { type: 'boolean' },
+        'demo-pets': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error));
+  }
+  const flags = flagsSchema.safeParse(values);
+  if (!flags.success) fail(flags.error.issues.map((issue) => issue.message).join('; '));
+  if (flags.data.help) {
+    console.log(USAGE);
+    return;
+  }
+  const env = envSchema.safeParse({
+    SHELTER_DESK_WRITE_KEY: process.env.SHELTER_DESK_WRITE_KEY || undefined,
+    SHELTER_DESK_READ_KEY: process.env.SHELTER_DESK_READ_KEY || undefined,
+    SHELTER_DESK_RATE_LIMIT: process.env.SHELTER_DESK_RATE_LIMIT || undefined,
+  });
+  if (!env.success) fail(env.error.issues.map((issue) => issue.message).join('; '));
+
+  const { host, port } = flags.data;
+  const dataDir = path.resolve(flags.data['data-dir'] ?? defaultServerDataDir());
+  const demoPets = flags.data['demo-pets'];
+  const loopback = host === '127.0.0.1' || host === 'localhost' || host === '::1';
+  if (!loopback) {
+    console.warn(
+      `Warning: binding ${host} makes the API reachable from other machines on the network. Share keys only with desks you trust.`,
+    );
+  }
+  let server: Awaited<ReturnType<typeof startApiServer>>;
+  try {
+    server = await startApiServer({
+      dataDir,
+      host,
+      port,
+      demo: flags.data.demo || demoPets !== undefined,
+      demoPets,
+      writeKey: env.data.SHELTER_DESK_WRITE_KEY,
+      readKey: env.data.SHELTER_DESK_READ_KEY,
+      rateLimitPerHour: env.data.SHELTER_DESK_RATE_LIMIT,
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`serve: could not start: ${message}`);
+    process.exit(1);
+  }
+  console.log(`Data folder: ${dataDir}`);
+  if (server.generatedKeys) {
+    console.log('No API key was configured, so these were created (shown only once; store them now):');
+    console.log(`  write key: ${server.generatedKeys.write}`);
+    console.log(`  read key:  ${server.generatedKeys.read}`);
+  }
+  console.log(`Shelter Desk API listening on ${server.apiUrl}`);
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`Received ${signal}: finishing open requests and closing the database.`);
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(
+          `serve: error while closing: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+void main();

@@ -1,0 +1,25 @@
+import type { DeskMode } from '../../../shared/desk-api';
+import type { SecretStore } from '../../platform/secret-store';
+import type { EventHub } from './event-hub';
+import type { SettingsStore } from './settings-store';
+import type { StatusHub } from './status-hub';
+
+/** What every feature's handlers get: the desk's shared services. */
+export interface DeskContext {
+  dataDir: string;
+  mode: DeskMode;
+  /** Why browser mode was chosen (one sentence); undefined on the desktop. */
+  modeReason: string | undefined;
+  appVersion: string;
+  /** Electron and Chrome versions when running inside Electron. */
+  shellVersions: { electron?: string; chrome?: string };
+  secretStore: SecretStore;
+  settings: SettingsStore;
+  events: EventHub;
+  status: StatusHub;
+  /**
+   * Registers cleanup to run when the desk closes (databases, timers, servers). Run in reverse order
+   * of registration, so a feature opened later is closed first.
+   */
+  onClose(cleanup: () => void | Promise<void>): void;
+}

@@ -1,0 +1,101 @@
+import fs from 'node:fs';
+import type { DeskMode } from '../../../shared/desk-api';
+import { FileSecretStore, type SecretStore } from '../../platform/secret-store';
+import { openDeskMirror } from '../outbox';
+import type { DeskContext } from './desk-context';
+import { createEventHub, type EventHub } from './event-hub';
+import { createHandlerRegistry, type HandlerRegistry } from './handler-registry';
+import { registerAppHandlers } from './handlers/app';
+import { registerMirrorHandlers } from './handlers/mirror';
+import { registerOutboxHandlers } from './handlers/outbox';
+import { registerSettingsHandlers } from './handlers/settings';
+import { registerStatusHandlers } from './handlers/status';
+import { registerSyncHandlers } from './handlers/sync';
+import { openSettingsStore } from './settings-store';
+import { createStatusHub, type StatusHub } from './status-hub';
+
+export interface DeskCoreOptions {
+  /** The desk's data folder (created if missing): settings, secrets, databases. */
+  dataDir: string;
+  /** Default: a `FileSecretStore` in the data folder (the desktop app passes its safeStorage one). */
+  secretStore?: SecretStore;
+  /** Default 'browser' (headless); Electron's main passes 'desktop'. */
+  mode?: DeskMode;
+  modeReason?: string;
+  appVersion: string;
+  shellVersions?: DeskContext['shellVersions'];
+}
+
+export interface DeskCore {
+  registry: HandlerRegistry;
+  events: EventHub;
+  status: StatusHub;
+  context: DeskContext;
+  /** Closes every feature (reverse order of opening). Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the desk's core, the same under Electron and plain Node: opens the data folder, the
+ * settings and the secret store, and registers every feature's handlers. To add a feature, write
+ * `handlers/<feature>.ts` with `register<Feature>Handlers(registry, context)` and add one line below.
+ * Fails at start if a method declared in `shared/desk-api` has no handler.
+ */
+export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore> {
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  const events = createEventHub();
+  const status = createStatusHub(events);
+  const registry = createHandlerRegistry();
+  const cleanups: Array<() => void | Promise<void>> = [];
+  const context: DeskContext = {
+    dataDir: options.dataDir,
+    mode: options.mode ?? 'browser',
+    modeReason: options.modeReason,
+    appVersion: options.appVersion,
+    shellVersions: options.shellVersions ?? {},
+    secretStore: options.secretStore ?? new FileSecretStore(options.dataDir),
+    settings: openSettingsStore(options.dataDir),
+    events,
+    status,
+    onClose: (cleanup) => {
+      cleanups.push(cleanup);
+    },
+  };
+
+  let closing: Promise<void> | undefined;
+  async function close(): Promise<void> {
+    closing ??= (async () => {
+      for (const cleanup of cleanups.reverse()) {
+        try {
+          await cleanup();
+        } catch (error) {
+          console.error('A desk feature failed to close cleanly', error);
+        }
+      }
+    })();
+    return closing;
+  }
+
+  try {
+    registerAppHandlers(registry, context);
+    registerSettingsHandlers(registry, context);
+    registerStatusHandlers(registry, context);
+    // Mirror and sync (issue #4): the mirror database in the data folder, its reads, and the sync service.
+    const mirror = await openDeskMirror({ dataDir: options.dataDir });
+    context.onClose(() => mirror.close());
+    registerMirrorHandlers(registry, context, mirror);
+    // Outbox (issue #5): local writes, replayed by every sync run first and after each write.
+    const outbox = registerOutboxHandlers(registry, context, mirror);
+    outbox.connect(registerSyncHandlers(registry, context, mirror, { hooks: outbox.hooks }));
+  } catch (error) {
+    await close();
+    throw error;
+  }
+
+  const missing = registry.missing();
+  if (missing.length > 0) {
+    await close();
+    throw new Error(`Desk methods without a handler: ${missing.join(', ')}. Register them in desk-core.ts.`);
+  }
+  return { registry, events, status, context, close };
+}

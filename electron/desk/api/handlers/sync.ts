@@ -1,0 +1,79 @@
+import { DeskCallError } from '../../../../shared/desk-api';
+import { startApiServer } from '../../../server';
+import type { Mirror } from '../../mirror';
+import {
+  ConnectionManager,
+  type StartStandaloneServer,
+  type SyncHooks,
+  SyncService,
+  type SyncServiceOptions,
+} from '../../sync';
+import type { DeskContext } from '../desk-context';
+import type { HandlerRegistry } from '../handler-registry';
+
+const startStandalone: StartStandaloneServer = ({ dataDir, port, writeKey }) =>
+  startApiServer({ dataDir, port, writeKey });
+
+export interface DeskSync {
+  service: SyncService;
+  connections: ConnectionManager;
+}
+
+/**
+ * `sync.*`: connection settings (the key stays in the secret store) and sync on demand. Starts the sync service:
+ * a pull now, then every minute while online, with status and progress through the status hub.
+ */
+export function registerSyncHandlers(
+  registry: HandlerRegistry,
+  context: DeskContext,
+  mirror: Mirror,
+  options: { hooks?: SyncHooks; service?: Partial<SyncServiceOptions> } = {},
+): DeskSync {
+  const connections = new ConnectionManager(context.dataDir, context.secretStore, startStandalone);
+  const service = new SyncService({
+    ...options.service,
+    db: mirror.db,
+    resolveConnection: () => connections.resolve(),
+    status: context.status,
+    ...(options.hooks && { hooks: options.hooks }),
+    onMirrorChanged: (summary) => {
+      const collections = summary.lists.filter((list) => list.written > 0).map((list) => list.collection);
+      context.events.emit({
+        type: 'mirror-changed',
+        collections: summary.metadataChanged.length > 0 ? [...collections, 'metadata' as const] : collections,
+      });
+    },
+  });
+  context.onClose(async () => {
+    await service.stop();
+    await connections.close();
+  });
+
+  registry.handle('sync.networkChanged', () => {
+    service.networkChanged();
+    return null;
+  });
+  registry.handle('sync.now', async (input) => {
+    const summary = await service.syncNow({
+      reconcile: input?.full ?? false,
+      metadata: input?.full ?? false,
+    });
+    if (!summary) return null;
+    const { complete, requests, notModified, written, problems, durationMs } = summary;
+    return { complete, requests, notModified, written, problems, durationMs };
+  });
+  registry.handle('sync.connection.get', () => connections.summary());
+  registry.handle('sync.connection.set', async (input) => {
+    try {
+      if (input.mode === 'remote') await connections.setRemote(input.remote, input.apiKey);
+      else if (input.mode === 'standalone') await connections.setStandalone();
+      else await connections.clear();
+    } catch (error) {
+      throw new DeskCallError({ code: 'invalid_input', message: (error as Error).message });
+    }
+    service.reconfigure();
+    return connections.summary();
+  });
+  service.start();
+  return { service, connections };
+}

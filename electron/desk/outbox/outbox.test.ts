@@ -1,0 +1,181 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makePet } from '../../../test/sync/fixtures';
+import type { ApiClient, SendResult } from '../client';
+import { ApiError } from '../client';
+import { getPet, type Mirror, type ServerPet, storeServerRecord } from '../mirror';
+import { openDeskMirror } from './open-desk-mirror';
+import { Outbox } from './outbox';
+
+const REQUEST_ID = '11111111-2222-4333-8444-555555555555';
+
+type Answer = SendResult | ApiError;
+
+/** A client whose PATCH/POST answers are scripted; GETs (conflict checks) answer 404. */
+function scriptedClient(
+  answers: Answer[],
+): ApiClient & { sent: Array<{ path: string; key: string; body: string }> } {
+  const sent: Array<{ path: string; key: string; body: string }> = [];
+  return {
+    baseUrl: 'http://127.0.0.1:9',
+    sent,
+    async get() {
+      return { status: 404, requestId: undefined, generatedAt: undefined, etag: undefined } as never;
+    },
+    async send(request) {
+      sent.push({ path: request.path, key: request.idempotencyKey, body: String(request.body) });
+      const answer = answers.shift();
+      if (!answer) throw new Error('no scripted answer left');
+      if (answer instanceof ApiError) throw answer;
+      return answer;
+    },
+    lastRequestId: () => undefined,
+    close: async () => undefined,
+  };
+}
+
+function answer(status: number, body: unknown, headers: Record<string, string> = {}): SendResult {
+  return { status, headers, body, requestId: REQUEST_ID, replay: false };
+}
+
+function refusal(status: number, code: string, message: string): SendResult {
+  return answer(status, { error: message, code, request_id: REQUEST_ID });
+}
+
+let mirror: Mirror;
+let outbox: Outbox;
+let clock = 1_000_000;
+let pet: ServerPet;
+
+beforeEach(async () => {
+  mirror = await openDeskMirror({ filename: ':memory:' });
+  clock = 1_000_000;
+  outbox = new Outbox({ db: mirror.db, now: () => clock, random: () => 0.5, backoffBaseMs: 1_000 });
+  pet = makePet({ description: 'before', custom_id: 'A-17' });
+  storeServerRecord(mirror.db, 'pet', pet, 'listed');
+});
+
+afterEach(async () => {
+  await outbox.close();
+  await mirror.close();
+});
+
+describe('outcomes by status', () => {
+  it('network errors, 5xx, 429 and "in progress" keep the entry and its key, with backoff and Retry-After', async () => {
+    outbox.updatePet('A-17', { description: 'after' });
+    const [entry] = outbox.list();
+    const client = scriptedClient([
+      new ApiError({ kind: 'unreachable', message: 'offline' }),
+      new ApiError({ kind: 'server', status: 503, message: 'down', requestId: REQUEST_ID }),
+      refusal(409, 'idempotency_request_in_progress', 'still running'),
+      new ApiError({ kind: 'rate-limited', status: 429, message: 'slow down', retryAt: clock + 30_000 }),
+      answer(200, { ...pet, description: 'after', updated_at: '2026-01-02T00:00:00.000Z' }),
+    ]);
+    for (let i = 0; i < 4; i += 1) {
+      const result = await outbox.replay(client);
+      expect(result.sent).toBe(0);
+      const [waiting] = outbox.list();
+      expect(waiting?.state).toBe('pending');
+      expect(waiting?.nextAttemptAt).not.toBeNull();
+      clock = Date.parse(waiting?.nextAttemptAt ?? '') + 1;
+    }
+    expect(outbox.list()[0]?.lastError?.message).toBe('slow down');
+    await outbox.replay(client);
+    expect(client.sent.map((item) => item.key)).toEqual(Array(5).fill(entry?.idempotencyKey));
+    expect(new Set(client.sent.map((item) => item.body)).size).toBe(1);
+    expect(outbox.list()).toHaveLength(0);
+    expect(getPet(mirror.db, pet.id)).toMatchObject({ pending: false, record: { description: 'after' } });
+  });
+
+  it('a 429 answer waits its Retry-After seconds', async () => {
+    outbox.updatePet(pet.id, { description: 'after' });
+    await outbox.replay(scriptedClient([answer(429, undefined, { 'retry-after': '42' })]));
+    expect(outbox.list()[0]?.nextAttemptAt).toBe(new Date(clock + 42_000).toISOString());
+  });
+
+  for (const [status, code] of [
+    [400, 'validation_failed'],
+    [403, 'forbidden'],
+    [404, 'pet_not_found'],
+    [409, 'idempotency_key_reused'],
+  ] as const) {
+    it(`${status} ${code}: needs attention with the server's message and request id, the change no longer shown`, async () => {
+      outbox.updatePet(pet.id, { description: 'after' });
+      const client = scriptedClient([
+        status === 403
+          ? new ApiError({
+              kind: 'needs-auth',
+              status: 403,
+              code,
+              message: 'no access',
+              requestId: REQUEST_ID,
+            })
+          : refusal(status, code, `refused ${status}`),
+      ]);
+      const result = await outbox.replay(client);
+      expect(result.failed).toBe(1);
+      const [entry] = outbox.list();
+      expect(entry).toMatchObject({
+        state: 'needs-attention',
+        lastError: { status, code, requestId: REQUEST_ID },
+      });
+      expect(getPet(mirror.db, pet.id)).toMatchObject({ pending: false, record: { description: 'before' } });
+      expect(outbox.counts()).toMatchObject({ pending: 0, needsAttention: 1, pausedReason: null });
+      // Later replays leave it alone until a person acts.
+      await outbox.replay(client);
+      expect(client.sent).toHaveLength(1);
+      // Resubmitted unchanged with a new key (the server refused the old one).
+      outbox.retry(entry?.id);
+      expect(outbox.list()[0]).toMatchObject({ state: 'pending', body: entry?.body, attempts: 0 });
+      expect(outbox.list()[0]?.idempotencyKey).not.toBe(entry?.idempotencyKey);
+      expect(getPet(mirror.db, pet.id)?.record.description).toBe('after');
+    });
+  }
+
+  it('401 pauses the whole queue as needs-auth', async () => {
+    outbox.updatePet(pet.id, { description: 'after' });
+    outbox.createPet({
+      name: 'Other',
+      species: 'cat',
+      age_category: 'young',
+      sex: 'female',
+      size: 'small',
+      status: 'available',
+      health: 'good',
+    });
+    const refused = () => new ApiError({ kind: 'needs-auth', status: 401, message: 'bad key' });
+    const client = scriptedClient([refused(), refused()]);
+    const result = await outbox.replay(client);
+    expect(result.needsAuth?.status).toBe(401);
+    // Records go in parallel, so both may have left before the first 401 came back; after it, nothing goes.
+    const sentBefore = client.sent.length;
+    await outbox.replay(client);
+    expect(client.sent).toHaveLength(sentBefore);
+    expect(outbox.counts()).toMatchObject({ pending: 2, pausedReason: 'bad key' });
+  });
+});
+
+describe('local writes', () => {
+  it('names every bad field, accepts local ids where pet UUIDs go, and refuses unknown local pets', () => {
+    expect(() => outbox.createPet({ name: '', species: 'dragon' })).toThrow(/name.*species|species.*name/s);
+    expect(() =>
+      outbox.createPerson({
+        type: 'adopter',
+        name: 'A',
+        application: { pet_ids: ['local-8f0a4c1e-55c4-4d43-9a53-1b5a0b1c2d3e'], terms_accepted: true },
+      }),
+    ).toThrow(/application.pet_ids\[0\]/);
+    expect(() => outbox.updatePet(pet.id, { description: 'before' })).toThrow(/Nothing to change/);
+    expect(() => outbox.updatePet('nope', { description: 'x' })).toThrow(
+      /No pet with id or custom_id "nope"/,
+    );
+  });
+
+  it('marks mirrored records as pending until accepted', () => {
+    outbox.updatePet(pet.id, { status: 'Hold' });
+    expect(getPet(mirror.db, pet.id)).toMatchObject({
+      pending: true,
+      pendingFields: ['status'],
+      record: { status: 'Hold' },
+    });
+  });
+});

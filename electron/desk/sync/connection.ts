@@ -1,0 +1,172 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../../platform/atomic-file';
+import type { SecretStore } from '../../platform/secret-store';
+import { normalizeBaseUrl } from '../client';
+
+/** Where the desk syncs: a remote server (hosted service or a shelter's own), or its own embedded server. */
+export const connectionSettingsSchema = z.discriminatedUnion('mode', [
+  z.object({ mode: z.literal('remote'), remote: z.string() }),
+  /** The embedded API on loopback, with its database in `<dataDir>/standalone/`. */
+  z.object({ mode: z.literal('standalone'), port: z.number().int().min(0).max(65535).default(0) }),
+]);
+export type ConnectionSettings = z.infer<typeof connectionSettingsSchema>;
+
+/** Secret names in the desk's SecretStore. Values are never logged or sent to the renderer. */
+export const REMOTE_KEY_SECRET = 'sync.remote-api-key';
+export const STANDALONE_KEY_SECRET = 'sync.standalone-write-key';
+
+/** File in the data folder holding the connection (without the key). */
+export const CONNECTION_FILE = 'connection.json';
+
+/** What a sync needs to talk to its server right now. */
+export interface ResolvedConnection {
+  mode: ConnectionSettings['mode'];
+  baseUrl: string;
+  apiKey: string;
+  /** What the status shows as the remote (the address, or "standalone" with its loopback address). */
+  label: string;
+}
+
+/** The part of the embedded server the desk needs to run it in standalone mode. */
+export type StartStandaloneServer = (options: {
+  dataDir: string;
+  port: number;
+  writeKey: string;
+}) => Promise<{ origin: string; close(): Promise<void> }>;
+
+/** What the settings screen shows; the key itself never leaves the core. */
+export interface ConnectionSummary {
+  mode: 'none' | 'remote' | 'standalone';
+  remote: string | null;
+  hasKey: boolean;
+  keyProtection: SecretStore['protection'];
+}
+
+/**
+ * Reads and changes the connection settings of a data folder and resolves them into an address and key. In
+ * standalone mode it starts the embedded server in-process (once) with a write key it provisions itself and keeps in
+ * the secret store.
+ */
+export class ConnectionManager {
+  private standalone: { origin: string; close(): Promise<void> } | undefined;
+  private starting: Promise<{ origin: string; close(): Promise<void> }> | undefined;
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly secrets: SecretStore,
+    private readonly startServer?: StartStandaloneServer,
+  ) {}
+
+  private get filename(): string {
+    return path.join(this.dataDir, CONNECTION_FILE);
+  }
+
+  /** The stored settings, or undefined when none are set (or the file is unreadable). */
+  read(): ConnectionSettings | undefined {
+    let text: string;
+    try {
+      text = fs.readFileSync(this.filename, 'utf8');
+    } catch {
+      return undefined;
+    }
+    try {
+      const parsed = connectionSettingsSchema.safeParse(JSON.parse(text));
+      return parsed.success ? parsed.data : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async summary(): Promise<ConnectionSummary> {
+    const settings = this.read();
+    const secret = settings?.mode === 'standalone' ? STANDALONE_KEY_SECRET : REMOTE_KEY_SECRET;
+    return {
+      mode: settings?.mode ?? 'none',
+      remote:
+        settings?.mode === 'remote' ? settings.remote : settings?.mode === 'standalone' ? 'standalone' : null,
+      hasKey: settings ? (await this.secrets.get(secret)) !== undefined : false,
+      keyProtection: this.secrets.protection,
+    };
+  }
+
+  /**
+   * Points the desk at a remote server. The key may be omitted to keep the one already stored.
+   * @throws Error naming the problem (bad address, no key).
+   */
+  async setRemote(remote: string, apiKey?: string): Promise<void> {
+    const normalized = normalizeBaseUrl(remote);
+    const key = apiKey?.trim();
+    if (key) await this.secrets.set(REMOTE_KEY_SECRET, key);
+    else if ((await this.secrets.get(REMOTE_KEY_SECRET)) === undefined) {
+      throw new Error('An API key is needed: copy it from the account settings of the server.');
+    }
+    await this.stopStandalone();
+    writeFileAtomic(
+      this.filename,
+      `${JSON.stringify({ mode: 'remote', remote: normalized }, null, 2)}\n`,
+      0o600,
+    );
+  }
+
+  /** Runs the desk on its own embedded server (a write key is provisioned on first use). */
+  async setStandalone(port = 0): Promise<void> {
+    writeFileAtomic(this.filename, `${JSON.stringify({ mode: 'standalone', port }, null, 2)}\n`, 0o600);
+  }
+
+  /** Forgets the connection and its key (the mirror stays). */
+  async clear(): Promise<void> {
+    await this.stopStandalone();
+    await this.secrets.delete(REMOTE_KEY_SECRET);
+    fs.rmSync(this.filename, { force: true });
+  }
+
+  /** The address and key to sync with now, starting the embedded server in standalone mode; undefined if unset. */
+  async resolve(): Promise<ResolvedConnection | undefined> {
+    const settings = this.read();
+    if (!settings) return undefined;
+    if (settings.mode === 'remote') {
+      const apiKey = await this.secrets.get(REMOTE_KEY_SECRET);
+      if (!apiKey) return undefined;
+      return { mode: 'remote', baseUrl: settings.remote, apiKey, label: settings.remote };
+    }
+    if (!this.startServer) throw new Error('Standalone mode is not available in this build.');
+    let apiKey = await this.secrets.get(STANDALONE_KEY_SECRET);
+    if (!apiKey) {
+      apiKey = `sd_w_${randomBytes(24).toString('base64url')}`;
+      await this.secrets.set(STANDALONE_KEY_SECRET, apiKey);
+    }
+    const key = apiKey;
+    this.starting ??= this.startServer({
+      dataDir: path.join(this.dataDir, 'standalone'),
+      port: settings.port,
+      writeKey: key,
+    });
+    try {
+      this.standalone = await this.starting;
+    } catch (error) {
+      this.starting = undefined;
+      throw error;
+    }
+    return {
+      mode: 'standalone',
+      baseUrl: this.standalone.origin,
+      apiKey: key,
+      label: `standalone (${this.standalone.origin})`,
+    };
+  }
+
+  private async stopStandalone(): Promise<void> {
+    const running = this.standalone;
+    this.standalone = undefined;
+    this.starting = undefined;
+    await running?.close();
+  }
+
+  /** Stops the embedded server if this manager started it. */
+  async close(): Promise<void> {
+    await this.stopStandalone();
+  }
+}

@@ -1,0 +1,375 @@
+import { z } from 'zod';
+import catalogueJson from '../../../resources/demo/catalogue.json' with { type: 'json' };
+import contractsJson from '../../../resources/demo/contracts.json' with { type: 'json' };
+import {
+  AGE_CATEGORIES,
+  COMPATIBILITY_VALUES,
+  CONTRACT_TYPES,
+  HEALTH_VALUES,
+  SEXES,
+  SIZES,
+  SPECIES,
+  TEMPERAMENTS,
+} from '../../../shared/contract';
+import type { PetRow } from '../db/rows';
+import type { ServerContext } from '../server-context';
+import type { StaffOperations } from '../staff/staff-operations';
+
+const DEFAULT_DEMO_PETS = 120;
+const SEED = 20_260_121;
+
+const speciesMap = <T extends z.ZodType>(item: T) => z.object({ dog: item, cat: item, rabbit: item });
+const catalogueSchema = z.object({
+  shelter: z.string(),
+  breeds: speciesMap(z.array(z.string()).min(1)),
+  colors: speciesMap(z.array(z.string()).min(1)),
+  names: z.array(z.string()).min(1),
+  descriptions: z.object({
+    openers: z.array(z.string()).min(1),
+    origins: z.array(z.string()).min(1),
+    tempers: z.array(z.string()).min(1),
+    middles: speciesMap(z.array(z.string()).min(1)),
+    closers: z.array(z.string()).min(1),
+  }),
+  coatLengths: z.array(z.string()).min(1),
+  specialNeeds: z.array(z.string()).min(1),
+  tags: z.array(z.string()).min(1),
+  customStatuses: z.array(
+    z.object({ key: z.string(), label: z.string(), isPublic: z.boolean(), isActive: z.boolean() }),
+  ),
+  sections: z.array(
+    z.object({
+      key: z.string(),
+      entity: z.enum(['pet', 'adopter', 'foster']),
+      name: z.string(),
+      hidden: z.boolean(),
+    }),
+  ),
+  customFields: z.array(
+    z.object({
+      entity: z.enum(['pet', 'adopter', 'foster']),
+      fieldKey: z.string(),
+      publicKey: z.string().optional(),
+      label: z.string(),
+      fieldType: z.string(),
+      section: z.string().optional(),
+      helpText: z.string().optional(),
+      options: z.array(z.string()).optional(),
+      required: z.boolean().optional(),
+      hidden: z.boolean().optional(),
+      internalOnly: z.boolean().optional(),
+    }),
+  ),
+  feeRules: z.array(
+    z.object({
+      species: z.enum(SPECIES),
+      attributeType: z.string(),
+      attributeValue: z.string(),
+      adjustment: z.number(),
+    }),
+  ),
+  veterinarians: z.array(
+    z.object({
+      name: z.string(),
+      clinic: z.string(),
+      phone: z.string().nullable(),
+      email: z.string().nullable(),
+    }),
+  ),
+  template: z.object({ name: z.string(), defaults: z.record(z.string(), z.unknown()) }),
+  people: z.object({
+    adopters: z.array(
+      z.tuple([z.string(), z.string().nullable(), z.string().nullable(), z.string(), z.string()]),
+    ),
+    fosters: z.array(
+      z.tuple([z.string(), z.string().nullable(), z.string().nullable(), z.string(), z.string(), z.number()]),
+    ),
+  }),
+});
+const contractsSchema = z.record(z.enum(CONTRACT_TYPES), z.string());
+
+/** mulberry32: a small seeded PRNG, so the demo (and its 100k-pet variant) is the same on every run. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function seededUuid(random: () => number): string {
+  const hex = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16));
+  hex[12] = '4';
+  hex[16] = ((Number.parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
+  const s = hex.join('');
+  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+}
+
+export interface DemoOptions {
+  /** Number of pets (default about 120). */
+  pets?: number;
+}
+
+export interface DemoSummary {
+  loaded: boolean;
+  pets: number;
+}
+
+/**
+ * Loads the demo shelter (resources/demo) into an empty server database: custom statuses (one not public),
+ * custom fields with sections (hidden and internal-only ones), fee rules, contracts, vets, a pet template,
+ * adopters, fosters and a deterministic set of pets. Does nothing when the database already has pets.
+ */
+export function loadDemoShelter(
+  app: ServerContext,
+  staff: StaffOperations,
+  options: DemoOptions = {},
+): DemoSummary {
+  const existing = app.sqlite.prepare('SELECT COUNT(*) FROM pets').pluck().get() as number;
+  if (existing > 0) return { loaded: false, pets: existing };
+  const catalogue = catalogueSchema.parse(catalogueJson);
+  const contracts = contractsSchema.parse(contractsJson);
+  const random = seededRandom(SEED);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+  const chance = (p: number) => random() < p;
+  const some = <T>(list: readonly T[], max: number): T[] => {
+    const count = Math.floor(random() * (max + 1));
+    return [...new Set(Array.from({ length: count }, () => pick(list)))];
+  };
+
+  const statusIds = new Map<string, string>();
+  for (const status of catalogue.customStatuses) {
+    statusIds.set(
+      status.key,
+      staff.setCustomStatus({
+        id: seededUuid(random),
+        label: status.label,
+        isPublic: status.isPublic,
+        isActive: status.isActive,
+      }).id,
+    );
+  }
+  const sectionIds = new Map<string, string>();
+  catalogue.sections.forEach((section, index) => {
+    sectionIds.set(
+      section.key,
+      staff.setCustomFieldSection({
+        id: seededUuid(random),
+        entity: section.entity,
+        name: section.name,
+        hidden: section.hidden,
+        sortOrder: index,
+      }).id,
+    );
+  });
+  catalogue.customFields.forEach((field, index) => {
+    staff.setCustomField({
+      id: seededUuid(random),
+      entity: field.entity,
+      fieldKey: field.fieldKey,
+      publicKey: field.publicKey ?? null,
+      label: field.label,
+      fieldType: field.fieldType,
+      required: field.required ?? false,
+      helpText: field.helpText ?? null,
+      options: field.options ?? null,
+      sectionId: field.section ? (sectionIds.get(field.section) ?? null) : null,
+      hidden: field.hidden ?? false,
+      internalOnly: field.internalOnly ?? false,
+      sortOrder: index,
+    });
+  });
+  staff.setFieldMapping('location_found', 'intake_location');
+  staff.setFieldMapping('reason_for_surrender', 'surrender_reason');
+  staff.setFeeRules(catalogue.feeRules);
+  for (const type of CONTRACT_TYPES) staff.setContract(type, contracts[type] ?? '');
+  const vetIds = catalogue.veterinarians.map(
+    (vet) => staff.setVeterinarian({ id: seededUuid(random), ...vet }).id,
+  );
+  staff.setPetTemplate({
+    id: seededUuid(random),
+    name: catalogue.template.name,
+    defaults: catalogue.template.defaults,
+  });
+
+  const adopterIds: string[] = [];
+  const total = options.pets ?? DEFAULT_DEMO_PETS;
+  app.sqlite.transaction(() => {
+    for (const [name, email, phone, address, status] of catalogue.people.adopters) {
+      const person = app.people.create({
+        type: 'adopter',
+        name,
+        email,
+        phone,
+        address,
+        custom_field_data: { home_type: pick(['House', 'Apartment', 'Condo']), has_yard: chance(0.5) },
+      });
+      adopterIds.push(person.id);
+      if (status !== 'active') staff.setPersonStatus(person.id, status as 'pending');
+    }
+    for (const [name, email, phone, address, status, capacity] of catalogue.people.fosters) {
+      const person = app.people.create({
+        type: 'foster',
+        name,
+        email,
+        phone,
+        address,
+        capacity,
+        custom_field_data: { species_accepted: some(SPECIES, 2), medical_fosters: chance(0.3) },
+      });
+      if (status !== 'active') staff.setPersonStatus(person.id, status as 'pending');
+    }
+
+    // Bulk load: index the pets for search once at the end ('rebuild') instead of row by row through the
+    // insert trigger; this halves the time of a 100k-pet load. The trigger is restored as it was.
+    const triggerSql = app.sqlite
+      .prepare("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'pets_fts_insert'")
+      .pluck()
+      .get() as string;
+    app.sqlite.exec('DROP TRIGGER pets_fts_insert');
+    const d = catalogue.descriptions;
+    for (let index = 0; index < total; index++) {
+      const roll = random();
+      const species = roll < 0.55 ? 'dog' : roll < 0.9 ? 'cat' : 'rabbit';
+      const name = pick(catalogue.names);
+      const breed = chance(0.25)
+        ? [pick(catalogue.breeds[species]), pick(catalogue.breeds[species])]
+        : [pick(catalogue.breeds[species])];
+      const fill = (text: string) =>
+        text
+          .replaceAll('{name}', name)
+          .replaceAll('{breed}', (breed[0] ?? '').toLowerCase())
+          .replaceAll('{temper}', pick(d.tempers))
+          .replaceAll('{origin}', pick(d.origins));
+      const middles = d.middles[species];
+      const firstMiddle = Math.floor(random() * middles.length);
+      const secondMiddle = (firstMiddle + 1 + Math.floor(random() * (middles.length - 1))) % middles.length;
+      const description = [pick(d.openers), middles[firstMiddle], middles[secondMiddle], pick(d.closers)]
+        .map((sentence) => fill(sentence ?? ''))
+        .join(' ')
+        .replace(/\ba ([aeiou])/g, 'an $1');
+      const statusRoll = random();
+      let status: string | null = 'available';
+      let customStatus: string | null = null;
+      if (statusRoll < 0.05) customStatus = 'behavior';
+      else if (statusRoll < 0.13) customStatus = 'meetGreet';
+      else if (statusRoll < 0.16) customStatus = 'courtesy';
+      else if (statusRoll < 0.22) status = 'hold';
+      else if (statusRoll < 0.26) status = 'medicalTreatment';
+      else if (statusRoll < 0.3) status = 'pending';
+      else if (statusRoll < 0.33) status = 'fostered';
+      const customStatusId = customStatus ? (statusIds.get(customStatus) ?? null) : null;
+      if (customStatusId) status = null;
+      const label = customStatus
+        ? (catalogue.customStatuses.find((s) => s.key === customStatus)?.label ?? 'available')
+        : (status ?? 'available');
+      const ageCategory = pick(AGE_CATEGORIES);
+      const images = Array.from(
+        { length: 1 + Math.floor(random() * 3) },
+        (_, k) =>
+          `https://images.riverbend-rescue.example/pets/${species}/${String(index + 1).padStart(6, '0')}-${k + 1}.webp`,
+      );
+      const intake = new Date(Date.UTC(2025, 0, 1) + Math.floor(random() * 600) * 86_400_000).toISOString();
+      const customData: Record<string, unknown> = {
+        kennel:
+          species === 'rabbit'
+            ? 'Rabbit room'
+            : species === 'cat'
+              ? pick(['Cattery 1', 'Cattery 2'])
+              : pick(['A1', 'A2', 'A3', 'B1', 'B2']),
+        last_vaccination: intake.slice(0, 10),
+      };
+      if (chance(0.4))
+        customData.intake_location = pick(['River trail', 'Main Street', 'County road 9', 'Harbor park']);
+      if (chance(0.2))
+        customData.surrender_reason = pick(['Moving', 'Allergies', 'Landlord', 'Too many animals']);
+      const columns: Omit<PetRow, 'seq' | 'is_public' | 'created_at' | 'updated_at'> = {
+        id: seededUuid(random),
+        name,
+        species,
+        age_category: ageCategory,
+        sex: pick(SEXES),
+        size: species === 'dog' ? pick(SIZES) : pick(['xSmall', 'small', 'medium']),
+        status,
+        custom_status_id: customStatusId,
+        status_label: label,
+        health: pick(HEALTH_VALUES.filter((h) => h !== 'poor')),
+        breed: JSON.stringify(breed),
+        color: JSON.stringify(
+          some(catalogue.colors[species], 2).concat(pick(catalogue.colors[species])).slice(0, 2),
+        ),
+        age_years: ageCategory === 'youngest' ? '0' : String(1 + Math.floor(random() * 12)),
+        age_months: String(Math.floor(random() * 12)),
+        age_birthday: null,
+        description,
+        spayed: chance(0.8) ? 1 : 0,
+        adoption_fee: chance(0.1) ? String(pick([50, 150, 250, 350])) : '',
+        microchip_id: chance(0.85) ? String(985_000_000_000_000 + Math.floor(random() * 1e11)) : null,
+        good_with: JSON.stringify(some(COMPATIBILITY_VALUES, 3)),
+        bad_with: JSON.stringify(some(['cats', 'dogs', 'kids', 'otherPets'], 1)),
+        temperaments: JSON.stringify(some(TEMPERAMENTS, 3)),
+        image_urls: JSON.stringify(images),
+        coat_length: pick(catalogue.coatLengths),
+        custom_field_data: JSON.stringify(customData),
+        custom_id: `RAR-${String(index + 1).padStart(6, '0')}`,
+        intake_date: intake,
+        outcome_date: null,
+        location_found: null,
+        reason_for_surrender: null,
+        primary_veterinarian_id: chance(0.7) ? pick(vetIds) : null,
+        show_public: chance(0.92) ? 1 : 0,
+        special_needs: JSON.stringify(chance(0.1) ? [pick(catalogue.specialNeeds)] : []),
+        tags: JSON.stringify(some(catalogue.tags, 2)),
+        status_change_notes: null,
+        weight:
+          species === 'dog' ? `${5 + Math.floor(random() * 40)} kg` : `${(1 + random() * 5).toFixed(1)} kg`,
+        adopted_on: null,
+        adopted_by: null,
+        deleted_at: null,
+      };
+      app.pets.insertGenerated(columns);
+    }
+    app.sqlite.exec("INSERT INTO pets_fts (pets_fts) VALUES ('rebuild')");
+    app.sqlite.exec(triggerSql);
+  })();
+
+  const available = app.sqlite
+    .prepare("SELECT id FROM pets WHERE status = 'available' AND is_public = 1 ORDER BY seq LIMIT 3")
+    .pluck()
+    .all() as string[];
+  const [firstAdopter, secondAdopter] = adopterIds;
+  if (firstAdopter && available[0]) {
+    const application = app.sqlite.transaction(() => {
+      const person = app.people.create({
+        type: 'adopter',
+        name: 'Jordan Rivera',
+        email: 'jordan.rivera@example.com',
+        phone: '+1 555 0199',
+        address: '41 Brook Lane, Riverbend',
+        custom_field_data: { home_type: 'House', has_yard: true },
+        application: { pet_ids: [available[0] as string], terms_accepted: true },
+      });
+      return person.application;
+    })();
+    if (application) staff.decideApplication(application.id, 'approved');
+  }
+  if (secondAdopter && available[1]) {
+    app.sqlite.transaction(() =>
+      app.people.create({
+        type: 'adopter',
+        name: 'Priya Nair',
+        email: 'priya.nair@example.com',
+        phone: null,
+        address: '8 Lantern Street, Eastport',
+        application: {
+          pet_ids: [available[1] as string, ...(available[2] ? [available[2]] : [])],
+          terms_accepted: true,
+        },
+      }),
+    )();
+  }
+  return { loaded: true, pets: total };
+}

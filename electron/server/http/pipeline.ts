@@ -1,0 +1,258 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  API_VERSION,
+  type ErrorBody,
+  GET_CACHE_CONTROL,
+  WRITE_CACHE_CONTROL,
+} from '../../../shared/contract';
+import { ApiError } from '../domain/api-error';
+import { IDEMPOTENCY_KEY_SHAPE, requestFingerprint } from '../domain/idempotency-store';
+import type { EndpointId, FixedWindowRateLimiter, RateState } from '../domain/rate-limit';
+import type { ServerContext } from '../server-context';
+import { isEmptyBody, parseJsonObject, readBody } from './body';
+import { ifNoneMatchMatches, strongEtag } from './etag';
+import type { Route, RouteResult, Router } from './route';
+
+/** Counter bucket for requests that present no valid key (401s, the OpenAPI document). */
+const ANONYMOUS = 'anonymous';
+/** Rate headers of requests that match no endpoint. */
+const UNMATCHED: EndpointId = 'GET /api/pets';
+
+const EMPTY_QUERY = new URLSearchParams();
+
+interface Exchange {
+  requestId: string;
+  rate: RateState | undefined;
+  endpoint: EndpointId;
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The request pipeline of the embedded server: request id and metadata headers, routing, auth, rate limit,
+ * body reading, idempotency, the handler inside a SQLite transaction, ETag and conditional GET, errors.
+ * Every response, error or not, carries the six metadata headers.
+ */
+export function createRequestListener(
+  app: ServerContext,
+  router: Router,
+  limiter: FixedWindowRateLimiter,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const metadataHeaders = (exchange: Exchange): Record<string, string> => {
+    const rate = exchange.rate ?? limiter.peek(ANONYMOUS, exchange.endpoint, app.now());
+    return {
+      'X-Request-Id': exchange.requestId,
+      'X-Api-Version': API_VERSION,
+      'X-Generated-At': new Date(app.now()).toISOString(),
+      'X-RateLimit-Limit': String(rate.limit),
+      'X-RateLimit-Remaining': String(rate.remaining),
+      'X-RateLimit-Reset': String(rate.reset),
+    };
+  };
+
+  const sendError = (res: ServerResponse, exchange: Exchange, error: ApiError) => {
+    const body: ErrorBody = { error: error.message, code: error.code, request_id: exchange.requestId };
+    if (error.extras.errors) body.errors = error.extras.errors;
+    if (error.extras.details !== undefined) body.details = error.extras.details;
+    if (error.extras.hint) body.hint = error.extras.hint;
+    const bytes = Buffer.from(JSON.stringify(body));
+    res.writeHead(error.status, {
+      ...metadataHeaders(exchange),
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': String(bytes.length),
+      'Cache-Control': WRITE_CACHE_CONTROL,
+      ...error.extras.headers,
+    });
+    res.end(bytes);
+  };
+
+  const run = async (req: IncomingMessage, res: ServerResponse, exchange: Exchange) => {
+    const url = req.url ?? '/';
+    const queryAt = url.indexOf('?');
+    let pathname = queryAt === -1 ? url : url.slice(0, queryAt);
+    if (pathname.length > 1 && pathname.endsWith('/')) pathname = pathname.slice(0, -1);
+    const query = queryAt === -1 ? EMPTY_QUERY : new URLSearchParams(url.slice(queryAt + 1));
+    const method = req.method ?? 'GET';
+    const match = router.match(method, pathname);
+    if (!match.route) {
+      if (match.allowed.length > 0) {
+        throw new ApiError(405, 'method_not_allowed', `${method} is not supported on ${pathname}.`, {
+          hint: `Use ${match.allowed.join(' or ')}.`,
+          headers: { Allow: match.allowed.join(', ') },
+        });
+      }
+      throw new ApiError(404, 'not_found', `No endpoint at ${pathname}.`, {
+        hint: 'Endpoints live under /api; see /api/openapi.json.',
+      });
+    }
+    const route = match.route;
+    exchange.endpoint = route.endpoint;
+
+    // Keyless endpoints (the OpenAPI document) are counted per client address instead of per key.
+    let keyId = `address:${req.socket.remoteAddress ?? 'unknown'}`;
+    if (route.access !== 'public') {
+      const presented = header(req, 'x-api-key');
+      if (presented === undefined || presented === '') {
+        throw new ApiError(401, 'api_key_required', 'An API key is required in the x-api-key header.', {
+          hint: 'Create a key in Shelter Desk settings, or use the key printed when the server first started.',
+        });
+      }
+      const key = app.keys.authenticate(presented);
+      if (!key) throw new ApiError(401, 'invalid_api_key', 'The API key is not valid or has been revoked.');
+      keyId = key.id;
+      if (route.access === 'write' && key.access !== 'write') {
+        exchange.rate = limiter.peek(keyId, route.endpoint, app.now());
+        throw new ApiError(
+          403,
+          'forbidden',
+          'This API key can only read; creating and updating needs a write key.',
+        );
+      }
+    }
+    const rate = limiter.hit(keyId, route.endpoint, app.now());
+    exchange.rate = rate;
+    if (!rate.allowed) {
+      throw new ApiError(
+        429,
+        'rate_limited',
+        `Rate limit of ${rate.limit} requests per hour for ${route.endpoint} reached; retry after ${rate.retryAfter} s.`,
+        { headers: { 'Retry-After': String(rate.retryAfter) } },
+      );
+    }
+
+    const result = route.write
+      ? await runWrite(req, route, match.params, query, keyId, url)
+      : route.handle({ app, params: match.params, query, body: undefined, idempotencyKey: undefined });
+    send(req, res, exchange, route, result);
+  };
+
+  const runWrite = async (
+    req: IncomingMessage,
+    route: Route,
+    params: Record<string, string>,
+    query: URLSearchParams,
+    keyId: string,
+    url: string,
+  ): Promise<RouteResult & { replay?: boolean }> => {
+    const idempotencyKey = header(req, 'idempotency-key');
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_SHAPE.test(idempotencyKey)) {
+      throw new ApiError(
+        400,
+        'invalid_parameter',
+        'Invalid request: Idempotency-Key must be 1 to 255 visible ASCII characters',
+        {
+          errors: [{ field: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' }],
+        },
+      );
+    }
+    const tracked = route.write?.idempotent === true && idempotencyKey !== undefined;
+    if (tracked && !app.idempotency.begin(keyId, idempotencyKey)) {
+      throw new ApiError(
+        409,
+        'idempotency_request_in_progress',
+        'A request with this Idempotency-Key is still being processed.',
+        { hint: 'Wait for the first request to finish, then retry with the same key to get its result.' },
+      );
+    }
+    try {
+      const bytes = await readBody(req);
+      const body = isEmptyBody(bytes) ? undefined : parseJsonObject(bytes, header(req, 'content-type'));
+      const fingerprint = tracked ? requestFingerprint(req.method ?? '', url, keyId, bytes) : '';
+      if (tracked) {
+        const stored = app.idempotency.lookup(keyId, idempotencyKey);
+        if (stored) {
+          if (stored.fingerprint !== fingerprint) {
+            throw new ApiError(
+              409,
+              'idempotency_key_reused',
+              'This Idempotency-Key was already used for a different request.',
+              { hint: 'Use a new Idempotency-Key for each distinct create or update.' },
+            );
+          }
+          return { status: stored.status, body: stored.body, replay: true };
+        }
+      }
+      return app.sqlite.transaction(() => {
+        const result = route.handle({ app, params, query, body, idempotencyKey });
+        if (tracked && result.status === 200) {
+          app.idempotency.record(keyId, idempotencyKey, fingerprint, result.status, result.body.toString());
+        }
+        return result;
+      })();
+    } finally {
+      if (tracked) app.idempotency.end(keyId, idempotencyKey);
+    }
+  };
+
+  const send = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    exchange: Exchange,
+    route: Route,
+    result: RouteResult & { replay?: boolean },
+  ) => {
+    const bytes = typeof result.body === 'string' ? Buffer.from(result.body) : result.body;
+    const rate = exchange.rate ?? limiter.peek(ANONYMOUS, exchange.endpoint, app.now());
+    // A flat [name, value, ...] list: the cheapest form for node:http on the hot path.
+    const headers = [
+      'X-Request-Id',
+      exchange.requestId,
+      'X-Api-Version',
+      API_VERSION,
+      'X-Generated-At',
+      new Date(app.now()).toISOString(),
+      'X-RateLimit-Limit',
+      String(rate.limit),
+      'X-RateLimit-Remaining',
+      String(rate.remaining),
+      'X-RateLimit-Reset',
+      String(rate.reset),
+    ];
+    if (route.method === 'GET') {
+      const etag = result.etag ?? strongEtag(bytes);
+      headers.push('ETag', etag, 'Cache-Control', GET_CACHE_CONTROL);
+      if (result.status === 200 && ifNoneMatchMatches(header(req, 'if-none-match'), etag)) {
+        res.writeHead(304, headers);
+        res.end();
+        return;
+      }
+    } else {
+      headers.push('Cache-Control', WRITE_CACHE_CONTROL);
+      if (result.replay) headers.push('Idempotency-Replay', 'true');
+    }
+    headers.push('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(bytes.length));
+    res.writeHead(result.status, headers);
+    res.end(bytes);
+  };
+
+  return (req, res) => {
+    const exchange: Exchange = { requestId: randomUUID(), rate: undefined, endpoint: UNMATCHED };
+    run(req, res, exchange).catch((error: unknown) => {
+      if (res.headersSent || !res.socket || res.socket.destroyed) {
+        // The client went away (or the response already started): nothing left to tell it.
+        res.destroy();
+        return;
+      }
+      if (error instanceof ApiError) {
+        sendError(res, exchange, error);
+        return;
+      }
+      // Only the message and request id: no stack, SQL or key material reaches the client or the log.
+      const message = error instanceof Error ? error.message : String(error);
+      console.error(`[server] internal error ${exchange.requestId}: ${message}`);
+      sendError(
+        res,
+        exchange,
+        new ApiError(
+          500,
+          'internal_error',
+          'The server failed unexpectedly; the request id identifies it in the log.',
+        ),
+      );
+    });
+  };
+}

@@ -1,0 +1,120 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadDemoShelter } from './demo/load-demo';
+import { DEFAULT_HOURLY_LIMITS, FixedWindowRateLimiter } from './domain/rate-limit';
+import { createRequestListener } from './http/pipeline';
+import { Router } from './http/route';
+import { metadataRoutes } from './routes/metadata';
+import { openapiRoutes } from './routes/openapi';
+import { peopleRoutes } from './routes/people';
+import { petRoutes } from './routes/pets';
+import { openServerContext, serverDatabasePath } from './server-context';
+import { createStaffOperations, type StaffOperations } from './staff/staff-operations';
+
+export type { StaffOperations } from './staff/staff-operations';
+
+/** How long close() lets in-flight requests finish before dropping their connections. */
+const CLOSE_GRACE_MS = 10_000;
+
+export { StaffOperationError } from './staff/staff-operations';
+
+export interface ApiServerOptions {
+  /** Database at <dataDir>/server.sqlite (created if missing). */
+  dataDir: string;
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** Default 0 = any free port. */
+  port?: number;
+  /** Replaces every per-endpoint hourly limit when set. */
+  rateLimitPerHour?: number;
+  /** Provision these keys at start (stored hashed). */
+  writeKey?: string;
+  readKey?: string;
+  /** Load the demo shelter when the database is empty. */
+  demo?: boolean;
+  /** Scale the demo's pets (benchmarks: 100_000). */
+  demoPets?: number;
+  /** Clock injection for tests (ms since epoch); default Date.now. */
+  now?: () => number;
+}
+
+export interface RunningApiServer {
+  /** 'http://127.0.0.1:PORT' */
+  origin: string;
+  /** origin + '/api' */
+  apiUrl: string;
+  port: number;
+  /** Present when the server had to create keys (none provisioned, none stored). */
+  generatedKeys?: { write: string; read: string };
+  /** The non-API staff operations, on the same database. */
+  staff: StaffOperations;
+  /** Stop accepting, finish in-flight requests, close the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the embedded animal placement API (api-spec.md, api-decisions.md) on its own SQLite database.
+ * Used by `npm run serve`, by the desktop app in standalone mode and in-process by tests and benchmarks.
+ */
+export async function startApiServer(options: ApiServerOptions): Promise<RunningApiServer> {
+  const now = options.now ?? Date.now;
+  const app = await openServerContext(serverDatabasePath(options.dataDir), now);
+  try {
+    const staff = createStaffOperations(app);
+    if (options.writeKey) app.keys.provision(options.writeKey, 'write', 'provisioned write key');
+    if (options.readKey) app.keys.provision(options.readKey, 'read', 'provisioned read key');
+    let generatedKeys: RunningApiServer['generatedKeys'];
+    if (app.keys.activeCount === 0) {
+      generatedKeys = {
+        write: app.keys.create('write', 'generated write key').key,
+        read: app.keys.create('read', 'generated read key').key,
+      };
+    }
+    if (options.demo) loadDemoShelter(app, staff, { pets: options.demoPets });
+
+    const override = options.rateLimitPerHour;
+    const limiter = new FixedWindowRateLimiter((endpoint) => override ?? DEFAULT_HOURLY_LIMITS[endpoint]);
+    const router = new Router([...metadataRoutes, ...petRoutes, ...peopleRoutes, ...openapiRoutes]);
+    const server = http.createServer({ keepAliveTimeout: 5000 }, createRequestListener(app, router, limiter));
+    const host = options.host ?? '127.0.0.1';
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const port = (server.address() as AddressInfo).port;
+    let closing: Promise<void> | undefined;
+    // Warm the search facets now rather than on the first search (about a second on 100k pets).
+    setImmediate(() => {
+      if (!closing) app.pets.facets.refresh();
+    });
+    const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    return {
+      origin,
+      apiUrl: `${origin}/api`,
+      port,
+      generatedKeys,
+      staff,
+      close() {
+        closing ??= (async () => {
+          await new Promise<void>((resolve) => {
+            // A client that never finishes its request must not keep the database open forever.
+            const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+            server.close(() => {
+              clearTimeout(force);
+              resolve();
+            });
+            server.closeIdleConnections();
+          });
+          await app.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+}
