@@ -16,7 +16,9 @@ export * from './errors';
 export * from './events';
 export * from './mirror';
 export * from './outbox';
+export * from './port-channels';
 export * from './settings';
+export * from './shell';
 export * from './status';
 export * from './sync';
 

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { DeskMode } from '../../../shared/desk-api';
+import { type Logger, noopLogger } from '../../platform/log';
 import { FileSecretStore, type SecretStore } from '../../platform/secret-store';
 import { openDeskMirror } from '../outbox';
 import type { DeskContext } from './desk-context';
@@ -24,6 +25,8 @@ export interface DeskCoreOptions {
   modeReason?: string;
   appVersion: string;
   shellVersions?: DeskContext['shellVersions'];
+  /** Request ids and sync and outbox outcomes (never keys or personal data). Default: none. */
+  log?: Logger;
 }
 
 export interface DeskCore {
@@ -54,6 +57,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     appVersion: options.appVersion,
     shellVersions: options.shellVersions ?? {},
     secretStore: options.secretStore ?? new FileSecretStore(options.dataDir),
+    log: options.log ?? noopLogger,
     settings: openSettingsStore(options.dataDir),
     events,
     status,
