@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Logger } from '../platform/log';
 import { loadDemoShelter } from './demo/load-demo';
 import { DEFAULT_HOURLY_LIMITS, FixedWindowRateLimiter } from './domain/rate-limit';
 import { createRequestListener } from './http/pipeline';
@@ -36,6 +37,8 @@ export interface ApiServerOptions {
   demoPets?: number;
   /** Clock injection for tests (ms since epoch); default Date.now. */
   now?: () => number;
+  /** One line per request with its id (a standalone desk's core.log). */
+  log?: Logger;
 }
 
 export interface RunningApiServer {
@@ -75,7 +78,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
     const override = options.rateLimitPerHour;
     const limiter = new FixedWindowRateLimiter((endpoint) => override ?? DEFAULT_HOURLY_LIMITS[endpoint]);
     const router = new Router([...metadataRoutes, ...petRoutes, ...peopleRoutes, ...openapiRoutes]);
-    const server = http.createServer({ keepAliveTimeout: 5000 }, createRequestListener(app, router, limiter));
+    const server = http.createServer(
+      { keepAliveTimeout: 5000 },
+      createRequestListener(app, router, limiter, options.log),
+    );
     const host = options.host ?? '127.0.0.1';
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -6,6 +6,7 @@ import type {
   OutboxEntry,
   OutboxState,
 } from '../../../shared/desk-api/outbox';
+import type { Logger } from '../../platform/log';
 import type { ApiClient } from '../client';
 import type { EntityType, MirrorDb } from '../mirror';
 import { statement } from '../mirror';
@@ -60,6 +61,8 @@ export interface OutboxOptions {
    */
   onUnreachable?: () => void;
   /** Told after every change of the queue or of records it touched (the desk turns it into an `outbox` event). */
+  /** The desk's log: each replay's outcome and every refused change's request id. */
+  log?: Logger;
   onChange?: (change: {
     counts: OutboxCounts;
     changed: Array<{ entityType: EntityType; id: string }>;
@@ -375,7 +378,16 @@ export class Outbox {
           backoffCapMs: this.options.backoffCapMs ?? 300_000,
           signal,
           onChange: (change) => this.pendingChanges.push(change),
+          log: this.options.log,
         });
+        if (result.sent + result.failed > 0 || result.unreachable || result.needsAuth) {
+          this.options.log?.info('outbox replay', {
+            sent: result.sent,
+            failed: result.failed,
+            unreachable: result.unreachable,
+            keyRefused: result.needsAuth?.requestId ?? (result.needsAuth ? 'yes' : undefined),
+          });
+        }
         total.sent += result.sent;
         total.failed += result.failed;
         total.stoppedEarly ||= result.stoppedEarly;

@@ -18,6 +18,7 @@ import { useDeskQuery } from '../bridge/hooks';
 import { useNetworkChangeHint } from '../bridge/network-hint';
 import { useSettings } from '../bridge/settings';
 import { StatusBadge } from '../components/status-badge';
+import { DesktopShellEvents } from './desktop-shell';
 import { SECTIONS, type Section } from './sections';
 
 /** Header (name, shelter, status), navigation to every section, and the screen. */
@@ -91,6 +92,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
 
       <AppShell.Main>
         <Box maw={1100} mx="auto">
+          <DesktopShellEvents />
           {children}
         </Box>
       </AppShell.Main>

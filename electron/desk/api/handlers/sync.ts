@@ -11,9 +11,6 @@ import {
 import type { DeskContext } from '../desk-context';
 import type { HandlerRegistry } from '../handler-registry';
 
-const startStandalone: StartStandaloneServer = ({ dataDir, port, writeKey }) =>
-  startApiServer({ dataDir, port, writeKey });
-
 export interface DeskSync {
   service: SyncService;
   connections: ConnectionManager;
@@ -29,12 +26,15 @@ export function registerSyncHandlers(
   mirror: Mirror,
   options: { hooks?: SyncHooks; service?: Partial<SyncServiceOptions> } = {},
 ): DeskSync {
+  const startStandalone: StartStandaloneServer = ({ dataDir, port, writeKey }) =>
+    startApiServer({ dataDir, port, writeKey, log: context.log });
   const connections = new ConnectionManager(context.dataDir, context.secretStore, startStandalone);
   const service = new SyncService({
     ...options.service,
     db: mirror.db,
     resolveConnection: () => connections.resolve(),
     status: context.status,
+    log: context.log,
     ...(options.hooks && { hooks: options.hooks }),
     onMirrorChanged: (summary) => {
       const collections = summary.lists.filter((list) => list.written > 0).map((list) => list.collection);
