@@ -88,7 +88,10 @@ export function runDeskProcess(parent: ParentPortLike, options: DeskProcessOptio
         const opened = await core;
         const result = opened
           ? await opened.registry.call(method, input)
-          : { ok: false, error: { code: 'unavailable', message: 'The desk core is not running.' } };
+          : {
+              ok: false,
+              error: { code: 'unavailable', message: "Shelter Desk's data service is not running." },
+            };
         if (clients.has(port)) port.postMessage({ id, result });
       })();
     });

@@ -110,7 +110,8 @@ export function createDeskProcessHost(options: DeskProcessHostOptions): DeskProc
         options.broadcast({
           type: 'desk-process',
           state: 'running',
-          message: 'The desk core was restarted after it stopped unexpectedly. Queued changes were kept.',
+          message:
+            'Shelter Desk restarted its data service after an unexpected stop. Unsent changes were kept and will be sent.',
         });
       }
       for (const deliver of clients.values()) hand(deliver);
@@ -138,7 +139,7 @@ export function createDeskProcessHost(options: DeskProcessHostOptions): DeskProc
       return;
     }
     if (startFailure) {
-      giveUp(`The desk core could not start: ${startFailure}`);
+      giveUp(`Shelter Desk's data service could not start: ${startFailure}`);
       return;
     }
     const at = now();
@@ -147,8 +148,8 @@ export function createDeskProcessHost(options: DeskProcessHostOptions): DeskProc
     options.log.error('core stopped unexpectedly', { code, stopsRecently: stops.length });
     if (stops.length > maxRestarts) {
       giveUp(
-        `The desk core stopped ${stops.length} times in ${Math.round(windowMs / 60_000)} minutes and was not ` +
-          'restarted again. Help → Open Logs Folder shows why; restart Shelter Desk to try again.',
+        `Shelter Desk's data service stopped ${stops.length} times in ${Math.round(windowMs / 60_000)} minutes and ` +
+          'was not restarted again. Help → Open Logs Folder shows why; quit and reopen Shelter Desk to try again.',
       );
       return;
     }
@@ -156,7 +157,8 @@ export function createDeskProcessHost(options: DeskProcessHostOptions): DeskProc
     options.broadcast({
       type: 'desk-process',
       state: 'restarting',
-      message: 'The desk core stopped unexpectedly and is restarting. Queued changes are kept on disk.',
+      message:
+        "Shelter Desk's data service stopped unexpectedly and is starting again. Unsent changes are safe on this computer.",
     });
     const delay = delays[Math.min(stops.length - 1, delays.length - 1)] ?? 1_000;
     setTimeout(() => {

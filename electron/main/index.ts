@@ -179,9 +179,9 @@ if (!app.requestSingleInstanceLock()) {
       });
       if (smokeTest) {
         window.webContents.once('did-finish-load', () => {
-          void runSmokeTest(window, coreHost).then((code) => {
-            process.exitCode = code;
-            app.quit();
+          void runSmokeTest(window, coreHost).then(async (code) => {
+            await coreHost.stop(5_000);
+            app.exit(code);
           });
         });
       }

@@ -43,7 +43,9 @@ export function createPortTransport(options: { connectTimeoutMs?: number } = {})
       setTimeout(() => {
         if (queued.delete(waiting)) {
           waiting.resolve(
-            failure(`The desk core did not start within ${Math.round(connectTimeoutMs / 1000)} s.`),
+            failure(
+              `Shelter Desk's data service did not start within ${Math.round(connectTimeoutMs / 1000)} s.`,
+            ),
           );
         }
       }, connectTimeoutMs);
@@ -69,7 +71,9 @@ export function createPortTransport(options: { connectTimeoutMs?: number } = {})
       port.onmessage = null;
       port.close();
     }
-    failInFlight('The desk core restarted while this was running. Check the result, then try again.');
+    failInFlight(
+      'Shelter Desk restarted its data service while this was running. Check the result, then try again.',
+    );
     port = next;
     down = undefined;
     port.onmessage = ({ data }) => {
@@ -100,11 +104,11 @@ export function createPortTransport(options: { connectTimeoutMs?: number } = {})
           port = undefined;
         }
         failInFlight(
-          'The desk core stopped unexpectedly and is restarting. Check the result, then try again.',
+          "Shelter Desk's data service stopped while this was running. Check the result, then try again.",
         );
       }
       if (state === 'failed') {
-        down = message ?? 'The desk core could not be started.';
+        down = message ?? "Shelter Desk's data service could not be started.";
         for (const waiting of [...queued]) {
           queued.delete(waiting);
           waiting.resolve(failure(down));
