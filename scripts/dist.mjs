@@ -8,7 +8,7 @@ import path from 'node:path';
 import { register } from 'tsx/esm/api';
 
 register();
-const { ROOT } = await import('./lib/paths.ts');
+const { CACHE_DIR, ROOT } = await import('./lib/paths.ts');
 const { buildApp } = await import('./lib/renderer-build.ts');
 const { ensureElectron } = await import('./lib/electron-binary.ts');
 
@@ -33,8 +33,10 @@ if (!electron.available) {
 let config = 'electron-builder.yml';
 if (!process.env.SHELTER_DESK_UPDATE_URL) {
   console.error('Updates: SHELTER_DESK_UPDATE_URL is not set, so this package will never check for updates.');
-  config = path.join('out', 'electron-builder.no-updates.yml');
-  fs.writeFileSync(path.join(ROOT, config), 'extends: ./electron-builder.yml\npublish: null\n');
+  // Outside out/, which the package includes; `extends` is resolved from the project folder.
+  fs.mkdirSync(CACHE_DIR, { recursive: true });
+  config = path.join(CACHE_DIR, 'electron-builder.no-updates.yml');
+  fs.writeFileSync(config, 'extends: ./electron-builder.yml\npublish: null\n');
 }
 
 const cli = path.join(ROOT, 'node_modules', 'electron-builder', 'cli.js');
