@@ -134,7 +134,7 @@ if (!app.requestSingleInstanceLock()) {
       });
       host = coreHost;
       connectDeskPorts(coreHost, allowedOrigin, (url) =>
-        logs.main.warn('refused a bridge request', { origin: url ? new URL(url).origin : 'none' }),
+        logs.main.warn('refused a bridge request', { from: url ? url.slice(0, 100) : 'no frame' }),
       );
 
       const updates = scheduleUpdates({
