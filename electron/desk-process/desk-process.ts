@@ -71,8 +71,8 @@ export function runDeskProcess(parent: ParentPortLike, options: DeskProcessOptio
     } catch (error) {
       const text = error instanceof Error ? error.message : String(error);
       log.error('core could not start', { reason: text });
+      // Main ends this process once it has the reason: exiting here could lose the message on its way.
       send({ type: 'failed', message: text });
-      exit(1);
       return undefined;
     }
   }

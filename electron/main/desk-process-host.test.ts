@@ -135,8 +135,10 @@ describe('desk process host', () => {
     });
 
     const broken = setup();
+    const killed = vi.spyOn(broken.forks[0] as FakeCore, 'kill');
+    // The core stays up until main has its reason; main then ends it and does not restart it.
     broken.forks[0]?.answer({ type: 'failed', message: 'database disk image is malformed' });
-    broken.forks[0]?.kill();
+    expect(killed).toHaveBeenCalledOnce();
     await expect(broken.host.ready).rejects.toThrow('malformed');
     expect(broken.forks).toHaveLength(1);
   });

@@ -116,7 +116,9 @@ export function createDeskProcessHost(options: DeskProcessHostOptions): DeskProc
       }
       for (const deliver of clients.values()) hand(deliver);
     } else if (message.type === 'failed') {
+      // Restarting would fail the same way: end it, and the exit gives up with this reason.
       startFailure = message.message;
+      child?.kill();
     } else if (message.type === 'secret') {
       void answerSecret(message);
     } else if (message.type === 'stopped') {
