@@ -6,6 +6,7 @@ import {
   checkDatabase,
   createDatabaseFile,
   DamagedDatabaseError,
+  type IntegrityLevel,
   unusableFileReason,
 } from './database-integrity';
 import { type DatabaseLockOptions, holdDatabaseExclusively, waitForDatabase } from './database-lock';
@@ -20,8 +21,11 @@ export interface OpenDatabaseOptions {
   kind?: string;
   /** The way out when the file is damaged, for the refusal message ("Restore a backup: …"). */
   remedy?: string;
-  /** `quick` (default): SQLite's quick_check before anything is served; `none` skips it. */
-  integrityCheck?: 'quick' | 'none';
+  /**
+   * `quick` (default): SQLite's quick_check before anything is served. `marker`: only the app's marker and the
+   * schema, for short commands on large files (SQLite still refuses a damaged page when it reads one).
+   */
+  integrityCheck?: Exclude<IntegrityLevel, 'full'>;
   /** Waiting for another process that migrates or restores the file. */
   lock?: DatabaseLockOptions;
 }
@@ -93,7 +97,7 @@ export async function openDatabase<Schema>(options: OpenDatabaseOptions): Promis
     installWriteTransactions(sqlite, filename, writeWaitLimitMs());
     if (!memory) {
       // Damage must be found before anything is served: a read of a bad page fails only when it is reached.
-      const problems = options.integrityCheck === 'none' ? [] : checkDatabase(sqlite);
+      const problems = checkDatabase(sqlite, options.integrityCheck ?? 'quick');
       if (problems.length > 0) throw new DamagedDatabaseError(filename, problems, remedy);
     }
     sqlite.pragma('journal_mode = WAL');

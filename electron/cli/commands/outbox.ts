@@ -41,7 +41,9 @@ export async function withOutbox<T>(
 ): Promise<T> {
   if (create) fs.mkdirSync(dataDir, { recursive: true });
   else requireMirror(dataDir);
-  const mirror = await openDeskMirror({ dataDir });
+  // One short write: SQLite's page check would take seconds on a large shelter (the app and `sync` run it, and
+  // SQLite refuses any damaged page this command reads).
+  const mirror = await openDeskMirror({ dataDir, integrityCheck: 'marker' });
   const outbox = new Outbox({ db: mirror.db });
   try {
     return await run(outbox, mirror);

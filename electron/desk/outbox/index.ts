@@ -5,6 +5,7 @@ export * from './old-write-check';
 export * from './open-desk-mirror';
 export * from './outbox';
 export * from './outbox-store';
+export * from './rebuild-mirror';
 export * from './replay';
 export * from './settle';
 export * from './values';
