@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
  * How long one SQLite call waits for another process's write lock (SQLite's own busy handler, which polls). The
  * transaction helper below retries on top of it with backoff, up to `DEFAULT_WRITE_WAIT_MS`.
  */
-export const BUSY_TIMEOUT_MS = 2_000;
+export const BUSY_TIMEOUT_MS = 10_000;
 
 /**
  * How long a write waits in all for its turn before the command fails. Generous on purpose: a shelter's script or

@@ -72,10 +72,15 @@ export function startChild(
   command: string,
   args: string[],
   ready: RegExp,
+  env: NodeJS.ProcessEnv = {},
   timeoutMs = 60_000,
 ): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
     let output = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
