@@ -112,7 +112,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     // Outbox (issue #5): local writes, replayed by every sync run first and, once started, after each write.
     const outbox = registerOutboxHandlers(registry, context, mirror);
     const sync = registerSyncHandlers(registry, context, mirror, { hooks: outbox.hooks });
-    outbox.useConnection(sync);
+    outbox.attach(sync);
   } catch (error) {
     await close();
     throw error;

@@ -14,7 +14,7 @@ export interface DeskOutbox {
    * The sync's connection, for replays. The outbox replays by itself (after each local write, when a retry falls
    * due) only once the core has started.
    */
-  useConnection(sync: DeskSync): void;
+  attach(sync: DeskSync): void;
 }
 
 /**
@@ -99,7 +99,7 @@ export function registerOutboxHandlers(
         return { sent: result.sent, failed: result.failed };
       },
     },
-    useConnection(connected) {
+    attach(connected) {
       sync = connected;
     },
   };
