@@ -30,32 +30,49 @@ export function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.max(0, Math.round(ms)));
 }
 
-/**
- * Which process holds the write lock of a WAL database, when the operating system says (Linux `/proc/locks`: SQLite
- * takes a POSIX lock on byte 120 of the `-shm` file while a connection writes, byte 121 while it checkpoints).
- * Undefined elsewhere or when no one holds it.
- */
-export function describeLockHolder(filename: string): string | undefined {
-  if (process.platform !== 'linux') return undefined;
+/** POSIX locks on a WAL database's `-shm` file from `/proc/locks` (Linux): which process holds which byte. */
+function shmLocks(filename: string): Array<{ pid: number; start: number; write: boolean }> {
+  if (process.platform !== 'linux') return [];
   try {
     const inode = fs.statSync(`${filename}-shm`).ino;
-    const lines = fs.readFileSync('/proc/locks', 'utf8').split('\n');
-    for (const line of lines) {
-      // "1: POSIX  ADVISORY  WRITE 4242 08:01:1234 120 120"
-      const fields = line.trim().split(/\s+/);
-      if (fields[1] !== 'POSIX' || fields[3] !== 'WRITE') continue;
-      const [, , fileInode] = (fields[5] ?? '').split(':');
-      if (Number(fileInode) !== inode) continue;
-      const start = Number(fields[6]);
-      if (start !== 120 && start !== 121) continue;
-      const pid = Number(fields[4]);
-      const role = start === 120 ? 'writing' : 'checkpointing';
-      return `${describeProcess(pid)} (${role})`;
-    }
+    return fs
+      .readFileSync('/proc/locks', 'utf8')
+      .split('\n')
+      .flatMap((line) => {
+        // "1: POSIX  ADVISORY  WRITE 4242 08:01:1234 120 120"
+        const fields = line.trim().split(/\s+/);
+        const [, , fileInode] = (fields[5] ?? '').split(':');
+        if (fields[1] !== 'POSIX' || Number(fileInode) !== inode) return [];
+        return [{ pid: Number(fields[4]), start: Number(fields[6]), write: fields[3] === 'WRITE' }];
+      });
   } catch {
-    // No -shm file, no /proc: the holder cannot be known.
+    // No -shm file, no /proc: nothing can be known.
+    return [];
   }
-  return undefined;
+}
+
+/**
+ * Which process holds the write lock of a WAL database, when the operating system says (Linux: SQLite takes a POSIX
+ * lock on byte 120 of the `-shm` file while a connection writes, byte 121 while it checkpoints). Undefined elsewhere
+ * or when no one holds it.
+ */
+export function describeLockHolder(filename: string): string | undefined {
+  const holder = shmLocks(filename).find((lock) => lock.write && (lock.start === 120 || lock.start === 121));
+  if (!holder) return undefined;
+  return `${describeProcess(holder.pid)} (${holder.start === 120 ? 'writing' : 'checkpointing'})`;
+}
+
+/**
+ * Other processes that have a WAL database open (each open connection keeps a shared lock on byte 128 of the
+ * `-shm` file), as far as the operating system says (Linux); empty when none or unknown.
+ */
+export function otherProcessesUsing(filename: string): string[] {
+  const pids = new Set(
+    shmLocks(filename)
+      .filter((lock) => lock.start === 128 && lock.pid !== process.pid)
+      .map((lock) => lock.pid),
+  );
+  return [...pids].map(describeProcess);
 }
 
 /** "process 4242 (node … desk-cli.ts pet update …)", or "this process". */

@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeskCore } from '../../electron/desk/api';
-import { Outbox, openDeskMirror } from '../../electron/desk/outbox';
+import { Outbox, openDeskMirror, rebuildMirror } from '../../electron/desk/outbox';
 import { DamagedDatabaseError } from '../../electron/platform/database-integrity';
 import { petFields, tempDir } from '../outbox/helpers';
 import { btrees, copyDatabase, corruptPage } from './damage';
@@ -89,6 +89,28 @@ describe('a damaged desk mirror', () => {
     const { dataDir, filename } = deskWith((file) => corruptPage(file, btrees(file)[0]?.rootpage ?? 2));
     await expect(createDeskCore({ dataDir, appVersion: '0.0.0' })).rejects.toThrow(filename);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'refuses to rebuild while another process has the mirror open (its writes would be lost)',
+    async () => {
+      const { dataDir, filename } = deskWith((file) => corruptPage(file, btrees(file)[3]?.rootpage ?? 2));
+      const holder = spawn(
+        process.execPath,
+        [
+          '-e',
+          `const db = new (require('better-sqlite3'))(${JSON.stringify(filename)}); db.pragma('journal_mode'); console.log('open'); setInterval(() => {}, 1000);`,
+        ],
+        { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      try {
+        await new Promise((resolve) => holder.stdout.once('data', resolve));
+        await expect(rebuildMirror(dataDir)).rejects.toThrow(/is open in process \d+/);
+        expect(fs.existsSync(filename)).toBe(true);
+      } finally {
+        holder.kill('SIGKILL');
+      }
+    },
+  );
 
   it('check finds it (exit 1), and check --rebuild-mirror rebuilds it keeping every change not sent yet', async () => {
     const pageOf = (name: string) => btrees(pristine).find((tree) => tree.name === name)?.rootpage ?? 0;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { holdDatabaseExclusively } from '../../platform/database-lock';
+import { otherProcessesUsing } from '../../platform/write-lock';
 import { MIRROR_FILE } from '../mirror/open-mirror';
 import { openDeskMirror } from './open-desk-mirror';
 
@@ -33,6 +34,13 @@ export interface RebuildResult {
 export function rebuildMirror(dataDir: string): Promise<RebuildResult> {
   const filename = path.join(dataDir, MIRROR_FILE);
   return holdDatabaseExclusively(filename, 'rebuilt after damage', async () => {
+    // A process that has the file open would go on writing to the moved file: its changes would be lost.
+    const users = otherProcessesUsing(filename);
+    if (users.length > 0) {
+      throw new Error(
+        `${filename} is open in ${users.join(', ')}. Close the desk app and stop other commands on this folder, then run this again.`,
+      );
+    }
     const aside = `${filename}.damaged-${new Date().toISOString().replaceAll(':', '-')}`;
     if (fs.existsSync(filename)) fs.renameSync(filename, aside);
     for (const suffix of ['-wal', '-shm']) {
