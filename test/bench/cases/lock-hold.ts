@@ -59,6 +59,8 @@ function row(metric: string, longestMs: number, note: string): BenchResult {
  */
 async function measureBackup(source: string, target: string): Promise<{ longestMs: number; writes: number }> {
   const setup = new Database(source);
+  // As the app keeps it (a VACUUM INTO copy starts in rollback-journal mode, where a reader blocks every writer).
+  setup.pragma('journal_mode = WAL');
   setup.exec('CREATE TABLE IF NOT EXISTS bench_lock_probe (n INTEGER)');
   setup.close();
   const stop = new Int32Array(new SharedArrayBuffer(4));
