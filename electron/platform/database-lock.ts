@@ -52,7 +52,7 @@ function currentHolder(lock: string): Holder | undefined {
     holder = holderSchema.parse(JSON.parse(text));
   } catch {
     // Being written this instant, or garbage left by a crash mid-write: give it a moment before calling it stale.
-    if (Date.now() - mtimeMs < 5_000) return { pid: 0, host: '', purpose: 'starting', since: '' };
+    if (Date.now() - mtimeMs < 5_000) return { pid: 0, host: '', purpose: 'locked', since: '' };
   }
   const live =
     holder !== undefined &&
@@ -81,7 +81,11 @@ function isAlive(pid: number): boolean {
 
 function describeHolder(filename: string, holder: Holder): string {
   const who =
-    holder.host === os.hostname() ? describeProcess(holder.pid) : `process ${holder.pid} on ${holder.host}`;
+    holder.pid === 0
+      ? 'another process'
+      : holder.host === os.hostname()
+        ? describeProcess(holder.pid)
+        : `process ${holder.pid} on ${holder.host}`;
   return `${filename} is being ${holder.purpose} by ${who}${holder.since ? ` since ${holder.since}` : ''}`;
 }
 
@@ -106,8 +110,13 @@ async function waitTurn(
   let said = false;
   for (let tries = 0; ; tries += 1) {
     if (tryTake()) return;
-    const holder = currentHolder(lock);
-    if (!holder) continue;
+    // Unknown holder (the file vanished, was left behind and removed, or cannot be read): try again shortly.
+    const holder = currentHolder(lock) ?? {
+      pid: 0,
+      host: '',
+      purpose: 'locked (its lock file cannot be read)',
+      since: '',
+    };
     const waited = Date.now() - started;
     if (waited >= limit) {
       throw new Error(
