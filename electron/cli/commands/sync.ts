@@ -123,7 +123,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   try {
     if (flags.once) {
       const summary = await service
-        .syncNow({ metadata: true, reconcile: flags.full })
+        .syncNow({ metadata: true, fullCheck: flags.full })
         .catch((error: unknown) => {
           failure = error;
           return undefined;

@@ -5,6 +5,7 @@ import {
   ConnectionManager,
   type StartStandaloneServer,
   type SyncHooks,
+  type SyncRunSummary,
   SyncService,
   type SyncServiceOptions,
 } from '../../sync';
@@ -53,15 +54,17 @@ export function registerSyncHandlers(
     service.networkChanged();
     return null;
   });
-  registry.handle('sync.now', async (input) => {
-    const summary = await service.syncNow({
-      reconcile: input?.full ?? false,
-      metadata: input?.full ?? false,
-    });
+  const runResult = (summary: SyncRunSummary | undefined) => {
     if (!summary) return null;
     const { complete, requests, notModified, written, problems, durationMs } = summary;
     return { complete, requests, notModified, written, problems, durationMs };
-  });
+  };
+  registry.handle('sync.now', async (input) =>
+    runResult(await (input?.full ? service.runFullCheck() : service.syncNow())),
+  );
+  registry.handle('sync.fullCheck.estimate', () => service.fullCheckEstimate());
+  registry.handle('sync.fullCheck.start', async () => runResult(await service.runFullCheck()));
+  registry.handle('sync.fullCheck.stop', () => ({ stopped: service.stopFullCheck() }));
   registry.handle('sync.connection.get', () => connections.summary());
   registry.handle('sync.connection.set', async (input) => {
     try {
