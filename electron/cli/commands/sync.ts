@@ -18,6 +18,8 @@ const USAGE = `Usage: npm run cli -- sync [--remote URL --key KEY | --standalone
   --once           pull everything once, print a one-line summary, exit 0 when the mirror is current
   --full           also check every record that left the lists (pets no longer public, deleted ones)
   --json           print the --once summary as one JSON object instead of a sentence
+  --request-deadline SECONDS  longest wait for one whole answer of the server, body included (default 60)
+  --max-response-mb MB        largest answer accepted from the server (default 32)
 
 Without --once it keeps syncing every 60 s until Ctrl-C, printing status changes to stderr.`;
 
@@ -33,6 +35,16 @@ const flagsSchema = z.object({
   once: z.boolean().default(false),
   full: z.boolean().default(false),
   json: z.boolean().default(false),
+  'request-deadline': z.coerce
+    .number({ error: 'must be a number of seconds' })
+    .positive({ error: 'must be more than 0 seconds' })
+    .max(3600, { error: 'must be at most 3600 seconds' })
+    .optional(),
+  'max-response-mb': z.coerce
+    .number({ error: 'must be a number of megabytes' })
+    .positive({ error: 'must be more than 0' })
+    .max(1024, { error: 'must be at most 1024' })
+    .optional(),
 });
 
 function holder(): StatusSink & { current: DeskStatus } {
@@ -53,6 +65,10 @@ function fixFor(error: unknown): string {
     if (error.kind === 'unreachable') return 'Check --remote and that the server is running and reachable.';
     if (error.kind === 'needs-auth') return 'Pass a valid key with --key KEY (a read key is enough to sync).';
     if (error.kind === 'rate-limited') return 'Wait for the hourly window to reset, then run it again.';
+    if (error.code === 'response_too_large')
+      return 'Report it to whoever runs the server; raise --max-response-mb only if such answers are expected.';
+    if (error.code === 'response_too_slow')
+      return 'Check the network or the server; raise --request-deadline only if the server is known to be this slow.';
   }
   return 'Run it again; if it keeps failing, report the message and request id.';
 }
@@ -86,6 +102,8 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
       once: { type: 'boolean' },
       full: { type: 'boolean' },
       json: { type: 'boolean' },
+      'request-deadline': { type: 'string' },
+      'max-response-mb': { type: 'string' },
     },
     flagsSchema,
     hint,
@@ -119,6 +137,10 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     status,
     // Every run first sends the outbox's queued local writes (issue #5).
     hooks: { push: ({ db, client, signal }) => pushOutbox(db, client, signal) },
+    clientOptions: {
+      ...(flags['request-deadline'] && { deadlineMs: flags['request-deadline'] * 1000 }),
+      ...(flags['max-response-mb'] && { maxResponseBytes: flags['max-response-mb'] * 1024 * 1024 }),
+    },
   });
   try {
     if (flags.once) {
