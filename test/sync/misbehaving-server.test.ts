@@ -10,8 +10,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-const pets = LIST_COLLECTIONS[0];
-if (!pets) throw new Error('pets collection missing');
+const [pets] = LIST_COLLECTIONS;
 
 /** Checkpoint and mirrored rows of a data folder (opened and closed around the read). */
 async function mirrorState(
@@ -20,6 +19,7 @@ async function mirrorState(
   const mirror: Mirror = await openDeskMirror({ dataDir });
   try {
     const rows = statement(mirror.db, 'SELECT id, server_json FROM pet ORDER BY id').all();
+    if (!pets) throw new Error('pets collection missing');
     return { checkpoint: readCheckpoint(mirror.db, pets), pets: rows.length, json: JSON.stringify(rows) };
   } finally {
     await mirror.close();
