@@ -129,12 +129,6 @@ export class SyncService {
     this.schedule(500);
   }
 
-  /** A request to the server just failed to connect (e.g. the outbox sending): find out now whether it is gone. */
-  requestFailed(): void {
-    if (this.stopped || this.options.status.get().state === 'offline') return;
-    void this.syncNow();
-  }
-
   /** The estimate of the full check (requests and time), from the mirror and the pace of recent syncs. */
   fullCheckEstimate(): FullCheckEstimate & { running: boolean } {
     const last = readSyncState(this.options.db, LAST_RUNS_KEY, lastRunsSchema);
