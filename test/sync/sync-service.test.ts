@@ -175,7 +175,7 @@ describe('SyncService', () => {
     await svc.syncNow();
     const estimate = svc.fullCheckEstimate();
     expect(estimate).toMatchObject({
-      listRequests: 5 + 1 + 1,
+      listRequests: 5 + 1 + 1 + 6,
       recordRequests: 0,
       running: false,
       records: 450,

@@ -22,10 +22,12 @@ const DEFAULT_REQUEST_MS = 150;
  */
 export function estimateFullCheck(db: MirrorDb, msPerRequest = DEFAULT_REQUEST_MS): FullCheckEstimate {
   const counts = countRecords(db);
+  // Per list: its pages, plus what every sync asks anyway (what changed, and the list's total).
   const pages =
     Math.max(1, Math.ceil(counts.pets.listed / PAGE_LIMIT)) +
     Math.max(1, Math.ceil(counts.adopters / PAGE_LIMIT)) +
-    Math.max(1, Math.ceil(counts.fosters / PAGE_LIMIT));
+    Math.max(1, Math.ceil(counts.fosters / PAGE_LIMIT)) +
+    2 * 3;
   const off = (
     statement(
       db,
