@@ -2,9 +2,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApiClient, normalizeBaseUrl, retryAfterMs } from './api-client';
+import { createApiClient, normalizeBaseUrl } from './api-client';
 import { ApiError } from './api-error';
 import { delayBeforeRequest, rateBucket, readRateWindow } from './rate-limit';
+import { retryAfterMs } from './response-bounds';
 
 type Responder = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
 let server: http.Server | undefined;

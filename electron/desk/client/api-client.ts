@@ -4,6 +4,13 @@ import type { z } from 'zod';
 import { API_KEY_HEADER, errorBodySchema } from '../../../shared/contract';
 import { ApiError } from './api-error';
 import { delayBeforeRequest, type RateWindow, rateBucket, readRateWindow } from './rate-limit';
+import {
+  BoundsExceeded,
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  headerValue,
+  retryAfterMs,
+} from './response-bounds';
 
 export interface ApiClientOptions {
   /** The server's base address; request paths start with `/api` (see `normalizeBaseUrl`). */
@@ -161,53 +168,12 @@ function isConnectFailure(error: unknown): boolean {
   return errorCodes(error).some((code) => CONNECT_FAILURE_CODES.has(code));
 }
 
-function headerValue(
-  headers: Record<string, string | string[] | undefined>,
-  name: string,
-): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
 function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return flat;
-}
-
-/** Default of `maxResponseBytes`. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
-/** Default of `deadlineMs`. */
-export const DEFAULT_DEADLINE_MS = 60_000;
-
-/**
- * Seconds to wait from a `Retry-After` header: delay-seconds or an HTTP date (RFC 9110), the date measured against
- * the server's own clock (`Date` / `X-Generated-At`) so a desk clock that is off does not stretch or cut the wait.
- * Undefined when the header is missing or unreadable.
- */
-export function retryAfterMs(
-  headers: Record<string, string | string[] | undefined>,
-  localNow: number,
-): number | undefined {
-  const value = headerValue(headers, 'retry-after')?.trim();
-  if (!value) return undefined;
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const at = Date.parse(value);
-  if (Number.isNaN(at)) return undefined;
-  const serverNow = Date.parse(headerValue(headers, 'date') ?? headerValue(headers, 'x-generated-at') ?? '');
-  return Math.max(0, at - (Number.isNaN(serverNow) ? localNow : serverNow));
-}
-
-/** A body cut off by the client's own bounds (size or total deadline); never retried: the server would do it again. */
-class BoundsExceeded extends Error {
-  constructor(
-    readonly bound: 'size' | 'deadline',
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 function parseJson(text: string): unknown {
