@@ -20,6 +20,15 @@ const core = await createDeskCore({ dataDir: options.dir, appVersion: 'bench' })
 const host = await startBrowserHost({ core, rendererDir, port: 0 });
 process.stdout.write(`${JSON.stringify({ port: host.port, secret: host.secret })}\n`);
 const started = performance.now();
+// Where the sync is when (stderr), to match the slowest bridge calls with what the core was doing.
+let lastPhase = '';
+core.events.subscribe((event) => {
+  if (event.type !== 'status') return;
+  const phase = `${event.status.state} ${event.status.progress?.phase ?? ''} ${event.status.progress?.stage ?? ''}`;
+  if (phase === lastPhase) return;
+  lastPhase = phase;
+  process.stderr.write(`[sync-stall] ${Math.round(performance.now() - started)} ms: ${phase}\n`);
+});
 const run = await core.registry.invoke('sync.connection.set', {
   mode: 'remote',
   remote: options.remote,

@@ -1,33 +1,9 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { BENCH_READ_KEY, benchShelter } from '../fixtures';
 import type { BenchCase, BenchResult } from '../types';
-
-/** How often the bridge is polled: one frame at 60 Hz. */
-const POLL_MS = 16;
-
-function callStatus(port: number, secret: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        method: 'POST',
-        path: '/desk/call/status.get',
-        headers: { host: `127.0.0.1:${port}`, 'x-desk-token': secret, 'content-type': 'application/json' },
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve());
-      },
-    );
-    req.on('error', reject);
-    req.end('null');
-  });
-}
 
 /**
  * Issue #15's frame budget in browser mode: the first sync of the 100k bench shelter runs in a desk whose core and
@@ -66,19 +42,29 @@ export const syncStallCases: BenchCase[] = [
       try {
         const { port, secret } = (await line(0)) as { port: number; secret: string };
         context.log('sync-stall: first sync through the browser-mode host, bridge polled every 16 ms');
-        const latencies: number[] = [];
-        let finished = false;
-        const done = line(1).then((value) => {
-          finished = true;
-          return value;
+        const poller = spawn(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            path.join(import.meta.dirname, 'sync-stall-poller.ts'),
+            JSON.stringify({ port, secret }),
+          ],
+          { stdio: ['pipe', 'pipe', 'inherit'] },
+        );
+        let polled = '';
+        poller.stdout.on('data', (chunk: Buffer) => {
+          polled += chunk.toString();
         });
-        while (!finished) {
-          const started = performance.now();
-          await callStatus(port, secret).catch(() => undefined);
-          const ms = performance.now() - started;
-          latencies.push(ms);
-          await new Promise((resolve) => setTimeout(resolve, Math.max(0, POLL_MS - ms)));
-        }
+        const pollerDone = new Promise<void>((resolve) => poller.on('exit', () => resolve()));
+        const done = line(1);
+        await done;
+        poller.stdin.end();
+        await pollerDone;
+        const calls = JSON.parse(polled) as Array<[number, number]>;
+        const latencies = calls.map(([, ms]) => ms);
+        const worst = [...calls].sort((a, b) => b[1] - a[1]).slice(0, 5);
+        context.log(`sync-stall: slowest calls [start ms, duration ms]: ${JSON.stringify(worst)}`);
         const result = (await done) as { done: string; seconds: number; error: string | null };
         latencies.sort((a, b) => a - b);
         const longest = latencies[latencies.length - 1] ?? 0;
