@@ -17,6 +17,12 @@ import { cacheScope, type InvalidRecord } from './page-store';
 import { checkByIds, emptyReconcile, type ReconcileResult } from './reconcile';
 
 /**
+ * Records asked about by id in one removal check; more (a whole status made non-public at once) are asked about by
+ * the next syncs, so one sync never spends the hourly limit of record requests.
+ */
+export const MAX_RECORD_CHECKS = 500;
+
+/**
  * Whole-list walks a removal check may take to see every listed record (a busy or unordered list can shift under
  * one); it stops earlier once a walk adds nothing new.
  */
@@ -36,6 +42,8 @@ export interface RemovalCheckResult {
   invalid: InvalidRecord[];
   /** Set when the list could not be read completely: nothing was marked unlisted from it. */
   problem?: string;
+  /** Records off the list left for the next syncs to ask about (see `MAX_RECORD_CHECKS`). */
+  deferred: number;
 }
 
 export interface RemovalCheckOptions {
@@ -75,6 +83,7 @@ export async function checkRemovals(
     written: 0,
     reconciled: emptyReconcile(collection),
     invalid: [],
+    deferred: 0,
   };
   if (!options.force && result.serverTotal === result.mirrorListed) return result;
   result.walked = true;
@@ -109,7 +118,9 @@ export async function checkRemovals(
   }
   const candidates = options.force ? undefined : listedIds(db, scope).filter((id) => !seen.has(id));
   if (candidates) {
-    await checkByIds(db, client, collection, candidates, options.signal, result.reconciled);
+    result.deferred = Math.max(0, candidates.length - MAX_RECORD_CHECKS);
+    const batch = candidates.slice(0, MAX_RECORD_CHECKS);
+    await checkByIds(db, client, collection, batch, options.signal, result.reconciled);
   } else {
     // The full check also refreshes every record already known to be off the list.
     const known = recordsOffList(db, collection)

@@ -153,6 +153,11 @@ async function syncList(
     summary.complete = false;
     summary.problems.push(removals.problem);
   }
+  if (removals.deferred > 0) {
+    summary.problems.push(
+      `${removals.deferred} more ${collection.name} left the list; the next syncs ask the server about them.`,
+    );
+  }
 }
 
 async function syncMetadata(

@@ -50,6 +50,11 @@ const lastRunsSchema = z.object({
   msPerRequest: z.number().optional(),
 });
 const LAST_RUNS_KEY = 'service:last-runs';
+/**
+ * Longest wait between tries while offline: a try that cannot reach the server costs it nothing, and the desk must
+ * notice the server's return within seconds, not at the next minute's poll.
+ */
+const OFFLINE_RETRY_CAP_MS = 10_000;
 const REMOTE_KEY = 'service:remote';
 
 /**
@@ -336,7 +341,11 @@ export class SyncService {
         const waiting = this.options.status.get().pending > 0;
         const retry = waiting
           ? (this.options.offlineProbeMs ?? 2_000)
-          : Math.min(interval, (this.options.offlineRetryMs ?? 5_000) * 2 ** (this.offlineFailures - 1));
+          : Math.min(
+              interval,
+              OFFLINE_RETRY_CAP_MS,
+              (this.options.offlineRetryMs ?? 5_000) * 2 ** (this.offlineFailures - 1),
+            );
         status.update({
           state: 'offline',
           progress: null,
@@ -351,7 +360,12 @@ export class SyncService {
         this.schedule(Math.max(1_000, (error.retryAt ?? this.now() + interval) - this.now()));
         return;
       case 'aborted':
-        status.update({ state: 'idle', progress: null });
+        // Only the full check is stopped on purpose; everything it stored stays.
+        status.update({
+          state: 'idle',
+          progress: null,
+          message: 'The full check was stopped; what it read is kept.',
+        });
         return;
       default:
         status.update({ state: 'error', progress: null, message: null, error: deskError });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startBrowserHost } from '../../../electron/browser-host';
 import { createDeskCore } from '../../../electron/desk/api';
 
@@ -20,6 +21,9 @@ const core = await createDeskCore({ dataDir: options.dir, appVersion: 'bench' })
 const host = await startBrowserHost({ core, rendererDir, port: 0 });
 process.stdout.write(`${JSON.stringify({ port: host.port, secret: host.secret })}\n`);
 const started = performance.now();
+// The core's own event-loop delay, beside the bridge calls measured from outside.
+const loop = monitorEventLoopDelay({ resolution: 10 });
+loop.enable();
 // Where the sync is when (stderr), to match the slowest bridge calls with what the core was doing.
 let lastPhase = '';
 core.events.subscribe((event) => {
@@ -46,7 +50,13 @@ await new Promise<void>((resolve) => {
 });
 const status = core.status.get();
 process.stdout.write(
-  `${JSON.stringify({ done: status.state, seconds: (performance.now() - started) / 1000, error: status.error?.message ?? null })}\n`,
+  `${JSON.stringify({
+    done: status.state,
+    seconds: (performance.now() - started) / 1000,
+    error: status.error?.message ?? null,
+    loopMaxMs: loop.max / 1e6,
+    loopP99Ms: loop.percentile(99) / 1e6,
+  })}\n`,
 );
 await host.close();
 await core.close();
