@@ -137,7 +137,7 @@ export async function walkList(
       next = request(position.anchor);
     }
     position.maxSeen = laterOf(before.maxSeen, page.facts.maxUpdatedAt);
-    const stored = storePage(db, collection, page, () => options.persist?.(position));
+    const stored = await storePage(db, collection, page, () => options.persist?.(position));
     result.position = position;
     result.written += stored.written;
     result.invalid.push(...stored.invalid);

@@ -146,17 +146,20 @@ export interface StoredPage {
   maxUpdatedAt: string | null;
 }
 
+/** Records validated between two yields to the event loop, so the bridge and the UI are never kept waiting long. */
+const VALIDATE_CHUNK = 25;
+
 /**
- * Validates each record of a page and commits the valid ones, the page's ETag (only when every record was valid)
- * and `alsoInTransaction` (the walk's cursor) in one transaction. A 304 writes only `alsoInTransaction`: its records
- * were committed with the ETag.
+ * Validates each record of a page (yielding to the event loop between chunks) and commits the valid ones, the page's
+ * ETag (only when every record was valid) and `alsoInTransaction` (the walk's cursor) in one transaction. A 304
+ * writes only `alsoInTransaction`: its records were committed with the ETag.
  */
-export function storePage(
+export async function storePage(
   db: MirrorDb,
   collection: ListCollection,
   page: RequestedPage,
   alsoInTransaction?: () => void,
-): StoredPage {
+): Promise<StoredPage> {
   if (page.status === 304) {
     if (alsoInTransaction) db.transaction(alsoInTransaction)();
     return { written: 0, invalid: [], ids: page.facts.ids, maxUpdatedAt: page.facts.maxUpdatedAt };
@@ -164,13 +167,16 @@ export function storePage(
   const valid: Array<ServerPet | ServerPerson> = [];
   const invalid: InvalidRecord[] = [];
   let maxUpdatedAt: string | null = null;
-  page.records.forEach((item, index) => {
+  for (let index = 0; index < page.records.length; index += 1) {
+    if (index > 0 && index % VALIDATE_CHUNK === 0)
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    const item = page.records[index];
     const parsed = collection.recordSchema.safeParse(item);
     if (parsed.success) {
       const record = item as ServerPet | ServerPerson;
       valid.push(record);
       maxUpdatedAt = laterOf(maxUpdatedAt, record.updated_at);
-      return;
+      continue;
     }
     const issue = parsed.error.issues[0];
     const id = (item as { id?: unknown })?.id;
@@ -183,7 +189,7 @@ export function storePage(
         : 'does not match the contract',
       requestId: page.requestId,
     });
-  });
+  }
   const written = storeServerPage(db, collection.entityType, valid, 'listed', () => {
     if (invalid.length === 0 && page.etag) {
       const meta: CachedPageMeta = { ...page.facts };
