@@ -30,7 +30,7 @@ export const BULK_LOAD_MIN_RECORDS = 1000;
 export const MAX_REPAIR_ROUNDS = 12;
 
 /** Rounds in a row that did not bring the counts closer, after which the pull stops repairing for this run. */
-const MAX_STALLED_ROUNDS = 3;
+const MAX_STALLED_ROUNDS = 5;
 
 /** Records asked about by id in one pull, when the mirror lists more than the server does. */
 const MAX_CHECKS_BY_ID = 500;

@@ -108,6 +108,9 @@ export async function walkList(
   while (next) {
     const page: RequestedPage = await next;
     next = undefined;
+    // A page that arrived just as the caller gave up is not stored: stop means stop after the last stored page.
+    if (options.signal?.aborted)
+      throw new ApiError({ kind: 'aborted', message: 'The request was cancelled.' });
     result.requests += 1;
     if (page.status === 304) result.notModified += 1;
     result.lastTotal = page.facts.total;
