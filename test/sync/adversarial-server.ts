@@ -402,7 +402,7 @@ export class AdversarialServer {
     // An endless list wraps around and serves its records again at every offset.
     const start = mode === 'endless-has-more' && selected.length > 0 ? offset % selected.length : offset;
     const page =
-      mode === 'empty-pages' && offset > 0
+      mode === 'empty-pages' && limit > 1
         ? []
         : selected.slice(start, start + limit).map((record) => this.serve(record));
     const total = mode === 'lying-total' ? selected.length + 7 : selected.length;
@@ -412,7 +412,7 @@ export class AdversarialServer {
       limit,
       offset,
       hasMore:
-        mode === 'endless-has-more' || (mode === 'empty-pages' && offset + limit < selected.length)
+        mode === 'endless-has-more' || (mode === 'empty-pages' && limit > 1)
           ? true
           : offset + page.length < selected.length,
     };
