@@ -157,6 +157,11 @@ interface Pull {
    * since then must be read before the pull may commit.
    */
   changedSince: string | null;
+  /**
+   * The server's clock at the last reading of what changed: edits after it are not covered yet, so an offset walk
+   * after it must be followed by another such reading from here (not from its own start).
+   */
+  coveredUntil: string | null;
 }
 
 async function pullChanges(
@@ -177,6 +182,7 @@ async function pullChanges(
     stage: since === null ? 'filling' : 'updating',
     persisted: stored.pass !== undefined,
     changedSince: null,
+    coveredUntil: null,
     result: {
       collection: collection.name,
       complete: false,
@@ -241,7 +247,10 @@ async function walk(
   pull.maxSeen = laterOf(pull.maxSeen, walked.position.maxSeen);
   // Records edited behind an offset walk are only found by asking what changed since it began.
   if (!readsChanges && !walked.position.keyset) {
-    pull.changedSince = earlierOf(pull.changedSince, walked.position.startedAt ?? since ?? '');
+    pull.changedSince = earlierOf(
+      pull.changedSince,
+      pull.coveredUntil ?? walked.position.startedAt ?? since ?? '',
+    );
   }
   if (walked.emptyPage) {
     result.problem = `The server said more ${collection.name} follow but sent an empty page (request id ${walked.emptyPage.requestId ?? 'none'}).`;
@@ -257,12 +266,28 @@ async function readChangedSince(pull: Pull, startedAt: string | null): Promise<W
   let from = startedAt;
   let last: WalkResult | undefined;
   pull.stage = 'repairing';
+  // Ids seen so far of the reading from `from`: an unordered server can hide records from one reading of several pages.
+  let seen = new Set<string>();
   for (let attempt = 0; attempt < 5 && from !== null; attempt += 1) {
     const since = new Date(toMs(from) - startMargin(pull.maxSeen)).toISOString();
     last = await walk(pull, startPosition(since, false), false, true);
-    if (last.invalid.length > 0 || last.position.pages <= 1) return last;
-    from = last.position.startedAt;
+    if (last.invalid.length > 0) return last;
+    for (const id of last.seen) seen.add(id);
+    if (last.position.pages <= 1) {
+      // One page is one snapshot: everything changed up to it is now covered.
+      pull.coveredUntil = last.position.startedAt ?? pull.coveredUntil;
+      return last;
+    }
+    // Several pages: read again from where this reading began if it missed some of its own records, else from its
+    // start (only what changed while it ran can be missing then).
+    if (seen.size >= last.lastTotal) {
+      pull.coveredUntil = last.position.startedAt ?? pull.coveredUntil;
+      from = last.position.startedAt;
+      seen = new Set();
+    }
   }
+  // Still moving after several readings: the next round reads again from the last one.
+  pull.changedSince = from;
   return last;
 }
 
@@ -301,6 +326,7 @@ async function repairUntilConverged(pull: Pull, lastWhole: WalkResult | undefine
     requestId = current.requestId;
     counts = { server: current.total, mirror: countListed(db, scope, sinceMs) };
     if (counts.server === counts.mirror && !result.problem && pull.changedSince !== null) {
+      if (round >= MAX_REPAIR_ROUNDS) break;
       // The counts agree, but records edited behind an offset walk may be stale: read what changed, then count.
       const from = pull.changedSince;
       pull.changedSince = null;
@@ -339,7 +365,11 @@ async function repairUntilConverged(pull: Pull, lastWhole: WalkResult | undefine
     else for (const id of walked.seen) whole?.seen.add(id);
   }
   result.incompleteReason = result.problem ? 'empty-page' : 'unconverged';
-  result.problem ??= `The server's ${collection.name} total (${counts.server}) still differs from the ${counts.mirror} records it listed after ${result.repairs} repairs${requestId ? ` (request id ${requestId})` : ''}; what was read is kept and the next sync goes on from there.`;
+  const where = requestId ? ` (request id ${requestId})` : '';
+  result.problem ??=
+    counts.server === counts.mirror
+      ? `The server's ${collection.name} kept changing faster than the desk could read them after ${result.repairs} repairs${where}; what was read is kept and the next sync goes on from there.`
+      : `The server's ${collection.name} total (${counts.server}) still differs from the ${counts.mirror} records it listed after ${result.repairs} repairs${where}; what was read is kept and the next sync goes on from there.`;
   return result;
 }
 
