@@ -1,4 +1,5 @@
 import type { BenchCase } from '../types';
+import { lockCases } from './lock-hold';
 import { outboxCases } from './outbox-replay';
 import { serverPetCases } from './server-pets';
 import { syncBusyCases } from './sync-busy';
@@ -12,4 +13,5 @@ export const benchCases: BenchCase[] = [
   ...syncBusyCases,
   ...syncStallCases,
   ...outboxCases,
+  ...lockCases,
 ];

@@ -1,9 +1,7 @@
 import { DeskCallError } from '../../../../shared/desk-api';
-import { startApiServer } from '../../../server';
 import type { Mirror } from '../../mirror';
 import {
   ConnectionManager,
-  type StartStandaloneServer,
   type SyncHooks,
   type SyncRunSummary,
   SyncService,
@@ -11,9 +9,7 @@ import {
 } from '../../sync';
 import type { DeskContext } from '../desk-context';
 import type { HandlerRegistry } from '../handler-registry';
-
-const startStandalone: StartStandaloneServer = ({ dataDir, port, writeKey }) =>
-  startApiServer({ dataDir, port, writeKey });
+import { startStandaloneServer } from '../standalone';
 
 export interface DeskSync {
   service: SyncService;
@@ -21,8 +17,8 @@ export interface DeskSync {
 }
 
 /**
- * `sync.*`: connection settings (the key stays in the secret store) and sync on demand. Starts the sync service:
- * a pull now, then every minute while online, with status and progress through the status hub.
+ * `sync.*`: connection settings (the key stays in the secret store) and sync on demand. When the core starts, the
+ * sync service starts: a pull now, then every minute while online, with status and progress through the status hub.
  */
 export function registerSyncHandlers(
   registry: HandlerRegistry,
@@ -30,7 +26,7 @@ export function registerSyncHandlers(
   mirror: Mirror,
   options: { hooks?: SyncHooks; service?: Partial<SyncServiceOptions> } = {},
 ): DeskSync {
-  const connections = new ConnectionManager(context.dataDir, context.secretStore, startStandalone);
+  const connections = new ConnectionManager(context.dataDir, context.secretStore, startStandaloneServer);
   const service = new SyncService({
     ...options.service,
     db: mirror.db,
@@ -38,7 +34,13 @@ export function registerSyncHandlers(
     status: context.status,
     ...(options.hooks && { hooks: options.hooks }),
     onMirrorChanged: (summary) => {
-      const collections = summary.lists.filter((list) => list.written > 0).map((list) => list.collection);
+      // Pulls and removal checks (records marked unlisted or removed) both change what the lists show.
+      const collections = [
+        ...new Set([
+          ...summary.lists.filter((list) => list.written > 0).map((list) => list.collection),
+          ...summary.removals.filter((check) => check.written > 0).map((check) => check.collection),
+        ]),
+      ];
       context.events.emit({
         type: 'mirror-changed',
         collections: summary.metadataChanged.length > 0 ? [...collections, 'metadata' as const] : collections,
@@ -77,6 +79,6 @@ export function registerSyncHandlers(
     service.reconfigure();
     return connections.summary();
   });
-  service.start();
+  context.onStart(() => service.start());
   return { service, connections };
 }
