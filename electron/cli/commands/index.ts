@@ -1,8 +1,11 @@
+import { backupCommand } from './backup';
 import type { CliCommand } from './command';
 import { exportCommand } from './export';
+import { keysCommand } from './keys';
 import { outboxCommand } from './outbox';
 import { personCommand } from './person';
 import { petCommand } from './pet';
+import { restoreCommand } from './restore';
 import { syncCommand } from './sync';
 
 export type { CliCommand, CliIo } from './command';
@@ -14,4 +17,7 @@ export const COMMANDS: readonly CliCommand[] = [
   petCommand,
   personCommand,
   outboxCommand,
+  keysCommand,
+  backupCommand,
+  restoreCommand,
 ];

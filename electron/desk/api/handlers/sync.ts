@@ -27,9 +27,18 @@ export function registerSyncHandlers(
   registry: HandlerRegistry,
   context: DeskContext,
   mirror: Mirror,
-  options: { hooks?: SyncHooks; service?: Partial<SyncServiceOptions> } = {},
+  options: {
+    hooks?: SyncHooks;
+    service?: Partial<SyncServiceOptions>;
+    /** Runs the standalone server (the shelter host); default: a plain embedded server. */
+    startServer?: StartStandaloneServer;
+  } = {},
 ): DeskSync {
-  const connections = new ConnectionManager(context.dataDir, context.secretStore, startStandalone);
+  const connections = new ConnectionManager(
+    context.dataDir,
+    context.secretStore,
+    options.startServer ?? startStandalone,
+  );
   const service = new SyncService({
     ...options.service,
     db: mirror.db,
