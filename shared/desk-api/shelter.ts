@@ -55,6 +55,8 @@ export const apiKeySummarySchema = z.object({
   createdAt: z.string(),
   lastUsedAt: z.string().nullable(),
   revokedAt: z.string().nullable(),
+  /** The key this desk itself syncs with: revoking it would cut the desk off its own shelter. */
+  thisDesk: z.boolean(),
 });
 export type ApiKeySummary = z.infer<typeof apiKeySummarySchema>;
 

@@ -4,6 +4,7 @@ import type { RunningDesk } from './desk-fixture';
 /** Screenshots of the current screen in the light and the dark scheme, saved beside the test's output. */
 export async function shootBoth(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   await page.mouse.move(5, 790);
+  await page.evaluate('window.scrollTo(0, 0)');
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);

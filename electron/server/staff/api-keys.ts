@@ -49,6 +49,11 @@ export function apiKeyOperations({ app, sqlite }: StaffContext) {
       return app.keys.revoke(id);
     },
 
+    /** The id of the stored key matching `key` (active only), e.g. to recognise a desk's own key. */
+    apiKeyIdOf(key: string): string | undefined {
+      return app.keys.authenticate(key)?.id;
+    },
+
     listApiKeys(): ApiKeySummary[] {
       const columns = `id, label, access, key_prefix, created_at, revoked_at${hasLastUsed() ? ', last_used_at' : ''}`;
       const rows = sqlite

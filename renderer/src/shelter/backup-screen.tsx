@@ -114,7 +114,8 @@ function Backups() {
         </Title>
         <Text size="sm" c="dimmed" mb="md">
           Puts the shelter back as it was in a backup. Everything entered after that backup is replaced on
-          every desk. The current records are kept beside the backup file, just in case.
+          every desk. A copy of the current records is kept in the shelter’s folder
+          (server.sqlite.before-restore), just in case.
         </Text>
         {restored && (
           <Alert

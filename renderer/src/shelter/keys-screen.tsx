@@ -165,7 +165,7 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
           <Table.Tbody>
             {[...active, ...revoked].map((key) => (
               <Table.Tr key={key.id} c={key.revokedAt ? 'dimmed' : undefined}>
-                <Table.Td>{key.name}</Table.Td>
+                <Table.Td>{key.thisDesk ? 'This desk (its own shelter)' : key.name}</Table.Td>
                 <Table.Td>
                   <Badge variant="light" color={key.kind === 'write' ? 'orange' : 'blue'}>
                     {key.kind === 'write' ? 'Read and write' : 'Read'}
@@ -179,6 +179,10 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
                 <Table.Td ta="right">
                   {key.revokedAt ? (
                     <Text size="sm">Revoked {formatDate(key.revokedAt)}</Text>
+                  ) : key.thisDesk ? (
+                    <Text size="sm" c="dimmed">
+                      Built in
+                    </Text>
                   ) : (
                     <Button size="xs" variant="subtle" color="red" onClick={() => setRevoking(key)}>
                       Revoke

@@ -143,6 +143,12 @@ export class ShelterHost {
     return this.server;
   }
 
+  /** The id of the key this desk syncs with (never revocable from the desk). */
+  ownKeyId(): string | undefined {
+    const key = this.startOptions?.writeKey;
+    return key === undefined ? undefined : this.server?.staff.apiKeyIdOf(key);
+  }
+
   /** The staff operations, or a clear refusal on a desk that does not run its shelter. */
   staff(): StaffOperations {
     if (!this.server) throw notStandalone();

@@ -100,8 +100,9 @@ export function registerShelterHandlers(
     return null;
   });
 
-  registry.handle('shelter.keys.list', () =>
-    host
+  registry.handle('shelter.keys.list', () => {
+    const own = host.ownKeyId();
+    return host
       .staff()
       .listApiKeys()
       .map((key) => ({
@@ -112,13 +113,20 @@ export function registerShelterHandlers(
         createdAt: key.createdAt,
         lastUsedAt: key.lastUsedAt,
         revokedAt: key.revokedAt,
-      })),
-  );
+        thisDesk: key.id === own,
+      }));
+  });
   registry.handle('shelter.keys.create', ({ kind, name }) => {
     const created = staffCall(() => host.staff().createApiKey(kind, name));
     return { id: created.id, key: created.key, kind, name };
   });
   registry.handle('shelter.keys.revoke', ({ id }) => {
+    if (id === host.ownKeyId()) {
+      throw new DeskCallError({
+        code: 'invalid_input',
+        message: 'This is the key this desk uses for its own shelter; revoking it would cut the desk off.',
+      });
+    }
     if (!host.staff().revokeApiKey(id)) {
       throw new DeskCallError({
         code: 'not_found',
