@@ -147,6 +147,21 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     const adopted = found.find((pet) => pet.name === petBadge && pet.adopted_by === person?.id);
     expect(adopted?.status).toBe('adopted');
 
+    // Soft-delete a pet from its drawer, after a confirmation: GET by id then answers 404.
+    const doomed = (
+      (await callApi(apiUrl, key, '/pets?limit=3&sort=name')).json.pets as ApiPet[]
+    )[1] as ApiPet;
+    await page.goto(`${desk.url}#/pets`);
+    await page.getByLabel('Search').fill(doomed.name);
+    await page.getByRole('table', { name: 'Pets' }).getByRole('row', { name: doomed.name }).first().click();
+    await page.getByRole('button', { name: 'Delete this pet…' }).click();
+    await shootBoth(page, testInfo, 'pet-delete-confirm');
+    await page.getByRole('button', { name: `Delete ${doomed.name}` }).click();
+    await expect(page.getByRole('status').filter({ hasText: `${doomed.name} was deleted` })).toBeVisible({
+      timeout: 30_000,
+    });
+    expect((await callApi(apiUrl, key, `/pets/${doomed.id}`)).status).toBe(404);
+
     // Backup: one click, listed; the screen in both schemes.
     await page.goto(`${desk.url}#/backup`);
     await page.getByRole('button', { name: 'Back up now' }).click();
