@@ -1,7 +1,13 @@
 import { expect, startDesk, test } from './desk-fixture';
 import { callApi, createKeyInUi, shelterApiUrl, shootBoth } from './shelter-helpers';
 
-type ApiPet = { id: string; name: string; status: string; adopted_by?: string | null };
+type ApiPet = {
+  id: string;
+  name: string;
+  status: string;
+  custom_id?: string | null;
+  adopted_by?: string | null;
+};
 
 // `npm start -- --standalone --demo` with LAN sharing bound to loopback (never the real network in tests).
 test.beforeAll(() => {
@@ -153,7 +159,13 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     )[1] as ApiPet;
     await page.goto(`${desk.url}#/pets`);
     await page.getByLabel('Search').fill(doomed.name);
-    await page.getByRole('table', { name: 'Pets' }).getByRole('row', { name: doomed.name }).first().click();
+    // Names repeat in a shelter; the row that shows the pet's own id is the one.
+    await page
+      .getByRole('table', { name: 'Pets' })
+      .getByRole('row')
+      .filter({ hasText: doomed.custom_id ?? doomed.name })
+      .first()
+      .click();
     await page.getByRole('button', { name: 'Delete this pet…' }).click();
     await shootBoth(page, testInfo, 'pet-delete-confirm');
     await page.getByRole('button', { name: `Delete ${doomed.name}` }).click();
