@@ -62,11 +62,13 @@ export function TemplatesPanel({ templates, onChange }: { templates: Template[];
                 <Table.Td>{template.name}</Table.Td>
                 <Table.Td>
                   <Group gap={4}>
-                    {Object.entries(template.defaults).map(([key, value]) => (
-                      <Badge key={key} variant="light" color="gray" size="sm">
-                        {humanize(key)}: {Array.isArray(value) ? value.join(', ') : String(value)}
-                      </Badge>
-                    ))}
+                    {Object.entries(template.defaults)
+                      .filter(([, value]) => !(Array.isArray(value) && value.length === 0))
+                      .map(([key, value]) => (
+                        <Badge key={key} variant="light" color="gray" size="sm">
+                          {humanize(key)}: {Array.isArray(value) ? value.join(', ') : String(value)}
+                        </Badge>
+                      ))}
                   </Group>
                 </Table.Td>
                 <Table.Td ta="right">
