@@ -72,7 +72,7 @@ export const SECTIONS: readonly Section[] = [
   },
   {
     path: '/shelter',
-    label: 'Shelter settings',
+    label: 'Shelter',
     hint: 'Statuses, fields, contracts',
     icon: IconBuildingCommunity,
     screen: ShelterSettingsScreen,

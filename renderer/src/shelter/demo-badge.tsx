@@ -14,7 +14,7 @@ export function DemoBadge() {
   useEffect(() => reload(), [location, reload]);
   if (!overview.data?.demo) return null;
   return (
-    <Tooltip label="Made-up pets and people. Remove them under Shelter settings.">
+    <Tooltip label="Made-up pets and people. Remove them under Shelter.">
       <Badge
         component="a"
         href="#/shelter"
