@@ -21,8 +21,8 @@ export interface StaffContext {
   tx<T>(fn: () => T): T;
   getPetOrThrow(id: string): PetRow;
   /**
-   * Runs a kysely query synchronously: compiled to SQL once per shape and prepared once per SQL text,
-   * so composing a query from parts costs nothing on later calls.
+   * Runs a kysely query synchronously: compiled to SQL on each call (cheap next to a staff operation) and
+   * prepared once per distinct SQL text, so each shape of a composed query is one cached prepared statement.
    */
   all<R>(query: Compilable<R>): R[];
   first<R>(query: Compilable<R>): R | undefined;
