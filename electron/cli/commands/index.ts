@@ -1,4 +1,5 @@
 import { backupCommand } from './backup';
+import { checkCommand } from './check';
 import type { CliCommand } from './command';
 import { exportCommand } from './export';
 import { keysCommand } from './keys';
@@ -20,4 +21,5 @@ export const COMMANDS: readonly CliCommand[] = [
   keysCommand,
   backupCommand,
   restoreCommand,
+  checkCommand,
 ];

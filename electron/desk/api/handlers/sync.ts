@@ -1,5 +1,4 @@
 import { DeskCallError } from '../../../../shared/desk-api';
-import { startApiServer } from '../../../server';
 import type { Mirror } from '../../mirror';
 import {
   ConnectionManager,
@@ -10,9 +9,7 @@ import {
 } from '../../sync';
 import type { DeskContext } from '../desk-context';
 import type { HandlerRegistry } from '../handler-registry';
-
-const startStandalone: StartStandaloneServer = ({ dataDir, port, writeKey }) =>
-  startApiServer({ dataDir, port, writeKey });
+import { startStandaloneServer } from '../standalone';
 
 export interface DeskSync {
   service: SyncService;
@@ -20,8 +17,8 @@ export interface DeskSync {
 }
 
 /**
- * `sync.*`: connection settings (the key stays in the secret store) and sync on demand. Starts the sync service:
- * a pull now, then every minute while online, with status and progress through the status hub.
+ * `sync.*`: connection settings (the key stays in the secret store) and sync on demand. When the core starts, the
+ * sync service starts: a pull now, then every minute while online, with status and progress through the status hub.
  */
 export function registerSyncHandlers(
   registry: HandlerRegistry,
@@ -37,7 +34,7 @@ export function registerSyncHandlers(
   const connections = new ConnectionManager(
     context.dataDir,
     context.secretStore,
-    options.startServer ?? startStandalone,
+    options.startServer ?? startStandaloneServer,
   );
   const service = new SyncService({
     ...options.service,
@@ -83,6 +80,6 @@ export function registerSyncHandlers(
     service.reconfigure();
     return connections.summary();
   });
-  service.start();
+  context.onStart(() => service.start());
   return { service, connections };
 }
