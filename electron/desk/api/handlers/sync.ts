@@ -2,6 +2,7 @@ import { DeskCallError } from '../../../../shared/desk-api';
 import type { Mirror } from '../../mirror';
 import {
   ConnectionManager,
+  type StartStandaloneServer,
   type SyncHooks,
   type SyncRunSummary,
   SyncService,
@@ -24,9 +25,18 @@ export function registerSyncHandlers(
   registry: HandlerRegistry,
   context: DeskContext,
   mirror: Mirror,
-  options: { hooks?: SyncHooks; service?: Partial<SyncServiceOptions> } = {},
+  options: {
+    hooks?: SyncHooks;
+    service?: Partial<SyncServiceOptions>;
+    /** Runs the standalone server (the shelter host); default: a plain embedded server. */
+    startServer?: StartStandaloneServer;
+  } = {},
 ): DeskSync {
-  const connections = new ConnectionManager(context.dataDir, context.secretStore, startStandaloneServer);
+  const connections = new ConnectionManager(
+    context.dataDir,
+    context.secretStore,
+    options.startServer ?? startStandaloneServer,
+  );
   const service = new SyncService({
     ...options.service,
     db: mirror.db,
