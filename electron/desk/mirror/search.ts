@@ -65,10 +65,10 @@ function vocabulary(db: MirrorDb, table: Table): string[] {
 /** Whether a word (3+ characters) matches anything through the search indexes. */
 function hasHits(db: MirrorDb, table: Table, phrase: string): boolean {
   if (statement(db, `SELECT 1 FROM ${table}_fts WHERE ${table}_fts MATCH ? LIMIT 1`).get(phrase)) return true;
-  return table === 'pet' &&
-    statement(db, 'SELECT 1 FROM pet_words WHERE pet_words MATCH ? LIMIT 1').get(`${phrase}*`)
-    ? true
-    : false;
+  if (table !== 'pet') return false;
+  return (
+    statement(db, 'SELECT 1 FROM pet_words WHERE pet_words MATCH ? LIMIT 1').get(`${phrase}*`) !== undefined
+  );
 }
 
 /**

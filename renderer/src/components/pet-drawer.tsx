@@ -19,11 +19,12 @@ import { type FormEvent, useEffect, useState } from 'react';
 import type { CustomField } from '../../../shared/contract';
 import type { DeskError, MirrorPet } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
+import { formatCalendarDate, formatMomentDate } from '../lib/dates';
 import { toDeskError } from '../lib/desk-error';
 import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import { buildPetUpdate, draftFromPet, type PetDraft } from '../lib/pet-form';
 import { useOutboxWrite } from '../lib/use-outbox-write';
-import { formatDate, formatFee, formatValue, humanize, statusColor, statusOptions } from '../lib/words';
+import { formatFee, formatValue, humanize, statusColor, statusOptions } from '../lib/words';
 import { DeskErrorAlert } from './desk-error-alert';
 import { DuplicateWarnings } from './duplicate-warnings';
 import { PetFields } from './pet-fields';
@@ -113,7 +114,7 @@ function PetView({
         ? '—'
         : `${record.age_years ?? '0'} y ${record.age_months ?? '0'} m`,
     ],
-    ['age_birthday', 'Birthday', formatDate(record.age_birthday)],
+    ['age_birthday', 'Birthday', formatCalendarDate(record.age_birthday)],
     ['size', 'Size', humanize(record.size)],
     ['weight', 'Weight', formatValue(record.weight)],
     ['coat_length', 'Coat', formatValue(record.coat_length)],
@@ -127,13 +128,13 @@ function PetView({
     ['temperaments', 'Temperament', record.temperaments.map(humanize).join(', ') || '—'],
     ['special_needs', 'Special needs', formatValue(record.special_needs)],
     ['tags', 'Tags', formatValue(record.tags)],
-    ['intake_date', 'Intake', formatDate(record.intake_date)],
-    ['outcome_date', 'Outcome', formatDate(record.outcome_date)],
-    ['adopted_on', 'Adopted on', formatDate(record.adopted_on)],
+    ['intake_date', 'Intake', formatCalendarDate(record.intake_date)],
+    ['outcome_date', 'Outcome', formatCalendarDate(record.outcome_date)],
+    ['adopted_on', 'Adopted on', formatCalendarDate(record.adopted_on)],
     ['adopted_by', 'Adopted by', formatValue(record.adopted_by)],
     ['primary_veterinarian', 'Veterinarian', formatValue(record.primary_veterinarian)],
     ['status_change_notes', 'Status notes', formatValue(record.status_change_notes)],
-    ['updated_at', 'Last changed', formatDate(record.updated_at)],
+    ['updated_at', 'Last changed', formatMomentDate(record.updated_at)],
   ];
   const known = new Set(customFields.map((field) => field.field_key));
   const customData = record.custom_field_data;

@@ -99,14 +99,6 @@ export function formatFee(amount: number | string | null | undefined): string {
   return value.toLocaleString(undefined, { style: 'currency', currency: 'USD', maximumFractionDigits: 2 });
 }
 
-/** A date or date-time as a short local date; the raw text when it does not parse. */
-export function formatDate(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  const at = Date.parse(iso);
-  if (Number.isNaN(at)) return iso;
-  return new Date(at).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
-}
-
 /** Any JSON value as one readable line (custom field data, conflict values). */
 export function formatValue(value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';

@@ -34,9 +34,10 @@ import { EmptyState } from '../components/empty-state';
 import { PersonForm } from '../components/person-form';
 import { RecordBadges } from '../components/record-badges';
 import { ScreenHeader } from '../components/screen-header';
+import { formatMomentDate } from '../lib/dates';
 import { useFollowedId, useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import type { PersonFormType } from '../lib/person-form';
-import { formatDate, formatValue, humanize } from '../lib/words';
+import { formatValue, humanize } from '../lib/words';
 
 const PAGE_SIZE = 50;
 
@@ -293,8 +294,8 @@ function PersonView({
     ['Status notes', formatValue(record.status_change_notes)],
     ...(record.type === 'foster' ? ([['Capacity', formatValue(record.capacity)]] as [string, string][]) : []),
     ['Tags', formatValue(record.tags)],
-    ['Signed up', formatDate(record.created_at)],
-    ['Last changed', formatDate(record.updated_at)],
+    ['Signed up', formatMomentDate(record.created_at)],
+    ['Last changed', formatMomentDate(record.updated_at)],
   ];
   const labelOf = new Map(labels.map((field) => [field.field_key, field.label]));
   const custom = Object.entries(record.custom_field_data);

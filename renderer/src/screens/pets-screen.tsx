@@ -25,8 +25,9 @@ import { PetDrawer } from '../components/pet-drawer';
 import { PetPhoto } from '../components/pet-photo';
 import { RecordBadges } from '../components/record-badges';
 import { ScreenHeader } from '../components/screen-header';
+import { formatCalendarDate } from '../lib/dates';
 import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
-import { formatDate, humanize, SPECIES_OPTIONS, statusColor } from '../lib/words';
+import { humanize, SPECIES_OPTIONS, statusColor } from '../lib/words';
 
 const PAGE_SIZE = 50;
 
@@ -267,7 +268,7 @@ export function PetsScreen() {
                       </Group>
                     </Table.Td>
                     <Table.Td visibleFrom="md">
-                      <Text size="sm">{formatDate(record.intake_date)}</Text>
+                      <Text size="sm">{formatCalendarDate(record.intake_date)}</Text>
                     </Table.Td>
                     <Table.Td>
                       <RecordBadges
