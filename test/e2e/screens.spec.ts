@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { type DemoServer, startDemoServer } from './demo-server';
 import { expect, test } from './desk-fixture';
+import { connect, shoot } from './helpers';
 
 interface ApiPet {
   id: string;
@@ -11,31 +12,6 @@ interface ApiPet {
   status: string;
   status_change_notes: string | null;
   microchip_id: string | null;
-}
-
-async function shoot(page: Page, testInfo: TestInfo, name: string, fullPage = true): Promise<void> {
-  await page.mouse.move(5, 790);
-  await page.evaluate('window.scrollTo(0, 0)');
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${scheme}.png`), fullPage });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
-
-/** Connects the desk to the demo server through Settings, as a coordinator would, and waits for the pets. */
-async function connect(page: Page, deskUrl: string, server: DemoServer): Promise<void> {
-  await page.goto(`${deskUrl}#/settings`);
-  const form = page.getByRole('form', { name: 'Connection' });
-  await form.getByLabel('Server address').fill(server.base);
-  await form.getByRole('textbox', { name: 'API key' }).fill(server.key);
-  await form.getByRole('button', { name: 'Save and connect' }).click();
-  await expect(
-    page.getByRole('status', { name: /Connection status: (Synced|Up to date|Connected)/i }),
-  ).toBeVisible({
-    timeout: 30_000,
-  });
 }
 
 let server: DemoServer;

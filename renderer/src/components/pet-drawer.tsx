@@ -24,7 +24,7 @@ import { toDeskError } from '../lib/desk-error';
 import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import { buildPetUpdate, draftFromPet, type PetDraft } from '../lib/pet-form';
 import { useOutboxWrite } from '../lib/use-outbox-write';
-import { formatFee, formatValue, humanize, statusColor, statusOptions } from '../lib/words';
+import { formatCoat, formatFee, formatValue, humanize, statusColor, statusOptions } from '../lib/words';
 import { DeskErrorAlert } from './desk-error-alert';
 import { DuplicateWarnings } from './duplicate-warnings';
 import { PetFields } from './pet-fields';
@@ -117,7 +117,7 @@ function PetView({
     ['age_birthday', 'Birthday', formatCalendarDate(record.age_birthday)],
     ['size', 'Size', humanize(record.size)],
     ['weight', 'Weight', formatValue(record.weight)],
-    ['coat_length', 'Coat', formatValue(record.coat_length)],
+    ['coat_length', 'Coat', formatCoat(record.coat_length)],
     ['health', 'Health', humanize(record.health)],
     ['spayed', 'Spayed / neutered', formatValue(record.spayed)],
     ['microchip_id', 'Microchip', formatValue(record.microchip_id)],

@@ -13,7 +13,7 @@ import {
 const SPECIAL_WORDS: Record<string, string> = {
   xSmall: 'Extra small',
   xLarge: 'Extra large',
-  youngest: 'Baby (youngest)',
+  youngest: 'Baby',
   medicalHold: 'Medical hold',
   medicalTreatment: 'Medical treatment',
   recoveryPeriod: 'Recovery period',
@@ -97,6 +97,13 @@ export function formatFee(amount: number | string | null | undefined): string {
   const value = typeof amount === 'number' ? amount : Number(amount);
   if (Number.isNaN(value)) return String(amount);
   return value.toLocaleString(undefined, { style: 'currency', currency: 'USD', maximumFractionDigits: 2 });
+}
+
+/** A coat length as people say it: "Short coat" for `short`; a value that already names the coat stays as it is. */
+export function formatCoat(value: string | null | undefined): string {
+  if (!value) return '—';
+  const words = humanize(value);
+  return /coat/i.test(words) ? words : `${words} coat`;
 }
 
 /** Any JSON value as one readable line (custom field data, conflict values). */
