@@ -83,8 +83,8 @@ test('the desk finds what people type: shelter ids, phone forms, typos, best mat
   await page.getByRole('option', { name: 'Dog', exact: true }).click();
   await expect(page.getByRole('status', { name: 'Pet count' })).toHaveText(/ of /);
   await page.mouse.wheel(0, 1500);
-  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(500);
-  const scrolled = await page.evaluate(() => window.scrollY);
+  await expect.poll(() => page.evaluate<number>('window.scrollY')).toBeGreaterThan(500);
+  const scrolled = await page.evaluate<number>('window.scrollY');
   await nav.getByRole('link', { name: 'People' }).click();
   const people = page.getByRole('table', { name: 'Adopters' });
   const personSearch = page.getByRole('textbox', { name: 'Search' });
@@ -95,8 +95,8 @@ test('the desk finds what people type: shelter ids, phone forms, typos, best mat
   }
   await nav.getByRole('link', { name: 'Pets' }).click();
   await expect(page.getByRole('combobox', { name: 'Species' })).toHaveValue('Dog');
-  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(scrolled - 80);
+  await expect.poll(() => page.evaluate<number>('window.scrollY')).toBeGreaterThan(scrolled - 80);
   // A new search starts at the top of its results.
   await search.fill('a');
-  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  await expect.poll(() => page.evaluate<number>('window.scrollY')).toBe(0);
 });
