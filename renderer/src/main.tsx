@@ -1,4 +1,5 @@
 import '@mantine/core/styles.css';
+import '@mantine/spotlight/styles.css';
 import './app/app.css';
 import { MantineProvider } from '@mantine/core';
 import { StrictMode } from 'react';

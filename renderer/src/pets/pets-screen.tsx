@@ -21,6 +21,7 @@ import { PetDrawer } from '../components/pet-drawer';
 import { ScreenHeader } from '../components/screen-header';
 import { useFillingProgress } from '../lib/filling';
 import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
+import { useOpenRequests } from '../lib/open-record';
 import { useRememberedScroll, useRememberedState } from '../lib/remembered';
 import { useListPages } from '../lib/use-list-pages';
 import { humanize, SPECIES_OPTIONS } from '../lib/words';
@@ -54,6 +55,7 @@ export function PetsScreen() {
   const [sort, setSort] = useRememberedState<Sort>('pets.sort', 'relevance');
   const [direction, setDirection] = useRememberedState<'asc' | 'desc'>('pets.direction', 'asc');
   const [openId, setOpenId] = useState<string | null>(null);
+  useOpenRequests('pet', (request) => setOpenId(request.id));
 
   const text = search.trim();
   // Best match means name order until there is something to match.

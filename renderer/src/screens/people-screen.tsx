@@ -36,7 +36,9 @@ import { RecordBadges } from '../components/record-badges';
 import { ScreenHeader } from '../components/screen-header';
 import { formatMomentDate } from '../lib/dates';
 import { useFollowedId, useNeedsAttention, useReloadOnChange } from '../lib/live-data';
+import { useOpenRequests } from '../lib/open-record';
 import type { PersonFormType } from '../lib/person-form';
+import { useRememberedState } from '../lib/remembered';
 import { formatValue, humanize } from '../lib/words';
 
 const PAGE_SIZE = 50;
@@ -52,8 +54,12 @@ const STATUS_COLORS: Record<string, string> = {
 };
 
 export function PeopleScreen() {
-  const [tab, setTab] = useState<PersonType>('adopter');
+  const [tab, setTab] = useRememberedState<PersonType>('people.tab', 'adopter');
   const [openId, setOpenId] = useState<string | null>(null);
+  useOpenRequests('person', (request) => {
+    if (request.personType) setTab(request.personType);
+    setOpenId(request.id);
+  });
   const [creating, setCreating] = useState<PersonFormType | null>(null);
   const [saved, setSaved] = useState<{ id: string; name: string }[]>([]);
   const counts = useDeskQuery('mirror.counts');
@@ -151,13 +157,13 @@ export function PeopleScreen() {
 }
 
 function PeopleList({ type, onOpen }: { type: PersonType; onOpen(id: string): void }) {
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), 200);
-  const [page, setPage] = useState(1);
+  const [search, setSearch] = useRememberedState(`people.${type}.search`, '');
+  const [debounced] = useDebouncedValue(search.trim(), 120);
+  const [page, setPage] = useRememberedState(`people.${type}.page`, 1);
   const list = useDeskQuery('mirror.people.list', {
     type,
     ...(debounced && { search: debounced }),
-    sort: 'name',
+    sort: debounced ? 'relevance' : 'name',
     limit: PAGE_SIZE,
     offset: (page - 1) * PAGE_SIZE,
   });
