@@ -161,8 +161,8 @@ test('offline at an event: an intake and an adopter with an application wait on 
   await shoot(page, testInfo, 'people');
 
   await nav.getByRole('link', { name: 'Sync' }).click();
-  await expect(page.getByText('Create pet "Pebble"')).toBeVisible();
-  await expect(page.getByText(/Create adopter "Ana Ruiz"/)).toBeVisible();
+  await expect(page.getByText('New pet Pebble', { exact: true })).toBeVisible();
+  await expect(page.getByText(/^(New adopter Ana Ruiz|Application from Ana Ruiz for .+)$/)).toBeVisible();
   await shoot(page, testInfo, 'sync-offline');
 
   server = await startDemoServer(serverDir, port);
@@ -223,10 +223,14 @@ test('a change the server refuses needs attention; edited and resubmitted, it go
 
   const nav = page.getByRole('navigation', { name: 'Sections' });
   await nav.getByRole('link', { name: 'Sync' }).click();
-  const entry = page.locator(`[aria-label^="Update pet \\"${target.name}\\""]`);
+  const entry = page.getByRole('article', { name: `${target.name}’s status` });
   await expect(entry).toContainText('Needs attention', { timeout: 30_000 });
-  await expect(entry).toContainText('The server answered 400');
-  await expect(entry).toContainText('Request id');
+  await expect(entry).toContainText('The server did not accept this change');
+  // The technical detail waits behind "Details".
+  await expect(entry.getByText('Request id')).toBeHidden();
+  await entry.getByRole('button', { name: 'Details' }).click();
+  await expect(entry.getByText('Request id')).toBeVisible();
+  await expect(entry).toContainText('PATCH /api/pets/');
   await shoot(page, testInfo, 'sync-needs-attention');
 
   await nav.getByRole('link', { name: 'Pets' }).click();
