@@ -185,6 +185,13 @@ test('offline at an event: an intake and an adopter with an application wait on 
   expect(people.people.map((each) => each.email)).toContain('ana.ruiz@example.org');
   await page.getByRole('button', { name: 'Sync now' }).click();
   await shoot(page, testInfo, 'sync');
+  // The confirmations followed both records to the ids the server gave them.
+  await nav.getByRole('link', { name: 'Intake' }).click();
+  await expect(page.locator('[aria-label="Saved intake Pebble"]')).toContainText('On the server', {
+    timeout: 15_000,
+  });
+  await nav.getByRole('link', { name: 'People' }).click();
+  await expect(savedPerson).toContainText('On the server', { timeout: 15_000 });
 
   await nav.getByRole('link', { name: 'People' }).click();
   await page.getByLabel('Search').fill('Ana Ruiz');

@@ -340,6 +340,21 @@ const identifierSearch: Migration = {
 };
 
 /**
+ * Where records created on this desk went: the server's id of each local id the server accepted, so a confirmation
+ * or link that still holds the local id finds the record under its server id.
+ */
+const localIdMap: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql`CREATE TABLE local_id_map (
+      entity_type TEXT NOT NULL CHECK (entity_type IN ('pet', 'person')),
+      local_id TEXT NOT NULL,
+      server_id TEXT NOT NULL,
+      PRIMARY KEY (entity_type, local_id)
+    ) STRICT`.execute(db);
+  },
+};
+
+/**
  * Static migrations of the mirror database, keyed by zero-padded names. Features that keep tables in the same
  * database bring their own through `openMirror`'s `extraMigrations` (the outbox's are 1001-…); mirror migrations
  * added after the outbox's are numbered 2001 and up so existing data folders keep the order they were migrated in.
@@ -350,4 +365,5 @@ export const MIRROR_MIGRATIONS: Record<string, Migration> = {
   '2002-mirror-deferred-search-index': deferredSearchIndex,
   '2003-mirror-pet-word-index': petWordIndex,
   '2201-mirror-identifier-search': identifierSearch,
+  '2202-mirror-local-id-map': localIdMap,
 };

@@ -220,6 +220,18 @@ function getOne<T>(db: MirrorDb, entityType: EntityType, id: string): MirrorReco
   return row ? fromRow<T>(row) : undefined;
 }
 
+/**
+ * The id a record has now: a local id the server has accepted since becomes the server's id (a confirmation or link
+ * that still holds the local id then finds the record); any other id is returned as it is.
+ */
+export function currentRecordId(db: MirrorDb, entityType: EntityType, id: string): string {
+  const mapped = statement(
+    db,
+    'SELECT server_id FROM local_id_map WHERE entity_type = ? AND local_id = ?',
+  ).get(entityType, id) as { server_id: string } | undefined;
+  return mapped?.server_id ?? id;
+}
+
 /** One mirrored pet by id (server or local id), or undefined. */
 export function getPet(db: MirrorDb, id: string): MirrorRecord<Pet> | undefined {
   return getOne<Pet>(db, 'pet', id);

@@ -92,3 +92,17 @@ describe('desk search', () => {
     expect(petNames('009999')).toEqual(['Late']);
   });
 });
+
+describe('records created on this desk', () => {
+  it('are found by their local id after the server gave them its own', async () => {
+    const { createLocalRecord, currentRecordId, getPet, remapLocalId } = await import('./index');
+    const localId = createLocalRecord(mirror.db, 'pet', { name: 'Pebble', species: 'cat' });
+    const server = makePet({ name: 'Pebble', species: 'cat' });
+    storeServerPage(mirror.db, 'pet', [server], 'listed');
+    remapLocalId(mirror.db, 'pet', localId, server.id);
+    expect(getPet(mirror.db, localId)).toBeUndefined();
+    const found = getPet(mirror.db, currentRecordId(mirror.db, 'pet', localId));
+    expect(found?.record.id).toBe(server.id);
+    expect(found?.presence).toBe('listed');
+  });
+});

@@ -2,7 +2,6 @@ import {
   Alert,
   Badge,
   Button,
-  Card,
   Drawer,
   Group,
   Loader,
@@ -13,18 +12,10 @@ import {
   Tabs,
   Text,
   TextInput,
-  ThemeIcon,
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import {
-  IconCircleCheck,
-  IconClockHour4,
-  IconHeartHandshake,
-  IconHome,
-  IconSearch,
-  IconUserPlus,
-} from '@tabler/icons-react';
+import { IconClockHour4, IconHeartHandshake, IconHome, IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { PersonType } from '../../../shared/contract';
 import type { MirrorPerson } from '../../../shared/desk-api';
@@ -33,9 +24,10 @@ import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
 import { PersonForm } from '../components/person-form';
 import { RecordBadges } from '../components/record-badges';
+import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
 import { formatMomentDate } from '../lib/dates';
-import { useFollowedId, useNeedsAttention, useReloadOnChange } from '../lib/live-data';
+import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import { useOpenRequests } from '../lib/open-record';
 import type { PersonFormType } from '../lib/person-form';
 import { useRememberedState } from '../lib/remembered';
@@ -61,7 +53,7 @@ export function PeopleScreen() {
     setOpenId(request.id);
   });
   const [creating, setCreating] = useState<PersonFormType | null>(null);
-  const [saved, setSaved] = useState<{ id: string; name: string }[]>([]);
+  const [saved, setSaved] = useRememberedState<{ id: string; name: string }[]>('people.saved', []);
   const counts = useDeskQuery('mirror.counts');
   useReloadOnChange(['adopters', 'fosters', 'people'], counts.reload);
 
@@ -78,7 +70,14 @@ export function PeopleScreen() {
       />
       <Stack gap="md">
         {saved.map((person) => (
-          <SavedPerson key={person.id} id={person.id} name={person.name} onOpen={setOpenId} />
+          <SavedRecordCard
+            key={person.id}
+            kind="person"
+            id={person.id}
+            title={`${person.name} is signed up`}
+            label={`Signed up ${person.name}`}
+            onOpen={setOpenId}
+          />
         ))}
         <Tabs
           value={tab}
@@ -342,41 +341,3 @@ function PersonView({
 }
 
 /** Someone signed up from this screen: pending until the server accepts them. */
-function SavedPerson({ id, name, onOpen }: { id: string; name: string; onOpen(id: string): void }) {
-  const currentId = useFollowedId('person', id);
-  const person = useDeskQuery('mirror.people.get', { id: currentId });
-  useReloadOnChange(['adopters', 'fosters', 'people'], person.reload);
-  const gone = person.error?.code === 'not_found';
-  const synced = person.data ? !person.data.pending && person.data.presence !== 'local' : false;
-  return (
-    <Card withBorder radius="lg" p="md" aria-label={`Signed up ${name}`}>
-      <Group justify="space-between" wrap="nowrap">
-        <Group gap="sm" wrap="nowrap">
-          <ThemeIcon color={synced ? 'teal' : 'yellow'} variant="light" size="lg" radius="xl">
-            {synced ? <IconCircleCheck size={20} /> : <IconClockHour4 size={20} />}
-          </ThemeIcon>
-          <Stack gap={0}>
-            <Title order={4}>{name} is signed up</Title>
-            <Text size="sm" c="dimmed">
-              {synced
-                ? 'The shelter’s server has accepted the sign-up.'
-                : gone
-                  ? 'No longer waiting on this desk: it was sent, or discarded under Sync.'
-                  : 'Saved on this desk; sent to the shelter’s server when the connection allows.'}
-            </Text>
-          </Stack>
-        </Group>
-        <Group gap="sm" wrap="nowrap">
-          <Badge color={synced ? 'teal' : gone ? 'gray' : 'yellow'} variant="light">
-            {synced ? 'Synced' : gone ? 'Not here' : 'Not sent yet'}
-          </Badge>
-          {!gone && (
-            <Button size="xs" variant="light" onClick={() => onOpen(currentId)}>
-              Open
-            </Button>
-          )}
-        </Group>
-      </Group>
-    </Card>
-  );
-}
