@@ -71,7 +71,7 @@ test('connect, find a pet, change its status; it is pending, then on the server'
   await edit.getByLabel('Weight').fill('15 kg');
   await edit.getByLabel('Name').fill('');
   await edit.getByRole('button', { name: 'Save changes' }).click();
-  await expect(edit.getByText('must not be empty').first()).toBeVisible();
+  await expect(edit.getByText('Please enter the name.').first()).toBeVisible();
   await shoot(page, testInfo, 'pet-edit-error', false);
   await edit.getByLabel('Name').fill(target.name);
   await edit.getByRole('button', { name: 'Save changes' }).click();
@@ -104,11 +104,20 @@ test('offline at an event: an intake and an adopter with an application wait on 
   await nav.getByRole('link', { name: 'Intake' }).click();
   const form = page.getByRole('form', { name: 'New pet' });
   await form.getByRole('button', { name: 'Save intake' }).click();
-  await expect(form.getByRole('alert')).toContainText('Please check the marked fields');
-  await expect(form.getByText('is required').first()).toBeVisible();
+  const summary = form.getByRole('alert');
+  await expect(summary).toContainText('Please check the marked fields');
+  // Sentences in the summary at the top, each a link to its field, and the same sentence at the field.
+  await expect(summary.getByRole('button', { name: 'Please enter the name.' })).toBeVisible();
+  await expect(summary.getByRole('button', { name: 'Please choose the species.' })).toBeVisible();
+  await expect(form.getByText('Please choose the species.')).toHaveCount(2);
   await shoot(page, testInfo, 'intake-errors');
+  await summary.getByRole('button', { name: 'Please enter the name.' }).click();
+  await expect(form.getByLabel('Name')).toBeFocused();
 
   await form.getByLabel('Name').fill('Pebble');
+  // Fixed, the message goes at once (the others stay until their fields are fixed).
+  await expect(form.getByText('Please enter the name.')).toHaveCount(0);
+  await expect(summary.getByRole('button', { name: 'Please choose the species.' })).toBeVisible();
   await choose(page, form, 'Species', 'Cat');
   await choose(page, form, 'Age', 'Adult');
   await choose(page, form, 'Sex', 'Female');

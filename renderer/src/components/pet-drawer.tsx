@@ -21,12 +21,14 @@ import type { DeskError, MirrorPet } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { formatCalendarDate, formatMomentDate } from '../lib/dates';
 import { toDeskError } from '../lib/desk-error';
+import { changedFields } from '../lib/form-messages';
 import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import { buildPetUpdate, draftFromPet, type PetDraft } from '../lib/pet-form';
 import { useOutboxWrite } from '../lib/use-outbox-write';
 import { formatCoat, formatFee, formatValue, humanize, statusColor, statusOptions } from '../lib/words';
 import { DeskErrorAlert } from './desk-error-alert';
 import { DuplicateWarnings } from './duplicate-warnings';
+import { FormErrorSummary } from './form-error-summary';
 import { PetFields } from './pet-fields';
 import { PetPhoto } from './pet-photo';
 import { RecordBadges } from './record-badges';
@@ -350,7 +352,8 @@ function PetEditForm({
   const api = useDesk();
   const [original] = useState<PetDraft>(() => draftFromPet(pet.record));
   const [draft, setDraft] = useState<PetDraft>(original);
-  const { errors, error, warnings, saving, showInvalid, submit, dismissWarnings } = useOutboxWrite();
+  const { errors, error, warnings, saving, showInvalid, clearFields, submit, dismissWarnings } =
+    useOutboxWrite();
   const [notice, setNotice] = useState<string>();
 
   async function save(force: boolean) {
@@ -380,9 +383,13 @@ function PetEditForm({
         <Text size="sm" c="dimmed">
           Only the fields you change are sent to the server.
         </Text>
+        <FormErrorSummary errors={errors} />
         <PetFields
           draft={draft}
-          onChange={setDraft}
+          onChange={(next) => {
+            clearFields(changedFields(draft, next));
+            setDraft(next);
+          }}
           errors={errors}
           customFields={customFields}
           statuses={statuses}
@@ -398,11 +405,9 @@ function PetEditForm({
         )}
         <Stack gap="xs" pos="sticky" bottom={0} py="sm" bg="var(--mantine-color-body)" style={{ zIndex: 2 }}>
           {Object.keys(errors).length > 0 && (
-            <Alert color="red" variant="light" role="alert" title="Please check the marked fields" py="xs">
-              {Object.entries(errors)
-                .map(([field, message]) => `${humanize(field)} ${message}`)
-                .join('; ')}
-            </Alert>
+            <Text size="sm" c="red" role="status">
+              Please check the marked fields above.
+            </Text>
           )}
           {error && Object.keys(errors).length === 0 && <DeskErrorAlert error={error} title="Not saved" />}
           {notice && <Text size="sm">{notice}</Text>}

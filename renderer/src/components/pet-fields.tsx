@@ -48,6 +48,7 @@ export function PetFields({
       value={draft[key] as string}
       onChange={(event) => set(key, event.currentTarget.value as never)}
       error={errors[key]}
+      data-field={key}
       {...extra}
     />
   );
@@ -63,6 +64,7 @@ export function PetFields({
       value={draft[key] || null}
       onChange={(value) => set(key, value ?? '')}
       error={errors[key]}
+      data-field={key}
       placeholder="Choose…"
       searchable={data.length > 8}
       allowDeselect={false}

@@ -4,21 +4,23 @@ import { useState } from 'react';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { DuplicateWarnings } from '../components/duplicate-warnings';
+import { FormErrorSummary } from '../components/form-error-summary';
 import { PetDrawer } from '../components/pet-drawer';
 import { PetFields } from '../components/pet-fields';
 import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
+import { changedFields } from '../lib/form-messages';
 import { buildPetCreate, emptyPetDraft, type PetDraft } from '../lib/pet-form';
 import { useRememberedState } from '../lib/remembered';
 import { useOutboxWrite } from '../lib/use-outbox-write';
-import { humanize } from '../lib/words';
 
 export function IntakeScreen() {
   const api = useDesk();
   const fields = useDeskQuery('mirror.customFields', { entity: 'pet' });
   const statuses = useDeskQuery('mirror.pets.statuses');
   const [draft, setDraft] = useState<PetDraft>(() => emptyPetDraft());
-  const { errors, error, warnings, saving, showInvalid, submit, dismissWarnings, reset } = useOutboxWrite();
+  const { errors, error, warnings, saving, showInvalid, clearFields, submit, dismissWarnings, reset } =
+    useOutboxWrite();
   // Confirmations stay while staff visit other screens, so they can see each record reach the server.
   const [saved, setSaved] = useRememberedState<{ id: string; name: string }[]>('intake.saved', []);
   const [openId, setOpenId] = useState<string | null>(null);
@@ -70,20 +72,17 @@ export function IntakeScreen() {
             }}
           >
             <Stack gap="lg">
+              <FormErrorSummary errors={errors} />
               <PetFields
                 draft={draft}
-                onChange={setDraft}
+                onChange={(next) => {
+                  clearFields(changedFields(draft, next));
+                  setDraft(next);
+                }}
                 errors={errors}
                 customFields={fields.data?.fields ?? []}
                 statuses={statuses.data ?? []}
               />
-              {errorCount > 0 && (
-                <Alert color="red" variant="light" role="alert" title="Please check the marked fields">
-                  {Object.entries(errors)
-                    .map(([field, message]) => `${humanize(field)} ${message}`)
-                    .join('; ')}
-                </Alert>
-              )}
               {error && errorCount === 0 && <DeskErrorAlert error={error} title="Not saved" />}
               {warnings.length > 0 && (
                 <DuplicateWarnings
