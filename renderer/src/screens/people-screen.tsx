@@ -17,7 +17,7 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconClockHour4, IconHeartHandshake, IconHome, IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import type { PersonType } from '../../../shared/contract';
+import type { CustomField, PersonType } from '../../../shared/contract';
 import type { MirrorPerson } from '../../../shared/desk-api';
 import { useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
@@ -26,6 +26,7 @@ import { PersonForm } from '../components/person-form';
 import { RecordBadges } from '../components/record-badges';
 import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
+import { customFieldSections } from '../lib/custom-field-rows';
 import { formatMomentDate } from '../lib/dates';
 import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import { useOpenRequests } from '../lib/open-record';
@@ -286,7 +287,7 @@ function PersonView({
   needsAttention,
 }: {
   person: MirrorPerson;
-  labels: readonly { field_key: string; label: string }[];
+  labels: readonly CustomField[];
   needsAttention: boolean;
 }) {
   const { record } = person;
@@ -302,8 +303,7 @@ function PersonView({
     ['Signed up', formatMomentDate(record.created_at)],
     ['Last changed', formatMomentDate(record.updated_at)],
   ];
-  const labelOf = new Map(labels.map((field) => [field.field_key, field.label]));
-  const custom = Object.entries(record.custom_field_data);
+  const sections = customFieldSections(record.custom_field_data, labels);
   return (
     <Stack gap="md">
       <Group gap="sm">
@@ -328,14 +328,23 @@ function PersonView({
               <Table.Td style={{ whiteSpace: 'pre-wrap' }}>{value}</Table.Td>
             </Table.Tr>
           ))}
-          {custom.map(([key, value]) => (
-            <Table.Tr key={key}>
-              <Table.Th w={160}>{labelOf.get(key) ?? humanize(key)}</Table.Th>
-              <Table.Td>{formatValue(value)}</Table.Td>
-            </Table.Tr>
-          ))}
         </Table.Tbody>
       </Table>
+      {sections.map((section) => (
+        <Stack key={section.title} gap={6}>
+          <Title order={4}>{section.title}</Title>
+          <Table variant="vertical" withTableBorder layout="fixed" aria-label={section.title}>
+            <Table.Tbody>
+              {section.rows.map((row) => (
+                <Table.Tr key={row.key}>
+                  <Table.Th w={160}>{row.label}</Table.Th>
+                  <Table.Td>{formatValue(row.value)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Stack>
+      ))}
     </Stack>
   );
 }
