@@ -5,6 +5,7 @@ import { DeskCallError, type DeskError, deskResultSchema } from './errors';
 import { type DeskEvent, deskEventSchema } from './events';
 import { mirrorMethods } from './mirror';
 import { outboxMethods } from './outbox';
+import { photoMethods } from './photos';
 import { settingsMethods } from './settings';
 import { statusMethods } from './status';
 import { syncMethods } from './sync';
@@ -16,6 +17,7 @@ export * from './errors';
 export * from './events';
 export * from './mirror';
 export * from './outbox';
+export * from './photos';
 export * from './settings';
 export * from './status';
 export * from './sync';
@@ -31,6 +33,7 @@ export const deskMethods = {
   ...mirrorMethods,
   ...syncMethods,
   ...outboxMethods,
+  ...photoMethods,
 };
 
 export type DeskMethods = typeof deskMethods;

@@ -109,7 +109,8 @@ export const mirrorMethods = {
     output: mirrorPetPageSchema,
   }),
   'mirror.pets.get': defineMethod({
-    summary: 'One mirrored pet by id (server id, or a local id: also one the server has since replaced); fails with not_found.',
+    summary:
+      'One mirrored pet by id (server id, or a local id: also one the server has since replaced); fails with not_found.',
     input: idInput,
     output: mirrorPetSchema,
   }),
