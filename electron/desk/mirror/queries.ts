@@ -247,7 +247,8 @@ export function listPetStatuses(db: MirrorDb): string[] {
   return (
     statement(
       db,
-      `SELECT DISTINCT status FROM pet WHERE presence != 'removed' ORDER BY status COLLATE NOCASE`,
+      // The slim list table and its status index: no pass over the wide record rows.
+      `SELECT DISTINCT status FROM pet_list WHERE presence != 'removed' ORDER BY status COLLATE NOCASE`,
     ).all() as {
       status: string;
     }[]
@@ -262,7 +263,7 @@ export function countRecords(db: MirrorDb): {
   pending: number;
 } {
   const pets: Record<Presence, number> = { listed: 0, unlisted: 0, removed: 0, local: 0 };
-  for (const row of statement(db, 'SELECT presence, COUNT(*) AS n FROM pet GROUP BY presence').all() as {
+  for (const row of statement(db, 'SELECT presence, COUNT(*) AS n FROM pet_list GROUP BY presence').all() as {
     presence: Presence;
     n: number;
   }[]) {
@@ -270,7 +271,7 @@ export function countRecords(db: MirrorDb): {
   }
   const people = statement(
     db,
-    `SELECT type, COUNT(*) AS n FROM person WHERE presence != 'removed' GROUP BY type`,
+    `SELECT type, COUNT(*) AS n FROM person_list WHERE presence != 'removed' GROUP BY type`,
   ).all() as { type: string; n: number }[];
   const { pending } = statement(db, 'SELECT COUNT(*) AS pending FROM local_edit').get() as {
     pending: number;

@@ -18,6 +18,8 @@ export interface PhotoCacheOptions {
   maxPhotoBytes?: number;
   /** Limit of one download (headers and body). */
   timeoutMs?: number;
+  /** How long an address that failed is answered from memory before it is tried again. */
+  retryAfterMs?: number;
 }
 
 const EXTENSIONS: Record<string, string> = {
@@ -77,12 +79,17 @@ export class PhotoCache {
   private readonly maxPhotoBytes: number;
   private readonly timeoutMs: number;
   private readonly inFlight = new Map<string, Promise<CachedPhoto>>();
+  /** Addresses that just failed, with when they may be tried again (a broken or unreachable host is not asked again
+   * for every row that shows it). */
+  private readonly failedUntil = new Map<string, { until: number; message: string }>();
+  private readonly retryAfterMs: number;
 
   constructor(options: PhotoCacheOptions) {
     this.dir = options.dir;
     this.maxBytes = options.maxBytes ?? 200 * 1024 * 1024;
     this.maxPhotoBytes = options.maxPhotoBytes ?? 8 * 1024 * 1024;
     this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.retryAfterMs = options.retryAfterMs ?? 60_000;
     fs.mkdirSync(this.dir, { recursive: true });
   }
 
@@ -94,9 +101,19 @@ export class PhotoCache {
       fs.utimesSync(found.file, now, now);
       return { mime: found.mime, bytes: fs.readFileSync(found.file) };
     }
+    const failed = this.failedUntil.get(url);
+    if (failed && failed.until > Date.now()) throw new PhotoUnavailableError(failed.message);
     let pending = this.inFlight.get(url);
     if (!pending) {
-      pending = this.download(url).finally(() => this.inFlight.delete(url));
+      pending = this.download(url)
+        .catch((error: unknown) => {
+          if (error instanceof PhotoUnavailableError) {
+            if (this.failedUntil.size > 5000) this.failedUntil.clear();
+            this.failedUntil.set(url, { until: Date.now() + this.retryAfterMs, message: error.message });
+          }
+          throw error;
+        })
+        .finally(() => this.inFlight.delete(url));
       this.inFlight.set(url, pending);
     }
     return pending;

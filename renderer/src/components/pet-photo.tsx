@@ -3,6 +3,27 @@ import { IconPaw } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useDesk } from '../bridge/hooks';
 
+/**
+ * Photo requests go two at a time: a list of slow or unreachable photo hosts must never hold up the desk's own calls
+ * (the browser gives one host only a few connections).
+ */
+const MAX_LOADING = 2;
+let loading = 0;
+const queue: Array<() => void> = [];
+function whenFree(): Promise<() => void> {
+  return new Promise((resolve) => {
+    const start = () => {
+      loading++;
+      resolve(() => {
+        loading--;
+        queue.shift()?.();
+      });
+    };
+    if (loading < MAX_LOADING) start();
+    else queue.push(start);
+  });
+}
+
 /** Photos already turned into data URLs in this window (the desk keeps the files; this saves the round trips). */
 const shown = new Map<string, string | null>();
 const SHOWN_LIMIT = 400;
@@ -36,16 +57,23 @@ export function PetPhoto({
     if (known !== undefined) return setDataUrl(known);
     setDataUrl(undefined);
     let current = true;
-    api.call('photos.get', { url }).then(
-      (photo) => {
-        remember(url, photo.dataUrl);
-        if (current) setDataUrl(photo.dataUrl);
-      },
-      () => {
-        // Not remembered as missing for good: the address may work again when the desk is back online.
-        if (current) setDataUrl(null);
-      },
-    );
+    void whenFree().then((done) => {
+      // Scrolled past before its turn: not asked at all.
+      if (!current) return done();
+      api
+        .call('photos.get', { url })
+        .then(
+          (photo) => {
+            remember(url, photo.dataUrl);
+            if (current) setDataUrl(photo.dataUrl);
+          },
+          () => {
+            // Not remembered as missing for good: the address may work again when the desk is back online.
+            if (current) setDataUrl(null);
+          },
+        )
+        .finally(done);
+    });
     return () => {
       current = false;
     };

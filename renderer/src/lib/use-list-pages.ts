@@ -16,6 +16,8 @@ export interface ListPages<T> {
   error: DeskError | undefined;
   /** True while a request for the current query is under way. */
   loading: boolean;
+  /** True once the rows on show are the current query's (not the previous query's, kept meanwhile). */
+  current: boolean;
   /** The record at a row index, or undefined while its page loads. */
   itemAt(index: number): T | undefined;
   /** Asks for the pages covering rows `start`..`end` (inclusive); the ones already here are not asked again. */
@@ -110,6 +112,7 @@ export function useListPages<M extends ListMethod>(method: M, query: Query<M>): 
     total: state.total,
     error: state.key === key ? state.error : undefined,
     loading: state.loading,
+    current: state.key === key && state.pages.size > 0,
     itemAt,
     request,
     reload,

@@ -219,7 +219,14 @@ export function PetsScreen() {
         {shown !== undefined && (
           <Paper withBorder radius="lg" style={{ overflow: 'hidden' }}>
             <Group justify="space-between" px="md" py="xs">
-              <Text size="sm" c="dimmed" role="status" aria-label="Pet count">
+              <Text
+                size="sm"
+                c="dimmed"
+                role="status"
+                aria-label="Pet count"
+                // The search the rows on show answer (benchmarks and tests wait for it).
+                data-results-for={pages.current ? text : undefined}
+              >
                 {filling
                   ? `Still filling: ${filling.done.toLocaleString()} of about ${filling.total.toLocaleString()} pets so far`
                   : `${shown === 1 ? '1 pet' : `${shown.toLocaleString()} pets`}${
