@@ -53,7 +53,12 @@ test('the desk finds what people type: shelter ids, phone forms, typos, best mat
   test.setTimeout(120_000);
   const { pets } = await server.api<{ pets: ApiPet[] }>('/pets?limit=100');
   const target = pets.find((pet) => pet.custom_id && pet.name.length > 3) as ApiPet;
-  await postToServer(server, '/people', { type: 'adopter', name: 'Dana Lee', phone: '+1 555 0999' });
+  await postToServer(server, '/people', {
+    type: 'adopter',
+    name: 'Dana Lee',
+    phone: '+1 555 0999',
+    custom_field_data: { home_type: 'House', has_yard: true },
+  });
   await connect(page, desk.url, server);
 
   const nav = page.getByRole('navigation', { name: 'Sections' });
@@ -93,6 +98,11 @@ test('the desk finds what people type: shelter ids, phone forms, typos, best mat
     await expect(people.getByRole('row')).toHaveCount(2);
     await expect(people.getByRole('row').nth(1)).toContainText('Dana Lee');
   }
+  await people.getByRole('row').nth(1).click();
+  const person = page.getByRole('dialog');
+  await expect(person.getByRole('heading', { level: 2, name: 'Dana Lee' })).toBeVisible();
+  await shoot(page, testInfo, 'person-detail', false);
+  await page.keyboard.press('Escape');
   await nav.getByRole('link', { name: 'Pets' }).click();
   await expect(page.getByRole('combobox', { name: 'Species' })).toHaveValue('Dog');
   await expect.poll(() => page.evaluate<number>('window.scrollY')).toBeGreaterThan(scrolled - 80);
