@@ -56,7 +56,10 @@ test('the desk is driven from the keyboard: skip link, Ctrl+K, Esc, ?, new intak
   // Ctrl+K also reaches the actions, and works from inside a text field.
   await page.getByRole('textbox', { name: 'Search' }).focus();
   await page.keyboard.press('Control+K');
-  await search.fill('settings');
+  await search.fill('go to settings');
+  await expect(page.getByRole('button', { name: /Go to Settings/ })).toBeVisible();
+  // No pet or person matches these words: the action is the first and only result.
+  await expect(page.getByRole('button', { name: /Go to|Sign up|New intake/ })).toHaveCount(1);
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/#\/settings$/);
