@@ -20,6 +20,9 @@ describe('custom fields of a record', () => {
       field('cf_home_type', 'Type of home', 'adopterHome'),
       field('cf_reference_check', 'Reference check', 'adopterStaff'),
     ]);
+    expect(
+      customFieldSections({ cf_home_type: 'Condo' }, [field('home_type', 'Type of home', 'Home')]),
+    ).toEqual([{ title: 'Home', rows: [{ key: 'cf_home_type', label: 'Type of home', value: 'Condo' }] }]);
     expect(sections).toEqual([
       { title: 'Home', rows: [{ key: 'home_type', label: 'Type of home', value: 'House' }] },
       { title: 'Staff', rows: [{ key: 'cf_reference_check', label: 'Reference check', value: 'ok' }] },

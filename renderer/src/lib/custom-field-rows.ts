@@ -6,7 +6,7 @@ export interface CustomFieldSection {
   rows: Array<{ key: string; label: string; value: unknown }>;
 }
 
-/** The data key of a field: records carry `home_type` for the field `cf_home_type` (its public key). */
+/** Records may carry a field under its internal key (`cf_home_type`) or its public one (`home_type`). */
 const bareKey = (key: string) => key.replace(/^cf_/, '');
 
 /** A section key as a heading: `adopterHome` → "Home", `petMedical` → "Medical". */
@@ -34,7 +34,9 @@ export function customFieldSections(
     section.rows.push({ key, label, value });
   };
   for (const field of fields) {
-    const key = [field.field_key, bareKey(field.field_key)].find((candidate) => candidate in data);
+    const key = [field.field_key, bareKey(field.field_key), `cf_${field.field_key}`].find(
+      (candidate) => candidate in data,
+    );
     if (key === undefined) continue;
     used.add(key);
     add(sectionTitle(field.section), key, field.label, data[key]);
