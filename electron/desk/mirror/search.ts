@@ -94,6 +94,15 @@ export function searchClause(
   const long = words.filter((word) => [...word].length >= MIN_INDEXED_WORD);
   const watermark = long.length > 0 ? searchIndexWatermark(db, table) : undefined;
   const columns = COLUMNS[table];
+  const identifier = identifierClause(table, text);
+  // A search that names records by id ("RAR", "RAR-0001") is not a typo: no alternatives are looked for.
+  let named: boolean | undefined;
+  const namesRecords = () => {
+    named ??= identifier
+      ? statement(db, `SELECT 1 FROM (${identifier.any}) LIMIT 1`).get(...identifier.anyParams) !== undefined
+      : false;
+    return named;
+  };
   for (const word of words) {
     if ([...word].length < MIN_INDEXED_WORD) {
       conditions.push(
@@ -104,7 +113,7 @@ export function searchClause(
     }
     const lower = word.toLowerCase();
     const alternatives =
-      !LETTERS.test(lower) || hasHits(db, table, quote(lower))
+      !LETTERS.test(lower) || hasHits(db, table, quote(lower)) || namesRecords()
         ? []
         : typoAlternatives(lower, vocabulary(db, table));
     const options = [lower, ...alternatives];
@@ -125,7 +134,6 @@ export function searchClause(
   // Every word must match (INTERSECT), or the whole search names a record (UNION): one set of seqs, looked up once.
   const byWords =
     conditions.length === 1 ? conditions[0] : `SELECT seq FROM (${conditions.join(' INTERSECT ')})`;
-  const identifier = identifierClause(table, text);
   const first = words[0] as string;
   const rank = `CASE WHEN name = ? COLLATE NOCASE${identifier ? ` OR seq IN (${identifier.exact})` : ''} THEN 0
     WHEN name LIKE ? ESCAPE '\\' THEN 1 WHEN name LIKE ? ESCAPE '\\' THEN 2 ELSE 3 END`;

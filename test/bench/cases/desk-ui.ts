@@ -87,6 +87,20 @@ async function startDesk(dataDir: string): Promise<{ url: string; child: ChildPr
   return { url, child };
 }
 
+/** In the page: clicks the n-th pet row and waits until the drawer shows that pet's name. */
+const OPEN = `async (n) => {
+  const row = document.querySelectorAll('table[aria-label="Pets"] tbody tr')[n];
+  const name = row.getAttribute('aria-label');
+  const started = performance.now();
+  row.click();
+  await new Promise((resolve, reject) => {
+    const deadline = started + 10000;
+    const check = () => [...document.querySelectorAll('[role="dialog"] h2')].some((h) => h.textContent === name) ? resolve() : performance.now() > deadline ? reject(new Error('drawer of ' + name + ' did not open')) : requestAnimationFrame(check);
+    check();
+  });
+  return performance.now() - started;
+}`;
+
 /** In the page: types `text` into the pet search as one keystroke and waits until the rows answer it. */
 const KEYSTROKE = `async (text) => {
   const input = document.querySelector('input[placeholder^="Name, breed"]');
@@ -150,14 +164,9 @@ async function measure(context: BenchContext): Promise<BenchResult[]> {
     const opens: number[] = [];
     await input.fill('');
     await page.locator('[data-results-for=""]').waitFor();
-    for (let n = 1; n <= 10; n++) {
-      const row = page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(n);
-      const name = (await row.getAttribute('aria-label')) ?? '';
-      const started = Date.now();
-      await row.click();
-      // Rendered with the pet's data (the drawer's slide-in animation is not counted).
-      await page.getByRole('dialog').getByRole('heading', { level: 2, name }).waitFor({ state: 'attached' });
-      opens.push(Date.now() - started);
+    for (let n = 0; n < 10; n++) {
+      // Measured in the page, from the click to the drawer showing the pet (no test-driver round trips).
+      opens.push(await page.evaluate<number>(`(${OPEN})(${n})`));
       await page.keyboard.press('Escape');
       await page.getByRole('dialog').waitFor({ state: 'detached' });
     }
