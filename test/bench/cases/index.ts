@@ -1,4 +1,5 @@
 import type { BenchCase } from '../types';
+import { deskUiCases } from './desk-ui';
 import { lockCases } from './lock-hold';
 import { outboxCases } from './outbox-replay';
 import { serverPetCases } from './server-pets';
@@ -14,4 +15,5 @@ export const benchCases: BenchCase[] = [
   ...syncStallCases,
   ...outboxCases,
   ...lockCases,
+  ...deskUiCases,
 ];
