@@ -5,7 +5,9 @@ import { DeskCallError, type DeskError, deskResultSchema } from './errors';
 import { type DeskEvent, deskEventSchema } from './events';
 import { mirrorMethods } from './mirror';
 import { outboxMethods } from './outbox';
+import { photoMethods } from './photos';
 import { settingsMethods } from './settings';
+import { shelterMethods } from './shelter';
 import { statusMethods } from './status';
 import { syncMethods } from './sync';
 
@@ -16,9 +18,11 @@ export * from './errors';
 export * from './events';
 export * from './mirror';
 export * from './outbox';
+export * from './photos';
 export * from './port-channels';
 export * from './settings';
 export * from './shell';
+export * from './shelter';
 export * from './status';
 export * from './sync';
 
@@ -33,6 +37,8 @@ export const deskMethods = {
   ...mirrorMethods,
   ...syncMethods,
   ...outboxMethods,
+  ...shelterMethods,
+  ...photoMethods,
 };
 
 export type DeskMethods = typeof deskMethods;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { DeskMode } from '../../../shared/desk-api';
 import { type Logger, noopLogger } from '../../platform/log';
 import { FileSecretStore, type SecretStore } from '../../platform/secret-store';
+import type { ApiClientOptions } from '../client';
 import { openDeskMirror } from '../outbox';
 import type { DeskContext } from './desk-context';
 import { createEventHub, type EventHub } from './event-hub';
@@ -9,7 +10,10 @@ import { createHandlerRegistry, type HandlerRegistry } from './handler-registry'
 import { registerAppHandlers } from './handlers/app';
 import { registerMirrorHandlers } from './handlers/mirror';
 import { registerOutboxHandlers } from './handlers/outbox';
+import { registerPhotoHandlers } from './handlers/photos';
 import { registerSettingsHandlers } from './handlers/settings';
+import { registerShelterHandlers } from './handlers/shelter';
+import { ShelterHost } from './handlers/shelter-host';
 import { registerStatusHandlers } from './handlers/status';
 import { registerSyncHandlers } from './handlers/sync';
 import { openSettingsStore } from './settings-store';
@@ -34,6 +38,8 @@ export interface DeskCoreOptions {
   start?: boolean;
   /** How much the mirror is checked at open (default `quick`; short CLI commands pass `marker`). */
   integrityCheck?: 'quick' | 'marker';
+  /** Bounds of the sync's API client (the CLI's --request-deadline and --max-response-mb). */
+  syncClient?: Pick<ApiClientOptions, 'deadlineMs' | 'maxResponseBytes'>;
 }
 
 export interface DeskCore {
@@ -106,6 +112,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     registerAppHandlers(registry, context);
     registerSettingsHandlers(registry, context);
     registerStatusHandlers(registry, context);
+    registerPhotoHandlers(registry, context);
     // Mirror and sync (issue #4): the mirror database in the data folder, its reads, and the sync service.
     const mirror = await openDeskMirror({
       dataDir: options.dataDir,
@@ -115,8 +122,16 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     registerMirrorHandlers(registry, context, mirror);
     // Outbox (issue #5): local writes, replayed by every sync run first and, once started, after each write.
     const outbox = registerOutboxHandlers(registry, context, mirror);
-    const sync = registerSyncHandlers(registry, context, mirror, { hooks: outbox.hooks });
+    // The standalone shelter (issue #12): runs the embedded server for the connection, closed after sync.
+    const shelter = new ShelterHost(context);
+    context.onClose(() => shelter.close());
+    const sync = registerSyncHandlers(registry, context, mirror, {
+      hooks: outbox.hooks,
+      startServer: shelter.start,
+      ...(options.syncClient && { service: { clientOptions: options.syncClient } }),
+    });
     outbox.attach(sync);
+    registerShelterHandlers(registry, context, { host: shelter, sync, mirror });
   } catch (error) {
     await close();
     throw error;

@@ -1,6 +1,13 @@
 import { DeskCallError } from '../../../../shared/desk-api';
 import type { Mirror } from '../../mirror';
-import { ConnectionManager, type SyncHooks, SyncService, type SyncServiceOptions } from '../../sync';
+import {
+  ConnectionManager,
+  type StartStandaloneServer,
+  type SyncHooks,
+  type SyncRunSummary,
+  SyncService,
+  type SyncServiceOptions,
+} from '../../sync';
 import type { DeskContext } from '../desk-context';
 import type { HandlerRegistry } from '../handler-registry';
 import { standaloneServer } from '../standalone';
@@ -18,12 +25,17 @@ export function registerSyncHandlers(
   registry: HandlerRegistry,
   context: DeskContext,
   mirror: Mirror,
-  options: { hooks?: SyncHooks; service?: Partial<SyncServiceOptions> } = {},
+  options: {
+    hooks?: SyncHooks;
+    service?: Partial<SyncServiceOptions>;
+    /** Runs the standalone server (the shelter host); default: a plain embedded server. */
+    startServer?: StartStandaloneServer;
+  } = {},
 ): DeskSync {
   const connections = new ConnectionManager(
     context.dataDir,
     context.secretStore,
-    standaloneServer(context.log),
+    options.startServer ?? standaloneServer(context.log),
   );
   const service = new SyncService({
     ...options.service,
@@ -33,7 +45,13 @@ export function registerSyncHandlers(
     log: context.log,
     ...(options.hooks && { hooks: options.hooks }),
     onMirrorChanged: (summary) => {
-      const collections = summary.lists.filter((list) => list.written > 0).map((list) => list.collection);
+      // Pulls and removal checks (records marked unlisted or removed) both change what the lists show.
+      const collections = [
+        ...new Set([
+          ...summary.lists.filter((list) => list.written > 0).map((list) => list.collection),
+          ...summary.removals.filter((check) => check.written > 0).map((check) => check.collection),
+        ]),
+      ];
       context.events.emit({
         type: 'mirror-changed',
         collections: summary.metadataChanged.length > 0 ? [...collections, 'metadata' as const] : collections,
@@ -49,15 +67,17 @@ export function registerSyncHandlers(
     service.networkChanged();
     return null;
   });
-  registry.handle('sync.now', async (input) => {
-    const summary = await service.syncNow({
-      reconcile: input?.full ?? false,
-      metadata: input?.full ?? false,
-    });
+  const runResult = (summary: SyncRunSummary | undefined) => {
     if (!summary) return null;
     const { complete, requests, notModified, written, problems, durationMs } = summary;
     return { complete, requests, notModified, written, problems, durationMs };
-  });
+  };
+  registry.handle('sync.now', async (input) =>
+    runResult(await (input?.full ? service.runFullCheck() : service.syncNow())),
+  );
+  registry.handle('sync.fullCheck.estimate', () => service.fullCheckEstimate());
+  registry.handle('sync.fullCheck.start', async () => runResult(await service.runFullCheck()));
+  registry.handle('sync.fullCheck.stop', () => ({ stopped: service.stopFullCheck() }));
   registry.handle('sync.connection.get', () => connections.summary());
   registry.handle('sync.connection.set', async (input) => {
     try {
