@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadDemoShelter } from './demo/load-demo';
+import { AuthThrottle } from './domain/auth-throttle';
 import { DEFAULT_HOURLY_LIMITS, FixedWindowRateLimiter } from './domain/rate-limit';
 import { createRequestListener } from './http/pipeline';
 import { Router } from './http/route';
@@ -34,6 +35,8 @@ export interface ApiServerOptions {
   demo?: boolean;
   /** Scale the demo's pets (benchmarks: 100_000). */
   demoPets?: number;
+  /** Wrong API keys one client address may present before it must wait (default 10, see AuthThrottle). */
+  failedKeyAllowance?: number;
   /** Clock injection for tests (ms since epoch); default Date.now. */
   now?: () => number;
 }
@@ -75,7 +78,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
     const override = options.rateLimitPerHour;
     const limiter = new FixedWindowRateLimiter((endpoint) => override ?? DEFAULT_HOURLY_LIMITS[endpoint]);
     const router = new Router([...metadataRoutes, ...petRoutes, ...peopleRoutes, ...openapiRoutes]);
-    const server = http.createServer({ keepAliveTimeout: 5000 }, createRequestListener(app, router, limiter));
+    const server = http.createServer(
+      { keepAliveTimeout: 5000 },
+      createRequestListener(app, router, limiter, new AuthThrottle(options.failedKeyAllowance)),
+    );
     const host = options.host ?? '127.0.0.1';
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

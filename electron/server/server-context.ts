@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Kysely } from 'kysely';
@@ -26,6 +27,21 @@ export interface ServerContext {
   close(): Promise<void>;
 }
 
+/**
+ * The database holds the shelter's people and the key hashes: readable and writable by its owner only
+ * (on every start, so files from older versions are tightened too). SQLite gives -wal and -shm files it
+ * creates later the main file's mode.
+ */
+function restrictToOwner(filename: string): void {
+  for (const file of [filename, `${filename}-wal`, `${filename}-shm`]) {
+    try {
+      fs.chmodSync(file, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}
+
 /** The database file inside a data directory. */
 export function serverDatabasePath(dataDir: string): string {
   return path.join(dataDir, 'server.sqlite');
@@ -39,7 +55,9 @@ export async function openServerContext(
   filename: string,
   now: () => number = Date.now,
 ): Promise<ServerContext> {
+  if (filename !== ':memory:') fs.mkdirSync(path.dirname(filename), { recursive: true, mode: 0o700 });
   const { db, sqlite, close } = await openDatabase<ServerSchema>({ filename, migrations: serverMigrations });
+  if (filename !== ':memory:') restrictToOwner(filename);
   // A 100k-pet shelter is a few hundred MB with its search index: map it and cache generously so random
   // fetches by id do not pay a read() system call per page.
   sqlite.pragma('cache_size = -65536');

@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, sql } from 'kysely';
+import { newKeySalt, saltedKeyHash } from './key-hash';
 
 /**
  * The embedded server's schema. Timestamps are INTEGER milliseconds; JSON columns are TEXT parsed with zod;
@@ -230,8 +231,48 @@ const petVersionIndex: Migration = {
   },
 };
 
-/** Static migrations of the server database (see openDatabase). */
+/**
+ * API keys salted: each key gets a random salt and the stored value becomes HMAC-SHA-256(salt, SHA-256(key)),
+ * computed here from the SHA-256 digests older databases stored, so existing keys keep working. Adds the
+ * time of last use. (The table is rebuilt because SQLite cannot drop the old UNIQUE constraint in place.)
+ */
+const saltedApiKeys: Migration = {
+  async up(db: Kysely<unknown>) {
+    const { rows } = await sql<{
+      id: string;
+      label: string;
+      access: string;
+      key_hash: string;
+      key_prefix: string;
+      created_at: number;
+      revoked_at: number | null;
+    }>`SELECT id, label, access, key_hash, key_prefix, created_at, revoked_at FROM api_keys`.execute(db);
+    await sql`CREATE TABLE api_keys_salted (
+      id TEXT PRIMARY KEY,
+      label TEXT NOT NULL,
+      access TEXT NOT NULL,
+      key_salt TEXT NOT NULL,
+      key_hash TEXT NOT NULL,
+      key_prefix TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      last_used_at INTEGER,
+      revoked_at INTEGER
+    ) STRICT`.execute(db);
+    for (const row of rows) {
+      const salt = newKeySalt();
+      const hash = saltedKeyHash(salt, Buffer.from(row.key_hash, 'hex'));
+      await sql`INSERT INTO api_keys_salted (id, label, access, key_salt, key_hash, key_prefix, created_at, revoked_at)
+        VALUES (${row.id}, ${row.label}, ${row.access}, ${salt}, ${hash}, ${row.key_prefix}, ${row.created_at},
+          ${row.revoked_at})`.execute(db);
+    }
+    await sql`DROP TABLE api_keys`.execute(db);
+    await sql`ALTER TABLE api_keys_salted RENAME TO api_keys`.execute(db);
+  },
+};
+
+/** Static migrations of the server database (see openDatabase). Numbers 05xx: this round's server work. */
 export const serverMigrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-pet-version-index': petVersionIndex,
+  '0501-salted-api-keys': saltedApiKeys,
 };

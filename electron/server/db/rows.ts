@@ -134,9 +134,13 @@ export interface ApiKeyRow {
   id: string;
   label: string;
   access: 'read' | 'write';
+  /** Random per-key salt, hex (migration 0501). */
+  key_salt: string;
+  /** HMAC-SHA-256(salt, SHA-256(key)), hex. */
   key_hash: string;
   key_prefix: string;
   created_at: number;
+  last_used_at: number | null;
   revoked_at: number | null;
 }
 

@@ -7,12 +7,14 @@ import {
   WRITE_CACHE_CONTROL,
 } from '../../../shared/contract';
 import { ApiError } from '../domain/api-error';
+import { AuthThrottle } from '../domain/auth-throttle';
 import { IDEMPOTENCY_KEY_SHAPE, requestFingerprint } from '../domain/idempotency-store';
 import type { EndpointId, FixedWindowRateLimiter, RateState } from '../domain/rate-limit';
 import type { ServerContext } from '../server-context';
 import { isEmptyBody, parseJsonObject, readBody } from './body';
 import { ifNoneMatchMatches, strongEtag } from './etag';
-import type { Route, RouteResult, Router } from './route';
+import { parseQueryString, type Route, type RouteResult, type Router } from './route';
+import { reportStorageError, storageError } from './storage-errors';
 
 /** Counter bucket for requests that present no valid key (401s, the OpenAPI document). */
 const ANONYMOUS = 'anonymous';
@@ -25,6 +27,18 @@ interface Exchange {
   requestId: string;
   rate: RateState | undefined;
   endpoint: EndpointId;
+}
+
+function tooManyFailures(waitSeconds: number): ApiError {
+  return new ApiError(
+    429,
+    'rate_limited',
+    `Too many wrong API keys from this address; retry after ${waitSeconds} s.`,
+    {
+      hint: 'Check the key in the desk settings; each further wrong key doubles the wait.',
+      headers: { 'Retry-After': String(waitSeconds) },
+    },
+  );
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -41,6 +55,7 @@ export function createRequestListener(
   app: ServerContext,
   router: Router,
   limiter: FixedWindowRateLimiter,
+  throttle: AuthThrottle = new AuthThrottle(),
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const metadataHeaders = (exchange: Exchange): Record<string, string> => {
     const rate = exchange.rate ?? limiter.peek(ANONYMOUS, exchange.endpoint, app.now());
@@ -75,7 +90,6 @@ export function createRequestListener(
     const queryAt = url.indexOf('?');
     let pathname = queryAt === -1 ? url : url.slice(0, queryAt);
     if (pathname.length > 1 && pathname.endsWith('/')) pathname = pathname.slice(0, -1);
-    const query = queryAt === -1 ? EMPTY_QUERY : new URLSearchParams(url.slice(queryAt + 1));
     const method = req.method ?? 'GET';
     const match = router.match(method, pathname);
     if (!match.route) {
@@ -93,7 +107,8 @@ export function createRequestListener(
     exchange.endpoint = route.endpoint;
 
     // Keyless endpoints (the OpenAPI document) are counted per client address instead of per key.
-    let keyId = `address:${req.socket.remoteAddress ?? 'unknown'}`;
+    const address = req.socket.remoteAddress ?? 'unknown';
+    let keyId = `address:${address}`;
     if (route.access !== 'public') {
       const presented = header(req, 'x-api-key');
       if (presented === undefined || presented === '') {
@@ -101,8 +116,15 @@ export function createRequestListener(
           hint: 'Create a key in Shelter Desk settings, or use the key printed when the server first started.',
         });
       }
+      // An address that guessed wrong too often waits before any key of it is looked at again.
+      const wait = throttle.waitSeconds(address, app.now());
+      if (wait > 0) throw tooManyFailures(wait);
       const key = app.keys.authenticate(presented);
-      if (!key) throw new ApiError(401, 'invalid_api_key', 'The API key is not valid or has been revoked.');
+      if (!key) {
+        const waitNow = throttle.fail(address, app.now());
+        if (waitNow > 0) throw tooManyFailures(waitNow);
+        throw new ApiError(401, 'invalid_api_key', 'The API key is not valid or has been revoked.');
+      }
       keyId = key.id;
       if (route.access === 'write' && key.access !== 'write') {
         exchange.rate = limiter.peek(keyId, route.endpoint, app.now());
@@ -124,6 +146,7 @@ export function createRequestListener(
       );
     }
 
+    const query = queryAt === -1 ? EMPTY_QUERY : parseQueryString(url.slice(queryAt + 1));
     const result = route.write
       ? await runWrite(req, route, match.params, query, keyId, url)
       : route.handle({ app, params: match.params, query, body: undefined, idempotencyKey: undefined });
@@ -239,6 +262,12 @@ export function createRequestListener(
       }
       if (error instanceof ApiError) {
         sendError(res, exchange, error);
+        return;
+      }
+      const storage = storageError(error);
+      if (storage) {
+        reportStorageError(error);
+        sendError(res, exchange, storage);
         return;
       }
       // Only the message and request id: no stack, SQL or key material reaches the client or the log.
