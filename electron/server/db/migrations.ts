@@ -270,9 +270,28 @@ const saltedApiKeys: Migration = {
   },
 };
 
+/**
+ * Stored pet responses: the exact Pet JSON bytes and ETag of every pet that is not deleted (filled by the
+ * server when it opens a database that has none, then kept by every write), and the queue of pets to
+ * re-render after a settings change. GET by id now reads `pet_bodies` by id, so the version index goes.
+ */
+const petBodies: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql`CREATE TABLE pet_bodies (
+      seq INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      etag TEXT NOT NULL,
+      body BLOB NOT NULL
+    ) STRICT`.execute(db);
+    await sql`CREATE TABLE pet_restamps (seq INTEGER PRIMARY KEY) STRICT`.execute(db);
+    await sql`DROP INDEX IF EXISTS pets_id_version`.execute(db);
+  },
+};
+
 /** Static migrations of the server database (see openDatabase). Numbers 05xx: this round's server work. */
 export const serverMigrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-pet-version-index': petVersionIndex,
   '0501-salted-api-keys': saltedApiKeys,
+  '0502-pet-bodies': petBodies,
 };

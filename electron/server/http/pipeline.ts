@@ -8,11 +8,12 @@ import {
 } from '../../../shared/contract';
 import { ApiError } from '../domain/api-error';
 import { AuthThrottle } from '../domain/auth-throttle';
+import { strongEtag } from '../domain/entity-tag';
 import { IDEMPOTENCY_KEY_SHAPE, requestFingerprint } from '../domain/idempotency-store';
 import type { EndpointId, FixedWindowRateLimiter, RateState } from '../domain/rate-limit';
 import type { ServerContext } from '../server-context';
 import { isEmptyBody, parseJsonObject, readBody } from './body';
-import { ifNoneMatchMatches, strongEtag } from './etag';
+import { ifNoneMatchMatches } from './etag';
 import { parseQueryString, type Route, type RouteResult, type Router } from './route';
 import { reportStorageError, storageError } from './storage-errors';
 

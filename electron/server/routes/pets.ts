@@ -5,19 +5,37 @@ import { ResponseCache } from '../http/response-cache';
 import { parseBody, parseQuery, type Route } from '../http/route';
 import type { ServerContext } from '../server-context';
 
-/** Response caches per server, valid until the next pet write or settings change. */
+/**
+ * Response caches per server. A list page is kept under its view's version (a write to a dog leaves the
+ * cat pages cached); a single pet until a write changes that pet.
+ */
 const caches = new WeakMap<ServerContext, { pages: ResponseCache; pets: ResponseCache }>();
 
 function cachesOf(app: ServerContext) {
   let entry = caches.get(app);
   if (!entry) {
-    entry = { pages: new ResponseCache(100), pets: new ResponseCache(10_000) };
-    caches.set(app, entry);
+    const created = { pages: new ResponseCache(200), pets: new ResponseCache(10_000) };
+    app.pets.onChange((id) => created.pets.delete(id));
+    caches.set(app, created);
+    entry = created;
   }
   return entry;
 }
 
-const dataVersion = (app: ServerContext) => `${app.pets.generation}:${app.meta.generation}`;
+const OPEN = Buffer.from('{"pets":[');
+const COMMA = Buffer.from(',');
+
+/** The list response: the pets' stored bytes joined inside the envelope. */
+function pageBytes(items: Buffer[], total: number, limit: number, offset: number): Buffer {
+  const hasMore = offset + items.length < total;
+  const parts: Buffer[] = [OPEN];
+  items.forEach((item, index) => {
+    if (index > 0) parts.push(COMMA);
+    parts.push(item);
+  });
+  parts.push(Buffer.from(`],"total":${total},"limit":${limit},"offset":${offset},"hasMore":${hasMore}}`));
+  return Buffer.concat(parts);
+}
 
 function notFound(identifier: string): ApiError {
   return new ApiError(404, 'not_found', `No pet with identifier ${JSON.stringify(identifier)}.`);
@@ -32,15 +50,14 @@ export const petRoutes: Route[] = [
     access: 'read',
     handle({ app, query }) {
       const parsed = parseQuery(petListQuerySchema, query);
-      const render = () => {
-        const page = app.pets.list(parsed);
-        const hasMore = parsed.offset + page.items.length < page.total;
-        return `{"pets":[${page.items.join(',')}],"total":${page.total},"limit":${parsed.limit},"offset":${parsed.offset},"hasMore":${hasMore}}`;
-      };
-      // Searches vary too much to be worth caching; plain pages are what sync clients and listings repeat.
-      if (parsed.search !== undefined) return { status: 200, body: render() };
-      const { bytes, etag } = cachesOf(app).pages.get(JSON.stringify(parsed), dataVersion(app), render);
-      return { status: 200, body: bytes, etag };
+      const page = app.pets.list(parsed);
+      const bytes = () => pageBytes(page.items, page.total, parsed.limit, parsed.offset);
+      // Searches are not cached (they vary too much); a plain page is kept until its view changes.
+      if (page.version === undefined) return { status: 200, body: bytes() };
+      const key = JSON.stringify(parsed);
+      const cache = cachesOf(app).pages;
+      const cached = cache.lookup(key, page.version) ?? cache.store(key, bytes(), page.version);
+      return { status: 200, body: cached.bytes, etag: cached.etag };
     },
   },
   {
@@ -62,7 +79,7 @@ export const petRoutes: Route[] = [
         );
       }
       const input = parseBody(petCreateSchema, body);
-      return { status: 200, body: app.pets.json(app.pets.create(input)) };
+      return { status: 200, body: app.pets.body(app.pets.create(input)) };
     },
   },
   {
@@ -75,12 +92,12 @@ export const petRoutes: Route[] = [
       if (!isUuid(id)) throw parameterError([{ field: 'petIdentifier', message: 'must be a UUID' }]);
       const key = id.toLowerCase();
       const cache = cachesOf(app).pets;
-      const cached = cache.lookup(key, dataVersion(app));
+      const cached = cache.lookup(key);
       if (cached) return { status: 200, body: cached.bytes, etag: cached.etag };
-      const json = app.pets.jsonById(key);
-      if (json === undefined) throw notFound(id);
-      const stored = cache.store(key, json);
-      return { status: 200, body: stored.bytes, etag: stored.etag };
+      const stored = app.pets.bodies.byId(key);
+      if (!stored) throw notFound(id);
+      cache.remember(key, { bytes: stored.body, etag: stored.etag });
+      return { status: 200, body: stored.body, etag: stored.etag };
     },
   },
   {
@@ -97,7 +114,7 @@ export const petRoutes: Route[] = [
       const identifier = params.petIdentifier ?? '';
       const existing = app.pets.getByIdentifier(identifier);
       if (!existing) throw notFound(identifier);
-      return { status: 200, body: app.pets.json(app.pets.update(existing, input)) };
+      return { status: 200, body: app.pets.body(app.pets.update(existing, input)) };
     },
   },
 ];
