@@ -51,12 +51,16 @@ export interface RunningApiServer {
   generatedKeys?: { write: string; read: string };
   /** The non-API staff operations, on the same database. */
   staff: StaffOperations;
+  /** Settings changes whose pets are still being re-rendered in the background. */
+  pendingRestamps(): number;
+  /** Resolves when no pet waits to be re-rendered. */
+  settled(): Promise<void>;
   /** Stop accepting, finish in-flight requests, close the database. */
   close(): Promise<void>;
 }
 
 /**
- * Starts the embedded animal placement API (api-spec.md, api-decisions.md) on its own SQLite database.
+ * Starts the embedded animal placement API (its contract: electron/server/API.md) on its own SQLite database.
  * Used by `npm run serve`, by the desktop app in standalone mode and in-process by tests and benchmarks.
  */
 export async function startApiServer(options: ApiServerOptions): Promise<RunningApiServer> {
@@ -103,6 +107,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       port,
       generatedKeys,
       staff,
+      pendingRestamps: () => app.pets.restamps.waiting,
+      settled: () => app.pets.restamps.settled(),
       close() {
         closing ??= (async () => {
           await new Promise<void>((resolve) => {

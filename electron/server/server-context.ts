@@ -71,6 +71,10 @@ export async function openServerContext(
   const filled = pets.bodies.fillMissing();
   if (filled > 1000) console.error(`[server] stored the responses of ${filled} pets`);
   pets.restamps.resume();
+  const keys = new ApiKeyRegistry(sqlite, now);
+  // A server that only serves reads still records when its keys were last used, a few times an hour.
+  const flushTimer = setInterval(() => keys.flushUses(), 10 * 60_000);
+  flushTimer.unref();
   return {
     db,
     sqlite,
@@ -79,10 +83,12 @@ export async function openServerContext(
     meta,
     pets,
     people,
-    keys: new ApiKeyRegistry(sqlite, now),
+    keys,
     idempotency: new IdempotencyStore(sqlite, now),
     close: async () => {
+      clearInterval(flushTimer);
       pets.stop();
+      keys.flushUses();
       await close();
     },
   };

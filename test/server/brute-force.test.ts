@@ -155,7 +155,7 @@ describe('key storage', () => {
     await app.close();
   });
 
-  it('lists keys with their last use, written at most once a minute', async () => {
+  it('lists keys with their last use to the minute, written with the next write or at close', async () => {
     let now = Date.parse('2026-03-01T10:00:00Z');
     const app = await openServerContext(':memory:', () => now);
     const { id, key } = app.keys.create('write', 'office');
@@ -169,6 +169,10 @@ describe('key storage', () => {
     now += 31_000;
     app.keys.authenticate(key);
     expect(app.keys.list()[0]?.lastUsedAt).toBe('2026-03-01T10:01:01.000Z');
+    const stored = () => app.sqlite.prepare('SELECT last_used_at FROM api_keys').pluck().get();
+    expect(stored()).toBeNull();
+    app.keys.flushUses();
+    expect(stored()).toBe(Date.parse('2026-03-01T10:01:01.000Z'));
     expect(app.keys.revoke(id)).toBe(true);
     expect(app.keys.authenticate(key)).toBeUndefined();
     expect(app.keys.list()[0]?.revokedAt).not.toBeNull();

@@ -39,7 +39,7 @@ function referencePage(app: ServerContext, query: PetListQuery): { ids: string[]
 function viewPage(app: ServerContext, query: PetListQuery): { ids: string[]; total: number } {
   const page = app.pets.list(query);
   return {
-    ids: page.items.map((item) => (JSON.parse(item.toString()) as { id: string }).id),
+    ids: app.pets.bodiesOf(page).map((item) => (JSON.parse(item) as { id: string }).id),
     total: page.total,
   };
 }
@@ -142,7 +142,7 @@ describe('list views', () => {
     const before = app.pets.list({ limit: 1, offset: 0 } as PetListQuery).total;
     const changedAt = clock;
     staff.setFeeRules([{ species: 'dog', attributeType: 'base', adjustment: 95 }]);
-    // The change committed; most pets wait for their turn, and the list is served meanwhile.
+    // The change committed; its pets wait for their turn, and the list is served meanwhile.
     expect(app.pets.restamps.waiting).toBeGreaterThan(0);
     let readsBetweenChunks = 0;
     while (app.pets.restamps.waiting > 0) {

@@ -272,8 +272,8 @@ const saltedApiKeys: Migration = {
 
 /**
  * Stored pet responses: the exact Pet JSON bytes and ETag of every pet that is not deleted (filled by the
- * server when it opens a database that has none, then kept by every write), and the queue of pets to
- * re-render after a settings change. GET by id now reads `pet_bodies` by id, so the version index goes.
+ * server when it opens a database that has none, then kept by every write), and the re-rendering jobs of
+ * settings changes (which pets, and how far the job got). GET by id now reads `pet_bodies` by id, so the version index goes.
  */
 const petBodies: Migration = {
   async up(db: Kysely<unknown>) {
@@ -281,9 +281,14 @@ const petBodies: Migration = {
       seq INTEGER PRIMARY KEY,
       id TEXT NOT NULL UNIQUE,
       etag TEXT NOT NULL,
-      body BLOB NOT NULL
+      body TEXT NOT NULL
     ) STRICT`.execute(db);
-    await sql`CREATE TABLE pet_restamps (seq INTEGER PRIMARY KEY) STRICT`.execute(db);
+    await sql`CREATE TABLE pet_restamp_jobs (
+      id INTEGER PRIMARY KEY,
+      condition TEXT NOT NULL,
+      params TEXT NOT NULL,
+      after_seq INTEGER NOT NULL DEFAULT 0
+    ) STRICT`.execute(db);
     await sql`DROP INDEX IF EXISTS pets_id_version`.execute(db);
   },
 };

@@ -24,8 +24,8 @@ export interface ApiKeyListing {
   revokedAt: string | null;
 }
 
-/** How often a key's `last_used_at` is written at most (a write per request would double the write load). */
-const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+/** A key's time of last use is noted at most this often (to the minute is all staff need). */
+const LAST_USED_RESOLUTION_MS = 60_000;
 /** Keys recently accepted, remembered so a valid key costs a map lookup instead of one HMAC per stored key. */
 const ACCEPTED_CACHE_SIZE = 256;
 
@@ -49,7 +49,9 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 export class ApiKeyRegistry {
   private active: ApiKeyRow[] = [];
   private readonly accepted = new Map<string, AuthenticatedKey>();
-  private readonly lastWritten = new Map<string, number>();
+  private readonly lastNoted = new Map<string, number>();
+  /** Uses not yet written: they ride along with the next write transaction (see `flushUses`). */
+  private readonly unwritten = new Map<string, number>();
   private readonly touch: Database.Statement<[number, string]>;
 
   constructor(
@@ -137,9 +139,24 @@ export class ApiKeyRegistry {
       access: row.access,
       keyPrefix: row.key_prefix,
       createdAt: new Date(row.created_at).toISOString(),
-      lastUsedAt: iso(row.last_used_at),
+      lastUsedAt: iso(this.unwritten.get(row.id) ?? row.last_used_at),
       revokedAt: iso(row.revoked_at),
     }));
+  }
+
+  /**
+   * Writes the times of last use noted since the last flush. Called inside write transactions (so reads never
+   * wait for a disk sync of their own), by a slow timer and at close; a failure to write is ignored (the time
+   * of last use is only a hint for staff, and it is tried again next time).
+   */
+  flushUses(): void {
+    if (this.unwritten.size === 0) return;
+    try {
+      for (const [id, at] of this.unwritten) this.touch.run(at, id);
+      this.unwritten.clear();
+    } catch {
+      // Kept in memory for the next attempt.
+    }
   }
 
   private find(presented: string, rows: ApiKeyRow[]): ApiKeyRow | undefined {
@@ -154,16 +171,12 @@ export class ApiKeyRegistry {
     return found;
   }
 
-  /** Records the use of a key, at most once a minute per key; a failure to write never fails the request. */
+  /** Notes the use of a key, to the minute; written later by `flushUses`. */
   private noteUse(id: string): void {
     const now = Math.floor(this.now());
-    const last = this.lastWritten.get(id);
-    if (last !== undefined && now - last < LAST_USED_WRITE_INTERVAL_MS) return;
-    this.lastWritten.set(id, now);
-    try {
-      this.touch.run(now, id);
-    } catch {
-      // A full or busy disk must not turn reads into errors: the time of last use is only a hint for staff.
-    }
+    const last = this.lastNoted.get(id);
+    if (last !== undefined && now - last < LAST_USED_RESOLUTION_MS) return;
+    this.lastNoted.set(id, now);
+    this.unwritten.set(id, now);
   }
 }

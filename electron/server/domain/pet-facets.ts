@@ -31,6 +31,8 @@ export class PetFacets {
   private readonly dirty = new Set<number>();
   private loaded = false;
   private readonly one: Database.Statement<[number]>;
+  /** Changes whenever any pet's facets change (search result caches key on it). */
+  version = 0;
   /** The public list, ordered, per filter. */
   readonly views = new PetListViews((seq) => this.updatedAt[seq] ?? 0);
 
@@ -54,6 +56,7 @@ export class PetFacets {
       }
       this.views.build(entries);
       this.loaded = true;
+      this.version++;
       return;
     }
     if (this.dirty.size === 0) return;
@@ -67,6 +70,7 @@ export class PetFacets {
     }
     this.dirty.clear();
     this.views.apply(changes);
+    this.version++;
   }
 
   isPublicSeq(seq: number): boolean {

@@ -1,9 +1,21 @@
 import type Database from 'better-sqlite3';
+import { type SqlBool, sql } from 'kysely';
 import type { PetListQuery } from '../../../shared/contract';
-import type { PetBodies } from './pet-bodies';
+import { PreparedQueries, queryBuilder, slot } from '../db/prepared-queries';
+import { evictOldest } from './evict-oldest';
 import type { PetFacets } from './pet-facets';
 import { foldAscii, viewKey } from './pet-views';
-import { planSearch, type SearchPlan, type SearchTarget, type SearchVocabulary, searchSql } from './search';
+import {
+  matchCondition,
+  planSearch,
+  type SearchPlan,
+  type SearchTarget,
+  type SearchVocabulary,
+  searchOrder,
+  searchShape,
+  searchValues,
+  shortWordConditions,
+} from './search';
 
 const PET_SEARCH: SearchTarget = {
   table: 'pets',
@@ -12,9 +24,12 @@ const PET_SEARCH: SearchTarget = {
   columns: ['name', 'breed', 'description'],
 };
 
+/** Searches whose ranked matches are remembered (each a list of seqs; a few MB at most). */
+const RANKED_CACHE_SIZE = 200;
+
 export interface PetPage {
-  /** The page's stored Pet responses, in order. */
-  items: Buffer[];
+  /** The page's pets, in order (their stored responses: `PetStore.bodiesOf`). */
+  seqs: readonly number[];
   total: number;
   /**
    * For pages read from a list view: the view and its version. The page's bytes stay the same as long as
@@ -30,14 +45,16 @@ export interface PetPage {
  */
 export class PetLister {
   private readonly matchSeqs: Database.Statement<[string]>;
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly queries: PreparedQueries;
+  private readonly ranked = new Map<string, number[]>();
+  private rankedVersion = -1;
 
   constructor(
-    private readonly sqlite: Database.Database,
+    sqlite: Database.Database,
     private readonly facets: PetFacets,
-    private readonly bodies: PetBodies,
     private readonly vocabulary: SearchVocabulary,
   ) {
+    this.queries = new PreparedQueries(sqlite);
     this.matchSeqs = sqlite.prepare('SELECT rowid FROM pets_fts WHERE pets_fts MATCH ?').pluck();
   }
 
@@ -58,7 +75,7 @@ export class PetLister {
     const start = query.updated_since ? views.firstSince(seqs, sinceOf(query.updated_since)) : 0;
     const from = start + query.offset;
     return {
-      items: this.render(from < seqs.length ? seqs.slice(from, from + query.limit) : []),
+      seqs: from < seqs.length ? seqs.slice(from, from + query.limit) : [],
       total: seqs.length - start,
       version: `${key}\u0000${version}`,
     };
@@ -71,9 +88,27 @@ export class PetLister {
    * ties by `updated_at`.
    */
   private search(query: PetListQuery, plan: SearchPlan): PetPage {
-    const seqs = this.matchSeqs.all(plan.match as string) as number[];
     const facets = this.facets;
     facets.refresh();
+    // The ranked matches, kept until any pet changes: pages of one search, and the same search from other
+    // clients, then cost a slice.
+    const key = JSON.stringify([plan.match, plan.groups, query.species, query.status, query.updated_since]);
+    if (this.rankedVersion !== facets.version) {
+      this.ranked.clear();
+      this.rankedVersion = facets.version;
+    }
+    let seqs = this.ranked.get(key);
+    if (!seqs) {
+      seqs = this.rank(query, plan);
+      if (this.ranked.size >= RANKED_CACHE_SIZE) evictOldest(this.ranked, RANKED_CACHE_SIZE / 4);
+      this.ranked.set(key, seqs);
+    }
+    return { seqs: seqs.slice(query.offset, query.offset + query.limit), total: seqs.length };
+  }
+
+  private rank(query: PetListQuery, plan: SearchPlan): number[] {
+    const seqs = this.matchSeqs.all(plan.match as string) as number[];
+    const facets = this.facets;
     const status = query.status?.trim().toLowerCase();
     const since = query.updated_since ? sinceOf(query.updated_since) : undefined;
     const hits: Array<{ seq: number; score: number; updatedAt: number }> = [];
@@ -98,56 +133,59 @@ export class PetLister {
       hits.push({ seq, score, updatedAt });
     }
     hits.sort((a, b) => b.score - a.score || a.updatedAt - b.updatedAt);
-    const page = hits.slice(query.offset, query.offset + query.limit);
-    return { items: this.render(page.map((hit) => hit.seq)), total: hits.length };
+    return hits.map((hit) => hit.seq);
   }
 
-  /** Searches with one- or two-letter words: LIKE on the searched columns (with the FTS match when any). */
+  /**
+   * Searches with one- or two-letter words: LIKE on the searched columns (with the FTS match when any), as
+   * SQL composed with kysely from the filters present, compiled once per shape and run prepared.
+   */
   private searchBySql(query: PetListQuery, plan: SearchPlan): PetPage {
-    const search = searchSql(plan, PET_SEARCH);
-    const where = [...search.where, 'p.is_public = 1'];
-    const params: unknown[] = [...search.params];
-    if (query.species) {
-      where.push('p.species = ?');
-      params.push(query.species);
-    }
-    if (query.status) {
-      where.push('p.status_label = ? COLLATE NOCASE');
-      params.push(query.status.trim());
-    }
-    if (query.updated_since) {
-      where.push('p.updated_at >= ?');
-      params.push(sinceOf(query.updated_since));
-    }
-    const { from, order } = search;
-    const whereSql = where.join(' AND ');
-    const seqs = this.statement(
-      `SELECT p.seq FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`,
-    )
-      .pluck()
-      .all(...params, query.limit, query.offset) as number[];
-    const total = this.statement(`SELECT COUNT(*) FROM ${from} WHERE ${whereSql}`)
-      .pluck()
-      .get(...params) as number;
-    return { items: this.render(seqs), total };
-  }
-
-  private render(seqs: readonly number[]): Buffer[] {
-    const items: Buffer[] = [];
-    for (const seq of seqs) {
-      const body = this.bodies.bySeq(seq);
-      if (body) items.push(body);
-    }
-    return items;
-  }
-
-  private statement(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.sqlite.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
+    const has = {
+      species: query.species !== undefined,
+      status: query.status !== undefined,
+      since: query.updated_since !== undefined,
+    };
+    const shape = `${searchShape(plan)}|${has.species}|${has.status}|${has.since}`;
+    const build = () => {
+      let q = queryBuilder
+        .selectFrom('pets as p')
+        .$if(plan.match !== null, (qb) =>
+          qb.innerJoin('pets_fts as f', 'f.rowid', 'p.seq').where(matchCondition(PET_SEARCH)),
+        )
+        .where('p.is_public', '=', 1)
+        .$if(has.species, (qb) => qb.where('p.species', '=', slot('species')))
+        .$if(has.status, (qb) => qb.where(sql<SqlBool>`p.status_label = ${slot('status')} COLLATE NOCASE`))
+        .$if(has.since, (qb) => qb.where('p.updated_at', '>=', slot<number>('since')));
+      for (const condition of shortWordConditions(plan, PET_SEARCH)) q = q.where(condition);
+      return q;
+    };
+    const values = {
+      ...searchValues(plan),
+      species: query.species,
+      status: query.status?.trim(),
+      since: has.since ? sinceOf(query.updated_since as string) : undefined,
+      limit: query.limit,
+      offset: query.offset,
+    };
+    const page = this.queries.get(
+      `rows|${shape}`,
+      () =>
+        build()
+          .select('p.seq')
+          .orderBy(searchOrder(plan, PET_SEARCH))
+          .limit(slot<number>('limit'))
+          .offset(slot<number>('offset')),
+      values,
+    );
+    const count = this.queries.get(
+      `count|${shape}`,
+      () => build().select((eb) => eb.fn.countAll<number>().as('total')),
+      values,
+    );
+    const seqs = (page.statement.all(...page.parameters) as Array<{ seq: number }>).map((row) => row.seq);
+    const total = (count.statement.get(...count.parameters) as { total: number }).total;
+    return { seqs, total };
   }
 }
 

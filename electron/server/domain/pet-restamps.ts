@@ -1,18 +1,31 @@
 import type Database from 'better-sqlite3';
 
 /** Pets re-rendered per transaction: a few milliseconds each, so readers wait at most that long. */
-export const RESTAMP_CHUNK = 250;
+export const RESTAMP_CHUNK = 100;
+
+interface Job {
+  id: number;
+  condition: string;
+  params: string;
+  after_seq: number;
+}
 
 /**
- * The queue of pets to re-render after a settings change (`pet_restamps`, migration 0502). The change and
- * its queue commit in one transaction; small queues are worked off in that same transaction, large ones
- * afterwards in chunks of RESTAMP_CHUNK pets, one short transaction each, with the event loop free in
- * between. A queue left by a crash is resumed when the server opens the database again.
+ * Re-rendering of pets after a settings change, as jobs (`pet_restamp_jobs`, migration 0502): which pets
+ * (an SQL condition from the code, with its parameters) and how far the job got (a `seq` cursor). The change
+ * and its job commit in one transaction, which costs nothing however many pets it concerns; the pets are
+ * then re-rendered in chunks of RESTAMP_CHUNK, each chunk and the cursor's advance in one short transaction,
+ * with the event loop free in between. A job left by a crash carries on when the database is opened again.
+ *
+ * The chunks commit without waiting for the disk (synchronous = NORMAL): a power cut can only lose whole
+ * chunks together with their cursor, which the job then simply does again; the next ordinary write syncs
+ * them anyway.
  */
 export class PetRestamps {
-  private readonly next: Database.Statement<[number]>;
-  private readonly done: Database.Statement<[number]>;
-  private readonly pending: Database.Statement<[]>;
+  private readonly jobs: Database.Statement<[]>;
+  private readonly advance: Database.Statement<[number, number]>;
+  private readonly finish: Database.Statement<[number]>;
+  private readonly insert: Database.Statement<[string, string]>;
   private running: Promise<void> | undefined;
   private stopped = false;
 
@@ -20,45 +33,50 @@ export class PetRestamps {
     private readonly sqlite: Database.Database,
     private readonly restamp: (seq: number) => void,
   ) {
-    this.next = sqlite.prepare('SELECT seq FROM pet_restamps ORDER BY seq LIMIT ?').pluck();
-    this.done = sqlite.prepare('DELETE FROM pet_restamps WHERE seq = ?');
-    this.pending = sqlite.prepare('SELECT COUNT(*) FROM pet_restamps').pluck();
+    this.jobs = sqlite.prepare('SELECT * FROM pet_restamp_jobs ORDER BY id');
+    this.advance = sqlite.prepare('UPDATE pet_restamp_jobs SET after_seq = ? WHERE id = ?');
+    this.finish = sqlite.prepare('DELETE FROM pet_restamp_jobs WHERE id = ?');
+    this.insert = sqlite.prepare('INSERT INTO pet_restamp_jobs (condition, params) VALUES (?, ?)');
   }
 
   /**
-   * Queues the pets (not deleted) matching `where`; call inside the settings change's transaction. Returns
-   * how many were queued; up to RESTAMP_CHUNK are re-rendered at once, the rest after the commit.
+   * Queues the re-rendering of the pets (not deleted) matching `condition`; call inside the settings change's
+   * transaction. The first chunk runs at once, in that transaction (so a change that concerns a few pets is
+   * complete when it commits); the rest follow after the commit. Returns how many pets were re-rendered at once.
    */
-  queue(where: string, params: unknown[]): number {
-    const queued = this.sqlite
-      .prepare(
-        `INSERT OR IGNORE INTO pet_restamps (seq) SELECT seq FROM pets WHERE deleted_at IS NULL AND (${where})`,
-      )
-      .run(...params).changes;
-    if ((this.pending.get() as number) <= RESTAMP_CHUNK) this.work(RESTAMP_CHUNK);
-    else this.resume();
-    return queued;
+  queue(condition: string, params: unknown[]): number {
+    const json = JSON.stringify(params);
+    const id = Number(this.insert.run(condition, json).lastInsertRowid);
+    const done = this.work({ id, condition, params: json, after_seq: 0 });
+    if (done === RESTAMP_CHUNK) this.resume();
+    return done;
   }
 
-  /** Pets still waiting to be re-rendered. */
+  /** Jobs not finished yet. */
   get waiting(): number {
-    return this.pending.get() as number;
+    return (this.jobs.all() as Job[]).length;
   }
 
-  /** Starts working off the queue in the background (no-op when empty or already running). */
+  /** Starts working off the jobs in the background (no-op when none or already running). */
   resume(): void {
     if (this.running || this.stopped) return;
     this.running = (async () => {
       try {
-        // The first chunk waits for the caller's transaction to commit (or roll back: then nothing is left).
         for (;;) {
+          // The first chunk waits for the caller's transaction to commit (or roll back: then no job is left).
           await new Promise((resolve) => setImmediate(resolve));
           if (this.stopped) return;
-          const count = this.sqlite.transaction(() => this.work(RESTAMP_CHUNK))();
-          if (count === 0) return;
+          const job = this.jobs.get() as Job | undefined;
+          if (!job) return;
+          this.sqlite.pragma('synchronous = NORMAL');
+          try {
+            this.sqlite.transaction(() => this.work(job))();
+          } finally {
+            this.sqlite.pragma('synchronous = FULL');
+          }
         }
       } catch (error) {
-        // A full or busy disk: the queue is in the database, so try again a little later.
+        // A full or busy disk: the job is in the database, so try again a little later.
         const message = error instanceof Error ? error.message : String(error);
         console.error(`[server] re-rendering pets paused: ${message}; retrying in 5 s`);
         setTimeout(() => this.resume(), 5000).unref();
@@ -68,7 +86,7 @@ export class PetRestamps {
     })();
   }
 
-  /** Resolves once the queue is empty (or the server is stopping). */
+  /** Resolves once no job is left (or the server is stopping). */
   async settled(): Promise<void> {
     while (this.running) await this.running;
   }
@@ -77,12 +95,17 @@ export class PetRestamps {
     this.stopped = true;
   }
 
-  private work(limit: number): number {
-    const seqs = this.next.all(limit) as number[];
-    for (const seq of seqs) {
-      this.restamp(seq);
-      this.done.run(seq);
-    }
+  /** One chunk of a job: re-renders the next pets after its cursor and moves the cursor (or ends the job). */
+  private work(job: Job): number {
+    const seqs = this.sqlite
+      .prepare(
+        `SELECT seq FROM pets WHERE deleted_at IS NULL AND (${job.condition}) AND seq > ? ORDER BY seq LIMIT ?`,
+      )
+      .pluck()
+      .all(...(JSON.parse(job.params) as unknown[]), job.after_seq, RESTAMP_CHUNK) as number[];
+    for (const seq of seqs) this.restamp(seq);
+    if (seqs.length < RESTAMP_CHUNK) this.finish.run(job.id);
+    else this.advance.run(seqs[seqs.length - 1] as number, job.id);
     return seqs.length;
   }
 }

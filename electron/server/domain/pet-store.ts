@@ -96,7 +96,7 @@ export class PetStore {
     );
     this.facets = new PetFacets(sqlite);
     this.bodies = new PetBodies(sqlite, meta);
-    this.lister = new PetLister(sqlite, this.facets, this.bodies, vocabulary);
+    this.lister = new PetLister(sqlite, this.facets, vocabulary);
     this.restamps = new PetRestamps(sqlite, (seq) => this.restampOne(seq));
   }
 
@@ -120,15 +120,20 @@ export class PetStore {
   }
 
   /** The stored Pet response of a pet written in this transaction (or any pet that is not deleted). */
-  body(row: PetRow): Buffer {
+  body(row: PetRow): string {
     const body = this.bodies.bySeq(row.seq);
-    if (!body) throw new Error(`Pet ${row.id} has no stored response.`);
+    if (body === undefined) throw new Error(`Pet ${row.id} has no stored response.`);
     return body;
   }
 
-  /** One page of the public list (see PetLister). */
+  /** One page of the public list (see PetLister): which pets, and the total. */
   list(query: PetListQuery): PetPage {
     return this.lister.list(query);
+  }
+
+  /** The stored responses of a page's pets, in order. */
+  bodiesOf(page: PetPage): string[] {
+    return this.bodies.many(page.seqs);
   }
 
   /** Creates a pet from a validated create body; throws a 400 naming the field for unresolvable values. */
@@ -229,9 +234,10 @@ export class PetStore {
   /**
    * Re-renders pets whose response depends on changed settings (custom status label or visibility, vet name,
    * fee rules): recomputes the denormalised columns, bumps `updated_at` so incremental sync picks them up and
-   * stores the new response. Call inside the settings change's transaction: up to a few hundred pets are done
-   * at once; more are queued in the same transaction and done in short chunks after it commits, so readers
-   * keep being served (`restamps.settled()` resolves when they are done). Returns how many pets it concerns.
+   * stores the new response. Call inside the settings change's transaction: the first hundred pets are done at
+   * once; the rest are left as a job (committed with the change) and done in short chunks after it commits,
+   * so readers keep being served (`restamps.settled()` resolves when they are done). Returns how many pets
+   * were re-rendered at once.
    */
   touchWhere(where: string, ...params: unknown[]): number {
     return this.restamps.queue(where, params);

@@ -202,6 +202,7 @@ export function createRequestListener(
       }
       return app.sqlite.transaction(() => {
         const result = route.handle({ app, params, query, body, idempotencyKey });
+        app.keys.flushUses();
         if (tracked && result.status === 200) {
           app.idempotency.record(keyId, idempotencyKey, fingerprint, result.status, result.body.toString());
         }

@@ -22,19 +22,12 @@ function cachesOf(app: ServerContext) {
   return entry;
 }
 
-const OPEN = Buffer.from('{"pets":[');
-const COMMA = Buffer.from(',');
-
-/** The list response: the pets' stored bytes joined inside the envelope. */
-function pageBytes(items: Buffer[], total: number, limit: number, offset: number): Buffer {
+/** The list response: the pets' stored JSON joined inside the envelope. */
+function pageBytes(items: string[], total: number, limit: number, offset: number): Buffer {
   const hasMore = offset + items.length < total;
-  const parts: Buffer[] = [OPEN];
-  items.forEach((item, index) => {
-    if (index > 0) parts.push(COMMA);
-    parts.push(item);
-  });
-  parts.push(Buffer.from(`],"total":${total},"limit":${limit},"offset":${offset},"hasMore":${hasMore}}`));
-  return Buffer.concat(parts);
+  return Buffer.from(
+    `{"pets":[${items.join(',')}],"total":${total},"limit":${limit},"offset":${offset},"hasMore":${hasMore}}`,
+  );
 }
 
 function notFound(identifier: string): ApiError {
@@ -51,7 +44,7 @@ export const petRoutes: Route[] = [
     handle({ app, query }) {
       const parsed = parseQuery(petListQuerySchema, query);
       const page = app.pets.list(parsed);
-      const bytes = () => pageBytes(page.items, page.total, parsed.limit, parsed.offset);
+      const bytes = () => pageBytes(app.pets.bodiesOf(page), page.total, parsed.limit, parsed.offset);
       // Searches are not cached (they vary too much); a plain page is kept until its view changes.
       if (page.version === undefined) return { status: 200, body: bytes() };
       const key = JSON.stringify(parsed);
@@ -96,8 +89,9 @@ export const petRoutes: Route[] = [
       if (cached) return { status: 200, body: cached.bytes, etag: cached.etag };
       const stored = app.pets.bodies.byId(key);
       if (!stored) throw notFound(id);
-      cache.remember(key, { bytes: stored.body, etag: stored.etag });
-      return { status: 200, body: stored.body, etag: stored.etag };
+      const response = { bytes: Buffer.from(stored.body), etag: stored.etag };
+      cache.remember(key, response);
+      return { status: 200, body: response.bytes, etag: response.etag };
     },
   },
   {
