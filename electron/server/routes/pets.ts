@@ -22,12 +22,26 @@ function cachesOf(app: ServerContext) {
   return entry;
 }
 
-/** The list response: the pets' stored JSON joined inside the envelope. */
+const OPEN = '{"pets":[';
+
+/**
+ * The list response: the pets' stored JSON inside the envelope, encoded straight into one buffer. Joining the
+ * texts first would make a string of 100+ KB, which V8 keeps in its large-object space, where every page would
+ * add to the work of the next full garbage collection.
+ */
 function pageBytes(items: string[], total: number, limit: number, offset: number): Buffer {
   const hasMore = offset + items.length < total;
-  return Buffer.from(
-    `{"pets":[${items.join(',')}],"total":${total},"limit":${limit},"offset":${offset},"hasMore":${hasMore}}`,
-  );
+  const close = `],"total":${total},"limit":${limit},"offset":${offset},"hasMore":${hasMore}}`;
+  let size = OPEN.length + close.length + Math.max(0, items.length - 1);
+  for (const item of items) size += Buffer.byteLength(item);
+  const bytes = Buffer.allocUnsafe(size);
+  let at = bytes.write(OPEN, 0);
+  items.forEach((item, index) => {
+    if (index > 0) bytes[at++] = 0x2c; // ','
+    at += bytes.write(item, at);
+  });
+  bytes.write(close, at);
+  return bytes;
 }
 
 function notFound(identifier: string): ApiError {
