@@ -1,9 +1,10 @@
+import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openServerContext, type ServerContext } from '../../electron/server/server-context';
 import { createStaffOperations } from '../../electron/server/staff/staff-operations';
 import type { PetListQuery } from '../../shared/contract';
-import { newPet } from './harness';
+import { newPet, tempDataDir } from './harness';
 
 const SPECIES = ['dog', 'cat', 'rabbit'] as const;
 const STATUSES = ['available', 'hold', 'adopted', 'Isolation Ward', 'isolation-private'] as const;
@@ -161,6 +162,41 @@ describe('list views', () => {
     // Every pet carries a stamp from after the change, so incremental sync sees each one.
     const oldest = app.sqlite.prepare('SELECT MIN(updated_at) FROM pets').pluck().get() as number;
     expect(oldest).toBeGreaterThan(changedAt);
+    await app.close();
+  });
+
+  it('carries on a re-rendering interrupted by a crash, and fills responses missing after an upgrade', async () => {
+    const file = path.join(tempDataDir('shelter-resume-'), 'server.sqlite');
+    let app = await openServerContext(file);
+    app.sqlite.transaction(() => {
+      for (let i = 0; i < 450; i++) app.pets.create(newPet({ name: `Cat ${i}`, species: 'cat' }) as never);
+    })();
+    const before = app.sqlite.prepare('SELECT MAX(updated_at) FROM pets').pluck().get() as number;
+    // The state a crash leaves: the settings change and its job committed, the job part done, one body lost.
+    app.sqlite
+      .prepare(
+        'INSERT INTO fee_rules (id, species, attribute_type, attribute_value, adjustment) VALUES (?, ?, ?, ?, ?)',
+      )
+      .run('r1', 'cat', 'base', '', 40);
+    app.sqlite
+      .prepare('INSERT INTO pet_restamp_jobs (condition, params, after_seq) VALUES (?, ?, ?)')
+      .run('species = ?', JSON.stringify(['cat']), 100);
+    app.sqlite.prepare('DELETE FROM pet_bodies WHERE seq = 5').run();
+    await app.close();
+    app = await openServerContext(file);
+    await app.pets.restamps.settled();
+    expect(app.pets.restamps.waiting).toBe(0);
+    const restamped = app.sqlite
+      .prepare('SELECT COUNT(*) FROM pets WHERE updated_at > ?')
+      .pluck()
+      .get(before);
+    expect(restamped).toBe(350);
+    expect(app.pets.bodies.bySeq(5)).toContain('"name":"Cat 4"');
+    const fees = app.sqlite
+      .prepare("SELECT json_extract(body, '$.global_adoption_fee') FROM pet_bodies WHERE seq > 100")
+      .pluck()
+      .all();
+    expect(new Set(fees)).toEqual(new Set([40]));
     await app.close();
   });
 });
