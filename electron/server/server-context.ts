@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import type { Kysely } from 'kysely';
 import { openDatabase } from '../platform/open-database';
 import { serverMigrations } from './db/migrations';
 import type { ServerSchema } from './db/rows';
@@ -15,7 +14,6 @@ import { SearchVocabulary } from './domain/search';
 
 /** Everything the routes and staff operations share: one database, its stores and caches. */
 export interface ServerContext {
-  db: Kysely<ServerSchema>;
   sqlite: Database.Database;
   now: () => number;
   clock: UpdateClock;
@@ -56,7 +54,9 @@ export async function openServerContext(
   now: () => number = Date.now,
 ): Promise<ServerContext> {
   if (filename !== ':memory:') fs.mkdirSync(path.dirname(filename), { recursive: true, mode: 0o700 });
-  const { db, sqlite, close } = await openDatabase<ServerSchema>({ filename, migrations: serverMigrations });
+  // The kysely instance openDatabase returns only runs the migrations: list queries are built with the
+  // compile-only builder of db/prepared-queries.ts and run prepared on `sqlite`.
+  const { sqlite, close } = await openDatabase<ServerSchema>({ filename, migrations: serverMigrations });
   if (filename !== ':memory:') restrictToOwner(filename);
   // A 100k-pet shelter is a few hundred MB with its search index: map it and cache generously so random
   // fetches by id do not pay a read() system call per page.
@@ -76,7 +76,6 @@ export async function openServerContext(
   const flushTimer = setInterval(() => keys.flushUses(), 10 * 60_000);
   flushTimer.unref();
   return {
-    db,
     sqlite,
     now,
     clock,
