@@ -134,10 +134,12 @@ export class PetListViews {
 
   /** Linear in the touched views: drop every changed seq, then merge the changed entries back in order. */
   private rebuildTouched(changes: ViewChange[]): void {
-    const changed = new Set<number>();
+    let maxSeq = 0;
+    for (const { seq } of changes) if (seq > maxSeq) maxSeq = seq;
+    const changed = new Uint8Array(maxSeq + 1);
     const incoming = new Map<string, number[]>();
     for (const { seq, before, after } of changes) {
-      changed.add(seq);
+      changed[seq] = 1;
       if (before) for (const key of keysOf(before)) if (!incoming.has(key)) incoming.set(key, []);
       if (after) {
         for (const key of keysOf(after)) {
@@ -150,20 +152,33 @@ export class PetListViews {
     const stamp = (seq: number) => this.updatedAtOf(seq);
     for (const [key, added] of incoming) {
       added.sort((a, b) => stamp(a) - stamp(b));
-      const kept = (this.views.get(key) ?? []).filter((seq) => !changed.has(seq));
-      const merged: number[] = new Array(kept.length + added.length);
-      let i = 0;
-      let j = 0;
-      let k = 0;
-      while (i < kept.length && j < added.length) {
-        merged[k++] =
-          stamp(kept[i] as number) <= stamp(added[j] as number)
-            ? (kept[i++] as number)
-            : (added[j++] as number);
+      const view = this.views.get(key) ?? [];
+      const kept: number[] = [];
+      for (let i = 0; i < view.length; i++) {
+        const seq = view[i] as number;
+        if (seq > maxSeq || changed[seq] === 0) kept.push(seq);
       }
-      while (i < kept.length) merged[k++] = kept[i++] as number;
-      while (j < added.length) merged[k++] = added[j++] as number;
-      this.views.set(key, merged);
+      const lastKept = kept[kept.length - 1];
+      const firstAdded = added[0];
+      if (firstAdded === undefined || lastKept === undefined || stamp(lastKept) < stamp(firstAdded)) {
+        // Usual case: the changed pets took the newest stamps, so they all go after every kept one.
+        for (const seq of added) kept.push(seq);
+        this.views.set(key, kept);
+      } else {
+        const merged: number[] = new Array(kept.length + added.length);
+        let i = 0;
+        let j = 0;
+        let k = 0;
+        while (i < kept.length && j < added.length) {
+          merged[k++] =
+            stamp(kept[i] as number) <= stamp(added[j] as number)
+              ? (kept[i++] as number)
+              : (added[j++] as number);
+        }
+        while (i < kept.length) merged[k++] = kept[i++] as number;
+        while (j < added.length) merged[k++] = added[j++] as number;
+        this.views.set(key, merged);
+      }
       this.bump(key);
     }
   }
