@@ -74,7 +74,8 @@ export async function compareWithRaw(
   const { server } = await benchShelter();
   const { body, headers: responseHeaders } = await fetchResponse(server.origin, paths[0] as string);
   const raw = await startRawServer(body, responseHeaders);
-  const lag = monitorEventLoopDelay({ resolution: 1 });
+  // One histogram per API round: a histogram enabled again after a pause counts the pause as one long delay.
+  const lags: Array<{ p99: number; max: number }> = [];
   try {
     const warmup = options.warmup ?? paths.slice(0, 1000);
     context.log(`${name}: warm-up pass over ${warmup.length} paths`);
@@ -104,6 +105,7 @@ export async function compareWithRaw(
       };
       const measureApi = async () => {
         context.log(`${name}: round ${round + 1}/${ROUNDS}, Shelter Desk API`);
+        const lag = monitorEventLoopDelay({ resolution: 1 });
         lag.enable();
         apis.push(
           checked(
@@ -119,6 +121,7 @@ export async function compareWithRaw(
           ),
         );
         lag.disable();
+        lags.push({ p99: lag.percentile(99) / 1e6, max: lag.max / 1e6 });
       };
       if (round % 2 === 0) {
         await measureRaw();
@@ -135,7 +138,8 @@ export async function compareWithRaw(
         (summary, index) => summary.requestsPerSecond / (baselines[index] as LoadSummary).requestsPerSecond,
       ),
     );
-    const lagP99 = lag.percentile(99) / 1e6;
+    const lagP99 = Math.max(...lags.map((l) => l.p99));
+    const lagMax = Math.max(...lags.map((l) => l.max));
     const latencyMet = options.maxP99Ms === undefined || api.p99Ms < options.maxP99Ms;
     return [
       {
@@ -152,7 +156,7 @@ export async function compareWithRaw(
         p50Ms: api.p50Ms,
         p99Ms: api.p99Ms,
         ratio,
-        note: `median of ${ROUNDS} alternating rounds; ${body.length} bytes per response; event-loop delay p99 ${lagP99.toFixed(1)} ms, max ${(lag.max / 1e6).toFixed(1)} ms`,
+        note: `median of ${ROUNDS} alternating rounds; ${body.length} bytes per response; event-loop delay p99 ${lagP99.toFixed(1)} ms, max ${lagMax.toFixed(1)} ms (worst round)`,
         target:
           options.maxP99Ms === undefined
             ? `ratio >= ${minimumRatio}`
