@@ -1,7 +1,12 @@
 import type Database from 'better-sqlite3';
 
-/** Pets re-rendered per transaction: a few milliseconds each, so readers wait at most that long. */
-export const RESTAMP_CHUNK = 100;
+/**
+ * Pets re-rendered in the settings change's own transaction: a change that concerns at most this many pets
+ * (most changes in most shelters) is complete when it commits, as callers and their tests expect.
+ */
+export const INLINE_CHUNK = 100;
+/** Pets re-rendered per background transaction: a few milliseconds each, so readers wait at most that long. */
+export const RESTAMP_CHUNK = 25;
 
 interface Job {
   id: number;
@@ -14,8 +19,8 @@ interface Job {
  * Re-rendering of pets after a settings change, as jobs (`pet_restamp_jobs`, migration 0502): which pets
  * (an SQL condition from the code, with its parameters) and how far the job got (a `seq` cursor). The change
  * and its job commit in one transaction, which costs nothing however many pets it concerns; the pets are
- * then re-rendered in chunks of RESTAMP_CHUNK, each chunk and the cursor's advance in one short transaction,
- * with the event loop free in between. A job left by a crash carries on when the database is opened again.
+ * then re-rendered in chunks (INLINE_CHUNK at once, then RESTAMP_CHUNK at a time), each chunk and the
+ * cursor's advance in one short transaction, with the event loop free in between. A job left by a crash carries on when the database is opened again.
  *
  * The chunks commit without waiting for the disk (synchronous = NORMAL): a power cut can only lose whole
  * chunks together with their cursor, which the job then simply does again; the next ordinary write syncs
@@ -47,8 +52,8 @@ export class PetRestamps {
   queue(condition: string, params: unknown[]): number {
     const json = JSON.stringify(params);
     const id = Number(this.insert.run(condition, json).lastInsertRowid);
-    const done = this.work({ id, condition, params: json, after_seq: 0 });
-    if (done === RESTAMP_CHUNK) this.resume();
+    const done = this.work({ id, condition, params: json, after_seq: 0 }, INLINE_CHUNK);
+    if (done === INLINE_CHUNK) this.resume();
     return done;
   }
 
@@ -70,7 +75,7 @@ export class PetRestamps {
           if (!job) return;
           this.sqlite.pragma('synchronous = NORMAL');
           try {
-            this.sqlite.transaction(() => this.work(job))();
+            this.sqlite.transaction(() => this.work(job, RESTAMP_CHUNK))();
           } finally {
             this.sqlite.pragma('synchronous = FULL');
           }
@@ -96,15 +101,15 @@ export class PetRestamps {
   }
 
   /** One chunk of a job: re-renders the next pets after its cursor and moves the cursor (or ends the job). */
-  private work(job: Job): number {
+  private work(job: Job, limit: number): number {
     const seqs = this.sqlite
       .prepare(
         `SELECT seq FROM pets WHERE deleted_at IS NULL AND (${job.condition}) AND seq > ? ORDER BY seq LIMIT ?`,
       )
       .pluck()
-      .all(...(JSON.parse(job.params) as unknown[]), job.after_seq, RESTAMP_CHUNK) as number[];
+      .all(...(JSON.parse(job.params) as unknown[]), job.after_seq, limit) as number[];
     for (const seq of seqs) this.restamp(seq);
-    if (seqs.length < RESTAMP_CHUNK) this.finish.run(job.id);
+    if (seqs.length < limit) this.finish.run(job.id);
     else this.advance.run(seqs[seqs.length - 1] as number, job.id);
     return seqs.length;
   }
