@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isStorageError } from '../platform/database-integrity';
 import { loadDemoShelter } from './demo/load-demo';
 import { AuthThrottle } from './domain/auth-throttle';
 import { DEFAULT_HOURLY_LIMITS, FixedWindowRateLimiter } from './domain/rate-limit';
@@ -98,7 +99,12 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
     let closing: Promise<void> | undefined;
     // Warm the facets and list views now rather than on the first list or search (about a second on 100k pets).
     setImmediate(() => {
-      if (!closing) app.pets.facets.refresh();
+      try {
+        if (!closing) app.pets.facets.refresh();
+      } catch (error) {
+        // Damaged storage must not take the server down: the first request that needs it reports it (once).
+        if (!isStorageError(error)) console.error(`[server] could not warm the search facets: ${error}`);
+      }
     });
     const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     return {

@@ -25,6 +25,11 @@ export interface ServerContext {
   close(): Promise<void>;
 }
 
+/** The way out of a damaged server database, named when it is refused. */
+export const SERVER_DATABASE_REMEDY =
+  'Stop the server and restore the latest backup of its data folder; or move the file aside to start an empty ' +
+  'shelter (the damaged file is kept for recovery).';
+
 /**
  * The database holds the shelter's people and the key hashes: readable and writable by its owner only
  * (on every start, so files from older versions are tightened too). SQLite gives -wal and -shm files it
@@ -56,7 +61,12 @@ export async function openServerContext(
   if (filename !== ':memory:') fs.mkdirSync(path.dirname(filename), { recursive: true, mode: 0o700 });
   // The kysely instance openDatabase returns only runs the migrations: list queries are built with the
   // compile-only builder of db/prepared-queries.ts and run prepared on `sqlite`.
-  const { sqlite, close } = await openDatabase<ServerSchema>({ filename, migrations: serverMigrations });
+  const { sqlite, close } = await openDatabase<ServerSchema>({
+    filename,
+    migrations: serverMigrations,
+    kind: 'server',
+    remedy: SERVER_DATABASE_REMEDY,
+  });
   if (filename !== ':memory:') restrictToOwner(filename);
   // A 100k-pet shelter is a few hundred MB with its search index: map it and cache generously so random
   // fetches by id do not pay a read() system call per page.

@@ -1,3 +1,4 @@
+import { checkCommand } from './check';
 import type { CliCommand } from './command';
 import { exportCommand } from './export';
 import { outboxCommand } from './outbox';
@@ -14,4 +15,5 @@ export const COMMANDS: readonly CliCommand[] = [
   petCommand,
   personCommand,
   outboxCommand,
+  checkCommand,
 ];

@@ -6,16 +6,17 @@ import {
   GET_CACHE_CONTROL,
   WRITE_CACHE_CONTROL,
 } from '../../../shared/contract';
+import { createStorageErrorReporter } from '../../platform/database-integrity';
 import { ApiError } from '../domain/api-error';
 import { AuthThrottle } from '../domain/auth-throttle';
 import { strongEtag } from '../domain/entity-tag';
 import { IDEMPOTENCY_KEY_SHAPE, requestFingerprint } from '../domain/idempotency-store';
 import type { EndpointId, FixedWindowRateLimiter, RateState } from '../domain/rate-limit';
-import type { ServerContext } from '../server-context';
+import { SERVER_DATABASE_REMEDY, type ServerContext } from '../server-context';
 import { isEmptyBody, parseJsonObject, readBody } from './body';
 import { ifNoneMatchMatches } from './etag';
 import { parseQueryString, type Route, type RouteResult, type Router } from './route';
-import { reportStorageError, storageError } from './storage-errors';
+import { storageError } from './storage-errors';
 
 /** Counter bucket for requests that present no valid key (401s, the OpenAPI document). */
 const ANONYMOUS = 'anonymous';
@@ -58,6 +59,7 @@ export function createRequestListener(
   limiter: FixedWindowRateLimiter,
   throttle: AuthThrottle = new AuthThrottle(),
 ): (req: IncomingMessage, res: ServerResponse) => void {
+  const reportStorageError = createStorageErrorReporter(app.sqlite.name, SERVER_DATABASE_REMEDY);
   const metadataHeaders = (exchange: Exchange): Record<string, string> => {
     const rate = exchange.rate ?? limiter.peek(ANONYMOUS, exchange.endpoint, app.now());
     return {
@@ -268,6 +270,8 @@ export function createRequestListener(
       }
       const storage = storageError(error);
       if (storage) {
+        // Damage or a full disk: said once in the log (naming the file and the way out); this request fails
+        // with a 503 and its code, everything that works keeps serving.
         reportStorageError(error);
         sendError(res, exchange, storage);
         return;

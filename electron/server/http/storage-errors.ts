@@ -1,3 +1,4 @@
+import { isDiskFull } from '../../platform/database-integrity';
 import { ApiError } from '../domain/api-error';
 
 /** SQLite result codes (better-sqlite3's `SqliteError.code`) that mean the storage, not the request, failed. */
@@ -16,7 +17,7 @@ function sqliteCode(error: unknown): string | undefined {
 export function storageError(error: unknown): ApiError | undefined {
   const code = sqliteCode(error);
   if (code === undefined) return undefined;
-  if (code === 'SQLITE_FULL') {
+  if (isDiskFull(error)) {
     return new ApiError(503, 'storage_full', 'The server is out of disk space; nothing was saved.', {
       hint: 'Free disk space on the server computer, then retry.',
       headers: { 'Retry-After': '60' },
@@ -41,15 +42,4 @@ export function storageError(error: unknown): ApiError | undefined {
     });
   }
   return undefined;
-}
-
-const reported = new Set<string>();
-
-/** Logs each kind of storage failure once per process (a full disk would otherwise log on every request). */
-export function reportStorageError(error: unknown): void {
-  const code = sqliteCode(error) ?? 'unknown';
-  if (reported.has(code)) return;
-  reported.add(code);
-  const message = error instanceof Error ? error.message : String(error);
-  console.error(`[server] storage error ${code}: ${message} (answering 503 until it clears)`);
 }
