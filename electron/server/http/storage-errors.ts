@@ -36,10 +36,15 @@ export function storageError(error: unknown): ApiError | undefined {
     code === 'SQLITE_NOTADB' ||
     code.startsWith('SQLITE_CANTOPEN')
   ) {
-    return new ApiError(503, 'storage_error', 'The server could not read or write its database.', {
-      hint: 'The server log names the problem; the shelter IT person may need to check the disk or restore a backup.',
-      headers: { 'Retry-After': '60' },
-    });
+    return new ApiError(
+      503,
+      'storage_error',
+      'The server could not read part of its database; the rest keeps working. The request id identifies it in the log.',
+      {
+        hint: 'The server log names the problem; the shelter IT person may need to check the disk or restore a backup.',
+        headers: { 'Retry-After': '60' },
+      },
+    );
   }
   return undefined;
 }
