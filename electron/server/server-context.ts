@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
+import type { Kysely } from 'kysely';
 import { openDatabase } from '../platform/open-database';
 import { serverMigrations } from './db/migrations';
 import type { ServerSchema } from './db/rows';
@@ -14,6 +15,8 @@ import { SearchVocabulary } from './domain/search';
 
 /** Everything the routes and staff operations share: one database, its stores and caches. */
 export interface ServerContext {
+  /** kysely on the same connection (the staff operations compose their queries with it). */
+  db: Kysely<ServerSchema>;
   sqlite: Database.Database;
   now: () => number;
   clock: UpdateClock;
@@ -59,9 +62,7 @@ export async function openServerContext(
   now: () => number = Date.now,
 ): Promise<ServerContext> {
   if (filename !== ':memory:') fs.mkdirSync(path.dirname(filename), { recursive: true, mode: 0o700 });
-  // The kysely instance openDatabase returns only runs the migrations: list queries are built with the
-  // compile-only builder of db/prepared-queries.ts and run prepared on `sqlite`.
-  const { sqlite, close } = await openDatabase<ServerSchema>({
+  const { db, sqlite, close } = await openDatabase<ServerSchema>({
     filename,
     migrations: serverMigrations,
     kind: 'server',
@@ -86,6 +87,7 @@ export async function openServerContext(
   const flushTimer = setInterval(() => keys.flushUses(), 10 * 60_000);
   flushTimer.unref();
   return {
+    db,
     sqlite,
     now,
     clock,

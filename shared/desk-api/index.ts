@@ -6,6 +6,7 @@ import { type DeskEvent, deskEventSchema } from './events';
 import { mirrorMethods } from './mirror';
 import { outboxMethods } from './outbox';
 import { settingsMethods } from './settings';
+import { shelterMethods } from './shelter';
 import { statusMethods } from './status';
 import { syncMethods } from './sync';
 
@@ -17,6 +18,7 @@ export * from './events';
 export * from './mirror';
 export * from './outbox';
 export * from './settings';
+export * from './shelter';
 export * from './status';
 export * from './sync';
 
@@ -31,6 +33,7 @@ export const deskMethods = {
   ...mirrorMethods,
   ...syncMethods,
   ...outboxMethods,
+  ...shelterMethods,
 };
 
 export type DeskMethods = typeof deskMethods;

@@ -1,9 +1,12 @@
+import { backupCommand } from './backup';
 import { checkCommand } from './check';
 import type { CliCommand } from './command';
 import { exportCommand } from './export';
+import { keysCommand } from './keys';
 import { outboxCommand } from './outbox';
 import { personCommand } from './person';
 import { petCommand } from './pet';
+import { restoreCommand } from './restore';
 import { syncCommand } from './sync';
 
 export type { CliCommand, CliIo } from './command';
@@ -15,5 +18,8 @@ export const COMMANDS: readonly CliCommand[] = [
   petCommand,
   personCommand,
   outboxCommand,
+  keysCommand,
+  backupCommand,
+  restoreCommand,
   checkCommand,
 ];

@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 import { newKeySalt, saltedKeyHash } from './key-hash';
+import { shelterMigrations } from './shelter-migrations';
 
 /**
  * The embedded server's schema. Timestamps are INTEGER milliseconds; JSON columns are TEXT parsed with zod;
@@ -299,4 +300,5 @@ export const serverMigrations: Record<string, Migration> = {
   '0002-pet-version-index': petVersionIndex,
   '0501-salted-api-keys': saltedApiKeys,
   '0502-pet-bodies': petBodies,
+  ...shelterMigrations,
 };

@@ -1,7 +1,9 @@
-import { Redirect, Route, Router, Switch } from 'wouter';
+import { Route, Router, Switch } from 'wouter';
 import { useHashLocation } from 'wouter/use-hash-location';
 import { SettingsProvider } from '../bridge/settings';
 import { NotFoundScreen } from '../screens/not-found-screen';
+import { FirstRunRedirect } from '../shelter/first-run-redirect';
+import { WelcomeScreen } from '../shelter/welcome-screen';
 import { AppFrame } from './app-frame';
 import { HOME_PATH, SECTIONS } from './sections';
 
@@ -13,8 +15,9 @@ export function App() {
         <AppFrame>
           <Switch>
             <Route path="/">
-              <Redirect to={HOME_PATH} replace />
+              <FirstRunRedirect home={HOME_PATH} />
             </Route>
+            <Route path="/welcome" component={WelcomeScreen} />
             {SECTIONS.map((section) => (
               <Route key={section.path} path={section.path} component={section.screen} />
             ))}

@@ -24,6 +24,7 @@ import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import { buildPetUpdate, draftFromPet, type PetDraft } from '../lib/pet-form';
 import { useOutboxWrite } from '../lib/use-outbox-write';
 import { formatDate, formatFee, formatValue, humanize, statusColor, statusOptions } from '../lib/words';
+import { DeletePetSection } from '../shelter/delete-pet-section';
 import { DeskErrorAlert } from './desk-error-alert';
 import { DuplicateWarnings } from './duplicate-warnings';
 import { PetFields } from './pet-fields';
@@ -263,6 +264,7 @@ function PetView({
           </SimpleGrid>
         </Stack>
       )}
+      <DeletePetSection pet={pet} />
     </Stack>
   );
 }

@@ -37,6 +37,7 @@ import { ScreenHeader } from '../components/screen-header';
 import { useFollowedId, useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import type { PersonFormType } from '../lib/person-form';
 import { formatDate, formatValue, humanize } from '../lib/words';
+import { PersonStatusSection } from '../shelter/person-status-section';
 
 const PAGE_SIZE = 50;
 
@@ -330,6 +331,7 @@ function PersonView({
           ))}
         </Table.Tbody>
       </Table>
+      <PersonStatusSection person={person} />
     </Stack>
   );
 }
