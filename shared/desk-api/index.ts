@@ -5,6 +5,7 @@ import { DeskCallError, type DeskError, deskResultSchema } from './errors';
 import { type DeskEvent, deskEventSchema } from './events';
 import { mirrorMethods } from './mirror';
 import { outboxMethods } from './outbox';
+import { photoMethods } from './photos';
 import { settingsMethods } from './settings';
 import { shelterMethods } from './shelter';
 import { statusMethods } from './status';
@@ -17,6 +18,7 @@ export * from './errors';
 export * from './events';
 export * from './mirror';
 export * from './outbox';
+export * from './photos';
 export * from './settings';
 export * from './shelter';
 export * from './status';
@@ -34,6 +36,7 @@ export const deskMethods = {
   ...syncMethods,
   ...outboxMethods,
   ...shelterMethods,
+  ...photoMethods,
 };
 
 export type DeskMethods = typeof deskMethods;

@@ -8,6 +8,7 @@ import { createHandlerRegistry, type HandlerRegistry } from './handler-registry'
 import { registerAppHandlers } from './handlers/app';
 import { registerMirrorHandlers } from './handlers/mirror';
 import { registerOutboxHandlers } from './handlers/outbox';
+import { registerPhotoHandlers } from './handlers/photos';
 import { registerSettingsHandlers } from './handlers/settings';
 import { registerShelterHandlers } from './handlers/shelter';
 import { ShelterHost } from './handlers/shelter-host';
@@ -104,6 +105,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     registerAppHandlers(registry, context);
     registerSettingsHandlers(registry, context);
     registerStatusHandlers(registry, context);
+    registerPhotoHandlers(registry, context);
     // Mirror and sync (issue #4): the mirror database in the data folder, its reads, and the sync service.
     const mirror = await openDeskMirror({
       dataDir: options.dataDir,

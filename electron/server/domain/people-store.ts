@@ -14,6 +14,8 @@ import { validationError } from './api-error';
 import type { PetStore } from './pet-store';
 import {
   matchCondition,
+  phoneDigits,
+  phoneMatchCondition,
   planSearch,
   type SearchTarget,
   type SearchVocabulary,
@@ -186,10 +188,13 @@ export class PeopleStore {
    * composed with kysely from the filters present, compiled once per shape and run as a prepared statement.
    */
   list(query: PeopleListQuery): PeoplePage {
-    const plan = query.search === undefined ? null : planSearch(query.search, this.vocabulary);
+    // A phone number typed any way (`+1 555 0999`, `555-0999`, `5550999`) is compared by its digits.
+    const digits = query.search === undefined ? undefined : phoneDigits(query.search);
+    const plan = query.search === undefined || digits ? null : planSearch(query.search, this.vocabulary);
     const hasStatus = query.status !== undefined;
     const hasSince = query.updated_since !== undefined;
-    const shape = `${searchShape(plan)}|${hasStatus}|${hasSince}`;
+    const hasDigits = digits !== undefined;
+    const shape = `${searchShape(plan)}|${hasStatus}|${hasSince}|${hasDigits}`;
     const build = () => {
       let q = queryBuilder
         .selectFrom('people as p')
@@ -197,6 +202,7 @@ export class PeopleStore {
           qb.innerJoin('people_fts as f', 'f.rowid', 'p.seq').where(matchCondition(PEOPLE_SEARCH)),
         )
         .where('p.type', '=', slot('type'))
+        .$if(hasDigits, (qb) => qb.where(phoneMatchCondition('p.phone')))
         .$if(hasStatus, (qb) => qb.where('p.status', '=', slot('status')))
         .$if(hasSince, (qb) => qb.where('p.updated_at', '>=', slot<number>('since')));
       for (const condition of shortWordConditions(plan, PEOPLE_SEARCH)) q = q.where(condition);
@@ -204,6 +210,7 @@ export class PeopleStore {
     };
     const values = {
       ...searchValues(plan),
+      digits,
       type: query.type,
       status: query.status,
       since: hasSince ? Math.ceil(Date.parse(query.updated_since as string)) : undefined,

@@ -6,6 +6,7 @@ import { evictOldest } from './evict-oldest';
 import type { PetFacets } from './pet-facets';
 import { foldAscii, viewKey } from './pet-views';
 import {
+  identifierForms,
   matchCondition,
   planSearch,
   type SearchPlan,
@@ -47,10 +48,11 @@ export class PetLister {
   private readonly matchSeqs: Database.Statement<[string]>;
   private readonly queries: PreparedQueries;
   private readonly ranked = new Map<string, number[]>();
+  private readonly byCustomIds = new Map<number, Database.Statement>();
   private rankedVersion = -1;
 
   constructor(
-    sqlite: Database.Database,
+    private readonly sqlite: Database.Database,
     private readonly facets: PetFacets,
     private readonly vocabulary: SearchVocabulary,
   ) {
@@ -62,7 +64,9 @@ export class PetLister {
   list(query: PetListQuery): PetPage {
     const plan = query.search === undefined ? null : planSearch(query.search, this.vocabulary);
     if (plan === null) return this.fromView(query);
-    if (plan.match && plan.shortWords.length === 0) return this.search(query, plan);
+    const named = query.search === undefined ? [] : this.customIdSeqs(query.search);
+    if (named.length > 0 || (plan.match && plan.shortWords.length === 0))
+      return this.search(query, plan, named);
     return this.searchBySql(query, plan);
   }
 
@@ -85,29 +89,39 @@ export class PetLister {
    * Search: the trigram index finds the matching pets, the in-memory facets filter them (public, species,
    * status, updated_since) and rank them: per query word, a match in the name counts 3, in a breed 2, in the
    * description 1, plus a half point when the word itself (not a typo alternative) matches the name or breed;
-   * ties by `updated_at`.
+   * ties by `updated_at`. A pet whose `custom_id` is the whole search (`RAR-000199`, any case) comes first.
    */
-  private search(query: PetListQuery, plan: SearchPlan): PetPage {
+  private search(query: PetListQuery, plan: SearchPlan, named: number[]): PetPage {
     const facets = this.facets;
     facets.refresh();
     // The ranked matches, kept until any pet changes: pages of one search, and the same search from other
     // clients, then cost a slice.
-    const key = JSON.stringify([plan.match, plan.groups, query.species, query.status, query.updated_since]);
+    const key = JSON.stringify([
+      plan.match,
+      plan.groups,
+      named,
+      query.species,
+      query.status,
+      query.updated_since,
+    ]);
     if (this.rankedVersion !== facets.version) {
       this.ranked.clear();
       this.rankedVersion = facets.version;
     }
     let seqs = this.ranked.get(key);
     if (!seqs) {
-      seqs = this.rank(query, plan);
+      seqs = this.rank(query, plan, named);
       if (this.ranked.size >= RANKED_CACHE_SIZE) evictOldest(this.ranked, RANKED_CACHE_SIZE / 4);
       this.ranked.set(key, seqs);
     }
     return { seqs: seqs.slice(query.offset, query.offset + query.limit), total: seqs.length };
   }
 
-  private rank(query: PetListQuery, plan: SearchPlan): number[] {
-    const seqs = this.matchSeqs.all(plan.match as string) as number[];
+  private rank(query: PetListQuery, plan: SearchPlan, named: number[]): number[] {
+    const byText =
+      plan.match && plan.shortWords.length === 0 ? (this.matchSeqs.all(plan.match) as number[]) : [];
+    const seqs = named.length === 0 ? byText : [...new Set([...named, ...byText])];
+    const namedSet = new Set(named);
     const facets = this.facets;
     const status = query.status?.trim().toLowerCase();
     const since = query.updated_since ? sinceOf(query.updated_since) : undefined;
@@ -130,10 +144,27 @@ export class PetLister {
         const exact = options[0] as string;
         score += best + (name.includes(exact) || breed.includes(exact) ? 0.5 : 0);
       }
+      if (namedSet.has(seq)) score += 1000;
       hits.push({ seq, score, updatedAt });
     }
     hits.sort((a, b) => b.score - a.score || a.updatedAt - b.updatedAt);
     return hits.map((hit) => hit.seq);
+  }
+
+  /** Pets (not deleted) whose `custom_id` is the whole search, through the custom_id index. */
+  private customIdSeqs(search: string): number[] {
+    const forms = identifierForms(search);
+    if (forms.length === 0) return [];
+    let statement = this.byCustomIds.get(forms.length);
+    if (!statement) {
+      statement = this.sqlite
+        .prepare(
+          `SELECT seq FROM pets WHERE custom_id IN (${forms.map(() => '?').join(', ')}) AND deleted_at IS NULL`,
+        )
+        .pluck();
+      this.byCustomIds.set(forms.length, statement);
+    }
+    return statement.all(...forms) as number[];
   }
 
   /**
