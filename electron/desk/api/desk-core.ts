@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { DeskMode } from '../../../shared/desk-api';
 import { FileSecretStore, type SecretStore } from '../../platform/secret-store';
+import type { ApiClientOptions } from '../client';
 import { openDeskMirror } from '../outbox';
 import type { DeskContext } from './desk-context';
 import { createEventHub, type EventHub } from './event-hub';
@@ -34,6 +35,8 @@ export interface DeskCoreOptions {
   start?: boolean;
   /** How much the mirror is checked at open (default `quick`; short CLI commands pass `marker`). */
   integrityCheck?: 'quick' | 'marker';
+  /** Bounds of the sync's API client (the CLI's --request-deadline and --max-response-mb). */
+  syncClient?: Pick<ApiClientOptions, 'deadlineMs' | 'maxResponseBytes'>;
 }
 
 export interface DeskCore {
@@ -121,6 +124,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     const sync = registerSyncHandlers(registry, context, mirror, {
       hooks: outbox.hooks,
       startServer: shelter.start,
+      ...(options.syncClient && { service: { clientOptions: options.syncClient } }),
     });
     outbox.attach(sync);
     registerShelterHandlers(registry, context, { host: shelter, sync, mirror });

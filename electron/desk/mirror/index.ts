@@ -1,5 +1,6 @@
 export * from './bulk-load';
 export * from './effective';
+export * from './listed-records';
 export * from './local-edits';
 export * from './metadata-store';
 export * from './migrations';

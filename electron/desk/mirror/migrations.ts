@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, sql } from 'kysely';
+import { listedCountIndexes } from './listed-records';
 
 /**
  * The mirror's schema. Each record table keeps the server version (`server_json`, exactly as the API
@@ -364,6 +365,7 @@ export const MIRROR_MIGRATIONS: Record<string, Migration> = {
   '2001-mirror-list-tables': listTables,
   '2002-mirror-deferred-search-index': deferredSearchIndex,
   '2003-mirror-pet-word-index': petWordIndex,
+  '2101-mirror-listed-count-indexes': listedCountIndexes,
   '2201-mirror-identifier-search': identifierSearch,
   '2202-mirror-local-id-map': localIdMap,
 };
