@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { isStorageError } from '../platform/database-integrity';
 import type { Logger } from '../platform/log';
 import { loadDemoShelter } from './demo/load-demo';
+import { AuthThrottle } from './domain/auth-throttle';
 import { DEFAULT_HOURLY_LIMITS, FixedWindowRateLimiter } from './domain/rate-limit';
 import { createRequestListener } from './http/pipeline';
 import { Router } from './http/route';
@@ -47,6 +48,8 @@ export interface ApiServerOptions {
   demo?: boolean;
   /** Scale the demo's pets (benchmarks: 100_000). */
   demoPets?: number;
+  /** Wrong API keys one client address may present before it must wait (default 10, see AuthThrottle). */
+  failedKeyAllowance?: number;
   /** Clock injection for tests (ms since epoch); default Date.now. */
   now?: () => number;
   /** One line per request with its id (a standalone desk's core.log). */
@@ -63,6 +66,10 @@ export interface RunningApiServer {
   generatedKeys?: { write: string; read: string };
   /** The non-API staff operations, on the same database. */
   staff: StaffOperations;
+  /** Settings changes whose pets are still being re-rendered in the background. */
+  pendingRestamps(): number;
+  /** Resolves when no pet waits to be re-rendered. */
+  settled(): Promise<void>;
   /**
    * Serves the same API on one more address (LAN sharing binds the PC's LAN address); the extra listener
    * closes on its own `close()` or with the server.
@@ -103,7 +110,7 @@ function closeServer(server: http.Server): Promise<void> {
 const originOf = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 /**
- * Starts the embedded animal placement API (api-spec.md, api-decisions.md) on its own SQLite database.
+ * Starts the embedded animal placement API (its contract: electron/server/API.md) on its own SQLite database.
  * Used by `npm run serve`, by the desktop app in standalone mode and in-process by tests and benchmarks.
  */
 export async function startApiServer(options: ApiServerOptions): Promise<RunningApiServer> {
@@ -125,13 +132,19 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
     const override = options.rateLimitPerHour;
     const limiter = new FixedWindowRateLimiter((endpoint) => override ?? DEFAULT_HOURLY_LIMITS[endpoint]);
     const router = new Router([...metadataRoutes, ...petRoutes, ...peopleRoutes, ...openapiRoutes]);
-    const listener = createRequestListener(app, router, limiter, options.log);
+    const listener = createRequestListener(
+      app,
+      router,
+      limiter,
+      new AuthThrottle(options.failedKeyAllowance),
+      options.log,
+    );
     const server = http.createServer({ keepAliveTimeout: 5000 }, listener);
     const host = options.host ?? '127.0.0.1';
     const port = await listen(server, options.port ?? 0, host);
     const extras = new Set<http.Server>();
     let closing: Promise<void> | undefined;
-    // Warm the search facets now rather than on the first search (about a second on 100k pets).
+    // Warm the facets and list views now rather than on the first list or search (about a second on 100k pets).
     setImmediate(() => {
       try {
         if (!closing) app.pets.facets.refresh();
@@ -147,6 +160,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       port,
       generatedKeys,
       staff,
+      pendingRestamps: () => app.pets.restamps.waiting,
+      settled: () => app.pets.restamps.settled(),
       async listenAlso(extraHost, extraPort) {
         if (closing) throw new Error('The server is closing.');
         const extra = http.createServer({ keepAliveTimeout: 5000 }, listener);

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Kysely } from 'kysely';
@@ -14,6 +15,7 @@ import { SearchVocabulary } from './domain/search';
 
 /** Everything the routes and staff operations share: one database, its stores and caches. */
 export interface ServerContext {
+  /** kysely on the same connection (the staff operations compose their queries with it). */
   db: Kysely<ServerSchema>;
   sqlite: Database.Database;
   now: () => number;
@@ -31,6 +33,21 @@ export const SERVER_DATABASE_REMEDY =
   'Stop the server and restore the latest backup of its data folder; or move the file aside to start an empty ' +
   'shelter (the damaged file is kept for recovery).';
 
+/**
+ * The database holds the shelter's people and the key hashes: readable and writable by its owner only
+ * (on every start, so files from older versions are tightened too). SQLite gives -wal and -shm files it
+ * creates later the main file's mode.
+ */
+function restrictToOwner(filename: string): void {
+  for (const file of [filename, `${filename}-wal`, `${filename}-shm`]) {
+    try {
+      fs.chmodSync(file, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}
+
 /** The database file inside a data directory. */
 export function serverDatabasePath(dataDir: string): string {
   return path.join(dataDir, 'server.sqlite');
@@ -44,12 +61,14 @@ export async function openServerContext(
   filename: string,
   now: () => number = Date.now,
 ): Promise<ServerContext> {
+  if (filename !== ':memory:') fs.mkdirSync(path.dirname(filename), { recursive: true, mode: 0o700 });
   const { db, sqlite, close } = await openDatabase<ServerSchema>({
     filename,
     migrations: serverMigrations,
     kind: 'server',
     remedy: SERVER_DATABASE_REMEDY,
   });
+  if (filename !== ':memory:') restrictToOwner(filename);
   // A 100k-pet shelter is a few hundred MB with its search index: map it and cache generously so random
   // fetches by id do not pay a read() system call per page.
   sqlite.pragma('cache_size = -65536');
@@ -58,6 +77,15 @@ export async function openServerContext(
   const meta = new ShelterMetadata(sqlite);
   const pets = new PetStore(sqlite, clock, meta, new SearchVocabulary(sqlite, 'pets'));
   const people = new PeopleStore(sqlite, clock, pets, new SearchVocabulary(sqlite, 'people'), now);
+  // A database from before stored responses gets them now (about 4 s per 100k pets, once); a re-rendering
+  // interrupted by a crash carries on.
+  const filled = pets.bodies.fillMissing();
+  if (filled > 1000) console.error(`[server] stored the responses of ${filled} pets`);
+  pets.restamps.resume();
+  const keys = new ApiKeyRegistry(sqlite, now);
+  // A server that only serves reads still records when its keys were last used, a few times an hour.
+  const flushTimer = setInterval(() => keys.flushUses(), 10 * 60_000);
+  flushTimer.unref();
   return {
     db,
     sqlite,
@@ -66,8 +94,13 @@ export async function openServerContext(
     meta,
     pets,
     people,
-    keys: new ApiKeyRegistry(sqlite, now),
+    keys,
     idempotency: new IdempotencyStore(sqlite, now),
-    close,
+    close: async () => {
+      clearInterval(flushTimer);
+      pets.stop();
+      keys.flushUses();
+      await close();
+    },
   };
 }

@@ -19,6 +19,9 @@ export const ERROR_CODES = [
   'unsupported_media_type',
   'rate_limited',
   'internal_error',
+  'storage_full',
+  'storage_busy',
+  'storage_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

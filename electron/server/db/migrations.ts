@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, sql } from 'kysely';
+import { newKeySalt, saltedKeyHash } from './key-hash';
 import { shelterMigrations } from './shelter-migrations';
 
 /**
@@ -231,9 +232,73 @@ const petVersionIndex: Migration = {
   },
 };
 
-/** Static migrations of the server database (see openDatabase). */
+/**
+ * API keys salted: each key gets a random salt and the stored value becomes HMAC-SHA-256(salt, SHA-256(key)),
+ * computed here from the SHA-256 digests older databases stored, so existing keys keep working. Adds the
+ * time of last use. (The table is rebuilt because SQLite cannot drop the old UNIQUE constraint in place.)
+ */
+const saltedApiKeys: Migration = {
+  async up(db: Kysely<unknown>) {
+    const { rows } = await sql<{
+      id: string;
+      label: string;
+      access: string;
+      key_hash: string;
+      key_prefix: string;
+      created_at: number;
+      revoked_at: number | null;
+    }>`SELECT id, label, access, key_hash, key_prefix, created_at, revoked_at FROM api_keys`.execute(db);
+    await sql`CREATE TABLE api_keys_salted (
+      id TEXT PRIMARY KEY,
+      label TEXT NOT NULL,
+      access TEXT NOT NULL,
+      key_salt TEXT NOT NULL,
+      key_hash TEXT NOT NULL,
+      key_prefix TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      last_used_at INTEGER,
+      revoked_at INTEGER
+    ) STRICT`.execute(db);
+    for (const row of rows) {
+      const salt = newKeySalt();
+      const hash = saltedKeyHash(salt, Buffer.from(row.key_hash, 'hex'));
+      await sql`INSERT INTO api_keys_salted (id, label, access, key_salt, key_hash, key_prefix, created_at, revoked_at)
+        VALUES (${row.id}, ${row.label}, ${row.access}, ${salt}, ${hash}, ${row.key_prefix}, ${row.created_at},
+          ${row.revoked_at})`.execute(db);
+    }
+    await sql`DROP TABLE api_keys`.execute(db);
+    await sql`ALTER TABLE api_keys_salted RENAME TO api_keys`.execute(db);
+  },
+};
+
+/**
+ * Stored pet responses: the exact Pet JSON bytes and ETag of every pet that is not deleted (filled by the
+ * server when it opens a database that has none, then kept by every write), and the re-rendering jobs of
+ * settings changes (which pets, and how far the job got). GET by id now reads `pet_bodies` by id, so the version index goes.
+ */
+const petBodies: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql`CREATE TABLE pet_bodies (
+      seq INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
+      etag TEXT NOT NULL,
+      body TEXT NOT NULL
+    ) STRICT`.execute(db);
+    await sql`CREATE TABLE pet_restamp_jobs (
+      id INTEGER PRIMARY KEY,
+      condition TEXT NOT NULL,
+      params TEXT NOT NULL,
+      after_seq INTEGER NOT NULL DEFAULT 0
+    ) STRICT`.execute(db);
+    await sql`DROP INDEX IF EXISTS pets_id_version`.execute(db);
+  },
+};
+
+/** Static migrations of the server database (see openDatabase). Numbers 05xx: this round's server work. */
 export const serverMigrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-pet-version-index': petVersionIndex,
+  '0501-salted-api-keys': saltedApiKeys,
+  '0502-pet-bodies': petBodies,
   ...shelterMigrations,
 };

@@ -134,9 +134,13 @@ export interface ApiKeyRow {
   id: string;
   label: string;
   access: 'read' | 'write';
+  /** Random per-key salt, hex (migration 0501). */
+  key_salt: string;
+  /** HMAC-SHA-256(salt, SHA-256(key)), hex. */
   key_hash: string;
   key_prefix: string;
   created_at: number;
+  last_used_at: number | null;
   revoked_at: number | null;
 }
 
@@ -160,8 +164,25 @@ export interface IdempotencyRow {
   created_at: number;
 }
 
-/** The kysely view of the database (used for migrations and staff reads). */
+/** A stored Pet response (migration 0502). */
+export interface PetBodyRow {
+  seq: number;
+  id: string;
+  etag: string;
+  body: string;
+}
+
+/** The FTS5 indexes as kysely sees them (rowid = the record's seq). */
+interface FtsRow {
+  rowid: number;
+}
+
+/** The kysely view of the database: list queries composed from parts are built with it (db/prepared-queries). */
 export interface ServerSchema {
+  pets_fts: FtsRow;
+  people_fts: FtsRow;
+  pet_bodies: PetBodyRow;
+  pet_restamp_jobs: { id: number; condition: string; params: string; after_seq: number };
   pets: PetRow;
   people: PersonRow;
   custom_statuses: CustomStatusRow;

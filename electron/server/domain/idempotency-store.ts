@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { IDEMPOTENCY_RETENTION_MS } from '../../../shared/contract';
 import type { IdempotencyRow } from '../db/rows';
 
-/** Fingerprint of a write (api-decisions.md): method + path + API key + body bytes. */
+/** Fingerprint of a write (API.md "Retrying writes"): method + path + API key + body bytes. */
 export function requestFingerprint(method: string, path: string, apiKeyId: string, body: Buffer): string {
   return createHash('sha256').update(`${method}\n${path}\n${apiKeyId}\n`).update(body).digest('hex');
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { customFieldDataSchema } from '../../../shared/contract';
 import type { CustomStatusRow, FeeRuleRow, PetRow, PetTemplateRow, VeterinarianRow } from '../db/rows';
 
-/** Targets of the intake field mappings (api-spec.md: stored in mapped custom field data). */
+/** Targets of the intake field mappings (API.md "Writing a pet": stored in mapped custom field data). */
 export const FIELD_MAPPING_TARGETS = ['location_found', 'reason_for_surrender'] as const;
 export type FieldMappingTarget = (typeof FIELD_MAPPING_TARGETS)[number];
 
@@ -78,7 +78,7 @@ export class ShelterMetadata {
   }
 
   /**
-   * `global_adoption_fee` (api-decisions.md): with fee rules for the species and no manual fee, the sum of the
+   * `global_adoption_fee` (API.md "Fees"): with fee rules for the species and no manual fee, the sum of the
    * `base` adjustments and of every rule whose attribute matches the pet; otherwise undefined (field absent).
    */
   globalAdoptionFee(row: PetRow): number | undefined {

@@ -7,17 +7,22 @@ import type {
   PersonCreate,
   PersonCreateResponse,
 } from '../../../shared/contract';
+import { PreparedQueries, queryBuilder, slot } from '../db/prepared-queries';
 import type { CustomFieldRow, PersonRow } from '../db/rows';
 import type { UpdateClock } from '../db/update-clock';
 import { validationError } from './api-error';
 import type { PetStore } from './pet-store';
 import {
+  matchCondition,
   phoneDigits,
-  phoneMatchSql,
+  phoneMatchCondition,
   planSearch,
   type SearchTarget,
   type SearchVocabulary,
-  searchSql,
+  searchOrder,
+  searchShape,
+  searchValues,
+  shortWordConditions,
 } from './search';
 
 const PEOPLE_SEARCH: SearchTarget = {
@@ -57,7 +62,7 @@ export function personResponse(row: PersonRow): Person {
  */
 export class PeopleStore {
   private readonly byId: Database.Statement<[string]>;
-  private readonly listStatements = new Map<string, Database.Statement>();
+  private readonly queries: PreparedQueries;
 
   constructor(
     private readonly sqlite: Database.Database,
@@ -67,6 +72,7 @@ export class PeopleStore {
     private readonly now: () => number,
   ) {
     this.byId = sqlite.prepare('SELECT * FROM people WHERE id = ?');
+    this.queries = new PreparedQueries(sqlite);
   }
 
   /** A person by UUID (any case). */
@@ -177,34 +183,57 @@ export class PeopleStore {
     };
   }
 
-  /** One page of people of a type, ordered by `updated_at`, or by relevance when searching. */
+  /**
+   * One page of people of a type, ordered by `updated_at`, or by relevance when searching. The query is
+   * composed with kysely from the filters present, compiled once per shape and run as a prepared statement.
+   */
   list(query: PeopleListQuery): PeoplePage {
     // A phone number typed any way (`+1 555 0999`, `555-0999`, `5550999`) is compared by its digits.
     const digits = query.search === undefined ? undefined : phoneDigits(query.search);
     const plan = query.search === undefined || digits ? null : planSearch(query.search, this.vocabulary);
-    const search = searchSql(plan, PEOPLE_SEARCH);
-    const where = [...search.where, 'p.type = ?'];
-    const params: unknown[] = [...search.params, query.type];
-    if (digits) {
-      where.push(phoneMatchSql('p.phone'));
-      params.push(digits, digits);
-    }
-    if (query.status) {
-      where.push('p.status = ?');
-      params.push(query.status);
-    }
-    if (query.updated_since) {
-      where.push('p.updated_at >= ?');
-      params.push(Math.ceil(Date.parse(query.updated_since)));
-    }
-    const { from, order } = search;
-    const whereSql = where.join(' AND ');
-    const rows = this.statement(
-      `SELECT p.* FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`,
-    ).all(...params, query.limit, query.offset) as PersonRow[];
-    const total = this.statement(`SELECT COUNT(*) FROM ${from} WHERE ${whereSql}`)
-      .pluck()
-      .get(...params) as number;
+    const hasStatus = query.status !== undefined;
+    const hasSince = query.updated_since !== undefined;
+    const hasDigits = digits !== undefined;
+    const shape = `${searchShape(plan)}|${hasStatus}|${hasSince}|${hasDigits}`;
+    const build = () => {
+      let q = queryBuilder
+        .selectFrom('people as p')
+        .$if(plan?.match != null, (qb) =>
+          qb.innerJoin('people_fts as f', 'f.rowid', 'p.seq').where(matchCondition(PEOPLE_SEARCH)),
+        )
+        .where('p.type', '=', slot('type'))
+        .$if(hasDigits, (qb) => qb.where(phoneMatchCondition('p.phone')))
+        .$if(hasStatus, (qb) => qb.where('p.status', '=', slot('status')))
+        .$if(hasSince, (qb) => qb.where('p.updated_at', '>=', slot<number>('since')));
+      for (const condition of shortWordConditions(plan, PEOPLE_SEARCH)) q = q.where(condition);
+      return q;
+    };
+    const values = {
+      ...searchValues(plan),
+      digits,
+      type: query.type,
+      status: query.status,
+      since: hasSince ? Math.ceil(Date.parse(query.updated_since as string)) : undefined,
+      limit: query.limit,
+      offset: query.offset,
+    };
+    const page = this.queries.get(
+      `rows|${shape}`,
+      () =>
+        build()
+          .selectAll('p')
+          .orderBy(searchOrder(plan, PEOPLE_SEARCH))
+          .limit(slot<number>('limit'))
+          .offset(slot<number>('offset')),
+      values,
+    );
+    const count = this.queries.get(
+      `count|${shape}`,
+      () => build().select((eb) => eb.fn.countAll<number>().as('total')),
+      values,
+    );
+    const rows = page.statement.all(...page.parameters) as PersonRow[];
+    const total = (count.statement.get(...count.parameters) as { total: number }).total;
     return { rows, total };
   }
 
@@ -227,14 +256,5 @@ export class PeopleStore {
     return Object.fromEntries(
       Object.entries(data).map(([key, value]) => [toInternal.get(key) ?? key, value]),
     );
-  }
-
-  private statement(sql: string): Database.Statement {
-    let statement = this.listStatements.get(sql);
-    if (!statement) {
-      statement = this.sqlite.prepare(sql);
-      this.listStatements.set(sql, statement);
-    }
-    return statement;
   }
 }

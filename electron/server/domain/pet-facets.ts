@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { foldAscii, PetListViews, type ViewChange, type ViewEntry } from './pet-views';
 
 interface FacetRow {
   seq: number;
@@ -10,49 +11,66 @@ interface FacetRow {
   breed: string;
 }
 
+const COLUMNS = 'seq, is_public, species, status_label, updated_at, name, breed';
+
 /**
- * The few columns that filter and rank search results (public flag, species, status label, updated_at,
- * name and breed), held in memory by `seq` so that a search touches SQLite only for the FTS match and the
- * page it returns. Writers call `markDirty(seq)`; dirty pets are re-read from the database before the next
- * search, after their transaction has committed or rolled back, so the facets never drift from the table.
+ * The few columns that filter, order and rank the public list (public flag, species, status label,
+ * updated_at, name and breed), held in memory by `seq`, with the list views built on them, so that a list
+ * page touches SQLite only for its pets' stored responses and a search only for the FTS match. Writers call
+ * `markDirty(seq)`; dirty pets are re-read from the database before the next read, after their transaction
+ * has committed or rolled back, so the facets never drift from the table.
  */
 export class PetFacets {
   private isPublic = new Uint8Array(0);
   private species: string[] = [];
   private statusLabel: string[] = [];
+  private statusFolded: string[] = [];
   private updatedAt = new Float64Array(0);
   private nameLower: string[] = [];
   private breedLower: string[] = [];
   private readonly dirty = new Set<number>();
   private loaded = false;
   private readonly one: Database.Statement<[number]>;
+  /** Changes whenever any pet's facets change (search result caches key on it). */
+  version = 0;
+  /** The public list, ordered, per filter. */
+  readonly views = new PetListViews((seq) => this.updatedAt[seq] ?? 0);
 
   constructor(private readonly sqlite: Database.Database) {
-    this.one = sqlite.prepare(
-      'SELECT seq, is_public, species, status_label, updated_at, name, breed FROM pets WHERE seq = ?',
-    );
+    this.one = sqlite.prepare(`SELECT ${COLUMNS} FROM pets WHERE seq = ?`);
   }
 
   markDirty(seq: number): void {
     if (this.loaded) this.dirty.add(seq);
   }
 
-  /** Brings the facets up to date (first use: loads every pet). */
+  /** Brings the facets and views up to date (first use: loads every pet). */
   refresh(): void {
     if (!this.loaded) {
-      const rows = this.sqlite
-        .prepare('SELECT seq, is_public, species, status_label, updated_at, name, breed FROM pets')
-        .all() as FacetRow[];
-      for (const row of rows) this.store(row);
+      const rows = this.sqlite.prepare(`SELECT ${COLUMNS} FROM pets`).all() as FacetRow[];
+      const entries: Array<{ seq: number; entry: ViewEntry }> = [];
+      for (const row of rows) {
+        this.store(row);
+        const entry = this.entryOf(row.seq);
+        if (entry) entries.push({ seq: row.seq, entry });
+      }
+      this.views.build(entries);
       this.loaded = true;
+      this.version++;
       return;
     }
+    if (this.dirty.size === 0) return;
+    const changes: ViewChange[] = [];
     for (const seq of this.dirty) {
+      const before = this.entryOf(seq);
       const row = this.one.get(seq) as FacetRow | undefined;
       if (row) this.store(row);
       else if (seq < this.isPublic.length) this.isPublic[seq] = 0;
+      changes.push({ seq, before, after: this.entryOf(seq) });
     }
     this.dirty.clear();
+    this.views.apply(changes);
+    this.version++;
   }
 
   isPublicSeq(seq: number): boolean {
@@ -74,11 +92,21 @@ export class PetFacets {
     return this.breedLower[seq] ?? '';
   }
 
+  private entryOf(seq: number): ViewEntry | undefined {
+    if (this.isPublic[seq] !== 1) return undefined;
+    return {
+      species: this.species[seq] as string,
+      status: this.statusFolded[seq] as string,
+      updatedAt: this.updatedAt[seq] as number,
+    };
+  }
+
   private store(row: FacetRow): void {
     if (row.seq >= this.isPublic.length) this.grow(row.seq + 1);
     this.isPublic[row.seq] = row.is_public;
     this.species[row.seq] = row.species;
     this.statusLabel[row.seq] = row.status_label.toLowerCase();
+    this.statusFolded[row.seq] = foldAscii(row.status_label);
     this.updatedAt[row.seq] = row.updated_at;
     this.nameLower[row.seq] = row.name.toLowerCase();
     this.breedLower[row.seq] = row.breed.toLowerCase();

@@ -12,7 +12,7 @@ function firstImage(imageUrls: string): string {
 }
 
 /**
- * The Pet response (api-spec.md "Pet (response)") as JSON text, built by hand because the list endpoint
+ * The Pet response (API.md "The pet as returned") as JSON text, built by hand because the list endpoint
  * renders 100 of them per request: JSON columns are spliced in as stored (the store only ever writes
  * `JSON.stringify` output), everything else is escaped with `JSON.stringify`.
  */

@@ -1,4 +1,4 @@
-/** Rate-limited endpoint groups, one counter each per API key (api-decisions.md "Rate limits"). */
+/** Rate-limited endpoint groups, one counter each per API key (API.md "Limits"). */
 export type EndpointId =
   | 'GET /api/pets'
   | 'GET /api/pets/{id}'
@@ -13,7 +13,7 @@ export type EndpointId =
   | 'GET /api/contracts'
   | 'GET /api/openapi.json';
 
-/** Requests per key per hour, per endpoint (api-decisions.md); the keyless OpenAPI document per address. */
+/** Requests per key per hour, per endpoint (API.md "Limits"); the keyless OpenAPI document per address. */
 export const DEFAULT_HOURLY_LIMITS: Record<EndpointId, number> = {
   'GET /api/pets': 2000,
   'GET /api/people': 2000,

@@ -90,8 +90,8 @@ describe('identifiers and phone numbers', () => {
     pet('Apollo', 'RAR-000200');
     const names = (search: string) =>
       app.pets
-        .list({ search, limit: 20, offset: 0 } as Parameters<typeof app.pets.list>[0])
-        .items.map((json) => (JSON.parse(json) as { name: string }).name);
+        .bodiesOf(app.pets.list({ search, limit: 20, offset: 0 } as Parameters<typeof app.pets.list>[0]))
+        .map((json) => (JSON.parse(json) as { name: string }).name);
     expect(names('RAR-000199')[0]).toBe('Bella');
     expect(names('rar-000199')[0]).toBe('Bella');
     expect(names('RAR-000200')[0]).toBe('Apollo');

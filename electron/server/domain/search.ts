@@ -1,4 +1,6 @@
 import type Database from 'better-sqlite3';
+import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { slot } from '../db/prepared-queries';
 
 /** Shortest word the trigram index can look up; shorter words fall back to LIKE. */
 export const MIN_INDEXED_WORD = 3;
@@ -6,6 +8,8 @@ export const MIN_INDEXED_WORD = 3;
 const MAX_ALTERNATIVES = 12;
 
 const WORD = /[\p{L}\p{N}]+/gu;
+/** Query words whose alternatives are remembered (until the vocabulary learns a new word). */
+const MEMO_SIZE = 5000;
 
 /** Lower-cased words of a text, in order, duplicates kept. */
 export function words(text: string): string[] {
@@ -55,6 +59,8 @@ export function typoBudget(word: string): number {
  */
 export class SearchVocabulary {
   private readonly terms = new Set<string>();
+  /** Alternatives already worked out per query word (as someone types, each prefix comes back many times). */
+  private readonly memo = new Map<string, string[]>();
   private readonly insert: Database.Statement<[string, string]>;
 
   constructor(
@@ -80,6 +86,7 @@ export class SearchVocabulary {
       for (const word of words(text)) {
         if (word.length < MIN_INDEXED_WORD || this.terms.has(word)) continue;
         this.terms.add(word);
+        this.memo.clear();
         this.insert.run(this.scope, word);
       }
     }
@@ -87,6 +94,16 @@ export class SearchVocabulary {
 
   /** Known words that a (possibly misspelt) query word may mean; empty when it occurs as a substring. */
   alternatives(word: string): string[] {
+    let found = this.memo.get(word);
+    if (found === undefined) {
+      found = this.findAlternatives(word);
+      if (this.memo.size >= MEMO_SIZE) this.memo.clear();
+      this.memo.set(word, found);
+    }
+    return found;
+  }
+
+  private findAlternatives(word: string): string[] {
     for (const term of this.terms) if (term.includes(word)) return [];
     const max = typoBudget(word);
     if (max === 0) return [];
@@ -143,42 +160,49 @@ export function likePattern(word: string): string {
 
 /** A table searched through its FTS5 index: the index's column weights for ranking, and the searched columns. */
 export interface SearchTarget {
-  table: string;
-  fts: string;
+  table: 'pets' | 'people';
+  fts: 'pets_fts' | 'people_fts';
   /** bm25 weights, one per indexed column. */
   weights: readonly number[];
   /** Columns a word too short for the index is looked up in (LIKE). */
   columns: readonly string[];
 }
 
-/**
- * The SQL pieces of a list filtered by `plan` over `target` (aliased `p`): its FROM, its search conditions with
- * their parameters (to AND with the list's own filters), and its ORDER BY: relevance when the index is used,
- * else `updated_at`.
- */
-export function searchSql(
-  plan: SearchPlan | null,
-  target: SearchTarget,
-): { from: string; where: string[]; params: unknown[]; order: string } {
-  const result = {
-    from: `${target.table} p`,
-    where: [] as string[],
-    params: [] as unknown[],
-    order: 'p.updated_at',
-  };
-  if (!plan) return result;
-  if (plan.match !== null) {
-    result.from = `${target.fts} f JOIN ${target.table} p ON p.seq = f.rowid`;
-    result.where.push(`${target.fts} MATCH ?`);
-    result.params.push(plan.match);
-    result.order = `bm25(${target.fts}, ${target.weights.map((w) => w.toFixed(1)).join(', ')}), p.updated_at`;
-  }
-  const anyColumn = `(${target.columns.map((column) => `p.${column} LIKE ? ESCAPE '\\'`).join(' OR ')})`;
-  for (const word of plan.shortWords) {
-    result.where.push(anyColumn);
-    result.params.push(...target.columns.map(() => likePattern(word)));
-  }
-  return result;
+/** What a search adds to a list query's shape: whether the index is used, and how many short words. */
+export function searchShape(plan: SearchPlan | null): string {
+  return plan === null ? 'all' : `${plan.match === null ? 'like' : 'fts'}:${plan.shortWords.length}`;
+}
+
+/** The run-time values of a search's slots (see `searchQuery`). */
+export function searchValues(plan: SearchPlan | null): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  if (plan === null) return values;
+  if (plan.match !== null) values.match = plan.match;
+  plan.shortWords.forEach((word, index) => {
+    values[`short${index}`] = likePattern(word);
+  });
+  return values;
+}
+
+/** The FTS condition of a search that uses the index (its value is the `match` slot). */
+export function matchCondition(target: SearchTarget): RawBuilder<SqlBool> {
+  return sql<SqlBool>`${sql.table(target.fts)} MATCH ${slot('match')}`;
+}
+
+/** One condition per word too short for the index: it occurs in one of the searched columns (`shortN` slots). */
+export function shortWordConditions(plan: SearchPlan | null, target: SearchTarget): RawBuilder<SqlBool>[] {
+  return (plan?.shortWords ?? []).map((_, index) => {
+    const pattern = slot(`short${index}`);
+    const tests = target.columns.map((column) => sql`${sql.ref(`p.${column}`)} LIKE ${pattern} ESCAPE '\\'`);
+    return sql<SqlBool>`(${sql.join(tests, sql` OR `)})`;
+  });
+}
+
+/** Relevance (bm25 with the target's weights) then `updated_at` when the index is used; else `updated_at`. */
+export function searchOrder(plan: SearchPlan | null, target: SearchTarget): RawBuilder<unknown> {
+  if (!plan?.match) return sql`p.updated_at`;
+  const weights = sql.raw(target.weights.map((w) => w.toFixed(1)).join(', '));
+  return sql`bm25(${sql.table(target.fts)}, ${weights}), p.updated_at`;
 }
 
 /**
@@ -201,6 +225,12 @@ export function phoneMatchSql(column: string): string {
   let stored = column;
   for (const char of [' ', '-', '(', ')', '+', '.']) stored = `replace(${stored}, '${char}', '')`;
   return `(${column} IS NOT NULL AND (${stored} LIKE '%' || ? || '%' OR (length(${stored}) >= 7 AND ? LIKE '%' || ${stored})))`;
+}
+
+/** `phoneMatchSql` for a kysely query: the typed digits come from the `digits` slot. */
+export function phoneMatchCondition(column: string): RawBuilder<SqlBool> {
+  const [before, middle, after] = phoneMatchSql(column).split('?') as [string, string, string];
+  return sql<SqlBool>`${sql.raw(before)}${slot('digits')}${sql.raw(middle)}${slot('digits')}${sql.raw(after)}`;
 }
 
 /** The forms a shelter id may be stored in when a worker types it (`rar-000199` for `RAR-000199`). */

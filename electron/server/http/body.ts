@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { MAX_BODY_BYTES } from '../../../shared/contract';
-import { ApiError } from '../domain/api-error';
+import { ApiError, validationError } from '../domain/api-error';
 
 /** Past this many bytes an oversized body is no longer drained but the connection is dropped. */
 const DRAIN_LIMIT = 16 * MAX_BODY_BYTES;
@@ -43,7 +43,84 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
 
 /** Whether a body is empty for the purpose of "POST with an empty body" (no bytes, or only whitespace). */
 export function isEmptyBody(bytes: Buffer): boolean {
-  return bytes.toString('utf8').trim() === '';
+  for (const byte of bytes)
+    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0d) return false;
+  return true;
+}
+
+/** Deepest nesting of objects and arrays a body may have (the body object itself is level 1). */
+export const MAX_BODY_DEPTH = 32;
+
+/** A UTF-16 surrogate without its partner (matched by code unit: no `u` flag on purpose). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+const LONE_SURROGATE_ALL = new RegExp(LONE_SURROGATE.source, 'g');
+
+/** Whether a string is well-formed Unicode text (no lone surrogate). */
+export function isWellFormedText(text: string): boolean {
+  return !LONE_SURROGATE.test(text);
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The body as text; bytes that are not UTF-8 are refused instead of being replaced with U+FFFD. */
+function decodeUtf8(bytes: Buffer): string {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    throw new ApiError(400, 'invalid_json', 'The request body is not valid UTF-8.', {
+      hint: 'Send JSON encoded as UTF-8.',
+    });
+  }
+}
+
+const pathOf = (path: Array<string | number>) =>
+  path.reduce<string>(
+    (text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${part}` : part),
+    '',
+  ) || '(body)';
+
+/**
+ * Walks a parsed body without recursion (a hostile body may nest thousands of levels): refuses nesting past
+ * MAX_BODY_DEPTH and strings (keys or values) holding a lone UTF-16 surrogate, which JSON's `\uD800`
+ * escapes can produce and which could be stored but never matched again. Both are 400s naming the field.
+ */
+export function checkJsonValue(value: unknown): void {
+  const stack: Array<{ value: unknown; path: Array<string | number> }> = [{ value, path: [] }];
+  while (stack.length > 0) {
+    const { value: current, path } = stack.pop() as { value: unknown; path: Array<string | number> };
+    if (typeof current === 'string') {
+      if (!isWellFormedText(current)) throw badText(path);
+      continue;
+    }
+    if (current === null || typeof current !== 'object') continue;
+    if (path.length >= MAX_BODY_DEPTH) {
+      // Name the field the client wrote, not thirty levels of it.
+      const shown = path.slice(0, 3);
+      throw validationError([
+        {
+          field: pathOf(shown),
+          message: `is nested more than ${MAX_BODY_DEPTH} levels deep (objects and arrays)`,
+        },
+      ]);
+    }
+    if (Array.isArray(current)) {
+      current.forEach((item, index) => {
+        stack.push({ value: item, path: [...path, index] });
+      });
+      continue;
+    }
+    for (const [key, item] of Object.entries(current)) {
+      if (!isWellFormedText(key)) throw badText([...path, key.replace(LONE_SURROGATE_ALL, '\uFFFD')]);
+      stack.push({ value: item, path: [...path, key] });
+    }
+  }
+}
+
+function badText(path: Array<string | number>): ApiError {
+  return validationError([
+    { field: pathOf(path), message: 'contains an unpaired UTF-16 surrogate (not valid Unicode text)' },
+  ]);
 }
 
 /**
@@ -64,9 +141,10 @@ export function parseJsonObject(bytes: Buffer, contentType: string | undefined):
       );
     }
   }
+  const text = decodeUtf8(bytes);
   let value: unknown;
   try {
-    value = JSON.parse(bytes.toString('utf8'));
+    value = JSON.parse(text);
   } catch (error) {
     throw new ApiError(400, 'invalid_json', 'The request body is not valid JSON.', {
       details: { message: error instanceof Error ? error.message : String(error) },
@@ -78,5 +156,6 @@ export function parseJsonObject(bytes: Buffer, contentType: string | undefined):
       errors: [{ field: '(body)', message: 'must be a JSON object' }],
     });
   }
+  checkJsonValue(value);
   return value as Record<string, unknown>;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ifNoneMatchMatches, strongEtag } from './etag';
+import { strongEtag } from '../domain/entity-tag';
+import { ifNoneMatchMatches } from './etag';
 
 describe('strongEtag', () => {
   it('is a quoted strong tag that depends on every byte', () => {

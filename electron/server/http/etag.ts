@@ -1,10 +1,3 @@
-import { createHash } from 'node:crypto';
-
-/** Strong entity tag of the exact response body bytes. */
-export function strongEtag(body: Buffer | string): string {
-  return `"${createHash('sha1').update(body).digest('base64url')}"`;
-}
-
 const opaque = (tag: string) => (tag.startsWith('W/') ? tag.slice(2) : tag);
 
 /**

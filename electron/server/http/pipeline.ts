@@ -6,15 +6,18 @@ import {
   GET_CACHE_CONTROL,
   WRITE_CACHE_CONTROL,
 } from '../../../shared/contract';
-import { createStorageErrorReporter, isDiskFull, isStorageError } from '../../platform/database-integrity';
+import { createStorageErrorReporter } from '../../platform/database-integrity';
 import type { Logger } from '../../platform/log';
 import { ApiError } from '../domain/api-error';
+import { AuthThrottle } from '../domain/auth-throttle';
+import { strongEtag } from '../domain/entity-tag';
 import { IDEMPOTENCY_KEY_SHAPE, requestFingerprint } from '../domain/idempotency-store';
 import type { EndpointId, FixedWindowRateLimiter, RateState } from '../domain/rate-limit';
 import { SERVER_DATABASE_REMEDY, type ServerContext } from '../server-context';
 import { isEmptyBody, parseJsonObject, readBody } from './body';
-import { ifNoneMatchMatches, strongEtag } from './etag';
-import type { Route, RouteResult, Router } from './route';
+import { ifNoneMatchMatches } from './etag';
+import { parseQueryString, type Route, type RouteResult, type Router } from './route';
+import { storageError } from './storage-errors';
 
 /** Counter bucket for requests that present no valid key (401s, the OpenAPI document). */
 const ANONYMOUS = 'anonymous';
@@ -27,6 +30,18 @@ interface Exchange {
   requestId: string;
   rate: RateState | undefined;
   endpoint: EndpointId;
+}
+
+function tooManyFailures(waitSeconds: number): ApiError {
+  return new ApiError(
+    429,
+    'rate_limited',
+    `Too many wrong API keys from this address; retry after ${waitSeconds} s.`,
+    {
+      hint: 'Check the key in the desk settings; each further wrong key doubles the wait.',
+      headers: { 'Retry-After': String(waitSeconds) },
+    },
+  );
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -43,6 +58,7 @@ export function createRequestListener(
   app: ServerContext,
   router: Router,
   limiter: FixedWindowRateLimiter,
+  throttle: AuthThrottle = new AuthThrottle(),
   /** The desk's log (standalone desk): one line per request with its id; none when headless. */
   log?: Logger,
 ): (req: IncomingMessage, res: ServerResponse) => void {
@@ -80,7 +96,6 @@ export function createRequestListener(
     const queryAt = url.indexOf('?');
     let pathname = queryAt === -1 ? url : url.slice(0, queryAt);
     if (pathname.length > 1 && pathname.endsWith('/')) pathname = pathname.slice(0, -1);
-    const query = queryAt === -1 ? EMPTY_QUERY : new URLSearchParams(url.slice(queryAt + 1));
     const method = req.method ?? 'GET';
     const match = router.match(method, pathname);
     if (!match.route) {
@@ -98,7 +113,8 @@ export function createRequestListener(
     exchange.endpoint = route.endpoint;
 
     // Keyless endpoints (the OpenAPI document) are counted per client address instead of per key.
-    let keyId = `address:${req.socket.remoteAddress ?? 'unknown'}`;
+    const address = req.socket.remoteAddress ?? 'unknown';
+    let keyId = `address:${address}`;
     if (route.access !== 'public') {
       const presented = header(req, 'x-api-key');
       if (presented === undefined || presented === '') {
@@ -106,8 +122,15 @@ export function createRequestListener(
           hint: 'Create a key in Shelter Desk settings, or use the key printed when the server first started.',
         });
       }
+      // An address that guessed wrong too often waits before any key of it is looked at again.
+      const wait = throttle.waitSeconds(address, app.now());
+      if (wait > 0) throw tooManyFailures(wait);
       const key = app.keys.authenticate(presented);
-      if (!key) throw new ApiError(401, 'invalid_api_key', 'The API key is not valid or has been revoked.');
+      if (!key) {
+        const waitNow = throttle.fail(address, app.now());
+        if (waitNow > 0) throw tooManyFailures(waitNow);
+        throw new ApiError(401, 'invalid_api_key', 'The API key is not valid or has been revoked.');
+      }
       keyId = key.id;
       if (route.access === 'write' && key.access !== 'write') {
         exchange.rate = limiter.peek(keyId, route.endpoint, app.now());
@@ -129,6 +152,7 @@ export function createRequestListener(
       );
     }
 
+    const query = queryAt === -1 ? EMPTY_QUERY : parseQueryString(url.slice(queryAt + 1));
     const result = route.write
       ? await runWrite(req, route, match.params, query, keyId, url)
       : route.handle({ app, params: match.params, query, body: undefined, idempotencyKey: undefined });
@@ -183,6 +207,7 @@ export function createRequestListener(
       }
       return app.sqlite.transaction(() => {
         const result = route.handle({ app, params, query, body, idempotencyKey });
+        app.keys.flushUses();
         if (tracked && result.status === 200) {
           app.idempotency.record(keyId, idempotencyKey, fingerprint, result.status, result.body.toString());
         }
@@ -255,22 +280,12 @@ export function createRequestListener(
         sendError(res, exchange, error);
         return;
       }
-      if (isStorageError(error)) {
-        // Damage or a full disk: said once in the log; this request fails, everything that works keeps serving.
+      const storage = storageError(error);
+      if (storage) {
+        // Damage or a full disk: said once in the log (naming the file and the way out); this request fails
+        // with a 503 and its code, everything that works keeps serving.
         reportStorageError(error);
-        const full = isDiskFull(error);
-        sendError(
-          res,
-          exchange,
-          new ApiError(
-            503,
-            'internal_error',
-            full
-              ? 'The server cannot store data right now: its disk is full. Try again later.'
-              : 'The server could not read part of its database; the rest keeps working. The request id identifies it in the log.',
-            full ? { headers: { 'Retry-After': '60' } } : {},
-          ),
-        );
+        sendError(res, exchange, storage);
         return;
       }
       // Only the message and request id: no stack, SQL or key material reaches the client or the log.

@@ -43,12 +43,53 @@ export function queryObject(query: URLSearchParams): Record<string, string> {
   return result;
 }
 
-/** Parses query parameters with a contract schema; a failure is a 400 `invalid_parameter` naming each one. */
+/** Largest `offset` a list accepts: beyond it a number is no longer exact in JavaScript or SQLite. */
+export const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Parses query parameters with a contract schema; a failure is a 400 `invalid_parameter` naming each one.
+ * An `offset` past MAX_OFFSET (which the contract's whole-number pattern lets through) is refused the same way.
+ */
 export function parseQuery<T extends z.ZodType>(schema: T, query: URLSearchParams): z.infer<T> {
   const input = queryObject(query);
   const parsed = schema.safeParse(input);
   if (!parsed.success) throw parameterError(toFieldErrors(parsed.error, input));
+  const offset = (parsed.data as { offset?: unknown }).offset;
+  if (typeof offset === 'number' && !Number.isSafeInteger(offset)) {
+    throw parameterError([{ field: 'offset', message: `must be a whole number from 0 to ${MAX_OFFSET}` }]);
+  }
   return parsed.data;
+}
+
+const decodeComponent = (text: string) => decodeURIComponent(text.replaceAll('+', ' '));
+
+/**
+ * Parses a raw query string like URLSearchParams, except that percent-escapes which do not decode to UTF-8
+ * are a 400 naming the parameter instead of being silently replaced with U+FFFD.
+ */
+export function parseQueryString(raw: string): URLSearchParams {
+  const query = new URLSearchParams();
+  if (raw === '') return query;
+  for (const pair of raw.split('&')) {
+    if (pair === '') continue;
+    const at = pair.indexOf('=');
+    const rawName = at === -1 ? pair : pair.slice(0, at);
+    const rawValue = at === -1 ? '' : pair.slice(at + 1);
+    let name: string;
+    let value: string;
+    try {
+      name = decodeComponent(rawName);
+      value = decodeComponent(rawValue);
+    } catch {
+      // Name the parameter as sent when its name is the broken part (URLSearchParams' lenient decoding).
+      const shown = new URLSearchParams(`${rawName}=`).keys().next().value ?? rawName;
+      throw parameterError([
+        { field: shown, message: 'is not valid percent-encoded UTF-8 (check the % escapes)' },
+      ]);
+    }
+    query.append(name, value);
+  }
+  return query;
 }
 
 /** Parses a body with a contract schema; a failure is a 400 `validation_failed` naming each field. */

@@ -5,19 +5,44 @@ import { ResponseCache } from '../http/response-cache';
 import { parseBody, parseQuery, type Route } from '../http/route';
 import type { ServerContext } from '../server-context';
 
-/** Response caches per server, valid until the next pet write or settings change. */
+/**
+ * Response caches per server. A list page is kept under its view's version (a write to a dog leaves the
+ * cat pages cached); a single pet until a write changes that pet.
+ */
 const caches = new WeakMap<ServerContext, { pages: ResponseCache; pets: ResponseCache }>();
 
 function cachesOf(app: ServerContext) {
   let entry = caches.get(app);
   if (!entry) {
-    entry = { pages: new ResponseCache(100), pets: new ResponseCache(10_000) };
-    caches.set(app, entry);
+    const created = { pages: new ResponseCache(200), pets: new ResponseCache(10_000) };
+    app.pets.onChange((id) => created.pets.delete(id));
+    caches.set(app, created);
+    entry = created;
   }
   return entry;
 }
 
-const dataVersion = (app: ServerContext) => `${app.pets.generation}:${app.meta.generation}`;
+const OPEN = '{"pets":[';
+
+/**
+ * The list response: the pets' stored JSON inside the envelope, encoded straight into one buffer. Joining the
+ * texts first would make a string of 100+ KB, which V8 keeps in its large-object space, where every page would
+ * add to the work of the next full garbage collection.
+ */
+function pageBytes(items: string[], total: number, limit: number, offset: number): Buffer {
+  const hasMore = offset + items.length < total;
+  const close = `],"total":${total},"limit":${limit},"offset":${offset},"hasMore":${hasMore}}`;
+  let size = OPEN.length + close.length + Math.max(0, items.length - 1);
+  for (const item of items) size += Buffer.byteLength(item);
+  const bytes = Buffer.allocUnsafe(size);
+  let at = bytes.write(OPEN, 0);
+  items.forEach((item, index) => {
+    if (index > 0) bytes[at++] = 0x2c; // ','
+    at += bytes.write(item, at);
+  });
+  bytes.write(close, at);
+  return bytes;
+}
 
 function notFound(identifier: string): ApiError {
   return new ApiError(404, 'not_found', `No pet with identifier ${JSON.stringify(identifier)}.`);
@@ -32,15 +57,14 @@ export const petRoutes: Route[] = [
     access: 'read',
     handle({ app, query }) {
       const parsed = parseQuery(petListQuerySchema, query);
-      const render = () => {
-        const page = app.pets.list(parsed);
-        const hasMore = parsed.offset + page.items.length < page.total;
-        return `{"pets":[${page.items.join(',')}],"total":${page.total},"limit":${parsed.limit},"offset":${parsed.offset},"hasMore":${hasMore}}`;
-      };
-      // Searches vary too much to be worth caching; plain pages are what sync clients and listings repeat.
-      if (parsed.search !== undefined) return { status: 200, body: render() };
-      const { bytes, etag } = cachesOf(app).pages.get(JSON.stringify(parsed), dataVersion(app), render);
-      return { status: 200, body: bytes, etag };
+      const page = app.pets.list(parsed);
+      const bytes = () => pageBytes(app.pets.bodiesOf(page), page.total, parsed.limit, parsed.offset);
+      // Searches are not cached (they vary too much); a plain page is kept until its view changes.
+      if (page.version === undefined) return { status: 200, body: bytes() };
+      const key = JSON.stringify(parsed);
+      const cache = cachesOf(app).pages;
+      const cached = cache.lookup(key, page.version) ?? cache.store(key, bytes(), page.version);
+      return { status: 200, body: cached.bytes, etag: cached.etag };
     },
   },
   {
@@ -62,7 +86,7 @@ export const petRoutes: Route[] = [
         );
       }
       const input = parseBody(petCreateSchema, body);
-      return { status: 200, body: app.pets.json(app.pets.create(input)) };
+      return { status: 200, body: app.pets.body(app.pets.create(input)) };
     },
   },
   {
@@ -75,12 +99,13 @@ export const petRoutes: Route[] = [
       if (!isUuid(id)) throw parameterError([{ field: 'petIdentifier', message: 'must be a UUID' }]);
       const key = id.toLowerCase();
       const cache = cachesOf(app).pets;
-      const cached = cache.lookup(key, dataVersion(app));
+      const cached = cache.lookup(key);
       if (cached) return { status: 200, body: cached.bytes, etag: cached.etag };
-      const json = app.pets.jsonById(key);
-      if (json === undefined) throw notFound(id);
-      const stored = cache.store(key, json);
-      return { status: 200, body: stored.bytes, etag: stored.etag };
+      const stored = app.pets.bodies.byId(key);
+      if (!stored) throw notFound(id);
+      const response = { bytes: Buffer.from(stored.body), etag: stored.etag };
+      cache.remember(key, response);
+      return { status: 200, body: response.bytes, etag: response.etag };
     },
   },
   {
@@ -97,7 +122,7 @@ export const petRoutes: Route[] = [
       const identifier = params.petIdentifier ?? '';
       const existing = app.pets.getByIdentifier(identifier);
       if (!existing) throw notFound(identifier);
-      return { status: 200, body: app.pets.json(app.pets.update(existing, input)) };
+      return { status: 200, body: app.pets.body(app.pets.update(existing, input)) };
     },
   },
 ];

@@ -1,0 +1,116 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * Pets re-rendered in the settings change's own transaction: a change that concerns at most this many pets
+ * (most changes in most shelters) is complete when it commits, as callers and their tests expect.
+ */
+export const INLINE_CHUNK = 100;
+/** Pets re-rendered per background transaction: a few milliseconds each, so readers wait at most that long. */
+export const RESTAMP_CHUNK = 25;
+
+interface Job {
+  id: number;
+  condition: string;
+  params: string;
+  after_seq: number;
+}
+
+/**
+ * Re-rendering of pets after a settings change, as jobs (`pet_restamp_jobs`, migration 0502): which pets
+ * (an SQL condition from the code, with its parameters) and how far the job got (a `seq` cursor). The change
+ * and its job commit in one transaction, which costs nothing however many pets it concerns; the pets are
+ * then re-rendered in chunks (INLINE_CHUNK at once, then RESTAMP_CHUNK at a time), each chunk and the
+ * cursor's advance in one short transaction, with the event loop free in between. A job left by a crash carries on when the database is opened again.
+ *
+ * The chunks commit without waiting for the disk (synchronous = NORMAL): a power cut can only lose whole
+ * chunks together with their cursor, which the job then simply does again; the next ordinary write syncs
+ * them anyway.
+ */
+export class PetRestamps {
+  private readonly jobs: Database.Statement<[]>;
+  private readonly advance: Database.Statement<[number, number]>;
+  private readonly finish: Database.Statement<[number]>;
+  private readonly insert: Database.Statement<[string, string]>;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly sqlite: Database.Database,
+    private readonly restamp: (seq: number) => void,
+  ) {
+    this.jobs = sqlite.prepare('SELECT * FROM pet_restamp_jobs ORDER BY id');
+    this.advance = sqlite.prepare('UPDATE pet_restamp_jobs SET after_seq = ? WHERE id = ?');
+    this.finish = sqlite.prepare('DELETE FROM pet_restamp_jobs WHERE id = ?');
+    this.insert = sqlite.prepare('INSERT INTO pet_restamp_jobs (condition, params) VALUES (?, ?)');
+  }
+
+  /**
+   * Queues the re-rendering of the pets (not deleted) matching `condition`; call inside the settings change's
+   * transaction. The first chunk runs at once, in that transaction (so a change that concerns a few pets is
+   * complete when it commits); the rest follow after the commit. Returns how many pets were re-rendered at once.
+   */
+  queue(condition: string, params: unknown[]): number {
+    const json = JSON.stringify(params);
+    const id = Number(this.insert.run(condition, json).lastInsertRowid);
+    const done = this.work({ id, condition, params: json, after_seq: 0 }, INLINE_CHUNK);
+    if (done === INLINE_CHUNK) this.resume();
+    return done;
+  }
+
+  /** Jobs not finished yet. */
+  get waiting(): number {
+    return (this.jobs.all() as Job[]).length;
+  }
+
+  /** Starts working off the jobs in the background (no-op when none or already running). */
+  resume(): void {
+    if (this.running || this.stopped) return;
+    this.running = (async () => {
+      try {
+        for (;;) {
+          // The first chunk waits for the caller's transaction to commit (or roll back: then no job is left).
+          await new Promise((resolve) => setImmediate(resolve));
+          if (this.stopped) return;
+          const job = this.jobs.get() as Job | undefined;
+          if (!job) return;
+          this.sqlite.pragma('synchronous = NORMAL');
+          try {
+            this.sqlite.transaction(() => this.work(job, RESTAMP_CHUNK))();
+          } finally {
+            this.sqlite.pragma('synchronous = FULL');
+          }
+        }
+      } catch (error) {
+        // A full or busy disk: the job is in the database, so try again a little later.
+        const message = error instanceof Error ? error.message : String(error);
+        console.error(`[server] re-rendering pets paused: ${message}; retrying in 5 s`);
+        setTimeout(() => this.resume(), 5000).unref();
+      } finally {
+        this.running = undefined;
+      }
+    })();
+  }
+
+  /** Resolves once no job is left (or the server is stopping). */
+  async settled(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** One chunk of a job: re-renders the next pets after its cursor and moves the cursor (or ends the job). */
+  private work(job: Job, limit: number): number {
+    const seqs = this.sqlite
+      .prepare(
+        `SELECT seq FROM pets WHERE deleted_at IS NULL AND (${job.condition}) AND seq > ? ORDER BY seq LIMIT ?`,
+      )
+      .pluck()
+      .all(...(JSON.parse(job.params) as unknown[]), job.after_seq, limit) as number[];
+    for (const seq of seqs) this.restamp(seq);
+    if (seqs.length < limit) this.finish.run(job.id);
+    else this.advance.run(seqs[seqs.length - 1] as number, job.id);
+    return seqs.length;
+  }
+}
