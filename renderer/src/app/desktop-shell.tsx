@@ -4,24 +4,13 @@ import { useState } from 'react';
 import { useLocation } from 'wouter';
 import type { DeskProcessEvent, MenuCommand } from '../../../shared/desk-api';
 import { useDesk, useDeskEvent } from '../bridge/hooks';
+import { openSpotlight } from './desk-spotlight';
 
-/** The screen a menu command opens (Find and Print act on the current screen instead). */
+/** The screen a menu command opens (Find opens the desk-wide search, as Ctrl+K does in the page). */
 const COMMAND_PATHS: Partial<Record<MenuCommand, string>> = {
   'new-intake': '/intake',
   settings: '/settings',
 };
-
-/** Focuses the current screen's search field; false when it has none. */
-function focusSearch(): boolean {
-  const label = [...document.querySelectorAll<HTMLLabelElement>('main label')].find((candidate) =>
-    /^\s*search/i.test(candidate.textContent ?? ''),
-  );
-  const field = label?.control ?? document.querySelector<HTMLInputElement>('main input[type="search"]');
-  if (!(field instanceof HTMLElement)) return false;
-  field.focus();
-  if (field instanceof HTMLInputElement) field.select();
-  return true;
-}
 
 /**
  * The desktop shell's events (browser mode never sends them): menu commands and their shortcuts become
@@ -37,15 +26,7 @@ export function DesktopShellEvents() {
     if (path) navigate(path);
     else if (command === 'print') window.print();
     else if (command === 'sync-now') desk.call('sync.now').catch(() => undefined);
-    else if (command === 'find' && !focusSearch()) {
-      // No search here: open Pets and focus its search once it is on screen (bounded: about half a second).
-      navigate('/pets');
-      let frames = 30;
-      const retry = () => {
-        if (!focusSearch() && --frames > 0) requestAnimationFrame(retry);
-      };
-      requestAnimationFrame(retry);
-    }
+    else if (command === 'find') openSpotlight();
   });
   useDeskEvent('desk-process', setCoreProcess);
 
