@@ -68,7 +68,7 @@ describe('backup under write load', () => {
     expect(before.length).toBeGreaterThanOrEqual(200);
 
     const target = tempDir();
-    const info = swapDatabaseFile(path.join(target, 'server.sqlite'), file);
+    const info = await swapDatabaseFile(path.join(target, 'server.sqlite'), file);
     expect(info.pets).toBeGreaterThanOrEqual(before.length);
     const restored = new Database(path.join(target, 'server.sqlite'), { readonly: true });
     try {

@@ -62,7 +62,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   try {
     let info: { pets: number; people: number };
     try {
-      info = swapDatabaseFile(serverDatabasePath(serverDir), path.resolve(file));
+      info = await swapDatabaseFile(serverDatabasePath(serverDir), path.resolve(file));
     } catch (error) {
       if (error instanceof BackupRefusedError) {
         io.stderr(`Refused: ${error.message} The shelter's data was not changed.\n`);

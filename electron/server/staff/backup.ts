@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { holdDatabaseExclusively } from '../../platform/database-lock';
 
 /** A backup file that cannot be restored: damaged, not SQLite, or not a Shelter Desk server database. */
 export class BackupRefusedError extends Error {
@@ -88,30 +89,33 @@ const SIDE_FILES = ['', '-wal', '-shm'];
 /**
  * Replaces the database at `databasePath` by a checked copy of `backupFile`. The caller must hold the data
  * folder (`holdServerFolder`) with no connection open on the database: this is the one place the file is
- * swapped. The backup is checked and copied beside the database first (the current data is untouched if
- * anything fails), then the current file and its WAL are kept as `<name>.before-restore*` and the copy is
+ * swapped, and it holds the database exclusively while it does (other processes that open it wait). The backup
+ * is checked and copied beside the database first (the current data is untouched if anything fails), then the current file and its WAL are kept as `<name>.before-restore*` and the copy is
  * renamed into place, so a crash leaves either the old database or the new one.
  */
-export function swapDatabaseFile(databasePath: string, backupFile: string): BackupInfo {
-  const info = inspectBackup(backupFile);
-  const staged = `${databasePath}.restoring`;
-  fs.rmSync(staged, { force: true });
-  fs.copyFileSync(backupFile, staged);
-  const fd = fs.openSync(staged, 'r+');
-  try {
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  inspectBackup(staged);
-  for (const suffix of SIDE_FILES) {
-    const current = `${databasePath}${suffix}`;
-    const aside = `${databasePath}.before-restore${suffix}`;
-    fs.rmSync(aside, { force: true });
-    if (fs.existsSync(current)) fs.renameSync(current, aside);
-  }
-  fs.renameSync(staged, databasePath);
-  return { ...info, file: backupFile };
+export function swapDatabaseFile(databasePath: string, backupFile: string): Promise<BackupInfo> {
+  // Processes that open the database meanwhile (a CLI command, a desk starting) wait for the swap to end.
+  return holdDatabaseExclusively(databasePath, 'restored from a backup', () => {
+    const info = inspectBackup(backupFile);
+    const staged = `${databasePath}.restoring`;
+    fs.rmSync(staged, { force: true });
+    fs.copyFileSync(backupFile, staged);
+    const fd = fs.openSync(staged, 'r+');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    inspectBackup(staged);
+    for (const suffix of SIDE_FILES) {
+      const current = `${databasePath}${suffix}`;
+      const aside = `${databasePath}.before-restore${suffix}`;
+      fs.rmSync(aside, { force: true });
+      if (fs.existsSync(current)) fs.renameSync(current, aside);
+    }
+    fs.renameSync(staged, databasePath);
+    return { ...info, file: backupFile };
+  });
 }
 
 /** Another process holds the server's data folder (a desk serving it, or a restore in progress). */

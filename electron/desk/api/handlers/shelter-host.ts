@@ -268,7 +268,7 @@ export class ShelterHost {
       await this.stopServer({ keepHold: true });
       let failure: unknown;
       try {
-        swapDatabaseFile(serverDatabasePath(this.serverDataDir), file);
+        await swapDatabaseFile(serverDatabasePath(this.serverDataDir), file);
       } catch (error) {
         failure = error;
       }
