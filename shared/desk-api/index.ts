@@ -1,21 +1,25 @@
 import type { z } from 'zod';
 import { appMethods } from './app';
 import type { DeskTransport } from './channels';
+import { dashboardMethods } from './dashboard';
 import { DeskCallError, type DeskError, deskResultSchema } from './errors';
 import { type DeskEvent, deskEventSchema } from './events';
 import { mirrorMethods } from './mirror';
 import { outboxMethods } from './outbox';
+import { printMethods } from './print';
 import { settingsMethods } from './settings';
 import { statusMethods } from './status';
 import { syncMethods } from './sync';
 
 export * from './app';
 export * from './channels';
+export * from './dashboard';
 export * from './define';
 export * from './errors';
 export * from './events';
 export * from './mirror';
 export * from './outbox';
+export * from './print';
 export * from './settings';
 export * from './status';
 export * from './sync';
@@ -31,6 +35,8 @@ export const deskMethods = {
   ...mirrorMethods,
   ...syncMethods,
   ...outboxMethods,
+  ...printMethods,
+  ...dashboardMethods,
 };
 
 export type DeskMethods = typeof deskMethods;

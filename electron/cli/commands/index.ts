@@ -3,6 +3,7 @@ import { exportCommand } from './export';
 import { outboxCommand } from './outbox';
 import { personCommand } from './person';
 import { petCommand } from './pet';
+import { printCommand } from './print';
 import { syncCommand } from './sync';
 
 export type { CliCommand, CliIo } from './command';
@@ -14,4 +15,5 @@ export const COMMANDS: readonly CliCommand[] = [
   petCommand,
   personCommand,
   outboxCommand,
+  printCommand,
 ];

@@ -6,8 +6,10 @@ import type { DeskContext } from './desk-context';
 import { createEventHub, type EventHub } from './event-hub';
 import { createHandlerRegistry, type HandlerRegistry } from './handler-registry';
 import { registerAppHandlers } from './handlers/app';
+import { registerDashboardHandlers } from './handlers/dashboard';
 import { registerMirrorHandlers } from './handlers/mirror';
 import { registerOutboxHandlers } from './handlers/outbox';
+import { registerPrintHandlers } from './handlers/print';
 import { registerSettingsHandlers } from './handlers/settings';
 import { registerStatusHandlers } from './handlers/status';
 import { registerSyncHandlers } from './handlers/sync';
@@ -84,6 +86,8 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     const mirror = await openDeskMirror({ dataDir: options.dataDir });
     context.onClose(() => mirror.close());
     registerMirrorHandlers(registry, context, mirror);
+    registerPrintHandlers(registry, context, mirror);
+    registerDashboardHandlers(registry, context, mirror);
     // Outbox (issue #5): local writes, replayed by every sync run first and after each write.
     const outbox = registerOutboxHandlers(registry, context, mirror);
     outbox.connect(registerSyncHandlers(registry, context, mirror, { hooks: outbox.hooks }));

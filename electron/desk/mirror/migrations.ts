@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, sql } from 'kysely';
+import { dashboardIndexes } from './dashboard-index';
 
 /**
  * The mirror's schema. Each record table keeps the server version (`server_json`, exactly as the API
@@ -333,4 +334,5 @@ export const MIRROR_MIGRATIONS: Record<string, Migration> = {
   '2001-mirror-list-tables': listTables,
   '2002-mirror-deferred-search-index': deferredSearchIndex,
   '2003-mirror-pet-word-index': petWordIndex,
+  '2401-mirror-dashboard-indexes': dashboardIndexes,
 };
