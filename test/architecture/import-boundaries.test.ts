@@ -10,7 +10,11 @@ const BIOME = path.join(ROOT, 'node_modules', '.bin', 'biome');
 
 /** Lints a one-line probe file placed in `folder` that imports `specifier`; returns Biome's output and exit code. */
 async function lintProbe(folder: string, specifier: string): Promise<{ code: number; output: string }> {
-  const file = path.join(ROOT, folder, `boundary-probe-${process.pid}-${Math.random().toString(36).slice(2)}.ts`);
+  const file = path.join(
+    ROOT,
+    folder,
+    `boundary-probe-${process.pid}-${Math.random().toString(36).slice(2)}.ts`,
+  );
   await writeFile(file, `import { probe } from '${specifier}';\n\nexport const used = probe;\n`);
   try {
     await run(BIOME, ['lint', '--max-diagnostics=5', file], { cwd: ROOT });
@@ -59,4 +63,3 @@ describe('import boundaries (biome.json) fail the lint when an arrow climbs', ()
     expect(code).toBe(0);
   });
 });
-

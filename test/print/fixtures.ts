@@ -6,7 +6,7 @@ import type { AdoptionFee, CustomField, Person, Pet } from '../../shared/contrac
 import { makePerson, makePet } from '../sync/fixtures';
 
 /** A PNG photo (a warm gradient with a darker disc), made here so the tests need no image files. */
-export function fixturePhoto(size = 96): Buffer {
+export function fixturePhoto(size = 96, variant = 0): Buffer {
   const raw = Buffer.alloc((size * 3 + 1) * size);
   for (let y = 0; y < size; y++) {
     raw[y * (size * 3 + 1)] = 0;
@@ -15,7 +15,7 @@ export function fixturePhoto(size = 96): Buffer {
       const offset = y * (size * 3 + 1) + 1 + x * 3;
       raw[offset] = inside ? 120 : 230 - y;
       raw[offset + 1] = inside ? 70 : 170 - x / 2;
-      raw[offset + 2] = inside ? 40 : 90;
+      raw[offset + 2] = inside ? 40 : (90 + variant * 37) % 256;
     }
   }
   const chunk = (type: string, data: Buffer) => {

@@ -124,14 +124,18 @@ describe('dashboard figures', () => {
     expect(dashboard.months).toHaveLength(12);
   });
 
-  it("uses the adoption-date index, not a scan of every pet's JSON", () => {
-    const plan = mirror.db
-      .prepare(
-        `EXPLAIN QUERY PLAN SELECT COUNT(*) FROM pet WHERE json_extract(COALESCE(NULLIF(effective_json, ''), server_json), '$.adopted_on') IS NOT NULL
-         AND json_extract(COALESCE(NULLIF(effective_json, ''), server_json), '$.adopted_on') >= '2025-04'`,
-      )
-      .all() as { detail: string }[];
-    expect(plan.map((row) => row.detail).join(' ')).toContain('pet_adopted_on');
+  it('reads covering indexes, never the wide pet rows', () => {
+    const plans = [
+      "SELECT status, species, intake_date, COUNT(*) FROM pet_list INDEXED BY pet_list_care WHERE presence != 'removed' GROUP BY status, species, intake_date",
+      "SELECT adopted_on, intake_date, COUNT(*) FROM pet_adoption WHERE adopted_on >= '2025-04' AND adopted_on < '2026-04' AND presence != 'removed' GROUP BY adopted_on, intake_date",
+    ].map((sql) =>
+      (mirror.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[])
+        .map((row) => row.detail)
+        .join(' '),
+    );
+    expect(plans[0]).toContain('COVERING INDEX pet_list_care');
+    expect(plans[1]).toContain('COVERING INDEX pet_adoption_on');
+    for (const plan of plans) expect(plan).not.toContain('TEMP B-TREE');
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Dashboard } from '../../../shared/desk-api/dashboard';
-import { ADOPTED_ON_SQL, EFFECTIVE_JSON_SQL, type MirrorDb, statement } from '../mirror';
+import { EFFECTIVE_JSON_SQL, type MirrorDb, statement } from '../mirror';
 
 /**
  * Statuses that mean the animal has left the shelter's care. Every other status, custom labels included, counts as in
@@ -15,9 +15,6 @@ export const OUT_OF_CARE_STATUSES = [
   'returnedToOwner',
   'transferred',
 ] as const;
-
-const OUT_OF_CARE_SQL = OUT_OF_CARE_STATUSES.map((status) => `'${status.toLowerCase()}'`).join(', ');
-const IN_CARE = `presence != 'removed' AND lower(status) NOT IN (${OUT_OF_CARE_SQL})`;
 
 /** Length-of-stay groups (days since intake, upper bound exclusive). */
 const STAY_BUCKETS = [
@@ -84,63 +81,80 @@ function outboxCounts(db: MirrorDb): { waiting: number; needsAttention: number }
   return { waiting: of('pending') + of('needs-attention'), needsAttention: of('needs-attention') };
 }
 
+/** Days from one calendar date (YYYY-MM-DD) to another, counted on the calendar (UTC arithmetic on dates only). */
+function daysBetween(from: string, to: string): number | undefined {
+  const parse = (date: string) => {
+    const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(date);
+    return match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : Number.NaN;
+  };
+  const days = Math.round((parse(to) - parse(from)) / 86_400_000);
+  return Number.isNaN(days) ? undefined : Math.max(0, days);
+}
+
+function addTo<K>(map: Map<K, number>, key: K, n: number): void {
+  map.set(key, (map.get(key) ?? 0) + n);
+}
+
+function sortedCounts<K extends string>(
+  map: Map<string, number>,
+  key: K,
+): Array<Record<K, string> & { count: number }> {
+  return [...map]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([name, count]) => ({ [key]: name, count }) as Record<K, string> & { count: number });
+}
+
 /**
  * The dashboard's figures for `today` (YYYY-MM-DD, the desk's calendar date), from the mirror alone: records the
- * server deleted are left out; pending local edits count (the desk shows what it will send). A handful of grouped
- * scans of the slim list tables plus one index range for adoptions, so it stays fast on a large shelter.
+ * server deleted are left out; pending local edits count (the desk shows what it will send). Two grouped scans of
+ * covering indexes (migration 2401) give the pet figures; the groups (status, species, intake date) are folded here,
+ * so no per-row date arithmetic runs in SQL. Dates are read as calendar dates from their strings.
  */
 export function computeDashboard(db: MirrorDb, today: string): Dashboard {
-  const groups = statement(
-    db,
-    `SELECT status, species, COUNT(*) AS n FROM pet_list WHERE ${IN_CARE} GROUP BY status, species`,
-  ).all() as { status: string; species: string; n: number }[];
-  const byStatus = new Map<string, number>();
-  const bySpecies = new Map<string, number>();
-  for (const row of groups) {
-    byStatus.set(row.status, (byStatus.get(row.status) ?? 0) + row.n);
-    bySpecies.set(row.species, (bySpecies.get(row.species) ?? 0) + row.n);
-  }
-  const sortedCounts = <K extends string>(map: Map<string, number>, key: K) =>
-    [...map]
-      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-      .map(([name, count]) => ({ [key]: name, count }) as Record<K, string> & { count: number });
-
   const months = lastTwelveMonths(today);
   const first = months[0] as string;
   const end = nextMonth(months[11] as string);
-  const intakeRows = statement(
+  const inWindow = (date: string | null) => date !== null && date >= first && date < end;
+
+  const groups = statement(
     db,
-    `SELECT substr(intake_date, 1, 7) AS month, COUNT(*) AS n FROM pet_list
-     WHERE presence != 'removed' AND intake_date >= ? AND intake_date < ? GROUP BY month`,
-  ).all(first, end) as { month: string; n: number }[];
+    `SELECT status, species, intake_date, COUNT(*) AS n FROM pet_list INDEXED BY pet_list_care
+     WHERE presence != 'removed' GROUP BY status, species, intake_date`,
+  ).all() as { status: string; species: string; intake_date: string | null; n: number }[];
+  const out = new Set<string>(OUT_OF_CARE_STATUSES.map((status) => status.toLowerCase()));
+  const byStatus = new Map<string, number>();
+  const bySpecies = new Map<string, number>();
+  const intakes = new Map<string, number>();
+  const stay = new Map<number, number>();
+  let total = 0;
+  for (const row of groups) {
+    if (inWindow(row.intake_date)) addTo(intakes, (row.intake_date as string).slice(0, 7), row.n);
+    if (out.has(row.status.toLowerCase())) continue;
+    total += row.n;
+    addTo(byStatus, row.status, row.n);
+    addTo(bySpecies, row.species, row.n);
+    const days = row.intake_date ? daysBetween(row.intake_date, today) : undefined;
+    if (days !== undefined) addTo(stay, days, row.n);
+  }
+  const stayRows = [...stay].map(([days, n]) => ({ days, n }));
+  const buckets = STAY_BUCKETS.map((bucket) => ({ label: bucket.label, count: 0 }));
+  for (const { days, n } of stayRows) {
+    const target = buckets[STAY_BUCKETS.findIndex((bucket) => days < bucket.below)];
+    if (target) target.count += n;
+  }
+
   const adoptionRows = statement(
     db,
-    `SELECT substr(${ADOPTED_ON_SQL}, 1, 7) AS month, COUNT(*) AS n FROM pet
-     WHERE ${ADOPTED_ON_SQL} IS NOT NULL AND ${ADOPTED_ON_SQL} >= ? AND ${ADOPTED_ON_SQL} < ?
-       AND presence != 'removed' GROUP BY month`,
-  ).all(first, end) as { month: string; n: number }[];
-  const countOf = (rows: { month: string; n: number }[], month: string) =>
-    rows.find((row) => row.month === month)?.n ?? 0;
-
-  const stay = statement(
-    db,
-    `SELECT MAX(0, CAST(julianday(?) - julianday(substr(intake_date, 1, 10)) AS INTEGER)) AS days, COUNT(*) AS n
-     FROM pet_list WHERE ${IN_CARE} AND julianday(substr(intake_date, 1, 10)) IS NOT NULL GROUP BY days`,
-  ).all(today) as { days: number; n: number }[];
-  const buckets = STAY_BUCKETS.map((bucket) => ({ label: bucket.label, count: 0 }));
-  for (const row of stay) {
-    const index = STAY_BUCKETS.findIndex((bucket) => row.days < bucket.below);
-    const target = buckets[index];
-    if (target) target.count += row.n;
+    `SELECT adopted_on, intake_date, COUNT(*) AS n FROM pet_adoption
+     WHERE adopted_on >= ? AND adopted_on < ? AND presence != 'removed' GROUP BY adopted_on, intake_date`,
+  ).all(first, end) as { adopted_on: string; intake_date: string | null; n: number }[];
+  const adoptions = new Map<string, number>();
+  const adoptedStay = new Map<number, number>();
+  for (const row of adoptionRows) {
+    addTo(adoptions, String(row.adopted_on).slice(0, 7), row.n);
+    const days = row.intake_date ? daysBetween(row.intake_date, String(row.adopted_on)) : undefined;
+    if (days !== undefined) addTo(adoptedStay, days, row.n);
   }
-  const adoptedStay = statement(
-    db,
-    `SELECT MAX(0, CAST(julianday(substr(${ADOPTED_ON_SQL}, 1, 10)) - julianday(substr(intake_date, 1, 10)) AS INTEGER))
-       AS days, COUNT(*) AS n
-     FROM pet WHERE ${ADOPTED_ON_SQL} IS NOT NULL AND ${ADOPTED_ON_SQL} >= ? AND ${ADOPTED_ON_SQL} < ?
-       AND presence != 'removed'
-       AND julianday(substr(intake_date, 1, 10)) IS NOT NULL GROUP BY days`,
-  ).all(first, end) as { days: number; n: number }[];
 
   const waiting = statement(
     db,
@@ -164,18 +178,18 @@ export function computeDashboard(db: MirrorDb, today: string): Dashboard {
   return {
     today,
     inCare: {
-      total: groups.reduce((total, row) => total + row.n, 0),
+      total,
       byStatus: sortedCounts(byStatus, 'status'),
       bySpecies: sortedCounts(bySpecies, 'species'),
     },
     months: months.map((month) => ({
       month,
-      intakes: countOf(intakeRows, month),
-      adoptions: countOf(adoptionRows, month),
+      intakes: intakes.get(month) ?? 0,
+      adoptions: adoptions.get(month) ?? 0,
     })),
     lengthOfStay: {
-      inCare: { ...summarize(stay), buckets },
-      adopted: summarize(adoptedStay),
+      inCare: { ...summarize(stayRows), buckets },
+      adopted: summarize([...adoptedStay].map(([days, n]) => ({ days, n }))),
     },
     applications: {
       waiting: waitingOf('adopter') + waitingOf('foster'),

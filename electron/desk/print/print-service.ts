@@ -1,6 +1,5 @@
 import type { ContractType, Pet } from '../../../shared/contract';
 import {
-  ADOPTED_ON_SQL,
   getAdoptionFees,
   getContract,
   getCustomFields,
@@ -183,9 +182,8 @@ export async function printCards(
 export function adoptedBy(db: MirrorDb, personId: string): MirrorRecord<Pet>[] {
   const rows = statement(
     db,
-    `SELECT id FROM pet WHERE ${ADOPTED_ON_SQL} IS NOT NULL
-     AND json_extract(COALESCE(NULLIF(effective_json, ''), server_json), '$.adopted_by') = ?
-     AND presence != 'removed' ORDER BY seq`,
+    `SELECT p.id FROM pet_adoption a JOIN pet p ON p.seq = a.seq
+     WHERE a.adopted_by = ? AND a.presence != 'removed' ORDER BY a.seq`,
   ).all(personId) as { id: string }[];
   return rows.flatMap(({ id }) => {
     const pet = getPet(db, id);
