@@ -1,6 +1,7 @@
-import { Redirect, Route, Router, Switch } from 'wouter';
+import { Route, Router, Switch } from 'wouter';
 import { useHashLocation } from 'wouter/use-hash-location';
 import { SettingsProvider } from '../bridge/settings';
+import { HomeRedirect } from '../dashboard/home-redirect';
 import { NotFoundScreen } from '../screens/not-found-screen';
 import { AppFrame } from './app-frame';
 import { HOME_PATH, SECTIONS } from './sections';
@@ -13,7 +14,7 @@ export function App() {
         <AppFrame>
           <Switch>
             <Route path="/">
-              <Redirect to={HOME_PATH} replace />
+              <HomeRedirect fallback={HOME_PATH} />
             </Route>
             {SECTIONS.map((section) => (
               <Route key={section.path} path={section.path} component={section.screen} />

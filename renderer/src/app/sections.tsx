@@ -2,6 +2,7 @@ import {
   IconAddressBook,
   IconCloudDataConnection,
   IconFileText,
+  IconLayoutDashboard,
   IconPaw,
   IconReceipt2,
   IconSettings,
@@ -9,6 +10,7 @@ import {
   type TablerIcon,
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
+import { DashboardScreen } from '../dashboard/dashboard-screen';
 import { ContractsScreen } from '../screens/contracts-screen';
 import { FeesScreen } from '../screens/fees-screen';
 import { IntakeScreen } from '../screens/intake-screen';
@@ -32,6 +34,13 @@ export interface Section {
 
 /** The app's sections, in navigation order. To add a screen: add one entry here. */
 export const SECTIONS: readonly Section[] = [
+  {
+    path: '/overview',
+    label: 'Overview',
+    hint: 'Your shelter at a glance',
+    icon: IconLayoutDashboard,
+    screen: DashboardScreen,
+  },
   { path: '/pets', label: 'Pets', hint: 'Animals in your care', icon: IconPaw, screen: PetsScreen },
   {
     path: '/intake',

@@ -37,6 +37,7 @@ import { ScreenHeader } from '../components/screen-header';
 import { useFollowedId, useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import type { PersonFormType } from '../lib/person-form';
 import { formatDate, formatValue, humanize } from '../lib/words';
+import { ContractButton } from '../print/contract-button';
 
 const PAGE_SIZE = 50;
 
@@ -309,6 +310,7 @@ function PersonView({
           presence={person.presence}
         />
       </Group>
+      <ContractButton personId={record.id} name={record.name} type={record.type} />
       {person.presence === 'local' && (
         <Alert color="yellow" variant="light" icon={<IconClockHour4 />}>
           Signed up on this desk. Sent to the shelter’s server when the connection allows.

@@ -27,6 +27,7 @@ import { RecordBadges } from '../components/record-badges';
 import { ScreenHeader } from '../components/screen-header';
 import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import { formatDate, humanize, SPECIES_OPTIONS, statusColor } from '../lib/words';
+import { EventCardsButton } from '../print/event-cards-button';
 
 const PAGE_SIZE = 50;
 
@@ -203,7 +204,10 @@ export function PetsScreen() {
                 {data.total === 1 ? '1 pet' : `${data.total.toLocaleString()} pets`}
                 {total !== undefined && data.total !== total && ` of ${total.toLocaleString()}`}
               </Text>
-              {list.loading && <Loader size="xs" />}
+              <Group gap="xs">
+                {list.loading && <Loader size="xs" />}
+                <EventCardsButton query={query} count={data.total} />
+              </Group>
             </Group>
             <Table highlightOnHover verticalSpacing="xs" aria-label="Pets">
               <Table.Thead>
