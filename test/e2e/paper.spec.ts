@@ -70,7 +70,7 @@ test('print cards for an event from the Pets list filter, and the adoption agree
   // The list shows "N pets of M" once the search applies.
   const status = page.getByRole('status', { name: 'Pet count' });
   await expect(status).toHaveText(/^[\d,]+ pets? of [\d,]+/);
-  const count = Number(((await status.innerText()).split(' ')[0] ?? '').replace(/,/g, ''));
+  const count = Number((((await status.textContent()) ?? '').split(' ')[0] ?? '').replace(/,/g, ''));
   expect(count).toBeGreaterThan(0);
   const cardsButton = page.getByRole('button', {
     name: `Print ${count === 1 ? '1 card' : `${count} cards`}`,

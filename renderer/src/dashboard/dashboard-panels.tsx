@@ -1,5 +1,16 @@
-import { BarChart, BarsList, DonutChart } from '@mantine/charts';
-import { Anchor, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { BarChart, DonutChart } from '@mantine/charts';
+import {
+  Anchor,
+  Card,
+  ColorSwatch,
+  Group,
+  Progress,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { Dashboard } from '../../../shared/desk-api';
 import { humanize, statusColor } from '../lib/words';
@@ -58,26 +69,52 @@ export function Stat({
   );
 }
 
+/** Labelled horizontal bars (label, bar, number): readable at any length of label, in light and dark. */
+function CountBars({ rows }: { rows: ReadonlyArray<{ label: string; count: number; color: string }> }) {
+  const max = Math.max(1, ...rows.map((row) => row.count));
+  return (
+    <Stack gap={8} aria-hidden="true">
+      {rows.map((row) => (
+        <Group key={row.label} gap="sm" wrap="nowrap">
+          <Text size="sm" w={170} truncate="end">
+            {row.label}
+          </Text>
+          <Progress
+            value={(row.count / max) * 100}
+            color={row.color}
+            size="lg"
+            radius="sm"
+            style={{ flex: 1 }}
+          />
+          <Text size="sm" fw={600} w={48} ta="right">
+            {row.count.toLocaleString()}
+          </Text>
+        </Group>
+      ))}
+    </Stack>
+  );
+}
+
+const plural = (count: number, one: string, many = `${one}s`) =>
+  `${count.toLocaleString()} ${count === 1 ? one : many}`;
+
+const swatch = (color: string) => `var(--mantine-color-${color.replace('.', '-')})`;
+
 export function InCarePanels({ data }: { data: Dashboard }) {
   const { byStatus, bySpecies, total } = data.inCare;
   return (
     <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
       <Panel
         title="In care by status"
-        hint={`${total.toLocaleString()} animals not adopted, transferred or otherwise gone`}
+        hint={`${plural(total, 'animal')} not adopted, transferred or otherwise gone`}
       >
-        <div aria-hidden="true">
-          <BarsList
-            data={byStatus.map((row) => ({
-              name: humanize(row.status),
-              value: row.count,
-              color: `${statusColor(row.status)}.5`,
-            }))}
-            barsLabel="Status"
-            valueLabel="Animals"
-            autoContrast
-          />
-        </div>
+        <CountBars
+          rows={byStatus.map((row) => ({
+            label: humanize(row.status),
+            count: row.count,
+            color: statusColor(row.status),
+          }))}
+        />
         <FigureTable
           caption="Animals in care by status"
           columns={['Status', 'Animals']}
@@ -85,20 +122,28 @@ export function InCarePanels({ data }: { data: Dashboard }) {
         />
       </Panel>
       <Panel title="In care by species">
-        <Group justify="center" aria-hidden="true">
+        <Group justify="center" gap="xl" aria-hidden="true">
           <DonutChart
             data={bySpecies.map((row) => ({
               name: humanize(row.species),
               value: row.count,
               color: SPECIES_COLORS[row.species] ?? 'gray.6',
             }))}
-            size={190}
-            thickness={30}
+            size={180}
+            thickness={28}
             chartLabel={`${total.toLocaleString()} in care`}
-            withLabels
-            withLabelsLine
             withTooltip
           />
+          <Stack gap={8}>
+            {bySpecies.map((row) => (
+              <Group key={row.species} gap="xs" wrap="nowrap">
+                <ColorSwatch color={swatch(SPECIES_COLORS[row.species] ?? 'gray.6')} size={14} />
+                <Text size="sm">
+                  {humanize(row.species)}s <b>{row.count.toLocaleString()}</b>
+                </Text>
+              </Group>
+            ))}
+          </Stack>
         </Group>
         <FigureTable
           caption="Animals in care by species"
@@ -121,7 +166,7 @@ export function MonthsPanel({ data }: { data: Dashboard }) {
   return (
     <Panel
       title="Intakes and adoptions, last 12 months"
-      hint={`${intakes.toLocaleString()} intakes, ${adoptions.toLocaleString()} adoptions`}
+      hint={`${plural(intakes, 'intake')}, ${plural(adoptions, 'adoption')}`}
     >
       <div aria-hidden="true">
         <BarChart
@@ -148,20 +193,18 @@ export function MonthsPanel({ data }: { data: Dashboard }) {
 
 export function StayPanel({ data }: { data: Dashboard }) {
   const { inCare, adopted } = data.lengthOfStay;
+  const adoptedLine =
+    adopted.count > 0
+      ? `Adopted in the last 12 months: median ${daysLabel(adopted.medianDays)} from intake to adoption (${plural(adopted.count, 'adoption')}).`
+      : 'No adoption with an intake date in the last 12 months.';
   return (
     <Panel
       title="Length of stay"
-      hint={`In care now: median ${daysLabel(inCare.medianDays)}, average ${daysLabel(inCare.averageDays)}. Adopted this year: median ${daysLabel(adopted.medianDays)} from intake to adoption (${adopted.count.toLocaleString()} adoptions).`}
+      hint={`In care now: median ${daysLabel(inCare.medianDays)}, average ${daysLabel(inCare.averageDays)}. ${adoptedLine}`}
     >
-      <div aria-hidden="true">
-        <BarChart
-          h={220}
-          data={inCare.buckets.map((row) => ({ stay: row.label, Animals: row.count }))}
-          dataKey="stay"
-          series={[{ name: 'Animals', color: 'grape.6' }]}
-          gridAxis="y"
-        />
-      </div>
+      <CountBars
+        rows={inCare.buckets.map((row) => ({ label: row.label, count: row.count, color: 'grape' }))}
+      />
       <FigureTable
         caption="Animals in care by time since intake"
         columns={['Time since intake', 'Animals']}
@@ -176,7 +219,7 @@ export function FostersPanel({ data }: { data: Dashboard }) {
   return (
     <Panel
       title="Foster homes"
-      hint={`${fosters.active.toLocaleString()} active fosters offer ${fosters.places.toLocaleString()} places; ${fosters.petsInFoster.toLocaleString()} pets are in foster care.`}
+      hint={`${plural(fosters.active, 'active foster')} offer ${plural(fosters.places, 'place')}; ${plural(fosters.petsInFoster, 'pet')} in foster care.`}
     >
       {fosters.withCapacity.length === 0 ? (
         <Text size="sm" c="dimmed">

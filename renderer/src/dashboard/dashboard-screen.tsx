@@ -7,6 +7,10 @@ import { EmptyState } from '../components/empty-state';
 import { ScreenHeader } from '../components/screen-header';
 import { useReloadOnChange } from '../lib/live-data';
 import { FostersPanel, InCarePanels, MonthsPanel, Stat, StayPanel } from './dashboard-panels';
+import { monthLabel } from './figure-table';
+
+/** "2026-11-24" → "24 Nov 2026" (from the string: a calendar date). */
+const monthDay = (date: string) => `${Number(date.slice(8, 10))} ${monthLabel(date.slice(0, 7))}`;
 
 /** The shelter at a glance, from this desk's copy of the records: works offline, stays current with every sync. */
 export function DashboardScreen() {
@@ -47,7 +51,7 @@ export function DashboardScreen() {
           <Stat
             label="People waiting"
             value={data.applications.waiting}
-            detail={`${data.applications.adopters} adopters, ${data.applications.fosters} fosters pending`}
+            detail={`Pending: ${data.applications.adopters} adopter${data.applications.adopters === 1 ? '' : 's'}, ${data.applications.fosters} foster${data.applications.fosters === 1 ? '' : 's'}`}
             href="#/people"
           />
           <Stat
@@ -82,8 +86,8 @@ export function DashboardScreen() {
               <FostersPanel data={data} />
             </SimpleGrid>
             <Text size="xs" c="dimmed">
-              Figures for {data.today}, from this desk’s copy of your shelter’s records (works offline).
-              People waiting are adopters and fosters whose status is pending.
+              Figures for {monthDay(data.today)}, from this desk’s copy of your shelter’s records (works
+              offline). People waiting are adopters and fosters whose status is pending.
             </Text>
           </>
         )}
