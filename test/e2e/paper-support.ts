@@ -18,12 +18,17 @@ export async function connectDesk(page: Page, deskUrl: string, server: DemoServe
 }
 
 /** Screenshots of the page in the light and the dark scheme, for people to look at. */
-export async function shootBoth(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+export async function shootBoth(
+  page: Page,
+  testInfo: TestInfo,
+  name: string,
+  fullPage = true,
+): Promise<void> {
   await page.mouse.move(5, 790);
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${scheme}.png`), fullPage: true });
+    await page.screenshot({ path: testInfo.outputPath(`${name}-${scheme}.png`), fullPage });
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }

@@ -40,7 +40,7 @@ test('print a kennel card from the pet page: a one-page PDF with the name, shelt
   await expect(drawer.getByRole('heading', { name })).toBeVisible();
   await drawer.getByRole('button', { name: 'Print kennel card' }).click();
   await expect(page.getByRole('menuitem', { name: 'US Letter PDF' })).toBeVisible();
-  await shootBoth(page, testInfo, 'kennel-card-menu');
+  await shootBoth(page, testInfo, 'kennel-card-menu', false);
   const downloading = page.waitForEvent('download');
   await page.getByRole('menuitem', { name: 'US Letter PDF' }).click();
   const download = await downloading;
@@ -96,7 +96,7 @@ test('print cards for an event from the Pets list filter, and the adoption agree
   await page.getByRole('button', { name: 'Print adoption agreement' }).click();
   const dialog = page.getByRole('dialog', { name: /Print the adoption agreement for Jordan Rivera/ });
   await expect(dialog).toBeVisible();
-  await shootBoth(page, testInfo, 'contract-dialog');
+  await shootBoth(page, testInfo, 'contract-dialog', false);
   const contractDownload = page.waitForEvent('download');
   await dialog.getByRole('button', { name: 'Download PDF' }).click();
   const contractFile = testInfo.outputPath('contract.pdf');
