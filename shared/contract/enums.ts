@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every fixed list of api-spec.md, in one place. Nothing else restates these values. */
+/** Every fixed list of the API contract (electron/server/API.md), in one place. Nothing else restates these values. */
 
 export const SPECIES = ['dog', 'cat', 'rabbit'] as const;
 export const AGE_CATEGORIES = ['youngest', 'young', 'adult', 'senior'] as const;
@@ -85,7 +85,7 @@ export const PERSON_STATUSES = [
   'suspended',
   'blocked',
 ] as const;
-/** Statuses a create request may set; the others are staff decisions made in the app (api-decisions.md). */
+/** Statuses a create request may set; the others are staff decisions made in the app, not through the API. */
 export const PERSON_CREATE_STATUSES = ['pending', 'active', 'training', 'inactive'] as const;
 export const CONTRACT_TYPES = ['adopter', 'foster', 'volunteer', 'surrender'] as const;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { uuidSchema } from './primitives';
 
-/** Error codes decided in api-decisions.md. */
+/** Error codes of the API (electron/server/API.md lists when each is used). */
 export const ERROR_CODES = [
   'validation_failed',
   'invalid_parameter',

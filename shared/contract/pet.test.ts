@@ -13,7 +13,7 @@ import {
 import { PET_CREATE_REQUIRED, petCreateSchema, petSchema, petUpdateSchema } from './pet';
 import { toFieldErrors } from './validation';
 
-// The spec's fixed lists, transcribed independently from api-spec.md so a change to enums.ts fails here.
+// The spec's fixed lists, transcribed independently from the API contract (electron/server/API.md) so a change to enums.ts fails here.
 const SPEC = {
   species: ['dog', 'cat', 'rabbit'],
   age_category: ['youngest', 'young', 'adult', 'senior'],
