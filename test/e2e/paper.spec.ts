@@ -72,17 +72,20 @@ test('print cards for an event from the Pets list filter, and the adoption agree
   await expect(status).toHaveText(/^[\d,]+ pets? of [\d,]+/);
   const count = Number((((await status.textContent()) ?? '').split(' ')[0] ?? '').replace(/,/g, ''));
   expect(count).toBeGreaterThan(0);
-  const cardsButton = page.getByRole('button', {
-    name: `Print ${count === 1 ? '1 card' : `${count} cards`}`,
-  });
-  await cardsButton.click();
+  await page.getByRole('button', { name: 'Print cards' }).click();
+  const cardsDialog = page.getByRole('dialog', { name: 'Print kennel cards for an event' });
+  await expect(cardsDialog.getByText(`Pets in the list (${count})`)).toBeVisible();
+  await shootBoth(page, testInfo, 'cards-dialog', false);
   const batchDownload = page.waitForEvent('download');
-  await page.getByRole('menuitem', { name: 'A4 PDF' }).click();
+  await cardsDialog
+    .getByRole('button', { name: count === 1 ? 'Download 1 card' : `Download ${count} cards` })
+    .click();
   const batchFile = testInfo.outputPath('batch.pdf');
   await (await batchDownload).saveAs(batchFile);
   const batch = readPdf(batchFile);
   expect(batch.pages).toBe(count);
   expect(batch.size).toContain('A4');
+  await page.keyboard.press('Escape');
 
   // The demo's approved application: Jordan Rivera adopted a pet (the server records adopted_by).
   const { people } = await server.api<{ people: Array<{ id: string; name: string }> }>(

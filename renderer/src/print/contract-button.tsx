@@ -60,7 +60,13 @@ export function ContractButton({
   const title = NAMES[type];
   return (
     <>
-      <Button variant="light" size="sm" leftSection={<IconFileText size={16} />} onClick={open}>
+      <Button
+        variant="light"
+        size="sm"
+        leftSection={<IconFileText size={16} />}
+        onClick={open}
+        style={{ alignSelf: 'flex-start' }}
+      >
         Print {title}
       </Button>
       <Modal opened={opened} onClose={close} title={`Print the ${title} for ${name}`} size="lg">
