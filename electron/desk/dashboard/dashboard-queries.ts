@@ -81,14 +81,28 @@ function outboxCounts(db: MirrorDb): { waiting: number; needsAttention: number }
   return { waiting: of('pending') + of('needs-attention'), needsAttention: of('needs-attention') };
 }
 
-/** Days from one calendar date (YYYY-MM-DD) to another, counted on the calendar (UTC arithmetic on dates only). */
-function daysBetween(from: string, to: string): number | undefined {
-  const parse = (date: string) => {
-    const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(date);
-    return match ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) : Number.NaN;
+/**
+ * Days from one calendar date (YYYY-MM-DD, or a date-time whose first ten characters are one) to another, counted on
+ * the calendar. Day numbers are cached per date: a large shelter has many pets but few distinct dates.
+ */
+function makeDayCounter(): (from: string, to: string) => number | undefined {
+  const cache = new Map<string, number>();
+  const dayNumber = (value: string) => {
+    const date = value.slice(0, 10);
+    let day = cache.get(date);
+    if (day === undefined) {
+      const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+      day = match
+        ? Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])) / 86_400_000
+        : Number.NaN;
+      cache.set(date, day);
+    }
+    return day;
   };
-  const days = Math.round((parse(to) - parse(from)) / 86_400_000);
-  return Number.isNaN(days) ? undefined : Math.max(0, days);
+  return (from, to) => {
+    const days = dayNumber(to) - dayNumber(from);
+    return Number.isNaN(days) ? undefined : Math.max(0, Math.round(days));
+  };
 }
 
 function addTo<K>(map: Map<K, number>, key: K, n: number): void {
@@ -115,6 +129,7 @@ export function computeDashboard(db: MirrorDb, today: string): Dashboard {
   const first = months[0] as string;
   const end = nextMonth(months[11] as string);
   const inWindow = (date: string | null) => date !== null && date >= first && date < end;
+  const daysBetween = makeDayCounter();
 
   const groups = statement(
     db,
