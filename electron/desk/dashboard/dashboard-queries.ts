@@ -133,7 +133,7 @@ export function computeDashboard(db: MirrorDb, today: string): Dashboard {
 
   const groups = statement(
     db,
-    `SELECT status, species, intake_date, COUNT(*) AS n FROM pet_list INDEXED BY pet_list_care
+    `SELECT status, species, intake_date, COUNT(*) AS n FROM pet_list
      WHERE presence != 'removed' GROUP BY status, species, intake_date`,
   ).all() as { status: string; species: string; intake_date: string | null; n: number }[];
   const out = new Set<string>(OUT_OF_CARE_STATUSES.map((status) => status.toLowerCase()));
