@@ -106,3 +106,26 @@ test("the Overview shows the demo shelter's figures, the same as counted from th
   expect(expected.perMonth.reduce((sum, month) => sum + month.intakes, 0)).toBeGreaterThan(0);
   await shootBoth(page, testInfo, 'overview');
 });
+
+test('a standalone shelter opens on the Overview; a desk not set up opens on the Pets list', async ({
+  page,
+  desk,
+}) => {
+  test.setTimeout(120_000);
+  await page.goto(desk.url);
+  await expect(page).toHaveURL(/#\/pets$/);
+  // Switch this desk to hosting the shelter itself, as Settings does, through the desk bridge.
+  const answer = await page.evaluate(async () => {
+    const token = document.querySelector<HTMLMetaElement>('meta[name="shelter-desk-token"]')?.content ?? '';
+    const response = await fetch('/desk/call/sync.connection.set', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-desk-token': token },
+      body: JSON.stringify({ mode: 'standalone' }),
+    });
+    return (await response.json()) as { ok: boolean };
+  });
+  expect(answer.ok).toBe(true);
+  await page.goto(desk.url);
+  await expect(page).toHaveURL(/#\/overview$/);
+  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+});
