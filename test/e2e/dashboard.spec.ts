@@ -115,15 +115,12 @@ test('a standalone shelter opens on the Overview; a desk not set up opens on the
   await page.goto(desk.url);
   await expect(page).toHaveURL(/#\/pets$/);
   // Switch this desk to hosting the shelter itself, as Settings does, through the desk bridge.
-  const answer = await page.evaluate(async () => {
-    const token = document.querySelector<HTMLMetaElement>('meta[name="shelter-desk-token"]')?.content ?? '';
-    const response = await fetch('/desk/call/sync.connection.set', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-desk-token': token },
-      body: JSON.stringify({ mode: 'standalone' }),
-    });
-    return (await response.json()) as { ok: boolean };
+  const token = (await page.locator('meta[name="shelter-desk-token"]').getAttribute('content')) ?? '';
+  const response = await page.request.post(`${desk.url}desk/call/sync.connection.set`, {
+    headers: { 'x-desk-token': token },
+    data: { mode: 'standalone' },
   });
+  const answer = (await response.json()) as { ok: boolean };
   expect(answer.ok).toBe(true);
   await page.goto(desk.url);
   await expect(page).toHaveURL(/#\/overview$/);
