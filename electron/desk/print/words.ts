@@ -41,6 +41,18 @@ const REPLACEMENTS: Record<string, string> = {
   '\u202f': ' ',
   '\u2192': '->',
   '\u2026': '...',
+  // Latin letters with a stroke or bar have no decomposition to strip.
+  Ł: 'L',
+  ł: 'l',
+  Đ: 'D',
+  đ: 'd',
+  Ħ: 'H',
+  ħ: 'h',
+  Ŧ: 'T',
+  ŧ: 't',
+  ı: 'i',
+  Ŋ: 'N',
+  ŋ: 'n',
 };
 
 function printableChar(char: string): string {
