@@ -55,3 +55,25 @@ describe('DeskApi: print and dashboard', () => {
     expect(dashboard.months).toHaveLength(12);
   });
 });
+
+describe('DeskApi: dashboard after a change', () => {
+  it('shows a pet saved on this desk at once (the figures are recomputed when the mirror changes)', async () => {
+    const before = await core.registry.invoke('dashboard.get');
+    expect(await core.registry.invoke('dashboard.get')).toEqual(before);
+    await core.registry.invoke('outbox.createPet', {
+      fields: {
+        name: 'Pip',
+        species: 'rabbit',
+        age_category: 'young',
+        sex: 'male',
+        size: 'small',
+        status: 'intake',
+        health: 'good',
+      },
+    });
+    const after = await core.registry.invoke('dashboard.get');
+    expect(after.inCare.total).toBe(before.inCare.total + 1);
+    expect(after.inCare.bySpecies).toContainEqual({ species: 'rabbit', count: 1 });
+    expect(after.sync.waiting).toBe(before.sync.waiting + 1);
+  });
+});
