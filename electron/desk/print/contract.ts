@@ -224,4 +224,3 @@ export function drawContract(doc: Doc, contract: ContractPrint, paper: Paper): v
   drawFooters(doc, title, contract.person.name);
 }
 
-export { TITLES as CONTRACT_TITLES };

@@ -99,9 +99,3 @@ export function localToday(now: Date = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
-
-/** "Rex, Bella and Tom". */
-export function listWords(values: readonly string[]): string {
-  if (values.length <= 1) return values[0] ?? '';
-  return `${values.slice(0, -1).join(', ')} and ${values.at(-1)}`;
-}
