@@ -223,4 +223,3 @@ export function drawContract(doc: Doc, contract: ContractPrint, paper: Paper): v
   drawSignatures(doc, contract, width);
   drawFooters(doc, title, contract.person.name);
 }
-
