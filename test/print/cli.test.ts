@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApiServer } from '../../electron/server';
 import { openPrintFixture, type PrintFixture } from './fixtures';
 import { flat, pdfInfo, pdfText } from './pdf-reader';
 
@@ -126,5 +127,60 @@ describe('npm run cli -- print', () => {
     const noOut = await cli(['print', 'contract', fixture.adopter.id, '--data-dir', fixture.dataDir]);
     expect(noOut.code).toBe(2);
     expect(noOut.stderr).toContain('--out');
+  });
+});
+
+describe('npm run cli -- print, offline after a sync', () => {
+  it("prints the demo shelter's card and an approved adoption from the mirror with the server gone", async () => {
+    const readKey = 'r-key-print-0123456789abcdef';
+    const server = await startApiServer({
+      dataDir: path.join(dir, 'server'),
+      port: 0,
+      readKey,
+      demo: true,
+      demoPets: 40,
+      rateLimitPerHour: 1_000_000,
+    });
+    const deskDir = path.join(dir, 'synced');
+    let pet: { name: string; custom_id: string };
+    let adopter: { id: string };
+    try {
+      const sync = await cli([
+        'sync',
+        '--remote',
+        server.apiUrl,
+        '--key',
+        readKey,
+        '--data-dir',
+        deskDir,
+        '--once',
+      ]);
+      expect(sync.code, sync.stderr).toBe(0);
+      const headers = { 'x-api-key': readKey };
+      pet = (
+        (await (await fetch(`${server.apiUrl}/pets?limit=1&sort=name`, { headers })).json()) as {
+          pets: [typeof pet];
+        }
+      ).pets[0];
+      const people = (await (
+        await fetch(`${server.apiUrl}/people?type=adopter&limit=100`, { headers })
+      ).json()) as {
+        people: Array<{ id: string; name: string }>;
+      };
+      adopter = people.people.find((person) => person.name === 'Jordan Rivera') as { id: string };
+    } finally {
+      await server.close();
+    }
+    const card = path.join(dir, 'offline-card.pdf');
+    const printed = await cli(['print', 'kennel-card', pet.custom_id, '--out', card, '--data-dir', deskDir]);
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(flat(pdfText(fs.readFileSync(card)))).toContain(pet.name);
+    const agreement = path.join(dir, 'offline-agreement.pdf');
+    const signed = await cli(['print', 'contract', adopter.id, '--out', agreement, '--data-dir', deskDir]);
+    expect(signed.code, signed.stderr).toBe(0);
+    const text = flat(pdfText(fs.readFileSync(agreement)));
+    expect(text).toContain('Adoption Agreement');
+    expect(text).toContain('Jordan Rivera');
+    expect(text).toContain('Total adoption fee');
   });
 });
