@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isStorageError } from '../platform/database-integrity';
 import { loadDemoShelter } from './demo/load-demo';
 import { DEFAULT_HOURLY_LIMITS, FixedWindowRateLimiter } from './domain/rate-limit';
 import { createRequestListener } from './http/pipeline';
@@ -88,7 +89,12 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
     let closing: Promise<void> | undefined;
     // Warm the search facets now rather than on the first search (about a second on 100k pets).
     setImmediate(() => {
-      if (!closing) app.pets.facets.refresh();
+      try {
+        if (!closing) app.pets.facets.refresh();
+      } catch (error) {
+        // Damaged storage must not take the server down: the first request that needs it reports it (once).
+        if (!isStorageError(error)) console.error(`[server] could not warm the search facets: ${error}`);
+      }
     });
     const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     return {

@@ -26,6 +26,11 @@ export interface ServerContext {
   close(): Promise<void>;
 }
 
+/** The way out of a damaged server database, named when it is refused. */
+export const SERVER_DATABASE_REMEDY =
+  'Stop the server and restore the latest backup of its data folder; or move the file aside to start an empty ' +
+  'shelter (the damaged file is kept for recovery).';
+
 /** The database file inside a data directory. */
 export function serverDatabasePath(dataDir: string): string {
   return path.join(dataDir, 'server.sqlite');
@@ -39,7 +44,12 @@ export async function openServerContext(
   filename: string,
   now: () => number = Date.now,
 ): Promise<ServerContext> {
-  const { db, sqlite, close } = await openDatabase<ServerSchema>({ filename, migrations: serverMigrations });
+  const { db, sqlite, close } = await openDatabase<ServerSchema>({
+    filename,
+    migrations: serverMigrations,
+    kind: 'server',
+    remedy: SERVER_DATABASE_REMEDY,
+  });
   // A 100k-pet shelter is a few hundred MB with its search index: map it and cache generously so random
   // fetches by id do not pay a read() system call per page.
   sqlite.pragma('cache_size = -65536');

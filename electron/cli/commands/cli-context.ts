@@ -1,19 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { DeskCallError } from '../../../shared/desk-api';
+import { createDeskCore, type DeskCore } from '../../desk/api';
 import { MIRROR_FILE } from '../../desk/mirror';
-import { ConnectionManager, type StartStandaloneServer } from '../../desk/sync';
-import { FileSecretStore } from '../../platform/secret-store';
-import { startApiServer } from '../../server';
 import { CliUsageError } from '../args';
-
-/** Starts the embedded server for standalone mode (its own database in `<dataDir>/standalone/`). */
-export const startStandaloneServer: StartStandaloneServer = ({ dataDir, port, writeKey }) =>
-  startApiServer({ dataDir, port, writeKey });
-
-/** The connection settings of a data folder, with headless secrets (an owner-only file). */
-export function connectionsFor(dataDir: string): ConnectionManager {
-  return new ConnectionManager(dataDir, new FileSecretStore(dataDir), startStandaloneServer);
-}
 
 /** Fails with the fix when a data folder has no mirror yet. */
 export function requireMirror(dataDir: string): void {
@@ -22,5 +12,41 @@ export function requireMirror(dataDir: string): void {
       `No mirror in ${dataDir}.`,
       `Sync first: npm run cli -- sync --remote URL --key KEY --data-dir ${JSON.stringify(dataDir)} --once`,
     );
+  }
+}
+
+/** Desk errors a person fixes by calling the command differently (exit 2); others are failures (exit 1). */
+const USAGE_CODES = new Set(['invalid_input', 'not_found', 'conflict']);
+
+/**
+ * Runs `run` with the desk's core on a data folder, the same core the app assembles (mirror, outbox, sync,
+ * connection, standalone server), not started: commands call its handlers one at a time through the registry, with
+ * the same validation, and nothing runs in the background. A desk error the person can fix becomes a usage error
+ * naming the fields.
+ */
+export async function withDeskCore<T>(
+  dataDir: string,
+  options: { integrityCheck?: 'quick' | 'marker' },
+  run: (core: DeskCore) => T | Promise<T>,
+): Promise<T> {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const core = await createDeskCore({
+    dataDir,
+    appVersion: process.env.npm_package_version ?? '0.0.0',
+    modeReason: 'command line',
+    start: false,
+    ...(options.integrityCheck && { integrityCheck: options.integrityCheck }),
+  });
+  try {
+    return await run(core);
+  } catch (error) {
+    if (error instanceof DeskCallError && USAGE_CODES.has(error.code)) {
+      const fields = error.fieldErrors?.map((item) => `  ${item.field}: ${item.message}`).join('\n');
+      // The message already says what to do next.
+      throw new CliUsageError(`${error.message}${fields ? `\n${fields}` : ''}`, '');
+    }
+    throw error;
+  } finally {
+    await core.close();
   }
 }

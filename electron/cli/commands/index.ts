@@ -1,3 +1,4 @@
+import { checkCommand } from './check';
 import type { CliCommand } from './command';
 import { exportCommand } from './export';
 import { outboxCommand } from './outbox';
@@ -15,5 +16,6 @@ export const COMMANDS: readonly CliCommand[] = [
   petCommand,
   personCommand,
   outboxCommand,
+  checkCommand,
   printCommand,
 ];

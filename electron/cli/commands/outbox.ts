@@ -1,90 +1,9 @@
-import fs from 'node:fs';
 import { z } from 'zod';
-import type { LocalWriteResult } from '../../../shared/desk-api/outbox';
-import type { Mirror } from '../../desk/mirror';
-import { LocalWriteError, Outbox, openDeskMirror } from '../../desk/outbox';
+import type { DeskCore } from '../../desk/api';
 import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
-import { requireMirror } from './cli-context';
+import { requireMirror, withDeskCore } from './cli-context';
 import type { CliCommand, CliIo } from './command';
-
-/** Splits `argv` into leading words (subcommand, id) and the flags after them. */
-export function splitPositionals(argv: readonly string[]): { words: string[]; flags: string[] } {
-  const index = argv.findIndex((arg) => arg.startsWith('--'));
-  return index === -1
-    ? { words: [...argv], flags: [] }
-    : { words: argv.slice(0, index), flags: argv.slice(index) };
-}
-
-/** Parses the JSON object of a `--json` flag. @throws CliUsageError naming the problem. */
-export function parseJsonObject(text: string | undefined, hint: string): Record<string, unknown> {
-  if (text === undefined) throw new CliUsageError('--json is required: the fields as one JSON object.', hint);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new CliUsageError(
-      `--json is not valid JSON (${(error as Error).message}). Quote it in single quotes: --json '{"name":"Rex"}'.`,
-      hint,
-    );
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    throw new CliUsageError('--json must be one JSON object, e.g. {"name":"Rex"}.', hint);
-  }
-  return value as Record<string, unknown>;
-}
-
-/** Opens the outbox of a data folder (creating the mirror when `create`: local writes work before any sync). */
-export async function withOutbox<T>(
-  dataDir: string,
-  create: boolean,
-  run: (outbox: Outbox, mirror: Mirror) => T | Promise<T>,
-): Promise<T> {
-  if (create) fs.mkdirSync(dataDir, { recursive: true });
-  else requireMirror(dataDir);
-  const mirror = await openDeskMirror({ dataDir });
-  const outbox = new Outbox({ db: mirror.db });
-  try {
-    return await run(outbox, mirror);
-  } catch (error) {
-    if (error instanceof LocalWriteError) {
-      const fields = error.fieldErrors?.map((item) => `  ${item.field}: ${item.message}`).join('\n');
-      // The message already says what to do next.
-      throw new CliUsageError(`${error.message}${fields ? `\n${fields}` : ''}`, '');
-    }
-    throw error;
-  } finally {
-    await outbox.close();
-    await mirror.close();
-  }
-}
-
-/** Prints a local write: the result as JSON on stdout, or the duplicate warnings and how to override (exit 3). */
-export function printWriteResult(result: LocalWriteResult, io: CliIo, retry: string): number {
-  if (result.status === 'duplicates') {
-    io.stderr(
-      `Not saved: possible duplicate.\n${result.warnings.map((warning) => `  ${warning.message}`).join('\n')}\nTo save anyway: ${retry} --force\n`,
-    );
-    return 3;
-  }
-  io.stdout(`${JSON.stringify(result)}\n`);
-  io.stderr(
-    `Saved on this desk as ${result.entityId}; it is sent to the server by the next sync (npm run cli -- sync --once).\n`,
-  );
-  return 0;
-}
-
-/** Flags every local-write command takes. */
-export const writeFlags = {
-  json: { type: 'string' },
-  force: { type: 'boolean' },
-  'data-dir': { type: 'string' },
-} as const;
-
-export const writeFlagsSchema = z.object({
-  json: z.string().optional(),
-  force: z.boolean().default(false),
-  'data-dir': folderFlagSchema.optional(),
-});
+import { splitPositionals } from './write-command';
 
 const USAGE = `Usage: npm run cli -- outbox <list|retry|discard|conflicts> [id] [--data-dir DIR]
 
@@ -124,31 +43,27 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const dataDir = flags['data-dir'] ?? defaultDataDir();
   const [action, id, extra] = words;
   if (extra !== undefined) throw new CliUsageError(`Unexpected argument "${extra}".`, hint);
+  const withOutbox = (use: (core: DeskCore) => Promise<unknown>) => {
+    requireMirror(dataDir);
+    return withDeskCore(dataDir, { integrityCheck: 'marker' }, async (core) => {
+      io.stdout(`${JSON.stringify(await use(core))}\n`);
+      return 0;
+    });
+  };
   switch (action) {
     case 'list':
-      return withOutbox(dataDir, false, (outbox) => {
-        io.stdout(
-          `${JSON.stringify({ entries: outbox.list({ state: flags.state }), counts: outbox.counts() })}\n`,
-        );
-        return 0;
-      });
+      return withOutbox((core) => core.registry.invoke('outbox.list', { state: flags.state }));
     case 'conflicts':
-      return withOutbox(dataDir, false, (outbox) => {
-        io.stdout(`${JSON.stringify(outbox.conflicts())}\n`);
-        return 0;
-      });
-    case 'retry':
-      return withOutbox(dataDir, false, (outbox) => {
-        const counts = outbox.retry(id === undefined ? undefined : entryId(id, hint));
-        io.stdout(`${JSON.stringify(counts)}\n`);
-        io.stderr('Due now; sent by the next sync (npm run cli -- sync --once).\n');
-        return 0;
-      });
+      return withOutbox((core) => core.registry.invoke('outbox.conflicts', undefined));
+    case 'retry': {
+      const code = await withOutbox((core) =>
+        core.registry.invoke('outbox.retry', id === undefined ? undefined : { id: entryId(id, hint) }),
+      );
+      io.stderr('Due now; sent by the next sync (npm run cli -- sync --once).\n');
+      return code;
+    }
     case 'discard':
-      return withOutbox(dataDir, false, (outbox) => {
-        io.stdout(`${JSON.stringify(outbox.discard(entryId(id, hint)))}\n`);
-        return 0;
-      });
+      return withOutbox((core) => core.registry.invoke('outbox.discard', { id: entryId(id, hint) }));
     default:
       throw new CliUsageError(
         action ? `Unknown outbox action "${action}".` : 'Name an action: list, retry, discard or conflicts.',

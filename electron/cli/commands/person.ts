@@ -1,13 +1,6 @@
-import { CliUsageError, defaultDataDir, parseFlags } from '../args';
+import { CliUsageError, defaultDataDir } from '../args';
 import type { CliCommand, CliIo } from './command';
-import {
-  parseJsonObject,
-  printWriteResult,
-  splitPositionals,
-  withOutbox,
-  writeFlags,
-  writeFlagsSchema,
-} from './outbox';
+import { parseWriteCall, runWrite } from './write-command';
 
 const USAGE = `Usage: npm run cli -- person create --json '<person create request>' [--force] [--data-dir DIR]
 
@@ -21,22 +14,19 @@ const USAGE = `Usage: npm run cli -- person create --json '<person create reques
 Prints the saved record as JSON. Works offline.`;
 
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
-  const hint = 'See: npm run cli -- person --help';
-  if (argv.includes('--help')) {
-    io.stdout(`${USAGE}\n`);
-    return 0;
-  }
-  const { words, flags: rest } = splitPositionals(argv);
-  const flags = parseFlags(rest, writeFlags, writeFlagsSchema, hint);
-  const dataDir = flags['data-dir'] ?? defaultDataDir();
-  const [action, extra] = words;
-  if (extra !== undefined) throw new CliUsageError(`Unexpected argument "${extra}".`, hint);
+  const call = parseWriteCall('person', USAGE, argv, io);
+  if (!call) return 0;
+  const [action, extra] = call.words;
+  if (extra !== undefined) throw new CliUsageError(`Unexpected argument "${extra}".`, call.hint);
   if (action !== 'create') {
-    throw new CliUsageError(action ? `Unknown person action "${action}".` : 'Name an action: create.', hint);
+    throw new CliUsageError(
+      action ? `Unknown person action "${action}".` : 'Name an action: create.',
+      call.hint,
+    );
   }
-  const request = parseJsonObject(flags.json, hint);
-  return withOutbox(dataDir, true, (outbox) =>
-    printWriteResult(outbox.createPerson(request, { force: flags.force }), io, 'the same command with'),
+  const request = call.fields();
+  return runWrite(call, io, { create: true }, (core) =>
+    core.registry.invoke('outbox.createPerson', { request, force: call.force }),
   );
 }
 

@@ -1,13 +1,6 @@
-import { CliUsageError, defaultDataDir, parseFlags } from '../args';
+import { CliUsageError, defaultDataDir } from '../args';
 import type { CliCommand, CliIo } from './command';
-import {
-  parseJsonObject,
-  printWriteResult,
-  splitPositionals,
-  withOutbox,
-  writeFlags,
-  writeFlagsSchema,
-} from './outbox';
+import { parseWriteCall, runWrite } from './write-command';
 
 const USAGE = `Usage: npm run cli -- pet create --json '<pet write fields>' [--force] [--data-dir DIR]
        npm run cli -- pet update <id | custom_id | local id> --json '<fields to change>' [--force] [--data-dir DIR]
@@ -21,33 +14,29 @@ const USAGE = `Usage: npm run cli -- pet create --json '<pet write fields>' [--f
 Prints the saved record as JSON. Works offline.`;
 
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
-  const hint = 'See: npm run cli -- pet --help';
-  if (argv.includes('--help')) {
-    io.stdout(`${USAGE}\n`);
-    return 0;
-  }
-  const { words, flags: rest } = splitPositionals(argv);
-  const flags = parseFlags(rest, writeFlags, writeFlagsSchema, hint);
-  const dataDir = flags['data-dir'] ?? defaultDataDir();
-  const [action, id, extra] = words;
-  if (extra !== undefined) throw new CliUsageError(`Unexpected argument "${extra}".`, hint);
+  const call = parseWriteCall('pet', USAGE, argv, io);
+  if (!call) return 0;
+  const [action, id, extra] = call.words;
+  if (extra !== undefined) throw new CliUsageError(`Unexpected argument "${extra}".`, call.hint);
   if (action === 'create') {
-    if (id !== undefined) throw new CliUsageError(`pet create takes no id (got "${id}").`, hint);
-    const fields = parseJsonObject(flags.json, hint);
-    return withOutbox(dataDir, true, (outbox) =>
-      printWriteResult(outbox.createPet(fields, { force: flags.force }), io, 'the same command with'),
+    if (id !== undefined) throw new CliUsageError(`pet create takes no id (got "${id}").`, call.hint);
+    const fields = call.fields();
+    return runWrite(call, io, { create: true }, (core) =>
+      core.registry.invoke('outbox.createPet', { fields, force: call.force }),
     );
   }
   if (action === 'update') {
-    if (!id) throw new CliUsageError('Name the pet: pet update <id | custom_id | local id> --json ...', hint);
-    const fields = parseJsonObject(flags.json, hint);
-    return withOutbox(dataDir, false, (outbox) =>
-      printWriteResult(outbox.updatePet(id, fields, { force: flags.force }), io, 'the same command with'),
+    if (!id) {
+      throw new CliUsageError('Name the pet: pet update <id | custom_id | local id> --json ...', call.hint);
+    }
+    const fields = call.fields();
+    return runWrite(call, io, { create: false }, (core) =>
+      core.registry.invoke('outbox.updatePet', { id, fields, force: call.force }),
     );
   }
   throw new CliUsageError(
     action ? `Unknown pet action "${action}".` : 'Name an action: create or update.',
-    hint,
+    call.hint,
   );
 }
 

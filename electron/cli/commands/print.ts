@@ -17,7 +17,7 @@ import {
 import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
 import { requireMirror } from './cli-context';
 import type { CliCommand, CliIo } from './command';
-import { splitPositionals } from './outbox';
+import { splitPositionals } from './write-command';
 
 const USAGE = `Usage: npm run cli -- print kennel-card <id | custom_id> --out FILE [--paper a4|letter] [--data-dir DIR]
        npm run cli -- print cards [--status S] [--species dog|cat|rabbit] [--search TEXT] [--sex S] [--size S]

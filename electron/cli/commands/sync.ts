@@ -1,12 +1,8 @@
-import fs from 'node:fs';
 import { z } from 'zod';
-import { type DeskStatus, INITIAL_DESK_STATUS } from '../../../shared/desk-api';
-import { ApiError } from '../../desk/client';
-import { countRecords } from '../../desk/mirror';
-import { openDeskMirror, pushOutbox } from '../../desk/outbox';
-import { type StatusSink, type SyncRunSummary, SyncService } from '../../desk/sync';
+import { DeskCallError, type DeskOutput, type DeskStatus } from '../../../shared/desk-api';
+import type { DeskCore } from '../../desk/api';
 import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
-import { connectionsFor } from './cli-context';
+import { withDeskCore } from './cli-context';
 import type { CliCommand, CliIo } from './command';
 
 const USAGE = `Usage: npm run cli -- sync [--remote URL --key KEY | --standalone] [--data-dir DIR] [--once] [--full]
@@ -35,32 +31,18 @@ const flagsSchema = z.object({
   json: z.boolean().default(false),
 });
 
-function holder(): StatusSink & { current: DeskStatus } {
-  const sink = {
-    current: INITIAL_DESK_STATUS,
-    get: () => sink.current,
-    update(patch: Partial<DeskStatus>) {
-      sink.current = { ...sink.current, ...patch };
-      return sink.current;
-    },
-  };
-  return sink;
-}
-
-/** The fix to print after a failure, by what went wrong. */
-function fixFor(error: unknown): string {
-  if (error instanceof ApiError) {
-    if (error.kind === 'unreachable') return 'Check --remote and that the server is running and reachable.';
-    if (error.kind === 'needs-auth') return 'Pass a valid key with --key KEY (a read key is enough to sync).';
-    if (error.kind === 'rate-limited') return 'Wait for the hourly window to reset, then run it again.';
-  }
+/** The fix to print after a failure, by what the desk's status says went wrong. */
+function fixFor(status: DeskStatus): string {
+  if (status.state === 'offline') return 'Check --remote and that the server is running and reachable.';
+  if (status.state === 'needs-auth') return 'Pass a valid key with --key KEY (a read key is enough to sync).';
+  if (status.error?.code === 'rate_limited') return 'Wait for the hourly window to reset, then run it again.';
   return 'Run it again; if it keeps failing, report the message and request id.';
 }
 
 function summaryLine(
   label: string,
-  summary: SyncRunSummary,
-  counts: ReturnType<typeof countRecords>,
+  summary: { requests: number; notModified: number; written: number; durationMs: number },
+  counts: DeskOutput<'mirror.counts'>,
 ): string {
   const removed = counts.pets.removed > 0 ? `, ${counts.pets.removed} removed` : '';
   return (
@@ -68,6 +50,92 @@ function summaryLine(
     `${counts.adopters} adopters, ${counts.fosters} fosters; ${summary.requests} requests ` +
     `(${summary.notModified} not modified), ${summary.written} records written in ${(summary.durationMs / 1000).toFixed(1)} s.`
   );
+}
+
+/** Points the data folder at --remote or --standalone through the core, or checks one is remembered. */
+async function connect(
+  core: DeskCore,
+  flags: { remote?: string | undefined; key?: string | undefined; standalone: boolean },
+  dataDir: string,
+  hint: string,
+): Promise<void> {
+  try {
+    if (flags.remote) {
+      await core.registry.invoke('sync.connection.set', {
+        mode: 'remote',
+        remote: flags.remote,
+        ...(flags.key && { apiKey: flags.key }),
+      });
+      return;
+    }
+    if (flags.standalone) {
+      await core.registry.invoke('sync.connection.set', { mode: 'standalone' });
+      return;
+    }
+  } catch (error) {
+    if (error instanceof DeskCallError) throw new CliUsageError(error.message, hint);
+    throw error;
+  }
+  if ((await core.registry.invoke('sync.connection.get', undefined)).mode === 'none') {
+    throw new CliUsageError(
+      `${dataDir} has no server to sync with yet.`,
+      'Pass --remote URL --key KEY once (or --standalone); the data folder remembers them.',
+    );
+  }
+}
+
+/** One sync through the core, then the summary line (exit 0) or what went wrong and the fix (exit 1). */
+async function syncOnce(core: DeskCore, flags: { full: boolean; json: boolean }, label: string, io: CliIo) {
+  const before = (await core.registry.invoke('outbox.list', {})).counts;
+  const summary = await core.registry.invoke('sync.now', { full: flags.full });
+  const after = (await core.registry.invoke('outbox.list', {})).counts;
+  const refused = Math.max(0, after.needsAttention - before.needsAttention);
+  const sent = Math.max(0, before.pending - after.pending - refused);
+  if (sent + refused > 0) {
+    io.stderr(
+      `Sent ${sent} queued change(s)${refused > 0 ? `; the server refused ${refused} (see: npm run cli -- outbox list)` : ''}.\n`,
+    );
+  }
+  const status = core.status.get();
+  const remote = status.remote ?? label;
+  if (summary?.complete) {
+    const counts = await core.registry.invoke('mirror.counts', undefined);
+    io.stdout(
+      flags.json
+        ? `${JSON.stringify({ remote, ...counts, requests: summary.requests, notModified: summary.notModified, written: summary.written })}\n`
+        : `${summaryLine(remote, summary, counts)}\n`,
+    );
+    return 0;
+  }
+  // Offline is a state, not an error, in the desk's status (the app keeps retrying); a one-off run just says so.
+  const message =
+    status.state === 'offline'
+      ? `Cannot reach the server at ${remote}; nothing was synced.`
+      : (status.error?.message ??
+        summary?.problems.join(' ') ??
+        status.message ??
+        'The sync did not complete.');
+  const requestId = status.error?.requestId;
+  io.stderr(`${message}${requestId ? ` (request id ${requestId})` : ''}\n${fixFor(status)}\n`);
+  return 1;
+}
+
+/** Keeps syncing on the core's schedule until Ctrl-C, printing status changes to stderr. */
+async function syncForever(core: DeskCore, io: CliIo): Promise<number> {
+  await core.start();
+  let last = '';
+  const timer = setInterval(() => {
+    const s = core.status.get();
+    const line = `${s.state}${s.progress ? ` ${s.progress.phase} ${s.progress.recordsDone}/${s.progress.recordsTotal ?? '?'}` : ''}${s.error ? `: ${s.error.message}` : s.message ? `: ${s.message}` : ''}`;
+    if (line !== last) io.stderr(`${new Date().toISOString()} ${line}\n`);
+    last = line;
+  }, 250);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  clearInterval(timer);
+  return 0;
 }
 
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
@@ -93,86 +161,12 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   if (flags.remote && flags.standalone) throw new CliUsageError('Use either --remote or --standalone.', hint);
   if (flags.key && !flags.remote) throw new CliUsageError('--key goes with --remote URL.', hint);
   const dataDir = flags['data-dir'] ?? defaultDataDir();
-  fs.mkdirSync(dataDir, { recursive: true });
-  const connections = connectionsFor(dataDir);
-  if (flags.remote) {
-    try {
-      await connections.setRemote(flags.remote, flags.key);
-    } catch (error) {
-      throw new CliUsageError((error as Error).message, hint);
-    }
-  } else if (flags.standalone) {
-    await connections.setStandalone();
-  } else if (!connections.read()) {
-    throw new CliUsageError(
-      `${dataDir} has no server to sync with yet.`,
-      'Pass --remote URL --key KEY once (or --standalone); the data folder remembers them.',
-    );
-  }
-
-  const mirror = await openDeskMirror({ dataDir });
-  const status = holder();
-  let failure: unknown;
-  const service = new SyncService({
-    db: mirror.db,
-    resolveConnection: () => connections.resolve(),
-    status,
-    // Every run first sends the outbox's queued local writes (issue #5).
-    hooks: { push: ({ db, client, signal }) => pushOutbox(db, client, signal) },
+  // The same core the app assembles (mirror, outbox, sync service, connection, standalone server), through its
+  // handlers: every run first sends the outbox's queued local writes.
+  return withDeskCore(dataDir, {}, async (core) => {
+    await connect(core, flags, dataDir, hint);
+    return flags.once ? syncOnce(core, flags, dataDir, io) : syncForever(core, io);
   });
-  try {
-    if (flags.once) {
-      const summary = await service
-        .syncNow({ metadata: true, reconcile: flags.full })
-        .catch((error: unknown) => {
-          failure = error;
-          return undefined;
-        });
-      const label = status.current.remote ?? dataDir;
-      const pushed = summary?.push;
-      if (pushed && pushed.sent + pushed.failed > 0) {
-        io.stderr(
-          `Sent ${pushed.sent} queued change(s)${pushed.failed > 0 ? `; the server refused ${pushed.failed} (see: npm run cli -- outbox list)` : ''}.\n`,
-        );
-      }
-      if (summary?.complete) {
-        io.stdout(
-          flags.json
-            ? `${JSON.stringify({ remote: label, ...countRecords(mirror.db), requests: summary.requests, notModified: summary.notModified, written: summary.written })}\n`
-            : `${summaryLine(label, summary, countRecords(mirror.db))}\n`,
-        );
-        return 0;
-      }
-      const error = service.lastFailure ?? failure;
-      const message =
-        (error instanceof ApiError ? error.message : undefined) ??
-        status.current.error?.message ??
-        summary?.problems.join(' ') ??
-        status.current.message ??
-        'The sync did not complete.';
-      const requestId = error instanceof ApiError ? error.requestId : status.current.error?.requestId;
-      io.stderr(`${message}${requestId ? ` (request id ${requestId})` : ''}\n${fixFor(error)}\n`);
-      return 1;
-    }
-    service.start();
-    let last = '';
-    const timer = setInterval(() => {
-      const s = status.current;
-      const line = `${s.state}${s.progress ? ` ${s.progress.phase} ${s.progress.recordsDone}/${s.progress.recordsTotal ?? '?'}` : ''}${s.error ? `: ${s.error.message}` : s.message ? `: ${s.message}` : ''}`;
-      if (line !== last) io.stderr(`${new Date().toISOString()} ${line}\n`);
-      last = line;
-    }, 250);
-    await new Promise<void>((resolve) => {
-      process.once('SIGINT', () => resolve());
-      process.once('SIGTERM', () => resolve());
-    });
-    clearInterval(timer);
-    return 0;
-  } finally {
-    await service.stop();
-    await connections.close();
-    await mirror.close();
-  }
 }
 
 export const syncCommand: CliCommand = {

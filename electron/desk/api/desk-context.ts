@@ -22,4 +22,9 @@ export interface DeskContext {
    * of registration, so a feature opened later is closed first.
    */
   onClose(cleanup: () => void | Promise<void>): void;
+  /**
+   * Registers what runs when the core starts (`DeskCore.start()`): schedules, timers, background replays. Handlers
+   * registered without starting answer calls all the same (the CLI uses the core this way, one call at a time).
+   */
+  onStart(start: () => void | Promise<void>): void;
 }

@@ -26,6 +26,13 @@ export interface DeskCoreOptions {
   modeReason?: string;
   appVersion: string;
   shellVersions?: DeskContext['shellVersions'];
+  /**
+   * Start the services at once (default true: the app). The CLI passes false and calls handlers one at a time:
+   * no sync schedule, no background replay.
+   */
+  start?: boolean;
+  /** How much the mirror is checked at open (default `quick`; short CLI commands pass `marker`). */
+  integrityCheck?: 'quick' | 'marker';
 }
 
 export interface DeskCore {
@@ -33,15 +40,18 @@ export interface DeskCore {
   events: EventHub;
   status: StatusHub;
   context: DeskContext;
+  /** Starts the services (sync schedule, background replay). Safe to call twice; `createDeskCore` calls it unless told not to. */
+  start(): Promise<void>;
   /** Closes every feature (reverse order of opening). Safe to call twice. */
   close(): Promise<void>;
 }
 
 /**
- * Creates the desk's core, the same under Electron and plain Node: opens the data folder, the
- * settings and the secret store, and registers every feature's handlers. To add a feature, write
- * `handlers/<feature>.ts` with `register<Feature>Handlers(registry, context)` and add one line below.
- * Fails at start if a method declared in `shared/desk-api` has no handler.
+ * Creates the desk's core, the same under Electron, plain Node and the CLI: opens the data folder, the settings and
+ * the secret store, and registers every feature's handlers; registering starts nothing (features put what runs in
+ * the background behind `context.onStart`), then `start()` starts it unless `options.start` is false. To add a
+ * feature, write `handlers/<feature>.ts` with `register<Feature>Handlers(registry, context)` and add one line below.
+ * Fails if a method declared in `shared/desk-api` has no handler.
  */
 export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore> {
   fs.mkdirSync(options.dataDir, { recursive: true });
@@ -49,6 +59,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
   const status = createStatusHub(events);
   const registry = createHandlerRegistry();
   const cleanups: Array<() => void | Promise<void>> = [];
+  const starts: Array<() => void | Promise<void>> = [];
   const context: DeskContext = {
     dataDir: options.dataDir,
     mode: options.mode ?? 'browser',
@@ -61,6 +72,9 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     status,
     onClose: (cleanup) => {
       cleanups.push(cleanup);
+    },
+    onStart: (start) => {
+      starts.push(start);
     },
   };
 
@@ -78,19 +92,31 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     return closing;
   }
 
+  let starting: Promise<void> | undefined;
+  function start(): Promise<void> {
+    starting ??= (async () => {
+      for (const run of starts) await run();
+    })();
+    return starting;
+  }
+
   try {
     registerAppHandlers(registry, context);
     registerSettingsHandlers(registry, context);
     registerStatusHandlers(registry, context);
     // Mirror and sync (issue #4): the mirror database in the data folder, its reads, and the sync service.
-    const mirror = await openDeskMirror({ dataDir: options.dataDir });
+    const mirror = await openDeskMirror({
+      dataDir: options.dataDir,
+      ...(options.integrityCheck && { integrityCheck: options.integrityCheck }),
+    });
     context.onClose(() => mirror.close());
     registerMirrorHandlers(registry, context, mirror);
     registerPrintHandlers(registry, context, mirror);
     registerDashboardHandlers(registry, context, mirror);
-    // Outbox (issue #5): local writes, replayed by every sync run first and after each write.
+    // Outbox (issue #5): local writes, replayed by every sync run first and, once started, after each write.
     const outbox = registerOutboxHandlers(registry, context, mirror);
-    outbox.connect(registerSyncHandlers(registry, context, mirror, { hooks: outbox.hooks }));
+    const sync = registerSyncHandlers(registry, context, mirror, { hooks: outbox.hooks });
+    outbox.attach(sync);
   } catch (error) {
     await close();
     throw error;
@@ -101,5 +127,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     await close();
     throw new Error(`Desk methods without a handler: ${missing.join(', ')}. Register them in desk-core.ts.`);
   }
-  return { registry, events, status, context, close };
+  const core: DeskCore = { registry, events, status, context, start, close };
+  if (options.start !== false) await start();
+  return core;
 }

@@ -4,4 +4,5 @@ export * from './desk-core';
 export * from './event-hub';
 export * from './handler-registry';
 export * from './settings-store';
+export * from './standalone';
 export * from './status-hub';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Migration } from 'kysely';
-import { openDatabase } from '../../platform/open-database';
+import { type OpenDatabaseOptions, openDatabase } from '../../platform/open-database';
 import { MIRROR_MIGRATIONS } from './migrations';
 import type { MirrorDb } from './types';
 
@@ -24,6 +24,10 @@ export interface OpenMirrorOptions {
    * as the mirror (the outbox). Name them after the mirror's, e.g. '1001-outbox-initial'.
    */
   extraMigrations?: Record<string, Migration>;
+  /** How much to check at open (default `quick`; see `openDatabase`). */
+  integrityCheck?: OpenDatabaseOptions['integrityCheck'];
+  /** The way out, named in the refusal when the file is damaged. */
+  remedy?: string;
 }
 
 /** Opens (creating and migrating) the desk's mirror database: WAL, synchronous=FULL, foreign keys on. */
@@ -37,6 +41,9 @@ export async function openMirror(options: OpenMirrorOptions): Promise<Mirror> {
   const opened = await openDatabase<unknown>({
     filename,
     migrations: { ...MIRROR_MIGRATIONS, ...options.extraMigrations },
+    kind: 'desk mirror',
+    ...(options.integrityCheck && { integrityCheck: options.integrityCheck }),
+    ...(options.remedy && { remedy: options.remedy }),
   });
   // A larger page cache (32 MiB) keeps the indexes of a large shelter hot during an initial sync and searches.
   opened.sqlite.pragma('cache_size = -32768');

@@ -1,3 +1,4 @@
+export * from './conflicts';
 export * from './duplicates';
 export * from './local-writes';
 export * from './migrations';
@@ -5,6 +6,8 @@ export * from './old-write-check';
 export * from './open-desk-mirror';
 export * from './outbox';
 export * from './outbox-store';
+export * from './rebuild-mirror';
 export * from './replay';
+export * from './replay-scheduler';
 export * from './settle';
 export * from './values';

@@ -9,6 +9,7 @@ import type {
 import type { ApiClient } from '../client';
 import type { EntityType, MirrorDb } from '../mirror';
 import { statement } from '../mirror';
+import { deleteConflict, listConflicts } from './conflicts';
 import {
   createPerson,
   createPet,
@@ -34,7 +35,8 @@ import {
   resubmitEntry,
   toEntryView,
 } from './outbox-store';
-import { type ReplayResult, replayPass } from './replay';
+import type { ReplayResult } from './replay';
+import { ReplayScheduler } from './replay-scheduler';
 import { dropLocalRecord, rebuildOverlay, recordName } from './settle';
 import { isLocalId, LocalWriteError } from './values';
 
@@ -74,18 +76,24 @@ export interface OutboxOptions {
 export class Outbox {
   private readonly db: MirrorDb;
   private readonly now: () => number;
-  private pausedReason: string | null = null;
-  private pausedClient: ApiClient | undefined;
-  private replaying: Promise<ReplayResult> | undefined;
-  private again = false;
-  private timer: NodeJS.Timeout | undefined;
-  private kickTimer: NodeJS.Timeout | undefined;
-  private closed = false;
+  private readonly scheduler: ReplayScheduler;
   private pendingChanges: Array<{ entityType: EntityType; id: string }> = [];
 
   constructor(private readonly options: OutboxOptions) {
     this.db = options.db;
     this.now = options.now ?? Date.now;
+    this.scheduler = new ReplayScheduler({
+      db: options.db,
+      now: this.now,
+      random: options.random ?? Math.random,
+      concurrency: options.concurrency ?? 4,
+      backoffBaseMs: options.backoffBaseMs ?? 2_000,
+      backoffCapMs: options.backoffCapMs ?? 300_000,
+      resolveClient: options.resolveClient,
+      onUnreachable: options.onUnreachable,
+      onRecordChanged: (change) => this.pendingChanges.push(change),
+      onPassChanged: () => this.changed([]),
+    });
   }
 
   private get writeContext(): LocalWriteContext {
@@ -94,7 +102,7 @@ export class Outbox {
 
   /** Counts for the status area; `pausedReason` is set while the server refuses the API key. */
   counts(): OutboxCounts {
-    return { ...countEntries(this.db), pausedReason: this.pausedReason };
+    return { ...countEntries(this.db), pausedReason: this.scheduler.pausedReason };
   }
 
   private changed(items: Array<{ entityType: EntityType; id: string }>): void {
@@ -143,7 +151,7 @@ export class Outbox {
 
   private waitingFor(row: OutboxRow, heads: Set<number>): string | null {
     if (row.state !== 'pending') return null;
-    if (this.pausedReason) return 'a valid API key (the server refused the key)';
+    if (this.scheduler.pausedReason) return 'a valid API key (the server refused the key)';
     if (!heads.has(row.id)) return 'an earlier change of the same record';
     const refs = entryRefs(row);
     if (refs.length > 0) return `the server to accept the new record ${refs.join(', ')}`;
@@ -176,7 +184,7 @@ export class Outbox {
    */
   retry(id?: number): OutboxCounts {
     if (id === undefined) {
-      this.pausedReason = null;
+      this.scheduler.resume();
       this.db.transaction(() =>
         statement(this.db, `UPDATE outbox SET next_attempt_ms = 0 WHERE state = 'pending'`).run(),
       )();
@@ -295,31 +303,7 @@ export class Outbox {
 
   /** Conflict notices, newest first. */
   conflicts(): OutboxConflict[] {
-    const rows = statement(
-      this.db,
-      'SELECT * FROM outbox_conflict ORDER BY detected_ms DESC, id DESC',
-    ).all() as Array<{
-      id: number;
-      entity_type: EntityType;
-      entity_id: string;
-      record_name: string;
-      field: string;
-      base_json: string;
-      server_json: string;
-      local_json: string;
-      detected_ms: number;
-    }>;
-    return rows.map((row) => ({
-      id: row.id,
-      entityType: row.entity_type,
-      entityId: row.entity_id,
-      recordName: row.record_name,
-      field: row.field,
-      baseValue: JSON.parse(row.base_json),
-      serverValue: JSON.parse(row.server_json),
-      localValue: JSON.parse(row.local_json),
-      detectedAt: new Date(row.detected_ms).toISOString(),
-    }));
+    return listConflicts(this.db);
   }
 
   /**
@@ -337,7 +321,7 @@ export class Outbox {
         { force: true },
       );
     }
-    this.db.transaction(() => statement(this.db, 'DELETE FROM outbox_conflict WHERE id = ?').run(id))();
+    this.db.transaction(() => deleteConflict(this.db, id))();
     this.changed([{ entityType: conflict.entityType, id: conflict.entityId }]);
     if (choice === 'server') this.kick();
     return this.counts();
@@ -347,114 +331,17 @@ export class Outbox {
    * Runs replay passes with `client` until nothing more is due (one pass at a time; a call during a pass waits for
    * it and runs one more). A refused key (401) pauses the queue until `retry()`.
    */
-  async replay(client: ApiClient, signal?: AbortSignal): Promise<ReplayResult> {
-    if (this.replaying) {
-      this.again = true;
-      return this.replaying;
-    }
-    // A new client means a new key or server: a queue paused for a refused key tries again.
-    if (this.pausedClient && this.pausedClient !== client) this.pausedReason = null;
-    const run = async (): Promise<ReplayResult> => {
-      const total: ReplayResult = {
-        sent: 0,
-        failed: 0,
-        needsAuth: null,
-        stoppedEarly: false,
-        unreachable: false,
-      };
-      do {
-        this.again = false;
-        if (this.pausedReason || this.closed) break;
-        const result = await replayPass({
-          db: this.db,
-          client,
-          now: this.now,
-          random: this.options.random ?? Math.random,
-          concurrency: this.options.concurrency ?? 4,
-          backoffBaseMs: this.options.backoffBaseMs ?? 2_000,
-          backoffCapMs: this.options.backoffCapMs ?? 300_000,
-          signal,
-          onChange: (change) => this.pendingChanges.push(change),
-        });
-        total.sent += result.sent;
-        total.failed += result.failed;
-        total.stoppedEarly ||= result.stoppedEarly;
-        total.unreachable ||= result.unreachable;
-        if (result.needsAuth) {
-          total.needsAuth = result.needsAuth;
-          this.pausedClient = client;
-          this.pausedReason = `${result.needsAuth.message}${result.needsAuth.requestId ? ` (request ${result.needsAuth.requestId})` : ''}`;
-        }
-        if (this.pendingChanges.length > 0 || result.needsAuth) this.changed([]);
-        if (result.stoppedEarly) break;
-      } while (this.again);
-      return total;
-    };
-    this.replaying = run().finally(() => {
-      this.replaying = undefined;
-      this.scheduleDue();
-    });
-    return this.replaying;
+  replay(client: ApiClient, signal?: AbortSignal): Promise<ReplayResult> {
+    return this.scheduler.replay(client, signal);
   }
 
   /** Replays soon through `resolveClient` (after a local write, a retry, or when an entry falls due). */
   kick(): void {
-    if (!this.options.resolveClient || this.closed || this.kickTimer) return;
-    this.kickTimer = setTimeout(() => {
-      this.kickTimer = undefined;
-      void this.replayWithResolvedClient();
-    }, 0);
-    this.kickTimer.unref?.();
-  }
-
-  private async replayWithResolvedClient(): Promise<void> {
-    try {
-      const client = await this.options.resolveClient?.();
-      if (!client) return;
-      const result = await this.replay(client);
-      if (result.unreachable) this.options.onUnreachable?.();
-    } catch {
-      // The connection could not be resolved (offline, no settings): the sync schedule replays later.
-    }
-  }
-
-  /** Arms one timer for the earliest future retry, so backed-off entries go when due without a full sync. */
-  private scheduleDue(): void {
-    if (!this.options.resolveClient || this.closed || this.pausedReason) return;
-    const row = statement(
-      this.db,
-      `SELECT MIN(next_attempt_ms) AS due FROM outbox WHERE state = 'pending' AND next_attempt_ms > ?`,
-    ).get(this.now()) as { due: number | null };
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (row.due === null) return;
-    this.timer = setTimeout(() => this.kick(), Math.max(0, row.due - this.now()));
-    this.timer.unref?.();
+    this.scheduler.kick();
   }
 
   /** Stops timers and waits for a running pass (its requests finish; nothing is lost if they do not). */
-  async close(): Promise<void> {
-    this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    if (this.kickTimer) clearTimeout(this.kickTimer);
-    await this.replaying?.catch(() => undefined);
-  }
-}
-
-/**
- * A sync hook's push: replays the outbox of `db` with the sync's client (used by the CLI's `sync`, where no
- * long-lived outbox exists). Returns what was sent and what was refused.
- */
-export async function pushOutbox(
-  db: MirrorDb,
-  client: ApiClient,
-  signal?: AbortSignal,
-): Promise<{ sent: number; failed: number }> {
-  const outbox = new Outbox({ db });
-  try {
-    const result = await outbox.replay(client, signal);
-    return { sent: result.sent, failed: result.failed };
-  } finally {
-    await outbox.close();
+  close(): Promise<void> {
+    return this.scheduler.close();
   }
 }

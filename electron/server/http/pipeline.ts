@@ -6,10 +6,11 @@ import {
   GET_CACHE_CONTROL,
   WRITE_CACHE_CONTROL,
 } from '../../../shared/contract';
+import { createStorageErrorReporter, isDiskFull, isStorageError } from '../../platform/database-integrity';
 import { ApiError } from '../domain/api-error';
 import { IDEMPOTENCY_KEY_SHAPE, requestFingerprint } from '../domain/idempotency-store';
 import type { EndpointId, FixedWindowRateLimiter, RateState } from '../domain/rate-limit';
-import type { ServerContext } from '../server-context';
+import { SERVER_DATABASE_REMEDY, type ServerContext } from '../server-context';
 import { isEmptyBody, parseJsonObject, readBody } from './body';
 import { ifNoneMatchMatches, strongEtag } from './etag';
 import type { Route, RouteResult, Router } from './route';
@@ -42,6 +43,7 @@ export function createRequestListener(
   router: Router,
   limiter: FixedWindowRateLimiter,
 ): (req: IncomingMessage, res: ServerResponse) => void {
+  const reportStorageError = createStorageErrorReporter(app.sqlite.name, SERVER_DATABASE_REMEDY);
   const metadataHeaders = (exchange: Exchange): Record<string, string> => {
     const rate = exchange.rate ?? limiter.peek(ANONYMOUS, exchange.endpoint, app.now());
     return {
@@ -239,6 +241,24 @@ export function createRequestListener(
       }
       if (error instanceof ApiError) {
         sendError(res, exchange, error);
+        return;
+      }
+      if (isStorageError(error)) {
+        // Damage or a full disk: said once in the log; this request fails, everything that works keeps serving.
+        reportStorageError(error);
+        const full = isDiskFull(error);
+        sendError(
+          res,
+          exchange,
+          new ApiError(
+            503,
+            'internal_error',
+            full
+              ? 'The server cannot store data right now: its disk is full. Try again later.'
+              : 'The server could not read part of its database; the rest keeps working. The request id identifies it in the log.',
+            full ? { headers: { 'Retry-After': '60' } } : {},
+          ),
+        );
         return;
       }
       // Only the message and request id: no stack, SQL or key material reaches the client or the log.

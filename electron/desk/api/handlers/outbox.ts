@@ -10,8 +10,11 @@ export interface DeskOutbox {
   outbox: Outbox;
   /** Pass to the sync service: every sync run replays the outbox first (at start, on reconnect, on demand). */
   hooks: SyncHooks;
-  /** Lets the outbox replay by itself (after each local write, when a retry falls due) over the sync's connection. */
-  connect(sync: DeskSync): void;
+  /**
+   * The sync's connection, for replays. The outbox replays by itself (after each local write, when a retry falls
+   * due) only once the core has started.
+   */
+  attach(sync: DeskSync): void;
 }
 
 /**
@@ -25,6 +28,7 @@ export function registerOutboxHandlers(
   mirror: Mirror,
 ): DeskOutbox {
   let sync: DeskSync | undefined;
+  let started = false;
   let cached: { key: string; client: ApiClient } | undefined;
 
   async function resolveClient(): Promise<ApiClient | undefined> {
@@ -40,7 +44,7 @@ export function registerOutboxHandlers(
 
   const outbox = new Outbox({
     db: mirror.db,
-    resolveClient,
+    resolveClient: async () => (started ? resolveClient() : undefined),
     // The sync service owns the connection state: its run marks the desk offline and retries until reconnected,
     // and every run replays the outbox first.
     onUnreachable: () => void sync?.service.syncNow(),
@@ -63,6 +67,10 @@ export function registerOutboxHandlers(
     },
   });
   context.status.update({ needsAttention: outbox.counts().needsAttention });
+  context.onStart(() => {
+    started = true;
+    outbox.kick();
+  });
   context.onClose(async () => {
     await outbox.close();
     await cached?.client.close();
@@ -91,9 +99,8 @@ export function registerOutboxHandlers(
         return { sent: result.sent, failed: result.failed };
       },
     },
-    connect(connected) {
+    attach(connected) {
       sync = connected;
-      outbox.kick();
     },
   };
 }

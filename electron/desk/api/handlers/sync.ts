@@ -1,18 +1,9 @@
 import { DeskCallError } from '../../../../shared/desk-api';
-import { startApiServer } from '../../../server';
 import type { Mirror } from '../../mirror';
-import {
-  ConnectionManager,
-  type StartStandaloneServer,
-  type SyncHooks,
-  SyncService,
-  type SyncServiceOptions,
-} from '../../sync';
+import { ConnectionManager, type SyncHooks, SyncService, type SyncServiceOptions } from '../../sync';
 import type { DeskContext } from '../desk-context';
 import type { HandlerRegistry } from '../handler-registry';
-
-const startStandalone: StartStandaloneServer = ({ dataDir, port, writeKey }) =>
-  startApiServer({ dataDir, port, writeKey });
+import { startStandaloneServer } from '../standalone';
 
 export interface DeskSync {
   service: SyncService;
@@ -20,8 +11,8 @@ export interface DeskSync {
 }
 
 /**
- * `sync.*`: connection settings (the key stays in the secret store) and sync on demand. Starts the sync service:
- * a pull now, then every minute while online, with status and progress through the status hub.
+ * `sync.*`: connection settings (the key stays in the secret store) and sync on demand. When the core starts, the
+ * sync service starts: a pull now, then every minute while online, with status and progress through the status hub.
  */
 export function registerSyncHandlers(
   registry: HandlerRegistry,
@@ -29,7 +20,7 @@ export function registerSyncHandlers(
   mirror: Mirror,
   options: { hooks?: SyncHooks; service?: Partial<SyncServiceOptions> } = {},
 ): DeskSync {
-  const connections = new ConnectionManager(context.dataDir, context.secretStore, startStandalone);
+  const connections = new ConnectionManager(context.dataDir, context.secretStore, startStandaloneServer);
   const service = new SyncService({
     ...options.service,
     db: mirror.db,
@@ -74,6 +65,6 @@ export function registerSyncHandlers(
     service.reconfigure();
     return connections.summary();
   });
-  service.start();
+  context.onStart(() => service.start());
   return { service, connections };
 }

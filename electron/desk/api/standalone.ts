@@ -1,0 +1,10 @@
+import { startApiServer } from '../../server';
+import type { StartStandaloneServer } from '../sync';
+
+/**
+ * The standalone shelter: the embedded API server on loopback with the desk's own write key, its database in
+ * `<dataDir>/standalone/`. The one adapter between the sync's connection manager and the server, for the app and
+ * the CLI alike.
+ */
+export const startStandaloneServer: StartStandaloneServer = ({ dataDir, port, writeKey }) =>
+  startApiServer({ dataDir, port, writeKey });

@@ -1,0 +1,126 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { build } from 'esbuild';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Bundles the desk's CLI once into one file, so a test can start hundreds of commands without paying tsx's start-up
+ * for each (the code is the same; only better-sqlite3, a native module, is loaded from node_modules).
+ */
+export async function bundleCli(): Promise<string> {
+  const outfile = path.join(ROOT, 'test-results', 'concurrency', `desk-cli-${process.pid}.mjs`);
+  await build({
+    entryPoints: [path.join(ROOT, 'electron/cli/desk-cli.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['better-sqlite3', 'electron'],
+    outfile,
+    logLevel: 'warning',
+    banner: {
+      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    },
+  });
+  return outfile;
+}
+
+/** Runs a command to its end; never throws on a non-zero exit (the test looks at the code). */
+export function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 128 : -1), stdout, stderr }));
+  });
+}
+
+/** One CPU-burning child per core, so the machine is as loaded as a busy shelter PC; stop() kills exactly them. */
+export function burnCpus(): { stop(): void } {
+  const children: ChildProcess[] = os
+    .cpus()
+    .map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  return {
+    stop() {
+      for (const child of children) child.kill('SIGKILL');
+    },
+  };
+}
+
+/** A long-running child that prints a line matching `ready` once up; resolves with its first match. */
+export function startChild(
+  command: string,
+  args: string[],
+  ready: RegExp,
+  env: NodeJS.ProcessEnv = {},
+  timeoutMs = 60_000,
+): Promise<{ child: ChildProcess; match: RegExpMatchArray; output: () => string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
+    });
+    let output = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`Not ready within ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = ready.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, match, output: () => output });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Exited with ${code} before it was ready:\n${output}`));
+    });
+  });
+}
+
+/** Stops a child with SIGTERM and resolves its exit code (SIGKILL after `graceMs`). */
+export function stopChild(child: ChildProcess, graceMs = 20_000): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) {
+      resolve(child.exitCode);
+      return;
+    }
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    child.removeAllListeners('exit');
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+export function tempDir(prefix: string): { dir: string; remove(): void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
