@@ -4,6 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { defaultDataDir, folderFlagSchema, parseFlags, portFlagSchema } from '../electron/cli/args';
 import { startBrowserMode } from '../electron/cli/start-browser';
+import { prepareStandaloneShelter } from '../electron/desk/api/handlers/shelter-host';
 import { ensureElectron } from './lib/electron-binary';
 import { ensureNative } from './lib/native';
 import { RENDERER_OUT, ROOT } from './lib/paths';
@@ -23,6 +24,8 @@ Options:
   --browser        use browser mode even when Electron is available
   --electron       try to fetch Electron's binary again now, even after a recent failure
   --dev            desktop: run with the Vite dev server and live reload
+  --standalone     run the shelter on this desk (skips the welcome screen); prints the shelter API's address
+  --demo           with --standalone: start with the demo shelter (removable later under Shelter)
   -h, --help       show this help
 
 Environment: SHELTER_DESK_MODE=browser|electron has the effect of --browser / --electron.`;
@@ -36,6 +39,8 @@ const flagOptions = {
   browser: { type: 'boolean' },
   electron: { type: 'boolean' },
   dev: { type: 'boolean' },
+  standalone: { type: 'boolean' },
+  demo: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -47,7 +52,13 @@ const flagsSchema = z
     browser: z.boolean().default(false),
     electron: z.boolean().default(false),
     dev: z.boolean().default(false),
+    standalone: z.boolean().default(false),
+    demo: z.boolean().default(false),
     help: z.boolean().default(false),
+  })
+  .refine((flags) => !flags.demo || flags.standalone, {
+    error: '--demo needs --standalone (npm start -- --standalone --demo)',
+    path: ['demo'],
   })
   .refine((flags) => !(flags.browser && flags.electron), {
     error: '--browser and --electron contradict each other; choose one',
@@ -103,6 +114,7 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
     return 2;
   }
   const dataDir = flags['data-dir'] ?? defaultDataDir();
+  if (flags.standalone) prepareStandaloneShelter(dataDir, { demo: flags.demo });
   const wantBrowser = flags.browser || envMode.data === 'browser';
   const forceElectron = flags.electron || envMode.data === 'electron';
 
@@ -117,7 +129,7 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
 
   ensureNative('node');
   ensureRendererBuilt();
-  await startBrowserMode({
+  const running = await startBrowserMode({
     dataDir,
     port: flags.port,
     open: !flags['no-open'],
@@ -125,5 +137,8 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
     rendererDir: RENDERER_OUT,
     appVersion: appVersion(),
   });
+  const shelter = await running.core.registry.invoke('shelter.overview');
+  // Scripts and other tools read this line to reach the standalone shelter's API.
+  if (shelter.apiUrl) console.log(`Shelter API at ${shelter.apiUrl}`);
   return undefined;
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { startApiServer } from '../server';
+import { type FolderHold, holdServerFolder, startApiServer } from '../server';
 import { defaultDataDir } from './args';
 
 const USAGE = `Usage: npm run serve -- [--host HOST] [--port N] [--data-dir DIR] [--demo] [--demo-pets N]
@@ -100,7 +100,10 @@ async function main(): Promise<void> {
     );
   }
   let server: Awaited<ReturnType<typeof startApiServer>>;
+  let hold: FolderHold | undefined;
   try {
+    // Held while serving, so `npm run cli -- restore` cannot swap the database under this server.
+    hold = holdServerFolder(dataDir);
     server = await startApiServer({
       dataDir,
       host,
@@ -114,6 +117,7 @@ async function main(): Promise<void> {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     console.error(`serve: could not start: ${message}`);
+    hold?.release();
     process.exit(1);
   }
   console.log(`Data folder: ${dataDir}`);
@@ -130,7 +134,10 @@ async function main(): Promise<void> {
     stopping = true;
     console.log(`Received ${signal}: finishing open requests and closing the database.`);
     server.close().then(
-      () => process.exit(0),
+      () => {
+        hold?.release();
+        process.exit(0);
+      },
       (error: unknown) => {
         console.error(
           `serve: error while closing: ${error instanceof Error ? error.message : String(error)}`,

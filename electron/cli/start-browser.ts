@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { startBrowserHost } from '../browser-host/browser-host';
-import { createDeskCore } from '../desk/api/desk-core';
+import { createDeskCore, type DeskCore } from '../desk/api/desk-core';
 
 export interface BrowserModeOptions {
   dataDir: string;
@@ -17,6 +17,7 @@ export interface BrowserModeOptions {
 
 export interface RunningBrowserMode {
   url: string;
+  core: DeskCore;
   /** Closes the HTTP host, then the core. */
   close(): Promise<void>;
 }
@@ -68,7 +69,7 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Run
   // One write, so a reader of the output sees both lines together.
   console.log(`Shelter Desk is running at ${host.url}\nBrowser mode: ${options.reason}`);
   if (options.open) openInBrowser(host.url);
-  return { url: host.url, close };
+  return { url: host.url, core, close };
 }
 
 /** Opens a URL with the desktop's handler; a failure only prints a hint (the URL is already shown). */

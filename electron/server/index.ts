@@ -17,6 +17,17 @@ export type { StaffOperations } from './staff/staff-operations';
 /** How long close() lets in-flight requests finish before dropping their connections. */
 const CLOSE_GRACE_MS = 10_000;
 
+export { serverDatabasePath } from './server-context';
+export {
+  BackupRefusedError,
+  backupDatabase,
+  type FolderHold,
+  FolderInUseError,
+  holdServerFolder,
+  inspectBackup,
+  swapDatabaseFile,
+} from './staff/backup';
+export { findShelterDatabaseDir, openStaffOperations } from './staff/open-staff';
 export { StaffOperationError } from './staff/staff-operations';
 
 export interface ApiServerOptions {
@@ -49,9 +60,44 @@ export interface RunningApiServer {
   generatedKeys?: { write: string; read: string };
   /** The non-API staff operations, on the same database. */
   staff: StaffOperations;
+  /**
+   * Serves the same API on one more address (LAN sharing binds the PC's LAN address); the extra listener
+   * closes on its own `close()` or with the server.
+   */
+  listenAlso(host: string, port: number): Promise<ExtraListener>;
   /** Stop accepting, finish in-flight requests, close the database. */
   close(): Promise<void>;
 }
+
+export interface ExtraListener {
+  origin: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function closeServer(server: http.Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    // A client that never finishes its request must not keep the database open forever.
+    const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+const originOf = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 /**
  * Starts the embedded animal placement API (api-spec.md, api-decisions.md) on its own SQLite database.
@@ -76,16 +122,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
     const override = options.rateLimitPerHour;
     const limiter = new FixedWindowRateLimiter((endpoint) => override ?? DEFAULT_HOURLY_LIMITS[endpoint]);
     const router = new Router([...metadataRoutes, ...petRoutes, ...peopleRoutes, ...openapiRoutes]);
-    const server = http.createServer({ keepAliveTimeout: 5000 }, createRequestListener(app, router, limiter));
+    const listener = createRequestListener(app, router, limiter);
+    const server = http.createServer({ keepAliveTimeout: 5000 }, listener);
     const host = options.host ?? '127.0.0.1';
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    const port = (server.address() as AddressInfo).port;
+    const port = await listen(server, options.port ?? 0, host);
+    const extras = new Set<http.Server>();
     let closing: Promise<void> | undefined;
     // Warm the search facets now rather than on the first search (about a second on 100k pets).
     setImmediate(() => {
@@ -96,24 +137,37 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
         if (!isStorageError(error)) console.error(`[server] could not warm the search facets: ${error}`);
       }
     });
-    const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    const origin = originOf(host, port);
     return {
       origin,
       apiUrl: `${origin}/api`,
       port,
       generatedKeys,
       staff,
+      async listenAlso(extraHost, extraPort) {
+        if (closing) throw new Error('The server is closing.');
+        const extra = http.createServer({ keepAliveTimeout: 5000 }, listener);
+        const bound = await listen(extra, extraPort, extraHost);
+        extras.add(extra);
+        let closed: Promise<void> | undefined;
+        return {
+          origin: originOf(extraHost, bound),
+          port: bound,
+          close() {
+            // At once: turning sharing off must not wait for another desk's keep-alive connections.
+            closed ??= new Promise<void>((resolve) => {
+              extra.close(() => resolve());
+              extra.closeAllConnections();
+            }).then(() => {
+              extras.delete(extra);
+            });
+            return closed;
+          },
+        };
+      },
       close() {
         closing ??= (async () => {
-          await new Promise<void>((resolve) => {
-            // A client that never finishes its request must not keep the database open forever.
-            const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-            server.close(() => {
-              clearTimeout(force);
-              resolve();
-            });
-            server.closeIdleConnections();
-          });
+          await Promise.all([closeServer(server), ...[...extras].map(closeServer)]);
           await app.close();
         })();
         return closing;

@@ -8,6 +8,7 @@ import { mirrorMethods } from './mirror';
 import { outboxMethods } from './outbox';
 import { printMethods } from './print';
 import { settingsMethods } from './settings';
+import { shelterMethods } from './shelter';
 import { statusMethods } from './status';
 import { syncMethods } from './sync';
 
@@ -21,6 +22,7 @@ export * from './mirror';
 export * from './outbox';
 export * from './print';
 export * from './settings';
+export * from './shelter';
 export * from './status';
 export * from './sync';
 
@@ -37,6 +39,7 @@ export const deskMethods = {
   ...outboxMethods,
   ...printMethods,
   ...dashboardMethods,
+  ...shelterMethods,
 };
 
 export type DeskMethods = typeof deskMethods;

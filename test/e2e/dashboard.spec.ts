@@ -113,7 +113,7 @@ test('a standalone shelter opens on the Overview; a desk not set up opens on the
 }) => {
   test.setTimeout(120_000);
   await page.goto(desk.url);
-  await expect(page).toHaveURL(/#\/pets$/);
+  await expect(page).toHaveURL(/#\/welcome$/);
   // Switch this desk to hosting the shelter itself, as Settings does, through the desk bridge.
   const token = (await page.locator('meta[name="shelter-desk-token"]').getAttribute('content')) ?? '';
   const response = await page.request.post(`${desk.url}desk/call/sync.connection.set`, {

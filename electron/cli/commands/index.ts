@@ -1,10 +1,13 @@
+import { backupCommand } from './backup';
 import { checkCommand } from './check';
 import type { CliCommand } from './command';
 import { exportCommand } from './export';
+import { keysCommand } from './keys';
 import { outboxCommand } from './outbox';
 import { personCommand } from './person';
 import { petCommand } from './pet';
 import { printCommand } from './print';
+import { restoreCommand } from './restore';
 import { syncCommand } from './sync';
 
 export type { CliCommand, CliIo } from './command';
@@ -16,6 +19,9 @@ export const COMMANDS: readonly CliCommand[] = [
   petCommand,
   personCommand,
   outboxCommand,
+  keysCommand,
+  backupCommand,
+  restoreCommand,
   checkCommand,
   printCommand,
 ];

@@ -11,6 +11,8 @@ import { registerMirrorHandlers } from './handlers/mirror';
 import { registerOutboxHandlers } from './handlers/outbox';
 import { registerPrintHandlers } from './handlers/print';
 import { registerSettingsHandlers } from './handlers/settings';
+import { registerShelterHandlers } from './handlers/shelter';
+import { ShelterHost } from './handlers/shelter-host';
 import { registerStatusHandlers } from './handlers/status';
 import { registerSyncHandlers } from './handlers/sync';
 import { openSettingsStore } from './settings-store';
@@ -115,8 +117,15 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     registerDashboardHandlers(registry, context, mirror);
     // Outbox (issue #5): local writes, replayed by every sync run first and, once started, after each write.
     const outbox = registerOutboxHandlers(registry, context, mirror);
-    const sync = registerSyncHandlers(registry, context, mirror, { hooks: outbox.hooks });
+    // The standalone shelter (issue #12): runs the embedded server for the connection, closed after sync.
+    const shelter = new ShelterHost(context);
+    context.onClose(() => shelter.close());
+    const sync = registerSyncHandlers(registry, context, mirror, {
+      hooks: outbox.hooks,
+      startServer: shelter.start,
+    });
     outbox.attach(sync);
+    registerShelterHandlers(registry, context, { host: shelter, sync, mirror });
   } catch (error) {
     await close();
     throw error;

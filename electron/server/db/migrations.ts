@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, sql } from 'kysely';
+import { shelterMigrations } from './shelter-migrations';
 
 /**
  * The embedded server's schema. Timestamps are INTEGER milliseconds; JSON columns are TEXT parsed with zod;
@@ -234,4 +235,5 @@ const petVersionIndex: Migration = {
 export const serverMigrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-pet-version-index': petVersionIndex,
+  ...shelterMigrations,
 };

@@ -25,6 +25,8 @@ export function generateApiKey(access: KeyAccess): string {
  */
 export class ApiKeyRegistry {
   private active = new Map<string, ApiKeyRow>();
+  /** SQLite's `data_version` when the cache was loaded: it changes when another connection commits. */
+  private loadedVersion = -1;
 
   constructor(
     private readonly sqlite: Database.Database,
@@ -34,6 +36,7 @@ export class ApiKeyRegistry {
   }
 
   reload(): void {
+    this.loadedVersion = this.dataVersion();
     const rows = this.sqlite.prepare('SELECT * FROM api_keys WHERE revoked_at IS NULL').all() as ApiKeyRow[];
     this.active = new Map(rows.map((row) => [row.key_hash, row]));
   }
@@ -44,6 +47,8 @@ export class ApiKeyRegistry {
 
   /** The key record for a presented key, or undefined for an unknown or revoked key. */
   authenticate(presented: string): AuthenticatedKey | undefined {
+    // A key created or revoked by another process (`npm run cli -- keys`) counts from its next request.
+    if (this.dataVersion() !== this.loadedVersion) this.reload();
     const digest = hashApiKey(presented);
     const row = this.active.get(digest);
     if (!row) return undefined;
@@ -78,6 +83,13 @@ export class ApiKeyRegistry {
   create(access: KeyAccess, label: string): { id: string; key: string } {
     const key = generateApiKey(access);
     return { id: this.provision(key, access, label), key };
+  }
+
+  private versionStatement: Database.Statement | undefined;
+
+  private dataVersion(): number {
+    this.versionStatement ??= this.sqlite.prepare('PRAGMA data_version').pluck();
+    return this.versionStatement.get() as number;
   }
 
   revoke(id: string): boolean {

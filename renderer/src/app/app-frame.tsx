@@ -18,6 +18,7 @@ import { useDeskQuery } from '../bridge/hooks';
 import { useNetworkChangeHint } from '../bridge/network-hint';
 import { useSettings } from '../bridge/settings';
 import { StatusBadge } from '../components/status-badge';
+import { DemoBadge } from '../shelter/demo-badge';
 import { SECTIONS, type Section } from './sections';
 
 /** Header (name, shelter, status), navigation to every section, and the screen. */
@@ -55,7 +56,10 @@ export function AppFrame({ children }: { children: ReactNode }) {
               ) : null}
             </Stack>
           </Group>
-          <StatusBadge />
+          <Group gap="sm" wrap="nowrap">
+            <DemoBadge />
+            <StatusBadge />
+          </Group>
         </Group>
       </AppShell.Header>
 

@@ -3,6 +3,8 @@ import { useHashLocation } from 'wouter/use-hash-location';
 import { SettingsProvider } from '../bridge/settings';
 import { HomeRedirect } from '../dashboard/home-redirect';
 import { NotFoundScreen } from '../screens/not-found-screen';
+import { FirstRunRedirect } from '../shelter/first-run-redirect';
+import { WelcomeScreen } from '../shelter/welcome-screen';
 import { AppFrame } from './app-frame';
 import { HOME_PATH, SECTIONS } from './sections';
 
@@ -14,8 +16,9 @@ export function App() {
         <AppFrame>
           <Switch>
             <Route path="/">
-              <HomeRedirect fallback={HOME_PATH} />
+              <HomeRedirect fallback={HOME_PATH} redirect={(home) => <FirstRunRedirect home={home} />} />
             </Route>
+            <Route path="/welcome" component={WelcomeScreen} />
             {SECTIONS.map((section) => (
               <Route key={section.path} path={section.path} component={section.screen} />
             ))}

@@ -1,7 +1,11 @@
 import {
   IconAddressBook,
+  IconBuildingCommunity,
   IconCloudDataConnection,
+  IconDatabaseExport,
   IconFileText,
+  IconInbox,
+  IconKey,
   IconLayoutDashboard,
   IconPaw,
   IconReceipt2,
@@ -18,6 +22,10 @@ import { PeopleScreen } from '../screens/people-screen';
 import { PetsScreen } from '../screens/pets-screen';
 import { SettingsScreen } from '../screens/settings-screen';
 import { SyncScreen } from '../screens/sync-screen';
+import { ApplicationsScreen } from '../shelter/applications-screen';
+import { BackupScreen } from '../shelter/backup-screen';
+import { KeysScreen } from '../shelter/keys-screen';
+import { ShelterSettingsScreen } from '../shelter/shelter-settings-screen';
 
 export interface Section {
   /** Hash route, e.g. `/pets` (URL `#/pets`). */
@@ -56,6 +64,13 @@ export const SECTIONS: readonly Section[] = [
     icon: IconAddressBook,
     screen: PeopleScreen,
   },
+  {
+    path: '/applications',
+    label: 'Applications',
+    hint: 'Waiting for a decision',
+    icon: IconInbox,
+    screen: ApplicationsScreen,
+  },
   { path: '/fees', label: 'Fees', hint: 'Adoption fee rules', icon: IconReceipt2, screen: FeesScreen },
   {
     path: '/contracts',
@@ -63,6 +78,30 @@ export const SECTIONS: readonly Section[] = [
     hint: 'Agreement texts',
     icon: IconFileText,
     screen: ContractsScreen,
+  },
+  {
+    path: '/shelter',
+    label: 'Shelter',
+    hint: 'Statuses, fields, contracts',
+    icon: IconBuildingCommunity,
+    screen: ShelterSettingsScreen,
+    secondary: true,
+  },
+  {
+    path: '/keys',
+    label: 'Keys and sharing',
+    hint: 'API keys, other desks',
+    icon: IconKey,
+    screen: KeysScreen,
+    secondary: true,
+  },
+  {
+    path: '/backup',
+    label: 'Backup',
+    hint: 'Copies of the records',
+    icon: IconDatabaseExport,
+    screen: BackupScreen,
+    secondary: true,
   },
   {
     path: '/sync',

@@ -25,6 +25,7 @@ import { buildPetUpdate, draftFromPet, type PetDraft } from '../lib/pet-form';
 import { useOutboxWrite } from '../lib/use-outbox-write';
 import { formatDate, formatFee, formatValue, humanize, statusColor, statusOptions } from '../lib/words';
 import { KennelCardButton } from '../print/kennel-card-button';
+import { DeletePetSection } from '../shelter/delete-pet-section';
 import { DeskErrorAlert } from './desk-error-alert';
 import { DuplicateWarnings } from './duplicate-warnings';
 import { PetFields } from './pet-fields';
@@ -267,6 +268,7 @@ function PetView({
           </SimpleGrid>
         </Stack>
       )}
+      <DeletePetSection pet={pet} />
     </Stack>
   );
 }

@@ -38,6 +38,7 @@ import { useFollowedId, useNeedsAttention, useReloadOnChange } from '../lib/live
 import type { PersonFormType } from '../lib/person-form';
 import { formatDate, formatValue, humanize } from '../lib/words';
 import { ContractButton } from '../print/contract-button';
+import { PersonStatusSection } from '../shelter/person-status-section';
 
 const PAGE_SIZE = 50;
 
@@ -332,6 +333,7 @@ function PersonView({
           ))}
         </Table.Tbody>
       </Table>
+      <PersonStatusSection person={person} />
     </Stack>
   );
 }

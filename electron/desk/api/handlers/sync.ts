@@ -1,6 +1,12 @@
 import { DeskCallError } from '../../../../shared/desk-api';
 import type { Mirror } from '../../mirror';
-import { ConnectionManager, type SyncHooks, SyncService, type SyncServiceOptions } from '../../sync';
+import {
+  ConnectionManager,
+  type StartStandaloneServer,
+  type SyncHooks,
+  SyncService,
+  type SyncServiceOptions,
+} from '../../sync';
 import type { DeskContext } from '../desk-context';
 import type { HandlerRegistry } from '../handler-registry';
 import { startStandaloneServer } from '../standalone';
@@ -18,9 +24,18 @@ export function registerSyncHandlers(
   registry: HandlerRegistry,
   context: DeskContext,
   mirror: Mirror,
-  options: { hooks?: SyncHooks; service?: Partial<SyncServiceOptions> } = {},
+  options: {
+    hooks?: SyncHooks;
+    service?: Partial<SyncServiceOptions>;
+    /** Runs the standalone server (the shelter host); default: a plain embedded server. */
+    startServer?: StartStandaloneServer;
+  } = {},
 ): DeskSync {
-  const connections = new ConnectionManager(context.dataDir, context.secretStore, startStandaloneServer);
+  const connections = new ConnectionManager(
+    context.dataDir,
+    context.secretStore,
+    options.startServer ?? startStandaloneServer,
+  );
   const service = new SyncService({
     ...options.service,
     db: mirror.db,

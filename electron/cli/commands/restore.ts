@@ -1,0 +1,94 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import {
+  BackupRefusedError,
+  FolderInUseError,
+  findShelterDatabaseDir,
+  holdServerFolder,
+  openStaffOperations,
+  serverDatabasePath,
+  swapDatabaseFile,
+} from '../../server';
+import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
+import type { CliCommand, CliIo } from './command';
+
+const USAGE = `Usage: npm run --silent cli -- restore FILE [--data-dir DIR] [--json]
+
+Replaces the shelter database by the backup FILE. The file is checked first (SQLite integrity check, a
+Shelter Desk shelter's tables): a damaged or foreign file is refused and nothing changes. The current database
+is kept beside it as server.sqlite.before-restore. Desks connected to the shelter pull the restored records on
+their next sync. Stop the desk that runs the shelter first, or restore from its Backup screen.
+
+  --data-dir DIR   the desk's data folder or a server data folder (default: ${defaultDataDir()})
+  --json           print {"file","pets","people"} instead of a sentence`;
+
+const HINT = 'See: npm run cli -- restore --help';
+
+const flagsSchema = z.object({ 'data-dir': folderFlagSchema.optional(), json: z.boolean().default(false) });
+
+/** Where the restored database goes: the existing one, else a desk's standalone folder or the folder itself. */
+function targetDir(dataDir: string): string {
+  const existing = findShelterDatabaseDir(dataDir);
+  if (existing) return existing;
+  return fs.existsSync(path.join(dataDir, 'connection.json')) ? path.join(dataDir, 'standalone') : dataDir;
+}
+
+async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  if (argv.includes('--help')) {
+    io.stdout(`${USAGE}\n`);
+    return 0;
+  }
+  const [file, ...rest] = argv;
+  if (!file || file.startsWith('--')) throw new CliUsageError('Name the backup file: restore FILE.', HINT);
+  const flags = parseFlags(
+    rest,
+    { 'data-dir': { type: 'string' }, json: { type: 'boolean' } },
+    flagsSchema,
+    HINT,
+  );
+  const dataDir = flags['data-dir'] ?? defaultDataDir();
+  const serverDir = targetDir(dataDir);
+  let hold: ReturnType<typeof holdServerFolder>;
+  try {
+    hold = holdServerFolder(serverDir);
+  } catch (error) {
+    if (error instanceof FolderInUseError) {
+      io.stderr(`${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+  try {
+    let info: { pets: number; people: number };
+    try {
+      info = swapDatabaseFile(serverDatabasePath(serverDir), path.resolve(file));
+    } catch (error) {
+      if (error instanceof BackupRefusedError) {
+        io.stderr(`Refused: ${error.message} The shelter's data was not changed.\n`);
+        return 1;
+      }
+      throw error;
+    }
+    // Open once: migrations bring an older backup up to date, and every record is re-stamped so connected
+    // desks pull the restored version on their next incremental sync.
+    const { staff, close } = await openStaffOperations(serverDir);
+    try {
+      staff.restampAll();
+    } finally {
+      await close();
+    }
+    if (flags.json) io.stdout(`${JSON.stringify({ file: path.resolve(file), ...info })}\n`);
+    else io.stdout(`Restored ${info.pets} pets and ${info.people} people from ${path.resolve(file)}.\n`);
+    return 0;
+  } finally {
+    hold.release();
+  }
+}
+
+export const restoreCommand: CliCommand = {
+  name: 'restore',
+  summary: 'replace the shelter database by a backup (refuses damaged or foreign files)',
+  usage: USAGE,
+  run,
+};

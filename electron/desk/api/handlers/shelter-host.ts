@@ -1,0 +1,386 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { DeskCallError, formatConnectionCode, type LanSharing } from '../../../../shared/desk-api';
+import { writeFileAtomic } from '../../../platform/atomic-file';
+import {
+  BackupRefusedError,
+  type ExtraListener,
+  type FolderHold,
+  holdServerFolder,
+  inspectBackup,
+  type RunningApiServer,
+  type StaffOperations,
+  serverDatabasePath,
+  startApiServer,
+  swapDatabaseFile,
+} from '../../../server';
+import { CONNECTION_FILE, connectionSettingsSchema, type StartStandaloneServer } from '../../sync';
+import type { DeskContext } from '../desk-context';
+import {
+  automaticBackupDue,
+  backupFileName,
+  backupFolder,
+  listBackups,
+  pruneAutomaticBackups,
+} from './shelter-backups';
+
+/** The standalone shelter's own settings, beside the desk's: `<dataDir>/shelter.json`. */
+const shelterFileSchema = z.object({
+  demo: z.boolean().default(false),
+  lan: z
+    .object({ enabled: z.boolean().default(false), port: z.number().int().min(0).max(65535).default(8787) })
+    .default({ enabled: false, port: 8787 }),
+});
+type ShelterFile = z.infer<typeof shelterFileSchema>;
+
+export const LAN_KEY_SECRET = 'shelter.lan-write-key';
+export const LAN_KEY_ID_SECRET = 'shelter.lan-write-key-id';
+/** How often the desk checks whether the daily backup is due. */
+const BACKUP_CHECK_MS = 60 * 60 * 1000;
+const FIRST_BACKUP_CHECK_MS = 30_000;
+
+/**
+ * `npm start -- --standalone [--demo]`: makes a data folder a standalone shelter before the desk starts, as the
+ * welcome screen's "Run this shelter here" / "Try the demo" do. A folder already standalone keeps its data.
+ */
+export function prepareStandaloneShelter(dataDir: string, options: { demo: boolean }): void {
+  const connectionFile = path.join(dataDir, CONNECTION_FILE);
+  const current = connectionSettingsSchema.safeParse(
+    (() => {
+      try {
+        return JSON.parse(fs.readFileSync(connectionFile, 'utf8'));
+      } catch {
+        return undefined;
+      }
+    })(),
+  );
+  if (current.success && current.data.mode === 'remote') {
+    throw new Error(
+      `${dataDir} belongs to a desk connected to ${current.data.remote}. Use another --data-dir for a standalone shelter.`,
+    );
+  }
+  const shelterFile = path.join(dataDir, 'shelter.json');
+  let existing: unknown = {};
+  try {
+    existing = JSON.parse(fs.readFileSync(shelterFile, 'utf8'));
+  } catch {}
+  const parsed = shelterFileSchema.safeParse(existing);
+  const file = parsed.success ? parsed.data : shelterFileSchema.parse({});
+  writeFileAtomic(
+    shelterFile,
+    `${JSON.stringify({ ...file, demo: file.demo || options.demo }, null, 2)}\n`,
+    0o600,
+  );
+  if (!current.success) {
+    writeFileAtomic(connectionFile, `${JSON.stringify({ mode: 'standalone', port: 0 }, null, 2)}\n`, 0o600);
+  }
+}
+
+/** The PC's first non-internal IPv4 address (what other desks on the LAN reach), or undefined. */
+export function lanAddress(): string | undefined {
+  for (const addresses of Object.values(os.networkInterfaces())) {
+    for (const address of addresses ?? []) {
+      if (address.family === 'IPv4' && !address.internal) return address.address;
+    }
+  }
+  return undefined;
+}
+
+function notStandalone(): DeskCallError {
+  return new DeskCallError({
+    code: 'not_standalone',
+    message:
+      'These settings belong to the shelter’s server. This desk is connected to it, so change them there.',
+  });
+}
+
+/**
+ * Runs the standalone shelter's embedded server for this desk: started through the connection (as its
+ * `StartStandaloneServer`), restarted on restore, with LAN sharing as a second listener and a daily backup.
+ * Holds the server's folder while it runs, so the command line cannot swap the database under it.
+ */
+export class ShelterHost {
+  private server: RunningApiServer | undefined;
+  private hold: FolderHold | undefined;
+  private startOptions: Parameters<StartStandaloneServer>[0] | undefined;
+  private boundPort: number | undefined;
+  private lan: ExtraListener | undefined;
+  private lanProblem: string | null = null;
+  private backupTimer: NodeJS.Timeout | undefined;
+  private busy: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly context: DeskContext,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  private get filename(): string {
+    return path.join(this.context.dataDir, 'shelter.json');
+  }
+
+  get serverDataDir(): string {
+    return path.join(this.context.dataDir, 'standalone');
+  }
+
+  readFile(): ShelterFile {
+    try {
+      const parsed = shelterFileSchema.safeParse(JSON.parse(fs.readFileSync(this.filename, 'utf8')));
+      if (parsed.success) return parsed.data;
+    } catch {}
+    return shelterFileSchema.parse({});
+  }
+
+  writeFile(patch: Partial<ShelterFile>): ShelterFile {
+    const next = shelterFileSchema.parse({ ...this.readFile(), ...patch });
+    writeFileAtomic(this.filename, `${JSON.stringify(next, null, 2)}\n`, 0o600);
+    return next;
+  }
+
+  /** The running server, if this desk is standalone and it has started. */
+  get running(): RunningApiServer | undefined {
+    return this.server;
+  }
+
+  /** The id of the key this desk syncs with (never revocable from the desk). */
+  ownKeyId(): string | undefined {
+    const key = this.startOptions?.writeKey;
+    return key === undefined ? undefined : this.server?.staff.apiKeyIdOf(key);
+  }
+
+  /** The staff operations, or a clear refusal on a desk that does not run its shelter. */
+  staff(): StaffOperations {
+    if (!this.server) throw notStandalone();
+    return this.server.staff;
+  }
+
+  /** Runs one lifecycle change at a time (start, restore, LAN, demo removal). */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.busy.then(fn, fn);
+    this.busy = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Given to the connection manager: starts the embedded server (once) and returns a stable handle. */
+  readonly start: StartStandaloneServer = (options) =>
+    this.serial(async () => {
+      this.startOptions = options;
+      if (!this.server) await this.startServer();
+      const origin = (this.server as RunningApiServer).origin;
+      return { origin, close: () => this.serial(() => this.stopServer()) };
+    });
+
+  private async startServer(): Promise<void> {
+    const options = this.startOptions;
+    if (!options) throw notStandalone();
+    this.hold ??= holdServerFolder(options.dataDir);
+    const file = this.readFile();
+    try {
+      this.server = await startApiServer({
+        dataDir: options.dataDir,
+        port: this.boundPort ?? options.port,
+        writeKey: options.writeKey,
+        demo: file.demo,
+      });
+    } catch (error) {
+      this.hold.release();
+      this.hold = undefined;
+      throw error;
+    }
+    this.boundPort = this.server.port;
+    if (file.lan.enabled) await this.openLan();
+    this.scheduleBackups();
+  }
+
+  private async stopServer(options: { keepHold?: boolean } = {}): Promise<void> {
+    clearTimeout(this.backupTimer);
+    this.backupTimer = undefined;
+    await this.closeLan();
+    const server = this.server;
+    this.server = undefined;
+    await server?.close();
+    if (!options.keepHold) {
+      this.hold?.release();
+      this.hold = undefined;
+      this.boundPort = undefined;
+    }
+  }
+
+  private scheduleBackups(): void {
+    clearTimeout(this.backupTimer);
+    const check = (delay: number) => {
+      this.backupTimer = setTimeout(() => {
+        void this.automaticBackup().finally(() => {
+          if (this.server) check(BACKUP_CHECK_MS);
+        });
+      }, delay);
+      this.backupTimer.unref();
+    };
+    check(FIRST_BACKUP_CHECK_MS);
+  }
+
+  /** The daily backup: taken when the newest automatic one is a day old; keeps the last 14. */
+  async automaticBackup(now = Date.now()): Promise<boolean> {
+    const folder = backupFolder(this.context.dataDir);
+    if (!this.server || !automaticBackupDue(folder, now)) return false;
+    try {
+      await this.server.staff.backup(path.join(folder, backupFileName('automatic', now)));
+      pruneAutomaticBackups(folder);
+      return true;
+    } catch (error) {
+      console.error('The daily backup of the shelter failed', error);
+      return false;
+    }
+  }
+
+  /** A backup now, while the server keeps serving. */
+  async backupNow(): Promise<string> {
+    const file = path.join(backupFolder(this.context.dataDir), backupFileName('manual', Date.now()));
+    await this.staff().backup(file);
+    return file;
+  }
+
+  listBackups() {
+    return listBackups(backupFolder(this.context.dataDir));
+  }
+
+  /**
+   * Replaces the shelter database by a backup: checks the file first (a damaged or foreign file is refused and
+   * nothing changes), stops the server (no more writes), swaps the file while holding the folder, starts the
+   * server again on the same port, and re-stamps every record so connected desks pull the restored data.
+   */
+  restore(file: string): Promise<{ pets: number; people: number }> {
+    return this.serial(async () => {
+      if (!this.server) throw notStandalone();
+      let info: { pets: number; people: number };
+      try {
+        info = inspectBackup(file);
+      } catch (error) {
+        if (error instanceof BackupRefusedError) {
+          throw new DeskCallError({
+            code: 'invalid_input',
+            message: `${error.message} Nothing was changed.`,
+          });
+        }
+        throw error;
+      }
+      await this.stopServer({ keepHold: true });
+      let failure: unknown;
+      try {
+        swapDatabaseFile(serverDatabasePath(this.serverDataDir), file);
+      } catch (error) {
+        failure = error;
+      }
+      await this.startServer();
+      if (failure) {
+        throw new DeskCallError({
+          code: 'internal_error',
+          message: `The backup could not be put in place (${(failure as Error).message}); the shelter runs on its previous data.`,
+        });
+      }
+      (this.server as RunningApiServer | undefined)?.staff.restampAll();
+      return { pets: info.pets, people: info.people };
+    });
+  }
+
+  /** Deletes the demo shelter (after a backup of it) and starts an empty one in its place. */
+  removeDemo(): Promise<void> {
+    return this.serial(async () => {
+      if (!this.server) throw notStandalone();
+      const file = path.join(backupFolder(this.context.dataDir), backupFileName('manual', Date.now()));
+      await this.server.staff.backup(file);
+      await this.stopServer({ keepHold: true });
+      const database = serverDatabasePath(this.serverDataDir);
+      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${database}${suffix}`, { force: true });
+      this.writeFile({ demo: false });
+      await this.startServer();
+    });
+  }
+
+  private lanHost(): string | undefined {
+    return this.env.SHELTER_DESK_LAN_HOST || lanAddress();
+  }
+
+  private lanPort(): number {
+    const fromEnv = z.coerce.number().int().min(0).max(65535).safeParse(this.env.SHELTER_DESK_LAN_PORT);
+    return this.env.SHELTER_DESK_LAN_PORT && fromEnv.success ? fromEnv.data : this.readFile().lan.port;
+  }
+
+  private async openLan(): Promise<void> {
+    if (!this.server || this.lan) return;
+    const host = this.lanHost();
+    if (!host) {
+      this.lanProblem = 'This PC has no network address: connect it to the shelter’s network first.';
+      return;
+    }
+    try {
+      this.lan = await this.server.listenAlso(host, this.lanPort());
+      this.lanProblem = null;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      this.lanProblem =
+        code === 'EADDRINUSE'
+          ? `Port ${this.lanPort()} is already used by another program on this PC.`
+          : `Could not listen on ${host}: ${(error as Error).message}`;
+    }
+  }
+
+  private async closeLan(): Promise<void> {
+    const lan = this.lan;
+    this.lan = undefined;
+    await lan?.close();
+  }
+
+  /** The write key in the connection code: made on first use, kept until a new code is asked for. */
+  private async lanKey(): Promise<string> {
+    const secrets = this.context.secretStore;
+    const stored = await secrets.get(LAN_KEY_SECRET);
+    const id = await secrets.get(LAN_KEY_ID_SECRET);
+    const known =
+      id !== undefined &&
+      this.staff()
+        .listApiKeys()
+        .some((key) => key.id === id && !key.revokedAt);
+    if (stored && known) return stored;
+    const created = this.staff().createApiKey('write', 'LAN sharing (connection code)');
+    await secrets.set(LAN_KEY_SECRET, created.key);
+    await secrets.set(LAN_KEY_ID_SECRET, created.id);
+    return created.key;
+  }
+
+  async lanState(): Promise<LanSharing> {
+    const enabled = this.readFile().lan.enabled;
+    if (!enabled || !this.lan) {
+      return { enabled, address: null, code: null, problem: enabled ? this.lanProblem : null };
+    }
+    const address = `${this.lan.origin}/api`;
+    return { enabled, address, code: formatConnectionCode(address, await this.lanKey()), problem: null };
+  }
+
+  setLan(enabled: boolean): Promise<LanSharing> {
+    return this.serial(async () => {
+      this.staff();
+      this.writeFile({ lan: { ...this.readFile().lan, enabled } });
+      if (enabled) await this.openLan();
+      else {
+        await this.closeLan();
+        this.lanProblem = null;
+      }
+      return this.lanState();
+    });
+  }
+
+  async newLanCode(): Promise<LanSharing> {
+    const id = await this.context.secretStore.get(LAN_KEY_ID_SECRET);
+    if (id) this.staff().revokeApiKey(id);
+    await this.context.secretStore.delete(LAN_KEY_SECRET);
+    await this.context.secretStore.delete(LAN_KEY_ID_SECRET);
+    return this.lanState();
+  }
+
+  /** Stops the server if it runs (the desk is closing). */
+  close(): Promise<void> {
+    return this.serial(() => this.stopServer());
+  }
+}

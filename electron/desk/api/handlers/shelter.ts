@@ -1,0 +1,161 @@
+import { DeskCallError, type ShelterOverview } from '../../../../shared/desk-api';
+import { clearServerData, countRecords, type Mirror } from '../../mirror';
+import type { DeskContext } from '../desk-context';
+import type { HandlerRegistry } from '../handler-registry';
+import { AUTOMATIC_BACKUPS_KEPT, backupFolder } from './shelter-backups';
+import { staffCall } from './shelter-errors';
+import type { ShelterHost } from './shelter-host';
+import { registerShelterSettingsHandlers } from './shelter-settings';
+import type { DeskSync } from './sync';
+
+export interface ShelterDeps {
+  host: ShelterHost;
+  sync: DeskSync;
+  mirror: Mirror;
+}
+
+/**
+ * `shelter.*`: the standalone shelter run from this desk: first run, settings, staff decisions, API keys,
+ * backups and LAN sharing. Every change goes through the embedded server's staff operations and is followed by
+ * a sync, so this desk (like any other) sees it through the API.
+ */
+export function registerShelterHandlers(
+  registry: HandlerRegistry,
+  context: DeskContext,
+  deps: ShelterDeps,
+): void {
+  const { host, sync, mirror } = deps;
+  /** Pulls what a staff change did, so the forms and lists follow at once. */
+  const follow = async (metadata: boolean) => {
+    await sync.service.syncNow({ metadata });
+  };
+
+  async function overview(): Promise<ShelterOverview> {
+    const { mode } = await sync.connections.summary();
+    // A standalone desk's server is started by the connection; asking for the overview starts it if needed, so
+    // the address it reports is live.
+    if (mode === 'standalone' && !host.running) await sync.connections.resolve();
+    const counts = countRecords(mirror.db);
+    const empty =
+      Object.values(counts.pets).every((n) => n === 0) && counts.adopters === 0 && counts.fosters === 0;
+    return {
+      role: mode,
+      firstRun: mode === 'none' && empty,
+      demo: mode === 'standalone' && host.readFile().demo,
+      apiUrl: mode === 'standalone' ? (host.running?.apiUrl ?? null) : null,
+    };
+  }
+
+  registry.handle('shelter.overview', () => overview());
+  registry.handle('shelter.setup', async ({ choice }) => {
+    const { mode } = await sync.connections.summary();
+    if (mode !== 'none') {
+      throw new DeskCallError({
+        code: 'conflict',
+        message: 'This desk is already set up. Change its connection under Settings.',
+      });
+    }
+    host.writeFile({ demo: choice === 'demo' });
+    await sync.connections.setStandalone();
+    await sync.connections.resolve();
+    sync.service.reconfigure();
+    await follow(true);
+    return overview();
+  });
+  registry.handle('shelter.demo.remove', async () => {
+    if (!host.readFile().demo) {
+      throw new DeskCallError({ code: 'conflict', message: 'This shelter does not hold the demo data.' });
+    }
+    await host.removeDemo();
+    try {
+      clearServerData(mirror.db);
+    } catch (error) {
+      throw new DeskCallError({ code: 'conflict', message: (error as Error).message });
+    }
+    await sync.service.syncNow({ metadata: true, reconcile: true });
+    context.events.emit({ type: 'mirror-changed', collections: ['pets', 'adopters', 'fosters', 'metadata'] });
+    return overview();
+  });
+
+  registerShelterSettingsHandlers(registry, host, follow);
+
+  registry.handle('shelter.applications.list', (input) =>
+    host.staff().listApplications(input?.status === undefined ? {} : { status: input.status }),
+  );
+  registry.handle('shelter.applications.decide', async ({ id, decision, note, petId }) => {
+    const decided = staffCall(() =>
+      host.staff().decideApplication(id, decision, { ...(note && { note }), ...(petId && { petId }) }),
+    );
+    await follow(false);
+    return decided;
+  });
+  registry.handle('shelter.people.setStatus', async ({ personId, status, notes }) => {
+    const person = staffCall(() => host.staff().setPersonStatus(personId, status, notes || null));
+    await follow(false);
+    return person;
+  });
+  registry.handle('shelter.pets.delete', async ({ petId }) => {
+    staffCall(() => host.staff().deletePet(petId));
+    await sync.service.syncNow({ reconcile: true });
+    return null;
+  });
+
+  registry.handle('shelter.keys.list', () => {
+    const own = host.ownKeyId();
+    return host
+      .staff()
+      .listApiKeys()
+      .map((key) => ({
+        id: key.id,
+        name: key.label,
+        kind: key.access,
+        prefix: key.keyPrefix,
+        createdAt: key.createdAt,
+        lastUsedAt: key.lastUsedAt,
+        revokedAt: key.revokedAt,
+        thisDesk: key.id === own,
+      }));
+  });
+  registry.handle('shelter.keys.create', ({ kind, name }) => {
+    const created = staffCall(() => host.staff().createApiKey(kind, name));
+    return { id: created.id, key: created.key, kind, name };
+  });
+  registry.handle('shelter.keys.revoke', ({ id }) => {
+    if (id === host.ownKeyId()) {
+      throw new DeskCallError({
+        code: 'invalid_input',
+        message: 'This is the key this desk uses for its own shelter; revoking it would cut the desk off.',
+      });
+    }
+    if (!host.staff().revokeApiKey(id)) {
+      throw new DeskCallError({
+        code: 'not_found',
+        message: 'No active key with that id (already revoked?).',
+      });
+    }
+    return null;
+  });
+
+  registry.handle('shelter.backups.list', () => ({
+    folder: backupFolder(context.dataDir),
+    backups: host.listBackups(),
+    keep: AUTOMATIC_BACKUPS_KEPT,
+  }));
+  registry.handle('shelter.backups.create', async () => {
+    const file = await host.backupNow();
+    const entry = host.listBackups().find((backup) => backup.file === file);
+    if (!entry)
+      throw new DeskCallError({ code: 'internal_error', message: `The backup ${file} is missing.` });
+    return entry;
+  });
+  registry.handle('shelter.backups.restore', async ({ file }) => {
+    const restored = await host.restore(file);
+    // This desk pulls the restored shelter; other desks see every record re-stamped on their next sync.
+    await sync.service.syncNow({ metadata: true, reconcile: true });
+    return restored;
+  });
+
+  registry.handle('shelter.lan.get', () => host.lanState());
+  registry.handle('shelter.lan.set', ({ enabled }) => host.setLan(enabled));
+  registry.handle('shelter.lan.newCode', () => host.newLanCode());
+}

@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import type { ApplicationRow } from '../db/rows';
+import { type StaffContext, StaffOperationError } from './staff-context';
+
+export const APPLICATION_STATUSES = ['submitted', 'approved', 'denied'] as const;
+export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+
+export interface ApplicationPet {
+  id: string;
+  name: string;
+  /** The pet's status label now ('' when the pet was deleted). */
+  status: string;
+  deleted: boolean;
+}
+
+export interface ApplicationSummary {
+  id: string;
+  personId: string;
+  personName: string;
+  personEmail: string | null;
+  kind: string;
+  petIds: string[];
+  pets: ApplicationPet[];
+  status: string;
+  adoptedPetId: string | null;
+  submittedAt: string;
+  decidedAt: string | null;
+  /** The staff note given with the decision. */
+  note: string | null;
+  /**
+   * Why an open application needs a second look: one of its pets was adopted or fostered (through another
+   * application) or deleted since it was submitted. Null when nothing changed.
+   */
+  flag: string | null;
+}
+
+type ApplicationRecord = ApplicationRow & { decision_note: string | null };
+
+export interface ApplicationFilter {
+  status?: ApplicationStatus;
+  personId?: string;
+}
+
+const petIdsSchema = z.array(z.string());
+const TAKEN = new Set(['adopted', 'fostered']);
+
+/** The applications inbox and the decisions on it. */
+export function applicationOperations({ app, now, tx, getPetOrThrow, all, first }: StaffContext) {
+  // The note column comes from migration 0601 (db/shelter-migrations.ts).
+  const db = app.db.withTables<{ applications: { decision_note: string | null } }>();
+  const summarise = (row: ApplicationRecord): ApplicationSummary => {
+    const person = app.people.get(row.person_id);
+    const petIds = petIdsSchema.parse(JSON.parse(row.pet_ids));
+    const pets = petIds.map((id): ApplicationPet => {
+      const pet = app.pets.get(id);
+      return pet
+        ? { id, name: pet.name, status: pet.status_label, deleted: pet.deleted_at !== null }
+        : { id, name: 'Unknown pet', status: '', deleted: true };
+    });
+    let flag: string | null = null;
+    if (row.status === 'submitted') {
+      const taken = pets.find((pet) => TAKEN.has(pet.status.toLowerCase()));
+      const gone = pets.find((pet) => pet.deleted);
+      if (taken) flag = `${taken.name} is already ${taken.status.toLowerCase()}.`;
+      else if (gone) flag = `${gone.name} was removed from the shelter's records.`;
+    }
+    return {
+      id: row.id,
+      personId: row.person_id,
+      personName: person?.name ?? 'Unknown person',
+      personEmail: person?.email ?? null,
+      kind: row.kind,
+      petIds,
+      pets,
+      status: row.status,
+      adoptedPetId: row.adopted_pet_id,
+      submittedAt: new Date(row.submitted_at).toISOString(),
+      decidedAt: row.decided_at === null ? null : new Date(row.decided_at).toISOString(),
+      note: row.decision_note,
+      flag,
+    };
+  };
+
+  const byId = (id: string) =>
+    first<ApplicationRecord>(db.selectFrom('applications').selectAll().where('id', '=', id));
+
+  return {
+    /** Applications, oldest first; filtered by status and/or person (an inbox is `{ status: 'submitted' }`). */
+    listApplications(filter: ApplicationFilter | string = {}): ApplicationSummary[] {
+      const { status, personId } = typeof filter === 'string' ? { personId: filter } : filter;
+      let query = db.selectFrom('applications').selectAll();
+      if (status !== undefined) query = query.where('status', '=', status);
+      if (personId !== undefined) query = query.where('person_id', '=', personId);
+      return all<ApplicationRecord>(query.orderBy('submitted_at').orderBy('id')).map(summarise);
+    },
+
+    /**
+     * Approves or denies an application, with an optional note. Approving an adoption marks the pet (`petId`,
+     * default the first listed) adopted with `adopted_on` (today, YYYY-MM-DD) and `adopted_by` (the person's
+     * id); approving a foster application marks it fostered. The person becomes active on approval. Other open
+     * applications naming that pet are flagged by `listApplications`.
+     */
+    decideApplication(
+      applicationId: string,
+      decision: 'approved' | 'denied',
+      options: { petId?: string; note?: string | null } = {},
+    ): ApplicationSummary {
+      z.enum(['approved', 'denied']).parse(decision);
+      const note = z.string().trim().max(2000).nullable().optional().parse(options.note) || null;
+      return tx(() => {
+        const row = byId(applicationId);
+        if (!row) throw new StaffOperationError(`No application with id ${applicationId}.`);
+        if (row.status !== 'submitted')
+          throw new StaffOperationError(`Application ${applicationId} is already ${row.status}.`);
+        const petIds = petIdsSchema.parse(JSON.parse(row.pet_ids));
+        const stamp = now();
+        let adoptedPetId: string | null = null;
+        if (decision === 'approved') {
+          const petId = (options.petId ?? petIds[0] ?? '').toLowerCase();
+          if (!petIds.includes(petId)) {
+            throw new StaffOperationError(`Pet ${petId} is not part of application ${applicationId}.`);
+          }
+          const pet = getPetOrThrow(petId);
+          if (row.kind === 'adopter' && pet.status_label.toLowerCase() === 'adopted') {
+            throw new StaffOperationError(`${pet.name} is already adopted; deny this application instead.`);
+          }
+          const person = app.people.get(row.person_id);
+          if (row.kind === 'adopter') {
+            app.pets.writeColumns(pet, {
+              status: 'adopted',
+              custom_status_id: null,
+              status_label: 'adopted',
+              adopted_on: localCalendarDate(stamp),
+              adopted_by: row.person_id,
+              outcome_date: new Date(stamp).toISOString(),
+            });
+          } else {
+            app.pets.writeColumns(pet, {
+              status: 'fostered',
+              custom_status_id: null,
+              status_label: 'fostered',
+            });
+          }
+          adoptedPetId = petId;
+          if (person && person.status === 'pending') app.people.writeColumns(person, { status: 'active' });
+        }
+        app.sqlite
+          .prepare(
+            'UPDATE applications SET status = ?, adopted_pet_id = ?, decided_at = ?, decision_note = ? WHERE id = ?',
+          )
+          .run(decision, adoptedPetId, stamp, note, applicationId);
+        return summarise(byId(applicationId) as ApplicationRecord);
+      });
+    },
+  };
+}
+
+/** The shelter's calendar date (its own time zone) at `ms`: a date-only value, never a UTC slice. */
+export function localCalendarDate(ms: number): string {
+  const date = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}

@@ -1,0 +1,271 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Loader,
+  Modal,
+  Radio,
+  SegmentedControl,
+  Stack,
+  Text,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import { IconAlertTriangle, IconCheck, IconInbox, IconUserCog, IconX } from '@tabler/icons-react';
+import { useState } from 'react';
+import type { ApplicationSummary } from '../../../shared/desk-api';
+import { useDesk, useDeskQuery } from '../bridge/hooks';
+import { DeskErrorAlert } from '../components/desk-error-alert';
+import { EmptyState } from '../components/empty-state';
+import { ScreenHeader } from '../components/screen-header';
+import { useReloadOnChange } from '../lib/live-data';
+import { formatDate, humanize, statusColor } from '../lib/words';
+import { PersonStatusModal } from './person-status-modal';
+import { StandaloneOnly, useAction } from './use-shelter';
+
+type Filter = 'submitted' | 'approved' | 'denied';
+
+/** The applications inbox of a standalone shelter: waiting applications, approved and denied ones. */
+export function ApplicationsScreen() {
+  return (
+    <>
+      <ScreenHeader
+        title="Applications"
+        description="Adoption and foster applications waiting for a decision. Approving one marks the pet adopted (or fostered) for every desk."
+      />
+      <StandaloneOnly what="application decisions">{() => <Inbox />}</StandaloneOnly>
+    </>
+  );
+}
+
+function Inbox() {
+  const [filter, setFilter] = useState<Filter>('submitted');
+  const list = useDeskQuery('shelter.applications.list', { status: filter });
+  useReloadOnChange(['pets', 'adopters', 'fosters'], list.reload);
+  const [deciding, setDeciding] = useState<{
+    application: ApplicationSummary;
+    decision: 'approved' | 'denied';
+  }>();
+  const [person, setPerson] = useState<{ id: string; name: string }>();
+
+  return (
+    <Stack gap="md">
+      <SegmentedControl
+        aria-label="Show applications"
+        value={filter}
+        onChange={(value) => setFilter(value as Filter)}
+        data={[
+          { value: 'submitted', label: 'Waiting' },
+          { value: 'approved', label: 'Approved' },
+          { value: 'denied', label: 'Denied' },
+        ]}
+        w={360}
+      />
+      {list.error && <DeskErrorAlert error={list.error} title="The applications did not load" />}
+      {!list.data && !list.error && <Loader aria-label="Loading applications" />}
+      {list.data?.length === 0 && (
+        <EmptyState
+          icon={IconInbox}
+          title={filter === 'submitted' ? 'No applications waiting' : `Nothing ${filter} yet`}
+        >
+          {filter === 'submitted'
+            ? 'New adoption and foster applications show here as soon as they arrive, from any desk or your website.'
+            : 'Decided applications are kept here with their notes.'}
+        </EmptyState>
+      )}
+      {list.data?.map((application) => (
+        <ApplicationCard
+          key={application.id}
+          application={application}
+          onDecide={(decision) => setDeciding({ application, decision })}
+          onPersonStatus={() => setPerson({ id: application.personId, name: application.personName })}
+        />
+      ))}
+      <DecisionModal
+        key={deciding?.application.id ?? 'none'}
+        deciding={deciding}
+        onClose={() => setDeciding(undefined)}
+        onDone={list.reload}
+      />
+      <PersonStatusModal
+        key={person?.id ?? 'nobody'}
+        person={person}
+        onClose={() => setPerson(undefined)}
+        onSaved={list.reload}
+      />
+    </Stack>
+  );
+}
+
+function ApplicationCard({
+  application,
+  onDecide,
+  onPersonStatus,
+}: {
+  application: ApplicationSummary;
+  onDecide(decision: 'approved' | 'denied'): void;
+  onPersonStatus(): void;
+}) {
+  const open = application.status === 'submitted';
+  return (
+    <Card
+      withBorder
+      radius="lg"
+      p="lg"
+      component="article"
+      aria-label={`Application from ${application.personName}`}
+    >
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <Stack gap={4}>
+          <Group gap="xs">
+            <Title order={3} size="h4">
+              {application.personName}
+            </Title>
+            <Badge variant="light" color={application.kind === 'adopter' ? 'sage' : 'grape'}>
+              {application.kind === 'adopter' ? 'Adoption' : 'Foster'}
+            </Badge>
+            {!open && (
+              <Badge variant="outline" color={application.status === 'approved' ? 'teal' : 'red'}>
+                {humanize(application.status)} {formatDate(application.decidedAt)}
+              </Badge>
+            )}
+          </Group>
+          <Text size="sm" c="dimmed">
+            {application.personEmail ?? 'No email'} · submitted {formatDate(application.submittedAt)}
+          </Text>
+        </Stack>
+        <Button variant="subtle" size="xs" leftSection={<IconUserCog size={16} />} onClick={onPersonStatus}>
+          Applicant status
+        </Button>
+      </Group>
+      <Group gap="xs" mt="sm">
+        {application.pets.map((pet) => (
+          <Badge
+            key={pet.id}
+            variant="light"
+            color={pet.deleted ? 'gray' : statusColor(pet.status)}
+            size="lg"
+          >
+            {pet.name} · {pet.deleted ? 'removed' : humanize(pet.status)}
+          </Badge>
+        ))}
+      </Group>
+      {application.flag && (
+        <Alert
+          color="orange"
+          variant="light"
+          icon={<IconAlertTriangle />}
+          mt="sm"
+          title="Check before deciding"
+        >
+          {application.flag}
+        </Alert>
+      )}
+      {application.note && (
+        <Text size="sm" mt="sm">
+          <b>Note:</b> {application.note}
+        </Text>
+      )}
+      {open && (
+        <Group mt="md" gap="sm">
+          <Button leftSection={<IconCheck size={18} />} onClick={() => onDecide('approved')}>
+            Approve
+          </Button>
+          <Button
+            variant="default"
+            color="red"
+            leftSection={<IconX size={18} />}
+            onClick={() => onDecide('denied')}
+          >
+            Deny
+          </Button>
+        </Group>
+      )}
+    </Card>
+  );
+}
+
+function DecisionModal({
+  deciding,
+  onClose,
+  onDone,
+}: {
+  deciding: { application: ApplicationSummary; decision: 'approved' | 'denied' } | undefined;
+  onClose(): void;
+  onDone(): void;
+}) {
+  const api = useDesk();
+  const action = useAction();
+  const [note, setNote] = useState('');
+  const available = deciding?.application.pets.filter((pet) => !pet.deleted) ?? [];
+  const [petId, setPetId] = useState(available[0]?.id ?? '');
+  const approving = deciding?.decision === 'approved';
+  const adoption = deciding?.application.kind === 'adopter';
+
+  async function confirm() {
+    if (!deciding) return;
+    const done = await action.run(() =>
+      api.call('shelter.applications.decide', {
+        id: deciding.application.id,
+        decision: deciding.decision,
+        ...(note.trim() && { note: note.trim() }),
+        ...(approving && petId && { petId }),
+      }),
+    );
+    if (done) {
+      onDone();
+      onClose();
+    }
+  }
+
+  return (
+    <Modal
+      opened={deciding !== undefined}
+      onClose={onClose}
+      centered
+      title={`${approving ? 'Approve' : 'Deny'} ${deciding?.application.personName ?? ''}’s application`}
+    >
+      <Stack gap="sm">
+        {approving && available.length > 1 && (
+          <Radio.Group
+            label={adoption ? 'Which pet goes home?' : 'Which pet goes to this foster?'}
+            value={petId}
+            onChange={setPetId}
+          >
+            <Stack gap={6} mt={6}>
+              {available.map((pet) => (
+                <Radio key={pet.id} value={pet.id} label={`${pet.name} (${humanize(pet.status)})`} />
+              ))}
+            </Stack>
+          </Radio.Group>
+        )}
+        <Text size="sm" c="dimmed">
+          {approving
+            ? adoption
+              ? 'The pet becomes adopted today by this person, on every desk. Other open applications for it are flagged.'
+              : 'The pet is marked fostered, on every desk.'
+            : 'The application is closed as denied. The applicant’s record stays.'}
+        </Text>
+        <Textarea
+          label="Note"
+          description="Kept with the decision for your colleagues."
+          autosize
+          minRows={2}
+          value={note}
+          onChange={(event) => setNote(event.currentTarget.value)}
+        />
+        {action.error && <DeskErrorAlert error={action.error} title="No decision was saved" />}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button color={approving ? undefined : 'red'} onClick={() => void confirm()} loading={action.busy}>
+            {approving ? 'Approve' : 'Deny'}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

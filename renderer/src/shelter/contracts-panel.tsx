@@ -1,0 +1,114 @@
+import { Button, Card, Group, Paper, SimpleGrid, Tabs, Text, Textarea } from '@mantine/core';
+import { useState } from 'react';
+import { CONTRACT_TYPES, type ContractType } from '../../../shared/contract';
+import { useDesk } from '../bridge/hooks';
+import { DeskErrorAlert } from '../components/desk-error-alert';
+import { MarkdownText } from '../components/markdown-text';
+import { useAction } from './use-shelter';
+
+const TITLES: Record<ContractType, string> = {
+  adopter: 'Adoption agreement',
+  foster: 'Foster agreement',
+  volunteer: 'Volunteer agreement',
+  surrender: 'Surrender form',
+};
+
+/** The four contracts in Markdown, edited beside a live preview. */
+export function ContractsPanel({
+  contracts,
+  onChange,
+}: {
+  contracts: Array<{ type: ContractType; content: string }>;
+  onChange(): void;
+}) {
+  return (
+    <Tabs defaultValue="adopter" variant="pills" radius="md">
+      <Tabs.List mb="md">
+        {CONTRACT_TYPES.map((type) => (
+          <Tabs.Tab key={type} value={type}>
+            {TITLES[type]}
+          </Tabs.Tab>
+        ))}
+      </Tabs.List>
+      {CONTRACT_TYPES.map((type) => (
+        <Tabs.Panel key={type} value={type}>
+          <ContractEditor
+            type={type}
+            initial={contracts.find((contract) => contract.type === type)?.content ?? ''}
+            onChange={onChange}
+          />
+        </Tabs.Panel>
+      ))}
+    </Tabs>
+  );
+}
+
+function ContractEditor({
+  type,
+  initial,
+  onChange,
+}: {
+  type: ContractType;
+  initial: string;
+  onChange(): void;
+}) {
+  const api = useDesk();
+  const action = useAction();
+  const [text, setText] = useState(initial);
+  const [savedText, setSavedText] = useState(initial);
+
+  async function save() {
+    const done = await action.run(() => api.call('shelter.contracts.set', { type, content: text }));
+    if (done !== undefined) {
+      setSavedText(text);
+      onChange();
+    }
+  }
+
+  return (
+    <Card withBorder radius="lg" p="lg">
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
+        <Textarea
+          label={`${TITLES[type]} (Markdown)`}
+          description="# Heading, **bold**, - list items. Raw HTML is not shown."
+          autosize
+          minRows={16}
+          maxRows={28}
+          value={text}
+          onChange={(event) => setText(event.currentTarget.value)}
+          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
+        />
+        <div>
+          <Text size="sm" fw={500} mb={4}>
+            Preview
+          </Text>
+          <Paper
+            withBorder
+            radius="md"
+            p="md"
+            mah={560}
+            style={{ overflow: 'auto' }}
+            aria-label="Contract preview"
+          >
+            {text.trim() === '' ? (
+              <Text c="dimmed">Nothing written yet.</Text>
+            ) : (
+              <MarkdownText>{text}</MarkdownText>
+            )}
+          </Paper>
+        </div>
+      </SimpleGrid>
+      <Group mt="md">
+        <Button onClick={() => void save()} loading={action.busy} disabled={text === savedText}>
+          Save {TITLES[type].toLowerCase()}
+        </Button>
+        {text !== savedText && (
+          <Text size="sm" c="dimmed">
+            Unsaved changes
+          </Text>
+        )}
+      </Group>
+      {action.error && <DeskErrorAlert error={action.error} title="Contract not saved" />}
+    </Card>
+  );
+}

@@ -1,0 +1,31 @@
+import { Badge, Tooltip } from '@mantine/core';
+import { IconSparkles } from '@tabler/icons-react';
+import { useEffect } from 'react';
+import { useLocation } from 'wouter';
+import { useDeskQuery } from '../bridge/hooks';
+
+/** Marks every screen of the demo shelter, so nobody mistakes its made-up records for real ones. */
+export function DemoBadge() {
+  const overview = useDeskQuery('shelter.overview');
+  const [location] = useLocation();
+  const { reload } = overview;
+  // The welcome screen and the demo removal change it; both end on another screen.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `location` is the trigger, not an input.
+  useEffect(() => reload(), [location, reload]);
+  if (!overview.data?.demo) return null;
+  return (
+    <Tooltip label="Made-up pets and people. Remove them under Shelter.">
+      <Badge
+        component="a"
+        href="#/shelter"
+        color="grape"
+        variant="light"
+        size="lg"
+        leftSection={<IconSparkles size={14} />}
+        aria-label="Demo shelter"
+      >
+        Demo shelter
+      </Badge>
+    </Tooltip>
+  );
+}

@@ -1,0 +1,221 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Code,
+  CopyButton,
+  Group,
+  Loader,
+  Modal,
+  SegmentedControl,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
+import { type FormEvent, useState } from 'react';
+import type { ApiKeySummary, CreatedApiKey } from '../../../shared/desk-api';
+import { useDesk, useDeskQuery } from '../bridge/hooks';
+import { DeskErrorAlert } from '../components/desk-error-alert';
+import { ScreenHeader } from '../components/screen-header';
+import { formatDate } from '../lib/words';
+import { LanSharingCard } from './lan-sharing-card';
+import { StandaloneOnly, useAction } from './use-shelter';
+
+/** API keys of the standalone shelter and LAN sharing: how other desks and tools reach it. */
+export function KeysScreen() {
+  return (
+    <>
+      <ScreenHeader
+        title="Keys and sharing"
+        description="Who may use this shelter’s API: keys for other desks, your website or scripts, and sharing with desks on your network."
+      />
+      <StandaloneOnly what="API keys">
+        {(overview) => (
+          <Stack gap="lg">
+            <LanSharingCard />
+            <KeysCard apiUrl={overview.apiUrl} />
+          </Stack>
+        )}
+      </StandaloneOnly>
+    </>
+  );
+}
+
+function KeysCard({ apiUrl }: { apiUrl: string | null }) {
+  const api = useDesk();
+  const keys = useDeskQuery('shelter.keys.list');
+  const [kind, setKind] = useState<'read' | 'write'>('read');
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<CreatedApiKey>();
+  const [revoking, setRevoking] = useState<ApiKeySummary>();
+  const create = useAction();
+  const revoke = useAction();
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const key = await create.run(() => api.call('shelter.keys.create', { kind, name }));
+    if (key) {
+      setCreated(key);
+      setName('');
+      keys.reload();
+    }
+  }
+  async function confirmRevoke() {
+    if (!revoking) return;
+    const done = await revoke.run(() => api.call('shelter.keys.revoke', { id: revoking.id }));
+    if (done !== undefined) {
+      setRevoking(undefined);
+      keys.reload();
+    }
+  }
+
+  const active = keys.data?.filter((key) => !key.revokedAt) ?? [];
+  const revoked = keys.data?.filter((key) => key.revokedAt) ?? [];
+  return (
+    <Card withBorder radius="lg" p="lg">
+      <Title order={3} size="h4" mb={4}>
+        API keys
+      </Title>
+      <Text size="sm" c="dimmed" mb="md">
+        A read key lets a tool see pets and people (your website’s adoptable list); a write key also lets it
+        add and change them (another desk).{' '}
+        {apiUrl && (
+          <>
+            This shelter’s API on this PC: <Code>{apiUrl}</Code>
+          </>
+        )}
+      </Text>
+      <form onSubmit={submit} aria-label="New API key">
+        <Group align="flex-end" gap="sm">
+          <TextInput
+            label="Name"
+            description="Who or what uses it"
+            placeholder="Website, Front desk laptop…"
+            value={name}
+            onChange={(event) => setName(event.currentTarget.value)}
+            required
+            w={280}
+          />
+          <SegmentedControl
+            aria-label="Key kind"
+            value={kind}
+            onChange={(value) => setKind(value as 'read' | 'write')}
+            data={[
+              { value: 'read', label: 'Read' },
+              { value: 'write', label: 'Read and write' },
+            ]}
+          />
+          <Button type="submit" leftSection={<IconKey size={18} />} loading={create.busy}>
+            Create key
+          </Button>
+        </Group>
+      </form>
+      {create.error && <DeskErrorAlert error={create.error} title="No key was created" />}
+      {created && (
+        <Alert
+          color="sage"
+          variant="light"
+          mt="md"
+          title={`New ${created.kind} key “${created.name}”`}
+          role="status"
+        >
+          <Text size="sm" mb="xs">
+            Copy it now: only its fingerprint is stored, so it cannot be shown again.
+          </Text>
+          <Group gap="xs" wrap="nowrap">
+            <Code aria-label="New key" style={{ wordBreak: 'break-all' }}>
+              {created.key}
+            </Code>
+            <CopyButton value={created.key}>
+              {({ copied, copy }) => (
+                <Button
+                  size="xs"
+                  variant={copied ? 'filled' : 'light'}
+                  leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+                  onClick={copy}
+                >
+                  {copied ? 'Copied' : 'Copy'}
+                </Button>
+              )}
+            </CopyButton>
+            <Button size="xs" variant="subtle" onClick={() => setCreated(undefined)}>
+              Done
+            </Button>
+          </Group>
+        </Alert>
+      )}
+      {keys.error && <DeskErrorAlert error={keys.error} title="The keys did not load" />}
+      {!keys.data && !keys.error && <Loader aria-label="Loading keys" mt="md" />}
+      {keys.data && (
+        <Table mt="md" verticalSpacing="sm" aria-label="API keys" highlightOnHover>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Name</Table.Th>
+              <Table.Th>Kind</Table.Th>
+              <Table.Th>Starts with</Table.Th>
+              <Table.Th>Created</Table.Th>
+              <Table.Th>Last used</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {[...active, ...revoked].map((key) => (
+              <Table.Tr key={key.id} c={key.revokedAt ? 'dimmed' : undefined}>
+                <Table.Td>{key.thisDesk ? 'This desk (its own shelter)' : key.name}</Table.Td>
+                <Table.Td>
+                  <Badge variant="light" color={key.kind === 'write' ? 'orange' : 'blue'}>
+                    {key.kind === 'write' ? 'Read and write' : 'Read'}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  <Code>{key.prefix}…</Code>
+                </Table.Td>
+                <Table.Td>{formatDate(key.createdAt)}</Table.Td>
+                <Table.Td>{key.lastUsedAt ? formatDate(key.lastUsedAt) : 'Not recorded'}</Table.Td>
+                <Table.Td ta="right">
+                  {key.revokedAt ? (
+                    <Text size="sm">Revoked {formatDate(key.revokedAt)}</Text>
+                  ) : key.thisDesk ? (
+                    <Text size="sm" c="dimmed">
+                      Built in
+                    </Text>
+                  ) : (
+                    <Button size="xs" variant="subtle" color="red" onClick={() => setRevoking(key)}>
+                      Revoke
+                    </Button>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      <Modal
+        opened={revoking !== undefined}
+        onClose={() => setRevoking(undefined)}
+        title="Revoke this key?"
+        centered
+      >
+        <Stack gap="sm">
+          <Text size="sm">
+            “{revoking?.name}” stops working at once: every desk or tool using it gets “not authorised” until
+            it is given a new key.
+          </Text>
+          {revoke.error && <DeskErrorAlert error={revoke.error} title="The key was not revoked" />}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setRevoking(undefined)}>
+              Cancel
+            </Button>
+            <Button color="red" onClick={() => void confirmRevoke()} loading={revoke.busy}>
+              Revoke key
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Card>
+  );
+}

@@ -1,0 +1,221 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  PasswordInput,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
+import {
+  IconBuildingWarehouse,
+  IconCircleCheck,
+  IconPlugConnected,
+  IconSparkles,
+  type TablerIcon,
+} from '@tabler/icons-react';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { useLocation } from 'wouter';
+import { parseConnectionCode } from '../../../shared/desk-api';
+import { useDesk, useDeskQuery } from '../bridge/hooks';
+import { DeskErrorAlert } from '../components/desk-error-alert';
+import { useAction } from './use-shelter';
+
+/** The first screen of a new desk: connect to a server, run the shelter here, or try the demo shelter. */
+export function WelcomeScreen() {
+  const overview = useDeskQuery('shelter.overview');
+  const setupDone = overview.data && !overview.data.firstRun;
+  return (
+    <Stack gap="lg" maw={1040} mx="auto">
+      <Stack gap={4}>
+        <Title order={2}>Welcome to Shelter Desk</Title>
+        <Text c="dimmed" maw={720}>
+          Shelter Desk keeps your shelter’s pets and people on this computer, so intake and look-ups work even
+          when the internet does not. Choose how this desk starts; you can change it later under Settings.
+        </Text>
+      </Stack>
+      {setupDone && (
+        <Alert color="sage" variant="light" icon={<IconCircleCheck />} title="This desk is set up">
+          It is {overview.data?.role === 'standalone' ? 'running its own shelter' : 'connected to a server'}.
+          Change that under Settings.
+        </Alert>
+      )}
+      <SimpleGrid cols={{ base: 1, md: 3 }} spacing="lg">
+        <ConnectCard disabled={Boolean(setupDone)} />
+        <SetupCard
+          choice="standalone"
+          icon={IconBuildingWarehouse}
+          title="Run this shelter here"
+          badge="One office PC"
+          disabled={Boolean(setupDone)}
+          button="Start an empty shelter"
+        >
+          This desk holds the shelter’s records itself: no hosted service needed. Other desks on your network
+          can connect to it later, and it backs itself up every day.
+        </SetupCard>
+        <SetupCard
+          choice="demo"
+          icon={IconSparkles}
+          title="Try the demo shelter"
+          badge="Made-up data"
+          disabled={Boolean(setupDone)}
+          button="Open the demo shelter"
+        >
+          A shelter with about 120 made-up pets, adopters and fosters, to look around safely. It is marked as
+          a demo everywhere, and you can remove it later and start empty.
+        </SetupCard>
+      </SimpleGrid>
+    </Stack>
+  );
+}
+
+function ChoiceCard({
+  icon: Icon,
+  title,
+  badge,
+  children,
+}: {
+  icon: TablerIcon;
+  title: string;
+  badge: string;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      <Group justify="space-between" wrap="nowrap" mb="sm">
+        <ThemeIcon size={48} radius="md" variant="light">
+          <Icon size={28} stroke={1.6} />
+        </ThemeIcon>
+        <Badge variant="light" color="gray">
+          {badge}
+        </Badge>
+      </Group>
+      <Title order={3} size="h4" mb={6}>
+        {title}
+      </Title>
+      <Text size="sm" c="dimmed" mb="md">
+        {children}
+      </Text>
+    </>
+  );
+}
+
+function SetupCard({
+  choice,
+  button,
+  disabled,
+  ...card
+}: {
+  choice: 'standalone' | 'demo';
+  icon: TablerIcon;
+  title: string;
+  badge: string;
+  button: string;
+  disabled: boolean;
+  children: ReactNode;
+}) {
+  const api = useDesk();
+  const [, navigate] = useLocation();
+  const action = useAction();
+  async function start() {
+    const done = await action.run(() => api.call('shelter.setup', { choice }));
+    if (done) navigate('/');
+  }
+  return (
+    <Card withBorder radius="lg" p="lg" component="section" aria-label={card.title}>
+      <ChoiceCard {...card} />
+      <Stack mt="auto" gap="sm">
+        <Button onClick={() => void start()} loading={action.busy} disabled={disabled} fullWidth>
+          {button}
+        </Button>
+        {action.busy && (
+          <Text size="xs" c="dimmed" role="status">
+            Starting the shelter on this desk…
+          </Text>
+        )}
+        {action.error && <DeskErrorAlert error={action.error} title="The shelter did not start" />}
+      </Stack>
+    </Card>
+  );
+}
+
+/** Address and key (or a connection code from another desk), tested with a real sync before it is kept. */
+function ConnectCard({ disabled }: { disabled: boolean }) {
+  const api = useDesk();
+  const [, navigate] = useLocation();
+  const [remote, setRemote] = useState('');
+  const [apiKey, setApiKey] = useState('');
+  const action = useAction();
+  const code = parseConnectionCode(remote);
+
+  async function connect(event: FormEvent) {
+    event.preventDefault();
+    const target = code ?? { remote: remote.trim(), apiKey: apiKey.trim() };
+    const connected = await action.run(async () => {
+      await api.call('sync.connection.set', { mode: 'remote', remote: target.remote, apiKey: target.apiKey });
+      const result = await api.call('sync.now');
+      const status = await api.call('status.get');
+      if (
+        !result ||
+        status.state === 'needs-auth' ||
+        status.state === 'offline' ||
+        status.state === 'error'
+      ) {
+        // Not kept: a desk that cannot reach its server should not look connected.
+        await api.call('sync.connection.set', { mode: 'none' });
+        throw new Error(
+          status.state === 'needs-auth'
+            ? 'The server refused the key. Check it with your shelter’s coordinator.'
+            : `The server did not answer (${status.error?.message ?? status.message ?? 'no reply'}). Check the address and the network.`,
+        );
+      }
+      return true;
+    });
+    if (connected) navigate('/');
+  }
+
+  return (
+    <Card withBorder radius="lg" p="lg" component="section" aria-label="Connect to a server">
+      <ChoiceCard icon={IconPlugConnected} title="Connect to a server" badge="Several desks">
+        Sync with your shelter’s server: the hosted service, or another desk that shares its shelter on your
+        network (paste its connection code).
+      </ChoiceCard>
+      <form onSubmit={connect} aria-label="Connect to a server">
+        <Stack gap="sm">
+          <TextInput
+            label="Server address or connection code"
+            placeholder="https://… or shelterdesk:…"
+            value={remote}
+            onChange={(event) => setRemote(event.currentTarget.value)}
+            required
+            disabled={disabled}
+          />
+          {!code && (
+            <PasswordInput
+              label="API key"
+              value={apiKey}
+              onChange={(event) => setApiKey(event.currentTarget.value)}
+              autoComplete="off"
+              required
+              disabled={disabled}
+            />
+          )}
+          {code && (
+            <Text size="xs" c="dimmed">
+              Connection code for {code.remote}: the key is included.
+            </Text>
+          )}
+          <Button type="submit" variant="default" loading={action.busy} disabled={disabled} fullWidth>
+            Test and connect
+          </Button>
+          {action.error && <DeskErrorAlert error={action.error} title="Not connected" />}
+        </Stack>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,223 @@
+import { expect, startDesk, test } from './desk-fixture';
+import { callApi, createKeyInUi, shelterApiUrl, shootBoth } from './shelter-helpers';
+
+type ApiPet = {
+  id: string;
+  name: string;
+  status: string;
+  custom_id?: string | null;
+  adopted_by?: string | null;
+};
+
+// `npm start -- --standalone --demo` with LAN sharing bound to loopback (never the real network in tests).
+test.beforeAll(() => {
+  process.env.SHELTER_DESK_LAN_HOST = '127.0.0.1';
+  process.env.SHELTER_DESK_LAN_PORT = '0';
+});
+test.afterAll(() => {
+  delete process.env.SHELTER_DESK_LAN_HOST;
+  delete process.env.SHELTER_DESK_LAN_PORT;
+});
+
+test('standalone demo: keys over HTTP, a private status, a custom field, a contract, an approval', async ({
+  page,
+  dataDir,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  const desk = await startDesk(dataDir, ['--standalone', '--demo']);
+  try {
+    const apiUrl = await shelterApiUrl(desk);
+    await page.goto(desk.url);
+    await expect(page).toHaveURL(/#\/pets$/);
+    await expect(page.getByRole('link', { name: 'Demo shelter' })).toBeVisible();
+
+    // A read key made in the UI: reads 200, writes 403; revoked: 401.
+    const readKey = await createKeyInUi(page, desk.url, 'Website', 'Read');
+    await shootBoth(page, testInfo, 'keys-created');
+    expect((await callApi(apiUrl, readKey, '/pets?limit=1')).status).toBe(200);
+    expect((await callApi(apiUrl, readKey, '/pets', { method: 'POST', body: { name: 'Nope' } })).status).toBe(
+      403,
+    );
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page
+      .getByRole('table', { name: 'API keys' })
+      .getByRole('row', { name: /Website/ })
+      .getByRole('button', { name: 'Revoke' })
+      .click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+    await expect(
+      page.getByRole('table', { name: 'API keys' }).getByRole('row', { name: /Website.*Revoked/ }),
+    ).toBeVisible();
+    expect((await callApi(apiUrl, readKey, '/pets?limit=1')).status).toBe(401);
+    const key = await createKeyInUi(page, desk.url, 'Test checks', 'Read and write');
+
+    // LAN sharing: off by default; on shows the address and a connection code; off closes the listener.
+    const sharing = page.getByRole('switch', { name: /Let other desks on this network connect/ });
+    await expect(sharing).not.toBeChecked();
+    await sharing.click({ force: true });
+    const code = page.getByLabel('Connection code');
+    await expect(code).toContainText(/^shelterdesk:http:\/\/127\.0\.0\.1:\d+\/api#sd_w_/);
+    const lanApi = /^shelterdesk:(http:\/\/[^#]+)#(.+)$/.exec((await code.textContent()) ?? '');
+    expect(lanApi).not.toBeNull();
+    expect((await callApi(lanApi?.[1] ?? '', lanApi?.[2] ?? '', '/pets?limit=1')).status).toBe(200);
+    await shootBoth(page, testInfo, 'keys-and-sharing');
+    await sharing.click({ force: true });
+    await expect(code).toHaveCount(0);
+    await expect(fetch(`${lanApi?.[1]}/pets?limit=1`)).rejects.toThrow();
+
+    // A custom status that is not public: a pet moved to it leaves GET /api/pets.
+    await page.goto(`${desk.url}#/shelter`);
+    const statusForm = page.getByRole('form', { name: 'New status' });
+    await statusForm.getByLabel('New status').fill('Quiet room');
+    await statusForm.getByLabel('Public').uncheck();
+    await statusForm.getByRole('button', { name: 'Add status' }).click();
+    await expect(
+      page.getByRole('table', { name: 'Custom statuses' }).getByRole('row', { name: /Quiet room/ }),
+    ).toBeVisible();
+    await shootBoth(page, testInfo, 'shelter-statuses');
+    const listed = (await callApi(apiUrl, key, '/pets?limit=1&sort=name')).json.pets as ApiPet[];
+    const quiet = listed[0] as ApiPet;
+    const moved = await callApi(apiUrl, key, `/pets/${quiet.id}`, {
+      method: 'PATCH',
+      body: { status: 'Quiet room' },
+    });
+    expect(moved.status).toBe(200);
+    const after = (await callApi(apiUrl, key, '/pets?limit=200&sort=name')).json.pets as ApiPet[];
+    expect(after.some((pet) => pet.id === quiet.id)).toBe(false);
+
+    // A pet custom field: in GET /api/pets/custom-fields and on the intake form.
+    await page.getByRole('tab', { name: 'Form fields' }).click();
+    await page.getByRole('button', { name: 'Add field' }).click();
+    const fieldForm = page.getByRole('form', { name: 'Custom field' });
+    await fieldForm.getByLabel('Label').fill('Favourite toy');
+    await fieldForm.getByRole('textbox', { name: /^Key/ }).fill('favourite_toy');
+    await fieldForm.getByRole('button', { name: 'Save field' }).click();
+    await expect(
+      page.getByRole('table', { name: 'Custom fields' }).getByRole('row', { name: /Favourite toy/ }),
+    ).toBeVisible();
+    await shootBoth(page, testInfo, 'shelter-fields');
+    const fields = (await callApi(apiUrl, key, '/pets/custom-fields')).json.custom_fields as Array<{
+      field_key: string;
+    }>;
+    expect(fields.map((field) => field.field_key)).toContain('favourite_toy');
+    await page.goto(`${desk.url}#/intake`);
+    await expect(page.getByLabel('Favourite toy')).toBeVisible();
+
+    // The adopter contract edited with its preview: GET /api/contracts?type=adopter serves the new text.
+    await page.goto(`${desk.url}#/shelter`);
+    await page.getByRole('tab', { name: 'Contracts' }).click();
+    const editor = page.getByLabel('Adoption agreement (Markdown)');
+    await editor.fill('# Our adoption promise\n\nI will keep **Rex** safe and loved.');
+    await expect(
+      page.getByLabel('Contract preview').getByRole('heading', { name: 'Our adoption promise' }),
+    ).toBeVisible();
+    await shootBoth(page, testInfo, 'shelter-contracts');
+    await page.getByRole('button', { name: 'Save adoption agreement' }).click();
+    await expect(page.getByText('Unsaved changes')).toHaveCount(0);
+    const contract = await callApi(apiUrl, key, '/contracts?type=adopter');
+    expect(contract.status).toBe(200);
+    expect(JSON.stringify(contract.json)).toContain('I will keep **Rex** safe and loved.');
+    for (const tab of ['Fees', 'Veterinarians', 'Pet templates']) {
+      await page.getByRole('tab', { name: tab }).click();
+      await shootBoth(page, testInfo, `shelter-${tab.toLowerCase().replace(' ', '-')}`);
+    }
+
+    // Approve the first waiting adoption application that names an available pet.
+    await page.goto(`${desk.url}#/applications`);
+    const card = page
+      .getByRole('article')
+      .filter({ hasText: 'Adoption' })
+      .filter({ hasNotText: 'Check before deciding' })
+      .first();
+    await expect(card).toBeVisible();
+    await shootBoth(page, testInfo, 'applications');
+    const applicant = ((await card.getByRole('heading').textContent()) ?? '').trim();
+    const petBadge = (
+      (await card.locator('.mantine-Badge-root').filter({ hasText: '·' }).first().textContent()) ?? ''
+    )
+      .split('·')[0]
+      ?.trim();
+    await card.getByRole('button', { name: 'Approve' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Note').fill('Home visit went well');
+    await shootBoth(page, testInfo, 'applications-approve');
+    await dialog.getByRole('button', { name: 'Approve' }).click();
+    await expect(dialog).toHaveCount(0);
+    const people = (
+      await callApi(apiUrl, key, `/people?type=adopter&search=${encodeURIComponent(applicant)}&limit=5`)
+    ).json.people as Array<{ id: string; name: string }>;
+    const person = people.find((candidate) => candidate.name === applicant);
+    expect(person).toBeDefined();
+    const found = (await callApi(apiUrl, key, `/pets?search=${encodeURIComponent(petBadge ?? '')}&limit=20`))
+      .json.pets as ApiPet[];
+    const adopted = found.find((pet) => pet.name === petBadge && pet.adopted_by === person?.id);
+    expect(adopted?.status).toBe('adopted');
+
+    // A staff decision on a person: blocked, with notes, from the person's record.
+    await page.goto(`${desk.url}#/people`);
+    await page.getByLabel('Search').fill(applicant);
+    await page.getByRole('table', { name: 'Adopters' }).getByRole('row', { name: applicant }).first().click();
+    await page.getByRole('button', { name: 'Change status…' }).click();
+    const statusDialog = page.getByRole('dialog', { name: `Status of ${applicant}` });
+    await statusDialog.getByLabel('Status', { exact: true }).click();
+    await page.getByRole('option', { name: 'Blocked' }).click();
+    await statusDialog.getByLabel('Notes').fill('Returned two pets without notice');
+    await shootBoth(page, testInfo, 'person-status');
+    await statusDialog.getByRole('button', { name: 'Save status' }).click();
+    await expect(statusDialog).toHaveCount(0);
+    const blocked = await callApi(apiUrl, key, `/people/${person?.id}?type=adopter`);
+    expect(blocked.json).toMatchObject({
+      status: 'blocked',
+      status_change_notes: 'Returned two pets without notice',
+    });
+    await page.keyboard.press('Escape');
+
+    // Soft-delete a pet from its drawer, after a confirmation: GET by id then answers 404.
+    const doomed = (
+      (await callApi(apiUrl, key, '/pets?limit=3&sort=name')).json.pets as ApiPet[]
+    )[1] as ApiPet;
+    await page.goto(`${desk.url}#/pets`);
+    await page.getByLabel('Search').fill(doomed.name);
+    // Names repeat in a shelter; the row that shows the pet's own id is the one.
+    await page
+      .getByRole('table', { name: 'Pets' })
+      .getByRole('row')
+      .filter({ hasText: doomed.custom_id ?? doomed.name })
+      .first()
+      .click();
+    await page.getByRole('button', { name: 'Delete this pet…' }).click();
+    await shootBoth(page, testInfo, 'pet-delete-confirm');
+    await page.getByRole('button', { name: `Delete ${doomed.name}` }).click();
+    await expect(page.getByRole('status').filter({ hasText: `${doomed.name} was deleted` })).toBeVisible({
+      timeout: 30_000,
+    });
+    expect((await callApi(apiUrl, key, `/pets/${doomed.id}`)).status).toBe(404);
+
+    // Backup: one click, listed; the screen in both schemes.
+    await page.goto(`${desk.url}#/backup`);
+    await page.getByRole('button', { name: 'Back up now' }).click();
+    await expect(page.getByText('Backup written')).toBeVisible();
+    // The daily backup may have been taken too (30 s after the shelter started): the hand-made one is ours.
+    const manual = page
+      .getByRole('table', { name: 'Backups' })
+      .getByRole('row')
+      .filter({ hasText: 'Made by hand' });
+    await expect(manual).toHaveCount(1);
+    await shootBoth(page, testInfo, 'backup');
+    // A change after the backup, then restore: the server restarts on the backup and the change is gone.
+    const renamed = await callApi(apiUrl, key, `/pets/${quiet.id}`, {
+      method: 'PATCH',
+      body: { name: 'Renamed after backup' },
+    });
+    expect(renamed.status).toBe(200);
+    await manual.getByRole('button', { name: 'Restore…' }).click();
+    await shootBoth(page, testInfo, 'backup-restore-confirm');
+    await page.getByRole('dialog').getByRole('button', { name: 'Restore' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Restored' })).toBeVisible({ timeout: 60_000 });
+    const restored = await callApi(apiUrl, key, `/pets/${quiet.id}`);
+    expect(restored.status).toBe(200);
+    expect(restored.json.name).toBe(quiet.name);
+  } finally {
+    await desk.stop();
+  }
+});

@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { api, cli, fileHash, openDesk, tempDir } from './helpers';
+
+describe('npm run cli -- keys | backup | restore on a desk that runs its shelter', () => {
+  it('keys made and revoked from the command line count at once on the running server', async () => {
+    const dataDir = tempDir();
+    const core = await openDesk(dataDir);
+    const { apiUrl } = await core.registry.invoke('shelter.setup', { choice: 'standalone' });
+
+    const created = await cli([
+      'keys',
+      'create',
+      '--read',
+      '--name',
+      'Website',
+      '--json',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const key = JSON.parse(created.stdout) as { id: string; key: string; kind: string; name: string };
+    expect(Object.keys(key).sort()).toEqual(['id', 'key', 'kind', 'name']);
+    expect(key).toMatchObject({ kind: 'read', name: 'Website' });
+    expect((await api(apiUrl as string, key.key, '/pets?limit=1')).status).toBe(200);
+    expect((await api(apiUrl as string, key.key, '/pets', { method: 'POST', body: {} })).status).toBe(403);
+
+    const listed = await cli(['keys', 'list', '--json', '--data-dir', dataDir]);
+    const keys = JSON.parse(listed.stdout) as Array<{
+      id: string;
+      kind: string;
+      name: string;
+      revoked_at: string | null;
+    }>;
+    expect(keys.find((entry) => entry.id === key.id)).toMatchObject({
+      kind: 'read',
+      name: 'Website',
+      revoked_at: null,
+    });
+    expect(listed.stdout).not.toContain(key.key);
+    const text = await cli(['keys', 'list', '--data-dir', dataDir]);
+    expect(text.stdout).toMatch(new RegExp(`${key.id}\\s+read\\s+Website`));
+
+    expect((await cli(['keys', 'revoke', key.id, '--data-dir', dataDir])).code).toBe(0);
+    expect((await api(apiUrl as string, key.key, '/pets?limit=1')).status).toBe(401);
+    const again = await cli(['keys', 'revoke', key.id, '--data-dir', dataDir]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/No active key/);
+    const usage = await cli(['keys', 'create', '--name', 'x', '--data-dir', dataDir]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/--read or --write/);
+  }, 90_000);
+
+  it('backs up while the desk serves; restore refuses garbage and a running shelter, then restores', async () => {
+    const dataDir = tempDir();
+    const core = await openDesk(dataDir);
+    await core.registry.invoke('shelter.setup', { choice: 'demo' });
+    const out = path.join(tempDir(), 'shelter.sqlite');
+    const backup = await cli(['backup', '--data-dir', dataDir, '--out', out, '--json']);
+    expect(backup.code, backup.stderr).toBe(0);
+    const info = JSON.parse(backup.stdout) as { file: string; pets: number; people: number };
+    expect(info.file).toBe(out);
+    expect(info.pets).toBeGreaterThan(50);
+    const check = new Database(out, { readonly: true });
+    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+    check.close();
+
+    // The desk holds its shelter folder: a command-line restore must not swap the file under it.
+    const busy = await cli(['restore', out, '--data-dir', dataDir]);
+    expect(busy.code).toBe(1);
+    expect(busy.stderr).toMatch(/in use by process \d+/);
+    await core.close();
+
+    const database = path.join(dataDir, 'standalone', 'server.sqlite');
+    const before = fileHash(database);
+    const garbage = path.join(tempDir(), 'photo.sqlite');
+    fs.writeFileSync(garbage, Buffer.alloc(8192, 7));
+    const refused = await cli(['restore', garbage, '--data-dir', dataDir]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /^Refused: .*not a readable Shelter Desk backup.*The shelter's data was not changed\.$/m,
+    );
+    const foreign = path.join(tempDir(), 'other-app.sqlite');
+    const other = new Database(foreign);
+    other.exec('CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)');
+    other.close();
+    const notOurs = await cli(['restore', foreign, '--data-dir', dataDir]);
+    expect(notOurs.code).toBe(1);
+    expect(notOurs.stderr).toMatch(/not a Shelter Desk shelter backup/);
+    expect(fileHash(database)).toBe(before);
+
+    const restored = await cli(['restore', out, '--data-dir', dataDir, '--json']);
+    expect(restored.code, restored.stderr).toBe(0);
+    expect(JSON.parse(restored.stdout)).toMatchObject({ pets: info.pets, people: info.people });
+    expect(fs.existsSync(`${database}.before-restore`)).toBe(true);
+  }, 120_000);
+});

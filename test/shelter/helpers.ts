@@ -1,0 +1,83 @@
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach } from 'vitest';
+import { createDeskCore, type DeskCore } from '../../electron/desk/api';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** Runs at the end of the current test (reverse order). */
+export function later(cleanup: () => Promise<void> | void): void {
+  cleanups.push(cleanup);
+}
+
+export function tempDir(prefix = 'sd-shelter-'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  later(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** A desk core on a data folder, closed after the test. */
+export async function openDesk(dataDir: string): Promise<DeskCore> {
+  const core = await createDeskCore({ dataDir, appVersion: 'test' });
+  later(() => core.close());
+  return core;
+}
+
+/** A request to a shelter API with a key. */
+export async function api(
+  apiUrl: string,
+  key: string,
+  pathAndQuery: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<{ status: number; json: unknown }> {
+  const response = await fetch(`${apiUrl}${pathAndQuery}`, {
+    method: init.method ?? 'GET',
+    headers: { 'x-api-key': key, ...(init.body !== undefined && { 'content-type': 'application/json' }) },
+    ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
+  });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = text;
+  }
+  return { status: response.status, json };
+}
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** Runs `npm run cli -- ARGS` the way the IT person does (node + tsx, no npm banner), bounded to 60 s. */
+export function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/desk-cli.ts', ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+  });
+}
+
+/** SHA-256 of a file's bytes, to prove it did not change. */
+export function fileHash(file: string): string {
+  return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+}

@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { api, openDesk, tempDir } from './helpers';
+
+describe('a standalone shelter run from the desk', () => {
+  it('first run, then the demo: keys, an approval and a soft delete through the staff operations', async () => {
+    const core = await openDesk(tempDir());
+    const first = await core.registry.invoke('shelter.overview');
+    expect(first).toMatchObject({ role: 'none', firstRun: true, demo: false, apiUrl: null });
+    await expect(core.registry.invoke('shelter.keys.list')).rejects.toMatchObject({ code: 'not_standalone' });
+
+    const set = await core.registry.invoke('shelter.setup', { choice: 'demo' });
+    expect(set).toMatchObject({ role: 'standalone', firstRun: false, demo: true });
+    const apiUrl = set.apiUrl as string;
+    expect(apiUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
+    expect((await core.registry.invoke('mirror.counts')).pets.listed).toBeGreaterThan(50);
+
+    const read = await core.registry.invoke('shelter.keys.create', { kind: 'read', name: 'Website' });
+    expect(read).toMatchObject({ kind: 'read', name: 'Website' });
+    expect((await api(apiUrl, read.key, '/pets?limit=1')).status).toBe(200);
+    expect((await api(apiUrl, read.key, '/pets', { method: 'POST', body: {} })).status).toBe(403);
+    const listed = await core.registry.invoke('shelter.keys.list');
+    expect(listed.find((key) => key.id === read.id)).toMatchObject({
+      kind: 'read',
+      name: 'Website',
+      revokedAt: null,
+    });
+    expect(JSON.stringify(listed)).not.toContain(read.key);
+    await core.registry.invoke('shelter.keys.revoke', { id: read.id });
+    expect((await api(apiUrl, read.key, '/pets?limit=1')).status).toBe(401);
+
+    const inbox = await core.registry.invoke('shelter.applications.list', { status: 'submitted' });
+    const application = inbox.find((entry) => entry.kind === 'adopter' && entry.flag === null);
+    expect(application).toBeDefined();
+    if (!application) return;
+    const pet = application.pets[0];
+    const decided = await core.registry.invoke('shelter.applications.decide', {
+      id: application.id,
+      decision: 'approved',
+      note: 'Home visit went well',
+    });
+    expect(decided).toMatchObject({ status: 'approved', note: 'Home visit went well' });
+    const adopted = await core.registry.invoke('mirror.pets.get', { id: pet?.id ?? '' });
+    expect(adopted.record).toMatchObject({ status: 'adopted', adopted_by: application.personId });
+    expect(adopted.record.adopted_on).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+
+    const victim = (await core.registry.invoke('mirror.pets.list', { limit: 1 })).items[0];
+    await core.registry.invoke('shelter.pets.delete', { petId: victim?.record.id ?? '' });
+    const key = (await core.registry.invoke('shelter.keys.create', { kind: 'write', name: 'check' })).key;
+    expect((await api(apiUrl, key, `/pets/${victim?.record.id}`)).status).toBe(404);
+
+    const garbage = path.join(tempDir(), 'garbage.sqlite');
+    fs.writeFileSync(garbage, 'not a database at all'.repeat(100));
+    await expect(core.registry.invoke('shelter.backups.restore', { file: garbage })).rejects.toMatchObject({
+      code: 'invalid_input',
+      message: expect.stringMatching(/not a readable Shelter Desk backup.*Nothing was changed/),
+    });
+    expect((await api(apiUrl, key, '/pets?limit=1')).status).toBe(200);
+  }, 60_000);
+});

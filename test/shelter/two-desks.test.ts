@@ -1,0 +1,81 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConnectionCode } from '../../shared/desk-api';
+import { api, cli, openDesk, tempDir } from './helpers';
+
+const pet = (name: string) => ({
+  name,
+  species: 'dog',
+  age_category: 'adult',
+  sex: 'male',
+  size: 'medium',
+  status: 'available',
+  health: 'good',
+});
+
+// LAN sharing binds loopback on any free port in tests (never the PC's real network).
+beforeAll(() => {
+  process.env.SHELTER_DESK_LAN_HOST = '127.0.0.1';
+  process.env.SHELTER_DESK_LAN_PORT = '0';
+});
+afterAll(() => {
+  delete process.env.SHELTER_DESK_LAN_HOST;
+  delete process.env.SHELTER_DESK_LAN_PORT;
+});
+
+describe('two desks: A runs the shelter and shares it on the LAN, B syncs with its connection code', () => {
+  it('changes made on each desk reach the other exactly once; sharing off shuts B out', async () => {
+    const deskA = await openDesk(tempDir());
+    await deskA.registry.invoke('shelter.setup', { choice: 'standalone' });
+    expect((await deskA.registry.invoke('shelter.lan.get')).enabled).toBe(false);
+    const sharing = await deskA.registry.invoke('shelter.lan.set', { enabled: true });
+    const code = parseConnectionCode(sharing.code ?? '');
+    expect(code?.remote).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
+    if (!code) return;
+    const dataB = path.join(tempDir(), 'desk-b');
+    const syncB = () =>
+      cli(['sync', '--remote', code.remote, '--key', code.apiKey, '--data-dir', dataB, '--once', '--json']);
+    const petsOnB = async () =>
+      JSON.parse((await cli(['export', 'pets', '--data-dir', dataB])).stdout) as Array<{ name: string }>;
+
+    // A -> B
+    await deskA.registry.invoke('outbox.createPet', { fields: pet('Alpha from A') });
+    await deskA.registry.invoke('sync.now');
+    const first = await syncB();
+    expect(first.code, first.stderr).toBe(0);
+    expect((await petsOnB()).filter((p) => p.name === 'Alpha from A')).toHaveLength(1);
+
+    // B -> A: queued offline on B, sent by its next sync, pulled by A.
+    const created = await cli([
+      'pet',
+      'create',
+      '--json',
+      JSON.stringify(pet('Bravo from B')),
+      '--data-dir',
+      dataB,
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    expect((await syncB()).code).toBe(0);
+    await deskA.registry.invoke('sync.now');
+    const onA = await deskA.registry.invoke('mirror.pets.list', { search: 'Bravo from B' });
+    expect(onA.items.filter((item) => item.record.name === 'Bravo from B')).toHaveLength(1);
+    const apiUrl = (await deskA.registry.invoke('shelter.overview')).apiUrl as string;
+    const onServer = await api(apiUrl, code.apiKey, '/pets?search=Bravo%20from%20B');
+    expect(
+      (onServer.json as { pets: Array<{ name: string }> }).pets.filter((p) => p.name === 'Bravo from B'),
+    ).toHaveLength(1);
+
+    // Syncing again changes nothing: still exactly one of each on B.
+    expect((await syncB()).code).toBe(0);
+    const finalB = await petsOnB();
+    expect(finalB.filter((p) => p.name === 'Alpha from A')).toHaveLength(1);
+    expect(finalB.filter((p) => p.name === 'Bravo from B')).toHaveLength(1);
+
+    // Sharing off closes the LAN listener at once: B cannot reach A any more; A keeps its own loopback API.
+    await deskA.registry.invoke('shelter.lan.set', { enabled: false });
+    await expect(
+      fetch(`${code.remote}/pets?limit=1`, { headers: { 'x-api-key': code.apiKey } }),
+    ).rejects.toThrow();
+    expect((await api(apiUrl, code.apiKey, '/pets?limit=1')).status).toBe(200);
+  }, 180_000);
+});
