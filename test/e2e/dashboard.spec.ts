@@ -107,7 +107,7 @@ test("the Overview shows the demo shelter's figures, the same as counted from th
   await shootBoth(page, testInfo, 'overview');
 });
 
-test('a standalone shelter opens on the Overview; a desk not set up opens on the Pets list', async ({
+test('a standalone shelter opens on the Overview; a new desk meets the welcome screen first', async ({
   page,
   desk,
 }) => {
