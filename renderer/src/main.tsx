@@ -1,4 +1,6 @@
 import '@mantine/core/styles.css';
+import '@mantine/spotlight/styles.css';
+import '@mantine/dates/styles.css';
 import './app/app.css';
 import { MantineProvider } from '@mantine/core';
 import { StrictMode } from 'react';

@@ -6,6 +6,7 @@ import { DeskCallError, type DeskError, deskResultSchema } from './errors';
 import { type DeskEvent, deskEventSchema } from './events';
 import { mirrorMethods } from './mirror';
 import { outboxMethods } from './outbox';
+import { photoMethods } from './photos';
 import { printMethods } from './print';
 import { settingsMethods } from './settings';
 import { shelterMethods } from './shelter';
@@ -20,6 +21,7 @@ export * from './errors';
 export * from './events';
 export * from './mirror';
 export * from './outbox';
+export * from './photos';
 export * from './print';
 export * from './settings';
 export * from './shelter';
@@ -40,6 +42,7 @@ export const deskMethods = {
   ...printMethods,
   ...dashboardMethods,
   ...shelterMethods,
+  ...photoMethods,
 };
 
 export type DeskMethods = typeof deskMethods;

@@ -24,8 +24,8 @@ export const PRESENCES = ['listed', 'unlisted', 'removed', 'local'] as const;
 export const presenceSchema = z.enum(PRESENCES);
 export type Presence = z.infer<typeof presenceSchema>;
 
-export const PET_SORTS = ['name', 'updated', 'created', 'status', 'species', 'intake'] as const;
-export const PERSON_SORTS = ['name', 'updated', 'created', 'status'] as const;
+export const PET_SORTS = ['relevance', 'name', 'updated', 'created', 'status', 'species', 'intake'] as const;
+export const PERSON_SORTS = ['relevance', 'name', 'updated', 'created', 'status'] as const;
 
 const pageQuery = {
   /** Substring search (case-insensitive): pets by name, breed, description, microchip; people by name, email, phone. */
@@ -109,7 +109,8 @@ export const mirrorMethods = {
     output: mirrorPetPageSchema,
   }),
   'mirror.pets.get': defineMethod({
-    summary: 'One mirrored pet by id (server or local id); fails with not_found.',
+    summary:
+      'One mirrored pet by id (server id, or a local id: also one the server has since replaced); fails with not_found.',
     input: idInput,
     output: mirrorPetSchema,
   }),

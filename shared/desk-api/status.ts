@@ -23,12 +23,24 @@ export const DESK_STATUS_STATES = [
 export const deskStatusStateSchema = z.enum(DESK_STATUS_STATES);
 export type DeskStatusState = z.infer<typeof deskStatusStateSchema>;
 
+/**
+ * What a sync run is doing to a list:
+ * - filling: the first sync of the list (the mirror does not hold it all yet: "1,200 of about 87,000");
+ * - updating: reading what changed since the last sync;
+ * - repairing: re-reading what shifted while the list changed under the desk;
+ * - checking: reading the list to find records that left it (hidden, deleted), or the full check.
+ */
+export const SYNC_STAGES = ['filling', 'updating', 'repairing', 'checking'] as const;
+export const syncStageSchema = z.enum(SYNC_STAGES);
+export type SyncStage = z.infer<typeof syncStageSchema>;
+
 export const syncProgressSchema = z.object({
   /** What is being done, e.g. "Pets" or "Adopters". */
   phase: z.string(),
+  stage: syncStageSchema.optional(),
   pagesDone: z.number().int().min(0),
   recordsDone: z.number().int().min(0),
-  /** Unknown until the first page of a collection arrives. */
+  /** Unknown until the first page of a collection arrives; "about": the list may change while it is read. */
   recordsTotal: z.number().int().min(0).nullable(),
 });
 export type SyncProgress = z.infer<typeof syncProgressSchema>;
@@ -39,7 +51,10 @@ export const deskStatusSchema = z.object({
   remote: z.string().nullable(),
   /** One sentence for people, when the state alone is not enough. */
   message: z.string().nullable(),
-  /** Date-time of the last complete sync pass. */
+  /**
+   * Date-time of the last sync that converged (every list complete): the one "last synced" time every screen shows.
+   * The state is `idle` only after such a sync; a run that could not complete leaves `error` with the reason.
+   */
   lastSyncedAt: z.string().nullable(),
   progress: syncProgressSchema.nullable(),
   error: deskErrorSchema.nullable(),

@@ -43,12 +43,43 @@ export const syncRunResultSchema = z.object({
 });
 export type SyncRunResult = z.infer<typeof syncRunResultSchema>;
 
+export const fullCheckEstimateSchema = z.object({
+  /** List pages the full check reads (every list in full; pages unchanged since the last reading answer 304). */
+  listRequests: z.number().int().min(0),
+  /** Records off the lists (unlisted, removed) asked about one by one. */
+  recordRequests: z.number().int().min(0),
+  /** Rough duration, from the pace of recent syncs. */
+  seconds: z.number().int().min(0),
+  /** Records the mirror holds from the server. */
+  records: z.number().int().min(0),
+  /** A full check is under way now. */
+  running: z.boolean(),
+});
+export type FullCheckEstimate = z.infer<typeof fullCheckEstimateSchema>;
+
 export const syncMethods = {
   'sync.now': defineMethod({
     summary:
-      'Sync now (after a run in progress); `full` also checks records that left the lists. Null when not connected or the run failed (the status says why).',
+      'The ordinary sync now (after a run in progress): what changed since the last sync, plus the cheap check for records that left the lists. `full` runs the full check instead (see sync.fullCheck.start). Null when not connected or the run failed (the status says why).',
     input: z.strictObject({ full: z.boolean().optional() }).optional(),
     output: syncRunResultSchema.nullable(),
+  }),
+  'sync.fullCheck.estimate': defineMethod({
+    summary:
+      'What the full check would cost (requests and time) before starting it, and whether one is running.',
+    input: noInput,
+    output: fullCheckEstimateSchema,
+  }),
+  'sync.fullCheck.start': defineMethod({
+    summary:
+      'The full check: reads every list in full and asks the server about every record off the lists (hidden, deleted), refreshing them. Resolves when it ends; null when it failed or was stopped.',
+    input: noInput,
+    output: syncRunResultSchema.nullable(),
+  }),
+  'sync.fullCheck.stop': defineMethod({
+    summary: 'Stops a full check under way; what it already stored stays. False when none was running.',
+    input: noInput,
+    output: z.object({ stopped: z.boolean() }),
   }),
   'sync.networkChanged': defineMethod({
     summary:

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { type DemoServer, startDemoServer } from './demo-server';
 import { expect, test } from './desk-fixture';
+import { connect, shoot } from './helpers';
 
 interface ApiPet {
   id: string;
@@ -11,31 +12,6 @@ interface ApiPet {
   status: string;
   status_change_notes: string | null;
   microchip_id: string | null;
-}
-
-async function shoot(page: Page, testInfo: TestInfo, name: string, fullPage = true): Promise<void> {
-  await page.mouse.move(5, 790);
-  await page.evaluate('window.scrollTo(0, 0)');
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${scheme}.png`), fullPage });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
-
-/** Connects the desk to the demo server through Settings, as a coordinator would, and waits for the pets. */
-async function connect(page: Page, deskUrl: string, server: DemoServer): Promise<void> {
-  await page.goto(`${deskUrl}#/settings`);
-  const form = page.getByRole('form', { name: 'Connection' });
-  await form.getByLabel('Server address').fill(server.base);
-  await form.getByRole('textbox', { name: 'API key' }).fill(server.key);
-  await form.getByRole('button', { name: 'Save and connect' }).click();
-  await expect(
-    page.getByRole('status', { name: /Connection status: (Synced|Up to date|Connected)/i }),
-  ).toBeVisible({
-    timeout: 30_000,
-  });
 }
 
 let server: DemoServer;
@@ -95,7 +71,7 @@ test('connect, find a pet, change its status; it is pending, then on the server'
   await edit.getByLabel('Weight').fill('15 kg');
   await edit.getByLabel('Name').fill('');
   await edit.getByRole('button', { name: 'Save changes' }).click();
-  await expect(edit.getByText('must not be empty').first()).toBeVisible();
+  await expect(edit.getByText('Please enter the name.').first()).toBeVisible();
   await shoot(page, testInfo, 'pet-edit-error', false);
   await edit.getByLabel('Name').fill(target.name);
   await edit.getByRole('button', { name: 'Save changes' }).click();
@@ -128,11 +104,20 @@ test('offline at an event: an intake and an adopter with an application wait on 
   await nav.getByRole('link', { name: 'Intake' }).click();
   const form = page.getByRole('form', { name: 'New pet' });
   await form.getByRole('button', { name: 'Save intake' }).click();
-  await expect(form.getByRole('alert')).toContainText('Please check the marked fields');
-  await expect(form.getByText('is required').first()).toBeVisible();
+  const summary = form.getByRole('alert');
+  await expect(summary).toContainText('Please check the marked fields');
+  // Sentences in the summary at the top, each a link to its field, and the same sentence at the field.
+  await expect(summary.getByRole('button', { name: 'Please enter the name.' })).toBeVisible();
+  await expect(summary.getByRole('button', { name: 'Please choose the species.' })).toBeVisible();
+  await expect(form.getByText('Please choose the species.')).toHaveCount(2);
   await shoot(page, testInfo, 'intake-errors');
+  await summary.getByRole('button', { name: 'Please enter the name.' }).click();
+  await expect(form.getByLabel('Name')).toBeFocused();
 
   await form.getByLabel('Name').fill('Pebble');
+  // Fixed, the message goes at once (the others stay until their fields are fixed).
+  await expect(form.getByText('Please enter the name.')).toHaveCount(0);
+  await expect(summary.getByRole('button', { name: 'Please choose the species.' })).toBeVisible();
   await choose(page, form, 'Species', 'Cat');
   await choose(page, form, 'Age', 'Adult');
   await choose(page, form, 'Sex', 'Female');
@@ -185,8 +170,8 @@ test('offline at an event: an intake and an adopter with an application wait on 
   await shoot(page, testInfo, 'people');
 
   await nav.getByRole('link', { name: 'Sync' }).click();
-  await expect(page.getByText('Create pet "Pebble"')).toBeVisible();
-  await expect(page.getByText(/Create adopter "Ana Ruiz"/)).toBeVisible();
+  await expect(page.getByText('New pet Pebble', { exact: true })).toBeVisible();
+  await expect(page.getByText(/^(New adopter Ana Ruiz|Application from Ana Ruiz for .+)$/)).toBeVisible();
   await shoot(page, testInfo, 'sync-offline');
 
   server = await startDemoServer(serverDir, port);
@@ -209,6 +194,13 @@ test('offline at an event: an intake and an adopter with an application wait on 
   expect(people.people.map((each) => each.email)).toContain('ana.ruiz@example.org');
   await page.getByRole('button', { name: 'Sync now' }).click();
   await shoot(page, testInfo, 'sync');
+  // The confirmations followed both records to the ids the server gave them.
+  await nav.getByRole('link', { name: 'Intake' }).click();
+  await expect(page.locator('[aria-label="Saved intake Pebble"]')).toContainText('On the server', {
+    timeout: 15_000,
+  });
+  await nav.getByRole('link', { name: 'People' }).click();
+  await expect(savedPerson).toContainText('On the server', { timeout: 15_000 });
 
   await nav.getByRole('link', { name: 'People' }).click();
   await page.getByLabel('Search').fill('Ana Ruiz');
@@ -247,10 +239,14 @@ test('a change the server refuses needs attention; edited and resubmitted, it go
 
   const nav = page.getByRole('navigation', { name: 'Sections' });
   await nav.getByRole('link', { name: 'Sync' }).click();
-  const entry = page.locator(`[aria-label^="Update pet \\"${target.name}\\""]`);
+  const entry = page.getByRole('article', { name: `${target.name}’s status` });
   await expect(entry).toContainText('Needs attention', { timeout: 30_000 });
-  await expect(entry).toContainText('The server answered 400');
-  await expect(entry).toContainText('Request id');
+  await expect(entry).toContainText('The server did not accept this change');
+  // The technical detail waits behind "Details".
+  await expect(entry.getByText('Request id')).toBeHidden();
+  await entry.getByRole('button', { name: 'Details' }).click();
+  await expect(entry.getByText('Request id')).toBeVisible();
+  await expect(entry).toContainText('PATCH /api/pets/');
   await shoot(page, testInfo, 'sync-needs-attention');
 
   await nav.getByRole('link', { name: 'Pets' }).click();

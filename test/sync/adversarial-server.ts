@@ -12,8 +12,20 @@ import { makePerson, makePet } from './fixtures';
  */
 export interface AdversarialOptions {
   apiKey?: string;
-  /** List order: by updated_at (like our server), a fixed arbitrary order (hash of id), or newest first. */
-  order?: 'updated' | 'arbitrary' | 'newest-first';
+  /**
+   * List order: by updated_at (like our server), a fixed arbitrary order (hash of id), newest first, or a new
+   * random order on every request (`shuffle`).
+   */
+  order?: 'updated' | 'arbitrary' | 'newest-first' | 'shuffle';
+  /** Changes one random pet before every list page request (a busy shelter). */
+  changeBeforeEveryPage?: boolean;
+  /** Timestamps in whole seconds, so many records share one `updated_at`. */
+  secondPrecision?: boolean;
+  /**
+   * A misbehaving server: `hasMore` for ever, a `total` that is off, empty pages that claim more follow, a body
+   * that never ends, a body that is not JSON, or a 150 MB body (list requests only).
+   */
+  misbehave?: 'endless-has-more' | 'lying-total' | 'empty-pages' | 'endless-body' | 'not-json' | 'huge-body';
   /** Server clock = desk clock + this. */
   clockOffsetMs?: number;
   /** Share of requests answered 500 / 429 (Retry-After 0) / with a dropped connection. */
@@ -27,7 +39,7 @@ export interface AdversarialOptions {
   /** Serves at most this many records per list page, whatever limit was asked (clamps below the spec's 100). */
   maxPageSize?: number;
   /** Called before each list page is answered (after faults): mutate data between page requests here. */
-  beforeListPage?: (info: { path: string; offset: number; requestNo: number }) => void;
+  beforeListPage?: (info: { path: string; offset: number; requestNo: number; pageNo: number }) => void;
 }
 
 interface StoredPet {
@@ -59,6 +71,9 @@ export class AdversarialServer {
   private random: () => number;
   private requestNo = 0;
   private lastStamp = 0;
+  private readonly listRequests = new Map<string, number>();
+  /** Open trickling responses, ended on close. */
+  private readonly trickles = new Set<NodeJS.Timeout>();
   private readonly windows = new Map<string, { start: number; used: number }>();
   origin = '';
 
@@ -74,8 +89,27 @@ export class AdversarialServer {
 
   /** A fresh, strictly increasing server timestamp (ms precision). */
   stamp(): string {
+    if (this.options.secondPrecision) {
+      // Whole seconds, never going back: records edited in the same second share their stamp.
+      this.lastStamp = Math.max(Math.floor(this.now() / 1000) * 1000, this.lastStamp);
+      return new Date(this.lastStamp).toISOString().replace('.000Z', 'Z');
+    }
     this.lastStamp = Math.max(this.now(), this.lastStamp + 1);
     return new Date(this.lastStamp).toISOString();
+  }
+
+  /** The server's public list of pets (what GET /api/pets lists, in no order). */
+  publicPets(): Pet[] {
+    return [...this.pets.values()]
+      .filter((s) => !s.hidden && !s.deleted && s.pet.show_public)
+      .map((s) => s.pet);
+  }
+
+  /** Changes one random pet (random from the fault generator, so a seed replays it). */
+  changeRandomPet(): void {
+    const ids = [...this.pets.keys()];
+    const id = ids[Math.floor(this.random() * ids.length)];
+    if (id) this.updatePet(id, { description: `changed at request ${this.requestNo}` });
   }
 
   /** Adds pets; with `sharedTimestamp`, all of them get the same `updated_at`. */
@@ -154,6 +188,8 @@ export class AdversarialServer {
   }
 
   async close(): Promise<void> {
+    for (const timer of this.trickles) clearInterval(timer);
+    this.trickles.clear();
     this.server?.closeAllConnections();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
   }
@@ -240,11 +276,17 @@ export class AdversarialServer {
     }
     const path = url.pathname;
     if (path === '/api/pets' || path === '/api/people') {
+      const key = `${path}?${url.searchParams.get('type') ?? ''}`;
+      const pageNo = this.listRequests.get(key) ?? 0;
+      this.listRequests.set(key, pageNo + 1);
+      if (this.options.changeBeforeEveryPage) this.changeRandomPet();
       this.options.beforeListPage?.({
         path,
         offset: Number(url.searchParams.get('offset') ?? 0),
         requestNo: this.requestNo,
+        pageNo,
       });
+      if (this.misbehaveBody(req, res)) return;
       this.list(req, res, url);
       return;
     }
@@ -287,6 +329,48 @@ export class AdversarialServer {
     this.send(req, res, 404, 'Not found');
   }
 
+  /** The body-level misbehaviours; true when the response was taken over. */
+  private misbehaveBody(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+    const mode = this.options.misbehave;
+    const headers = { 'x-request-id': randomUUID(), 'x-generated-at': new Date(this.now()).toISOString() };
+    if (mode === 'not-json') {
+      this.log.push({ method: 'GET', url: req.url ?? '', status: 200 });
+      res.writeHead(200, { ...headers, 'content-type': 'application/json' });
+      res.end('<html>Service temporarily unavailable</html>');
+      return true;
+    }
+    if (mode === 'endless-body') {
+      this.log.push({ method: 'GET', url: req.url ?? '', status: 200 });
+      res.writeHead(200, { ...headers, 'content-type': 'application/json' });
+      res.write('{"pets":[');
+      // One byte at a time, never finishing: only a total deadline ends it.
+      const timer = setInterval(() => res.write(' '), 100);
+      this.trickles.add(timer);
+      res.on('close', () => {
+        clearInterval(timer);
+        this.trickles.delete(timer);
+      });
+      return true;
+    }
+    if (mode === 'huge-body') {
+      this.log.push({ method: 'GET', url: req.url ?? '', status: 200 });
+      res.writeHead(200, { ...headers, 'content-type': 'application/json' });
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      let sent = 0;
+      const pump = () => {
+        while (sent < 150 && !res.destroyed) {
+          sent += 1;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        if (!res.destroyed) res.end();
+      };
+      res.write('{"pets":[');
+      pump();
+      return true;
+    }
+    return false;
+  }
+
   private serve<T extends { id: string }>(record: T): T {
     return this.corruptIds.has(record.id) ? ({ ...record, species: 'dragon', type: 'alien' } as T) : record;
   }
@@ -306,19 +390,31 @@ export class AdversarialServer {
     const selected = records.filter((record) => Date.parse(record.updated_at) >= sinceMs);
     const order = this.options.order ?? 'updated';
     const hash = (id: string) => createHash('md5').update(id).digest('hex');
+    const shuffled = new Map(selected.map((record) => [record.id, this.random()]));
     selected.sort((a, b) => {
+      if (order === 'shuffle') return (shuffled.get(a.id) ?? 0) - (shuffled.get(b.id) ?? 0);
       if (order === 'arbitrary') return hash(a.id) < hash(b.id) ? -1 : 1;
       const diff = Date.parse(a.updated_at) - Date.parse(b.updated_at);
       const base = diff !== 0 ? diff : a.id < b.id ? -1 : 1;
       return order === 'newest-first' ? -base : base;
     });
-    const page = selected.slice(offset, offset + limit).map((record) => this.serve(record));
+    const mode = this.options.misbehave;
+    // An endless list wraps around and serves its records again at every offset.
+    const start = mode === 'endless-has-more' && selected.length > 0 ? offset % selected.length : offset;
+    const page =
+      mode === 'empty-pages' && limit > 1
+        ? []
+        : selected.slice(start, start + limit).map((record) => this.serve(record));
+    const total = mode === 'lying-total' ? selected.length + 7 : selected.length;
     const envelope = {
       ...(isPets ? { pets: page } : { type: url.searchParams.get('type'), people: page }),
-      total: selected.length,
+      total,
       limit,
       offset,
-      hasMore: offset + page.length < selected.length,
+      hasMore:
+        mode === 'endless-has-more' || (mode === 'empty-pages' && limit > 1)
+          ? true
+          : offset + page.length < selected.length,
     };
     this.send(req, res, 200, envelope);
   }

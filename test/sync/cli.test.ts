@@ -88,11 +88,38 @@ describe('npm run cli', () => {
 
     const csv = await cli(['export', 'adopters', '--data-dir', desk(), '--format', 'csv']);
     expect(csv.code).toBe(0);
-    const lines = csv.stdout.split('\r\n').filter(Boolean);
+    expect(csv.stdout.startsWith('\uFEFF')).toBe(true);
+    const lines = csv.stdout.slice(1).split('\r\n').filter(Boolean);
     expect(lines[0]).toBe(
       'id,type,name,email,phone,address,status,status_change_notes,custom_field_data,tags,capacity,created_at,updated_at',
     );
     expect(lines).toHaveLength(adopters + 1);
+  });
+
+  it('prints nothing at all when an export fails halfway', async () => {
+    const mirror = await openDeskMirror({ dataDir: desk() });
+    const broken = mirror.db
+      .prepare('SELECT id, effective_json FROM pet ORDER BY id LIMIT 1 OFFSET 60')
+      .get() as {
+      id: string;
+      effective_json: string;
+    };
+    mirror.db.prepare(`UPDATE pet SET effective_json = '{"broken' WHERE id = ?`).run(broken.id);
+    await mirror.close();
+    try {
+      for (const format of ['json', 'csv']) {
+        const failed = await cli(['export', 'pets', '--data-dir', desk(), '--format', format]);
+        expect(failed.code).not.toBe(0);
+        expect(failed.stdout).toBe('');
+        expect(failed.stderr).not.toBe('');
+      }
+    } finally {
+      const again = await openDeskMirror({ dataDir: desk() });
+      again.db
+        .prepare('UPDATE pet SET effective_json = ? WHERE id = ?')
+        .run(broken.effective_json, broken.id);
+      await again.close();
+    }
   });
 
   it('names the problem and the fix, with a non-zero exit', async () => {

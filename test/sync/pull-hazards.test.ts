@@ -28,7 +28,7 @@ const petsCollection = LIST_COLLECTIONS[0];
 if (!petsCollection) throw new Error('pets collection missing');
 
 describe('incremental pull against a hostile server', () => {
-  it('mirrors everything on the first run and a no-change poll is one 304 per list and no writes', async () => {
+  it('mirrors everything on the first run and a no-change poll is 304s only (changes and removals) and no writes', async () => {
     await setup();
     server.addPets(250);
     server.addPeople(120, 'adopter');
@@ -37,13 +37,14 @@ describe('incremental pull against a hostile server', () => {
     expect(first.complete).toBe(true);
     expectConverged(mirror.db, server, { reconciled: true });
 
-    // The first poll after a checkpoint moves asks a new URL (and stores its ETag); no record is rewritten.
-    expect(await runSync(mirror.db, client)).toMatchObject({ complete: true, written: 0, requests: 3 });
+    // The first poll after a checkpoint moves asks new URLs (and stores their ETags); no record is rewritten.
+    expect(await runSync(mirror.db, client)).toMatchObject({ complete: true, written: 0, requests: 6 });
     const before = totalChanges(mirror.db);
     const logStart = server.log.length;
+    // Per list: what changed since the checkpoint, and the list's total for the removal check.
     const poll = await runSync(mirror.db, client);
-    expect(poll).toMatchObject({ complete: true, written: 0, requests: 3, notModified: 3 });
-    expect(server.log.slice(logStart).map((entry) => entry.status)).toEqual([304, 304, 304]);
+    expect(poll).toMatchObject({ complete: true, written: 0, requests: 6, notModified: 6 });
+    expect(server.log.slice(logStart).map((entry) => entry.status)).toEqual([304, 304, 304, 304, 304, 304]);
     expect(totalChanges(mirror.db)).toBe(before);
   });
 
@@ -66,9 +67,9 @@ describe('incremental pull against a hostile server', () => {
       let mutations = 0;
       await setup({
         order,
-        beforeListPage: ({ offset }) => {
-          // While the desk is on the second page, staff edit pets on pages it already read and add one.
-          if (offset === 100 && mutations < 3) {
+        beforeListPage: ({ path, pageNo }) => {
+          // While the desk reads its second to fourth pages, staff edit pets on pages it already read and add one.
+          if (path === '/api/pets' && pageNo >= 1 && mutations < 3) {
             mutations += 1;
             const ids = [...server.pets.keys()];
             server.updatePet(ids[mutations * 7] ?? '', { description: `edit ${mutations}` });
@@ -79,11 +80,10 @@ describe('incremental pull against a hostile server', () => {
       });
       server.addPets(320);
       const run = await runSync(mirror.db, client);
-      expect(mutations).toBeGreaterThan(0);
-      // With three rounds of edits the pass repeats; once the list holds still it completes.
-      const settled = run.complete ? run : await runSync(mirror.db, client);
-      expect(settled.complete).toBe(true);
-      expectConverged(mirror.db, server);
+      expect(mutations).toBe(3);
+      // One run converges however the list moved while it was read.
+      expect(run.complete).toBe(true);
+      expectConverged(mirror.db, server, { reconciled: true });
       // Edits after the first sync arrive with the next incremental pull whatever the order.
       server.updatePet([...server.pets.keys()][5] ?? '', { name: 'Late edit' });
       expect((await runSync(mirror.db, client)).complete).toBe(true);
@@ -111,8 +111,8 @@ describe('incremental pull against a hostile server', () => {
   it('resumes a pull cut off halfway and misses nothing', async () => {
     const controller = new AbortController();
     await setup({
-      beforeListPage: ({ path, offset }) => {
-        if (path === '/api/pets' && offset === 200) controller.abort();
+      beforeListPage: ({ path, pageNo }) => {
+        if (path === '/api/pets' && pageNo === 2) controller.abort();
       },
     });
     server.addPets(450);
@@ -127,7 +127,11 @@ describe('incremental pull against a hostile server', () => {
     const logStart = server.log.length;
     const run = await runSync(mirror.db, client);
     expect(run.complete).toBe(true);
-    expect(server.log[logStart]?.url).toContain('offset=200');
+    // It goes on after the last stored page (from its last timestamp: the server lists in updated order).
+    expect(server.log[logStart]?.url).toContain('updated_since=');
+    expect(
+      server.log.slice(logStart).filter((entry) => entry.url.startsWith('/api/pets?')).length,
+    ).toBeLessThan(6);
     expectConverged(mirror.db, server, { reconciled: true });
   });
 
@@ -184,11 +188,8 @@ describe('pets that leave the public list', () => {
     setLocalEdit(mirror.db, 'pet', deleted.id, { description: 'note typed offline' });
     server.updatePet(edited.id, { show_public: false });
 
-    // An incremental pull sees no tombstones: absence changes nothing.
-    await runSync(mirror.db, client);
-    for (const pet of [hidden, deleted, edited]) expect(getPet(mirror.db, pet.id)?.presence).toBe('listed');
-
-    const run = await runSync(mirror.db, client, { reconcile: true });
+    // One ordinary sync finds them: the list's total no longer matches the pets the mirror holds as listed.
+    const run = await runSync(mirror.db, client);
     expect(run.complete).toBe(true);
     expect(getPet(mirror.db, hidden.id)?.presence).toBe('unlisted');
     expect(getPet(mirror.db, edited.id)).toMatchObject({
@@ -202,9 +203,9 @@ describe('pets that leave the public list', () => {
     });
     expectConverged(mirror.db, server, { reconciled: true });
 
-    // Back on the list (the status became public again, updated_at unchanged): the next full check relists it.
+    // Back on the list (the status became public again, updated_at unchanged): the next ordinary sync relists it.
     server.hidePet(back.id, false);
-    await runSync(mirror.db, client, { reconcile: true });
+    await runSync(mirror.db, client);
     expect(getPet(mirror.db, back.id)?.presence).toBe('listed');
     expectConverged(mirror.db, server, { reconciled: true });
   });
@@ -212,7 +213,7 @@ describe('pets that leave the public list', () => {
 
 describe('metadata under its small hourly limit', () => {
   it('keeps the stored copies and still completes when the limit is used up', async () => {
-    await setup({ limitPerHour: 5 });
+    await setup({ limitPerHour: 7 });
     server.addPets(5);
     expect((await runSync(mirror.db, client, { metadata: true })).complete).toBe(true);
     const run = await runSync(mirror.db, client, { metadata: true });

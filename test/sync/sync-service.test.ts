@@ -74,7 +74,7 @@ describe('SyncService', () => {
     const svc = makeService();
     const first = svc.syncNow();
     const second = svc.syncNow();
-    const third = svc.syncNow({ reconcile: true });
+    const third = svc.syncNow({ fullCheck: true });
     expect(second).toBe(third);
     await Promise.all([first, second]);
     const pageRequests = server.log.filter((entry) => entry.url.startsWith('/api/pets?')).length;
@@ -144,5 +144,58 @@ describe('SyncService', () => {
     expect(getPet(mirror.db, old?.id ?? '')).toBeUndefined();
     expect(getPet(mirror.db, other?.id ?? '')).toBeDefined();
     await first.close();
+  });
+
+  it('says "filling" on a first sync and "repairing" while it re-reads what shifted, idle only once converged', async () => {
+    server.options.order = 'shuffle';
+    server.options.changeBeforeEveryPage = true;
+    server.addPets(320);
+    const summary = await makeService().syncNow();
+    expect(summary?.complete).toBe(true);
+    const stages = states.flatMap((s) => (s.progress?.phase === 'Pets' ? [s.progress.stage] : []));
+    expect(stages[0]).toBe('filling');
+    expect(stages).toContain('repairing');
+    expect(states.findIndex((s) => s.state === 'idle')).toBe(states.length - 1);
+  });
+
+  it('never says up to date after a run that could not converge, and names the request', async () => {
+    server.options.misbehave = 'lying-total';
+    server.addPets(150);
+    const summary = await makeService().syncNow();
+    expect(summary?.complete).toBe(false);
+    expect(states.some((s) => s.state === 'idle')).toBe(false);
+    expect(last()).toMatchObject({ state: 'error', error: { code: 'sync_incomplete' }, lastSyncedAt: null });
+    expect(last()?.error?.message).toContain('total');
+    expect(last()?.error?.requestId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('keeps Sync now incremental; the full check is separate, estimated and can be stopped', async () => {
+    server.addPets(450);
+    const svc = makeService();
+    await svc.syncNow();
+    const estimate = svc.fullCheckEstimate();
+    expect(estimate).toMatchObject({
+      listRequests: 5 + 1 + 1 + 6,
+      recordRequests: 0,
+      running: false,
+      records: 450,
+    });
+    expect(estimate.seconds).toBeGreaterThanOrEqual(0);
+    // Sync now on an unchanged shelter: at most two requests per list (what changed, and the list's total).
+    const before = server.log.length;
+    await svc.syncNow();
+    const pets = server.log.slice(before).filter((entry) => entry.url.startsWith('/api/pets'));
+    expect(pets.map((entry) => entry.url.includes('limit=1&'))).toEqual([false, true]);
+    expect(server.log.length - before).toBeLessThanOrEqual(6);
+
+    server.options.beforeListPage = ({ pageNo }) => {
+      if (pageNo === 4) svc.stopFullCheck();
+    };
+    const stopped = await svc.runFullCheck();
+    expect(stopped).toBeUndefined();
+    expect(svc.fullCheckEstimate().running).toBe(false);
+    expect(last()?.state).toBe('idle');
+    server.options.beforeListPage = undefined;
+    expect((await svc.runFullCheck())?.complete).toBe(true);
   });
 });

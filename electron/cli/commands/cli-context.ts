@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DeskCallError } from '../../../shared/desk-api';
-import { createDeskCore, type DeskCore } from '../../desk/api';
+import { createDeskCore, type DeskCore, type DeskCoreOptions } from '../../desk/api';
 import { MIRROR_FILE } from '../../desk/mirror';
 import { CliUsageError } from '../args';
 
@@ -26,7 +26,7 @@ const USAGE_CODES = new Set(['invalid_input', 'not_found', 'conflict']);
  */
 export async function withDeskCore<T>(
   dataDir: string,
-  options: { integrityCheck?: 'quick' | 'marker' },
+  options: { integrityCheck?: 'quick' | 'marker'; syncClient?: DeskCoreOptions['syncClient'] },
   run: (core: DeskCore) => T | Promise<T>,
 ): Promise<T> {
   fs.mkdirSync(dataDir, { recursive: true });
@@ -36,6 +36,7 @@ export async function withDeskCore<T>(
     modeReason: 'command line',
     start: false,
     ...(options.integrityCheck && { integrityCheck: options.integrityCheck }),
+    ...(options.syncClient && { syncClient: options.syncClient }),
   });
   try {
     return await run(core);

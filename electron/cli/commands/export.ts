@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { z } from 'zod';
 import { personSchema, petSchema } from '../../../shared/contract';
 import { iterateRecords } from '../../desk/mirror';
@@ -5,15 +8,17 @@ import { openDeskMirror } from '../../desk/outbox';
 import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
 import { requireMirror } from './cli-context';
 import type { CliCommand, CliIo } from './command';
-import { csvHeader, csvRow } from './csv';
+import { CSV_BOM, csvHeader, csvRow } from './csv';
 
 const KINDS = ['pets', 'adopters', 'fosters'] as const;
 
 const USAGE = `Usage: npm run --silent cli -- export pets|adopters|fosters [--data-dir DIR] [--format json|csv] [--include-removed]
 
-Prints the mirrored records (API shape, pending local edits applied) to stdout, nothing else.
+Prints the mirrored records (API shape, pending local edits applied) to stdout, nothing else; nothing at all when
+it fails, so a half-written export is never mistaken for a whole one.
   --format json    a JSON array (default)
-  --format csv     RFC 4180 CSV with a header row; lists and objects are JSON inside a cell
+  --format csv     RFC 4180 CSV in UTF-8 with a byte order mark and a header row; lists and objects are JSON
+                   inside a cell; text a spreadsheet would run as a formula (= + - @) starts with an apostrophe
   --include-removed  also print records the server deleted (kept by the desk)
   --data-dir DIR   the desk's data folder (default: ${defaultDataDir()})`;
 
@@ -46,24 +51,62 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const dataDir = flags['data-dir'] ?? defaultDataDir();
   requireMirror(dataDir);
   const mirror = await openDeskMirror({ dataDir });
+  // Rendered to a private temporary file first: stdout gets the whole export or nothing.
+  const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-export-'));
+  const file = path.join(staging, 'export');
   try {
-    const records = iterateRecords(mirror.db, kind.data, { includeRemoved: flags['include-removed'] });
-    if (flags.format === 'csv') {
-      const columns = Object.keys(kind.data === 'pets' ? petSchema.shape : personSchema.shape);
-      io.stdout(csvHeader(columns));
-      for (const record of records) io.stdout(csvRow(columns, record));
-      return 0;
+    const fd = fs.openSync(file, 'w', 0o600);
+    try {
+      renderExport(mirror.db, kind.data, flags, (text) => fs.writeSync(fd, text));
+    } finally {
+      fs.closeSync(fd);
     }
-    let first = true;
-    io.stdout('[');
-    for (const record of records) {
-      io.stdout(`${first ? '\n' : ',\n'}${JSON.stringify(record)}`);
-      first = false;
-    }
-    io.stdout(first ? ']\n' : '\n]\n');
+    copyToStdout(file, io);
     return 0;
   } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
     await mirror.close();
+  }
+}
+
+function renderExport(
+  db: Parameters<typeof iterateRecords>[0],
+  kind: (typeof KINDS)[number],
+  flags: z.infer<typeof flagsSchema>,
+  write: (text: string) => void,
+): void {
+  const records = iterateRecords(db, kind, { includeRemoved: flags['include-removed'] });
+  if (flags.format === 'csv') {
+    const columns = Object.keys(kind === 'pets' ? petSchema.shape : personSchema.shape);
+    write(CSV_BOM + csvHeader(columns));
+    for (const record of records) write(csvRow(columns, record));
+    return;
+  }
+  let first = true;
+  write('[');
+  for (const record of records) {
+    write(`${first ? '\n' : ',\n'}${JSON.stringify(record)}`);
+    first = false;
+  }
+  write(first ? ']\n' : '\n]\n');
+}
+
+/** Streams a finished export to stdout in chunks (a large shelter's export need not fit in memory twice). */
+function copyToStdout(file: string, io: CliIo): void {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(1024 * 1024);
+    // ignoreBOM keeps the CSV's byte order mark (a decoder drops it by default).
+    const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+    for (;;) {
+      const read = fs.readSync(fd, buffer, 0, buffer.length, null);
+      if (read === 0) break;
+      io.stdout(decoder.decode(buffer.subarray(0, read), { stream: true }));
+    }
+    const rest = decoder.decode();
+    if (rest) io.stdout(rest);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 

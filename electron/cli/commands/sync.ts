@@ -12,8 +12,10 @@ const USAGE = `Usage: npm run cli -- sync [--remote URL --key KEY | --standalone
   --standalone     sync with this desk's own embedded server (<data-dir>/standalone/)
   --data-dir DIR   the desk's data folder (default: ${defaultDataDir()})
   --once           pull everything once, print a one-line summary, exit 0 when the mirror is current
-  --full           also check every record that left the lists (pets no longer public, deleted ones)
+  --full           run the full check instead: read every list in full and ask about every record off the lists
   --json           print the --once summary as one JSON object instead of a sentence
+  --request-deadline SECONDS  longest wait for one whole answer of the server, body included (default 60)
+  --max-response-mb MB        largest answer accepted from the server (default 32)
 
 Without --once it keeps syncing every 60 s until Ctrl-C, printing status changes to stderr.`;
 
@@ -29,6 +31,16 @@ const flagsSchema = z.object({
   once: z.boolean().default(false),
   full: z.boolean().default(false),
   json: z.boolean().default(false),
+  'request-deadline': z.coerce
+    .number({ error: 'must be a number of seconds' })
+    .positive({ error: 'must be more than 0 seconds' })
+    .max(3600, { error: 'must be at most 3600 seconds' })
+    .optional(),
+  'max-response-mb': z.coerce
+    .number({ error: 'must be a number of megabytes' })
+    .positive({ error: 'must be more than 0' })
+    .max(1024, { error: 'must be at most 1024' })
+    .optional(),
 });
 
 /** The fix to print after a failure, by what the desk's status says went wrong. */
@@ -36,6 +48,10 @@ function fixFor(status: DeskStatus): string {
   if (status.state === 'offline') return 'Check --remote and that the server is running and reachable.';
   if (status.state === 'needs-auth') return 'Pass a valid key with --key KEY (a read key is enough to sync).';
   if (status.error?.code === 'rate_limited') return 'Wait for the hourly window to reset, then run it again.';
+  if (status.error?.code === 'response_too_large')
+    return 'Report it to whoever runs the server; raise --max-response-mb only if such answers are expected.';
+  if (status.error?.code === 'response_too_slow')
+    return 'Check the network or the server; raise --request-deadline only if the server is known to be this slow.';
   return 'Run it again; if it keeps failing, report the message and request id.';
 }
 
@@ -154,6 +170,8 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
       once: { type: 'boolean' },
       full: { type: 'boolean' },
       json: { type: 'boolean' },
+      'request-deadline': { type: 'string' },
+      'max-response-mb': { type: 'string' },
     },
     flagsSchema,
     hint,
@@ -163,7 +181,11 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const dataDir = flags['data-dir'] ?? defaultDataDir();
   // The same core the app assembles (mirror, outbox, sync service, connection, standalone server), through its
   // handlers: every run first sends the outbox's queued local writes.
-  return withDeskCore(dataDir, {}, async (core) => {
+  const syncClient = {
+    ...(flags['request-deadline'] && { deadlineMs: flags['request-deadline'] * 1000 }),
+    ...(flags['max-response-mb'] && { maxResponseBytes: flags['max-response-mb'] * 1024 * 1024 }),
+  };
+  return withDeskCore(dataDir, { syncClient }, async (core) => {
     await connect(core, flags, dataDir, hint);
     return flags.once ? syncOnce(core, flags, dataDir, io) : syncForever(core, io);
   });

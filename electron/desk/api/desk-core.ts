@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { DeskMode } from '../../../shared/desk-api';
 import { FileSecretStore, type SecretStore } from '../../platform/secret-store';
+import type { ApiClientOptions } from '../client';
 import { openDeskMirror } from '../outbox';
 import type { DeskContext } from './desk-context';
 import { createEventHub, type EventHub } from './event-hub';
@@ -9,6 +10,7 @@ import { registerAppHandlers } from './handlers/app';
 import { registerDashboardHandlers } from './handlers/dashboard';
 import { registerMirrorHandlers } from './handlers/mirror';
 import { registerOutboxHandlers } from './handlers/outbox';
+import { registerPhotoHandlers } from './handlers/photos';
 import { registerPrintHandlers } from './handlers/print';
 import { registerSettingsHandlers } from './handlers/settings';
 import { registerShelterHandlers } from './handlers/shelter';
@@ -35,6 +37,8 @@ export interface DeskCoreOptions {
   start?: boolean;
   /** How much the mirror is checked at open (default `quick`; short CLI commands pass `marker`). */
   integrityCheck?: 'quick' | 'marker';
+  /** Bounds of the sync's API client (the CLI's --request-deadline and --max-response-mb). */
+  syncClient?: Pick<ApiClientOptions, 'deadlineMs' | 'maxResponseBytes'>;
 }
 
 export interface DeskCore {
@@ -106,6 +110,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     registerAppHandlers(registry, context);
     registerSettingsHandlers(registry, context);
     registerStatusHandlers(registry, context);
+    registerPhotoHandlers(registry, context);
     // Mirror and sync (issue #4): the mirror database in the data folder, its reads, and the sync service.
     const mirror = await openDeskMirror({
       dataDir: options.dataDir,
@@ -123,6 +128,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     const sync = registerSyncHandlers(registry, context, mirror, {
       hooks: outbox.hooks,
       startServer: shelter.start,
+      ...(options.syncClient && { service: { clientOptions: options.syncClient } }),
     });
     outbox.attach(sync);
     registerShelterHandlers(registry, context, { host: shelter, sync, mirror });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { createApiClient, normalizeBaseUrl } from './api-client';
 import { ApiError } from './api-error';
 import { delayBeforeRequest, rateBucket, readRateWindow } from './rate-limit';
+import { retryAfterMs } from './response-bounds';
 
 type Responder = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
 let server: http.Server | undefined;
@@ -287,5 +288,77 @@ describe('rate-limit pacing against a server', () => {
     });
     await client.close();
     await impatient.close();
+  });
+});
+
+describe('bounds of one request', () => {
+  it('honours Retry-After as an HTTP date, measured on the server clock', async () => {
+    expect(
+      retryAfterMs(
+        { 'retry-after': 'Wed, 21 Oct 2026 07:28:30 GMT', date: 'Wed, 21 Oct 2026 07:28:00 GMT' },
+        Date.parse('2026-10-21T12:00:00Z'),
+      ),
+    ).toBe(30_000);
+    expect(retryAfterMs({ 'retry-after': '7' }, 0)).toBe(7000);
+    expect(retryAfterMs({ 'retry-after': 'soon' }, 0)).toBeUndefined();
+    let calls = 0;
+    const base = await serve((_req, res) => {
+      calls += 1;
+      if (calls === 1) {
+        const now = Date.now();
+        reply(
+          res,
+          429,
+          { error: 'slow down', code: 'rate_limited', request_id: REQUEST_ID },
+          {
+            date: new Date(now).toUTCString(),
+            'retry-after': new Date(now + 3000).toUTCString(),
+          },
+        );
+      } else reply(res, 200, { ok: true });
+    });
+    const waits: Array<{ reason: string; ms: number }> = [];
+    const client = createApiClient({
+      baseUrl: base,
+      apiKey: 'k',
+      sleep: async () => undefined,
+      onWait: (wait) => waits.push(wait),
+    });
+    expect(await client.get('/api/x', { schema: okSchema })).toMatchObject({ status: 200 });
+    expect(waits).toHaveLength(1);
+    expect(waits[0]?.ms).toBeGreaterThanOrEqual(2000);
+    expect(waits[0]?.ms).toBeLessThanOrEqual(3000);
+    await client.close();
+  });
+
+  it('cuts off a body that trickles past the deadline and one larger than the limit, without retrying', async () => {
+    let requests = 0;
+    const base = await serve((req, res) => {
+      requests += 1;
+      res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': REQUEST_ID });
+      if (req.url?.includes('slow')) {
+        const timer = setInterval(() => res.write(' '), 50);
+        res.on('close', () => clearInterval(timer));
+        res.write('{');
+      } else {
+        res.end(`{"ok":true,"pad":"${'x'.repeat(3 * 1024 * 1024)}"}`);
+      }
+    });
+    const client = createApiClient({
+      baseUrl: base,
+      apiKey: 'k',
+      deadlineMs: 400,
+      maxResponseBytes: 1024 * 1024,
+    });
+    const started = performance.now();
+    const slow = await client.get('/api/slow', { schema: okSchema }).catch((error: unknown) => error);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(slow).toBeInstanceOf(ApiError);
+    expect(slow).toMatchObject({ code: 'response_too_slow', requestId: REQUEST_ID });
+    const big = await client.get('/api/big', { schema: okSchema }).catch((error: unknown) => error);
+    expect(big).toMatchObject({ code: 'response_too_large', requestId: REQUEST_ID });
+    expect((big as Error).message).toContain('limit 1 MB');
+    expect(requests).toBe(2);
+    await client.close();
   });
 });

@@ -4,6 +4,13 @@ import type { z } from 'zod';
 import { API_KEY_HEADER, errorBodySchema } from '../../../shared/contract';
 import { ApiError } from './api-error';
 import { delayBeforeRequest, type RateWindow, rateBucket, readRateWindow } from './rate-limit';
+import {
+  BoundsExceeded,
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  headerValue,
+  retryAfterMs,
+} from './response-bounds';
 
 export interface ApiClientOptions {
   /** The server's base address; request paths start with `/api` (see `normalizeBaseUrl`). */
@@ -12,6 +19,13 @@ export interface ApiClientOptions {
   apiKey: string;
   /** Time allowed for the response headers and between body chunks. Default 30 s. */
   timeoutMs?: number;
+  /**
+   * Time allowed for one whole request, headers and body together. A body that keeps trickling in (one byte every
+   * few seconds never trips `timeoutMs`) is cut off here. Default 60 s.
+   */
+  deadlineMs?: number;
+  /** Largest response body accepted; a larger one is cut off unread. Default 32 MB (a list page is far smaller). */
+  maxResponseBytes?: number;
   /** Tries per request for network failures and 5xx (first try included). Default 5. */
   maxAttempts?: number;
   /** Longest single wait for a 429 `Retry-After` or an exhausted window before giving up. Default 120 s. */
@@ -154,14 +168,6 @@ function isConnectFailure(error: unknown): boolean {
   return errorCodes(error).some((code) => CONNECT_FAILURE_CODES.has(code));
 }
 
-function headerValue(
-  headers: Record<string, string | string[] | undefined>,
-  name: string,
-): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
 function flatHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
@@ -197,6 +203,8 @@ interface RawResponse {
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const baseUrl = normalizeBaseUrl(options.baseUrl);
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const maxAttempts = Math.max(1, options.maxAttempts ?? 5);
   const maxWaitMs = options.maxWaitMs ?? 120_000;
   const backoffBase = options.backoffBaseMs ?? 250;
@@ -240,22 +248,64 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     body: string | Uint8Array | undefined,
     signal: AbortSignal | undefined,
   ): Promise<RawResponse> {
-    const response = await request(`${baseUrl}${path}`, {
-      method: method as Dispatcher.HttpMethod,
-      headers: {
-        accept: 'application/json',
-        'user-agent': 'ShelterDesk',
-        [API_KEY_HEADER]: options.apiKey,
-        ...headers,
-      },
-      body,
-      dispatcher,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      ...(signal && { signal }),
-    });
-    const text = await response.body.text();
-    return { status: response.statusCode, headers: response.headers, text };
+    // The deadline covers the whole exchange; the caller's signal still cancels it.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), deadlineMs);
+    const combined = signal ? AbortSignal.any([signal, deadline.signal]) : deadline.signal;
+    let response: Dispatcher.ResponseData | undefined;
+    try {
+      response = await request(`${baseUrl}${path}`, {
+        method: method as Dispatcher.HttpMethod,
+        headers: {
+          accept: 'application/json',
+          'user-agent': 'ShelterDesk',
+          [API_KEY_HEADER]: options.apiKey,
+          ...headers,
+        },
+        body,
+        dispatcher,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        signal: combined,
+      });
+      const declared = Number(headerValue(response.headers, 'content-length'));
+      if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(response, declared);
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of response.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > maxBytes) throw tooLarge(response, size);
+        chunks.push(chunk);
+      }
+      return {
+        status: response.statusCode,
+        headers: response.headers,
+        text: Buffer.concat(chunks).toString('utf8'),
+      };
+    } catch (error) {
+      // Stop reading a body we gave up on (the connection is not reused).
+      response?.body.destroy();
+      if (deadline.signal.aborted && !signal?.aborted && !(error instanceof BoundsExceeded)) {
+        throw new BoundsExceeded(
+          'deadline',
+          `${method} ${path.split('?')[0]} took longer than ${Math.round(deadlineMs / 1000)} s in total` +
+            `${response ? ` (the server kept sending its ${response.statusCode} answer slowly)` : ''}; the desk stopped waiting` +
+            `${response && headerValue(response.headers, 'x-request-id') ? ` (request id ${headerValue(response.headers, 'x-request-id')})` : ''}.`,
+        );
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function tooLarge(response: Dispatcher.ResponseData, bytes: number): BoundsExceeded {
+    const requestId = headerValue(response.headers, 'x-request-id');
+    return new BoundsExceeded(
+      'size',
+      `The server's answer is larger than the desk accepts (${Math.round(bytes / 1048576)} MB so far, limit ${Math.round(maxBytes / 1048576)} MB); it was not read` +
+        `${requestId ? ` (request id ${requestId})` : ''}.`,
+    );
   }
 
   /** Runs one request with pacing, retries and 429 waits; returns the final response (any status but 429/5xx). */
@@ -286,6 +336,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       } catch (error) {
         if (signal?.aborted)
           throw new ApiError({ kind: 'aborted', message: 'The request was cancelled.', cause: error });
+        if (error instanceof BoundsExceeded) {
+          throw new ApiError({
+            kind: 'server',
+            code: error.bound === 'size' ? 'response_too_large' : 'response_too_slow',
+            message: error.message,
+            requestId: /request id ([0-9a-zA-Z-]+)/.exec(error.message)?.[1],
+            cause: error,
+          });
+        }
         if (!isNetworkError(error)) throw error;
         failures += 1;
         if (failures >= (isConnectFailure(error) ? Math.min(CONNECT_ATTEMPTS, maxAttempts) : maxAttempts)) {
@@ -304,8 +363,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (window) windows.set(bucket, window);
       if (response.status === 429) {
         rateWaits += 1;
-        const retryAfter = Number(headerValue(response.headers, 'retry-after'));
-        const ms = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : 1000;
+        const ms = retryAfterMs(response.headers, now()) ?? 1000;
         if (ms > maxWaitMs || rateWaits > 20) {
           throw new ApiError({
             kind: 'rate-limited',

@@ -148,6 +148,10 @@ export function remapLocalId(db: MirrorDb, entityType: EntityType, localId: stri
       statement(db, `UPDATE ${tableOf(entityType)} SET id = ? WHERE id = ?`).run(serverId, localId);
     }
     recomputeEffective(db, entityType, serverId);
+    statement(
+      db,
+      'INSERT OR REPLACE INTO local_id_map (entity_type, local_id, server_id) VALUES (?, ?, ?)',
+    ).run(entityType, localId, serverId);
   })();
 }
 

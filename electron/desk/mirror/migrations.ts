@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 import { dashboardIndexes } from './dashboard-index';
+import { listedCountIndexes } from './listed-records';
 
 /**
  * The mirror's schema. Each record table keeps the server version (`server_json`, exactly as the API
@@ -325,6 +326,37 @@ const petWordIndex: Migration = {
 };
 
 /**
+ * Search by the shelter's own identifiers and typo tolerance: a pet's `custom_id` (case-insensitive, exact or
+ * prefix: `RAR-000199`) and microchip (exact) through small partial indexes, and the word list of the description
+ * index (fts5vocab: no data of its own) that typo alternatives are drawn from together with names and breeds.
+ */
+const identifierSearch: Migration = {
+  async up(db: Kysely<unknown>) {
+    const statements = [
+      sql`CREATE INDEX pet_custom_id ON pet (custom_id COLLATE NOCASE) WHERE custom_id IS NOT NULL`,
+      sql`CREATE INDEX pet_microchip ON pet (microchip_id) WHERE microchip_id IS NOT NULL`,
+      sql`CREATE VIRTUAL TABLE pet_words_vocab USING fts5vocab(pet_words, row)`,
+    ];
+    for (const statement of statements) await statement.execute(db);
+  },
+};
+
+/**
+ * Where records created on this desk went: the server's id of each local id the server accepted, so a confirmation
+ * or link that still holds the local id finds the record under its server id.
+ */
+const localIdMap: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql`CREATE TABLE local_id_map (
+      entity_type TEXT NOT NULL CHECK (entity_type IN ('pet', 'person')),
+      local_id TEXT NOT NULL,
+      server_id TEXT NOT NULL,
+      PRIMARY KEY (entity_type, local_id)
+    ) STRICT`.execute(db);
+  },
+};
+
+/**
  * Static migrations of the mirror database, keyed by zero-padded names. Features that keep tables in the same
  * database bring their own through `openMirror`'s `extraMigrations` (the outbox's are 1001-…); mirror migrations
  * added after the outbox's are numbered 2001 and up so existing data folders keep the order they were migrated in.
@@ -334,5 +366,8 @@ export const MIRROR_MIGRATIONS: Record<string, Migration> = {
   '2001-mirror-list-tables': listTables,
   '2002-mirror-deferred-search-index': deferredSearchIndex,
   '2003-mirror-pet-word-index': petWordIndex,
+  '2101-mirror-listed-count-indexes': listedCountIndexes,
+  '2201-mirror-identifier-search': identifierSearch,
+  '2202-mirror-local-id-map': localIdMap,
   '2401-mirror-dashboard-indexes': dashboardIndexes,
 };

@@ -1,6 +1,6 @@
 import type { Person, Pet } from '../../../shared/contract';
-import { searchIndexWatermark } from './bulk-load';
 import { EFFECTIVE_JSON_SQL } from './records';
+import { type SearchClause, searchClause } from './search';
 import { type EntityType, type MirrorDb, type MirrorRecord, type Presence, statement } from './types';
 
 /** Sort keys of the pet list and the column each reads. */
@@ -19,8 +19,9 @@ const PERSON_SORT_COLUMNS = {
   status: 'status',
 } as const;
 
-export type PetSort = keyof typeof PET_SORT_COLUMNS;
-export type PersonSort = keyof typeof PERSON_SORT_COLUMNS;
+/** A column sort, or `relevance`: best matches of the search first (the default while searching). */
+export type PetSort = keyof typeof PET_SORT_COLUMNS | 'relevance';
+export type PersonSort = keyof typeof PERSON_SORT_COLUMNS | 'relevance';
 
 /** Presences shown when a query names none: everything except records the server deleted. */
 export const DEFAULT_PRESENCES: readonly Presence[] = ['listed', 'unlisted', 'local'];
@@ -73,57 +74,6 @@ function fromRow<T>(row: RecordRow): MirrorRecord<T> {
   };
 }
 
-/** Largest code point: `prefix + MAX_CHAR` is above every name that starts with `prefix`. */
-const MAX_CHAR = String.fromCodePoint(0x10ffff);
-
-const PET_SEARCH_COLUMNS = ['name', 'breed_text', 'description', 'microchip_id'] as const;
-const PERSON_SEARCH_COLUMNS = ['name', 'email', 'phone'] as const;
-
-/** A LIKE pattern matching `word` anywhere (escape character `\\`). */
-const containsPattern = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/**
- * Adds search conditions. Each word of 3+ characters must match a search index: a substring of a short field
- * (trigram index: pet name, breed, microchip; person name, email, phone) or, for pets, a word of the description
- * starting with it (word index). Matching is case-insensitive. Shorter words, which a trigram index cannot look up,
- * match the start of the name through the name index. All words must match. Rows an initial sync has not indexed yet
- * (above the search-index watermark) are matched with LIKE on the same columns meanwhile, so a search during a first
- * sync still finds them.
- */
-function addSearch(
-  db: MirrorDb,
-  where: string[],
-  params: unknown[],
-  search: string | undefined,
-  table: 'pet' | 'person',
-): void {
-  const words = (search ?? '').trim().split(/\s+/).filter(Boolean).slice(0, 8);
-  const long = words.filter((word) => [...word].length >= 3);
-  const short = words.filter((word) => [...word].length < 3);
-  const watermark = long.length > 0 ? searchIndexWatermark(db, table) : undefined;
-  const columns = table === 'pet' ? PET_SEARCH_COLUMNS : PERSON_SEARCH_COLUMNS;
-  for (const word of long) {
-    const phrase = `"${word.replaceAll('"', '""')}"`;
-    const sources = [`SELECT rowid FROM ${table}_fts WHERE ${table}_fts MATCH ?`];
-    params.push(phrase);
-    if (table === 'pet') {
-      sources.push('SELECT rowid FROM pet_words WHERE pet_words MATCH ?');
-      params.push(`${phrase}*`);
-    }
-    if (watermark !== undefined) {
-      sources.push(
-        `SELECT seq FROM ${table} WHERE seq > ? AND (${columns.map((column) => `${column} LIKE ? ESCAPE '\\'`).join(' OR ')})`,
-      );
-      params.push(watermark, ...columns.map(() => containsPattern(word)));
-    }
-    where.push(`seq IN (${sources.join(' UNION ')})`);
-  }
-  for (const word of short) {
-    where.push('name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE');
-    params.push(word, `${word}${MAX_CHAR}`);
-  }
-}
-
 function addCommon(
   db: MirrorDb,
   table: 'pet' | 'person',
@@ -152,6 +102,21 @@ function addCommon(
   if (query.pendingOnly) where.push('has_pending = 1');
 }
 
+/** The ORDER BY of a list: relevance (best matches first, then by name) or a column in the asked direction. */
+function orderOf(
+  columns: Record<string, string>,
+  sort: string | undefined,
+  search: SearchClause | undefined,
+  direction: 'asc' | 'desc' | undefined,
+): { order: string; params: unknown[] } {
+  const dir = direction === 'desc' ? 'DESC' : 'ASC';
+  if (search && (sort === undefined || sort === 'relevance')) {
+    return { order: `${search.rank}, name COLLATE NOCASE, seq`, params: search.rankParams };
+  }
+  const column = columns[sort === undefined || sort === 'relevance' ? 'name' : sort] ?? columns.name;
+  return { order: `${column} ${dir}, seq ${dir}`, params: [] };
+}
+
 /**
  * Runs a list query on the slim list table (filters, order, count), then reads the wide rows of the one page.
  */
@@ -160,13 +125,12 @@ function runPage<T>(
   table: 'pet' | 'person',
   where: string[],
   params: unknown[],
-  order: string,
+  order: { order: string; params: unknown[] },
   query: CommonQuery,
 ): Page<T> {
   const limit = Math.min(500, Math.max(1, query.limit ?? 50));
   const offset = Math.max(0, query.offset ?? 0);
   const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-  const direction = query.direction === 'desc' ? 'DESC' : 'ASC';
   const usesSearchIndex = where.some((condition) => condition.includes('_fts MATCH'));
   let seqs: { seq: number; total?: number }[];
   let total: number;
@@ -174,15 +138,14 @@ function runPage<T>(
     // One pass over the search matches gives both the page and the count (the FTS lookup is the costly part).
     seqs = statement(
       db,
-      `SELECT seq, COUNT(*) OVER () AS total FROM ${table}_list ${clause}
-       ORDER BY ${order} ${direction}, seq ${direction} LIMIT ? OFFSET ?`,
-    ).all(...params, limit, offset) as { seq: number; total: number }[];
+      `SELECT seq, COUNT(*) OVER () AS total FROM ${table}_list ${clause} ORDER BY ${order.order} LIMIT ? OFFSET ?`,
+    ).all(...params, ...order.params, limit, offset) as { seq: number; total: number }[];
     total = seqs[0]?.total ?? -1;
   } else {
     seqs = statement(
       db,
-      `SELECT seq FROM ${table}_list ${clause} ORDER BY ${order} ${direction}, seq ${direction} LIMIT ? OFFSET ?`,
-    ).all(...params, limit, offset) as { seq: number }[];
+      `SELECT seq FROM ${table}_list ${clause} ORDER BY ${order.order} LIMIT ? OFFSET ?`,
+    ).all(...params, ...order.params, limit, offset) as { seq: number }[];
     total = -1;
   }
   if (total < 0) {
@@ -220,8 +183,13 @@ export function listPets(db: MirrorDb, query: PetQuery = {}): Page<Pet> {
       params.push(value);
     }
   }
-  addSearch(db, where, params, query.search, 'pet');
-  return runPage<Pet>(db, 'pet', where, params, PET_SORT_COLUMNS[query.sort ?? 'name'], query);
+  const search = searchClause(db, 'pet', query.search);
+  if (search) {
+    where.push(search.where);
+    params.push(...search.params);
+  }
+  const order = orderOf(PET_SORT_COLUMNS, query.sort, search, query.direction);
+  return runPage<Pet>(db, 'pet', where, params, order, query);
 }
 
 /** Lists mirrored people (adopters and fosters, effective records) with filters, search, sort and paging. */
@@ -233,8 +201,13 @@ export function listPeople(db: MirrorDb, query: PersonQuery = {}): Page<Person> 
     where.push('type = ?');
     params.push(query.type);
   }
-  addSearch(db, where, params, query.search, 'person');
-  return runPage<Person>(db, 'person', where, params, PERSON_SORT_COLUMNS[query.sort ?? 'name'], query);
+  const search = searchClause(db, 'person', query.search);
+  if (search) {
+    where.push(search.where);
+    params.push(...search.params);
+  }
+  const order = orderOf(PERSON_SORT_COLUMNS, query.sort, search, query.direction);
+  return runPage<Person>(db, 'person', where, params, order, query);
 }
 
 function getOne<T>(db: MirrorDb, entityType: EntityType, id: string): MirrorRecord<T> | undefined {
@@ -245,6 +218,18 @@ function getOne<T>(db: MirrorDb, entityType: EntityType, id: string): MirrorReco
      LEFT JOIN local_edit e ON e.entity_type = '${table}' AND e.entity_id = p.id WHERE p.id = ?`,
   ).get(id) as RecordRow | undefined;
   return row ? fromRow<T>(row) : undefined;
+}
+
+/**
+ * The id a record has now: a local id the server has accepted since becomes the server's id (a confirmation or link
+ * that still holds the local id then finds the record); any other id is returned as it is.
+ */
+export function currentRecordId(db: MirrorDb, entityType: EntityType, id: string): string {
+  const mapped = statement(
+    db,
+    'SELECT server_id FROM local_id_map WHERE entity_type = ? AND local_id = ?',
+  ).get(entityType, id) as { server_id: string } | undefined;
+  return mapped?.server_id ?? id;
 }
 
 /** One mirrored pet by id (server or local id), or undefined. */
@@ -262,7 +247,8 @@ export function listPetStatuses(db: MirrorDb): string[] {
   return (
     statement(
       db,
-      `SELECT DISTINCT status FROM pet WHERE presence != 'removed' ORDER BY status COLLATE NOCASE`,
+      // The slim list table and its status index: no pass over the wide record rows.
+      `SELECT DISTINCT status FROM pet_list WHERE presence != 'removed' ORDER BY status COLLATE NOCASE`,
     ).all() as {
       status: string;
     }[]
@@ -277,7 +263,7 @@ export function countRecords(db: MirrorDb): {
   pending: number;
 } {
   const pets: Record<Presence, number> = { listed: 0, unlisted: 0, removed: 0, local: 0 };
-  for (const row of statement(db, 'SELECT presence, COUNT(*) AS n FROM pet GROUP BY presence').all() as {
+  for (const row of statement(db, 'SELECT presence, COUNT(*) AS n FROM pet_list GROUP BY presence').all() as {
     presence: Presence;
     n: number;
   }[]) {
@@ -285,7 +271,7 @@ export function countRecords(db: MirrorDb): {
   }
   const people = statement(
     db,
-    `SELECT type, COUNT(*) AS n FROM person WHERE presence != 'removed' GROUP BY type`,
+    `SELECT type, COUNT(*) AS n FROM person_list WHERE presence != 'removed' GROUP BY type`,
   ).all() as { type: string; n: number }[];
   const { pending } = statement(db, 'SELECT COUNT(*) AS pending FROM local_edit').get() as {
     pending: number;

@@ -32,6 +32,10 @@ export const cachedPageMetaSchema = z.object({
   ids: z.array(z.string()).optional(),
   /** Largest `updated_at` on the page (lists), the original string. */
   maxUpdatedAt: z.string().nullable().optional(),
+  /** The page's records came in ascending `updated_at` order (lists): the next page can be asked from its end. */
+  sorted: z.boolean().optional(),
+  /** How many records of the page carry `maxUpdatedAt` (lists). */
+  tail: z.number().int().min(0).optional(),
 });
 export type CachedPageMeta = z.infer<typeof cachedPageMetaSchema>;
 

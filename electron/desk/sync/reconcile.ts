@@ -11,7 +11,7 @@ import {
   writeHttpCache,
 } from '../mirror';
 import type { ListCollection } from './collections';
-import type { InvalidRecord } from './list-pull';
+import type { InvalidRecord } from './page-store';
 
 export interface ReconcileResult {
   collection: string;
@@ -19,46 +19,36 @@ export interface ReconcileResult {
   unlisted: number;
   /** Records the server answered 404 for: kept, marked removed. */
   removed: number;
-  /** Records fetched by id that are back to normal or unchanged. */
+  /** Records fetched by id whose state did not change. */
   checked: number;
   requests: number;
   invalid: InvalidRecord[];
 }
 
+export function emptyReconcile(collection: ListCollection): ReconcileResult {
+  return { collection: collection.name, unlisted: 0, removed: 0, checked: 0, requests: 0, invalid: [] };
+}
+
 /**
- * Finds the records the desk knows that a complete list pass did not show and asks the server about each by id:
- * 200 stores it (marked `unlisted`), 404 marks it `removed`. Absence alone changes nothing, nothing is ever deleted,
- * and pending local edits stay as they are. Records created here and not yet sent are not asked about.
+ * Asks the server about each record by id, for records the list no longer shows: 200 stores it (refreshed, marked
+ * `unlisted`), 404 marks it `removed`. Nothing is deleted, and pending local edits stay as they are (the overlay is
+ * kept on top of whatever the server says).
  */
-export async function reconcileCollection(
+export async function checkByIds(
   db: MirrorDb,
   client: ApiClient,
   collection: ListCollection,
-  listedIds: ReadonlySet<string>,
+  ids: Iterable<string>,
   signal?: AbortSignal,
+  into: ReconcileResult = emptyReconcile(collection),
 ): Promise<ReconcileResult> {
-  const result: ReconcileResult = {
-    collection: collection.name,
-    unlisted: 0,
-    removed: 0,
-    checked: 0,
-    requests: 0,
-    invalid: [],
-  };
-  const rows = (
-    collection.entityType === 'pet'
-      ? statement(db, `SELECT id, presence FROM pet WHERE presence IN ('listed', 'unlisted')`).all()
-      : statement(
-          db,
-          `SELECT id, presence FROM person WHERE presence IN ('listed', 'unlisted') AND type = ?`,
-        ).all(collection.personType)
-  ) as { id: string; presence: string }[];
-  for (const row of rows) {
-    if (listedIds.has(row.id)) continue;
-    const path = collection.recordPath(row.id);
+  for (const id of ids) {
+    const path = collection.recordPath(id);
     const cached = readHttpCache(db, path);
+    const before = presenceOf(db, collection, id);
     let response: Awaited<ReturnType<typeof client.get<ServerPet | ServerPerson>>>;
     try {
+      into.requests += 1;
       response = await client.get(path, {
         schema: collection.recordSchema as never,
         etag: cached?.etag,
@@ -67,38 +57,62 @@ export async function reconcileCollection(
       });
     } catch (error) {
       if (!(error instanceof ApiError) || error.kind !== 'invalid-response') throw error;
-      result.requests += 1;
-      result.invalid.push({
+      into.invalid.push({
         collection: collection.name,
-        id: row.id,
+        id,
         position: -1,
         message: error.message,
         requestId: error.requestId,
       });
       continue;
     }
-    result.requests += 1;
     if (response.status === 404) {
       db.transaction(() => {
-        if (markPresence(db, collection.entityType, row.id, 'removed')) result.removed += 1;
+        if (markPresence(db, collection.entityType, id, 'removed')) into.removed += 1;
+        else into.checked += 1;
         deleteHttpCache(db, path);
       })();
       continue;
     }
-    if (response.status === 304) {
-      if (markPresence(db, collection.entityType, row.id, 'unlisted')) result.unlisted += 1;
-      else result.checked += 1;
-      continue;
-    }
-    const record = response.body;
     db.transaction(() => {
-      storeServerRecord(db, collection.entityType, record, 'fetched-unlisted');
-      // A stale copy (older than a write response) is not stored; the presence still follows the list.
-      markPresence(db, collection.entityType, row.id, 'unlisted');
-      if (response.etag) writeHttpCache(db, path, 'record', response.etag, {});
+      if (response.status === 200) {
+        // A stale copy (older than a write response) is not stored; the presence still follows the list.
+        storeServerRecord(db, collection.entityType, response.body, 'fetched-unlisted');
+        if (response.etag) writeHttpCache(db, path, 'record', response.etag, {});
+      }
+      markPresence(db, collection.entityType, id, 'unlisted');
     })();
-    if (row.presence === 'listed') result.unlisted += 1;
-    else result.checked += 1;
+    if (before === 'unlisted') into.checked += 1;
+    else into.unlisted += 1;
   }
-  return result;
+  return into;
+}
+
+function presenceOf(db: MirrorDb, collection: ListCollection, id: string): string | undefined {
+  const table = collection.entityType === 'pet' ? 'pet' : 'person';
+  return (
+    statement(db, `SELECT presence FROM ${table} WHERE id = ?`).get(id) as { presence: string } | undefined
+  )?.presence;
+}
+
+/**
+ * Finds the records the desk knows (listed or unlisted) that a complete list walk did not show and asks the server
+ * about each by id (see `checkByIds`). Records created here and not yet sent are not asked about.
+ */
+export async function reconcileCollection(
+  db: MirrorDb,
+  client: ApiClient,
+  collection: ListCollection,
+  listedIds: ReadonlySet<string>,
+  signal?: AbortSignal,
+): Promise<ReconcileResult> {
+  const rows = (
+    collection.entityType === 'pet'
+      ? statement(db, `SELECT id FROM pet WHERE presence IN ('listed', 'unlisted')`).all()
+      : statement(db, `SELECT id FROM person WHERE presence IN ('listed', 'unlisted') AND type = ?`).all(
+          collection.personType,
+        )
+  ) as { id: string }[];
+  const missing = rows.map((row) => row.id).filter((id) => !listedIds.has(id));
+  return checkByIds(db, client, collection, missing, signal);
 }

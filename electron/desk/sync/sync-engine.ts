@@ -1,10 +1,12 @@
 import type { SyncProgress } from '../../../shared/desk-api';
 import type { ApiClient } from '../client';
 import { type MirrorDb, refreshQueryStatistics } from '../mirror';
-import { LIST_COLLECTIONS } from './collections';
-import { type InvalidRecord, type ListPullResult, pullList } from './list-pull';
+import { LIST_COLLECTIONS, type ListCollection } from './collections';
+import { type ListPullResult, type PassProgress, pullList } from './list-pull';
 import { pullMetadata } from './metadata-pull';
-import { type ReconcileResult, reconcileCollection } from './reconcile';
+import type { InvalidRecord } from './page-store';
+import type { ReconcileResult } from './reconcile';
+import { checkRemovals, type RemovalCheckResult, recheckOffList } from './removal-check';
 
 /** Rows written by one run after which the planner statistics are refreshed. */
 const STATISTICS_AFTER_WRITES = 500;
@@ -16,8 +18,8 @@ export interface PushSummary {
 }
 
 /**
- * Extension points of a sync run. `push` is where the outbox replays queued writes (issue #5): it gets the same
- * client and mirror, runs first, and its failures are reported by the outbox itself, never blocking the pull.
+ * Extension points of a sync run. `push` is where the outbox replays queued writes: it gets the same client and
+ * mirror, runs first, and its failures are reported by the outbox itself, never blocking the pull.
  */
 export interface SyncHooks {
   push?: (context: {
@@ -28,8 +30,13 @@ export interface SyncHooks {
 }
 
 export interface SyncRunOptions {
-  /** Walk every list in full and ask the server about records it no longer lists (pets that left the list). */
+  /**
+   * The full check: read every list in full and ask the server about every record it does not show, even when
+   * the counts agree (an ordinary run checks removals only when a list's total and the mirror disagree).
+   */
   reconcile?: boolean;
+  /** Ask again about records marked removed or unlisted (a batch), so restored ones come back. */
+  recheckRemoved?: { everyMs: number; now: number };
   /** Refresh custom fields, fees and contracts (small hourly limits: not on every poll). */
   metadata?: boolean;
   hooks?: SyncHooks;
@@ -38,26 +45,27 @@ export interface SyncRunOptions {
 }
 
 export interface SyncRunSummary {
-  /** True when every collection completed a stable pass and nothing failed validation. */
+  /** True when every collection converged, its removal check completed, and nothing failed validation. */
   complete: boolean;
   requests: number;
   notModified: number;
   /** Rows written to the mirror (0 on a no-change poll). */
   written: number;
-  lists: Array<Omit<ListPullResult, 'listedIds'>>;
+  lists: ListPullResult[];
+  removals: RemovalCheckResult[];
   reconciled: ReconcileResult[];
   metadataChanged: string[];
   invalid: InvalidRecord[];
-  /** One sentence per problem that kept the run from completing. */
+  /** One sentence per problem that kept the run from completing (with request ids). */
   problems: string[];
   push: PushSummary | null;
   durationMs: number;
 }
 
 /**
- * One sync run against one server: push hook, then each list (pets, adopters, fosters) incrementally, then
- * (when asked, or on a first sync) reconciliation of records that left the lists, then metadata.
- * Network, auth and rate-limit failures throw `ApiError`; what was committed before stays committed.
+ * One sync run against one server: push hook, then for each list (pets, adopters, fosters) the incremental pull
+ * (see `pullList`) and the removal check (see `checkRemovals`), then metadata.
+ * Network, auth, rate-limit and bounds failures throw `ApiError`; what was committed before stays committed.
  */
 export async function runSync(
   db: MirrorDb,
@@ -71,6 +79,7 @@ export async function runSync(
     notModified: 0,
     written: 0,
     lists: [],
+    removals: [],
     reconciled: [],
     metadataChanged: [],
     invalid: [],
@@ -81,48 +90,8 @@ export async function runSync(
   if (options.hooks?.push) {
     summary.push = await options.hooks.push({ db, client, signal: options.signal });
   }
-  for (const collection of LIST_COLLECTIONS) {
-    const progress = (p: { pagesDone: number; recordsDone: number; recordsTotal: number | null }) =>
-      options.onProgress?.({ phase: collection.label, ...p });
-    const incremental = await pullList(db, client, collection, {
-      onProgress: progress,
-      signal: options.signal,
-    });
-    absorb(summary, incremental);
-    let listedIds = incremental.listedIds;
-    if (options.reconcile && incremental.complete && !listedIds) {
-      const full = await pullList(db, client, collection, {
-        full: true,
-        signal: options.signal,
-        onProgress: (p) => options.onProgress?.({ phase: `${collection.label} (full check)`, ...p }),
-      });
-      absorb(summary, full);
-      listedIds = full.listedIds;
-    }
-    if (listedIds) {
-      const reconciled = await reconcileCollection(db, client, collection, listedIds, options.signal);
-      summary.reconciled.push(reconciled);
-      summary.requests += reconciled.requests;
-      summary.written += reconciled.unlisted + reconciled.removed;
-      summary.invalid.push(...reconciled.invalid);
-    }
-  }
-  if (options.metadata) {
-    const metadata = await pullMetadata(db, client, options.signal);
-    summary.requests += metadata.requests;
-    summary.notModified += metadata.notModified;
-    summary.metadataChanged = metadata.changed;
-    summary.written += metadata.changed.length;
-    if (metadata.deferred.length > 0) {
-      summary.problems.push(
-        'Custom fields, fees or contracts were not refreshed (hourly request limit reached); the stored copies are used.',
-      );
-    }
-    if (metadata.problems.length > 0) {
-      summary.complete = false;
-      summary.problems.push(...metadata.problems);
-    }
-  }
+  for (const collection of LIST_COLLECTIONS) await syncList(db, client, collection, options, summary);
+  if (options.metadata) await syncMetadata(db, client, options, summary);
   for (const invalid of summary.invalid) {
     summary.problems.push(
       `The server sent a ${invalid.collection} record${invalid.id ? ` (id ${invalid.id})` : ''} that does not match the API contract: ${invalid.message}. It was not stored${invalid.requestId ? ` (request ${invalid.requestId})` : ''}.`,
@@ -135,23 +104,96 @@ export async function runSync(
   return summary;
 }
 
+/** Pull, removal check and (when due) the re-check of removed records of one list. */
+async function syncList(
+  db: MirrorDb,
+  client: ApiClient,
+  collection: ListCollection,
+  options: SyncRunOptions,
+  summary: SyncRunSummary,
+): Promise<void> {
+  const onProgress = (p: PassProgress) =>
+    options.onProgress?.({
+      phase: collection.label,
+      stage: p.stage,
+      pagesDone: p.pagesDone,
+      recordsDone: p.recordsDone,
+      recordsTotal: p.recordsTotal,
+    });
+  const pulled = await pullList(db, client, collection, { onProgress, signal: options.signal });
+  absorb(summary, pulled);
+  summary.reconciled.push(pulled.reconciled);
+  // Removals are judged only against a converged mirror: otherwise the counts differ for other reasons.
+  if (!pulled.complete) return;
+  if (options.recheckRemoved) {
+    const rechecked = await recheckOffList(db, client, collection, {
+      ...options.recheckRemoved,
+      signal: options.signal,
+    });
+    if (rechecked) {
+      summary.reconciled.push(rechecked);
+      summary.requests += rechecked.requests;
+      summary.written += rechecked.removed + rechecked.unlisted;
+      summary.invalid.push(...rechecked.invalid);
+    }
+  }
+  const removals = await checkRemovals(db, client, collection, {
+    force: options.reconcile ?? false,
+    knownTotal: pulled.listTotal,
+    onProgress,
+    signal: options.signal,
+  });
+  summary.removals.push(removals);
+  summary.reconciled.push(removals.reconciled);
+  summary.requests += removals.requests;
+  summary.notModified += removals.notModified;
+  summary.written += removals.written;
+  summary.invalid.push(...removals.invalid);
+  if (removals.problem) {
+    summary.complete = false;
+    summary.problems.push(removals.problem);
+  }
+  if (removals.deferred > 0) {
+    summary.problems.push(
+      `${removals.deferred} more ${collection.name} left the list; the next syncs ask the server about them.`,
+    );
+  }
+}
+
+async function syncMetadata(
+  db: MirrorDb,
+  client: ApiClient,
+  options: SyncRunOptions,
+  summary: SyncRunSummary,
+): Promise<void> {
+  const metadata = await pullMetadata(db, client, options.signal);
+  summary.requests += metadata.requests;
+  summary.notModified += metadata.notModified;
+  summary.metadataChanged = metadata.changed;
+  summary.written += metadata.changed.length;
+  if (metadata.deferred.length > 0) {
+    summary.problems.push(
+      'Custom fields, fees or contracts were not refreshed (hourly request limit reached); the stored copies are used.',
+    );
+  }
+  if (metadata.problems.length > 0) {
+    summary.complete = false;
+    summary.problems.push(...metadata.problems);
+  }
+}
+
 function absorb(summary: SyncRunSummary, result: ListPullResult): void {
-  const { listedIds: _ids, ...rest } = result;
-  summary.lists.push(rest);
+  summary.lists.push(result);
   summary.requests += result.requests;
   summary.notModified += result.notModified;
-  summary.written += result.written;
-  summary.invalid.push(...result.invalid);
-  if (!result.complete) {
-    summary.complete = false;
-    if (result.incompleteReason === 'unstable') {
-      summary.problems.push(
-        `The ${result.collection} list kept changing while the desk read it; it will try again shortly (nothing was lost).`,
-      );
-    } else if (result.invalid.length === 0) {
-      summary.problems.push(
-        `A ${result.collection} page held a record that failed validation; the pass will be redone.`,
-      );
-    }
+  summary.written += result.written + result.reconciled.removed + result.reconciled.unlisted;
+  summary.invalid.push(...result.invalid, ...result.reconciled.invalid);
+  if (result.complete) return;
+  summary.complete = false;
+  if (result.problem) summary.problems.push(result.problem);
+  else if (result.invalid.length === 0) {
+    summary.problems.push(
+      `A ${result.collection} page held a record that failed validation; it will be asked for again.`,
+    );
   }
 }

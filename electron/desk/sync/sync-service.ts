@@ -3,6 +3,7 @@ import type { DeskStatus } from '../../../shared/desk-api';
 import { type ApiClient, type ApiClientOptions, ApiError, createApiClient } from '../client';
 import { clearServerData, countRecords, type MirrorDb, readSyncState, writeSyncState } from '../mirror';
 import type { ResolvedConnection } from './connection';
+import { estimateFullCheck, type FullCheckEstimate } from './full-check';
 import { runSync, type SyncHooks, type SyncRunSummary } from './sync-engine';
 
 /** Where the service reports its status (the desk's StatusHub, or a plain holder in the CLI and tests). */
@@ -19,12 +20,17 @@ export interface SyncServiceOptions {
   hooks?: SyncHooks;
   /** Poll interval while online. Default 60 s. */
   intervalMs?: number;
-  /** How often the full list check (pets that left the list) runs. Default 6 h. */
-  reconcileEveryMs?: number;
+  /** How often records marked removed or unlisted are asked about again (a batch a time). Default 6 h. */
+  recheckEveryMs?: number;
   /** How often custom fields, fees and contracts are refreshed (50 requests/hour limits). Default 15 min. */
   metadataEveryMs?: number;
   /** First retry delay while offline (doubles up to the poll interval). Default 5 s. */
   offlineRetryMs?: number;
+  /**
+   * Retry delay while offline with changes waiting to be sent: a light probe, so they go out within seconds of the
+   * server's return. An unreachable server costs nothing in requests. Default 2 s.
+   */
+  offlineProbeMs?: number;
   /** Told after every run that wrote to the mirror, so screens can refresh. */
   onMirrorChanged?: (summary: SyncRunSummary) => void;
   /** Options for the API client (tests shorten backoffs). */
@@ -33,12 +39,22 @@ export interface SyncServiceOptions {
 }
 
 export interface SyncRequest {
-  reconcile?: boolean;
+  /** The full check: every list read in full, every record off the lists asked about. */
+  fullCheck?: boolean;
   metadata?: boolean;
 }
 
-const lastRunsSchema = z.object({ reconciledAt: z.number().optional(), syncedAt: z.string().optional() });
+const lastRunsSchema = z.object({
+  syncedAt: z.string().optional(),
+  /** Milliseconds per request of the last run that made requests (for the full check's estimate). */
+  msPerRequest: z.number().optional(),
+});
 const LAST_RUNS_KEY = 'service:last-runs';
+/**
+ * Longest wait between tries while offline: a try that cannot reach the server costs it nothing, and the desk must
+ * notice the server's return within seconds, not at the next minute's poll.
+ */
+const OFFLINE_RETRY_CAP_MS = 10_000;
 const REMOTE_KEY = 'service:remote';
 
 /**
@@ -59,6 +75,7 @@ export class SyncService {
   /** Why the last run failed (undefined after a run that reached the server). */
   lastFailure: unknown;
   private started = false;
+  private fullCheck: AbortController | undefined;
   private readonly now: () => number;
 
   constructor(private readonly options: SyncServiceOptions) {
@@ -84,7 +101,7 @@ export class SyncService {
     if (this.queued) {
       // Callers arriving during a run share the one queued run, which does everything any of them asked for.
       this.queued.request = {
-        reconcile: this.queued.request.reconcile || request.reconcile,
+        fullCheck: this.queued.request.fullCheck || request.fullCheck,
         metadata: this.queued.request.metadata || request.metadata,
       };
       return this.queued.promise;
@@ -115,6 +132,37 @@ export class SyncService {
     if (this.stopped || !this.started) return;
     this.offlineFailures = 0;
     this.schedule(500);
+  }
+
+  /** The estimate of the full check (requests and time), from the mirror and the pace of recent syncs. */
+  fullCheckEstimate(): FullCheckEstimate & { running: boolean } {
+    const last = readSyncState(this.options.db, LAST_RUNS_KEY, lastRunsSchema);
+    return {
+      ...estimateFullCheck(this.options.db, last?.msPerRequest),
+      running: this.fullCheck !== undefined,
+    };
+  }
+
+  /**
+   * Runs the full check (after a run in progress): every list read in full and every record off the lists asked
+   * about by id. Resolves with its summary, or undefined when it failed or was stopped (`stopFullCheck`).
+   */
+  async runFullCheck(): Promise<SyncRunSummary | undefined> {
+    if (this.fullCheck) return undefined;
+    const controller = new AbortController();
+    this.fullCheck = controller;
+    try {
+      return await this.syncNow({ fullCheck: true });
+    } finally {
+      if (this.fullCheck === controller) this.fullCheck = undefined;
+    }
+  }
+
+  /** Stops a full check under way; what it stored stays. */
+  stopFullCheck(): boolean {
+    if (!this.fullCheck) return false;
+    this.fullCheck.abort();
+    return true;
   }
 
   /** The connection settings changed: forget the client and sync with the new server now. */
@@ -204,16 +252,16 @@ export class SyncService {
       progress: null,
     });
     const last = readSyncState(db, LAST_RUNS_KEY, lastRunsSchema) ?? {};
-    const reconcile =
-      request.reconcile ||
-      this.now() - (last.reconciledAt ?? 0) >= (this.options.reconcileEveryMs ?? 6 * 3_600_000);
     const metadata =
       request.metadata || this.now() - this.lastMetadataAt >= (this.options.metadataEveryMs ?? 15 * 60_000);
+    const signal = request.fullCheck ? this.fullCheck?.signal : undefined;
     try {
       const summary = await runSync(db, this.clientFor(connection), {
-        reconcile,
+        reconcile: request.fullCheck ?? false,
+        recheckRemoved: { everyMs: this.options.recheckEveryMs ?? 6 * 3_600_000, now: this.now() },
         metadata,
         ...(this.options.hooks && { hooks: this.options.hooks }),
+        ...(signal && { signal }),
         onProgress: (progress) => status.update({ state: 'syncing', progress }),
       });
       this.offlineFailures = 0;
@@ -222,25 +270,29 @@ export class SyncService {
       const syncedAt = new Date(this.now()).toISOString();
       if (mirrored !== identity) db.transaction(() => writeSyncState(db, REMOTE_KEY, identity))();
       // Bookkeeping is written only by runs that changed something: a no-change poll writes nothing.
-      if (summary.written > 0 || (reconcile && summary.complete)) {
+      if (summary.complete && (summary.written > 0 || request.fullCheck)) {
+        const msPerRequest = summary.requests > 0 ? summary.durationMs / summary.requests : last.msPerRequest;
         db.transaction(() =>
           writeSyncState(db, LAST_RUNS_KEY, {
             syncedAt,
-            reconciledAt: reconcile && summary.complete ? this.now() : last.reconciledAt,
+            ...(msPerRequest !== undefined && { msPerRequest }),
           }),
         )();
       }
       const firstInvalid = summary.invalid[0];
       this.refreshPending();
-      if (firstInvalid) {
+      if (firstInvalid || !summary.complete) {
+        // "Up to date" only after a run that converged: otherwise the reason, with the request id to report.
+        const message = summary.problems[0] ?? 'The sync did not complete.';
+        const requestId = firstInvalid?.requestId ?? /request id ([0-9a-zA-Z-]+)/.exec(message)?.[1];
         status.update({
           state: 'error',
           progress: null,
           message: null,
           error: {
-            code: 'invalid_response',
-            message: summary.problems[0] ?? 'The server sent data that does not match the API contract.',
-            ...(firstInvalid.requestId && { requestId: firstInvalid.requestId }),
+            code: firstInvalid ? 'invalid_response' : 'sync_incomplete',
+            message,
+            ...(requestId && { requestId }),
           },
         });
       } else {
@@ -248,7 +300,7 @@ export class SyncService {
           state: 'idle',
           progress: null,
           error: null,
-          message: summary.complete ? null : (summary.problems[0] ?? null),
+          message: summary.problems[0] ?? null,
           lastSyncedAt: syncedAt,
         });
       }
@@ -286,10 +338,14 @@ export class SyncService {
         return;
       case 'unreachable': {
         this.offlineFailures += 1;
-        const retry = Math.min(
-          interval,
-          (this.options.offlineRetryMs ?? 5_000) * 2 ** (this.offlineFailures - 1),
-        );
+        const waiting = this.options.status.get().pending > 0;
+        const retry = waiting
+          ? (this.options.offlineProbeMs ?? 2_000)
+          : Math.min(
+              interval,
+              OFFLINE_RETRY_CAP_MS,
+              (this.options.offlineRetryMs ?? 5_000) * 2 ** (this.offlineFailures - 1),
+            );
         status.update({
           state: 'offline',
           progress: null,
@@ -304,7 +360,12 @@ export class SyncService {
         this.schedule(Math.max(1_000, (error.retryAt ?? this.now() + interval) - this.now()));
         return;
       case 'aborted':
-        status.update({ state: 'idle', progress: null });
+        // Only the full check is stopped on purpose; everything it stored stays.
+        status.update({
+          state: 'idle',
+          progress: null,
+          message: 'The full check was stopped; what it read is kept.',
+        });
         return;
       default:
         status.update({ state: 'error', progress: null, message: null, error: deskError });

@@ -11,7 +11,14 @@ import type { CustomFieldRow, PersonRow } from '../db/rows';
 import type { UpdateClock } from '../db/update-clock';
 import { validationError } from './api-error';
 import type { PetStore } from './pet-store';
-import { planSearch, type SearchTarget, type SearchVocabulary, searchSql } from './search';
+import {
+  phoneDigits,
+  phoneMatchSql,
+  planSearch,
+  type SearchTarget,
+  type SearchVocabulary,
+  searchSql,
+} from './search';
 
 const PEOPLE_SEARCH: SearchTarget = {
   table: 'people',
@@ -172,10 +179,16 @@ export class PeopleStore {
 
   /** One page of people of a type, ordered by `updated_at`, or by relevance when searching. */
   list(query: PeopleListQuery): PeoplePage {
-    const plan = query.search === undefined ? null : planSearch(query.search, this.vocabulary);
+    // A phone number typed any way (`+1 555 0999`, `555-0999`, `5550999`) is compared by its digits.
+    const digits = query.search === undefined ? undefined : phoneDigits(query.search);
+    const plan = query.search === undefined || digits ? null : planSearch(query.search, this.vocabulary);
     const search = searchSql(plan, PEOPLE_SEARCH);
     const where = [...search.where, 'p.type = ?'];
     const params: unknown[] = [...search.params, query.type];
+    if (digits) {
+      where.push(phoneMatchSql('p.phone'));
+      params.push(digits, digits);
+    }
     if (query.status) {
       where.push('p.status = ?');
       params.push(query.status);

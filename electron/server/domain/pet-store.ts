@@ -16,7 +16,14 @@ import { evictOldest } from './evict-oldest';
 import type { ShelterMetadata } from './metadata';
 import { PetFacets } from './pet-facets';
 import { petJson } from './pet-json';
-import { planSearch, type SearchPlan, type SearchTarget, type SearchVocabulary, searchSql } from './search';
+import {
+  identifierForms,
+  planSearch,
+  type SearchPlan,
+  type SearchTarget,
+  type SearchVocabulary,
+  searchSql,
+} from './search';
 
 const PET_SEARCH: SearchTarget = {
   table: 'pets',
@@ -334,7 +341,10 @@ export class PetStore {
   /** One page of the public list, ordered by `updated_at` (then id), or by relevance when searching. */
   list(query: PetListQuery): PetPage {
     const plan = query.search === undefined ? null : planSearch(query.search, this.vocabulary);
-    if (plan?.match && plan.shortWords.length === 0) return this.search(query, plan);
+    const named = query.search === undefined ? [] : this.customIdSeqs(query.search);
+    if (plan && (named.length > 0 || (plan.match && plan.shortWords.length === 0))) {
+      return this.search(query, plan, named);
+    }
     const search = searchSql(plan, PET_SEARCH);
     const where = [...search.where, 'p.is_public = 1'];
     const params: unknown[] = [...search.params];
@@ -373,10 +383,13 @@ export class PetStore {
    * Search: the trigram index finds the matching pets, the in-memory facets filter them (public, species,
    * status, updated_since) and rank them: per query word, a match in the name counts 3, in a breed 2, in the
    * description 1, plus a half point when the word itself (not a typo alternative) matches the name or breed;
-   * ties by `updated_at`.
+   * ties by `updated_at`. A pet whose `custom_id` is the whole search (`RAR-000199`, any case) comes first.
    */
-  private search(query: PetListQuery, plan: SearchPlan): PetPage {
-    const seqs = this.matchSeqs.all(plan.match as string) as number[];
+  private search(query: PetListQuery, plan: SearchPlan, named: number[] = []): PetPage {
+    const byText =
+      plan.match && plan.shortWords.length === 0 ? (this.matchSeqs.all(plan.match) as number[]) : [];
+    const seqs = named.length === 0 ? byText : [...new Set([...named, ...byText])];
+    const namedSet = new Set(named);
     const facets = this.facets;
     facets.refresh();
     const status = query.status?.trim().toLowerCase();
@@ -400,6 +413,7 @@ export class PetStore {
         const exact = options[0] as string;
         score += best + (name.includes(exact) || breed.includes(exact) ? 0.5 : 0);
       }
+      if (namedSet.has(seq)) score += 1000;
       hits.push({ seq, score, updatedAt });
     }
     hits.sort((a, b) => b.score - a.score || a.updatedAt - b.updatedAt);
@@ -408,6 +422,17 @@ export class PetStore {
       items: this.render(page.map((hit) => ({ seq: hit.seq, updated_at: hit.updatedAt }))),
       total: hits.length,
     };
+  }
+
+  /** Pets (not deleted) whose `custom_id` is the whole search, through the custom_id index. */
+  private customIdSeqs(search: string): number[] {
+    const forms = identifierForms(search);
+    if (forms.length === 0) return [];
+    return this.statement(
+      `SELECT seq FROM pets WHERE custom_id IN (${forms.map(() => '?').join(', ')}) AND deleted_at IS NULL`,
+    )
+      .pluck()
+      .all(...forms) as number[];
   }
 
   private count(sql: string, params: unknown[]): number {

@@ -62,3 +62,54 @@ describe('search planning', () => {
 function planSeach(query: string, vocabulary: SearchVocabulary): string {
   return planSearch(query, vocabulary)?.match ?? '';
 }
+
+describe('identifiers and phone numbers', () => {
+  it('reads phone numbers typed any way as their digits, and leaves other searches alone', async () => {
+    const { phoneDigits } = await import('./search');
+    expect(phoneDigits('+1 555 0999')).toBe('15550999');
+    expect(phoneDigits('555-0999')).toBe('5550999');
+    expect(phoneDigits('(555) 0999')).toBe('5550999');
+    expect(phoneDigits('0999')).toBeUndefined();
+    expect(phoneDigits('Dana 5550999')).toBeUndefined();
+  });
+
+  it('finds a pet by its custom id in any case, first, and a person by any form of their phone', () => {
+    const pet = (name: string, custom_id: string) =>
+      app.pets.create({
+        name,
+        species: 'dog',
+        age_category: 'adult',
+        sex: 'female',
+        size: 'medium',
+        status: 'available',
+        health: 'good',
+        custom_id,
+        description: 'Friendly.',
+      } as Parameters<typeof app.pets.create>[0]);
+    pet('Bella', 'RAR-000199');
+    pet('Apollo', 'RAR-000200');
+    const names = (search: string) =>
+      app.pets
+        .list({ search, limit: 20, offset: 0 } as Parameters<typeof app.pets.list>[0])
+        .items.map((json) => (JSON.parse(json) as { name: string }).name);
+    expect(names('RAR-000199')[0]).toBe('Bella');
+    expect(names('rar-000199')[0]).toBe('Bella');
+    expect(names('RAR-000200')[0]).toBe('Apollo');
+
+    for (const [name, phone] of [
+      ['Dana Lee', '+1 555 0999'],
+      ['Sam Ortiz', '555-0123'],
+    ] as const) {
+      app.people.create({ type: 'adopter', name, phone } as Parameters<typeof app.people.create>[0]);
+    }
+    const people = (search: string) =>
+      app.people
+        .list({ type: 'adopter', search, limit: 20, offset: 0 } as Parameters<typeof app.people.list>[0])
+        .rows.map((row) => row.name);
+    expect(people('+1 555 0999')).toEqual(['Dana Lee']);
+    expect(people('555-0999')).toEqual(['Dana Lee']);
+    expect(people('5550999')).toEqual(['Dana Lee']);
+    expect(people('1 (555) 0123')).toEqual(['Sam Ortiz']);
+    expect(people('dana')).toEqual(['Dana Lee']);
+  });
+});

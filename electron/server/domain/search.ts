@@ -180,3 +180,32 @@ export function searchSql(
   }
   return result;
 }
+
+/**
+ * The digits of a search that is a phone number as people type it (`+1 555 0999`, `555-0999`, `(555) 0999`):
+ * only digits, spaces and phone punctuation, with at least seven digits (a local number; shorter numbers stay text
+ * searches, which also find house numbers in addresses); undefined for anything else.
+ */
+export function phoneDigits(query: string): string | undefined {
+  const trimmed = query.trim();
+  if (!/^[\d\s+\-().]+$/.test(trimmed)) return undefined;
+  const digits = trimmed.replace(/\D/g, '');
+  return digits.length >= 7 ? digits : undefined;
+}
+
+/**
+ * A condition matching a phone column by digits: the stored digits contain the typed ones, or the typed ones end
+ * with a whole stored number (a country code added in front). Parameters: the digits, twice.
+ */
+export function phoneMatchSql(column: string): string {
+  let stored = column;
+  for (const char of [' ', '-', '(', ')', '+', '.']) stored = `replace(${stored}, '${char}', '')`;
+  return `(${column} IS NOT NULL AND (${stored} LIKE '%' || ? || '%' OR (length(${stored}) >= 7 AND ? LIKE '%' || ${stored})))`;
+}
+
+/** The forms a shelter id may be stored in when a worker types it (`rar-000199` for `RAR-000199`). */
+export function identifierForms(query: string): string[] {
+  const trimmed = query.trim();
+  if (trimmed === '' || /\s/.test(trimmed)) return [];
+  return [...new Set([trimmed, trimmed.toUpperCase(), trimmed.toLowerCase()])];
+}

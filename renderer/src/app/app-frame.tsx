@@ -3,15 +3,19 @@ import {
   Badge,
   Box,
   Burger,
+  Button,
   Divider,
   Group,
+  Kbd,
   NavLink,
   ScrollArea,
   Stack,
   Text,
   Title,
+  UnstyledButton,
 } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useOs } from '@mantine/hooks';
+import { IconSearch } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { useDeskQuery } from '../bridge/hooks';
@@ -19,6 +23,8 @@ import { useNetworkChangeHint } from '../bridge/network-hint';
 import { useSettings } from '../bridge/settings';
 import { StatusBadge } from '../components/status-badge';
 import { DemoBadge } from '../shelter/demo-badge';
+import { DeskSpotlight, openSpotlight } from './desk-spotlight';
+import { KeyboardShortcuts } from './keyboard';
 import { SECTIONS, type Section } from './sections';
 
 /** Header (name, shelter, status), navigation to every section, and the screen. */
@@ -27,6 +33,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
   const { settings } = useSettings();
   const info = useDeskQuery('app.info');
   useNetworkChangeHint();
+  const os = useOs();
 
   return (
     <AppShell
@@ -34,6 +41,10 @@ export function AppFrame({ children }: { children: ReactNode }) {
       navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !opened } }}
       padding="lg"
     >
+      {/* A button, not a #fragment link: the hash holds the route, so this moves the focus without navigating. */}
+      <UnstyledButton className="skip-link" onClick={() => document.getElementById('main-content')?.focus()}>
+        Skip to main content
+      </UnstyledButton>
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
@@ -58,6 +69,17 @@ export function AppFrame({ children }: { children: ReactNode }) {
           </Group>
           <Group gap="sm" wrap="nowrap">
             <DemoBadge />
+            <Button
+              variant="default"
+              leftSection={<IconSearch size={16} />}
+              rightSection={<Kbd size="xs">{os === 'macos' ? '⌘ K' : 'Ctrl K'}</Kbd>}
+              onClick={openSpotlight}
+              visibleFrom="sm"
+              c="dimmed"
+              fw={400}
+            >
+              Search
+            </Button>
             <StatusBadge />
           </Group>
         </Group>
@@ -93,11 +115,13 @@ export function AppFrame({ children }: { children: ReactNode }) {
         </AppShell.Section>
       </AppShell.Navbar>
 
-      <AppShell.Main>
+      <AppShell.Main id="main-content" tabIndex={-1} style={{ outline: 'none' }}>
         <Box maw={1100} mx="auto">
           {children}
         </Box>
       </AppShell.Main>
+      <DeskSpotlight />
+      <KeyboardShortcuts />
     </AppShell>
   );
 }

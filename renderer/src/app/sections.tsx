@@ -15,11 +15,11 @@ import {
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 import { DashboardScreen } from '../dashboard/dashboard-screen';
+import { PetsScreen } from '../pets/pets-screen';
 import { ContractsScreen } from '../screens/contracts-screen';
 import { FeesScreen } from '../screens/fees-screen';
 import { IntakeScreen } from '../screens/intake-screen';
 import { PeopleScreen } from '../screens/people-screen';
-import { PetsScreen } from '../screens/pets-screen';
 import { SettingsScreen } from '../screens/settings-screen';
 import { SyncScreen } from '../screens/sync-screen';
 import { ApplicationsScreen } from '../shelter/applications-screen';

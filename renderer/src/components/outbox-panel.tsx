@@ -4,6 +4,7 @@ import {
   Button,
   Card,
   Code,
+  Collapse,
   Group,
   Loader,
   Modal,
@@ -17,13 +18,15 @@ import {
   IconAlertTriangle,
   IconArrowBackUp,
   IconCheck,
+  IconChevronDown,
   IconClockHour4,
   IconRefresh,
 } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { DeskError, OutboxConflict, OutboxEntry } from '../../../shared/desk-api';
 import { useDesk, useDeskEvent, useDeskQuery } from '../bridge/hooks';
 import { toDeskError } from '../lib/desk-error';
+import { applicationPetIds, changeInWords, errorInWords } from '../lib/outbox-words';
 import { formatValue, humanize } from '../lib/words';
 import { DeskErrorAlert } from './desk-error-alert';
 import { describeWhen } from './status-presentation';
@@ -166,8 +169,11 @@ function OutboxEntryCard({
 }) {
   const state = entryState(entry);
   const refused = entry.state === 'needs-attention';
+  const petNames = usePetNames(applicationPetIds(entry));
+  const title = changeInWords(entry, petNames);
+  const [details, setDetails] = useState(false);
   return (
-    <Card withBorder radius="lg" p="md" aria-label={entry.summary}>
+    <Card component="article" withBorder radius="lg" p="md" aria-label={title}>
       <Group justify="space-between" align="flex-start" wrap="nowrap">
         <Stack gap={4} style={{ flex: 1 }}>
           <Group gap="xs">
@@ -179,12 +185,11 @@ function OutboxEntryCard({
               {state.label}
             </Badge>
             <Text fw={600} size="sm">
-              {entry.summary}
+              {title}
             </Text>
           </Group>
           <Text size="xs" c="dimmed">
-            {entry.method} {entry.path} · made {describeWhen(entry.createdAt)}
-            {entry.attempts > 0 && ` · ${entry.attempts} attempt${entry.attempts === 1 ? '' : 's'}`}
+            Made {describeWhen(entry.createdAt)}
             {entry.nextAttemptAt && !refused && ` · next try ${nextTry(entry.nextAttemptAt)}`}
           </Text>
           {entry.waitingFor && !(entry.attempts > 0 && entry.nextAttemptAt) && (
@@ -194,27 +199,56 @@ function OutboxEntryCard({
           )}
           {entry.lastError && !refused && (
             <Text size="sm" c="orange">
-              Last try: {entry.lastError.message}
+              {errorInWords(entry.lastError, false)}
             </Text>
           )}
           {entry.lastError && refused && (
             <Alert color="red" variant="light" p="xs" mt={4}>
-              <Text size="sm">
-                {entry.lastError.status ? `The server answered ${entry.lastError.status}: ` : ''}
-                {entry.lastError.message}
+              <Text size="sm">{errorInWords(entry.lastError, true)}</Text>
+            </Alert>
+          )}
+          <Button
+            variant="subtle"
+            size="compact-xs"
+            color="gray"
+            w="fit-content"
+            aria-expanded={details}
+            onClick={() => setDetails((open) => !open)}
+            rightSection={
+              <IconChevronDown size={12} style={{ transform: details ? 'rotate(180deg)' : undefined }} />
+            }
+          >
+            Details
+          </Button>
+          <Collapse expanded={details}>
+            <Stack gap={2} aria-label="Technical details">
+              <Text size="xs" c="dimmed">
+                <Code>
+                  {entry.method} {entry.path}
+                </Code>{' '}
+                · {entry.attempts} attempt{entry.attempts === 1 ? '' : 's'} · queued as “{entry.summary}”
               </Text>
-              {entry.lastError.fieldErrors && entry.lastError.fieldErrors.length > 5 && (
-                <Text size="sm">
-                  {entry.lastError.fieldErrors.map((field) => `${field.field} ${field.message}`).join('; ')}
+              {entry.lastError && (
+                <Text size="xs" c="dimmed">
+                  {entry.lastError.status !== null && `HTTP ${entry.lastError.status} · `}
+                  {entry.lastError.code && (
+                    <>
+                      code <Code>{entry.lastError.code}</Code> ·{' '}
+                    </>
+                  )}
+                  {entry.lastError.message}
                 </Text>
               )}
-              {entry.lastError.requestId && (
+              {entry.lastError?.requestId && (
                 <Text size="xs" c="dimmed">
                   Request id <Code>{entry.lastError.requestId}</Code>
                 </Text>
               )}
-            </Alert>
-          )}
+              <Text size="xs" c="dimmed">
+                Idempotency key <Code>{entry.idempotencyKey}</Code>
+              </Text>
+            </Stack>
+          </Collapse>
         </Stack>
         <Group gap={6} wrap="nowrap">
           <Button size="xs" variant="light" loading={busy === `retry:${entry.id}`} onClick={onRetry}>
@@ -246,6 +280,29 @@ function OutboxEntryCard({
       </Group>
     </Card>
   );
+}
+
+/** Names of the pets an application is for, looked up in the mirror (ids until they load). */
+function usePetNames(ids: readonly string[]): ReadonlyMap<string, string> {
+  const api = useDesk();
+  const [names, setNames] = useState<ReadonlyMap<string, string>>(new Map());
+  const key = ids.join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for `ids`.
+  useEffect(() => {
+    let current = true;
+    void Promise.all(
+      ids.map((id) =>
+        api.call('mirror.pets.get', { id }).then(
+          (pet) => [id, pet.record.name] as const,
+          () => [id, 'a pet'] as const,
+        ),
+      ),
+    ).then((pairs) => current && setNames(new Map(pairs)));
+    return () => {
+      current = false;
+    };
+  }, [api, key]);
+  return names;
 }
 
 /** The body as JSON; the desk validates it again and resubmits it with a new key. */
@@ -284,10 +341,12 @@ function EditEntry({ entry, onDone }: { entry: OutboxEntry; onDone(): void }) {
 
   return (
     <Stack gap="sm">
-      <Text size="sm">{entry.summary}</Text>
+      <Text size="sm" fw={600}>
+        {changeInWords(entry)}
+      </Text>
       {entry.lastError && (
         <Text size="sm" c="red">
-          {entry.lastError.message}
+          {errorInWords(entry.lastError, true)}
         </Text>
       )}
       <Textarea

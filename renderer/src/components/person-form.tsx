@@ -1,5 +1,4 @@
 import {
-  Alert,
   Anchor,
   Button,
   Checkbox,
@@ -26,10 +25,11 @@ import {
   type PersonFormType,
 } from '../lib/person-form';
 import { useOutboxWrite } from '../lib/use-outbox-write';
-import { humanize, optionsOf } from '../lib/words';
+import { optionsOf } from '../lib/words';
 import { CustomFieldInputs } from './custom-field-inputs';
 import { DeskErrorAlert } from './desk-error-alert';
 import { DuplicateWarnings } from './duplicate-warnings';
+import { FormErrorSummary } from './form-error-summary';
 import { MarkdownText } from './markdown-text';
 import { PetPicker } from './pet-picker';
 
@@ -48,6 +48,13 @@ const AGREEMENT_TITLES: Record<PersonFormType, string> = {
 };
 
 /** Signs up an adopter or foster (optionally applying for 1–5 pets), a volunteer, or a surrender. */
+/** Draft keys whose messages are filed under another name. */
+const DRAFT_ERROR_FIELDS: Partial<Record<keyof PersonDraft, string[]>> = {
+  termsAccepted: ['terms'],
+  petIds: ['application', 'pet_ids'],
+  withApplication: ['application', 'terms'],
+};
+
 export function PersonForm({
   initialType,
   onSaved,
@@ -59,13 +66,17 @@ export function PersonForm({
 }) {
   const api = useDesk();
   const [draft, setDraft] = useState<PersonDraft>(() => emptyPersonDraft(initialType));
-  const { errors, error, warnings, saving, showInvalid, submit, dismissWarnings } = useOutboxWrite();
+  const { errors, error, warnings, saving, showInvalid, clearFields, submit, dismissWarnings } =
+    useOutboxWrite();
   const [termsOpen, setTermsOpen] = useState(false);
   const entity = draft.type === 'foster' ? 'foster' : 'adopter';
   const fields = useDeskQuery('mirror.customFields', { entity });
   const contract = useDeskQuery('mirror.contract', { type: draft.type });
-  const set = <K extends keyof PersonDraft>(key: K, value: PersonDraft[K]) =>
+  const set = <K extends keyof PersonDraft>(key: K, value: PersonDraft[K]) => {
+    // A field's message goes as soon as the field is changed (terms and pets answer for the application).
+    clearFields([key, ...(DRAFT_ERROR_FIELDS[key] ?? [])]);
     setDraft((previous) => ({ ...previous, [key]: value }));
+  };
   const applies = draft.type === 'adopter' || draft.type === 'foster';
   const showCustom = applies && (fields.data?.fields ?? []).some((field) => !field.hidden);
 
@@ -86,6 +97,7 @@ export function PersonForm({
       }}
     >
       <Stack gap="lg">
+        <FormErrorSummary errors={errors} />
         <SegmentedControl
           aria-label="Sign up as"
           value={draft.type}
@@ -100,6 +112,7 @@ export function PersonForm({
             value={draft.name}
             onChange={(event) => set('name', event.currentTarget.value)}
             error={errors.name}
+            data-field="name"
           />
           <TextInput
             label="Email"
@@ -107,6 +120,7 @@ export function PersonForm({
             value={draft.email}
             onChange={(event) => set('email', event.currentTarget.value)}
             error={errors.email}
+            data-field="email"
           />
           <TextInput
             label="Phone"
@@ -114,6 +128,7 @@ export function PersonForm({
             value={draft.phone}
             onChange={(event) => set('phone', event.currentTarget.value)}
             error={errors.phone}
+            data-field="phone"
           />
           <Select
             label="Status"
@@ -122,6 +137,7 @@ export function PersonForm({
             onChange={(value) => set('status', value ?? 'pending')}
             allowDeselect={false}
             error={errors.status}
+            data-field="status"
           />
         </SimpleGrid>
         <Textarea
@@ -131,6 +147,7 @@ export function PersonForm({
           value={draft.address}
           onChange={(event) => set('address', event.currentTarget.value)}
           error={errors.address}
+          data-field="address"
         />
         {draft.type === 'foster' && (
           <TextInput
@@ -140,6 +157,7 @@ export function PersonForm({
             value={draft.capacity}
             onChange={(event) => set('capacity', event.currentTarget.value)}
             error={errors.capacity}
+            data-field="capacity"
           />
         )}
         {showCustom && (
@@ -176,6 +194,7 @@ export function PersonForm({
                       checked={draft.termsAccepted}
                       onChange={(event) => set('termsAccepted', event.currentTarget.checked)}
                       error={errors.terms}
+                      data-field="terms"
                     />
                     <Anchor component="button" type="button" size="sm" onClick={() => setTermsOpen(true)}>
                       Read the agreement
@@ -205,13 +224,6 @@ export function PersonForm({
               </Anchor>
             </Stack>
           </Paper>
-        )}
-        {Object.keys(errors).length > 0 && (
-          <Alert color="red" variant="light" role="alert" title="Please check the marked fields">
-            {Object.entries(errors)
-              .map(([field, message]) => `${humanize(field)} ${message}`)
-              .join('; ')}
-          </Alert>
         )}
         {error && Object.keys(errors).length === 0 && <DeskErrorAlert error={error} title="Not saved" />}
         {warnings.length > 0 && (

@@ -19,15 +19,18 @@ import { type FormEvent, useEffect, useState } from 'react';
 import type { CustomField } from '../../../shared/contract';
 import type { DeskError, MirrorPet } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
+import { formatCalendarDate, formatMomentDate } from '../lib/dates';
 import { toDeskError } from '../lib/desk-error';
+import { changedFields } from '../lib/form-messages';
 import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import { buildPetUpdate, draftFromPet, type PetDraft } from '../lib/pet-form';
 import { useOutboxWrite } from '../lib/use-outbox-write';
-import { formatDate, formatFee, formatValue, humanize, statusColor, statusOptions } from '../lib/words';
+import { formatCoat, formatFee, formatValue, humanize, statusColor, statusOptions } from '../lib/words';
 import { KennelCardButton } from '../print/kennel-card-button';
 import { DeletePetSection } from '../shelter/delete-pet-section';
 import { DeskErrorAlert } from './desk-error-alert';
 import { DuplicateWarnings } from './duplicate-warnings';
+import { FormErrorSummary } from './form-error-summary';
 import { PetFields } from './pet-fields';
 import { PetPhoto } from './pet-photo';
 import { RecordBadges } from './record-badges';
@@ -115,10 +118,10 @@ function PetView({
         ? '—'
         : `${record.age_years ?? '0'} y ${record.age_months ?? '0'} m`,
     ],
-    ['age_birthday', 'Birthday', formatDate(record.age_birthday)],
+    ['age_birthday', 'Birthday', formatCalendarDate(record.age_birthday)],
     ['size', 'Size', humanize(record.size)],
     ['weight', 'Weight', formatValue(record.weight)],
-    ['coat_length', 'Coat', formatValue(record.coat_length)],
+    ['coat_length', 'Coat', formatCoat(record.coat_length)],
     ['health', 'Health', humanize(record.health)],
     ['spayed', 'Spayed / neutered', formatValue(record.spayed)],
     ['microchip_id', 'Microchip', formatValue(record.microchip_id)],
@@ -129,13 +132,13 @@ function PetView({
     ['temperaments', 'Temperament', record.temperaments.map(humanize).join(', ') || '—'],
     ['special_needs', 'Special needs', formatValue(record.special_needs)],
     ['tags', 'Tags', formatValue(record.tags)],
-    ['intake_date', 'Intake', formatDate(record.intake_date)],
-    ['outcome_date', 'Outcome', formatDate(record.outcome_date)],
-    ['adopted_on', 'Adopted on', formatDate(record.adopted_on)],
+    ['intake_date', 'Intake', formatCalendarDate(record.intake_date)],
+    ['outcome_date', 'Outcome', formatCalendarDate(record.outcome_date)],
+    ['adopted_on', 'Adopted on', formatCalendarDate(record.adopted_on)],
     ['adopted_by', 'Adopted by', formatValue(record.adopted_by)],
     ['primary_veterinarian', 'Veterinarian', formatValue(record.primary_veterinarian)],
     ['status_change_notes', 'Status notes', formatValue(record.status_change_notes)],
-    ['updated_at', 'Last changed', formatDate(record.updated_at)],
+    ['updated_at', 'Last changed', formatMomentDate(record.updated_at)],
   ];
   const known = new Set(customFields.map((field) => field.field_key));
   const customData = record.custom_field_data;
@@ -355,7 +358,8 @@ function PetEditForm({
   const api = useDesk();
   const [original] = useState<PetDraft>(() => draftFromPet(pet.record));
   const [draft, setDraft] = useState<PetDraft>(original);
-  const { errors, error, warnings, saving, showInvalid, submit, dismissWarnings } = useOutboxWrite();
+  const { errors, error, warnings, saving, showInvalid, clearFields, submit, dismissWarnings } =
+    useOutboxWrite();
   const [notice, setNotice] = useState<string>();
 
   async function save(force: boolean) {
@@ -385,9 +389,13 @@ function PetEditForm({
         <Text size="sm" c="dimmed">
           Only the fields you change are sent to the server.
         </Text>
+        <FormErrorSummary errors={errors} />
         <PetFields
           draft={draft}
-          onChange={setDraft}
+          onChange={(next) => {
+            clearFields(changedFields(draft, next));
+            setDraft(next);
+          }}
           errors={errors}
           customFields={customFields}
           statuses={statuses}
@@ -403,11 +411,9 @@ function PetEditForm({
         )}
         <Stack gap="xs" pos="sticky" bottom={0} py="sm" bg="var(--mantine-color-body)" style={{ zIndex: 2 }}>
           {Object.keys(errors).length > 0 && (
-            <Alert color="red" variant="light" role="alert" title="Please check the marked fields" py="xs">
-              {Object.entries(errors)
-                .map(([field, message]) => `${humanize(field)} ${message}`)
-                .join('; ')}
-            </Alert>
+            <Text size="sm" c="red" role="status">
+              Please check the marked fields above.
+            </Text>
           )}
           {error && Object.keys(errors).length === 0 && <DeskErrorAlert error={error} title="Not saved" />}
           {notice && <Text size="sm">{notice}</Text>}

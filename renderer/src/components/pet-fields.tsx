@@ -10,6 +10,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { DateInput } from '@mantine/dates';
 import type { CustomField } from '../../../shared/contract';
 import type { FieldMessages, PetDraft } from '../lib/pet-form';
 import {
@@ -48,6 +49,7 @@ export function PetFields({
       value={draft[key] as string}
       onChange={(event) => set(key, event.currentTarget.value as never)}
       error={errors[key]}
+      data-field={key}
       {...extra}
     />
   );
@@ -63,6 +65,7 @@ export function PetFields({
       value={draft[key] || null}
       onChange={(value) => set(key, value ?? '')}
       error={errors[key]}
+      data-field={key}
       placeholder="Choose…"
       searchable={data.length > 8}
       allowDeselect={false}
@@ -112,7 +115,18 @@ export function PetFields({
           {text('microchip_id', 'Microchip', { description: 'Digits on the scanner' })}
           {text('custom_id', 'Shelter id', { description: 'Your own reference, e.g. RAR-000123' })}
           {text('adoption_fee', 'Adoption fee', { description: 'Leave empty to use the fee rules' })}
-          {text('intake_date', 'Intake date', { type: 'date', description: ' ' })}
+          <DateInput
+            label="Intake date"
+            description="The day it arrived at the shelter"
+            value={draft.intake_date || null}
+            onChange={(value) => set('intake_date', value ?? '')}
+            valueFormat="D MMM YYYY"
+            placeholder="Pick a day"
+            clearable
+            error={errors.intake_date}
+            data-field="intake_date"
+            popoverProps={{ withinPortal: true }}
+          />
           {text('age_years', 'Age (years)')}
           {text('age_months', 'Age (months)')}
           {text('weight', 'Weight', { placeholder: 'e.g. 12 kg' })}

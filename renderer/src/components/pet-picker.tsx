@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { useDeskQuery } from '../bridge/hooks';
 import { humanize } from '../lib/words';
 
-/** Choose pets from the mirror by typing part of a name, breed or microchip. */
+/** Choose pets from the mirror by typing part of a name, breed, shelter id or microchip; available pets first. */
 export function PetPicker({
   label,
   description,
@@ -22,40 +22,52 @@ export function PetPicker({
 }) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 200);
-  const found = useDeskQuery('mirror.pets.list', {
+  const query = {
     ...(debounced && { search: debounced }),
-    sort: 'name',
+    sort: debounced ? 'relevance' : 'name',
     limit: 30,
-  });
+  } as const;
+  // Available pets are the ones people apply for: they come first, the others after them.
+  const available = useDeskQuery('mirror.pets.list', { ...query, status: 'available' });
+  const found = useDeskQuery('mirror.pets.list', query);
   // Remember the labels of chosen pets: they may drop out of the current search results.
   const [labels, setLabels] = useState<Record<string, string>>({});
   useEffect(() => {
-    if (!found.data) return;
+    if (!found.data && !available.data) return;
     setLabels((previous) => {
       const next = { ...previous };
-      for (const { record } of found.data?.items ?? []) {
+      for (const { record } of [...(available.data?.items ?? []), ...(found.data?.items ?? [])]) {
         next[record.id] =
           `${record.name} · ${humanize(record.species)}${record.custom_id ? ` · ${record.custom_id}` : ''}`;
       }
       return next;
     });
-  }, [found.data]);
-  const ids = [...new Set([...value, ...(found.data?.items ?? []).map((item) => item.record.id)])];
+  }, [found.data, available.data]);
+  const availableIds = (available.data?.items ?? []).map((item) => item.record.id);
+  const others = [...new Set([...(found.data?.items ?? []).map((item) => item.record.id), ...value])].filter(
+    (id) => !availableIds.includes(id),
+  );
+  const option = (id: string) => ({ value: id, label: labels[id] ?? id });
+  const data = [
+    ...(availableIds.length > 0 ? [{ group: 'Available', items: availableIds.map(option) }] : []),
+    ...(others.length > 0 ? [{ group: 'Other pets', items: others.map(option) }] : []),
+  ];
 
   return (
     <MultiSelect
       label={label}
       description={description}
-      placeholder={value.length === 0 ? 'Type a name, breed or microchip' : undefined}
-      data={ids.map((id) => ({ value: id, label: labels[id] ?? id }))}
+      placeholder={value.length === 0 ? 'Type a name, breed, shelter id or microchip' : undefined}
+      data={data}
       value={value}
       onChange={onChange}
       searchable
       searchValue={search}
       onSearchChange={setSearch}
       filter={({ options }) => options}
+      comboboxProps={{ withinPortal: true }}
       maxValues={max}
-      nothingFoundMessage={found.loading ? 'Searching…' : 'No pet matches'}
+      nothingFoundMessage={found.loading || available.loading ? 'Searching…' : 'No pet matches'}
       error={error}
       hidePickedOptions
       clearable

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useDeskEvent, useDeskQuery } from '../bridge/hooks';
 
 /** Ids of records with an outbox entry the server refused, kept current by `outbox` events. */
@@ -17,18 +17,4 @@ export function useReloadOnChange(collections: readonly string[], reload: () => 
     const types = event.changed.map((change) => (change.entityType === 'pet' ? 'pets' : 'people'));
     if (types.length === 0 || types.some((type) => collections.includes(type))) reload();
   });
-}
-
-/**
- * The current id of a record created on this desk: its local id until the server accepts it, then the server's id.
- * The outbox event of an accepted create names the server id just before the local one.
- */
-export function useFollowedId(entityType: 'pet' | 'person', id: string): string {
-  const [current, setCurrent] = useState(id);
-  useDeskEvent('outbox', (event) => {
-    const at = event.changed.findIndex((change) => change.entityType === entityType && change.id === current);
-    const previous = at > 0 ? event.changed[at - 1] : undefined;
-    if (previous?.entityType === entityType && !previous.id.startsWith('local-')) setCurrent(previous.id);
-  });
-  return current;
 }

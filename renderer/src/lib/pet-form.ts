@@ -1,4 +1,5 @@
 import { type FieldError, petCreateSchema, petUpdateSchema, toFieldErrors } from '../../../shared/contract';
+import { calendarDate, calendarDateToApi, localToday } from './dates';
 
 /** The pet form's state: what the inputs hold (lists as comma-separated text, dates as YYYY-MM-DD). */
 export interface PetDraft {
@@ -29,7 +30,7 @@ export interface PetDraft {
   custom_field_data: Record<string, unknown>;
 }
 
-/** A new intake: today's date, status "intake", nothing else guessed. */
+/** A new intake: the desk's local today, status "intake", nothing else guessed. */
 export function emptyPetDraft(today: Date = new Date()): PetDraft {
   return {
     name: '',
@@ -50,7 +51,7 @@ export function emptyPetDraft(today: Date = new Date()): PetDraft {
     age_months: '',
     weight: '',
     coat_length: '',
-    intake_date: today.toISOString().slice(0, 10),
+    intake_date: localToday(today),
     show_public: false,
     spayed: false,
     good_with: [],
@@ -85,7 +86,7 @@ export function draftFromPet(pet: Record<string, unknown>): PetDraft {
     age_months: text(pet.age_months),
     weight: text(pet.weight),
     coat_length: text(pet.coat_length),
-    intake_date: text(pet.intake_date).slice(0, 10),
+    intake_date: calendarDate(text(pet.intake_date)) ?? '',
     show_public: pet.show_public === true,
     spayed: pet.spayed === true,
     good_with: list(pet.good_with),
@@ -135,7 +136,7 @@ function toApiFields(draft: PetDraft): Record<string, unknown> {
   if (draft.description.trim() !== '') fields.description = draft.description;
   if (draft.breed.trim() !== '') fields.breed = splitList(draft.breed);
   if (draft.color.trim() !== '') fields.color = splitList(draft.color);
-  if (draft.intake_date !== '') fields.intake_date = `${draft.intake_date}T00:00:00Z`;
+  if (draft.intake_date !== '') fields.intake_date = calendarDateToApi(draft.intake_date);
   fields.show_public = draft.show_public;
   fields.spayed = draft.spayed;
   if (draft.good_with.length > 0) fields.good_with = draft.good_with;

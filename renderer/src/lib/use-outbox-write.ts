@@ -1,12 +1,14 @@
 import { useState } from 'react';
 import type { DeskError, DuplicateWarning } from '../../../shared/desk-api';
 import { fieldMessages, toDeskError } from './desk-error';
+import { fieldSentences } from './form-messages';
 import type { FieldMessages } from './pet-form';
 
 type WriteResult = { status: 'duplicates'; warnings: DuplicateWarning[] } | { status: 'queued' };
 
 /**
- * The save flow every local-write form shares: field messages from the form's own check or from the desk,
+ * The save flow every local-write form shares: field messages (as sentences) from the form's own check or from
+ * the desk, cleared field by field as the worker changes them,
  * duplicate warnings the worker can override, the desk's error with its request id, and a busy flag.
  */
 export function useOutboxWrite() {
@@ -18,8 +20,18 @@ export function useOutboxWrite() {
   /** Shows the messages of the form's own check, which failed: nothing is sent. */
   function showInvalid(messages: FieldMessages): void {
     setError(undefined);
-    setErrors(messages);
+    setErrors(fieldSentences(messages));
     setWarnings([]);
+  }
+
+  /** Takes away the messages of fields the worker has just changed: they are being fixed. */
+  function clearFields(fields: readonly string[]): void {
+    setErrors((previous) => {
+      if (!fields.some((field) => field in previous)) return previous;
+      const next = { ...previous };
+      for (const field of fields) delete next[field];
+      return next;
+    });
   }
 
   /**
@@ -42,7 +54,7 @@ export function useOutboxWrite() {
       return result as Exclude<R, { status: 'duplicates' }>;
     } catch (caught) {
       const deskError = toDeskError(caught);
-      setErrors(fieldMessages(deskError));
+      setErrors(fieldSentences(fieldMessages(deskError)));
       setError(deskError);
       return undefined;
     } finally {
@@ -63,6 +75,7 @@ export function useOutboxWrite() {
     warnings,
     saving,
     showInvalid,
+    clearFields,
     submit,
     reset,
     dismissWarnings: () => setWarnings([]),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatValue, humanize, statusOptions } from './words';
+import { formatCoat, formatValue, humanize, statusOptions } from './words';
 
 describe('words people read', () => {
   it('turns API values into labels', () => {
@@ -7,6 +7,10 @@ describe('words people read', () => {
     expect(humanize('xLarge')).toBe('Extra large');
     expect(humanize('last_vaccination')).toBe('Last vaccination');
     expect(humanize('Meet and greet ready')).toBe('Meet and greet ready');
+    expect(humanize('youngest')).toBe('Baby');
+    expect(formatCoat('short')).toBe('Short coat');
+    expect(formatCoat('Long coat')).toBe('Long coat');
+    expect(formatCoat(null)).toBe('—');
   });
 
   it('offers the known statuses first, then the shelter’s own, each once', () => {

@@ -13,7 +13,7 @@ import {
 const SPECIAL_WORDS: Record<string, string> = {
   xSmall: 'Extra small',
   xLarge: 'Extra large',
-  youngest: 'Baby (youngest)',
+  youngest: 'Baby',
   medicalHold: 'Medical hold',
   medicalTreatment: 'Medical treatment',
   recoveryPeriod: 'Recovery period',
@@ -99,12 +99,11 @@ export function formatFee(amount: number | string | null | undefined): string {
   return value.toLocaleString(undefined, { style: 'currency', currency: 'USD', maximumFractionDigits: 2 });
 }
 
-/** A date or date-time as a short local date; the raw text when it does not parse. */
-export function formatDate(iso: string | null | undefined): string {
-  if (!iso) return '—';
-  const at = Date.parse(iso);
-  if (Number.isNaN(at)) return iso;
-  return new Date(at).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+/** A coat length as people say it: "Short coat" for `short`; a value that already names the coat stays as it is. */
+export function formatCoat(value: string | null | undefined): string {
+  if (!value) return '—';
+  const words = humanize(value);
+  return /coat/i.test(words) ? words : `${words} coat`;
 }
 
 /** Any JSON value as one readable line (custom field data, conflict values). */

@@ -16,7 +16,13 @@ const MAX_CARDS = 500;
  * "Print cards" on the Pets list: kennel cards for an event in one PDF, one page each: every pet the list's current
  * search and filters show (in the list's order), or pets chosen one by one.
  */
-export function EventCardsButton({ query, count }: { query: MirrorPetQuery; count: number }) {
+export function EventCardsButton({
+  query,
+  count,
+}: {
+  query: Omit<MirrorPetQuery, 'limit' | 'offset'> & Partial<MirrorPetQuery>;
+  count: number;
+}) {
   const desk = useDesk();
   const [opened, { open, close }] = useDisclosure(false);
   const [source, setSource] = useState<'list' | 'chosen'>(

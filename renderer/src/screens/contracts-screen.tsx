@@ -5,8 +5,8 @@ import { useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { MarkdownText } from '../components/markdown-text';
 import { ScreenHeader } from '../components/screen-header';
+import { formatMomentDate } from '../lib/dates';
 import { useReloadOnChange } from '../lib/live-data';
-import { formatDate } from '../lib/words';
 
 const CONTRACT_WORDS: Record<ContractType, { title: string; text: string }> = {
   adopter: { title: 'Adoption agreement', text: 'Signed by adopters when a pet goes home.' },
@@ -74,7 +74,7 @@ function ContractPanel({ type }: { type: ContractType }) {
     <Paper withBorder radius="lg" p="xl" aria-label={CONTRACT_WORDS[type].title}>
       <Text size="xs" c="dimmed" mb="sm">
         {CONTRACT_WORDS[type].text}
-        {contract.data.updated_at && ` Last changed ${formatDate(contract.data.updated_at)}.`}
+        {contract.data.updated_at && ` Last changed ${formatMomentDate(contract.data.updated_at)}.`}
       </Text>
       <MarkdownText>{contract.data.content}</MarkdownText>
     </Paper>

@@ -1,36 +1,28 @@
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Paper,
-  Stack,
-  Text,
-  ThemeIcon,
-  Title,
-} from '@mantine/core';
-import { IconCircleCheck, IconClockHour4, IconInfoCircle, IconPlus } from '@tabler/icons-react';
+import { Alert, Anchor, Button, Group, Paper, Stack } from '@mantine/core';
+import { IconInfoCircle, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { DuplicateWarnings } from '../components/duplicate-warnings';
+import { FormErrorSummary } from '../components/form-error-summary';
 import { PetDrawer } from '../components/pet-drawer';
 import { PetFields } from '../components/pet-fields';
+import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
-import { useFollowedId, useReloadOnChange } from '../lib/live-data';
+import { changedFields } from '../lib/form-messages';
 import { buildPetCreate, emptyPetDraft, type PetDraft } from '../lib/pet-form';
+import { useRememberedState } from '../lib/remembered';
 import { useOutboxWrite } from '../lib/use-outbox-write';
-import { humanize } from '../lib/words';
 
 export function IntakeScreen() {
   const api = useDesk();
   const fields = useDeskQuery('mirror.customFields', { entity: 'pet' });
   const statuses = useDeskQuery('mirror.pets.statuses');
   const [draft, setDraft] = useState<PetDraft>(() => emptyPetDraft());
-  const { errors, error, warnings, saving, showInvalid, submit, dismissWarnings, reset } = useOutboxWrite();
-  const [saved, setSaved] = useState<{ id: string; name: string }[]>([]);
+  const { errors, error, warnings, saving, showInvalid, clearFields, submit, dismissWarnings, reset } =
+    useOutboxWrite();
+  // Confirmations stay while staff visit other screens, so they can see each record reach the server.
+  const [saved, setSaved] = useRememberedState<{ id: string; name: string }[]>('intake.saved', []);
   const [openId, setOpenId] = useState<string | null>(null);
 
   async function save(force: boolean) {
@@ -52,7 +44,14 @@ export function IntakeScreen() {
       />
       <Stack gap="lg">
         {saved.map((pet) => (
-          <SavedIntake key={pet.id} id={pet.id} name={pet.name} onOpen={setOpenId} />
+          <SavedRecordCard
+            key={pet.id}
+            kind="pet"
+            id={pet.id}
+            title={`${pet.name} is recorded`}
+            label={`Saved intake ${pet.name}`}
+            onOpen={setOpenId}
+          />
         ))}
         {fields.data && fields.data.fetchedAt === null && (
           <Alert color="blue" variant="light" icon={<IconInfoCircle />}>
@@ -73,20 +72,17 @@ export function IntakeScreen() {
             }}
           >
             <Stack gap="lg">
+              <FormErrorSummary errors={errors} />
               <PetFields
                 draft={draft}
-                onChange={setDraft}
+                onChange={(next) => {
+                  clearFields(changedFields(draft, next));
+                  setDraft(next);
+                }}
                 errors={errors}
                 customFields={fields.data?.fields ?? []}
                 statuses={statuses.data ?? []}
               />
-              {errorCount > 0 && (
-                <Alert color="red" variant="light" role="alert" title="Please check the marked fields">
-                  {Object.entries(errors)
-                    .map(([field, message]) => `${humanize(field)} ${message}`)
-                    .join('; ')}
-                </Alert>
-              )}
               {error && errorCount === 0 && <DeskErrorAlert error={error} title="Not saved" />}
               {warnings.length > 0 && (
                 <DuplicateWarnings
@@ -117,48 +113,5 @@ export function IntakeScreen() {
       </Stack>
       <PetDrawer id={openId} onClose={() => setOpenId(null)} />
     </>
-  );
-}
-
-/**
- * A pet saved from this screen: pending until the server accepts it (and gives it its own id), then "synced".
- */
-function SavedIntake({ id, name, onOpen }: { id: string; name: string; onOpen(id: string): void }) {
-  const currentId = useFollowedId('pet', id);
-  const pet = useDeskQuery('mirror.pets.get', { id: currentId });
-  useReloadOnChange(['pets'], pet.reload);
-  const gone = pet.error?.code === 'not_found';
-  const synced = pet.data ? !pet.data.pending && pet.data.presence !== 'local' : false;
-  const line = synced
-    ? 'The shelter’s server has it.'
-    : gone
-      ? 'No longer waiting on this desk: it was sent, or discarded under Sync.'
-      : 'Saved on this desk. It is sent to the shelter’s server when the connection allows.';
-  return (
-    <Card withBorder radius="lg" p="md" aria-label={`Saved intake ${name}`}>
-      <Group justify="space-between" wrap="nowrap">
-        <Group gap="sm" wrap="nowrap">
-          <ThemeIcon color={synced ? 'teal' : 'yellow'} variant="light" size="lg" radius="xl">
-            {synced ? <IconCircleCheck size={20} /> : <IconClockHour4 size={20} />}
-          </ThemeIcon>
-          <Stack gap={0}>
-            <Title order={4}>{name} is recorded</Title>
-            <Text size="sm" c="dimmed">
-              {line}
-            </Text>
-          </Stack>
-        </Group>
-        <Group gap="sm" wrap="nowrap">
-          <Badge color={synced ? 'teal' : gone ? 'gray' : 'yellow'} variant="light">
-            {synced ? 'Synced' : gone ? 'Not here' : 'Not sent yet'}
-          </Badge>
-          {!gone && (
-            <Button variant="light" size="xs" onClick={() => onOpen(currentId)}>
-              Open
-            </Button>
-          )}
-        </Group>
-      </Group>
-    </Card>
   );
 }

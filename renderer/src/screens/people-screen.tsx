@@ -2,7 +2,6 @@ import {
   Alert,
   Badge,
   Button,
-  Card,
   Drawer,
   Group,
   Loader,
@@ -13,30 +12,27 @@ import {
   Tabs,
   Text,
   TextInput,
-  ThemeIcon,
   Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import {
-  IconCircleCheck,
-  IconClockHour4,
-  IconHeartHandshake,
-  IconHome,
-  IconSearch,
-  IconUserPlus,
-} from '@tabler/icons-react';
+import { IconClockHour4, IconHeartHandshake, IconHome, IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import type { PersonType } from '../../../shared/contract';
+import type { CustomField, PersonType } from '../../../shared/contract';
 import type { MirrorPerson } from '../../../shared/desk-api';
 import { useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
 import { PersonForm } from '../components/person-form';
 import { RecordBadges } from '../components/record-badges';
+import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
-import { useFollowedId, useNeedsAttention, useReloadOnChange } from '../lib/live-data';
+import { customFieldSections } from '../lib/custom-field-rows';
+import { formatMomentDate } from '../lib/dates';
+import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
+import { useOpenRequests } from '../lib/open-record';
 import type { PersonFormType } from '../lib/person-form';
-import { formatDate, formatValue, humanize } from '../lib/words';
+import { useRememberedState } from '../lib/remembered';
+import { formatValue, humanize } from '../lib/words';
 import { ContractButton } from '../print/contract-button';
 import { PersonStatusSection } from '../shelter/person-status-section';
 
@@ -53,10 +49,14 @@ const STATUS_COLORS: Record<string, string> = {
 };
 
 export function PeopleScreen() {
-  const [tab, setTab] = useState<PersonType>('adopter');
+  const [tab, setTab] = useRememberedState<PersonType>('people.tab', 'adopter');
   const [openId, setOpenId] = useState<string | null>(null);
+  useOpenRequests('person', (request) => {
+    if (request.personType) setTab(request.personType);
+    setOpenId(request.id);
+  });
   const [creating, setCreating] = useState<PersonFormType | null>(null);
-  const [saved, setSaved] = useState<{ id: string; name: string }[]>([]);
+  const [saved, setSaved] = useRememberedState<{ id: string; name: string }[]>('people.saved', []);
   const counts = useDeskQuery('mirror.counts');
   useReloadOnChange(['adopters', 'fosters', 'people'], counts.reload);
 
@@ -73,7 +73,14 @@ export function PeopleScreen() {
       />
       <Stack gap="md">
         {saved.map((person) => (
-          <SavedPerson key={person.id} id={person.id} name={person.name} onOpen={setOpenId} />
+          <SavedRecordCard
+            key={person.id}
+            kind="person"
+            id={person.id}
+            title={`${person.name} is signed up`}
+            label={`Signed up ${person.name}`}
+            onOpen={setOpenId}
+          />
         ))}
         <Tabs
           value={tab}
@@ -152,13 +159,13 @@ export function PeopleScreen() {
 }
 
 function PeopleList({ type, onOpen }: { type: PersonType; onOpen(id: string): void }) {
-  const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search.trim(), 200);
-  const [page, setPage] = useState(1);
+  const [search, setSearch] = useRememberedState(`people.${type}.search`, '');
+  const [debounced] = useDebouncedValue(search.trim(), 120);
+  const [page, setPage] = useRememberedState(`people.${type}.page`, 1);
   const list = useDeskQuery('mirror.people.list', {
     type,
     ...(debounced && { search: debounced }),
-    sort: 'name',
+    sort: debounced ? 'relevance' : 'name',
     limit: PAGE_SIZE,
     offset: (page - 1) * PAGE_SIZE,
   });
@@ -282,7 +289,7 @@ function PersonView({
   needsAttention,
 }: {
   person: MirrorPerson;
-  labels: readonly { field_key: string; label: string }[];
+  labels: readonly CustomField[];
   needsAttention: boolean;
 }) {
   const { record } = person;
@@ -295,11 +302,10 @@ function PersonView({
     ['Status notes', formatValue(record.status_change_notes)],
     ...(record.type === 'foster' ? ([['Capacity', formatValue(record.capacity)]] as [string, string][]) : []),
     ['Tags', formatValue(record.tags)],
-    ['Signed up', formatDate(record.created_at)],
-    ['Last changed', formatDate(record.updated_at)],
+    ['Signed up', formatMomentDate(record.created_at)],
+    ['Last changed', formatMomentDate(record.updated_at)],
   ];
-  const labelOf = new Map(labels.map((field) => [field.field_key, field.label]));
-  const custom = Object.entries(record.custom_field_data);
+  const sections = customFieldSections(record.custom_field_data, labels);
   return (
     <Stack gap="md">
       <Group gap="sm">
@@ -325,55 +331,26 @@ function PersonView({
               <Table.Td style={{ whiteSpace: 'pre-wrap' }}>{value}</Table.Td>
             </Table.Tr>
           ))}
-          {custom.map(([key, value]) => (
-            <Table.Tr key={key}>
-              <Table.Th w={160}>{labelOf.get(key) ?? humanize(key)}</Table.Th>
-              <Table.Td>{formatValue(value)}</Table.Td>
-            </Table.Tr>
-          ))}
         </Table.Tbody>
       </Table>
+      {sections.map((section) => (
+        <Stack key={section.title} gap={6}>
+          <Title order={4}>{section.title}</Title>
+          <Table variant="vertical" withTableBorder layout="fixed" aria-label={section.title}>
+            <Table.Tbody>
+              {section.rows.map((row) => (
+                <Table.Tr key={row.key}>
+                  <Table.Th w={160}>{row.label}</Table.Th>
+                  <Table.Td>{formatValue(row.value)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Stack>
+      ))}
       <PersonStatusSection person={person} />
     </Stack>
   );
 }
 
 /** Someone signed up from this screen: pending until the server accepts them. */
-function SavedPerson({ id, name, onOpen }: { id: string; name: string; onOpen(id: string): void }) {
-  const currentId = useFollowedId('person', id);
-  const person = useDeskQuery('mirror.people.get', { id: currentId });
-  useReloadOnChange(['adopters', 'fosters', 'people'], person.reload);
-  const gone = person.error?.code === 'not_found';
-  const synced = person.data ? !person.data.pending && person.data.presence !== 'local' : false;
-  return (
-    <Card withBorder radius="lg" p="md" aria-label={`Signed up ${name}`}>
-      <Group justify="space-between" wrap="nowrap">
-        <Group gap="sm" wrap="nowrap">
-          <ThemeIcon color={synced ? 'teal' : 'yellow'} variant="light" size="lg" radius="xl">
-            {synced ? <IconCircleCheck size={20} /> : <IconClockHour4 size={20} />}
-          </ThemeIcon>
-          <Stack gap={0}>
-            <Title order={4}>{name} is signed up</Title>
-            <Text size="sm" c="dimmed">
-              {synced
-                ? 'The shelter’s server has accepted the sign-up.'
-                : gone
-                  ? 'No longer waiting on this desk: it was sent, or discarded under Sync.'
-                  : 'Saved on this desk; sent to the shelter’s server when the connection allows.'}
-            </Text>
-          </Stack>
-        </Group>
-        <Group gap="sm" wrap="nowrap">
-          <Badge color={synced ? 'teal' : gone ? 'gray' : 'yellow'} variant="light">
-            {synced ? 'Synced' : gone ? 'Not here' : 'Not sent yet'}
-          </Badge>
-          {!gone && (
-            <Button size="xs" variant="light" onClick={() => onOpen(currentId)}>
-              Open
-            </Button>
-          )}
-        </Group>
-      </Group>
-    </Card>
-  );
-}

@@ -14,24 +14,19 @@ import {
 } from '@mantine/core';
 import { IconCheck, IconDeviceDesktop, IconMoon, IconSun } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useState } from 'react';
-import { COLOR_SCHEMES, DeskCallError, type DeskError, type DeskSettings } from '../../../shared/desk-api';
+import { COLOR_SCHEMES, type DeskError, type DeskSettings } from '../../../shared/desk-api';
 import { useDeskQuery } from '../bridge/hooks';
 import { useSettings } from '../bridge/settings';
 import { ConnectionCard } from '../components/connection-card';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
+import { toDeskError } from '../lib/desk-error';
 
 const SCHEME_WORDS: Record<(typeof COLOR_SCHEMES)[number], { label: string; icon: typeof IconSun }> = {
   auto: { label: 'Match system', icon: IconDeviceDesktop },
   light: { label: 'Light', icon: IconSun },
   dark: { label: 'Dark', icon: IconMoon },
 };
-
-function toDeskError(error: unknown): DeskError {
-  return error instanceof DeskCallError
-    ? error.toDeskError()
-    : { code: 'internal_error', message: error instanceof Error ? error.message : String(error) };
-}
 
 export function SettingsScreen() {
   const { settings } = useSettings();

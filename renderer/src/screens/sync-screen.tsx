@@ -19,6 +19,7 @@ import { OutboxPanel } from '../components/outbox-panel';
 import { ScreenHeader } from '../components/screen-header';
 import { describeWhen, STATUS_LOOKS } from '../components/status-presentation';
 import { toDeskError } from '../lib/desk-error';
+import { FullCheckCard } from '../sync/full-check-card';
 
 export function SyncScreen() {
   const { status, error } = useDeskStatus();
@@ -34,6 +35,7 @@ export function SyncScreen() {
         {error && <DeskErrorAlert error={error} title="The desk did not answer" />}
         {status ? <StatusCard status={status} /> : !error && <Loader aria-label="Loading sync status" />}
         <OutboxPanel />
+        <FullCheckCard connected={connected} />
         {!connected && <SetupCards />}
       </Stack>
     </>
@@ -54,7 +56,7 @@ function SyncNowButton({ busy }: { busy: boolean }) {
           setRunning(true);
           setError(undefined);
           api
-            .call('sync.now', { full: true })
+            .call('sync.now')
             .catch((caught: unknown) => setError(toDeskError(caught)))
             .finally(() => setRunning(false));
         }}

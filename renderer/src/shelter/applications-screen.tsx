@@ -20,8 +20,9 @@ import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
 import { ScreenHeader } from '../components/screen-header';
+import { formatMomentDate } from '../lib/dates';
 import { useReloadOnChange } from '../lib/live-data';
-import { formatDate, humanize, statusColor } from '../lib/words';
+import { humanize, statusColor } from '../lib/words';
 import { PersonStatusModal } from './person-status-modal';
 import { StandaloneOnly, useAction } from './use-shelter';
 
@@ -128,12 +129,12 @@ function ApplicationCard({
             </Badge>
             {!open && (
               <Badge variant="outline" color={application.status === 'approved' ? 'teal' : 'red'}>
-                {humanize(application.status)} {formatDate(application.decidedAt)}
+                {humanize(application.status)} {formatMomentDate(application.decidedAt)}
               </Badge>
             )}
           </Group>
           <Text size="sm" c="dimmed">
-            {application.personEmail ?? 'No email'} · submitted {formatDate(application.submittedAt)}
+            {application.personEmail ?? 'No email'} · submitted {formatMomentDate(application.submittedAt)}
           </Text>
         </Stack>
         <Button variant="subtle" size="xs" leftSection={<IconUserCog size={16} />} onClick={onPersonStatus}>

@@ -21,7 +21,8 @@ import type { ApiKeySummary, CreatedApiKey } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
-import { formatDate } from '../lib/words';
+import { formatMomentDate } from '../lib/dates';
+
 import { LanSharingCard } from './lan-sharing-card';
 import { StandaloneOnly, useAction } from './use-shelter';
 
@@ -174,11 +175,11 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
                 <Table.Td>
                   <Code>{key.prefix}…</Code>
                 </Table.Td>
-                <Table.Td>{formatDate(key.createdAt)}</Table.Td>
-                <Table.Td>{key.lastUsedAt ? formatDate(key.lastUsedAt) : 'Not recorded'}</Table.Td>
+                <Table.Td>{formatMomentDate(key.createdAt)}</Table.Td>
+                <Table.Td>{key.lastUsedAt ? formatMomentDate(key.lastUsedAt) : 'Not recorded'}</Table.Td>
                 <Table.Td ta="right">
                   {key.revokedAt ? (
-                    <Text size="sm">Revoked {formatDate(key.revokedAt)}</Text>
+                    <Text size="sm">Revoked {formatMomentDate(key.revokedAt)}</Text>
                   ) : key.thisDesk ? (
                     <Text size="sm" c="dimmed">
                       Built in

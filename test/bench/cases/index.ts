@@ -1,15 +1,21 @@
 import type { BenchCase } from '../types';
 import { dashboardCases } from './dashboard-print';
+import { deskUiCases } from './desk-ui';
 import { lockCases } from './lock-hold';
 import { outboxCases } from './outbox-replay';
 import { serverPetCases } from './server-pets';
+import { syncBusyCases } from './sync-busy';
 import { syncCases } from './sync-mirror';
+import { syncStallCases } from './sync-stall';
 
 /** Every bench case, in run order. Add a file in this folder and list its cases here. */
 export const benchCases: BenchCase[] = [
   ...serverPetCases,
   ...syncCases,
+  ...syncBusyCases,
+  ...syncStallCases,
   ...outboxCases,
   ...lockCases,
+  ...deskUiCases,
   ...dashboardCases,
 ];

@@ -9,7 +9,7 @@ import { LIST_COLLECTIONS, PAGE_LIMIT, pageUrl, runSync } from '../../../electro
  * argv[2]: JSON { mode: 'baseline' | 'sync', origin, key, dir? }. Prints one JSON object on stdout.
  */
 const options = JSON.parse(process.argv[2] ?? '{}') as {
-  mode: 'baseline' | 'sync';
+  mode: 'baseline' | 'sync' | 'first' | 'verify';
   origin: string;
   key: string;
   dir?: string;
@@ -150,5 +150,65 @@ async function sync() {
   };
 }
 
-const result = options.mode === 'baseline' ? await baseline() : await sync();
+/** Only the initial sync (`sync --once` of a fresh desk), for the busy-shelter case. */
+async function first() {
+  const mirror = await openDeskMirror({ dataDir: options.dir ?? '' });
+  const client = createApiClient({ baseUrl: options.origin, apiKey: options.key });
+  const started = performance.now();
+  const run = await runSync(mirror.db, client, { metadata: true });
+  const seconds = (performance.now() - started) / 1000;
+  const records = (
+    statement(mirror.db, 'SELECT (SELECT COUNT(*) FROM pet) + (SELECT COUNT(*) FROM person) AS n').get() as {
+      n: number;
+    }
+  ).n;
+  await client.close();
+  await mirror.close();
+  return {
+    complete: run.complete,
+    problems: run.problems,
+    records,
+    requests: run.requests,
+    repairs: run.lists.reduce((sum, list) => sum + list.repairs, 0),
+    seconds,
+    recordsPerSecond: records / seconds,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+  };
+}
+
+/**
+ * After the writer stopped: one ordinary sync, then every mirrored pet compared with the server's list, field by
+ * field (the server's pages read directly).
+ */
+async function verify() {
+  const mirror = await openDeskMirror({ dataDir: options.dir ?? '' });
+  const client = createApiClient({ baseUrl: options.origin, apiKey: options.key });
+  const run = await runSync(mirror.db, client);
+  const agent = new Agent({ keepAliveTimeout: 30_000, connections: 2 });
+  let compared = 0;
+  let mismatched = 0;
+  const [pets] = LIST_COLLECTIONS;
+  for (let offset = 0; pets; offset += PAGE_LIMIT) {
+    const response = await request(`${options.origin}${pageUrl(pets, null, offset)}`, {
+      headers: { 'x-api-key': options.key },
+      dispatcher: agent,
+    });
+    const body = (await response.body.json()) as { pets: Array<{ id: string }>; hasMore: boolean };
+    for (const pet of body.pets) {
+      const row = statement(mirror.db, 'SELECT server_json FROM pet WHERE id = ?').get(pet.id) as
+        | { server_json: string }
+        | undefined;
+      compared += 1;
+      if (row?.server_json !== JSON.stringify(pet)) mismatched += 1;
+    }
+    if (!body.hasMore) break;
+  }
+  await agent.close();
+  await client.close();
+  await mirror.close();
+  return { complete: run.complete, written: run.written, compared, mismatched };
+}
+
+const modes = { baseline, sync, first, verify } as const;
+const result = await modes[options.mode]();
 process.stdout.write(`${JSON.stringify(result)}\n`);

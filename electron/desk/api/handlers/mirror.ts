@@ -1,6 +1,7 @@
 import { DeskCallError } from '../../../../shared/desk-api';
 import {
   countRecords,
+  currentRecordId,
   getAdoptionFees,
   getContract,
   getCustomFields,
@@ -27,14 +28,14 @@ export function registerMirrorHandlers(
   const { db } = mirror;
   registry.handle('mirror.pets.list', (query) => listPets(db, query ?? {}));
   registry.handle('mirror.pets.get', ({ id }) => {
-    const pet = getPet(db, id);
+    const pet = getPet(db, currentRecordId(db, 'pet', id));
     if (!pet) throw notFound('pet', id);
     return pet;
   });
   registry.handle('mirror.pets.statuses', () => listPetStatuses(db));
   registry.handle('mirror.people.list', (query) => listPeople(db, query ?? {}));
   registry.handle('mirror.people.get', ({ id }) => {
-    const person = getPerson(db, id);
+    const person = getPerson(db, currentRecordId(db, 'person', id));
     if (!person) throw notFound('person', id);
     return person;
   });

@@ -72,7 +72,7 @@ export function registerShelterHandlers(
     } catch (error) {
       throw new DeskCallError({ code: 'conflict', message: (error as Error).message });
     }
-    await sync.service.syncNow({ metadata: true, reconcile: true });
+    await sync.service.syncNow({ metadata: true, fullCheck: true });
     context.events.emit({ type: 'mirror-changed', collections: ['pets', 'adopters', 'fosters', 'metadata'] });
     return overview();
   });
@@ -96,7 +96,8 @@ export function registerShelterHandlers(
   });
   registry.handle('shelter.pets.delete', async ({ petId }) => {
     staffCall(() => host.staff().deletePet(petId));
-    await sync.service.syncNow({ reconcile: true });
+    // The ordinary sync sees the deletion (the list total no longer matches) and marks the pet removed.
+    await sync.service.syncNow();
     return null;
   });
 
@@ -151,7 +152,7 @@ export function registerShelterHandlers(
   registry.handle('shelter.backups.restore', async ({ file }) => {
     const restored = await host.restore(file);
     // This desk pulls the restored shelter; other desks see every record re-stamped on their next sync.
-    await sync.service.syncNow({ metadata: true, reconcile: true });
+    await sync.service.syncNow({ metadata: true, fullCheck: true });
     return restored;
   });
 

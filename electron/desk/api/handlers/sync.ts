@@ -4,6 +4,7 @@ import {
   ConnectionManager,
   type StartStandaloneServer,
   type SyncHooks,
+  type SyncRunSummary,
   SyncService,
   type SyncServiceOptions,
 } from '../../sync';
@@ -43,7 +44,13 @@ export function registerSyncHandlers(
     status: context.status,
     ...(options.hooks && { hooks: options.hooks }),
     onMirrorChanged: (summary) => {
-      const collections = summary.lists.filter((list) => list.written > 0).map((list) => list.collection);
+      // Pulls and removal checks (records marked unlisted or removed) both change what the lists show.
+      const collections = [
+        ...new Set([
+          ...summary.lists.filter((list) => list.written > 0).map((list) => list.collection),
+          ...summary.removals.filter((check) => check.written > 0).map((check) => check.collection),
+        ]),
+      ];
       context.events.emit({
         type: 'mirror-changed',
         collections: summary.metadataChanged.length > 0 ? [...collections, 'metadata' as const] : collections,
@@ -59,15 +66,17 @@ export function registerSyncHandlers(
     service.networkChanged();
     return null;
   });
-  registry.handle('sync.now', async (input) => {
-    const summary = await service.syncNow({
-      reconcile: input?.full ?? false,
-      metadata: input?.full ?? false,
-    });
+  const runResult = (summary: SyncRunSummary | undefined) => {
     if (!summary) return null;
     const { complete, requests, notModified, written, problems, durationMs } = summary;
     return { complete, requests, notModified, written, problems, durationMs };
-  });
+  };
+  registry.handle('sync.now', async (input) =>
+    runResult(await (input?.full ? service.runFullCheck() : service.syncNow())),
+  );
+  registry.handle('sync.fullCheck.estimate', () => service.fullCheckEstimate());
+  registry.handle('sync.fullCheck.start', async () => runResult(await service.runFullCheck()));
+  registry.handle('sync.fullCheck.stop', () => ({ stopped: service.stopFullCheck() }));
   registry.handle('sync.connection.get', () => connections.summary());
   registry.handle('sync.connection.set', async (input) => {
     try {

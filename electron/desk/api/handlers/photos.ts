@@ -1,0 +1,20 @@
+import { DeskCallError } from '../../../../shared/desk-api';
+import { PhotoCache, PhotoUnavailableError, photoCacheDir } from '../../photos';
+import type { DeskContext } from '../desk-context';
+import type { HandlerRegistry } from '../handler-registry';
+
+/** `photos.*`: pet photos kept by the desk (bounded, oldest dropped) so lists and drawers show them offline. */
+export function registerPhotoHandlers(registry: HandlerRegistry, context: DeskContext): void {
+  const cache = new PhotoCache({ dir: photoCacheDir(context.dataDir) });
+  registry.handle('photos.get', async ({ url }) => {
+    try {
+      const photo = await cache.get(url);
+      return { dataUrl: `data:${photo.mime};base64,${photo.bytes.toString('base64')}` };
+    } catch (error) {
+      if (error instanceof PhotoUnavailableError) {
+        throw new DeskCallError({ code: 'not_found', message: error.message });
+      }
+      throw error;
+    }
+  });
+}

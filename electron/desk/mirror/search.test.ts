@@ -1,0 +1,108 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makePerson, makePet } from '../../../test/sync/fixtures';
+import { beginBulkLoad, listPeople, listPets, type Mirror, openMirror, storeServerPage } from './index';
+
+let mirror: Mirror;
+beforeEach(async () => {
+  mirror = await openMirror({ filename: ':memory:' });
+  storeServerPage(
+    mirror.db,
+    'pet',
+    [
+      makePet({ name: 'Apollo', breed: ['Belgian Malinois'], custom_id: 'RAR-000198' }),
+      makePet({ name: 'Bella', breed: ['Labrador Retriever'], custom_id: 'RAR-000199' }),
+      makePet({
+        name: 'Isabel',
+        breed: ['Beagle'],
+        custom_id: 'RAR-000200',
+        microchip_id: '985141000999888',
+      }),
+      makePet({ name: 'Max', breed: ['Poodle'], custom_id: null, description: 'Loves the lake.' }),
+    ],
+    'listed',
+  );
+  storeServerPage(
+    mirror.db,
+    'person',
+    [
+      makePerson({ name: 'Dana Lee', phone: '+1 555 0999', email: 'dana@example.org' }),
+      makePerson({ name: 'Sam Ortiz', phone: '555-0123', email: 'sam@example.org' }),
+      makePerson({ name: 'Kim Park', phone: null, email: 'kim@example.org' }),
+    ],
+    'listed',
+  );
+});
+afterEach(async () => {
+  await mirror.close();
+});
+
+const petNames = (search: string) => listPets(mirror.db, { search }).items.map((item) => item.record.name);
+const personNames = (search: string) =>
+  listPeople(mirror.db, { search }).items.map((item) => item.record.name);
+
+describe('desk search', () => {
+  it("finds a pet by the shelter's own id, exactly or by its start, in any case", () => {
+    expect(petNames('RAR-000199')).toEqual(['Bella']);
+    expect(petNames('rar-000199')).toEqual(['Bella']);
+    expect(petNames('RAR-0001')).toEqual(['Apollo', 'Bella']);
+  });
+
+  it('finds a pet by its whole microchip or part of it', () => {
+    expect(petNames('985141000999888')).toEqual(['Isabel']);
+    expect(petNames('0999888')).toEqual(['Isabel']);
+  });
+
+  it('forgives small typos in words of letters, not in numbers', () => {
+    expect(petNames('labrdor')).toEqual(['Bella']);
+    expect(petNames('pooddle')).toEqual(['Max']);
+    expect(petNames('laek')).toEqual(['Max']);
+    expect(petNames('RAR-000190')).toEqual([]);
+  });
+
+  it('orders exact and prefix matches first while searching', () => {
+    // "bel" is in Apollo's breed (Belgian), Bella's name and Isabel's name.
+    expect(petNames('bel')).toEqual(['Bella', 'Apollo', 'Isabel']);
+    expect(petNames('bella')[0]).toBe('Bella');
+    // An explicit sort still wins.
+    expect(listPets(mirror.db, { search: 'bel', sort: 'name' }).items.map((i) => i.record.name)).toEqual([
+      'Apollo',
+      'Bella',
+      'Isabel',
+    ]);
+  });
+
+  it('finds people by phone whichever way the number is written', () => {
+    expect(personNames('+1 555 0999')).toEqual(['Dana Lee']);
+    expect(personNames('555-0999')).toEqual(['Dana Lee']);
+    expect(personNames('5550999')).toEqual(['Dana Lee']);
+    expect(personNames('(555) 0123')).toEqual(['Sam Ortiz']);
+    expect(personNames('1 555 0123')).toEqual(['Sam Ortiz']);
+  });
+
+  it('finds people by name and email, typos forgiven', () => {
+    expect(personNames('dana@example')).toEqual(['Dana Lee']);
+    expect(personNames('ortz')).toEqual(['Sam Ortiz']);
+    expect(personNames('kim')).toEqual(['Kim Park']);
+  });
+
+  it('finds custom ids of rows a first sync has not indexed yet', () => {
+    beginBulkLoad(mirror.db, 'pet');
+    storeServerPage(mirror.db, 'pet', [makePet({ name: 'Late', custom_id: 'RAR-009999' })], 'listed');
+    expect(petNames('RAR-009999')).toEqual(['Late']);
+    expect(petNames('009999')).toEqual(['Late']);
+  });
+});
+
+describe('records created on this desk', () => {
+  it('are found by their local id after the server gave them its own', async () => {
+    const { createLocalRecord, currentRecordId, getPet, remapLocalId } = await import('./index');
+    const localId = createLocalRecord(mirror.db, 'pet', { name: 'Pebble', species: 'cat' });
+    const server = makePet({ name: 'Pebble', species: 'cat' });
+    storeServerPage(mirror.db, 'pet', [server], 'listed');
+    remapLocalId(mirror.db, 'pet', localId, server.id);
+    expect(getPet(mirror.db, localId)).toBeUndefined();
+    const found = getPet(mirror.db, currentRecordId(mirror.db, 'pet', localId));
+    expect(found?.record.id).toBe(server.id);
+    expect(found?.presence).toBe('listed');
+  });
+});

@@ -1,0 +1,182 @@
+import { searchIndexWatermark } from './bulk-load';
+import { digitsSql, MIN_INDEXED_WORD, phoneDigits, typoAlternatives, wordsOf } from './search-words';
+import { type MirrorDb, statement } from './types';
+
+type Table = 'pet' | 'person';
+
+/** The search part of a list query: a condition on the list table's `seq`, and a relevance rank to order by. */
+export interface SearchClause {
+  where: string;
+  params: unknown[];
+  /** SQL expression over the list table: 0 exact, 1 name starts with it, 2 a word of the name does, 3 the rest. */
+  rank: string;
+  rankParams: unknown[];
+}
+
+/** Largest code point: `prefix + MAX_CHAR` is above every text that starts with `prefix`. */
+const MAX_CHAR = String.fromCodePoint(0x10ffff);
+const COLUMNS: Record<Table, readonly string[]> = {
+  pet: ['name', 'breed_text', 'description', 'microchip_id', 'custom_id'],
+  person: ['name', 'email', 'phone'],
+};
+
+const LETTERS = /^\p{L}+$/u;
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+const quote = (word: string) => `"${word.replaceAll('"', '""')}"`;
+
+/** Words the mirror knows (names, breeds, description words; people's names and emails), for typo tolerance. */
+const vocabularies = new WeakMap<MirrorDb, Map<Table, { key: number; terms: string[] }>>();
+
+function vocabulary(db: MirrorDb, table: Table): string[] {
+  // total_changes() moves with every write of this connection (the desk core's only writer): a cheap staleness key.
+  const key = (statement(db, 'SELECT total_changes() AS n').get() as { n: number }).n;
+  let byTable = vocabularies.get(db);
+  if (!byTable) {
+    byTable = new Map();
+    vocabularies.set(db, byTable);
+  }
+  const cached = byTable.get(table);
+  if (cached && cached.key === key) return cached.terms;
+  const terms = new Set<string>();
+  const learn = (text: unknown) => {
+    if (typeof text !== 'string') return;
+    // Only words of letters can be typo alternatives (numbers and ids are never corrected).
+    for (const word of wordsOf(text))
+      if (word.length >= MIN_INDEXED_WORD && LETTERS.test(word)) terms.add(word);
+  };
+  if (table === 'pet') {
+    for (const row of statement(db, 'SELECT name FROM pet_list').raw().all() as unknown[][]) learn(row[0]);
+    for (const row of statement(db, 'SELECT DISTINCT breed_text FROM pet').raw().all() as unknown[][]) {
+      learn(row[0]);
+    }
+    for (const row of statement(db, 'SELECT term FROM pet_words_vocab').raw().all() as unknown[][])
+      learn(row[0]);
+  } else {
+    for (const row of statement(db, 'SELECT name, email FROM person').raw().all() as unknown[][]) {
+      learn(row[0]);
+      learn(row[1]);
+    }
+  }
+  const list = [...terms];
+  byTable.set(table, { key, terms: list });
+  return list;
+}
+
+/** Whether a word (3+ characters) matches anything through the search indexes. */
+function hasHits(db: MirrorDb, table: Table, phrase: string): boolean {
+  if (statement(db, `SELECT 1 FROM ${table}_fts WHERE ${table}_fts MATCH ? LIMIT 1`).get(phrase)) return true;
+  if (table !== 'pet') return false;
+  return (
+    statement(db, 'SELECT 1 FROM pet_words WHERE pet_words MATCH ? LIMIT 1').get(`${phrase}*`) !== undefined
+  );
+}
+
+/**
+ * Builds the search condition of a list query. Each whitespace-separated word must match: a word of 3+ characters
+ * through a search index (a substring of a short field through the trigram index: pet name, breed, microchip;
+ * person name, email, phone; or, for pets, a word of the description starting with it). A word of letters that
+ * matches nothing is read as a typo of the mirror's known words within the server's typo budget (`labrdor` finds
+ * Labradors). Shorter words match the start of the name. Besides the words, the whole search may be an identifier:
+ * a pet's `custom_id` (exact or prefix: `RAR-000199`, `rar-0001`) or microchip, or a person's phone compared by
+ * digits (`+1 555 0999`, `555-0999` and `5550999` find the same person). Rows a first sync has not indexed yet are
+ * matched with LIKE meanwhile.
+ */
+export function searchClause(
+  db: MirrorDb,
+  table: Table,
+  search: string | undefined,
+): SearchClause | undefined {
+  const text = (search ?? '').trim();
+  const words = text.split(/\s+/).filter(Boolean).slice(0, 8);
+  if (words.length === 0) return undefined;
+  const conditions: string[] = [];
+  const params: unknown[] = [];
+  const long = words.filter((word) => [...word].length >= MIN_INDEXED_WORD);
+  const watermark = long.length > 0 ? searchIndexWatermark(db, table) : undefined;
+  const columns = COLUMNS[table];
+  const identifier = identifierClause(table, text);
+  // A search that names records by id ("RAR", "RAR-0001") is not a typo: no alternatives are looked for.
+  let named: boolean | undefined;
+  const namesRecords = () => {
+    named ??= identifier
+      ? statement(db, `SELECT 1 FROM (${identifier.any}) LIMIT 1`).get(...identifier.anyParams) !== undefined
+      : false;
+    return named;
+  };
+  for (const word of words) {
+    if ([...word].length < MIN_INDEXED_WORD) {
+      conditions.push(
+        `SELECT seq FROM ${table}_list WHERE name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE`,
+      );
+      params.push(word, `${word}${MAX_CHAR}`);
+      continue;
+    }
+    const lower = word.toLowerCase();
+    const alternatives =
+      !LETTERS.test(lower) || hasHits(db, table, quote(lower)) || namesRecords()
+        ? []
+        : typoAlternatives(lower, vocabulary(db, table));
+    const options = [lower, ...alternatives];
+    const sources = [`SELECT rowid AS seq FROM ${table}_fts WHERE ${table}_fts MATCH ?`];
+    params.push(options.map(quote).join(' OR '));
+    if (table === 'pet') {
+      sources.push('SELECT rowid FROM pet_words WHERE pet_words MATCH ?');
+      params.push(options.map((option) => `${quote(option)}*`).join(' OR '));
+    }
+    if (watermark !== undefined) {
+      sources.push(
+        `SELECT seq FROM ${table} WHERE seq > ? AND (${columns.map((column) => `${column} LIKE ? ESCAPE '\\'`).join(' OR ')})`,
+      );
+      params.push(watermark, ...columns.map(() => `%${escapeLike(word)}%`));
+    }
+    conditions.push(sources.join(' UNION '));
+  }
+  // Every word must match (INTERSECT), or the whole search names a record (UNION): one set of seqs, looked up once.
+  const byWords =
+    conditions.length === 1 ? conditions[0] : `SELECT seq FROM (${conditions.join(' INTERSECT ')})`;
+  const first = words[0] as string;
+  const rank = `CASE WHEN name = ? COLLATE NOCASE${identifier ? ` OR seq IN (${identifier.exact})` : ''} THEN 0
+    WHEN name LIKE ? ESCAPE '\\' THEN 1 WHEN name LIKE ? ESCAPE '\\' THEN 2 ELSE 3 END`;
+  const rankParams = [
+    text,
+    ...(identifier?.exactParams ?? []),
+    `${escapeLike(first)}%`,
+    `% ${escapeLike(first)}%`,
+  ];
+  if (!identifier) return { where: `seq IN (${byWords})`, params, rank, rankParams };
+  return {
+    where: `seq IN (${identifier.any} UNION ${byWords})`,
+    params: [...identifier.anyParams, ...params],
+    rank,
+    rankParams,
+  };
+}
+
+/** The identifier lookups of a whole search: `any` finds every record it names, `exact` the exact matches. */
+function identifierClause(
+  table: Table,
+  text: string,
+): { any: string; anyParams: unknown[]; exact: string; exactParams: unknown[] } | undefined {
+  if (table === 'pet') {
+    if (/\s/.test(text) || text.length < 2) return undefined;
+    return {
+      any: `SELECT seq FROM pet WHERE custom_id >= ? COLLATE NOCASE AND custom_id < ? COLLATE NOCASE
+        UNION SELECT seq FROM pet WHERE microchip_id = ?`,
+      anyParams: [text, `${text}${MAX_CHAR}`, text],
+      exact:
+        'SELECT seq FROM pet WHERE custom_id = ? COLLATE NOCASE UNION SELECT seq FROM pet WHERE microchip_id = ?',
+      exactParams: [text, text],
+    };
+  }
+  const digits = phoneDigits(text);
+  if (digits === undefined) return undefined;
+  const stored = digitsSql('phone');
+  // Stored digits contain the typed ones, or the typed ones end with a full stored number (a country code added).
+  const any = `SELECT seq FROM person WHERE phone IS NOT NULL AND (${stored} LIKE ? OR (length(${stored}) >= 7 AND ? LIKE '%' || ${stored}))`;
+  return {
+    any,
+    anyParams: [`%${digits}%`, digits],
+    exact: `SELECT seq FROM person WHERE phone IS NOT NULL AND ${stored} = ?`,
+    exactParams: [digits],
+  };
+}

@@ -1,0 +1,207 @@
+import { z } from 'zod';
+import type { ApiClient } from '../client';
+import {
+  countListed,
+  listedIds,
+  type MirrorDb,
+  readHttpCache,
+  readSyncState,
+  recordsToRecheck,
+  writeHttpCache,
+  writeSyncState,
+} from '../mirror';
+import { type ListCollection, pageEnvelopeSchema, pageUrl } from './collections';
+import type { PassProgress } from './list-pull';
+import { startPosition, walkList } from './list-walk';
+import { cacheScope, type InvalidRecord } from './page-store';
+import { checkByIds, emptyReconcile, type ReconcileResult } from './reconcile';
+
+/**
+ * Records asked about by id in one removal check; more (a whole status made non-public at once) are asked about by
+ * the next syncs, so one sync never spends the hourly limit of record requests.
+ */
+export const MAX_RECORD_CHECKS = 500;
+
+/**
+ * Whole-list walks a removal check may take to see every listed record (a busy or unordered list can shift under
+ * one); it stops earlier once a walk adds nothing new.
+ */
+const LISTING_WALKS = 10;
+
+export interface RemovalCheckResult {
+  collection: ListCollection['name'];
+  /** The list's `total` and the records the mirror held as listed before any repair. */
+  serverTotal: number;
+  mirrorListed: number;
+  /** True when the counts disagreed and the list was read to find out why. */
+  walked: boolean;
+  requests: number;
+  notModified: number;
+  written: number;
+  reconciled: ReconcileResult;
+  invalid: InvalidRecord[];
+  /** Set when the list could not be read completely: nothing was marked unlisted from it. */
+  problem?: string;
+  /** Records off the list left for the next syncs to ask about (see `MAX_RECORD_CHECKS`). */
+  deferred: number;
+}
+
+export interface RemovalCheckOptions {
+  /** Read the whole list and ask about every record it does not show, even when the counts agree (full check). */
+  force?: boolean;
+  /** The list's `total` just read by the pull (first sync), instead of asking again. */
+  knownTotal?: number | undefined;
+  onProgress?: (progress: PassProgress) => void;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Finds records that left a list (hidden, made non-public, deleted) on every sync, cheaply: one request for the
+ * list's `total` (usually a 304) compared with the records the mirror holds as listed. Only when they differ is the
+ * list read (pages unchanged since the last read come back as 304) and each listed record it no longer shows asked
+ * about by id: kept and refreshed as unlisted when the server still has it, marked removed on a 404. A record is
+ * only marked from a complete reading of the list; records the list shows again are listed again by that reading.
+ */
+export async function checkRemovals(
+  db: MirrorDb,
+  client: ApiClient,
+  collection: ListCollection,
+  options: RemovalCheckOptions = {},
+): Promise<RemovalCheckResult> {
+  const scope = { entityType: collection.entityType, personType: collection.personType };
+  const head =
+    options.knownTotal !== undefined && !options.force
+      ? { total: options.knownTotal, notModified: false, requests: 0 }
+      : { ...(await listTotal(db, client, collection, options.signal)), requests: 1 };
+  const result: RemovalCheckResult = {
+    collection: collection.name,
+    serverTotal: head.total,
+    mirrorListed: countListed(db, scope),
+    walked: false,
+    requests: head.requests,
+    notModified: head.notModified ? 1 : 0,
+    written: 0,
+    reconciled: emptyReconcile(collection),
+    invalid: [],
+    deferred: 0,
+  };
+  if (!options.force && result.serverTotal === result.mirrorListed) return result;
+  result.walked = true;
+  const seen = new Set<string>();
+  let total = result.serverTotal;
+  for (let attempt = 0; attempt < LISTING_WALKS; attempt += 1) {
+    const walked = await walkList(db, client, collection, startPosition(null), {
+      keyset: attempt === 0,
+      signal: options.signal,
+      onPage: (_page, position) =>
+        options.onProgress?.({
+          collection,
+          stage: 'checking',
+          pagesDone: position.pages,
+          recordsDone: position.records,
+          recordsTotal: position.firstTotal,
+        }),
+    });
+    result.requests += walked.requests;
+    result.notModified += walked.notModified;
+    result.written += walked.written;
+    result.invalid.push(...walked.invalid);
+    const before = seen.size;
+    for (const id of walked.seen) seen.add(id);
+    total = walked.lastTotal;
+    if (walked.invalid.length > 0 || walked.emptyPage) break;
+    if (seen.size >= total || (attempt > 0 && seen.size === before)) break;
+  }
+  if (seen.size < total || result.invalid.length > 0) {
+    result.problem = `The ${collection.name} list could not be read completely (${seen.size} of ${total}); records it did not show are kept as they are and checked again next time.`;
+    return result;
+  }
+  const candidates = options.force ? undefined : listedIds(db, scope).filter((id) => !seen.has(id));
+  if (candidates) {
+    result.deferred = Math.max(0, candidates.length - MAX_RECORD_CHECKS);
+    const batch = candidates.slice(0, MAX_RECORD_CHECKS);
+    await checkByIds(db, client, collection, batch, options.signal, result.reconciled);
+  } else {
+    // The full check also refreshes every record already known to be off the list.
+    const known = recordsOffList(db, collection)
+      .concat(listedIds(db, scope))
+      .filter((id) => !seen.has(id));
+    await checkByIds(db, client, collection, known, options.signal, result.reconciled);
+  }
+  result.requests += result.reconciled.requests;
+  result.written += result.reconciled.removed + result.reconciled.unlisted;
+  result.invalid.push(...result.reconciled.invalid);
+  return result;
+}
+
+function recordsOffList(db: MirrorDb, collection: ListCollection): string[] {
+  const scope = { entityType: collection.entityType, personType: collection.personType };
+  return recordsToRecheck(db, scope, 0, Number.MAX_SAFE_INTEGER).map((row) => row.id);
+}
+
+/** The list's `total`, with the ETag of its one-record page (a 304 when nothing in the list changed). */
+async function listTotal(
+  db: MirrorDb,
+  client: ApiClient,
+  collection: ListCollection,
+  signal: AbortSignal | undefined,
+): Promise<{ total: number; notModified: boolean }> {
+  const url = pageUrl(collection, null, 0, 1);
+  const cached = readHttpCache(db, url);
+  const response = await client.get(url, {
+    schema: pageEnvelopeSchema(collection),
+    etag: cached?.etag,
+    ...(signal && { signal }),
+  });
+  if (response.status === 304 && cached?.meta.total !== undefined) {
+    return { total: cached.meta.total, notModified: true };
+  }
+  if (response.status !== 200) {
+    throw new Error(`The server answered ${response.status} to ${url} without a cached copy to reuse.`);
+  }
+  if (response.etag) {
+    const etag = response.etag;
+    db.transaction(() =>
+      writeHttpCache(db, url, cacheScope(collection, null), etag, { total: response.body.total }),
+    )();
+  }
+  return { total: response.body.total, notModified: false };
+}
+
+const recheckSchema = z.object({ afterSeq: z.number().int().min(0), at: z.number() });
+const recheckKey = (collection: ListCollection) => `recheck:${collection.name}`;
+
+/** Records off the list asked about again per run of the periodic re-check. */
+export const RECHECK_BATCH = 100;
+
+/**
+ * Asks the server again, a batch per run, about records marked removed or unlisted, so a pet restored on the server
+ * comes back: a 200 makes it unlisted (and the next removal check lists it again if the list shows it), a 404 keeps
+ * it removed. Runs when `everyMs` has passed since the last batch; returns what it did.
+ */
+export async function recheckOffList(
+  db: MirrorDb,
+  client: ApiClient,
+  collection: ListCollection,
+  options: { everyMs: number; now: number; signal?: AbortSignal | undefined },
+): Promise<ReconcileResult | undefined> {
+  const state = readSyncState(db, recheckKey(collection), recheckSchema) ?? { afterSeq: 0, at: 0 };
+  if (options.now - state.at < options.everyMs) return undefined;
+  const scope = { entityType: collection.entityType, personType: collection.personType };
+  const rows = recordsToRecheck(db, scope, state.afterSeq, RECHECK_BATCH);
+  const result = await checkByIds(
+    db,
+    client,
+    collection,
+    rows.map((row) => row.id),
+    options.signal,
+  );
+  const last = rows[rows.length - 1];
+  // A full batch continues after its last row next time; a short one starts over after the interval.
+  const next =
+    last && rows.length === RECHECK_BATCH
+      ? { afterSeq: last.seq, at: state.at }
+      : { afterSeq: 0, at: options.now };
+  db.transaction(() => writeSyncState(db, recheckKey(collection), next))();
+  return result;
+}

@@ -1,0 +1,129 @@
+import { Badge, Group, Text } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { Spotlight, spotlight } from '@mantine/spotlight';
+import { IconAddressBook, IconPaw, IconSearch } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useLocation } from 'wouter';
+import { useDeskQuery } from '../bridge/hooks';
+import { requestOpen } from '../lib/open-record';
+import { humanize } from '../lib/words';
+import { SECTIONS } from './sections';
+
+export const openSpotlight = spotlight.open;
+
+/** Things to do, found by their words: every screen, plus the everyday starts. */
+const ACTIONS = [
+  {
+    id: 'intake',
+    label: 'New intake',
+    hint: 'Record a new arrival',
+    path: '/intake',
+    words: 'add pet new animal',
+  },
+  { id: 'adopter', label: 'Sign up an adopter', hint: 'People', path: '/people', words: 'new person add' },
+  ...SECTIONS.map((section) => ({
+    id: `go-${section.path}`,
+    label: `Go to ${section.label}`,
+    hint: section.hint,
+    path: section.path,
+    words: section.label,
+  })),
+];
+
+/**
+ * Ctrl+K (⌘K): one search over pets, people and actions, read from this desk's mirror (works offline). Choosing a pet
+ * or a person opens it on its screen; choosing an action goes there.
+ */
+export function DeskSpotlight() {
+  const [query, setQuery] = useState('');
+  const [debounced] = useDebouncedValue(query.trim(), 60);
+  const [, navigate] = useLocation();
+  const searching = debounced.length > 0;
+  const pets = useDeskQuery('mirror.pets.list', { search: debounced || ' ', limit: 6 });
+  const people = useDeskQuery('mirror.people.list', { search: debounced || ' ', limit: 4 });
+  const lower = query.trim().toLowerCase();
+  const actions = ACTIONS.filter(
+    (action) => !lower || `${action.label} ${action.hint} ${action.words}`.toLowerCase().includes(lower),
+  ).slice(0, searching ? 4 : 8);
+  const petItems = searching ? (pets.data?.items ?? []) : [];
+  const personItems = searching ? (people.data?.items ?? []) : [];
+
+  return (
+    <Spotlight.Root
+      query={query}
+      onQueryChange={setQuery}
+      shortcut={['mod + K']}
+      tagsToIgnore={[]}
+      scrollable
+      maxHeight={480}
+    >
+      <Spotlight.Search
+        placeholder="Find a pet, a person or something to do"
+        aria-label="Search everything"
+        leftSection={<IconSearch size={18} />}
+      />
+      <Spotlight.ActionsList aria-label="Results">
+        {petItems.length > 0 && (
+          <Spotlight.ActionsGroup label="Pets">
+            {petItems.map(({ record }) => (
+              <Spotlight.Action
+                key={record.id}
+                onClick={() => {
+                  navigate('/pets');
+                  requestOpen({ kind: 'pet', id: record.id });
+                }}
+                leftSection={<IconPaw size={18} stroke={1.6} />}
+                label={record.name}
+                description={[record.custom_id, humanize(record.species), record.breed.join(', ')]
+                  .filter(Boolean)
+                  .join(' · ')}
+                rightSection={<Badge variant="light">{humanize(record.status)}</Badge>}
+              />
+            ))}
+          </Spotlight.ActionsGroup>
+        )}
+        {personItems.length > 0 && (
+          <Spotlight.ActionsGroup label="People">
+            {personItems.map(({ record }) => (
+              <Spotlight.Action
+                key={record.id}
+                onClick={() => {
+                  navigate('/people');
+                  requestOpen({
+                    kind: 'person',
+                    id: record.id,
+                    ...((record.type === 'adopter' || record.type === 'foster') && {
+                      personType: record.type,
+                    }),
+                  });
+                }}
+                leftSection={<IconAddressBook size={18} stroke={1.6} />}
+                label={record.name}
+                description={[humanize(record.type), record.email, record.phone].filter(Boolean).join(' · ')}
+              />
+            ))}
+          </Spotlight.ActionsGroup>
+        )}
+        {actions.length > 0 && (
+          <Spotlight.ActionsGroup label="Actions">
+            {actions.map((action) => (
+              <Spotlight.Action
+                key={action.id}
+                onClick={() => navigate(action.path)}
+                label={action.label}
+                description={action.hint}
+              />
+            ))}
+          </Spotlight.ActionsGroup>
+        )}
+        {petItems.length + personItems.length + actions.length === 0 && (
+          <Spotlight.Empty>
+            <Group justify="center">
+              <Text c="dimmed">Nothing on this desk matches “{query.trim()}”.</Text>
+            </Group>
+          </Spotlight.Empty>
+        )}
+      </Spotlight.ActionsList>
+    </Spotlight.Root>
+  );
+}

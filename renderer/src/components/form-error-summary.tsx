@@ -1,0 +1,39 @@
+import { Alert, Anchor, List } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useRef } from 'react';
+
+/**
+ * The messages of a form at its top, each a link to its field (inputs carry `data-field`), as the list of what to fix
+ * before saving. Each message is also shown at its field and goes away as soon as the field is changed.
+ */
+export function FormErrorSummary({ errors }: { errors: Record<string, string> }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const entries = Object.entries(errors);
+  if (entries.length === 0) return null;
+  const focus = (field: string) => {
+    const form = ref.current?.closest('form');
+    const input = form?.querySelector<HTMLElement>(`[data-field="${field}"]`);
+    input?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    input?.focus({ preventScroll: true });
+  };
+  return (
+    <Alert
+      ref={ref}
+      color="red"
+      variant="light"
+      role="alert"
+      icon={<IconAlertCircle />}
+      title="Please check the marked fields"
+    >
+      <List size="sm" spacing={2}>
+        {entries.map(([field, message]) => (
+          <List.Item key={field}>
+            <Anchor component="button" type="button" size="sm" onClick={() => focus(field)}>
+              {message}
+            </Anchor>
+          </List.Item>
+        ))}
+      </List>
+    </Alert>
+  );
+}

@@ -1,0 +1,64 @@
+import { Badge, Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconCircleCheck, IconClockHour4 } from '@tabler/icons-react';
+import { useDeskQuery } from '../bridge/hooks';
+import { useReloadOnChange } from '../lib/live-data';
+
+/**
+ * The confirmation of a record saved on this desk (an intake, a sign-up). It follows the record from its local id
+ * to the id the server gives it (the desk remembers where local ids went), and says where the record is: waiting on
+ * this desk, or on the shelter's server.
+ */
+export function SavedRecordCard({
+  kind,
+  id,
+  title,
+  label,
+  onOpen,
+}: {
+  kind: 'pet' | 'person';
+  /** The id the save returned (a local id for a new record). */
+  id: string;
+  /** "Bella is recorded", "Dana Lee is signed up". */
+  title: string;
+  /** Accessible name of the card. */
+  label: string;
+  onOpen(id: string): void;
+}) {
+  const record = useDeskQuery(kind === 'pet' ? 'mirror.pets.get' : 'mirror.people.get', { id });
+  useReloadOnChange(kind === 'pet' ? ['pets'] : ['adopters', 'fosters', 'people'], record.reload);
+  const data = record.data;
+  const gone = record.error?.code === 'not_found';
+  const onServer = data ? !data.pending && data.presence !== 'local' : false;
+  const line = onServer
+    ? 'It is on the shelter’s server.'
+    : gone
+      ? 'It was discarded under Sync before it reached the server.'
+      : 'Saved on this desk. It is sent to the shelter’s server when the connection allows.';
+  return (
+    <Card component="article" withBorder radius="lg" p="md" aria-label={label}>
+      <Group justify="space-between" wrap="nowrap">
+        <Group gap="sm" wrap="nowrap">
+          <ThemeIcon color={onServer ? 'teal' : 'yellow'} variant="light" size="lg" radius="xl">
+            {onServer ? <IconCircleCheck size={20} /> : <IconClockHour4 size={20} />}
+          </ThemeIcon>
+          <Stack gap={0}>
+            <Title order={4}>{title}</Title>
+            <Text size="sm" c="dimmed">
+              {line}
+            </Text>
+          </Stack>
+        </Group>
+        <Group gap="sm" wrap="nowrap">
+          <Badge color={onServer ? 'teal' : gone ? 'gray' : 'yellow'} variant="light">
+            {onServer ? 'On the server' : gone ? 'Discarded' : 'Not sent yet'}
+          </Badge>
+          {data && (
+            <Button variant="light" size="xs" onClick={() => onOpen(data.record.id)}>
+              Open
+            </Button>
+          )}
+        </Group>
+      </Group>
+    </Card>
+  );
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import type { CustomField } from '../../../shared/contract';
+import { customFieldSections } from './custom-field-rows';
+
+const field = (field_key: string, label: string, section: string | null): CustomField => ({
+  field_key,
+  label,
+  section,
+  field_type: 'text',
+  required: false,
+  help_text: null,
+  options: null,
+  hidden: false,
+  internal_only: false,
+});
+
+describe('custom fields of a record', () => {
+  it('are labelled from the metadata, in their sections, whatever key form the record uses', () => {
+    const sections = customFieldSections({ home_type: 'House', cf_reference_check: 'ok', shoe_size: 9 }, [
+      field('cf_home_type', 'Type of home', 'adopterHome'),
+      field('cf_reference_check', 'Reference check', 'adopterStaff'),
+    ]);
+    expect(
+      customFieldSections({ cf_home_type: 'Condo' }, [field('home_type', 'Type of home', 'Home')]),
+    ).toEqual([{ title: 'Home', rows: [{ key: 'cf_home_type', label: 'Type of home', value: 'Condo' }] }]);
+    expect(sections).toEqual([
+      { title: 'Home', rows: [{ key: 'home_type', label: 'Type of home', value: 'House' }] },
+      { title: 'Staff', rows: [{ key: 'cf_reference_check', label: 'Reference check', value: 'ok' }] },
+      { title: 'Other details', rows: [{ key: 'shoe_size', label: 'Shoe size', value: 9 }] },
+    ]);
+  });
+});

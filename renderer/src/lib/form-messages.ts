@@ -1,0 +1,55 @@
+import { humanize } from './words';
+
+/** Labels of the form fields, as the forms show them (field errors read as sentences with them). */
+const LABELS: Record<string, string> = {
+  name: 'name',
+  species: 'species',
+  age_category: 'age',
+  sex: 'sex',
+  size: 'size',
+  health: 'health',
+  status: 'status',
+  microchip_id: 'microchip',
+  custom_id: 'shelter id',
+  adoption_fee: 'adoption fee',
+  intake_date: 'intake date',
+  age_years: 'age in years',
+  age_months: 'age in months',
+  email: 'email address',
+  phone: 'phone number',
+  address: 'address',
+  capacity: 'capacity',
+};
+
+/** Fields picked from a list rather than typed. */
+const CHOSEN = new Set(['species', 'age_category', 'sex', 'size', 'health', 'status']);
+const MISSING = /^(is required|required|must not be empty|must be given|enter .*)$/i;
+
+/**
+ * A field's message as a sentence people read at the field and in the summary: "Please enter the name.",
+ * "Please choose the species.", "Please accept the adoption terms.", "Email address must be a valid email."
+ */
+export function fieldSentence(field: string, message: string): string {
+  if (field === 'terms') return 'Please accept the adoption terms.';
+  if (field === 'application' && /pet/i.test(message) === false && MISSING.test(message)) {
+    return 'Please choose at least one pet for the application.';
+  }
+  const label = LABELS[field] ?? humanize(field).toLowerCase();
+  if (MISSING.test(message.trim())) return `Please ${CHOSEN.has(field) ? 'choose' : 'enter'} the ${label}.`;
+  const text = `${label.charAt(0).toUpperCase()}${label.slice(1)} ${message.trim()}`;
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/** Every message of a form as sentences. */
+export function fieldSentences(messages: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(messages).map(([field, message]) => [field, fieldSentence(field, message)]),
+  );
+}
+
+/** The fields whose values differ between two drafts (their messages go as soon as they are changed). */
+export function changedFields<T extends object>(before: T, after: T): string[] {
+  return Object.keys(after).filter(
+    (key) => JSON.stringify(before[key as keyof T]) !== JSON.stringify(after[key as keyof T]),
+  );
+}

@@ -1,0 +1,142 @@
+import { Badge, Group, Loader, Table, Text } from '@mantine/core';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { MirrorPet } from '../../../shared/desk-api';
+import { PetPhoto } from '../components/pet-photo';
+import { RecordBadges } from '../components/record-badges';
+import { formatCalendarDate } from '../lib/dates';
+import type { ListPages } from '../lib/use-list-pages';
+import { humanize, statusColor } from '../lib/words';
+import classes from './pet-rows.module.css';
+
+const ROW_HEIGHT = 64;
+
+/**
+ * Every matching pet in one scrolling list: only the rows in view (and a few around them) are in the page, and
+ * their records are fetched page by page as they come into view, so 100k pets scroll like 50.
+ */
+export function PetRows({
+  pages,
+  needsAttention,
+  onOpen,
+}: {
+  pages: ListPages<MirrorPet>;
+  needsAttention: ReadonlySet<string>;
+  onOpen(id: string): void;
+}) {
+  const listRef = useRef<HTMLTableSectionElement>(null);
+  // Where the rows start in the page: the window scrolls, and the filters sit above the list.
+  const [scrollMargin, setScrollMargin] = useState(0);
+  useLayoutEffect(() => {
+    const top = listRef.current ? listRef.current.getBoundingClientRect().top + window.scrollY : 0;
+    if (Math.abs(top - scrollMargin) > 1) setScrollMargin(top);
+  });
+  const virtualizer = useWindowVirtualizer({
+    count: pages.total ?? 0,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+    scrollMargin,
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items.at(-1)?.index ?? 0;
+  const { request } = pages;
+  useEffect(() => {
+    if ((pages.total ?? 0) > 0) request(first, last);
+  }, [first, last, pages.total, request]);
+
+  return (
+    <Table aria-label="Pets" aria-rowcount={(pages.total ?? 0) + 1} className={classes.table}>
+      <Table.Thead className={classes.headGroup}>
+        <Table.Tr className={`${classes.row} ${classes.head}`}>
+          <Table.Th aria-label="Photo" />
+          <Table.Th>Name</Table.Th>
+          <Table.Th>Species</Table.Th>
+          <Table.Th className={classes.wide}>Breed</Table.Th>
+          <Table.Th>Status</Table.Th>
+          <Table.Th className={classes.wide}>Intake</Table.Th>
+          <Table.Th aria-label="Sync state" />
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody ref={listRef} style={{ height: virtualizer.getTotalSize() }} className={classes.body}>
+        {items.map((row) => {
+          const pet = pages.itemAt(row.index);
+          const style = { transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)` };
+          if (!pet) {
+            return (
+              <Table.Tr key={row.key} aria-rowindex={row.index + 2} className={classes.row} style={style}>
+                <Table.Td className={classes.placeholder}>
+                  <Loader size="xs" type="dots" aria-label="Loading" />
+                </Table.Td>
+              </Table.Tr>
+            );
+          }
+          const { record, pending, pendingFields, presence } = pet;
+          return (
+            <Table.Tr
+              key={record.id}
+              aria-rowindex={row.index + 2}
+              aria-label={record.name}
+              tabIndex={0}
+              className={`${classes.row} ${classes.pet}`}
+              style={style}
+              onClick={() => onOpen(record.id)}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter' || event.key === ' ') {
+                  event.preventDefault();
+                  onOpen(record.id);
+                }
+              }}
+            >
+              <Table.Td>
+                <PetPhoto url={record.image_url} name={record.name} size={40} />
+              </Table.Td>
+              <Table.Td className={classes.clip}>
+                <Text fw={600} size="sm" truncate>
+                  {record.name}
+                </Text>
+                <Text size="xs" c="dimmed" truncate>
+                  {record.custom_id ?? (presence === 'local' ? 'New on this desk' : '')}
+                </Text>
+              </Table.Td>
+              <Table.Td className={classes.clip}>
+                <Text size="sm">{humanize(record.species)}</Text>
+                <Text size="xs" c="dimmed" truncate>
+                  {humanize(record.sex)} · {humanize(record.age_category)}
+                </Text>
+              </Table.Td>
+              <Table.Td className={`${classes.wide} ${classes.clip}`}>
+                <Text size="sm" truncate>
+                  {record.breed.join(', ') || '—'}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Group gap={4} wrap="nowrap">
+                  <Badge color={statusColor(record.status)} variant="light">
+                    {humanize(record.status)}
+                  </Badge>
+                  {!record.show_public && presence !== 'local' && (
+                    <Badge color="gray" variant="outline" size="xs">
+                      Not public
+                    </Badge>
+                  )}
+                </Group>
+              </Table.Td>
+              <Table.Td className={classes.wide}>
+                <Text size="sm">{formatCalendarDate(record.intake_date)}</Text>
+              </Table.Td>
+              <Table.Td>
+                <RecordBadges
+                  pending={pending}
+                  pendingFields={pendingFields}
+                  needsAttention={needsAttention.has(record.id)}
+                  presence={presence}
+                />
+              </Table.Td>
+            </Table.Tr>
+          );
+        })}
+      </Table.Tbody>
+    </Table>
+  );
+}

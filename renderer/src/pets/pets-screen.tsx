@@ -1,0 +1,254 @@
+import {
+  Button,
+  Group,
+  Loader,
+  Paper,
+  SegmentedControl,
+  Select,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  UnstyledButton,
+} from '@mantine/core';
+import { IconPaw, IconPlus, IconSearch, IconSortAscending, IconSortDescending } from '@tabler/icons-react';
+import { useEffect, useRef, useState } from 'react';
+import type { MirrorPetQuery, Presence } from '../../../shared/desk-api';
+import { useDeskQuery } from '../bridge/hooks';
+import { DeskErrorAlert } from '../components/desk-error-alert';
+import { EmptyState } from '../components/empty-state';
+import { PetDrawer } from '../components/pet-drawer';
+import { ScreenHeader } from '../components/screen-header';
+import { useFillingProgress } from '../lib/filling';
+import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
+import { useOpenRequests } from '../lib/open-record';
+import { useRememberedScroll, useRememberedState } from '../lib/remembered';
+import { useListPages } from '../lib/use-list-pages';
+import { humanize, SPECIES_OPTIONS } from '../lib/words';
+import { EventCardsButton } from '../print/event-cards-button';
+import { PetRows } from './pet-rows';
+
+const VISIBILITY: Record<string, { label: string; presence?: Presence[] }> = {
+  all: { label: 'All' },
+  public: { label: 'Public', presence: ['listed'] },
+  hidden: { label: 'Not public', presence: ['unlisted'] },
+  local: { label: 'New here', presence: ['local'] },
+};
+
+const SORTS = [
+  { value: 'relevance', label: 'Best match' },
+  { value: 'name', label: 'Name' },
+  { value: 'updated', label: 'Last changed' },
+  { value: 'intake', label: 'Intake date' },
+  { value: 'status', label: 'Status' },
+  { value: 'species', label: 'Species' },
+] as const;
+
+type Sort = (typeof SORTS)[number]['value'];
+
+export function PetsScreen() {
+  // Filters, sort and search stay as they were when staff come back to the list.
+  const [search, setSearch] = useRememberedState('pets.search', '');
+  const [species, setSpecies] = useRememberedState<string | null>('pets.species', null);
+  const [status, setStatus] = useRememberedState<string | null>('pets.status', null);
+  const [visibility, setVisibility] = useRememberedState('pets.visibility', 'all');
+  const [pendingOnly, setPendingOnly] = useRememberedState('pets.pendingOnly', false);
+  const [sort, setSort] = useRememberedState<Sort>('pets.sort', 'relevance');
+  const [direction, setDirection] = useRememberedState<'asc' | 'desc'>('pets.direction', 'asc');
+  const [openId, setOpenId] = useState<string | null>(null);
+  useOpenRequests('pet', (request) => setOpenId(request.id));
+
+  const text = search.trim();
+  // Best match means name order until there is something to match.
+  const effectiveSort = sort === 'relevance' && !text ? 'name' : sort;
+  const query: Omit<MirrorPetQuery, 'limit' | 'offset'> = {
+    ...(text && { search: text }),
+    ...(species && { species: species as MirrorPetQuery['species'] }),
+    ...(status && { status }),
+    ...(VISIBILITY[visibility]?.presence && { presence: VISIBILITY[visibility].presence }),
+    ...(pendingOnly && { pendingOnly }),
+    sort: effectiveSort,
+    direction,
+  };
+  const pages = useListPages('mirror.pets.list', query);
+  const counts = useDeskQuery('mirror.counts');
+  const statuses = useDeskQuery('mirror.pets.statuses');
+  const connection = useDeskQuery('sync.connection.get');
+  const needsAttention = useNeedsAttention();
+  const filling = useFillingProgress('pets');
+  useReloadOnChange(['pets'], () => {
+    pages.reload();
+    counts.reload();
+    statuses.reload();
+  });
+
+  // A new search or filter shows its results from the top; coming back restores where the list was.
+  const scroll = useRememberedScroll('pets', pages.total !== undefined);
+  const queryKey = JSON.stringify(query);
+  const lastKey = useRef(queryKey);
+  const { toTop } = scroll;
+  useEffect(() => {
+    if (lastKey.current !== queryKey) {
+      lastKey.current = queryKey;
+      toTop();
+    }
+  }, [queryKey, toTop]);
+
+  const total = counts.data
+    ? counts.data.pets.listed + counts.data.pets.unlisted + counts.data.pets.local + counts.data.pets.removed
+    : undefined;
+  const header = (
+    <ScreenHeader
+      title="Pets"
+      description="Every animal your shelter has in care, kept on this desk so you can look them up even when the internet is down."
+      actions={
+        <Button component="a" href="#/intake" leftSection={<IconPlus size={18} />}>
+          New intake
+        </Button>
+      }
+    />
+  );
+
+  if (total === 0 && !filling) {
+    const standalone = connection.data?.mode === 'standalone';
+    return (
+      <>
+        {header}
+        {standalone ? (
+          <EmptyState
+            icon={IconPaw}
+            title="No pets yet"
+            action={{ label: 'Record an intake', href: '/intake' }}
+          >
+            This desk hosts your shelter on its own (standalone mode), so the list starts empty. Record your
+            first arrival under Intake; other desks on your network can connect to this one and see it too.
+          </EmptyState>
+        ) : (
+          <EmptyState
+            icon={IconPaw}
+            title="No pets on this desk yet"
+            action={{ label: 'Connect to your shelter', href: '/settings' }}
+          >
+            Pets appear here after this desk has synced with your shelter’s server once. Connect it under
+            Settings; after that, the list stays available offline and updates by itself.
+          </EmptyState>
+        )}
+      </>
+    );
+  }
+
+  const shown = pages.total;
+  return (
+    <>
+      {header}
+      <Stack gap="md">
+        <Paper withBorder radius="lg" p="md">
+          <Stack gap="sm">
+            <Group gap="sm" align="flex-end" wrap="wrap">
+              <TextInput
+                label="Search"
+                placeholder="Name, breed, shelter id or microchip"
+                leftSection={<IconSearch size={16} />}
+                value={search}
+                onChange={(event) => setSearch(event.currentTarget.value)}
+                style={{ flex: 1, minWidth: 240 }}
+                data-autofocus
+              />
+              <Select
+                label="Species"
+                placeholder="All species"
+                data={SPECIES_OPTIONS}
+                value={species}
+                onChange={setSpecies}
+                clearable
+                w={150}
+              />
+              <Select
+                label="Status"
+                placeholder="All statuses"
+                data={(statuses.data ?? []).map((value) => ({ value, label: humanize(value) }))}
+                value={status}
+                onChange={setStatus}
+                clearable
+                searchable
+                w={190}
+              />
+              <Select
+                label="Sort by"
+                data={SORTS.map((each) => ({ value: each.value, label: each.label }))}
+                value={sort}
+                onChange={(value) => value && setSort(value as Sort)}
+                allowDeselect={false}
+                w={160}
+                rightSection={
+                  effectiveSort === 'relevance' ? undefined : (
+                    <UnstyledButton
+                      aria-label={direction === 'asc' ? 'Sorted ascending' : 'Sorted descending'}
+                      onClick={() => setDirection(direction === 'asc' ? 'desc' : 'asc')}
+                      style={{ display: 'flex', pointerEvents: 'all' }}
+                    >
+                      {direction === 'asc' ? (
+                        <IconSortAscending size={16} />
+                      ) : (
+                        <IconSortDescending size={16} />
+                      )}
+                    </UnstyledButton>
+                  )
+                }
+                rightSectionPointerEvents="all"
+              />
+            </Group>
+            <Group gap="lg" justify="space-between">
+              <SegmentedControl
+                aria-label="Visibility"
+                size="xs"
+                value={visibility}
+                onChange={setVisibility}
+                data={Object.entries(VISIBILITY).map(([value, each]) => ({ value, label: each.label }))}
+              />
+              <Switch
+                label="Only pets with unsent changes"
+                checked={pendingOnly}
+                onChange={(event) => setPendingOnly(event.currentTarget.checked)}
+              />
+            </Group>
+          </Stack>
+        </Paper>
+
+        {pages.error && <DeskErrorAlert error={pages.error} title="The pet list did not load" />}
+        {shown === undefined && pages.loading && <Loader aria-label="Loading pets" />}
+        {shown !== undefined && (
+          <Paper withBorder radius="lg" style={{ overflow: 'hidden' }}>
+            <Group justify="space-between" px="md" py="xs">
+              <Text
+                size="sm"
+                c="dimmed"
+                role="status"
+                aria-label="Pet count"
+                // The search the rows on show answer (benchmarks and tests wait for it).
+                data-results-for={pages.current ? text : undefined}
+              >
+                {filling
+                  ? `Still filling: ${filling.done.toLocaleString()} of about ${filling.total.toLocaleString()} pets so far`
+                  : `${shown === 1 ? '1 pet' : `${shown.toLocaleString()} pets`}${
+                      total !== undefined && shown !== total ? ` of ${total.toLocaleString()}` : ''
+                    }`}
+              </Text>
+              <Group gap="xs">
+                {pages.loading && <Loader size="xs" aria-label="Updating" />}
+                <EventCardsButton query={query} count={shown} />
+              </Group>
+            </Group>
+            <PetRows pages={pages} needsAttention={needsAttention} onOpen={setOpenId} />
+            {shown === 0 && (
+              <Text ta="center" c="dimmed" py="xl">
+                No pets match. Try fewer words or clear a filter.
+              </Text>
+            )}
+          </Paper>
+        )}
+      </Stack>
+      <PetDrawer id={openId} onClose={() => setOpenId(null)} />
+    </>
+  );
+}

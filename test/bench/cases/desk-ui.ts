@@ -1,0 +1,221 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+import { storeServerPage } from '../../../electron/desk/mirror';
+import { openDeskMirror } from '../../../electron/desk/outbox';
+import { makePet } from '../../sync/fixtures';
+import type { BenchCase, BenchContext, BenchResult } from '../types';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
+const PETS = 100_000;
+const NAMES = [
+  'Bella',
+  'Apollo',
+  'Max',
+  'Luna',
+  'Charlie',
+  'Daisy',
+  'Rocky',
+  'Milo',
+  'Coco',
+  'Buddy',
+  'Sadie',
+  'Nala',
+];
+const BREEDS = [
+  'Labrador Retriever',
+  'Beagle',
+  'Poodle',
+  'German Shepherd',
+  'Siamese',
+  'Tabby',
+  'Boxer',
+  'Husky',
+];
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+};
+
+/** A desk data folder whose mirror holds 100k pets (built once per run). */
+async function mirrorOf100k(context: BenchContext): Promise<string> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-bench-ui-'));
+  context.log(`desk-ui: mirroring ${PETS.toLocaleString()} pets into ${dataDir}`);
+  const mirror = await openDeskMirror({ dataDir });
+  for (let start = 0; start < PETS; start += 1000) {
+    const page = Array.from({ length: 1000 }, (_, i) => {
+      const n = start + i;
+      return makePet({
+        name: `${NAMES[n % NAMES.length]} ${n}`,
+        breed: [BREEDS[n % BREEDS.length] as string],
+        custom_id: `RAR-${String(n + 1).padStart(6, '0')}`,
+        microchip_id: `985141${String(n).padStart(9, '0')}`,
+        description: 'Friendly, house-trained and good on a lead.',
+      });
+    });
+    storeServerPage(mirror.db, 'pet', page, 'listed');
+  }
+  await mirror.close();
+  return dataDir;
+}
+
+async function startDesk(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(
+    process.execPath,
+    ['scripts/start.mjs', '--no-open', '--port', '0', '--data-dir', dataDir],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, SHELTER_DESK_MODE: 'browser' },
+    },
+  );
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`desk did not start: ${output}`)), 90_000);
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      const match = /running at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+  });
+  return { url, child };
+}
+
+/** In the page: clicks the n-th pet row and waits until the drawer shows that pet's name. */
+const OPEN = `async (n) => {
+  const row = document.querySelectorAll('table[aria-label="Pets"] tbody tr')[n];
+  const name = row.getAttribute('aria-label');
+  const started = performance.now();
+  row.click();
+  await new Promise((resolve, reject) => {
+    const deadline = started + 10000;
+    const check = () => [...document.querySelectorAll('[role="dialog"] h2')].some((h) => h.textContent === name) ? resolve() : performance.now() > deadline ? reject(new Error('drawer of ' + name + ' did not open')) : requestAnimationFrame(check);
+    check();
+  });
+  return performance.now() - started;
+}`;
+
+/** In the page: types `text` into the pet search as one keystroke and waits until the rows answer it. */
+const KEYSTROKE = `async (text) => {
+  const input = document.querySelector('input[placeholder^="Name, breed"]');
+  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+  const started = performance.now();
+  setter.call(input, text);
+  input.dispatchEvent(new Event('input', { bubbles: true }));
+  const selector = '[data-results-for="' + CSS.escape(text.trim()) + '"]';
+  await new Promise((resolve, reject) => {
+    const deadline = started + 10000;
+    const check = () => document.querySelector(selector) ? resolve() : performance.now() > deadline ? reject(new Error('no results for ' + text)) : requestAnimationFrame(check);
+    check();
+  });
+  return performance.now() - started;
+}`;
+
+async function measure(context: BenchContext): Promise<BenchResult[]> {
+  if (!fs.existsSync(path.join(ROOT, 'out', 'renderer', 'index.html'))) {
+    return [{ case: 'desk-ui', metric: 'skipped', met: false, note: 'run npm run build first' }];
+  }
+  const dataDir = await mirrorOf100k(context);
+  const { url, child } = await startDesk(dataDir);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    // Baseline: the same UI's Settings screen (no list), loaded the same way.
+    const loads: number[] = [];
+    const baselines: number[] = [];
+    for (let run = 0; run < 5; run++) {
+      let started = Date.now();
+      await page.goto(`${url}#/settings`);
+      await page.getByRole('heading', { name: 'Settings' }).waitFor();
+      baselines.push(Date.now() - started);
+      started = Date.now();
+      await page.goto(`about:blank`);
+      started = Date.now();
+      await page.goto(`${url}#/pets`);
+      await page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).waitFor();
+      loads.push(Date.now() - started);
+    }
+    const keystrokes: Record<string, number[]> = { name: [], 'custom id': [], microchip: [] };
+    const typed: Record<string, string[]> = {
+      name: ['Bella 4821', 'Coco 77', 'Husky'],
+      'custom id': ['RAR-004822', 'RAR-099999'],
+      microchip: ['985141000012345', '985141000098765'],
+    };
+    const input = page.locator('input[placeholder^="Name, breed"]');
+    for (const [kind, words] of Object.entries(typed)) {
+      for (const word of words) {
+        await input.fill('');
+        await page.locator('[data-results-for=""]').waitFor();
+        for (let i = 1; i <= word.length; i++) {
+          const prefix = JSON.stringify(word.slice(0, i));
+          keystrokes[kind]?.push(await page.evaluate<number>(`(${KEYSTROKE})(${prefix})`));
+        }
+      }
+    }
+    const opens: number[] = [];
+    await input.fill('');
+    await page.locator('[data-results-for=""]').waitFor();
+    for (let n = 0; n < 10; n++) {
+      // Measured in the page, from the click to the drawer showing the pet (no test-driver round trips).
+      opens.push(await page.evaluate<number>(`(${OPEN})(${n})`));
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+    }
+    const load = percentile(loads, 50);
+    const baseline = percentile(baselines, 50);
+    return [
+      {
+        case: 'desk-ui-load',
+        metric: 'page load to first pet rows (ms)',
+        p50Ms: load,
+        p95Ms: percentile(loads, 95),
+        ratio: Number((load / Math.max(1, baseline)).toFixed(2)),
+        target: 'p50 < 1000 ms',
+        met: load < 1000,
+        note: `${PETS.toLocaleString()} pets mirrored; baseline (Settings screen, same UI) ${baseline} ms`,
+      },
+      ...Object.entries(keystrokes).map(([kind, values]) => ({
+        case: `desk-ui-keystroke-${kind.replace(' ', '-')}`,
+        metric: `keystroke to updated rows, ${kind} (ms)`,
+        p50Ms: Number(percentile(values, 50).toFixed(1)),
+        p95Ms: Number(percentile(values, 95).toFixed(1)),
+        target: 'p95 < 100 ms',
+        met: percentile(values, 95) < 100,
+        note: `${values.length} keystrokes, first ones included`,
+      })),
+      {
+        case: 'desk-ui-open',
+        metric: 'click to pet drawer (ms)',
+        p50Ms: percentile(opens, 50),
+        p95Ms: percentile(opens, 95),
+        target: 'p95 < 100 ms',
+        met: percentile(opens, 95) < 100,
+        note: `${opens.length} pets opened`,
+      },
+    ];
+  } finally {
+    await browser.close();
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.once('exit', resolve));
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export const deskUiCases: BenchCase[] = [
+  {
+    name: 'desk-ui',
+    group: 'ui',
+    description:
+      'The Pets screen in Chromium over 100k mirrored pets: load, keystroke to results, opening a pet',
+    run: measure,
+  },
+];

@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type DemoServer, startDemoServer } from './demo-server';
+import { expect, test } from './desk-fixture';
+import { connect, postToServer, shoot } from './helpers';
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+// West and east of UTC: a date pushed through a time zone would show a day early in one and a day late in the other.
+for (const timezoneId of ['America/Los_Angeles', 'Pacific/Auckland']) {
+  test.describe(`dates in ${timezoneId}`, () => {
+    test.use({ timezoneId, locale: 'en-US' });
+    let server: DemoServer;
+    let serverDir: string;
+
+    test.beforeEach(async () => {
+      serverDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-e2e-dates-'));
+      server = await startDemoServer(serverDir);
+    });
+
+    test.afterEach(async () => {
+      await server.stop();
+      fs.rmSync(serverDir, { recursive: true, force: true });
+    });
+
+    test('an intake date is the calendar day written, and a new intake starts on the desk’s own today', async ({
+      page,
+      desk,
+    }, testInfo) => {
+      test.setTimeout(120_000);
+      await postToServer(server, '/pets', {
+        name: 'Calendar Cat',
+        species: 'cat',
+        age_category: 'adult',
+        sex: 'female',
+        size: 'small',
+        status: 'available',
+        health: 'good',
+        intake_date: '2026-05-14T00:00:00Z',
+      });
+      await connect(page, desk.url, server);
+      const nav = page.getByRole('navigation', { name: 'Sections' });
+      await nav.getByRole('link', { name: 'Pets' }).click();
+      await page.getByRole('textbox', { name: 'Search' }).fill('Calendar Cat');
+      const row = page.getByRole('table', { name: 'Pets' }).getByRole('row', { name: 'Calendar Cat' });
+      await expect(row).toContainText('May 14, 2026');
+      await row.click();
+      await expect(page.getByRole('dialog').getByRole('table', { name: 'Pet fields' })).toContainText(
+        'May 14, 2026',
+      );
+      await page.keyboard.press('Escape');
+
+      // The browser's own calendar day in this zone, not UTC's.
+      const today = await page.evaluate<number[]>(
+        '(() => { const d = new Date(); return [d.getFullYear(), d.getMonth(), d.getDate()]; })()',
+      );
+      const [year, month, day] = today as [number, number, number];
+      await nav.getByRole('link', { name: 'Intake' }).click();
+      const form = page.getByRole('form', { name: 'New pet' });
+      await expect(form.getByLabel('Intake date')).toHaveValue(`${day} ${MONTHS[month]} ${year}`);
+      await shoot(page, testInfo, `intake-${timezoneId.replace('/', '-')}`, false);
+    });
+  });
+}

@@ -1,0 +1,44 @@
+import type { Page, TestInfo } from '@playwright/test';
+import type { DemoServer } from './demo-server';
+import { expect } from './desk-fixture';
+
+/** Saves a screenshot in light and dark (after parking the mouse and scrolling to the top), to be looked at. */
+export async function shoot(page: Page, testInfo: TestInfo, name: string, fullPage = true): Promise<void> {
+  await page.mouse.move(5, 790);
+  await page.evaluate('window.scrollTo(0, 0)');
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+    await page.screenshot({ path: testInfo.outputPath(`${name}-${scheme}.png`), fullPage });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** Connects the desk to the demo server through Settings, as a coordinator would, and waits for the pets. */
+export async function connect(page: Page, deskUrl: string, server: DemoServer): Promise<void> {
+  await page.goto(`${deskUrl}#/settings`);
+  const form = page.getByRole('form', { name: 'Connection' });
+  await form.getByLabel('Server address').fill(server.base);
+  await form.getByRole('textbox', { name: 'API key' }).fill(server.key);
+  await form.getByRole('button', { name: 'Save and connect' }).click();
+  await expect(
+    page.getByRole('status', { name: /Connection status: (Synced|Up to date|Connected)/i }),
+  ).toBeVisible({
+    timeout: 30_000,
+  });
+}
+
+/** POSTs to the demo server's API with its write key (a record another desk or the website created). */
+export async function postToServer<T>(server: DemoServer, path: string, body: unknown): Promise<T> {
+  const response = await fetch(`${server.base}/api${path}`, {
+    method: 'POST',
+    headers: {
+      'x-api-key': server.key,
+      'content-type': 'application/json',
+      'idempotency-key': crypto.randomUUID(),
+    },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}

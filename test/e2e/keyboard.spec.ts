@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type DemoServer, startDemoServer } from './demo-server';
+import { expect, test } from './desk-fixture';
+import { connect, shoot } from './helpers';
+
+let server: DemoServer;
+let serverDir: string;
+
+test.beforeEach(async () => {
+  serverDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-e2e-keys-'));
+  server = await startDemoServer(serverDir);
+});
+
+test.afterEach(async () => {
+  await server.stop();
+  fs.rmSync(serverDir, { recursive: true, force: true });
+});
+
+test('the desk is driven from the keyboard: skip link, Ctrl+K, Esc, ?, new intake and Ctrl+S', async ({
+  page,
+  desk,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const { pets } = await server.api<{ pets: Array<{ id: string; name: string; custom_id: string }> }>(
+    '/pets?limit=20',
+  );
+  const target = pets[4] as { name: string; custom_id: string };
+  await connect(page, desk.url, server);
+  await page.goto(`${desk.url}#/pets`);
+  await page.reload();
+  await expect(page.getByRole('table', { name: 'Pets' })).toBeVisible();
+
+  // The first Tab stop leads past the navigation to the screen.
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('button', { name: 'Skip to main content' });
+  await expect(skip).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#main-content')).toBeFocused();
+
+  // Ctrl+K finds a pet by its shelter id; Enter opens it; Esc closes it.
+  await page.keyboard.press('Control+K');
+  const search = page.getByRole('textbox', { name: 'Search everything' });
+  await expect(search).toBeFocused();
+  await search.fill(target.custom_id);
+  await expect(page.getByRole('button', { name: new RegExp(target.name) }).first()).toBeVisible();
+  await shoot(page, testInfo, 'spotlight', false);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  const drawer = page.getByRole('dialog');
+  await expect(drawer.getByRole('heading', { level: 2, name: target.name })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(drawer).toHaveCount(0);
+
+  // Ctrl+K also reaches the actions, and works from inside a text field.
+  await page.getByRole('textbox', { name: 'Search' }).focus();
+  await page.keyboard.press('Control+K');
+  await search.fill('go to settings');
+  await expect(page.getByRole('button', { name: /Go to Settings/ })).toBeVisible();
+  // No pet or person matches these words: the action is the first and only result.
+  await expect(page.getByRole('button', { name: /Go to|Sign up|New intake/ })).toHaveCount(1);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/#\/settings$/);
+
+  // ? lists the shortcuts.
+  await page.locator('body').click({ position: { x: 600, y: 500 } });
+  await page.keyboard.press('Shift+?');
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(help.getByRole('table', { name: 'Keyboard shortcuts' })).toContainText('New intake');
+  await shoot(page, testInfo, 'shortcuts', false);
+  await page.keyboard.press('Escape');
+  await expect(help).toHaveCount(0);
+
+  // Alt+N (Ctrl+N in the desktop window) starts an intake; Ctrl+S saves it from any field.
+  await page.keyboard.press('Alt+N');
+  await expect(page).toHaveURL(/#\/intake$/);
+  const form = page.getByRole('form', { name: 'New pet' });
+  await form.getByLabel('Name').fill('Keyboard Kit');
+  await page.keyboard.press('Control+S');
+  await expect(form.getByRole('alert')).toContainText('Please check the marked fields');
+  await page.goto(`${desk.url}#/pets`);
+  await page.keyboard.press('Control+N');
+  await expect(page).toHaveURL(/#\/intake$/);
+});

@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type DemoServer, startDemoServer } from './demo-server';
+import { expect, test } from './desk-fixture';
+import { connect, postToServer, shoot } from './helpers';
+
+interface ApiPet {
+  id: string;
+  name: string;
+  custom_id: string | null;
+  breed: string[];
+}
+
+let server: DemoServer;
+let serverDir: string;
+
+test.beforeEach(async () => {
+  serverDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-e2e-search-'));
+  server = await startDemoServer(serverDir);
+});
+
+test.afterEach(async () => {
+  await server.stop();
+  fs.rmSync(serverDir, { recursive: true, force: true });
+});
+
+test('the embedded server finds a pet by its shelter id and a person by any form of their phone', async () => {
+  const { pets } = await server.api<{ pets: ApiPet[] }>('/pets?limit=100');
+  const target = pets.find((pet) => pet.custom_id) as ApiPet;
+  for (const typed of [target.custom_id as string, (target.custom_id as string).toLowerCase()]) {
+    const found = await server.api<{ pets: ApiPet[] }>(`/pets?search=${encodeURIComponent(typed)}`);
+    expect(found.pets[0]?.id, typed).toBe(target.id);
+  }
+  await postToServer(server, '/people', { type: 'adopter', name: 'Dana Lee', phone: '+1 555 0999' });
+  for (const typed of ['+1 555 0999', '555-0999', '5550999']) {
+    const found = await server.api<{ people: Array<{ name: string }> }>(
+      `/people?type=adopter&search=${encodeURIComponent(typed)}`,
+    );
+    expect(
+      found.people.map((person) => person.name),
+      typed,
+    ).toEqual(['Dana Lee']);
+  }
+  const typo = await server.api<{ pets: ApiPet[]; total: number }>('/pets?search=labrdor&limit=100');
+  expect(typo.total).toBeGreaterThan(0);
+});
+
+test('the desk finds what people type: shelter ids, phone forms, typos, best match first; the list is kept', async ({
+  page,
+  desk,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const { pets } = await server.api<{ pets: ApiPet[] }>('/pets?limit=100');
+  const target = pets.find((pet) => pet.custom_id && pet.name.length > 3) as ApiPet;
+  await postToServer(server, '/people', {
+    type: 'adopter',
+    name: 'Dana Lee',
+    phone: '+1 555 0999',
+    custom_field_data: { home_type: 'House', has_yard: true },
+  });
+  await connect(page, desk.url, server);
+
+  const nav = page.getByRole('navigation', { name: 'Sections' });
+  await nav.getByRole('link', { name: 'Pets' }).click();
+  const table = page.getByRole('table', { name: 'Pets' });
+  const search = page.getByRole('textbox', { name: 'Search' });
+  const firstRow = table.getByRole('row').nth(1);
+
+  await search.fill(target.custom_id as string);
+  await expect(page.getByRole('status', { name: 'Pet count' })).toHaveText(/^1 pet/);
+  await expect(firstRow).toHaveAccessibleName(target.name);
+  await search.fill((target.custom_id as string).toLowerCase());
+  await expect(firstRow).toHaveAccessibleName(target.name);
+
+  await search.fill('labrdor');
+  await expect(firstRow).toContainText('Labrador');
+
+  // Best match: a pet whose name starts with the typed letters comes before pets that only contain them.
+  const prefix = target.name.slice(0, 3);
+  await search.fill(prefix);
+  await expect(firstRow).toHaveAccessibleName(new RegExp(`^${prefix}`, 'i'));
+  await shoot(page, testInfo, 'pets-search');
+
+  // Leaving and coming back keeps the search, the filter and the place in the list.
+  await search.fill('');
+  await page.getByRole('combobox', { name: 'Species' }).click();
+  await page.getByRole('option', { name: 'Dog', exact: true }).click();
+  await expect(page.getByRole('status', { name: 'Pet count' })).toHaveText(/ of /);
+  await page.mouse.wheel(0, 1500);
+  await expect.poll(() => page.evaluate<number>('window.scrollY')).toBeGreaterThan(500);
+  const scrolled = await page.evaluate<number>('window.scrollY');
+  await nav.getByRole('link', { name: 'People' }).click();
+  const people = page.getByRole('table', { name: 'Adopters' });
+  const personSearch = page.getByRole('textbox', { name: 'Search' });
+  for (const typed of ['+1 555 0999', '555-0999', '5550999']) {
+    await personSearch.fill(typed);
+    await expect(people.getByRole('row')).toHaveCount(2);
+    await expect(people.getByRole('row').nth(1)).toContainText('Dana Lee');
+  }
+  await people.getByRole('row').nth(1).click();
+  const person = page.getByRole('dialog');
+  await expect(person.getByRole('heading', { level: 2, name: 'Dana Lee' })).toBeVisible();
+  await shoot(page, testInfo, 'person-detail', false);
+  await page.keyboard.press('Escape');
+  await nav.getByRole('link', { name: 'Pets' }).click();
+  await expect(page.getByRole('combobox', { name: 'Species' })).toHaveValue('Dog');
+  await expect.poll(() => page.evaluate<number>('window.scrollY')).toBeGreaterThan(scrolled - 80);
+  // A new search starts at the top of its results.
+  await search.fill('a');
+  await expect.poll(() => page.evaluate<number>('window.scrollY')).toBe(0);
+});
