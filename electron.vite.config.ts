@@ -4,16 +4,26 @@ import { defineConfig } from 'electron-vite';
 
 /**
  * Three builds from three roots, all into out/:
- * - main (Node, ESM): the Electron shell plus the core it bundles; dependencies stay external
- *   (better-sqlite3 is native and is unpacked from the asar by electron-builder);
+ * - main (Node, ESM): two entries, the Electron shell (index.js) and the desk core's own process
+ *   (desk-process.js, forked by the shell as a utility process); dependencies stay external
+ *   (better-sqlite3 is native and is unpacked from the asar by electron-builder). The update feed
+ *   is fixed at build time from SHELTER_DESK_UPDATE_URL (empty: the build never checks);
  * - preload (sandboxed, so CommonJS and self-contained: a sandboxed preload cannot import modules);
  * - renderer (the React UI), also what the browser host of `npm start` serves.
  */
 export default defineConfig({
   main: {
+    define: {
+      __SHELTER_DESK_UPDATE_URL__: JSON.stringify(process.env.SHELTER_DESK_UPDATE_URL ?? ''),
+    },
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve('electron/main/index.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve('electron/main/index.ts'),
+          'desk-process': resolve('electron/desk-process/index.ts'),
+        },
+      },
     },
   },
   preload: {

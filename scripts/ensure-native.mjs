@@ -4,6 +4,7 @@
 // browser mode need the Node build, the desktop window the Electron build. Rebuilds only when the
 // current build does not load (a from-source build takes a minute or two).
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,10 +19,17 @@ if (target !== 'node' && target !== 'electron') {
   process.exit(2);
 }
 
-/** The Electron binary's path, or undefined when it is not installed. */
+/**
+ * The Electron binary's path, or undefined when it is not installed. Found as the `electron` package finds it
+ * (path.txt inside dist/), not with require('electron'), which in the Electron 45 package downloads when it is missing.
+ */
 function electronBinary() {
+  const packageDir = path.dirname(require.resolve('electron/package.json'));
   try {
-    return require('electron');
+    const executable = fs.readFileSync(path.join(packageDir, 'path.txt'), 'utf8').trim();
+    const override = process.env.ELECTRON_OVERRIDE_DIST_PATH;
+    const binary = override ? path.join(override, executable) : path.join(packageDir, 'dist', executable);
+    return executable && fs.existsSync(binary) ? binary : undefined;
   } catch {
     return undefined;
   }
@@ -48,10 +56,6 @@ function rebuild() {
       shell: !npmCli && process.platform === 'win32',
     }).status;
   }
-  if (!electronBinary()) {
-    console.error("Electron's binary is not installed, so better-sqlite3 cannot be built for it.");
-    return 1;
-  }
   const version = require('electron/package.json').version;
   console.error(`Rebuilding better-sqlite3 for Electron ${version} (this can take a minute or two)…`);
   const cli = path.join(root, 'node_modules', '@electron', 'rebuild', 'lib', 'cli.js');
@@ -63,6 +67,10 @@ function rebuild() {
 }
 
 if (loads()) process.exit(0);
+if (target === 'electron' && !electronBinary()) {
+  console.error("Electron's binary is not installed, so better-sqlite3 cannot be built for it.");
+  process.exit(1);
+}
 const status = rebuild();
 if (status !== 0 || !loads()) {
   console.error(

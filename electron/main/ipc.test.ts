@@ -1,13 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DESK_IPC_CALL, DESK_IPC_EVENT } from '../../shared/desk-api';
-import { createDeskCore, type DeskCore } from '../desk/api/desk-core';
+import { DESK_IPC_EVENT, DESK_IPC_PORT, DESK_IPC_PORT_REQUEST } from '../../shared/desk-api';
 
 // Electron's binary is not needed: the shell's wiring is tested against stand-ins of its modules.
 const electron = vi.hoisted(() => ({
-  handlers: new Map<string, (...args: unknown[]) => unknown>(),
+  listeners: new Map<string, (...args: unknown[]) => unknown>(),
   windows: [] as Array<{
     webContents: { isDestroyed(): boolean; getURL(): string; send: ReturnType<typeof vi.fn> };
   }>,
@@ -15,48 +11,66 @@ const electron = vi.hoisted(() => ({
 
 vi.mock('electron', () => ({
   ipcMain: {
-    handle: (channel: string, handler: (...args: unknown[]) => unknown) =>
-      electron.handlers.set(channel, handler),
-    removeHandler: (channel: string) => electron.handlers.delete(channel),
+    on: (channel: string, listener: (...args: unknown[]) => unknown) =>
+      electron.listeners.set(channel, listener),
+    removeListener: (channel: string) => electron.listeners.delete(channel),
   },
   BrowserWindow: { getAllWindows: () => electron.windows },
 }));
 
-const { connectDeskIpc } = await import('./ipc');
+const { connectDeskPorts, sendShellEvent } = await import('./ipc');
 
+let nextId = 1;
 function sender(url: string, options: { subframe?: boolean; noFrame?: boolean } = {}) {
   const mainFrame = { url };
   const senderFrame = options.noFrame ? null : options.subframe ? { url } : mainFrame;
-  return { senderFrame, sender: { mainFrame } };
+  const destroyed: Array<() => void> = [];
+  const contents = {
+    id: nextId++,
+    mainFrame,
+    isDestroyed: () => false,
+    postMessage: vi.fn(),
+    once: (_name: string, listener: () => void) => destroyed.push(listener),
+    destroy: () => {
+      for (const listener of destroyed) listener();
+    },
+  };
+  return { senderFrame, sender: contents };
 }
 
-let dir: string;
-let core: DeskCore;
+const host = { connect: vi.fn(), disconnect: vi.fn() };
+const refused = vi.fn();
 let disconnect: () => void;
 
-beforeEach(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'desk-ipc-'));
-  core = await createDeskCore({ dataDir: dir, appVersion: '1.0.0', mode: 'desktop' });
-  disconnect = connectDeskIpc(core, 'app://shelter-desk');
+beforeEach(() => {
+  host.connect.mockReset();
+  host.disconnect.mockReset();
+  refused.mockReset();
+  disconnect = connectDeskPorts(host, 'app://shelter-desk', refused);
 });
 
-afterEach(async () => {
+afterEach(() => {
   disconnect();
   electron.windows.length = 0;
-  await core.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function invoke(event: unknown, method: unknown, input?: unknown) {
-  const handler = electron.handlers.get(DESK_IPC_CALL);
-  if (!handler) throw new Error('desk:call is not handled');
-  return handler(event, method, input);
+function request(event: unknown) {
+  const listener = electron.listeners.get(DESK_IPC_PORT_REQUEST);
+  if (!listener) throw new Error('desk:port-request is not handled');
+  listener(event);
 }
 
-describe('desk IPC', () => {
-  it('answers calls from the main frame of the app origin', async () => {
-    const result = await invoke(sender('app://shelter-desk/index.html#/pets'), 'app.info');
-    expect(result).toMatchObject({ ok: true, value: { mode: 'desktop', version: '1.0.0' } });
+describe('desk ports over IPC', () => {
+  it('hands the main frame of the app origin its end of a channel to the core', () => {
+    const event = sender('app://shelter-desk/index.html#/pets');
+    request(event);
+    expect(host.connect).toHaveBeenCalledWith(event.sender.id, expect.any(Function));
+    const deliver = host.connect.mock.calls[0]?.[1] as (port: unknown) => void;
+    const port = { start() {} };
+    deliver(port);
+    expect(event.sender.postMessage).toHaveBeenCalledWith(DESK_IPC_PORT, null, [port]);
+    event.sender.destroy();
+    expect(host.disconnect).toHaveBeenCalledWith(event.sender.id);
   });
 
   it.each([
@@ -64,18 +78,14 @@ describe('desk IPC', () => {
     ['a look-alike host', sender('app://shelter-desk.evil/index.html')],
     ['a subframe', sender('app://shelter-desk/index.html', { subframe: true })],
     ['a destroyed frame', sender('app://shelter-desk/index.html', { noFrame: true })],
-  ])('refuses calls from %s', async (_name, event) => {
-    const result = await invoke(event, 'settings.update', { shelterName: 'Mallory' });
-    expect(result).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    expect(await core.registry.invoke('settings.get')).toMatchObject({ shelterName: '' });
+  ])('gives no port to %s', (_name, event) => {
+    request(event);
+    expect(host.connect).not.toHaveBeenCalled();
+    expect(event.sender.postMessage).not.toHaveBeenCalled();
+    expect(refused).toHaveBeenCalled();
   });
 
-  it('validates the input of trusted calls too', async () => {
-    const result = await invoke(sender('app://shelter-desk/'), 'settings.update', { colorScheme: 'sepia' });
-    expect(result).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
-  });
-
-  it('sends core events only to windows showing the app', () => {
+  it('sends shell events only to windows showing the app', () => {
     const app = {
       webContents: { isDestroyed: () => false, getURL: () => 'app://shelter-desk/index.html', send: vi.fn() },
     };
@@ -83,11 +93,11 @@ describe('desk IPC', () => {
       webContents: { isDestroyed: () => false, getURL: () => 'https://example.org/', send: vi.fn() },
     };
     electron.windows.push(app, foreign);
-    core.status.update({ state: 'offline' });
-    expect(app.webContents.send).toHaveBeenCalledWith(
-      DESK_IPC_EVENT,
-      expect.objectContaining({ type: 'status', status: expect.objectContaining({ state: 'offline' }) }),
-    );
+    sendShellEvent({ type: 'menu-command', command: 'new-intake' }, 'app://shelter-desk');
+    expect(app.webContents.send).toHaveBeenCalledWith(DESK_IPC_EVENT, {
+      type: 'menu-command',
+      command: 'new-intake',
+    });
     expect(foreign.webContents.send).not.toHaveBeenCalled();
   });
 });

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, nativeTheme, shell, type WebContents } from 'electron';
 import { APP_ORIGIN, externalUrlToOpen, isAppUrl } from './security-rules';
+import { MIN_SIZE, type Rect } from './window-state';
 
 const preloadPath = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
 
@@ -29,15 +30,25 @@ function openExternally(url: string): void {
   if (safe) void shell.openExternal(safe);
 }
 
-/** Creates the main window: sandboxed, context-isolated, no Node in the page. */
-export function createMainWindow(devServerUrl: string | undefined): BrowserWindow {
+/**
+ * Creates the main window: sandboxed, context-isolated, no Node in the page; where and how large it was last
+ * time (when that is still on a screen).
+ */
+export function createMainWindow(options: {
+  devServerUrl: string | undefined;
+  bounds: Rect & { maximized: boolean };
+  title: string;
+}): BrowserWindow {
+  const { devServerUrl, bounds } = options;
   const window = new BrowserWindow({
-    width: 1280,
-    height: 840,
-    minWidth: 880,
-    minHeight: 560,
+    x: bounds.x,
+    y: bounds.y,
+    width: bounds.width,
+    height: bounds.height,
+    minWidth: MIN_SIZE.width,
+    minHeight: MIN_SIZE.height,
     show: false,
-    title: 'Shelter Desk',
+    title: options.title,
     backgroundColor: nativeTheme.shouldUseDarkColors ? '#1f1f1f' : '#ffffff',
     autoHideMenuBar: false,
     webPreferences: {
@@ -52,7 +63,12 @@ export function createMainWindow(devServerUrl: string | undefined): BrowserWindo
       spellcheck: true,
     },
   });
-  window.once('ready-to-show', () => window.show());
+  // The page's <title> must not replace the title that counts changes waiting to sync.
+  window.on('page-title-updated', (event) => event.preventDefault());
+  window.once('ready-to-show', () => {
+    if (bounds.maximized) window.maximize();
+    window.show();
+  });
   void window.loadURL(devServerUrl ?? `${APP_ORIGIN}/index.html`);
   if (!app.isPackaged && devServerUrl) window.webContents.openDevTools({ mode: 'detach' });
   return window;

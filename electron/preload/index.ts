@@ -1,21 +1,21 @@
 import { contextBridge, type IpcRendererEvent, ipcRenderer } from 'electron';
-// Only the import-free channels module: a sandboxed preload is bundled alone and cannot load zod.
-import { DESK_IPC_CALL, DESK_IPC_EVENT, type DeskTransport } from '../../shared/desk-api/channels';
+// Only import-free modules: a sandboxed preload is bundled alone (zod stays out of it).
+import { DESK_IPC_EVENT } from '../../shared/desk-api/channels';
+import { DESK_IPC_PORT, DESK_IPC_PORT_REQUEST } from '../../shared/desk-api/port-channels';
+import { createPortTransport } from './port-transport';
 
 /**
- * `window.desk`: the raw bridge transport. The renderer wraps it with `createDeskApi`, which validates
- * results and events; main validates every input and checks the sender. Nothing else of Electron or
- * Node reaches the page.
+ * `window.desk`: the raw bridge transport, over a MessagePort straight to the core's process (main hands the port
+ * over; see port-transport.ts). The renderer wraps it with `createDeskApi`, which validates results and events;
+ * the core validates every input. Nothing else of Electron or Node reaches the page.
  */
-const desk: DeskTransport = {
-  call: (method, input) => ipcRenderer.invoke(DESK_IPC_CALL, String(method), input),
-  subscribe(listener) {
-    const forward = (_event: IpcRendererEvent, payload: unknown) => listener(payload);
-    ipcRenderer.on(DESK_IPC_EVENT, forward);
-    return () => {
-      ipcRenderer.removeListener(DESK_IPC_EVENT, forward);
-    };
-  },
-};
+const bridge = createPortTransport();
 
-contextBridge.exposeInMainWorld('desk', desk);
+ipcRenderer.on(DESK_IPC_PORT, (event: IpcRendererEvent) => {
+  const [port] = event.ports;
+  if (port) bridge.attach(port);
+});
+ipcRenderer.on(DESK_IPC_EVENT, (_event: IpcRendererEvent, payload: unknown) => bridge.shellEvent(payload));
+ipcRenderer.send(DESK_IPC_PORT_REQUEST);
+
+contextBridge.exposeInMainWorld('desk', bridge.transport);

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isStorageError } from '../platform/database-integrity';
+import type { Logger } from '../platform/log';
 import { loadDemoShelter } from './demo/load-demo';
 import { DEFAULT_HOURLY_LIMITS, FixedWindowRateLimiter } from './domain/rate-limit';
 import { createRequestListener } from './http/pipeline';
@@ -48,6 +49,8 @@ export interface ApiServerOptions {
   demoPets?: number;
   /** Clock injection for tests (ms since epoch); default Date.now. */
   now?: () => number;
+  /** One line per request with its id (a standalone desk's core.log). */
+  log?: Logger;
 }
 
 export interface RunningApiServer {
@@ -122,7 +125,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
     const override = options.rateLimitPerHour;
     const limiter = new FixedWindowRateLimiter((endpoint) => override ?? DEFAULT_HOURLY_LIMITS[endpoint]);
     const router = new Router([...metadataRoutes, ...petRoutes, ...peopleRoutes, ...openapiRoutes]);
-    const listener = createRequestListener(app, router, limiter);
+    const listener = createRequestListener(app, router, limiter, options.log);
     const server = http.createServer({ keepAliveTimeout: 5000 }, listener);
     const host = options.host ?? '127.0.0.1';
     const port = await listen(server, options.port ?? 0, host);

@@ -20,14 +20,22 @@ export function electronVersion(): string {
   return z.object({ version: z.string() }).parse(require('electron/package.json')).version;
 }
 
-/** The binary's path when it is installed: `require('electron')` throws when dist/ is missing. */
+/**
+ * The binary's path when it is installed, found the way the `electron` package finds it (path.txt names the
+ * executable inside dist/) but without `require('electron')`, which in the Electron 45 package starts a download of its
+ * own, without a time limit, when the binary is missing.
+ */
 export function installedElectron(): string | undefined {
+  const packageDir = path.dirname(require.resolve('electron/package.json'));
+  let executable: string;
   try {
-    const binary: unknown = require('electron');
-    return typeof binary === 'string' && fs.existsSync(binary) ? binary : undefined;
+    executable = fs.readFileSync(path.join(packageDir, 'path.txt'), 'utf8').trim();
   } catch {
     return undefined;
   }
+  const override = process.env.ELECTRON_OVERRIDE_DIST_PATH;
+  const binary = override ? path.join(override, executable) : path.join(packageDir, 'dist', executable);
+  return executable && fs.existsSync(binary) ? binary : undefined;
 }
 
 function readMarker(): z.infer<typeof markerSchema> | undefined {

@@ -1,7 +1,7 @@
 /**
  * Names shared by the transports. Kept free of imports: the sandboxed preload bundles this file alone.
  */
-export const DESK_IPC_CALL = 'desk:call';
+/** Desktop shell events (menu commands, the core's process state) from main to the window. */
 export const DESK_IPC_EVENT = 'desk:event';
 
 /** Browser host routes. */

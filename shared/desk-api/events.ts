@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { outboxEventSchema } from './outbox';
 import { deskSettingsSchema } from './settings';
+import { deskProcessEventSchema, menuCommandEventSchema } from './shell';
 import { deskStatusSchema } from './status';
 
 /**
@@ -19,6 +20,9 @@ export const deskEventSchema = z.discriminatedUnion('type', [
   }),
   /** The outbox changed (a write queued, sent, refused, edited or discarded; a conflict noted or settled). */
   outboxEventSchema,
+  /** From the desktop shell: an app command chosen in the menus, and the core process's state. */
+  menuCommandEventSchema,
+  deskProcessEventSchema,
 ]);
 export type DeskEvent = z.infer<typeof deskEventSchema>;
 export type DeskEventType = DeskEvent['type'];

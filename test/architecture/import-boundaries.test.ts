@@ -41,6 +41,7 @@ describe('import boundaries (biome.json) fail the lint when an arrow climbs', ()
     ['electron/desk/api', '../../browser-host', 'below every shell'],
     ['electron/browser-host', '../cli/args', 'never imports the CLI'],
     ['electron/desk/mirror', 'electron', 'Only electron/main and electron/preload'],
+    ['electron/desk-process', 'electron', 'imports nothing of it'],
     ['shared/contract', '../../electron/desk/mirror', 'must not import from electron/'],
     ['renderer/src', '../../electron/desk/mirror', 'knows only DeskApi'],
   ];

@@ -1,4 +1,5 @@
 import type { DeskMode } from '../../../shared/desk-api';
+import type { Logger } from '../../platform/log';
 import type { SecretStore } from '../../platform/secret-store';
 import type { EventHub } from './event-hub';
 import type { SettingsStore } from './settings-store';
@@ -14,6 +15,8 @@ export interface DeskContext {
   /** Electron and Chrome versions when running inside Electron. */
   shellVersions: { electron?: string; chrome?: string };
   secretStore: SecretStore;
+  /** The desk's log (core.log on the desktop): ids, counts and outcomes only. */
+  log: Logger;
   settings: SettingsStore;
   events: EventHub;
   status: StatusHub;

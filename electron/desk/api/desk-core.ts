@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { DeskMode } from '../../../shared/desk-api';
+import { type Logger, noopLogger } from '../../platform/log';
 import { FileSecretStore, type SecretStore } from '../../platform/secret-store';
 import type { ApiClientOptions } from '../client';
 import { openDeskMirror } from '../outbox';
@@ -30,6 +31,8 @@ export interface DeskCoreOptions {
   modeReason?: string;
   appVersion: string;
   shellVersions?: DeskContext['shellVersions'];
+  /** Request ids and sync and outbox outcomes (never keys or personal data). Default: none. */
+  log?: Logger;
   /**
    * Start the services at once (default true: the app). The CLI passes false and calls handlers one at a time:
    * no sync schedule, no background replay.
@@ -73,6 +76,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     appVersion: options.appVersion,
     shellVersions: options.shellVersions ?? {},
     secretStore: options.secretStore ?? new FileSecretStore(options.dataDir),
+    log: options.log ?? noopLogger,
     settings: openSettingsStore(options.dataDir),
     events,
     status,

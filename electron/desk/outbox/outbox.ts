@@ -6,6 +6,7 @@ import type {
   OutboxEntry,
   OutboxState,
 } from '../../../shared/desk-api/outbox';
+import type { Logger } from '../../platform/log';
 import type { ApiClient } from '../client';
 import type { EntityType, MirrorDb } from '../mirror';
 import { statement } from '../mirror';
@@ -62,6 +63,8 @@ export interface OutboxOptions {
    */
   onUnreachable?: () => void;
   /** Told after every change of the queue or of records it touched (the desk turns it into an `outbox` event). */
+  /** The desk's log: each replay's outcome and every refused change's request id. */
+  log?: Logger;
   onChange?: (change: {
     counts: OutboxCounts;
     changed: Array<{ entityType: EntityType; id: string }>;
@@ -93,6 +96,7 @@ export class Outbox {
       onUnreachable: options.onUnreachable,
       onRecordChanged: (change) => this.pendingChanges.push(change),
       onPassChanged: () => this.changed([]),
+      log: options.log,
     });
   }
 

@@ -1,3 +1,4 @@
+import type { Logger } from '../../platform/log';
 import type { ApiClient } from '../client';
 import type { EntityType, MirrorDb } from '../mirror';
 import { statement } from '../mirror';
@@ -17,6 +18,8 @@ export interface ReplaySchedulerOptions {
   /** Told about every record a pass changed, and after each pass that changed any. */
   onRecordChanged: (change: { entityType: EntityType; id: string }) => void;
   onPassChanged: () => void;
+  /** Each pass's outcome and every refused change's request id. */
+  log?: Logger | undefined;
 }
 
 /**
@@ -81,7 +84,16 @@ export class ReplayScheduler {
           changed = true;
           options.onRecordChanged(change);
         },
+        log: options.log,
       });
+      if (result.sent + result.failed > 0 || result.unreachable || result.needsAuth) {
+        options.log?.info('outbox replay', {
+          sent: result.sent,
+          failed: result.failed,
+          unreachable: result.unreachable,
+          keyRefused: result.needsAuth?.requestId ?? (result.needsAuth ? 'yes' : undefined),
+        });
+      }
       total.sent += result.sent;
       total.failed += result.failed;
       total.stoppedEarly ||= result.stoppedEarly;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { errorBodySchema, type FieldError, fieldErrorSchema, petSchema } from '../../../shared/contract';
 import type { OutboxError } from '../../../shared/desk-api/outbox';
+import type { Logger } from '../../platform/log';
 import { type ApiClient, ApiError } from '../client';
 import { type MirrorDb, replaceWithServerRecord, statement } from '../mirror';
 import { checkOldWrite, isOldWrite } from './old-write-check';
@@ -31,6 +32,8 @@ export interface ReplayOptions {
   signal?: AbortSignal | undefined;
   /** Told after every committed change (entry sent, refused, rescheduled), with the record touched. */
   onChange: (change: { entityType: 'pet' | 'person'; id: string }) => void;
+  /** Outcomes with entry and request ids (never bodies: they hold people's details). */
+  log?: Logger | undefined;
 }
 
 export interface ReplayResult {
@@ -138,6 +141,12 @@ export async function replayPass(options: ReplayOptions): Promise<ReplayResult> 
       })(),
     );
     result.failed += 1;
+    options.log?.warn('outbox change needs attention', {
+      entry: entry.id,
+      operation: entry.operation,
+      code: error.code,
+      requestId: error.requestId,
+    });
     options.onChange({ entityType: entry.entity_type, id: entry.entity_id });
   }
 

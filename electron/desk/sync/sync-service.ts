@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { DeskStatus } from '../../../shared/desk-api';
+import type { Logger } from '../../platform/log';
 import { type ApiClient, type ApiClientOptions, ApiError, createApiClient } from '../client';
 import { clearServerData, countRecords, type MirrorDb, readSyncState, writeSyncState } from '../mirror';
 import type { ResolvedConnection } from './connection';
@@ -33,6 +34,8 @@ export interface SyncServiceOptions {
   offlineProbeMs?: number;
   /** Told after every run that wrote to the mirror, so screens can refresh. */
   onMirrorChanged?: (summary: SyncRunSummary) => void;
+  /** The desk's log: each run's outcome, with the failing request's id (never the key). */
+  log?: Logger;
   /** Options for the API client (tests shorten backoffs). */
   clientOptions?: Partial<ApiClientOptions>;
   now?: () => number;
@@ -280,6 +283,15 @@ export class SyncService {
         )();
       }
       const firstInvalid = summary.invalid[0];
+      this.options.log?.info('sync finished', {
+        server: identity === 'standalone' ? identity : new URL(identity).origin,
+        complete: summary.complete,
+        requests: summary.requests,
+        notModified: summary.notModified,
+        written: summary.written,
+        invalidRequestId: firstInvalid?.requestId,
+        durationMs: Math.round(summary.durationMs),
+      });
       this.refreshPending();
       if (firstInvalid || !summary.complete) {
         // "Up to date" only after a run that converged: otherwise the reason, with the request id to report.
@@ -317,6 +329,11 @@ export class SyncService {
   private reportFailure(error: unknown, interval: number): void {
     const { status } = this.options;
     this.lastFailure = error;
+    this.options.log?.warn('sync failed', {
+      kind: error instanceof ApiError ? error.kind : 'internal',
+      status: error instanceof ApiError ? error.status : undefined,
+      requestId: error instanceof ApiError ? error.requestId : undefined,
+    });
     if (!(error instanceof ApiError)) {
       status.update({
         state: 'error',

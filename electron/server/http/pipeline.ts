@@ -7,6 +7,7 @@ import {
   WRITE_CACHE_CONTROL,
 } from '../../../shared/contract';
 import { createStorageErrorReporter, isDiskFull, isStorageError } from '../../platform/database-integrity';
+import type { Logger } from '../../platform/log';
 import { ApiError } from '../domain/api-error';
 import { IDEMPOTENCY_KEY_SHAPE, requestFingerprint } from '../domain/idempotency-store';
 import type { EndpointId, FixedWindowRateLimiter, RateState } from '../domain/rate-limit';
@@ -42,6 +43,8 @@ export function createRequestListener(
   app: ServerContext,
   router: Router,
   limiter: FixedWindowRateLimiter,
+  /** The desk's log (standalone desk): one line per request with its id; none when headless. */
+  log?: Logger,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const reportStorageError = createStorageErrorReporter(app.sqlite.name, SERVER_DATABASE_REMEDY);
   const metadataHeaders = (exchange: Exchange): Record<string, string> => {
@@ -233,6 +236,15 @@ export function createRequestListener(
 
   return (req, res) => {
     const exchange: Exchange = { requestId: randomUUID(), rate: undefined, endpoint: UNMATCHED };
+    // The endpoint's name, never the URL: a search query can hold a person's name.
+    if (log)
+      res.once('finish', () =>
+        log.info('api request', {
+          requestId: exchange.requestId,
+          endpoint: exchange.endpoint,
+          status: res.statusCode,
+        }),
+      );
     run(req, res, exchange).catch((error: unknown) => {
       if (res.headersSent || !res.socket || res.socket.destroyed) {
         // The client went away (or the response already started): nothing left to tell it.
@@ -264,6 +276,7 @@ export function createRequestListener(
       // Only the message and request id: no stack, SQL or key material reaches the client or the log.
       const message = error instanceof Error ? error.message : String(error);
       console.error(`[server] internal error ${exchange.requestId}: ${message}`);
+      log?.error('api internal error', { requestId: exchange.requestId, endpoint: exchange.endpoint });
       sendError(
         res,
         exchange,

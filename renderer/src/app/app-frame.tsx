@@ -24,6 +24,7 @@ import { useSettings } from '../bridge/settings';
 import { StatusBadge } from '../components/status-badge';
 import { DemoBadge } from '../shelter/demo-badge';
 import { DeskSpotlight, openSpotlight } from './desk-spotlight';
+import { DesktopShellEvents } from './desktop-shell';
 import { KeyboardShortcuts } from './keyboard';
 import { SECTIONS, type Section } from './sections';
 
@@ -117,6 +118,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
 
       <AppShell.Main id="main-content" tabIndex={-1} style={{ outline: 'none' }}>
         <Box maw={1100} mx="auto">
+          <DesktopShellEvents />
           {children}
         </Box>
       </AppShell.Main>

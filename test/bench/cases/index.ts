@@ -1,6 +1,7 @@
 import type { BenchCase } from '../types';
 import { dashboardCases } from './dashboard-print';
 import { deskUiCases } from './desk-ui';
+import { desktopCases } from './desktop-main';
 import { lockCases } from './lock-hold';
 import { outboxCases } from './outbox-replay';
 import { serverPetCases } from './server-pets';
@@ -17,5 +18,6 @@ export const benchCases: BenchCase[] = [
   ...outboxCases,
   ...lockCases,
   ...deskUiCases,
+  ...desktopCases,
   ...dashboardCases,
 ];

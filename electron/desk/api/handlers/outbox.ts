@@ -45,6 +45,7 @@ export function registerOutboxHandlers(
   const outbox = new Outbox({
     db: mirror.db,
     resolveClient: async () => (started ? resolveClient() : undefined),
+    log: context.log,
     // The sync service owns the connection state: its run marks the desk offline and retries until reconnected,
     // and every run replays the outbox first.
     onUnreachable: () => void sync?.service.syncNow(),

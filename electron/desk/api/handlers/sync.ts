@@ -10,7 +10,7 @@ import {
 } from '../../sync';
 import type { DeskContext } from '../desk-context';
 import type { HandlerRegistry } from '../handler-registry';
-import { startStandaloneServer } from '../standalone';
+import { standaloneServer } from '../standalone';
 
 export interface DeskSync {
   service: SyncService;
@@ -35,13 +35,14 @@ export function registerSyncHandlers(
   const connections = new ConnectionManager(
     context.dataDir,
     context.secretStore,
-    options.startServer ?? startStandaloneServer,
+    options.startServer ?? standaloneServer(context.log),
   );
   const service = new SyncService({
     ...options.service,
     db: mirror.db,
     resolveConnection: () => connections.resolve(),
     status: context.status,
+    log: context.log,
     ...(options.hooks && { hooks: options.hooks }),
     onMirrorChanged: (summary) => {
       // Pulls and removal checks (records marked unlisted or removed) both change what the lists show.
