@@ -1,11 +1,13 @@
 import type { z } from 'zod';
 import { appMethods } from './app';
 import type { DeskTransport } from './channels';
+import { dashboardMethods } from './dashboard';
 import { DeskCallError, type DeskError, deskResultSchema } from './errors';
 import { type DeskEvent, deskEventSchema } from './events';
 import { mirrorMethods } from './mirror';
 import { outboxMethods } from './outbox';
 import { photoMethods } from './photos';
+import { printMethods } from './print';
 import { settingsMethods } from './settings';
 import { shelterMethods } from './shelter';
 import { statusMethods } from './status';
@@ -13,6 +15,7 @@ import { syncMethods } from './sync';
 
 export * from './app';
 export * from './channels';
+export * from './dashboard';
 export * from './define';
 export * from './errors';
 export * from './events';
@@ -20,6 +23,7 @@ export * from './mirror';
 export * from './outbox';
 export * from './photos';
 export * from './port-channels';
+export * from './print';
 export * from './settings';
 export * from './shell';
 export * from './shelter';
@@ -37,6 +41,8 @@ export const deskMethods = {
   ...mirrorMethods,
   ...syncMethods,
   ...outboxMethods,
+  ...printMethods,
+  ...dashboardMethods,
   ...shelterMethods,
   ...photoMethods,
 };

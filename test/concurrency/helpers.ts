@@ -24,7 +24,8 @@ export async function bundleCli(): Promise<string> {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    external: ['better-sqlite3', 'electron'],
+    // pdfkit loads its standard fonts from its own package at run time (package imports), so it cannot be inlined.
+    external: ['better-sqlite3', 'electron', 'pdfkit'],
     outfile,
     logLevel: 'warning',
     banner: {

@@ -16,21 +16,23 @@ test('a new desk opens the welcome screen; "Try the demo shelter" runs the demo,
   await shootBoth(page, testInfo, 'welcome');
 
   await page.getByRole('button', { name: 'Open the demo shelter' }).click();
-  await expect(page).toHaveURL(/#\/pets$/, { timeout: 60_000 });
+  // A standalone shelter opens on its Overview.
+  await expect(page).toHaveURL(/#\/overview$/, { timeout: 60_000 });
   await expect(page.getByRole('link', { name: 'Demo shelter' })).toBeVisible();
+  await page.goto(`${desk.url}#/pets`);
   await expect(page.getByRole('table', { name: 'Pets' }).getByRole('row')).not.toHaveCount(1);
   await expect(page.getByRole('status', { name: /Connection status: (Up to date|Synced)/i })).toBeVisible({
     timeout: 30_000,
   });
   // A second visit of the root goes to the daily screen, not the welcome.
   await page.goto(`${desk.url}#/`);
-  await expect(page).toHaveURL(/#\/pets$/);
+  await expect(page).toHaveURL(/#\/overview$/);
 });
 
 test('"Run this shelter here" starts an empty standalone shelter', async ({ page, desk }) => {
   await page.goto(desk.url);
   await page.getByRole('button', { name: 'Start an empty shelter' }).click();
-  await expect(page).toHaveURL(/#\/pets$/, { timeout: 60_000 });
+  await expect(page).toHaveURL(/#\/overview$/, { timeout: 60_000 });
   await expect(page.getByRole('link', { name: 'Demo shelter' })).toHaveCount(0);
   await page.goto(`${desk.url}#/keys`);
   await expect(page.getByText(/This shelter’s API on this PC: http:\/\/127\.0\.0\.1:\d+\/api/)).toBeVisible();

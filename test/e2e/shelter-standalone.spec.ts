@@ -28,7 +28,8 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
   try {
     const apiUrl = await shelterApiUrl(desk);
     await page.goto(desk.url);
-    await expect(page).toHaveURL(/#\/pets$/);
+    // A standalone shelter opens on its Overview.
+    await expect(page).toHaveURL(/#\/overview$/);
     await expect(page.getByRole('link', { name: 'Demo shelter' })).toBeVisible();
 
     // A read key made in the UI: reads 200, writes 403; revoked: 401.

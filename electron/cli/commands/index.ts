@@ -6,6 +6,7 @@ import { keysCommand } from './keys';
 import { outboxCommand } from './outbox';
 import { personCommand } from './person';
 import { petCommand } from './pet';
+import { printCommand } from './print';
 import { restoreCommand } from './restore';
 import { syncCommand } from './sync';
 
@@ -22,4 +23,5 @@ export const COMMANDS: readonly CliCommand[] = [
   backupCommand,
   restoreCommand,
   checkCommand,
+  printCommand,
 ];

@@ -8,9 +8,11 @@ import type { DeskContext } from './desk-context';
 import { createEventHub, type EventHub } from './event-hub';
 import { createHandlerRegistry, type HandlerRegistry } from './handler-registry';
 import { registerAppHandlers } from './handlers/app';
+import { registerDashboardHandlers } from './handlers/dashboard';
 import { registerMirrorHandlers } from './handlers/mirror';
 import { registerOutboxHandlers } from './handlers/outbox';
 import { registerPhotoHandlers } from './handlers/photos';
+import { registerPrintHandlers } from './handlers/print';
 import { registerSettingsHandlers } from './handlers/settings';
 import { registerShelterHandlers } from './handlers/shelter';
 import { ShelterHost } from './handlers/shelter-host';
@@ -120,6 +122,8 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     });
     context.onClose(() => mirror.close());
     registerMirrorHandlers(registry, context, mirror);
+    registerPrintHandlers(registry, context, mirror);
+    registerDashboardHandlers(registry, context, mirror);
     // Outbox (issue #5): local writes, replayed by every sync run first and, once started, after each write.
     const outbox = registerOutboxHandlers(registry, context, mirror);
     // The standalone shelter (issue #12): runs the embedded server for the connection, closed after sync.

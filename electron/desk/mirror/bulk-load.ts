@@ -17,7 +17,7 @@ const SEARCH_INDEXES: Record<EntityType, ReadonlyArray<{ table: string; columns:
  * built once from the full table they cost a sort. Indexes on clustered keys (presence, status) stay.
  */
 const BULK_DEFERRED_INDEXES: Record<EntityType, readonly string[]> = {
-  pet: ['pet_list_name', 'pet_list_updated', 'pet_list_created', 'pet_list_species'],
+  pet: ['pet_list_name', 'pet_list_updated', 'pet_list_created', 'pet_list_species', 'pet_list_care'],
   person: ['person_list_name', 'person_list_any_name', 'person_list_updated'],
 };
 

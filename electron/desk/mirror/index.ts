@@ -1,4 +1,5 @@
 export * from './bulk-load';
+export * from './dashboard-index';
 export * from './effective';
 export * from './listed-records';
 export * from './local-edits';

@@ -1,6 +1,7 @@
 import { Route, Router, Switch } from 'wouter';
 import { useHashLocation } from 'wouter/use-hash-location';
 import { SettingsProvider } from '../bridge/settings';
+import { HomeRedirect } from '../dashboard/home-redirect';
 import { NotFoundScreen } from '../screens/not-found-screen';
 import { FirstRunRedirect } from '../shelter/first-run-redirect';
 import { WelcomeScreen } from '../shelter/welcome-screen';
@@ -15,7 +16,7 @@ export function App() {
         <AppFrame>
           <Switch>
             <Route path="/">
-              <FirstRunRedirect home={HOME_PATH} />
+              <HomeRedirect fallback={HOME_PATH} redirect={(home) => <FirstRunRedirect home={home} />} />
             </Route>
             <Route path="/welcome" component={WelcomeScreen} />
             {SECTIONS.map((section) => (

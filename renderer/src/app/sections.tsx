@@ -6,6 +6,7 @@ import {
   IconFileText,
   IconInbox,
   IconKey,
+  IconLayoutDashboard,
   IconPaw,
   IconReceipt2,
   IconSettings,
@@ -13,6 +14,7 @@ import {
   type TablerIcon,
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
+import { DashboardScreen } from '../dashboard/dashboard-screen';
 import { PetsScreen } from '../pets/pets-screen';
 import { ContractsScreen } from '../screens/contracts-screen';
 import { FeesScreen } from '../screens/fees-screen';
@@ -40,6 +42,13 @@ export interface Section {
 
 /** The app's sections, in navigation order. To add a screen: add one entry here. */
 export const SECTIONS: readonly Section[] = [
+  {
+    path: '/overview',
+    label: 'Overview',
+    hint: 'Your shelter at a glance',
+    icon: IconLayoutDashboard,
+    screen: DashboardScreen,
+  },
   { path: '/pets', label: 'Pets', hint: 'Animals in your care', icon: IconPaw, screen: PetsScreen },
   {
     path: '/intake',

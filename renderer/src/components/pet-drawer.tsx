@@ -26,6 +26,7 @@ import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import { buildPetUpdate, draftFromPet, type PetDraft } from '../lib/pet-form';
 import { useOutboxWrite } from '../lib/use-outbox-write';
 import { formatCoat, formatFee, formatValue, humanize, statusColor, statusOptions } from '../lib/words';
+import { KennelCardButton } from '../print/kennel-card-button';
 import { DeletePetSection } from '../shelter/delete-pet-section';
 import { DeskErrorAlert } from './desk-error-alert';
 import { DuplicateWarnings } from './duplicate-warnings';
@@ -190,9 +191,12 @@ function PetView({
             )}
           </Group>
         </Stack>
-        <Button variant="light" leftSection={<IconEdit size={16} />} onClick={onEdit}>
-          Edit
-        </Button>
+        <Group gap="xs" align="flex-start">
+          <KennelCardButton petId={record.id} />
+          <Button variant="light" leftSection={<IconEdit size={16} />} onClick={onEdit}>
+            Edit
+          </Button>
+        </Group>
       </Group>
 
       {pet.presence === 'local' && (

@@ -25,6 +25,7 @@ import { useOpenRequests } from '../lib/open-record';
 import { useRememberedScroll, useRememberedState } from '../lib/remembered';
 import { useListPages } from '../lib/use-list-pages';
 import { humanize, SPECIES_OPTIONS } from '../lib/words';
+import { EventCardsButton } from '../print/event-cards-button';
 import { PetRows } from './pet-rows';
 
 const VISIBILITY: Record<string, { label: string; presence?: Presence[] }> = {
@@ -233,7 +234,10 @@ export function PetsScreen() {
                       total !== undefined && shown !== total ? ` of ${total.toLocaleString()}` : ''
                     }`}
               </Text>
-              {pages.loading && <Loader size="xs" aria-label="Updating" />}
+              <Group gap="xs">
+                {pages.loading && <Loader size="xs" aria-label="Updating" />}
+                <EventCardsButton query={query} count={shown} />
+              </Group>
             </Group>
             <PetRows pages={pages} needsAttention={needsAttention} onOpen={setOpenId} />
             {shown === 0 && (

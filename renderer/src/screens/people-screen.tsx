@@ -33,6 +33,7 @@ import { useOpenRequests } from '../lib/open-record';
 import type { PersonFormType } from '../lib/person-form';
 import { useRememberedState } from '../lib/remembered';
 import { formatValue, humanize } from '../lib/words';
+import { ContractButton } from '../print/contract-button';
 import { PersonStatusSection } from '../shelter/person-status-section';
 
 const PAGE_SIZE = 50;
@@ -316,6 +317,7 @@ function PersonView({
           presence={person.presence}
         />
       </Group>
+      <ContractButton personId={record.id} name={record.name} type={record.type} />
       {person.presence === 'local' && (
         <Alert color="yellow" variant="light" icon={<IconClockHour4 />}>
           Signed up on this desk. Sent to the shelter’s server when the connection allows.

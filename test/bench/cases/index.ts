@@ -1,4 +1,5 @@
 import type { BenchCase } from '../types';
+import { dashboardCases } from './dashboard-print';
 import { deskUiCases } from './desk-ui';
 import { desktopCases } from './desktop-main';
 import { lockCases } from './lock-hold';
@@ -18,4 +19,5 @@ export const benchCases: BenchCase[] = [
   ...lockCases,
   ...deskUiCases,
   ...desktopCases,
+  ...dashboardCases,
 ];

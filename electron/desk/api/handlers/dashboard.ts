@@ -1,0 +1,29 @@
+import type { Dashboard } from '../../../../shared/desk-api';
+import { computeDashboard } from '../../dashboard';
+import { type Mirror, statement } from '../../mirror';
+import { localToday } from '../../print';
+import type { DeskContext } from '../desk-context';
+import type { HandlerRegistry } from '../handler-registry';
+
+/**
+ * `dashboard.get`: the shelter at a glance, from the mirror only, for this computer's calendar date. The figures are
+ * kept until the mirror changes: `total_changes()` counts this connection's writes, `data_version` another
+ * process's (the CLI writing to the same data folder), so a screen that reloads on every event costs nothing extra.
+ */
+export function registerDashboardHandlers(
+  registry: HandlerRegistry,
+  _context: DeskContext,
+  mirror: Mirror,
+): void {
+  let cached: { key: string; value: Dashboard } | undefined;
+  registry.handle('dashboard.get', () => {
+    const { changes } = statement(mirror.db, 'SELECT total_changes() AS changes').get() as {
+      changes: number;
+    };
+    const version = mirror.db.pragma('data_version', { simple: true }) as number;
+    const today = localToday();
+    const key = `${changes}:${version}:${today}`;
+    if (cached?.key !== key) cached = { key, value: computeDashboard(mirror.db, today) };
+    return cached.value;
+  });
+}

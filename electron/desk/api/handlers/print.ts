@@ -1,0 +1,59 @@
+import type { PrintedPdfResult } from '../../../../shared/desk-api';
+import type { Mirror } from '../../mirror';
+import {
+  fetchPhoto,
+  type LoadPhoto,
+  type PrintedPdf,
+  printCards,
+  printContract,
+  printKennelCard,
+} from '../../print';
+import type { DeskContext } from '../desk-context';
+import type { HandlerRegistry } from '../handler-registry';
+
+export interface PrintHandlerOptions {
+  /** Where card photos come from (the desk's photo cache when wired); default: a bounded fetch. */
+  loadPhoto?: LoadPhoto;
+}
+
+function result(printed: PrintedPdf): PrintedPdfResult {
+  return {
+    filename: printed.filename,
+    base64: printed.pdf.toString('base64'),
+    pages: printed.pages,
+    bytes: printed.pdf.length,
+  };
+}
+
+/**
+ * `print.*`: kennel cards, event batches and contracts as PDF, made here from the mirror so the desktop window,
+ * browser mode and the CLI get the same file, online or not. The bytes travel back as base64; the screen offers them
+ * as a download (a save dialog on the desktop).
+ */
+export function registerPrintHandlers(
+  registry: HandlerRegistry,
+  context: DeskContext,
+  mirror: Mirror,
+  options: PrintHandlerOptions = {},
+): void {
+  const settings = (paper: 'a4' | 'letter') => ({
+    paper,
+    loadPhoto: options.loadPhoto ?? ((url: string) => fetchPhoto(url)),
+    shelterName: context.settings.get().shelterName,
+  });
+  registry.handle('print.kennelCard', async ({ id, paper }) =>
+    result(await printKennelCard(mirror.db, id, settings(paper))),
+  );
+  registry.handle('print.cards', async (input) =>
+    result(
+      await printCards(
+        mirror.db,
+        'petIds' in input ? { petIds: input.petIds } : { filter: input.filter },
+        settings(input.paper),
+      ),
+    ),
+  );
+  registry.handle('print.contract', async ({ personId, petIds, paper }) =>
+    result(await printContract(mirror.db, { personId, petIds }, settings(paper))),
+  );
+}

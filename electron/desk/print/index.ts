@@ -1,0 +1,6 @@
+export * from './fee';
+export * from './pdf-document';
+export * from './photo';
+export * from './print-service';
+export * from './public-page';
+export * from './words';

@@ -1,0 +1,178 @@
+import { lexer, type Token, type Tokens } from 'marked';
+import { COLORS, type Doc } from './pdf-document';
+import { printable } from './words';
+
+/** A piece of inline text with its style. */
+export interface Run {
+  text: string;
+  bold: boolean;
+  italic: boolean;
+}
+
+const decode = (text: string) =>
+  text
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'");
+
+/** Flattens marked's inline tokens into styled runs. Raw HTML is dropped (a contract is text, not markup). */
+export function inlineRuns(tokens: readonly Token[] | undefined, bold = false, italic = false): Run[] {
+  const runs: Run[] = [];
+  for (const token of tokens ?? []) {
+    switch (token.type) {
+      case 'strong':
+        runs.push(...inlineRuns((token as Tokens.Strong).tokens, true, italic));
+        break;
+      case 'em':
+        runs.push(...inlineRuns((token as Tokens.Em).tokens, bold, true));
+        break;
+      case 'del':
+      case 'link':
+        runs.push(...inlineRuns((token as Tokens.Link).tokens, bold, italic));
+        break;
+      case 'br':
+        runs.push({ text: '\n', bold, italic });
+        break;
+      case 'html':
+        break;
+      case 'text': {
+        const text = token as Tokens.Text;
+        if (text.tokens && text.tokens.length > 0) runs.push(...inlineRuns(text.tokens, bold, italic));
+        else runs.push({ text: decode(text.text), bold, italic });
+        break;
+      }
+      default:
+        if ('text' in token && typeof token.text === 'string')
+          runs.push({ text: decode(token.text), bold, italic });
+    }
+  }
+  return runs;
+}
+
+function fontOf(run: Run): string {
+  if (run.bold && run.italic) return 'Helvetica-BoldOblique';
+  if (run.bold) return 'Helvetica-Bold';
+  if (run.italic) return 'Helvetica-Oblique';
+  return 'Helvetica';
+}
+
+export interface FlowBox {
+  x: number;
+  width: number;
+}
+
+/** Writes styled runs as one flowing paragraph at the document's current position (page breaks as needed). */
+export function writeRuns(
+  doc: Doc,
+  runs: readonly Run[],
+  box: FlowBox,
+  size: number,
+  color = COLORS.ink,
+): void {
+  const visible = runs.filter((run) => run.text.length > 0);
+  if (visible.length === 0) return;
+  doc.fontSize(size).fillColor(color);
+  visible.forEach((run, index) => {
+    doc.font(fontOf(run));
+    const options = { width: box.width, continued: index < visible.length - 1, lineGap: 2 };
+    if (index === 0) doc.text(printable(run.text), box.x, doc.y, options);
+    else doc.text(printable(run.text), options);
+  });
+}
+
+const HEADING_SIZES: Record<number, number> = { 1: 18, 2: 13.5, 3: 12, 4: 11, 5: 11, 6: 11 };
+
+/** Renders block Markdown (headings, paragraphs, lists, quotes, rules, simple tables) into flowing PDF text. */
+export function writeMarkdown(
+  doc: Doc,
+  markdown: string,
+  box: FlowBox,
+  tokens: Token[] = lexer(markdown),
+): void {
+  for (const token of tokens) {
+    switch (token.type) {
+      case 'heading': {
+        const heading = token as Tokens.Heading;
+        doc.moveDown(heading.depth <= 2 ? 0.6 : 0.4);
+        writeRuns(doc, inlineRuns(heading.tokens, true), box, HEADING_SIZES[heading.depth] ?? 11);
+        doc.moveDown(0.3);
+        break;
+      }
+      case 'paragraph':
+        writeRuns(doc, inlineRuns((token as Tokens.Paragraph).tokens), box, 10.5);
+        doc.moveDown(0.6);
+        break;
+      case 'list': {
+        const list = token as Tokens.List;
+        const start = typeof list.start === 'number' ? list.start : 1;
+        list.items.forEach((item, index) => {
+          const marker = list.ordered ? `${start + index}.` : '•';
+          const y = doc.y;
+          doc
+            .font('Helvetica')
+            .fontSize(10.5)
+            .fillColor(COLORS.ink)
+            .text(marker, box.x + 4, y, { width: 18 });
+          doc.y = y;
+          const runs = item.tokens.flatMap((child) =>
+            child.type === 'list' ? [] : inlineRuns('tokens' in child ? child.tokens : [child]),
+          );
+          writeRuns(doc, runs, { x: box.x + 24, width: box.width - 24 }, 10.5);
+          doc.moveDown(0.25);
+          const nested = item.tokens.filter((child) => child.type === 'list');
+          if (nested.length > 0) writeMarkdown(doc, '', { x: box.x + 24, width: box.width - 24 }, nested);
+        });
+        doc.moveDown(0.4);
+        break;
+      }
+      case 'blockquote': {
+        const startY = doc.y;
+        writeMarkdown(doc, '', { x: box.x + 14, width: box.width - 14 }, (token as Tokens.Blockquote).tokens);
+        if (doc.y > startY) {
+          doc
+            .save()
+            .moveTo(box.x + 4, startY)
+            .lineTo(box.x + 4, doc.y - 6)
+            .lineWidth(2)
+            .strokeColor(COLORS.line)
+            .stroke()
+            .restore();
+        }
+        break;
+      }
+      case 'hr':
+        doc.moveDown(0.3);
+        doc
+          .save()
+          .moveTo(box.x, doc.y)
+          .lineTo(box.x + box.width, doc.y)
+          .lineWidth(0.75)
+          .strokeColor(COLORS.line)
+          .stroke()
+          .restore();
+        doc.moveDown(0.8);
+        break;
+      case 'table': {
+        const table = token as Tokens.Table;
+        const rows = [table.header, ...table.rows];
+        for (const [index, row] of rows.entries()) {
+          const runs = row.flatMap((cell, column) => [
+            ...(column > 0 ? [{ text: '   |   ', bold: false, italic: false }] : []),
+            ...inlineRuns(cell.tokens, index === 0),
+          ]);
+          writeRuns(doc, runs, box, 10);
+        }
+        doc.moveDown(0.6);
+        break;
+      }
+      case 'code':
+        writeRuns(doc, [{ text: (token as Tokens.Code).text, bold: false, italic: false }], box, 10);
+        doc.moveDown(0.6);
+        break;
+      default:
+        break;
+    }
+  }
+}

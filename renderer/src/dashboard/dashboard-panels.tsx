@@ -1,0 +1,248 @@
+import { BarChart, DonutChart } from '@mantine/charts';
+import {
+  Anchor,
+  Card,
+  ColorSwatch,
+  Group,
+  Progress,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import type { ReactNode } from 'react';
+import type { Dashboard } from '../../../shared/desk-api';
+import { humanize, statusColor } from '../lib/words';
+import { daysLabel, FigureTable, monthLabel } from './figure-table';
+
+const SPECIES_COLORS: Record<string, string> = { dog: 'orange.6', cat: 'violet.6', rabbit: 'teal.6' };
+
+export function Panel({ title, hint, children }: { title: string; hint?: string; children: ReactNode }) {
+  return (
+    <Card withBorder radius="lg" p="lg" component="section" aria-label={title}>
+      <Stack gap={2} mb="md">
+        <Title order={3} size="h4">
+          {title}
+        </Title>
+        {hint && (
+          <Text size="sm" c="dimmed">
+            {hint}
+          </Text>
+        )}
+      </Stack>
+      {children}
+    </Card>
+  );
+}
+
+/** A headline figure with one line of context; `href` makes it lead to the screen where it is acted on. */
+export function Stat({
+  label,
+  value,
+  detail,
+  href,
+}: {
+  label: string;
+  value: number;
+  detail: string;
+  href?: string;
+}) {
+  return (
+    <Card withBorder radius="lg" p="lg" aria-label={label}>
+      <Text size="xs" tt="uppercase" fw={700} c="dimmed">
+        {label}
+      </Text>
+      <Text fz={34} fw={700} lh={1.2} data-testid={`stat-${label}`}>
+        {value.toLocaleString()}
+      </Text>
+      {href ? (
+        <Anchor href={href} size="sm">
+          {detail}
+        </Anchor>
+      ) : (
+        <Text size="sm" c="dimmed">
+          {detail}
+        </Text>
+      )}
+    </Card>
+  );
+}
+
+/** Labelled horizontal bars (label, bar, number): readable at any length of label, in light and dark. */
+function CountBars({ rows }: { rows: ReadonlyArray<{ label: string; count: number; color: string }> }) {
+  const max = Math.max(1, ...rows.map((row) => row.count));
+  return (
+    <Stack gap={8} aria-hidden="true">
+      {rows.map((row) => (
+        <Group key={row.label} gap="sm" wrap="nowrap">
+          <Text size="sm" w={170} truncate="end">
+            {row.label}
+          </Text>
+          <Progress
+            value={(row.count / max) * 100}
+            color={row.color}
+            size="lg"
+            radius="sm"
+            style={{ flex: 1 }}
+          />
+          <Text size="sm" fw={600} w={48} ta="right">
+            {row.count.toLocaleString()}
+          </Text>
+        </Group>
+      ))}
+    </Stack>
+  );
+}
+
+const plural = (count: number, one: string, many = `${one}s`) =>
+  `${count.toLocaleString()} ${count === 1 ? one : many}`;
+
+const swatch = (color: string) => `var(--mantine-color-${color.replace('.', '-')})`;
+
+export function InCarePanels({ data }: { data: Dashboard }) {
+  const { byStatus, bySpecies, total } = data.inCare;
+  return (
+    <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
+      <Panel
+        title="In care by status"
+        hint={`${plural(total, 'animal')} not adopted, transferred or otherwise gone`}
+      >
+        <CountBars
+          rows={byStatus.map((row) => ({
+            label: humanize(row.status),
+            count: row.count,
+            color: statusColor(row.status),
+          }))}
+        />
+        <FigureTable
+          caption="Animals in care by status"
+          columns={['Status', 'Animals']}
+          rows={byStatus.map((row) => [humanize(row.status), row.count])}
+        />
+      </Panel>
+      <Panel title="In care by species">
+        <Group justify="center" gap="xl" aria-hidden="true">
+          <DonutChart
+            data={bySpecies.map((row) => ({
+              name: humanize(row.species),
+              value: row.count,
+              color: SPECIES_COLORS[row.species] ?? 'gray.6',
+            }))}
+            size={180}
+            thickness={28}
+            chartLabel={`${total.toLocaleString()} in care`}
+            withTooltip
+          />
+          <Stack gap={8}>
+            {bySpecies.map((row) => (
+              <Group key={row.species} gap="xs" wrap="nowrap">
+                <ColorSwatch color={swatch(SPECIES_COLORS[row.species] ?? 'gray.6')} size={14} />
+                <Text size="sm">
+                  {humanize(row.species)}s <b>{row.count.toLocaleString()}</b>
+                </Text>
+              </Group>
+            ))}
+          </Stack>
+        </Group>
+        <FigureTable
+          caption="Animals in care by species"
+          columns={['Species', 'Animals']}
+          rows={bySpecies.map((row) => [humanize(row.species), row.count])}
+        />
+      </Panel>
+    </SimpleGrid>
+  );
+}
+
+export function MonthsPanel({ data }: { data: Dashboard }) {
+  const rows = data.months.map((row) => ({
+    month: monthLabel(row.month, true),
+    Intakes: row.intakes,
+    Adoptions: row.adoptions,
+  }));
+  const intakes = data.months.reduce((sum, row) => sum + row.intakes, 0);
+  const adoptions = data.months.reduce((sum, row) => sum + row.adoptions, 0);
+  return (
+    <Panel
+      title="Intakes and adoptions, last 12 months"
+      hint={`${plural(intakes, 'intake')}, ${plural(adoptions, 'adoption')}`}
+    >
+      <div aria-hidden="true">
+        <BarChart
+          h={260}
+          data={rows}
+          dataKey="month"
+          series={[
+            { name: 'Intakes', color: 'cyan.6' },
+            { name: 'Adoptions', color: 'teal.7' },
+          ]}
+          withLegend
+          tickLine="y"
+          gridAxis="y"
+        />
+      </div>
+      <FigureTable
+        caption="Intakes and adoptions per month"
+        columns={['Month', 'Intakes', 'Adoptions']}
+        rows={data.months.map((row) => [monthLabel(row.month), row.intakes, row.adoptions])}
+      />
+    </Panel>
+  );
+}
+
+export function StayPanel({ data }: { data: Dashboard }) {
+  const { inCare, adopted } = data.lengthOfStay;
+  const adoptedLine =
+    adopted.count > 0
+      ? `Adopted in the last 12 months: median ${daysLabel(adopted.medianDays)} from intake to adoption (${plural(adopted.count, 'adoption')}).`
+      : 'No adoption with an intake date in the last 12 months.';
+  return (
+    <Panel
+      title="Length of stay"
+      hint={`In care now: median ${daysLabel(inCare.medianDays)}, average ${daysLabel(inCare.averageDays)}. ${adoptedLine}`}
+    >
+      <CountBars
+        rows={inCare.buckets.map((row) => ({ label: row.label, count: row.count, color: 'grape' }))}
+      />
+      <FigureTable
+        caption="Animals in care by time since intake"
+        columns={['Time since intake', 'Animals']}
+        rows={inCare.buckets.map((row) => [row.label, row.count])}
+      />
+    </Panel>
+  );
+}
+
+export function FostersPanel({ data }: { data: Dashboard }) {
+  const { fosters } = data;
+  return (
+    <Panel
+      title="Foster homes"
+      hint={`${plural(fosters.active, 'active foster')} offer ${plural(fosters.places, 'place')}; ${plural(fosters.petsInFoster, 'pet')} in foster care.`}
+    >
+      {fosters.withCapacity.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No active foster has said how many animals they can take.
+        </Text>
+      ) : (
+        <Table aria-label="Fosters with places" verticalSpacing={6}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Foster</Table.Th>
+              <Table.Th ta="right">Places offered</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {fosters.withCapacity.map((row) => (
+              <Table.Tr key={row.id}>
+                <Table.Td>{row.name}</Table.Td>
+                <Table.Td ta="right">{row.capacity}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </Panel>
+  );
+}

@@ -1,0 +1,97 @@
+import '@mantine/charts/styles.css';
+import { Loader, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconLayoutDashboard } from '@tabler/icons-react';
+import { useDeskEvent, useDeskQuery } from '../bridge/hooks';
+import { DeskErrorAlert } from '../components/desk-error-alert';
+import { EmptyState } from '../components/empty-state';
+import { ScreenHeader } from '../components/screen-header';
+import { useReloadOnChange } from '../lib/live-data';
+import { FostersPanel, InCarePanels, MonthsPanel, Stat, StayPanel } from './dashboard-panels';
+import { monthLabel } from './figure-table';
+
+/** "2026-11-24" → "24 Nov 2026" (from the string: a calendar date). */
+const monthDay = (date: string) => `${Number(date.slice(8, 10))} ${monthLabel(date.slice(0, 7))}`;
+
+/** The shelter at a glance, from this desk's copy of the records: works offline, stays current with every sync. */
+export function DashboardScreen() {
+  const dashboard = useDeskQuery('dashboard.get');
+  useReloadOnChange(['pets', 'people', 'adopters', 'fosters'], dashboard.reload);
+  useDeskEvent('outbox', dashboard.reload);
+  const header = (
+    <ScreenHeader
+      title="Overview"
+      description="How many animals are in your care, how they came and went this year, and what is waiting for you."
+    />
+  );
+  if (dashboard.error) {
+    return (
+      <>
+        {header}
+        <DeskErrorAlert error={dashboard.error} title="The overview did not load" />
+      </>
+    );
+  }
+  const data = dashboard.data;
+  if (!data) {
+    return (
+      <>
+        {header}
+        <Loader aria-label="Loading the overview" />
+      </>
+    );
+  }
+  const empty =
+    data.inCare.total === 0 && data.months.every((row) => row.intakes === 0 && row.adoptions === 0);
+  return (
+    <>
+      {header}
+      <Stack gap="lg">
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="lg">
+          <Stat label="Animals in care" value={data.inCare.total} detail="See the pets" href="#/pets" />
+          <Stat
+            label="People waiting"
+            value={data.applications.waiting}
+            detail={`Pending: ${data.applications.adopters} adopter${data.applications.adopters === 1 ? '' : 's'}, ${data.applications.fosters} foster${data.applications.fosters === 1 ? '' : 's'}`}
+            href="#/people"
+          />
+          <Stat
+            label="Free foster places"
+            value={data.fosters.free}
+            detail={`${data.fosters.places} places offered in all`}
+          />
+          <Stat
+            label="Changes waiting to sync"
+            value={data.sync.waiting}
+            detail={
+              data.sync.needsAttention > 0 ? `${data.sync.needsAttention} need your attention` : 'Open Sync'
+            }
+            href="#/sync"
+          />
+        </SimpleGrid>
+        {empty ? (
+          <EmptyState
+            icon={IconLayoutDashboard}
+            title="Nothing to show yet"
+            action={{ label: 'Connect to your shelter', href: '/settings' }}
+          >
+            The overview fills in once this desk holds your shelter’s pets: after the first sync, or after the
+            first intake on this desk.
+          </EmptyState>
+        ) : (
+          <>
+            <InCarePanels data={data} />
+            <MonthsPanel data={data} />
+            <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
+              <StayPanel data={data} />
+              <FostersPanel data={data} />
+            </SimpleGrid>
+            <Text size="xs" c="dimmed">
+              Figures for {monthDay(data.today)}, from this desk’s copy of your shelter’s records (works
+              offline). People waiting are adopters and fosters whose status is pending.
+            </Text>
+          </>
+        )}
+      </Stack>
+    </>
+  );
+}

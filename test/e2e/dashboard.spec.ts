@@ -1,0 +1,128 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { type DemoServer, startDemoServer } from './demo-server';
+import { expect, test } from './desk-fixture';
+import { connectDesk, shootBoth } from './paper-support';
+
+let server: DemoServer;
+let serverDir: string;
+
+test.beforeEach(async () => {
+  serverDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-e2e-dashboard-'));
+  server = await startDemoServer(serverDir);
+});
+test.afterEach(async () => {
+  await server.stop();
+  fs.rmSync(serverDir, { recursive: true, force: true });
+});
+
+/** Statuses that mean an animal has left the shelter's care (the Overview's definition, restated here). */
+const GONE = new Set([
+  'adopted',
+  'archived',
+  'deceased',
+  'escaped',
+  'euthanized',
+  'lost',
+  'returnedtoowner',
+  'transferred',
+]);
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** The figures computed straight from the desk's mirror file: every record's JSON, read in plain JavaScript. */
+function figuresFromMirror(dataDir: string) {
+  const db = new Database(path.join(dataDir, 'mirror.sqlite'), { readonly: true });
+  try {
+    const records = (table: string) =>
+      (
+        db
+          .prepare(
+            `SELECT COALESCE(NULLIF(effective_json, ''), server_json) AS json FROM ${table} WHERE presence != 'removed'`,
+          )
+          .all() as {
+          json: string;
+        }[]
+      ).map((row) => JSON.parse(row.json) as Record<string, unknown>);
+    const pets = records('pet');
+    const people = records('person');
+    const inCare = pets.filter((pet) => !GONE.has(String(pet.status).toLowerCase()));
+    const byStatus = new Map<string, number>();
+    for (const pet of inCare) byStatus.set(String(pet.status), (byStatus.get(String(pet.status)) ?? 0) + 1);
+    const now = new Date();
+    const months = Array.from({ length: 12 }, (_, index) => {
+      const date = new Date(now.getFullYear(), now.getMonth() - 11 + index, 1);
+      return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}`;
+    });
+    const perMonth = months.map((month) => ({
+      label: `${MONTHS[Number(month.slice(5)) - 1]} ${month.slice(0, 4)}`,
+      intakes: pets.filter((pet) => String(pet.intake_date ?? '').slice(0, 7) === month).length,
+      adoptions: pets.filter((pet) => String(pet.adopted_on ?? '').slice(0, 7) === month).length,
+    }));
+    const waiting = people.filter(
+      (person) => person.status === 'pending' && ['adopter', 'foster'].includes(String(person.type)),
+    ).length;
+    return { inCare: inCare.length, byStatus, perMonth, waiting };
+  } finally {
+    db.close();
+  }
+}
+
+test("the Overview shows the demo shelter's figures, the same as counted from the mirror", async ({
+  page,
+  desk,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  await connectDesk(page, desk.url, server);
+  await page.goto(`${desk.url}#/overview`);
+  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+  const expected = figuresFromMirror(desk.dataDir);
+  expect(expected.inCare).toBeGreaterThan(50);
+  await expect(page.getByTestId('stat-Animals in care')).toHaveText(expected.inCare.toLocaleString('en-US'));
+  await expect(page.getByTestId('stat-People waiting')).toHaveText(String(expected.waiting));
+
+  // The numbers behind the charts, as screen readers get them.
+  const statusTable = page.getByRole('table', { name: 'Animals in care by status' });
+  // Labels are shown as words ("Medical treatment" for medicalTreatment): compare without spaces and case.
+  const key = (label: string) => label.replace(/\s+/g, '').toLowerCase();
+  const shown = new Map<string, string>();
+  for (const row of await statusTable.locator('tbody tr').all()) {
+    shown.set(
+      key((await row.locator('th').textContent()) ?? ''),
+      (await row.locator('td').textContent()) ?? '',
+    );
+  }
+  expect(shown).toEqual(
+    new Map([...expected.byStatus].map(([status, count]) => [key(status), String(count)])),
+  );
+  const monthTable = page.getByRole('table', { name: 'Intakes and adoptions per month' });
+  for (const month of expected.perMonth) {
+    const row = monthTable
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: month.label }) });
+    await expect(row.getByRole('cell')).toHaveText([String(month.intakes), String(month.adoptions)]);
+  }
+  expect(expected.perMonth.reduce((sum, month) => sum + month.intakes, 0)).toBeGreaterThan(0);
+  await shootBoth(page, testInfo, 'overview');
+});
+
+test('a standalone shelter opens on the Overview; a new desk meets the welcome screen first', async ({
+  page,
+  desk,
+}) => {
+  test.setTimeout(120_000);
+  await page.goto(desk.url);
+  await expect(page).toHaveURL(/#\/welcome$/);
+  // Switch this desk to hosting the shelter itself, as Settings does, through the desk bridge.
+  const token = (await page.locator('meta[name="shelter-desk-token"]').getAttribute('content')) ?? '';
+  const response = await page.request.post(`${desk.url}desk/call/sync.connection.set`, {
+    headers: { 'x-desk-token': token },
+    data: { mode: 'standalone' },
+  });
+  const answer = (await response.json()) as { ok: boolean };
+  expect(answer.ok).toBe(true);
+  await page.goto(desk.url);
+  await expect(page).toHaveURL(/#\/overview$/);
+  await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+});

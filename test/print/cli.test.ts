@@ -1,0 +1,186 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApiServer } from '../../electron/server';
+import { openPrintFixture, type PrintFixture } from './fixtures';
+import { flat, pdfInfo, pdfText } from './pdf-reader';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+let dir: string;
+let fixture: PrintFixture;
+
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/desk-cli.ts', ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+  });
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-print-cli-'));
+  fixture = await openPrintFixture(path.join(dir, 'desk'));
+  await fixture.mirror.close();
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('npm run cli -- print', () => {
+  it('writes a kennel card found by the shelter id, on US Letter, from the mirror alone', async () => {
+    const out = path.join(dir, 'bella.pdf');
+    const run = await cli([
+      'print',
+      'kennel-card',
+      'RAR-000199',
+      '--paper',
+      'letter',
+      '--no-photos',
+      '--out',
+      out,
+      '--data-dir',
+      fixture.dataDir,
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe(out);
+    expect(run.stderr).toContain('1 page');
+    const pdf = fs.readFileSync(out);
+    expect(pdfInfo(pdf)).toMatchObject({ pages: 1, sizes: [{ width: 612, height: 792 }] });
+    expect(flat(pdfText(pdf))).toContain('$75.00');
+  });
+
+  it('writes cards for a filter and a contract for a person', async () => {
+    const cards = path.join(dir, 'dogs.pdf');
+    const batch = await cli([
+      'print',
+      'cards',
+      '--status',
+      'available',
+      '--species',
+      'dog',
+      '--no-photos',
+      '--out',
+      cards,
+      '--data-dir',
+      fixture.dataDir,
+    ]);
+    expect(batch.code, batch.stderr).toBe(0);
+    expect(pdfInfo(fs.readFileSync(cards)).pages).toBe(1);
+    const contract = path.join(dir, 'contract.pdf');
+    const signed = await cli([
+      'print',
+      'contract',
+      fixture.adopter.id,
+      '--out',
+      contract,
+      '--data-dir',
+      fixture.dataDir,
+    ]);
+    expect(signed.code, signed.stderr).toBe(0);
+    const text = flat(pdfText(fs.readFileSync(contract)));
+    expect(text).toContain('Jordan Rivera');
+    expect(text).toContain('Rex');
+  });
+
+  it('says what is wrong: an unknown pet (exit 1), a bad paper size or no --out (exit 2)', async () => {
+    const out = path.join(dir, 'none.pdf');
+    const missing = await cli([
+      'print',
+      'kennel-card',
+      'RAR-404',
+      '--out',
+      out,
+      '--data-dir',
+      fixture.dataDir,
+    ]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('No pet with id or shelter id "RAR-404"');
+    expect(fs.existsSync(out)).toBe(false);
+    const paper = await cli([
+      'print',
+      'kennel-card',
+      'RAR-000199',
+      '--paper',
+      'a3',
+      '--out',
+      out,
+      '--data-dir',
+      fixture.dataDir,
+    ]);
+    expect(paper.code).toBe(2);
+    expect(paper.stderr).toContain('--paper');
+    const noOut = await cli(['print', 'contract', fixture.adopter.id, '--data-dir', fixture.dataDir]);
+    expect(noOut.code).toBe(2);
+    expect(noOut.stderr).toContain('--out');
+  });
+});
+
+describe('npm run cli -- print, offline after a sync', () => {
+  it("prints the demo shelter's card and an approved adoption from the mirror with the server gone", async () => {
+    const readKey = 'r-key-print-0123456789abcdef';
+    const server = await startApiServer({
+      dataDir: path.join(dir, 'server'),
+      port: 0,
+      readKey,
+      demo: true,
+      demoPets: 40,
+      rateLimitPerHour: 1_000_000,
+    });
+    const deskDir = path.join(dir, 'synced');
+    let pet: { name: string; custom_id: string };
+    let adopter: { id: string };
+    try {
+      const sync = await cli([
+        'sync',
+        '--remote',
+        server.apiUrl,
+        '--key',
+        readKey,
+        '--data-dir',
+        deskDir,
+        '--once',
+      ]);
+      expect(sync.code, sync.stderr).toBe(0);
+      const headers = { 'x-api-key': readKey };
+      pet = (
+        (await (await fetch(`${server.apiUrl}/pets?limit=1&sort=name`, { headers })).json()) as {
+          pets: [typeof pet];
+        }
+      ).pets[0];
+      const people = (await (
+        await fetch(`${server.apiUrl}/people?type=adopter&limit=100`, { headers })
+      ).json()) as {
+        people: Array<{ id: string; name: string }>;
+      };
+      adopter = people.people.find((person) => person.name === 'Jordan Rivera') as { id: string };
+    } finally {
+      await server.close();
+    }
+    const card = path.join(dir, 'offline-card.pdf');
+    const printed = await cli(['print', 'kennel-card', pet.custom_id, '--out', card, '--data-dir', deskDir]);
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(flat(pdfText(fs.readFileSync(card)))).toContain(pet.name);
+    const agreement = path.join(dir, 'offline-agreement.pdf');
+    const signed = await cli(['print', 'contract', adopter.id, '--out', agreement, '--data-dir', deskDir]);
+    expect(signed.code, signed.stderr).toBe(0);
+    const text = flat(pdfText(fs.readFileSync(agreement)));
+    expect(text).toContain('Adoption Agreement');
+    expect(text).toContain('Jordan Rivera');
+    expect(text).toContain('Total adoption fee');
+  });
+});
