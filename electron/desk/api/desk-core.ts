@@ -4,6 +4,7 @@ import { type Logger, noopLogger } from '../../platform/log';
 import { FileSecretStore, type SecretStore } from '../../platform/secret-store';
 import type { ApiClientOptions } from '../client';
 import { openDeskMirror } from '../outbox';
+import { PhotoCache, photoCacheDir } from '../photos';
 import type { DeskContext } from './desk-context';
 import { createEventHub, type EventHub } from './event-hub';
 import { createHandlerRegistry, type HandlerRegistry } from './handler-registry';
@@ -114,7 +115,9 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     registerAppHandlers(registry, context);
     registerSettingsHandlers(registry, context);
     registerStatusHandlers(registry, context);
-    registerPhotoHandlers(registry, context);
+    // Pet photos seen once stay on the desk: the screens and the kennel cards both read them offline.
+    const photos = new PhotoCache({ dir: photoCacheDir(options.dataDir) });
+    registerPhotoHandlers(registry, photos);
     // Mirror and sync (issue #4): the mirror database in the data folder, its reads, and the sync service.
     const mirror = await openDeskMirror({
       dataDir: options.dataDir,
@@ -122,7 +125,9 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     });
     context.onClose(() => mirror.close());
     registerMirrorHandlers(registry, context, mirror);
-    registerPrintHandlers(registry, context, mirror);
+    registerPrintHandlers(registry, context, mirror, {
+      loadPhoto: async (url) => (await photos.get(url)).bytes,
+    });
     registerDashboardHandlers(registry, context, mirror);
     // Outbox (issue #5): local writes, replayed by every sync run first and, once started, after each write.
     const outbox = registerOutboxHandlers(registry, context, mirror);

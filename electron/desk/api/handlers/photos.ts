@@ -1,11 +1,9 @@
 import { DeskCallError } from '../../../../shared/desk-api';
-import { PhotoCache, PhotoUnavailableError, photoCacheDir } from '../../photos';
-import type { DeskContext } from '../desk-context';
+import { type PhotoCache, PhotoUnavailableError } from '../../photos';
 import type { HandlerRegistry } from '../handler-registry';
 
 /** `photos.*`: pet photos kept by the desk (bounded, oldest dropped) so lists and drawers show them offline. */
-export function registerPhotoHandlers(registry: HandlerRegistry, context: DeskContext): void {
-  const cache = new PhotoCache({ dir: photoCacheDir(context.dataDir) });
+export function registerPhotoHandlers(registry: HandlerRegistry, cache: PhotoCache): void {
   registry.handle('photos.get', async ({ url }) => {
     try {
       const photo = await cache.get(url);

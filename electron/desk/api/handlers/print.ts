@@ -12,7 +12,7 @@ import type { DeskContext } from '../desk-context';
 import type { HandlerRegistry } from '../handler-registry';
 
 export interface PrintHandlerOptions {
-  /** Where card photos come from (the desk's photo cache when wired); default: a bounded fetch. */
+  /** Where card photos come from: the desk's photo cache in the app; default (tests): a bounded fetch. */
   loadPhoto?: LoadPhoto;
 }
 
