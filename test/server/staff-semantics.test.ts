@@ -181,7 +181,11 @@ describe('staff operations seen through the API', () => {
 
     const key = staff.createApiKey('write', 'Front desk');
     expect((await call(api, '/pets', { key: key.key })).status).toBe(200);
-    expect(staff.listApiKeys().some((k) => k.id === key.id && !('key_hash' in k))).toBe(true);
+    const listed = staff.listApiKeys().find((k) => k.id === key.id);
+    expect(listed).toMatchObject({ label: 'Front desk', access: 'write', revokedAt: null });
+    expect(listed && 'key_hash' in listed).toBe(false);
+    // The staff list shows when the key last opened a request, before the registry has written it to disk.
+    expect(listed?.lastUsedAt).not.toBeNull();
     expect(staff.revokeApiKey(key.id)).toBe(true);
     expect((await call(api, '/pets', { key: key.key })).json.code).toBe('invalid_api_key');
   });

@@ -176,7 +176,7 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
                   <Code>{key.prefix}…</Code>
                 </Table.Td>
                 <Table.Td>{formatMomentDate(key.createdAt)}</Table.Td>
-                <Table.Td>{key.lastUsedAt ? formatMomentDate(key.lastUsedAt) : 'Not recorded'}</Table.Td>
+                <Table.Td>{key.lastUsedAt ? formatMomentDate(key.lastUsedAt) : 'Never'}</Table.Td>
                 <Table.Td ta="right">
                   {key.revokedAt ? (
                     <Text size="sm">Revoked {formatMomentDate(key.revokedAt)}</Text>
