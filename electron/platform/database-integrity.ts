@@ -148,9 +148,13 @@ export function createStorageErrorReporter(
     const code = String((error as { code?: unknown } | null)?.code ?? 'unknown');
     if (seen.has(code)) return;
     seen.add(code);
+    const problem = `[storage] ${filename}: ${(error as Error)?.message ?? String(error)} (${code}).`;
     write(
-      `[storage] ${filename}: ${(error as Error)?.message ?? String(error)} (${code}). Requests that need the ` +
-        `damaged part fail; the rest keeps working. ${remedy} (Run: npm run cli -- check --data-dir DIR.)`,
+      isDiskFull(error)
+        ? `${problem} The disk is full: writes are refused until space is freed, reads keep working. Free some ` +
+            'space on that disk; nothing needs restoring, and refused writes can be sent again.'
+        : `${problem} Requests that need the damaged part fail; the rest keeps working. ${remedy} ` +
+            `(Run: npm run cli -- check --data-dir ${JSON.stringify(path.dirname(filename))}.)`,
     );
   };
 }
