@@ -33,8 +33,18 @@ describe('two desks: A runs the shelter and shares it on the LAN, B syncs with i
     expect(code?.remote).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
     if (!code) return;
     const dataB = path.join(tempDir(), 'desk-b');
-    const syncB = () =>
-      cli(['sync', '--remote', code.remote, '--key', code.apiKey, '--data-dir', dataB, '--once', '--json']);
+    // Desk B is given the code as staff paste it: one string with the address and the key.
+    const syncB = () => cli(['sync', '--code', sharing.code ?? '', '--data-dir', dataB, '--once', '--json']);
+    const mistyped = await cli([
+      'sync',
+      '--code',
+      `${sharing.code?.slice(0, 20)}`,
+      '--data-dir',
+      dataB,
+      '--once',
+    ]);
+    expect(mistyped.code).toBe(2);
+    expect(mistyped.stderr).toContain('is not a connection code');
     const petsOnB = async () =>
       JSON.parse((await cli(['export', 'pets', '--data-dir', dataB])).stdout) as Array<{ name: string }>;
 

@@ -1,14 +1,21 @@
 import { z } from 'zod';
-import { DeskCallError, type DeskOutput, type DeskStatus } from '../../../shared/desk-api';
+import {
+  DeskCallError,
+  type DeskOutput,
+  type DeskStatus,
+  parseConnectionCode,
+} from '../../../shared/desk-api';
 import type { DeskCore } from '../../desk/api';
 import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
 import { withDeskCore } from './cli-context';
 import type { CliCommand, CliIo } from './command';
 
-const USAGE = `Usage: npm run cli -- sync [--remote URL --key KEY | --standalone] [--data-dir DIR] [--once] [--full]
+const USAGE = `Usage: npm run cli -- sync [--remote URL --key KEY | --code CODE | --standalone] [--data-dir DIR] [--once] [--full]
 
   --remote URL     the server's address (paths start with /api); remembered in the data folder
   --key KEY        its API key; kept in <data-dir>/secrets.json, readable only by you
+  --code CODE      a standalone shelter's connection code (shelterdesk:ADDRESS#KEY, from its Keys and sharing
+                   screen): the same as --remote ADDRESS --key KEY
   --standalone     sync with this desk's own embedded server (<data-dir>/standalone/)
   --data-dir DIR   the desk's data folder (default: ${defaultDataDir()})
   --once           pull everything once, print a one-line summary, exit 0 when the mirror is current
@@ -26,6 +33,20 @@ const flagsSchema = z.object({
     .min(1, { error: 'must be an address such as https://shelter.example.org' })
     .optional(),
   key: z.string().trim().min(1, { error: 'must not be empty' }).optional(),
+  code: z
+    .string()
+    .transform((text, ctx) => {
+      const parsed = parseConnectionCode(text);
+      if (!parsed) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'is not a connection code: copy the whole code (shelterdesk:…#…) from the shelter desk',
+        });
+        return z.NEVER;
+      }
+      return parsed;
+    })
+    .optional(),
   standalone: z.boolean().default(false),
   'data-dir': folderFlagSchema.optional(),
   once: z.boolean().default(false),
@@ -165,6 +186,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     {
       remote: { type: 'string' },
       key: { type: 'string' },
+      code: { type: 'string' },
       standalone: { type: 'boolean' },
       'data-dir': { type: 'string' },
       once: { type: 'boolean' },
@@ -176,6 +198,9 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     flagsSchema,
     hint,
   );
+  if (flags.code && (flags.remote || flags.key || flags.standalone)) {
+    throw new CliUsageError('--code already holds the address and the key: use it alone.', hint);
+  }
   if (flags.remote && flags.standalone) throw new CliUsageError('Use either --remote or --standalone.', hint);
   if (flags.key && !flags.remote) throw new CliUsageError('--key goes with --remote URL.', hint);
   const dataDir = flags['data-dir'] ?? defaultDataDir();
@@ -186,7 +211,8 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     ...(flags['max-response-mb'] && { maxResponseBytes: flags['max-response-mb'] * 1024 * 1024 }),
   };
   return withDeskCore(dataDir, { syncClient }, async (core) => {
-    await connect(core, flags, dataDir, hint);
+    const target = flags.code ? { ...flags, remote: flags.code.remote, key: flags.code.apiKey } : flags;
+    await connect(core, target, dataDir, hint);
     return flags.once ? syncOnce(core, flags, dataDir, io) : syncForever(core, io);
   });
 }
