@@ -1,56 +1,15 @@
 import type Database from 'better-sqlite3';
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import { editDistanceWithin, MIN_INDEXED_WORD, typoBudget, words } from '../../../shared/search/typo';
 import { slot } from '../db/prepared-queries';
 
-/** Shortest word the trigram index can look up; shorter words fall back to LIKE. */
-export const MIN_INDEXED_WORD = 3;
+export { editDistanceWithin, MIN_INDEXED_WORD, typoBudget, words };
+
 /** At most this many typo alternatives per query word, closest first. */
 const MAX_ALTERNATIVES = 12;
 
-const WORD = /[\p{L}\p{N}]+/gu;
 /** Query words whose alternatives are remembered (until the vocabulary learns a new word). */
 const MEMO_SIZE = 5000;
-
-/** Lower-cased words of a text, in order, duplicates kept. */
-export function words(text: string): string[] {
-  return text.toLowerCase().match(WORD) ?? [];
-}
-
-/**
- * Optimal-string-alignment distance (Levenshtein plus adjacent transpositions) when it is at most `max`,
- * else `undefined`. Bounded: gives up as soon as a whole row exceeds `max`.
- */
-export function editDistanceWithin(a: string, b: string, max: number): number | undefined {
-  if (Math.abs(a.length - b.length) > max) return undefined;
-  if (a === b) return 0;
-  const cols = b.length + 1;
-  let prevPrev = new Array<number>(cols).fill(0);
-  let prev = Array.from({ length: cols }, (_, j) => j);
-  let current = new Array<number>(cols).fill(0);
-  for (let i = 1; i <= a.length; i++) {
-    current[0] = i;
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      let value = Math.min((prev[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        value = Math.min(value, (prevPrev[j - 2] ?? 0) + 1);
-      }
-      current[j] = value;
-      if (value < rowMin) rowMin = value;
-    }
-    if (rowMin > max) return undefined;
-    [prevPrev, prev, current] = [prev, current, prevPrev];
-  }
-  const distance = prev[b.length] ?? max + 1;
-  return distance <= max ? distance : undefined;
-}
-
-/** How many typos a query word may carry: none below 3 letters, 1 up to 5, 2 from 6 on. */
-export function typoBudget(word: string): number {
-  if (word.length < MIN_INDEXED_WORD) return 0;
-  return word.length <= 5 ? 1 : 2;
-}
 
 /**
  * The distinct words of one searchable table, kept in `search_terms` so that typo tolerance never scans the

@@ -1,0 +1,50 @@
+/**
+ * The typo rules of search, shared by the embedded server and the desk's mirror so that a desk forgives exactly the
+ * typos the server does (`labrdor` finds Labradors on both).
+ */
+
+/** Shortest word the trigram indexes can look up; shorter words are matched as plain text. */
+export const MIN_INDEXED_WORD = 3;
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Lower-cased words of a text, in order, duplicates kept. */
+export function words(text: string): string[] {
+  return text.toLowerCase().match(WORD) ?? [];
+}
+
+/** How many typos a query word may carry: none below 3 letters, 1 up to 5, 2 from 6 on. */
+export function typoBudget(word: string): number {
+  if (word.length < MIN_INDEXED_WORD) return 0;
+  return word.length <= 5 ? 1 : 2;
+}
+
+/**
+ * Optimal-string-alignment distance (Levenshtein plus adjacent transpositions) when it is at most `max`,
+ * else `undefined`. Bounded: gives up as soon as a whole row exceeds `max`.
+ */
+export function editDistanceWithin(a: string, b: string, max: number): number | undefined {
+  if (Math.abs(a.length - b.length) > max) return undefined;
+  if (a === b) return 0;
+  const cols = b.length + 1;
+  let prevPrev = new Array<number>(cols).fill(0);
+  let prev = Array.from({ length: cols }, (_, j) => j);
+  let current = new Array<number>(cols).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    current[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      let value = Math.min((prev[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        value = Math.min(value, (prevPrev[j - 2] ?? 0) + 1);
+      }
+      current[j] = value;
+      if (value < rowMin) rowMin = value;
+    }
+    if (rowMin > max) return undefined;
+    [prevPrev, prev, current] = [prev, current, prevPrev];
+  }
+  const distance = prev[b.length] ?? max + 1;
+  return distance <= max ? distance : undefined;
+}
