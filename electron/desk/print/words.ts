@@ -4,30 +4,7 @@
  * "ł" becomes "l") and anything without a Latin form becomes "?", so no glyph is silently dropped from a contract.
  */
 
-const SPECIAL_WORDS: Record<string, string> = {
-  xSmall: 'Extra small',
-  xLarge: 'Extra large',
-  youngest: 'Baby',
-  medicalHold: 'Medical hold',
-  medicalTreatment: 'Medical treatment',
-  recoveryPeriod: 'Recovery period',
-  returnedToOwner: 'Returned to owner',
-  disabledMental: 'People with mental disabilities',
-  disabledPhysical: 'People with physical disabilities',
-  age_category: 'Age',
-};
-
-/** `medicalHold` → "Medical hold", `first_time` → "First time". */
-export function humanize(value: string): string {
-  const special = SPECIAL_WORDS[value];
-  if (special) return special;
-  const spaced = value
-    .replace(/[_-]+/g, ' ')
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .trim()
-    .toLowerCase();
-  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
-}
+export { humanize } from '../../../shared/wording/humanize';
 
 // Windows-1252 beyond Latin-1: the printable characters of 0x80-0x9F.
 const CP1252_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');

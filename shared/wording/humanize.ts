@@ -1,0 +1,27 @@
+/** How API values read to people: one wording for the screens, the printed cards and contracts. */
+
+/** Labels people read for API values whose plain form would look odd (everything else goes through `humanize`). */
+const SPECIAL_WORDS: Record<string, string> = {
+  xSmall: 'Extra small',
+  xLarge: 'Extra large',
+  youngest: 'Baby',
+  medicalHold: 'Medical hold',
+  medicalTreatment: 'Medical treatment',
+  recoveryPeriod: 'Recovery period',
+  returnedToOwner: 'Returned to owner',
+  disabledMental: 'People with mental disabilities',
+  disabledPhysical: 'People with physical disabilities',
+  age_category: 'Age',
+};
+
+/** `medicalHold` → "Medical hold", `first_time` → "First time"; keeps an unknown value readable. */
+export function humanize(value: string): string {
+  const special = SPECIAL_WORDS[value];
+  if (special) return special;
+  const spaced = value
+    .replace(/[_-]+/g, ' ')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .trim()
+    .toLowerCase();
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}
