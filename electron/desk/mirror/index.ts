@@ -1,3 +1,4 @@
+export * from './applications';
 export * from './bulk-load';
 export * from './dashboard-index';
 export * from './effective';
