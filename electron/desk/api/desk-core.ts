@@ -12,6 +12,7 @@ import { registerAppHandlers } from './handlers/app';
 import { registerDashboardHandlers } from './handlers/dashboard';
 import { registerMirrorHandlers } from './handlers/mirror';
 import { registerOutboxHandlers } from './handlers/outbox';
+import { registerPeopleHandlers } from './handlers/people';
 import { registerPhotoHandlers } from './handlers/photos';
 import { registerPrintHandlers } from './handlers/print';
 import { registerSettingsHandlers } from './handlers/settings';
@@ -141,6 +142,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     });
     outbox.attach(sync);
     registerShelterHandlers(registry, context, { host: shelter, sync, mirror });
+    registerPeopleHandlers(registry, context, { host: shelter, sync, mirror });
   } catch (error) {
     await close();
     throw error;
