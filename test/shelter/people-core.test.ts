@@ -59,7 +59,11 @@ describe('people on a desk that runs its shelter', () => {
     const ofPerson = await core.registry.invoke('people.applications', { id: approved.personId });
     expect(ofPerson.map((application) => application.id)).toContain(approved.id);
     const entry = ofPerson.find((application) => application.id === approved.id);
-    expect(entry).toMatchObject({ status: 'approved', decisionsKnown: true, personName: approved.personName });
+    expect(entry).toMatchObject({
+      status: 'approved',
+      decisionsKnown: true,
+      personName: approved.personName,
+    });
     expect(entry?.pets[0]?.name).toBe(approved.pets[0]?.name);
     const pet = approved.pets[0]?.id ?? '';
     const ofPet = await core.registry.invoke('pets.applications', { id: pet });
