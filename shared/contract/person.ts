@@ -55,23 +55,13 @@ const personCommonShape = {
  * a null value removes the field). `capacity` is kept for fosters only.
  */
 export const personEditSchema = z.strictObject({
-  name: z.string().trim().min(1, { error: 'Please give the name' }).max(200).optional(),
-  email: z
-    .email({ error: 'Please give an email address like name@example.org' })
-    .max(254)
-    .nullable()
-    .optional(),
+  name: z.string().trim().min(1, { error: 'must not be empty' }).max(200).optional(),
+  email: z.email({ error: 'must be an email address' }).max(254).nullable().optional(),
   phone: z.string().trim().max(50).nullable().optional(),
   address: z.string().trim().max(500).nullable().optional(),
   status_change_notes: z.string().trim().max(2000).nullable().optional(),
   custom_field_data: customFieldDataSchema.optional(),
-  capacity: z
-    .number()
-    .int({ error: 'Capacity must be a whole number' })
-    .min(0)
-    .max(1000)
-    .nullable()
-    .optional(),
+  capacity: z.number().int({ error: 'must be a whole number' }).min(0).max(1000).nullable().optional(),
 });
 export type PersonEdit = z.infer<typeof personEditSchema>;
 

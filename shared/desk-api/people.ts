@@ -34,6 +34,11 @@ export const personApplicationSchema = z.object({
 });
 export type PersonApplication = z.infer<typeof personApplicationSchema>;
 
+/** What staff read on a desk connected to a server when they try to edit a person: its API cannot change people. */
+export const REMOTE_PERSON_EDIT =
+  "This shelter's server does not let other programs change people through its API: edit this person in the " +
+  "shelter's own system (or on the desk that runs the shelter), and the change reaches this desk with the next sync.";
+
 const recordId = z.strictObject({ id: z.string().trim().min(1, { error: 'must name a record' }) });
 
 export const peopleMethods = {

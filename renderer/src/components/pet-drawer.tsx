@@ -28,6 +28,7 @@ import { useOutboxWrite } from '../lib/use-outbox-write';
 import { formatCoat, formatFee, formatValue, humanize, statusColor, statusOptions } from '../lib/words';
 import { KennelCardButton } from '../print/kennel-card-button';
 import { DeletePetSection } from '../shelter/delete-pet-section';
+import { ApplicationsList } from './applications-list';
 import { DeskErrorAlert } from './desk-error-alert';
 import { DuplicateWarnings } from './duplicate-warnings';
 import { FormErrorSummary } from './form-error-summary';
@@ -281,6 +282,7 @@ function PetView({
           </SimpleGrid>
         </Stack>
       )}
+      {pet.presence !== 'local' && <ApplicationsList of="pet" id={record.id} />}
       <DeletePetSection pet={pet} />
     </Stack>
   );

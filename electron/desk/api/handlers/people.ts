@@ -1,5 +1,5 @@
 import type { PersonApplication } from '../../../../shared/desk-api';
-import { DeskCallError } from '../../../../shared/desk-api';
+import { DeskCallError, REMOTE_PERSON_EDIT } from '../../../../shared/desk-api';
 import type { ApplicationSummary } from '../../../server';
 import {
   applicationsOfPerson,
@@ -21,11 +21,6 @@ export interface PeopleDeps {
   sync: DeskSync;
   mirror: Mirror;
 }
-
-/** What staff read when the desk is connected to a server: its API cannot change people. */
-export const REMOTE_PERSON_EDIT =
-  "This shelter's server does not let other programs change people through its API: edit this person in the " +
-  "shelter's own system (or on the desk that runs the shelter), and the change reaches this desk with the next sync.";
 
 /**
  * `people.*` and `pets.applications`: editing a person on the shelter this desk runs (through the embedded server's
