@@ -1,5 +1,4 @@
 import {
-  Alert,
   Badge,
   Button,
   Drawer,
@@ -12,13 +11,11 @@ import {
   Tabs,
   Text,
   TextInput,
-  Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconClockHour4, IconHeartHandshake, IconHome, IconSearch, IconUserPlus } from '@tabler/icons-react';
+import { IconHeartHandshake, IconHome, IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import type { CustomField, PersonType } from '../../../shared/contract';
-import type { MirrorPerson } from '../../../shared/desk-api';
+import type { PersonType } from '../../../shared/contract';
 import { useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
@@ -26,16 +23,12 @@ import { PersonForm } from '../components/person-form';
 import { RecordBadges } from '../components/record-badges';
 import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
-import { customFieldSections } from '../lib/custom-field-rows';
-import { formatMomentDate } from '../lib/dates';
 import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import { useOpenRequests } from '../lib/open-record';
 import type { PersonFormType } from '../lib/person-form';
 import { useRememberedState } from '../lib/remembered';
-import { formatValue, humanize } from '../lib/words';
+import { humanize } from '../lib/words';
 import { PersonDetail } from '../people/person-detail';
-import { ContractButton } from '../print/contract-button';
-import { PersonStatusSection } from '../shelter/person-status-section';
 
 const PAGE_SIZE = 50;
 
