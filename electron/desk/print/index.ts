@@ -1,3 +1,4 @@
+export * from './contract-service';
 export * from './fee';
 export * from './pdf-document';
 export * from './photo';
