@@ -19,7 +19,11 @@ const printFonts = {
   generateBundle(this: { emitFile(file: { type: 'asset'; fileName: string; source: Buffer }): string }) {
     const folder = resolve('resources/fonts');
     for (const file of fs.readdirSync(folder)) {
-      this.emitFile({ type: 'asset', fileName: `fonts/${file}`, source: fs.readFileSync(resolve(folder, file)) });
+      this.emitFile({
+        type: 'asset',
+        fileName: `fonts/${file}`,
+        source: fs.readFileSync(resolve(folder, file)),
+      });
     }
   },
 };
