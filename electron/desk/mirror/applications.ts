@@ -140,17 +140,38 @@ export function recordConfirmedApplication(
   });
 }
 
+const signature = (application: MirrorApplication) =>
+  JSON.stringify([
+    key(application.personId),
+    application.kind,
+    application.petIds.map(key),
+    application.submittedAt,
+    application.status,
+    application.decidedAt,
+    application.source,
+  ]);
+
 /**
  * Replaces what the mirror knows of applications with the standalone shelter's own list (its server is the only
- * one this desk talks to, so an application missing from the list no longer exists). One transaction.
+ * one this desk talks to, so an application missing from the list no longer exists). Writes only what changed, in
+ * one transaction: it runs at every sync.
  */
 export function replaceShelterApplications(db: MirrorDb, applications: readonly MirrorApplication[]): void {
   db.transaction(() => {
-    const listed = new Set(applications.map((application) => key(application.id)));
-    const stored = statement(db, 'SELECT id FROM application').pluck().all() as string[];
+    const stored = new Map(
+      (statement(db, `SELECT ${COLUMNS} FROM application a`).all() as ApplicationRow[]).map((row) => [
+        row.id,
+        signature(fromRow(row)),
+      ]),
+    );
+    const listed = new Set<string>();
+    for (const application of applications) {
+      const shelter: MirrorApplication = { ...application, source: 'shelter' };
+      listed.add(key(shelter.id));
+      if (stored.get(key(shelter.id)) !== signature(shelter)) upsertApplication(db, shelter);
+    }
     const remove = statement(db, 'DELETE FROM application WHERE id = ?');
-    for (const id of stored) if (!listed.has(id)) remove.run(id);
-    for (const application of applications) upsertApplication(db, { ...application, source: 'shelter' });
+    for (const id of stored.keys()) if (!listed.has(id)) remove.run(id);
   })();
 }
 

@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 import { applicationTables } from './applications';
+import { dashboardCounts } from './dashboard-counts';
 import { dashboardIndexes } from './dashboard-index';
 import { listedCountIndexes } from './listed-records';
 
@@ -372,4 +373,5 @@ export const MIRROR_MIGRATIONS: Record<string, Migration> = {
   '2202-mirror-local-id-map': localIdMap,
   '2401-mirror-dashboard-indexes': dashboardIndexes,
   '2501-mirror-applications': applicationTables,
+  '2502-mirror-dashboard-counts': dashboardCounts,
 };
