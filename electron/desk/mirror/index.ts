@@ -1,6 +1,7 @@
 export * from './bulk-load';
 export * from './dashboard-index';
 export * from './effective';
+export * from './list-queries';
 export * from './listed-records';
 export * from './local-edits';
 export * from './metadata-store';
