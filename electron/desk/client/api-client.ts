@@ -5,9 +5,9 @@ import type { ApiClient, ApiClientOptions, ResponseMeta } from './client-types';
 import {
   CONNECT_ATTEMPTS,
   createExchange,
+  type Exchange,
   isConnectFailure,
   isNetworkError,
-  type RawResponse,
 } from './exchange';
 import { delayBeforeRequest, type RateWindow, rateBucket, readRateWindow } from './rate-limit';
 import {
@@ -102,13 +102,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   /** Runs one request with pacing, retries and 429 waits; returns the final response (any status but 429/5xx). */
-  async function execute(
-    method: string,
-    path: string,
-    headers: Record<string, string>,
-    body: string | Uint8Array | undefined,
-    signal: AbortSignal | undefined,
-  ): Promise<RawResponse> {
+  const execute: Exchange = async (method, path, headers, body, signal) => {
     const bucket = rateBucket(method, path);
     let failures = 0;
     let rateWaits = 0;
@@ -200,7 +194,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }
       return response;
     }
-  }
+  };
 
   return {
     baseUrl,

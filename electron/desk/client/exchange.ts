@@ -34,13 +34,7 @@ export type Exchange = (
 export function createExchange(settings: ExchangeSettings): Exchange {
   const { baseUrl, dispatcher, timeoutMs, deadlineMs, maxBytes } = settings;
 
-  async function once(
-    method: string,
-    path: string,
-    headers: Record<string, string>,
-    body: string | Uint8Array | undefined,
-    signal: AbortSignal | undefined,
-  ): Promise<RawResponse> {
+  const once: Exchange = async (method, path, headers, body, signal) => {
     // The deadline covers the whole exchange; the caller's signal still cancels it.
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), deadlineMs);
@@ -90,7 +84,7 @@ export function createExchange(settings: ExchangeSettings): Exchange {
     } finally {
       clearTimeout(timer);
     }
-  }
+  };
 
   function tooLarge(response: Dispatcher.ResponseData, bytes: number): BoundsExceeded {
     const requestId = headerValue(response.headers, 'x-request-id');
