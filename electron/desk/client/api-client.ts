@@ -8,6 +8,7 @@ import {
   type Exchange,
   isConnectFailure,
   isNetworkError,
+  type RawResponse,
 } from './exchange';
 import { delayBeforeRequest, type RateWindow, rateBucket, readRateWindow } from './rate-limit';
 import {
