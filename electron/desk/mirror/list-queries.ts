@@ -114,10 +114,13 @@ export function fromRow<T>(row: RecordRow): MirrorRecord<T> {
   };
 }
 
-/** What a list query asks, reduced to the parts that change its SQL (the shape) and the values that fill it. */
+/**
+ * What a list query asks, reduced to the parts that change its SQL (the shape) and the values that fill it. The
+ * builder fragments are made only when a shape is compiled for the first time, never on a call that reuses it.
+ */
 interface Composed {
   shape: string[];
-  conditions: Expression<SqlBool>[];
+  conditions: Array<() => Expression<SqlBool>>;
   values: Record<string, unknown>;
 }
 
@@ -135,21 +138,22 @@ function composeCommon(db: MirrorDb, table: 'pet' | 'person', query: CommonQuery
   if (anyExcluded) {
     // Unary + keeps the planner off the presence index: nearly every record passes this term, and walking the sort
     // index instead returns the first page without sorting the whole table.
-    const slots = presences.map((presence, index) => {
+    presences.forEach((presence, index) => {
       composed.values[`presence${index}`] = presence;
-      return slot(`presence${index}`);
     });
     composed.shape.push(`presence:${presences.length}`);
-    composed.conditions.push(sql<SqlBool>`+presence IN (${sql.join(slots)})`);
+    composed.conditions.push(
+      () => sql<SqlBool>`+presence IN (${sql.join(presences.map((_, index) => slot(`presence${index}`)))})`,
+    );
   }
   if (query.status) {
     composed.shape.push('status');
-    composed.conditions.push(sql<SqlBool>`status = ${slot('status')} COLLATE NOCASE`);
+    composed.conditions.push(() => sql<SqlBool>`status = ${slot('status')} COLLATE NOCASE`);
     composed.values.status = query.status.trim();
   }
   if (query.pendingOnly) {
     composed.shape.push('pending');
-    composed.conditions.push(sql<SqlBool>`has_pending = 1`);
+    composed.conditions.push(() => sql<SqlBool>`has_pending = 1`);
   }
   return composed;
 }
@@ -162,7 +166,7 @@ function addEquals(
 ): void {
   if (!value) return;
   composed.shape.push(column);
-  composed.conditions.push(sql<SqlBool>`${sql.ref(column)} = ${slot(column)}`);
+  composed.conditions.push(() => sql<SqlBool>`${sql.ref(column)} = ${slot(column)}`);
   composed.values[column] = value;
 }
 
@@ -170,7 +174,7 @@ function addEquals(
 function addSearch(composed: Composed, search: SearchClause | undefined): void {
   if (!search) return;
   composed.shape.push(search.where);
-  composed.conditions.push(positionalSql<SqlBool>(search.where, 'search'));
+  composed.conditions.push(() => positionalSql<SqlBool>(search.where, 'search'));
   Object.assign(composed.values, positionalValues(search.where, 'search', search.params));
 }
 
@@ -181,16 +185,16 @@ function orderOf(
   sort: string | undefined,
   search: SearchClause | undefined,
   direction: 'asc' | 'desc' | undefined,
-): Expression<unknown>[] {
+): () => Expression<unknown>[] {
   const dir = direction === 'desc' ? 'DESC' : 'ASC';
   if (search && (sort === undefined || sort === 'relevance')) {
     composed.shape.push(`rank:${search.rank}`);
     Object.assign(composed.values, positionalValues(search.rank, 'rank', search.rankParams));
-    return [positionalSql(search.rank, 'rank'), sql`name COLLATE NOCASE`, sql`seq`];
+    return () => [positionalSql(search.rank, 'rank'), sql`name COLLATE NOCASE`, sql`seq`];
   }
   const column = columns[sort === undefined || sort === 'relevance' ? 'name' : sort] ?? columns.name;
   composed.shape.push(`order:${column} ${dir}`);
-  return [sql`${sql.raw(`${column} ${dir}`)}`, sql`${sql.raw(`seq ${dir}`)}`];
+  return () => [sql.raw(`${column} ${dir}`), sql.raw(`seq ${dir}`)];
 }
 
 /** Prepared list queries per mirror handle (each shape compiled once). */
@@ -212,7 +216,7 @@ function runPage<T>(
   db: MirrorDb,
   table: 'pet' | 'person',
   composed: Composed,
-  order: Expression<unknown>[],
+  order: () => Expression<unknown>[],
   usesSearchIndex: boolean,
   query: CommonQuery,
 ): Page<T> {
@@ -222,7 +226,7 @@ function runPage<T>(
   const prepared = preparedOf(db);
   const filtered = () => {
     let q = builder.selectFrom(`${table}_list`);
-    for (const condition of composed.conditions) q = q.where(condition);
+    for (const condition of composed.conditions) q = q.where(condition());
     return q;
   };
   const values = { ...composed.values, limit, offset };
@@ -233,7 +237,7 @@ function runPage<T>(
       let q = filtered()
         .select('seq')
         .$if(usesSearchIndex, (qb) => qb.select(sql<number>`COUNT(*) OVER ()`.as('total')));
-      for (const term of order) q = q.orderBy(term);
+      for (const term of order()) q = q.orderBy(term);
       return q.limit(slot<number>('limit')).offset(slot<number>('offset'));
     },
     values,
