@@ -166,10 +166,9 @@ export async function finishBulkLoad(
   while (!signal?.aborted) {
     const started = performance.now();
     if (catchUpBulkLoad(db, entityType, rows)) break;
-    const ms = Math.max(1, performance.now() - started);
-    rows = Math.round(
-      Math.min(SEARCH_CATCH_UP_ROWS, Math.max(CATCH_UP_MIN_ROWS, (rows * CATCH_UP_BUDGET_MS) / ms)),
-    );
+    // At most halved or doubled per step: one step slowed by a busy machine does not shrink the rest to nothing.
+    const factor = Math.min(2, Math.max(0.5, CATCH_UP_BUDGET_MS / Math.max(1, performance.now() - started)));
+    rows = Math.round(Math.min(SEARCH_CATCH_UP_ROWS, Math.max(CATCH_UP_MIN_ROWS, rows * factor)));
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   if (searchIndexWatermark(db, 'pet') === undefined && searchIndexWatermark(db, 'person') === undefined) {
