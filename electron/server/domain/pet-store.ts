@@ -136,6 +136,11 @@ export class PetStore {
     return this.bodies.many(page.seqs);
   }
 
+  /** The stored responses of a page's pets, in order, as one comma-separated byte string (`PetBodies.joined`). */
+  joinedBodiesOf(page: PetPage): { count: number; bytes: Buffer } {
+    return this.bodies.joined(page.seqs);
+  }
+
   /** Creates a pet from a validated create body; throws a 400 naming the field for unresolvable values. */
   create(input: PetCreate): PetRow {
     const write = withTemplate(input, this.meta);
