@@ -1,5 +1,6 @@
 import { petCreateSchema, petListQuerySchema, petUpdateSchema } from '../../../shared/contract';
 import { ApiError, parameterError, validationError } from '../domain/api-error';
+import { hasMore } from '../domain/paging';
 import { isUuid } from '../domain/pet-store';
 import { ResponseCache } from '../http/response-cache';
 import { parseBody, parseQuery, type Route } from '../http/route';
@@ -7,7 +8,7 @@ import type { ServerContext } from '../server-context';
 
 /**
  * Response caches per server. A list page is kept under its view's version (a write to a dog leaves the
- * cat pages cached); a single pet until a write changes that pet.
+ * cat pages cached), a search page until any pet changes; a single pet until a write changes that pet.
  */
 const caches = new WeakMap<ServerContext, { pages: ResponseCache; pets: ResponseCache }>();
 
@@ -35,8 +36,8 @@ function pageBytes(
   limit: number,
   offset: number,
 ): Buffer {
-  const hasMore = offset + pets.count < total;
-  const close = `],"total":${total},"limit":${limit},"offset":${offset},"hasMore":${hasMore}}`;
+  const more = hasMore(offset, pets.count, total);
+  const close = `],"total":${total},"limit":${limit},"offset":${offset},"hasMore":${more}}`;
   const bytes = Buffer.allocUnsafe(OPEN.length + pets.bytes.length + close.length);
   let at = bytes.write(OPEN, 0, 'latin1');
   at += pets.bytes.copy(bytes, at);
@@ -59,7 +60,8 @@ export const petRoutes: Route[] = [
       const parsed = parseQuery(petListQuerySchema, query);
       const page = app.pets.list(parsed);
       const bytes = () => pageBytes(app.pets.joinedBodiesOf(page), page.total, parsed.limit, parsed.offset);
-      // Searches are not cached (they vary too much); a plain page is kept until its view changes.
+      // A plain page is kept until its view changes, a ranked search until any pet changes; searches with short
+      // words (SQL) are not kept.
       if (page.version === undefined) return { status: 200, body: bytes() };
       const key = JSON.stringify(parsed);
       const cache = cachesOf(app).pages;
