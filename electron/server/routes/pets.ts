@@ -1,7 +1,7 @@
 import { petCreateSchema, petListQuerySchema, petUpdateSchema } from '../../../shared/contract';
 import { ApiError, parameterError, validationError } from '../domain/api-error';
 import { hasMore } from '../domain/paging';
-import { isUuid } from '../domain/pet-store';
+import { isUuid, type PetPage } from '../domain/pet-store';
 import { ResponseCache } from '../http/response-cache';
 import { parseBody, parseQuery, type Route } from '../http/route';
 import type { ServerContext } from '../server-context';
@@ -23,26 +23,18 @@ function cachesOf(app: ServerContext) {
   return entry;
 }
 
-const OPEN = '{"pets":[';
-
 /**
- * The list response: the pets' stored JSON (joined by SQLite into one byte string) inside the envelope, in one
- * buffer. No string of the whole page is ever made: a string of 100+ KB lives in V8's large-object space, where
- * every page would add to the work of the next full garbage collection.
+ * The list response: the pets' stored JSON inside the envelope, built by SQLite as one buffer
+ * (`PetStore.joinedBodiesOf`). No string of the whole page is ever made: a string of 100+ KB lives in V8's
+ * large-object space, where every page would add to the work of the next full garbage collection.
  */
-function pageBytes(
-  pets: { count: number; bytes: Buffer },
-  total: number,
-  limit: number,
-  offset: number,
-): Buffer {
-  const more = hasMore(offset, pets.count, total);
-  const close = `],"total":${total},"limit":${limit},"offset":${offset},"hasMore":${more}}`;
-  const bytes = Buffer.allocUnsafe(OPEN.length + pets.bytes.length + close.length);
-  let at = bytes.write(OPEN, 0, 'latin1');
-  at += pets.bytes.copy(bytes, at);
-  bytes.write(close, at, 'latin1');
-  return bytes;
+function pageBytes(app: ServerContext, page: PetPage, limit: number, offset: number): Buffer {
+  return app.pets.joinedBodiesOf(
+    page,
+    '{"pets":[',
+    (count) =>
+      `],"total":${page.total},"limit":${limit},"offset":${offset},"hasMore":${hasMore(offset, count, page.total)}}`,
+  );
 }
 
 function notFound(identifier: string): ApiError {
@@ -59,7 +51,7 @@ export const petRoutes: Route[] = [
     handle({ app, query }) {
       const parsed = parseQuery(petListQuerySchema, query);
       const page = app.pets.list(parsed);
-      const bytes = () => pageBytes(app.pets.joinedBodiesOf(page), page.total, parsed.limit, parsed.offset);
+      const bytes = () => pageBytes(app, page, parsed.limit, parsed.offset);
       // A plain page is kept until its view changes, a ranked search until any pet changes; searches with short
       // words (SQL) are not kept.
       if (page.version === undefined) return { status: 200, body: bytes() };
