@@ -34,7 +34,8 @@ export class PetBodies {
     this.selectMany = sqlite.prepare(
       'SELECT seq, body FROM pet_bodies WHERE seq IN (SELECT value FROM json_each(?))',
     );
-    this.selectById = sqlite.prepare('SELECT body, etag FROM pet_bodies WHERE id = ?');
+    // The bytes as stored (UTF-8): no JavaScript string to decode and encode again.
+    this.selectById = sqlite.prepare('SELECT CAST(body AS BLOB) AS bytes, etag FROM pet_bodies WHERE id = ?');
     // A whole response built by SQLite: the page's bodies joined inside the text around them, as one byte
     // string. No JavaScript string per pet, nothing decoded and encoded again, one buffer. The CROSS JOIN makes
     // the id list the outer loop, so rows come in its order; the seqs come back too, to check that.
@@ -95,9 +96,9 @@ export class PetBodies {
     return { count: bodies.length, bytes: Buffer.from(open + bodies.join(',') + close(bodies.length)) };
   }
 
-  /** The stored response of a pet that is not deleted, by lower-case UUID. */
-  byId(id: string): { body: string; etag: string } | undefined {
-    return this.selectById.get(id) as { body: string; etag: string } | undefined;
+  /** The stored response (its bytes) of a pet that is not deleted, by lower-case UUID. */
+  byId(id: string): { bytes: Buffer; etag: string } | undefined {
+    return this.selectById.get(id) as { bytes: Buffer; etag: string } | undefined;
   }
 
   /**

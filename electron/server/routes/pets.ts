@@ -97,9 +97,8 @@ export const petRoutes: Route[] = [
       if (cached) return { status: 200, body: cached.bytes, etag: cached.etag };
       const stored = app.pets.bodies.byId(key);
       if (!stored) throw notFound(id);
-      const response = { bytes: Buffer.from(stored.body), etag: stored.etag };
-      cache.remember(key, response);
-      return { status: 200, body: response.bytes, etag: response.etag };
+      cache.remember(key, stored);
+      return { status: 200, body: stored.bytes, etag: stored.etag };
     },
   },
   {
