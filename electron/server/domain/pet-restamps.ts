@@ -36,6 +36,8 @@ export class PetRestamps {
   private readonly advance: Database.Statement<[number, number]>;
   private readonly finish: Database.Statement<[number]>;
   private readonly insert: Database.Statement<[string, string]>;
+  /** The statement that finds a job's next pets, per condition. */
+  private readonly nextPets = new Map<string, Database.Statement>();
   private running: Promise<void> | undefined;
   private stopped = false;
 
@@ -111,12 +113,18 @@ export class PetRestamps {
    */
   private work(job: Job, limit: number, budgetMs = Number.POSITIVE_INFINITY): number {
     const started = performance.now();
-    const seqs = this.sqlite
-      .prepare(
-        `SELECT seq FROM pets WHERE deleted_at IS NULL AND (${job.condition}) AND seq > ? ORDER BY seq LIMIT ?`,
-      )
-      .pluck()
-      .all(...(JSON.parse(job.params) as unknown[]), job.after_seq, limit) as number[];
+    let next = this.nextPets.get(job.condition);
+    if (!next) {
+      next = this.sqlite
+        .prepare(
+          `SELECT seq FROM pets WHERE deleted_at IS NULL AND (${job.condition}) AND seq > ? ORDER BY seq LIMIT ?`,
+        )
+        .pluck();
+      // A job's chunks share one compiled statement; conditions come from the code, so they are few.
+      if (this.nextPets.size >= 20) this.nextPets.clear();
+      this.nextPets.set(job.condition, next);
+    }
+    const seqs = next.all(...(JSON.parse(job.params) as unknown[]), job.after_seq, limit) as number[];
     let done = 0;
     while (done < seqs.length) {
       this.restamp(seqs[done] as number);
