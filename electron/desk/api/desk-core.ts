@@ -16,6 +16,7 @@ import { registerPhotoHandlers } from './handlers/photos';
 import { registerPrintHandlers } from './handlers/print';
 import { registerSettingsHandlers } from './handlers/settings';
 import { registerShelterHandlers } from './handlers/shelter';
+import { shelterApplications } from './handlers/shelter-applications';
 import { ShelterHost } from './handlers/shelter-host';
 import { registerStatusHandlers } from './handlers/status';
 import { registerSyncHandlers } from './handlers/sync';
@@ -125,17 +126,26 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     });
     context.onClose(() => mirror.close());
     registerMirrorHandlers(registry, context, mirror);
+    // The standalone shelter (issue #12): runs the embedded server for the connection, closed after sync.
+    const shelter = new ShelterHost(context);
+    context.onClose(() => shelter.close());
+    const applications = shelterApplications(shelter, mirror, context.log);
     registerPrintHandlers(registry, context, mirror, {
       loadPhoto: async (url) => (await photos.get(url)).bytes,
+      refreshApplications: () => void applications.refresh(),
     });
     registerDashboardHandlers(registry, context, mirror);
     // Outbox (issue #5): local writes, replayed by every sync run first and, once started, after each write.
     const outbox = registerOutboxHandlers(registry, context, mirror);
-    // The standalone shelter (issue #12): runs the embedded server for the connection, closed after sync.
-    const shelter = new ShelterHost(context);
-    context.onClose(() => shelter.close());
     const sync = registerSyncHandlers(registry, context, mirror, {
-      hooks: outbox.hooks,
+      hooks: {
+        push: async (run) => {
+          const pushed = await outbox.hooks.push(run);
+          // Every run of a standalone desk also reads its shelter's applications (the API lists none).
+          applications.refresh();
+          return pushed;
+        },
+      },
       startServer: shelter.start,
       ...(options.syncClient && { service: { clientOptions: options.syncClient } }),
     });
