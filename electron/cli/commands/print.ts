@@ -111,7 +111,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     throw new CliUsageError(`print cards takes filters, not "${id}" (use --pet ID).`, hint);
   const flags = parseFlags(rest, flagOptions, flagsSchema, hint);
   const dataDir = flags['data-dir'] ?? defaultDataDir();
-  requireMirror(dataDir);
+  const mirrorFolder = await requireMirror(dataDir);
   const settingsFile = path.join(dataDir, 'settings.json');
   let shelterName = '';
   try {
@@ -127,7 +127,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     shelterName,
     loadPhoto: flags['no-photos'] ? async () => undefined : (url) => fetchPhoto(url),
   };
-  const mirror = await openDeskMirror({ dataDir });
+  const mirror = await openDeskMirror({ dataDir: mirrorFolder });
   let printed: PrintedPdf;
   try {
     if (kind === 'kennel-card') printed = await printKennelCard(mirror.db, id as string, settings);
