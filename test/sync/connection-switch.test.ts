@@ -168,6 +168,25 @@ describe('a desk switching connections', () => {
     expect(proxy.stats.maxInFlight).toBeLessThanOrEqual(4);
   }, 60_000);
 
+  it('tries an address and key before saving: the pets it lists, or the reason in words; nothing saved', async () => {
+    const server = await startServer();
+    cleanups.push(() => server.close());
+    const core = await desk();
+    await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Sent Later' }) });
+    expect(
+      await core.registry.invoke('sync.connection.test', { remote: server.origin, apiKey: WRITE_KEY }),
+    ).toEqual({ server: server.origin, pets: 0 });
+    await expect(
+      core.registry.invoke('sync.connection.test', { remote: server.origin, apiKey: 'wrong' }),
+    ).rejects.toMatchObject({ code: 'needs_auth', message: expect.stringContaining('refused the API key') });
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    await expect(
+      core.registry.invoke('sync.connection.test', { remote: closed, apiKey: WRITE_KEY }),
+    ).rejects.toMatchObject({ code: 'unavailable' });
+    expect((await core.registry.invoke('sync.connection.get')).mode).toBe('none');
+    expect(readServerState(server.dataDir).pets).toHaveLength(0);
+  });
+
   it('refuses a bad address without leaving the current connection', async () => {
     const core = await desk();
     await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Stays' }) });

@@ -1,4 +1,6 @@
+import { petListResponseSchema } from '../../../../shared/contract';
 import { DeskCallError } from '../../../../shared/desk-api';
+import { createApiClient } from '../../client';
 import type { ConnectionManager } from '../../sync';
 import type { HandlerRegistry } from '../handler-registry';
 import type { DeskSessions } from '../sessions';
@@ -14,6 +16,30 @@ export function registerConnectionHandlers(
   sessions: DeskSessions,
 ): void {
   registry.handle('sync.connection.get', () => connections.summary());
+  registry.handle('sync.connection.test', async ({ remote, apiKey }) => {
+    let plan: Awaited<ReturnType<ConnectionManager['planRemote']>>;
+    try {
+      plan = await connections.planRemote(remote, apiKey);
+    } catch (error) {
+      throw new DeskCallError({ code: 'invalid_input', message: (error as Error).message });
+    }
+    // One short try: a person is waiting for the answer, and nothing here is kept.
+    const client = createApiClient({
+      baseUrl: plan.remote,
+      apiKey: plan.apiKey,
+      maxAttempts: 1,
+      deadlineMs: 15_000,
+    });
+    try {
+      const page = await client.get('/api/pets?limit=1', { schema: petListResponseSchema });
+      if (page.status !== 200) {
+        throw new DeskCallError({ code: 'invalid_response', message: 'The server gave no list of pets.' });
+      }
+      return { server: plan.remote, pets: page.body.total };
+    } finally {
+      await client.close();
+    }
+  });
   registry.handle('sync.connection.set', async (input) => {
     try {
       await sessions.setConnection(input);
