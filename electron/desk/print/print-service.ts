@@ -1,4 +1,5 @@
 import type { ContractType, Pet } from '../../../shared/contract';
+import { DEFAULT_CURRENCY } from '../../../shared/wording/money';
 import {
   getAdoptionFees,
   getContract,
@@ -37,6 +38,8 @@ export interface PrintSettings {
   paper: Paper;
   loadPhoto: LoadPhoto;
   shelterName: string;
+  /** The shelter's currency (ISO 4217) for fees; default US dollars. */
+  currency?: string;
   /** Calendar date printed on the page (default: this computer's today). */
   today?: string;
 }
@@ -95,7 +98,7 @@ async function cardFor(
   const urls = pet.image_urls.length > 0 ? pet.image_urls : pet.image_url ? [pet.image_url] : [];
   return {
     pet,
-    fee: explainFee(pet, getAdoptionFees(db).fees),
+    fee: explainFee(pet, getAdoptionFees(db).fees, settings.currency),
     photo: await firstPrintablePhoto(urls, settings.loadPhoto),
     publicPage: publicPageAddress(pet, getCustomFields(db, 'pet').fields, entry.presence),
     shelterName: settings.shelterName,
@@ -224,7 +227,7 @@ export async function printContract(
       : [];
   const rules = getAdoptionFees(db).fees;
   const contractPets: ContractPet[] = pets.map(({ record }) =>
-    type === 'adopter' ? { pet: record, fee: explainFee(record, rules) } : { pet: record },
+    type === 'adopter' ? { pet: record, fee: explainFee(record, rules, settings.currency) } : { pet: record },
   );
   const { doc, done } = createDocument(settings.paper, `${type} agreement: ${person.name}`, {
     margin: MARGIN,
@@ -238,6 +241,7 @@ export async function printContract(
       person,
       pets: contractPets,
       shelterName: settings.shelterName,
+      currency: settings.currency ?? DEFAULT_CURRENCY,
       date: settings.today ?? localToday(),
     },
     settings.paper,

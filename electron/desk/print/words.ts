@@ -1,3 +1,5 @@
+import { DEFAULT_CURRENCY, formatMoney as formatSharedMoney } from '../../../shared/wording/money';
+
 /**
  * Words and values as they are printed. The standard PDF fonts (Helvetica) cover the Windows-1252 character set, so
  * every printed string passes through `printable`: accents are kept, other characters are approximated (é stays,
@@ -51,9 +53,9 @@ export function printable(text: string): string {
   return out;
 }
 
-/** An amount of money as printed on cards and contracts (US dollars, as the rest of the desk shows fees). */
-export function formatMoney(amount: number): string {
-  return amount.toLocaleString('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 2 });
+/** An amount of money as printed on cards and contracts, in the shelter's currency (the desk's setting). */
+export function formatMoney(amount: number, currency: string = DEFAULT_CURRENCY): string {
+  return formatSharedMoney(amount, currency, 'en-US');
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

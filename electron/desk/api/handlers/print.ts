@@ -40,6 +40,7 @@ export function registerPrintHandlers(
     paper,
     loadPhoto: options.loadPhoto ?? ((url: string) => fetchPhoto(url)),
     shelterName: context.settings.get().shelterName,
+    currency: context.settings.get().currency,
   });
   registry.handle('print.kennelCard', async ({ id, paper }) =>
     result(await printKennelCard(mirror.db, id, settings(paper))),
