@@ -20,6 +20,7 @@ import { EmptyState } from '../components/empty-state';
 import { PetDrawer } from '../components/pet-drawer';
 import { ScreenHeader } from '../components/screen-header';
 import { useFillingProgress } from '../lib/filling';
+import { fillingWords } from '../lib/filling-progress';
 import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import { useOpenRequests } from '../lib/open-record';
 import { useRememberedScroll, useRememberedState } from '../lib/remembered';
@@ -229,7 +230,7 @@ export function PetsScreen() {
                 data-results-for={pages.current ? text : undefined}
               >
                 {filling
-                  ? `Still filling: ${filling.done.toLocaleString()} of about ${filling.total.toLocaleString()} pets so far`
+                  ? fillingWords(filling, 'pets')
                   : `${shown === 1 ? '1 pet' : `${shown.toLocaleString()} pets`}${
                       total !== undefined && shown !== total ? ` of ${total.toLocaleString()}` : ''
                     }`}
