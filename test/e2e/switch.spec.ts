@@ -105,6 +105,11 @@ test('switching to Standalone and back keeps the waiting changes and the pet mad
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Pets' }).click();
   await expect(page.getByRole('heading', { name: 'No pets yet' })).toBeVisible();
   await expect(page.getByText(/standalone mode/)).toBeVisible();
+  // Empty screens say what to do on a standalone desk, not "connect to a server".
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'People' }).click();
+  await expect(page.getByText(/Sign up your first adopter/)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Connect to your shelter' })).toHaveCount(0);
+  await shoot(page, testInfo, 'people-standalone-empty', false);
 
   // Back to the shelter's server (its key is kept): everything as it was.
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Settings' }).click();

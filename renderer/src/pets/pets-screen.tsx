@@ -21,7 +21,7 @@ import { PetDrawer } from '../components/pet-drawer';
 import { ScreenHeader } from '../components/screen-header';
 import { useFillingProgress } from '../lib/filling';
 import { fillingWords } from '../lib/filling-progress';
-import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
+import { useNeedsAttention, useReloadOnChange, useStandalone } from '../lib/live-data';
 import { useOpenRequests } from '../lib/open-record';
 import { useRememberedScroll, useRememberedState } from '../lib/remembered';
 import { useListPages } from '../lib/use-list-pages';
@@ -74,7 +74,7 @@ export function PetsScreen() {
   const pages = useListPages('mirror.pets.list', query);
   const counts = useDeskQuery('mirror.counts');
   const statuses = useDeskQuery('mirror.pets.statuses');
-  const connection = useDeskQuery('sync.connection.get');
+  const standalone = useStandalone();
   const needsAttention = useNeedsAttention();
   const filling = useFillingProgress('pets');
   useReloadOnChange(['pets'], () => {
@@ -111,7 +111,6 @@ export function PetsScreen() {
   );
 
   if (total === 0 && !filling) {
-    const standalone = connection.data?.mode === 'standalone';
     return (
       <>
         {header}

@@ -7,7 +7,7 @@ import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
 import { ScreenHeader } from '../components/screen-header';
 import { describeWhen } from '../components/status-presentation';
-import { useReloadOnChange } from '../lib/live-data';
+import { useReloadOnChange, useStandalone } from '../lib/live-data';
 import { formatFee, humanize } from '../lib/words';
 
 function signed(amount: number, currency: string): string {
@@ -25,6 +25,7 @@ function describeValue(value: string): string {
 export function FeesScreen() {
   const fees = useDeskQuery('mirror.fees');
   const currency = useCurrency();
+  const standalone = useStandalone();
   useReloadOnChange(['metadata'], fees.reload);
   const header = (
     <ScreenHeader
@@ -52,14 +53,26 @@ export function FeesScreen() {
     return (
       <>
         {header}
-        <EmptyState
-          icon={IconReceipt2}
-          title="No fee rules yet"
-          action={{ label: 'Connect to your shelter', href: '/settings' }}
-        >
-          Fee rules are set up by your shelter and arrive with the first sync. Pets without their own fee then
-          show the fee these rules give them.
-        </EmptyState>
+        {standalone ? (
+          <EmptyState
+            icon={IconReceipt2}
+            title="No fee rules yet"
+            action={{ label: 'Set up fee rules', href: '/shelter' }}
+          >
+            This desk runs your shelter (standalone mode): set a base fee per species, and adjustments for
+            age, size and other traits, under Shelter. Pets without their own fee then show the fee these
+            rules give them.
+          </EmptyState>
+        ) : (
+          <EmptyState
+            icon={IconReceipt2}
+            title="No fee rules yet"
+            action={{ label: 'Connect to your shelter', href: '/settings' }}
+          >
+            Fee rules are set up by your shelter and arrive with the first sync. Pets without their own fee
+            then show the fee these rules give them.
+          </EmptyState>
+        )}
       </>
     );
   }
