@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
@@ -7,12 +8,29 @@ import { defineConfig } from 'electron-vite';
  * - main (Node, ESM): two entries, the Electron shell (index.js) and the desk core's own process
  *   (desk-process.js, forked by the shell as a utility process); dependencies stay external
  *   (better-sqlite3 is native and is unpacked from the asar by electron-builder). The update feed
- *   is fixed at build time from SHELTER_DESK_UPDATE_URL (empty: the build never checks);
+ *   is fixed at build time from SHELTER_DESK_UPDATE_URL (empty: the build never checks); the print fonts are
+ *   copied to out/main/fonts;
  * - preload (sandboxed, so CommonJS and self-contained: a sandboxed preload cannot import modules);
  * - renderer (the React UI), also what the browser host of `npm start` serves.
  */
+/** The print fonts (resources/fonts, with their licences) beside the core's bundle: out/main/fonts. */
+const printFonts = {
+  name: 'print-fonts',
+  generateBundle(this: { emitFile(file: { type: 'asset'; fileName: string; source: Buffer }): string }) {
+    const folder = resolve('resources/fonts');
+    for (const file of fs.readdirSync(folder)) {
+      this.emitFile({
+        type: 'asset',
+        fileName: `fonts/${file}`,
+        source: fs.readFileSync(resolve(folder, file)),
+      });
+    }
+  },
+};
+
 export default defineConfig({
   main: {
+    plugins: [printFonts],
     define: {
       __SHELTER_DESK_UPDATE_URL__: JSON.stringify(process.env.SHELTER_DESK_UPDATE_URL ?? ''),
     },

@@ -40,13 +40,16 @@ export const printMethods = {
   }),
   'print.contract': defineMethod({
     summary:
-      "A person's agreement (adopter, foster, volunteer or surrender contract) filled in with them, their pets and fees.",
-    input: z.strictObject({
-      personId: id,
-      /** The animals the agreement names; default for an adopter: the pets adopted by them. */
-      petIds: z.array(id).max(20).optional(),
-      ...paper,
-    }),
+      "An agreement filled in from the mirror: a person's (adopter, foster, volunteer or surrender contract, with the pets named: by default an adopter's adopted pets), or an application's (its applicant and the pets applied for, with fees).",
+    input: z.union([
+      z.strictObject({
+        personId: id,
+        /** The animals the agreement names; default for an adopter: the pets adopted by them. */
+        petIds: z.array(id).max(20).optional(),
+        ...paper,
+      }),
+      z.strictObject({ applicationId: id, ...paper }),
+    ]),
     output: printedPdfSchema,
   }),
 };

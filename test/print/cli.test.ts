@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upsertApplication } from '../../electron/desk/mirror';
+import { openDeskMirror } from '../../electron/desk/outbox';
 import { startApiServer } from '../../electron/server';
 import { openPrintFixture, type PrintFixture } from './fixtures';
 import { flat, pdfInfo, pdfText } from './pdf-reader';
@@ -95,6 +97,75 @@ describe('npm run cli -- print', () => {
     const text = flat(pdfText(fs.readFileSync(contract)));
     expect(text).toContain('Jordan Rivera');
     expect(text).toContain('Rex');
+  });
+
+  it("writes an application's agreement by the application id: the applicant, the pets applied for, their fees", async () => {
+    const applicationId = 'a7f3c2e1-0b4d-4e8a-9c6f-2d1e0f3b4a5c';
+    const mirror = await openDeskMirror({ dataDir: fixture.dataDir });
+    try {
+      mirror.db.transaction(() =>
+        upsertApplication(mirror.db, {
+          id: applicationId,
+          personId: fixture.adopter.id,
+          kind: 'adopter',
+          petIds: [fixture.plain.id, fixture.full.id],
+          submittedAt: '2026-06-02T09:30:00.000Z',
+          status: 'submitted',
+          decidedAt: null,
+          source: 'sign-up',
+        }),
+      )();
+    } finally {
+      await mirror.close();
+    }
+    const out = path.join(dir, 'application.pdf');
+    const run = await cli([
+      'print',
+      'contract',
+      applicationId.toUpperCase(),
+      '--out',
+      out,
+      '--data-dir',
+      fixture.dataDir,
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('adoption-agreement-jordan-rivera');
+    const text = flat(pdfText(fs.readFileSync(out)));
+    expect(text).toContain('Jordan Rivera');
+    expect(text).toContain('jordan.rivera@example.com');
+    expect(text).toContain('Tom');
+    expect(text).toContain('Bella Maria Esperanza');
+    // The pets of the application, not the pet this adopter adopted before.
+    expect(text).not.toContain('Rex');
+    // Tom's own fee ($60) and Bella's shelter-wide fee ($75): $135 in all.
+    expect(text).toContain('$60.00');
+    expect(text).toContain('$75.00');
+    expect(text).toContain('Total adoption fee: $135.00');
+
+    const withPets = await cli([
+      'print',
+      'contract',
+      applicationId,
+      '--pet',
+      fixture.adopted.id,
+      '--out',
+      out,
+      '--data-dir',
+      fixture.dataDir,
+    ]);
+    expect(withPets.code).toBe(2);
+    expect(withPets.stderr).toContain('is an application');
+    const unknown = await cli([
+      'print',
+      'contract',
+      'b0000000-0000-4000-8000-000000000000',
+      '--out',
+      path.join(dir, 'nobody.pdf'),
+      '--data-dir',
+      fixture.dataDir,
+    ]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('No person with id "b0000000-0000-4000-8000-000000000000"');
   });
 
   it('says what is wrong: an unknown pet (exit 1), a bad paper size or no --out (exit 2)', async () => {

@@ -4,9 +4,11 @@ import { makePet } from '../sync/fixtures';
 import { PET_FIELDS } from './fixtures';
 
 describe('printed words', () => {
-  it('keeps Latin accents, approximates other Latin letters and marks what the standard fonts cannot print', () => {
-    expect(printable('Chris Müller, Zoë, Łukasz – “Rex”')).toBe('Chris Müller, Zoë, Lukasz – “Rex”');
-    expect(printable('猫 Tama')).toBe('? Tama');
+  it('keeps every script the print fonts cover and marks what none can print', () => {
+    expect(printable('Chris Müller, Zoë, Łukasz – “Rex”')).toBe('Chris Müller, Zoë, Łukasz – “Rex”');
+    expect(printable('猫 Tama, Ми́ла, Ελένη, محمد')).toBe('猫 Tama, Ми́ла, Ελένη, محمد');
+    // Hangul is in neither font: said with a question mark rather than dropped.
+    expect(printable('한 Tama')).toBe('? Tama');
     expect(printable('tab\tand\u0007bell')).toBe('tab\tandbell');
   });
 

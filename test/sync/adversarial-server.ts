@@ -28,6 +28,11 @@ export interface AdversarialOptions {
   misbehave?: 'endless-has-more' | 'lying-total' | 'empty-pages' | 'endless-body' | 'not-json' | 'huge-body';
   /** Server clock = desk clock + this. */
   clockOffsetMs?: number;
+  /**
+   * Record stamps run this far ahead of the clock the server reports in `X-Generated-At` (a database on another
+   * clock, or a burst of writes whose stamps were bumped past each other).
+   */
+  stampLeadMs?: number;
   /** Share of requests answered 500 / 429 (Retry-After 0) / with a dropped connection. */
   failRate?: number;
   rateLimitRate?: number;
@@ -94,7 +99,7 @@ export class AdversarialServer {
       this.lastStamp = Math.max(Math.floor(this.now() / 1000) * 1000, this.lastStamp);
       return new Date(this.lastStamp).toISOString().replace('.000Z', 'Z');
     }
-    this.lastStamp = Math.max(this.now(), this.lastStamp + 1);
+    this.lastStamp = Math.max(this.now() + (this.options.stampLeadMs ?? 0), this.lastStamp + 1);
     return new Date(this.lastStamp).toISOString();
   }
 

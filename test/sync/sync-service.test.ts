@@ -146,8 +146,7 @@ describe('SyncService', () => {
     await first.close();
   });
 
-  // Open defect (issue #10): fails in the full suite and under TZ=Pacific/Auckland, passes alone under UTC.
-  it.skip('says "filling" on a first sync and "repairing" while it re-reads what shifted, idle only once converged', async () => {
+  it('says "filling" on a first sync and "repairing" while it re-reads what shifted, idle only once converged', async () => {
     server.options.order = 'shuffle';
     server.options.changeBeforeEveryPage = true;
     server.addPets(320);

@@ -7,6 +7,7 @@ import { DEFAULT_CURRENCY, isCurrencyCode } from '../../../shared/wording/money'
 import { openDeskMirror } from '../../desk/outbox';
 import {
   type CardSelection,
+  contractRequestFor,
   fetchPhoto,
   PrintError,
   type PrintedPdf,
@@ -23,15 +24,17 @@ import { splitPositionals } from './write-command';
 const USAGE = `Usage: npm run cli -- print kennel-card <id | custom_id> --out FILE [--paper a4|letter] [--data-dir DIR]
        npm run cli -- print cards [--status S] [--species dog|cat|rabbit] [--search TEXT] [--sex S] [--size S]
                                   [--age A] [--pet ID ...] --out FILE [--paper a4|letter] [--data-dir DIR]
-       npm run cli -- print contract <person id> [--pet ID ...] --out FILE [--paper a4|letter] [--data-dir DIR]
+       npm run cli -- print contract <application id | person id> [--pet ID ...] --out FILE [--paper a4|letter]
+                                     [--data-dir DIR]
 
   kennel-card  one pet's card (one page): photo, facts, fee and the fee rule it comes from, description, and a QR
                code when the pet has a public page address
   cards        one card per page for an event: the pets named with --pet, or every pet the filters match
                (as in the Pets list; at most 500)
-  contract     the agreement of the person's type (adopter, foster, volunteer, surrender) filled in with their
-               name, contact, the pets (--pet; an adopter's adopted pets by default) and fees, the date and
-               signature lines
+  contract     an application's agreement (adoption or foster): the applicant's name and contact, the pets
+               applied for and their fees, the date and signature lines; or a person's, of their type (adopter,
+               foster, volunteer, surrender), naming the pets given with --pet (an adopter's adopted pets by
+               default). This desk knows the applications it sent and, when it runs the shelter, all of them
   --out FILE   where to write the PDF ("-" writes it to stdout)
   --paper      a4 (default) or letter
   --no-photos  do not fetch photos (cards show a placeholder)
@@ -104,7 +107,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     throw new CliUsageError(
       kind === 'kennel-card'
         ? 'Name the pet: print kennel-card <id | custom_id> --out FILE'
-        : 'Name the person: print contract <person id> --out FILE',
+        : 'Name the application or the person: print contract <application id | person id> --out FILE',
       hint,
     );
   }
@@ -136,7 +139,11 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   try {
     if (kind === 'kennel-card') printed = await printKennelCard(mirror.db, id as string, settings);
     else if (kind === 'contract')
-      printed = await printContract(mirror.db, { personId: id as string, petIds: flags.pet }, settings);
+      printed = await printContract(
+        mirror.db,
+        contractRequestFor(mirror.db, id as string, flags.pet),
+        settings,
+      );
     else {
       const selection: CardSelection =
         flags.pet.length > 0

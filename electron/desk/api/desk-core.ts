@@ -122,6 +122,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     context.onClose(() => connections.close());
     // One session per connection (issue #13): the active one's mirror, outbox, sync, prints and figures.
     const sessions = await DeskSessions.open(context, connections, {
+      shelter,
       loadPhoto: async (url) => (await photos.get(url)).bytes,
       ...(options.integrityCheck && { integrityCheck: options.integrityCheck }),
       ...(options.syncClient && { syncClient: options.syncClient }),

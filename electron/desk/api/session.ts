@@ -3,13 +3,15 @@ import type { ApiClientOptions } from '../client';
 import type { Mirror } from '../mirror';
 import { openDeskMirror } from '../outbox';
 import type { LoadPhoto } from '../print';
-import { connectionFolder, type ResolvedConnection } from '../sync';
+import { connectionFolder, type ResolvedConnection, STANDALONE_ID } from '../sync';
 import type { DeskContext } from './desk-context';
 import type { DeskHandler, HandlerTable } from './handler-registry';
 import { registerDashboardHandlers } from './handlers/dashboard';
 import { registerMirrorHandlers } from './handlers/mirror';
 import { type DeskOutbox, registerOutboxHandlers } from './handlers/outbox';
 import { registerPrintHandlers } from './handlers/print';
+import { shelterApplications } from './handlers/shelter-applications';
+import type { ShelterHost } from './handlers/shelter-host';
 import { type DeskSync, registerSyncHandlers } from './handlers/sync';
 
 /**
@@ -38,6 +40,8 @@ export interface DeskSessionOptions {
   id: string;
   /** The connection, while it is the one configured (undefined otherwise: the session then sends nothing). */
   resolveConnection: () => Promise<ResolvedConnection | undefined>;
+  /** The standalone shelter: its session copies the shelter's applications into its mirror. */
+  shelter: ShelterHost;
   loadPhoto?: LoadPhoto;
   integrityCheck?: 'quick' | 'marker';
   syncClient?: Pick<ApiClientOptions, 'deadlineMs' | 'maxResponseBytes'>;
@@ -91,15 +95,26 @@ export async function openDeskSession(options: DeskSessionOptions): Promise<Desk
   cleanups.push(() => mirror.close());
   try {
     registerMirrorHandlers(table, sessionContext, mirror);
+    // Only the standalone shelter's session reads the shelter's applications (the API lists none).
+    const applications =
+      id === STANDALONE_ID ? shelterApplications(options.shelter, mirror, context.log) : undefined;
     registerPrintHandlers(table, sessionContext, mirror, {
       ...(options.loadPhoto && { loadPhoto: options.loadPhoto }),
+      ...(applications && { refreshApplications: () => void applications.refresh() }),
     });
     registerDashboardHandlers(table, sessionContext, mirror);
     // Outbox (issue #5): local writes, replayed by every sync run first and, once started, after each write.
     const outbox = registerOutboxHandlers(table, sessionContext, mirror);
     const sync = registerSyncHandlers(table, sessionContext, mirror, {
       resolveConnection: options.resolveConnection,
-      hooks: outbox.hooks,
+      hooks: {
+        push: async (run) => {
+          const pushed = await outbox.hooks.push(run);
+          // Every run of a standalone desk also reads its shelter's applications.
+          applications?.refresh();
+          return pushed;
+        },
+      },
       ...(options.syncClient && { service: { clientOptions: options.syncClient } }),
     });
     outbox.attach(sync);

@@ -6,6 +6,7 @@ import {
   catchUpBulkLoad,
   iterateRecords,
   type Mirror,
+  markPresence,
   setLocalEdit,
   statement,
   storeServerPage,
@@ -146,6 +147,55 @@ describe('dashboard figures', () => {
     expect(computeDashboard(mirror.db, TODAY)).toEqual(during);
   });
 
+  it('keeps the pet counts in step with the list through edits, removals, deletions and new pets', () => {
+    const pets = shelter().slice(0, 120);
+    storeServerPage(mirror.db, 'pet', pets, 'listed');
+    const counted = () =>
+      statement(
+        mirror.db,
+        'SELECT status, species, intake_day, n FROM pet_care_count ORDER BY 1, 2, 3',
+      ).all();
+    const scanned = () =>
+      statement(
+        mirror.db,
+        `SELECT status, species, COALESCE(substr(intake_date, 1, 10), '') AS intake_day, COUNT(*) AS n
+         FROM pet_list WHERE presence != 'removed' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+      ).all();
+    expect(counted()).toEqual(scanned());
+    const [first, second, third, fourth] = pets as [Pet, Pet, Pet, Pet];
+    // A new status and species from the server, a local edit of the intake date, a pet the server deleted.
+    storeServerPage(
+      mirror.db,
+      'pet',
+      [{ ...first, status: 'adopted', species: 'cat', updated_at: '2026-03-14T00:00:00.000Z' }],
+      'listed',
+    );
+    setLocalEdit(mirror.db, 'pet', second.id, { intake_date: '2026-03-01' });
+    markPresence(mirror.db, 'pet', third.id, 'removed');
+    expect(counted()).toEqual(scanned());
+    markPresence(mirror.db, 'pet', third.id, 'listed');
+    statement(mirror.db, 'DELETE FROM pet WHERE id = ?').run(fourth.id);
+    storeServerPage(mirror.db, 'pet', [makePet({ name: 'New', intake_date: null })], 'listed');
+    expect(counted()).toEqual(scanned());
+    expect(counted()).toContainEqual(expect.objectContaining({ intake_day: '' }));
+    expect(
+      statement(mirror.db, 'SELECT adopted_on, intake_day, n FROM pet_adoption_count ORDER BY 1, 2').all(),
+    ).toEqual(
+      statement(
+        mirror.db,
+        `SELECT adopted_on, COALESCE(substr(intake_date, 1, 10), '') AS intake_day, COUNT(*) AS n FROM pet_adoption
+         WHERE presence != 'removed' AND adopted_on IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2`,
+      ).all(),
+    );
+    expect(computeDashboard(mirror.db, TODAY).inCare.total).toBe(
+      (scanned() as { status: string; n: number }[])
+        .filter(
+          (row) => !OUT_OF_CARE_STATUSES.some((status) => status.toLowerCase() === row.status.toLowerCase()),
+        )
+        .reduce((sum, row) => sum + row.n, 0),
+    );
+  });
+
   it('is empty, not broken, before the first sync', () => {
     const dashboard = computeDashboard(mirror.db, TODAY);
     expect(dashboard.inCare.total).toBe(0);
@@ -153,18 +203,19 @@ describe('dashboard figures', () => {
     expect(dashboard.months).toHaveLength(12);
   });
 
-  it('reads covering indexes, never the wide pet rows', () => {
+  it('reads the counts table and covering indexes, never the wide pet rows', () => {
     const plans = [
-      "SELECT status, species, intake_date, COUNT(*) FROM pet_list WHERE presence != 'removed' GROUP BY status, species, intake_date",
-      "SELECT adopted_on, intake_date, COUNT(*) FROM pet_adoption WHERE adopted_on >= '2025-04' AND adopted_on < '2026-04' AND presence != 'removed' GROUP BY adopted_on, intake_date",
+      'SELECT status, species, SUM(n) AS n FROM pet_care_count GROUP BY status, species',
+      "SELECT adopted_on, intake_day, n FROM pet_adoption_count WHERE adopted_on >= '2025-04' AND adopted_on < '2026-04'",
     ].map((sql) =>
       (mirror.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[])
         .map((row) => row.detail)
         .join(' '),
     );
-    expect(plans[0]).toContain('COVERING INDEX pet_list_care');
-    expect(plans[1]).toContain('COVERING INDEX pet_adoption_on');
-    for (const plan of plans) expect(plan).not.toContain('TEMP B-TREE');
+    expect(plans[0]).toContain('SCAN pet_care_count');
+    expect(plans[0]).not.toContain('TEMP B-TREE');
+    expect(plans[1]).toContain('SEARCH pet_adoption_count USING PRIMARY KEY (adopted_on>? AND adopted_on<?)');
+    for (const plan of plans) expect(plan).not.toMatch(/\bpet\b|pet_list\b|pet_adoption\b/);
   });
 });
 

@@ -120,35 +120,48 @@ function sortedCounts<K extends string>(
 
 /**
  * The dashboard's figures for `today` (YYYY-MM-DD, the desk's calendar date), from the mirror alone: records the
- * server deleted are left out; pending local edits count (the desk shows what it will send). Two grouped scans of
- * covering indexes (migration 2401) give the pet figures; the groups (status, species, intake date) are folded here,
- * so no per-row date arithmetic runs in SQL. Dates are read as calendar dates from their strings.
+ * server deleted are left out; pending local edits count (the desk shows what it will send). The pet figures come
+ * from counts kept by triggers (migration 2502): pets per status, species and intake day, adoptions per adoption
+ * date and intake day; the day groups are folded here, so no per-row date arithmetic runs in SQL. Dates are read as calendar dates from their strings.
  */
 export function computeDashboard(db: MirrorDb, today: string): Dashboard {
   const months = lastTwelveMonths(today);
   const first = months[0] as string;
   const end = nextMonth(months[11] as string);
-  const inWindow = (date: string | null) => date !== null && date >= first && date < end;
   const daysBetween = makeDayCounter();
 
-  const groups = statement(
-    db,
-    `SELECT status, species, intake_date, COUNT(*) AS n FROM pet_list
-     WHERE presence != 'removed' GROUP BY status, species, intake_date`,
-  ).all() as { status: string; species: string; intake_date: string | null; n: number }[];
-  const out = new Set<string>(OUT_OF_CARE_STATUSES.map((status) => status.toLowerCase()));
+  // Three grouped reads of the small counts table (a few thousand rows), folded in SQL: JS sees tens of rows.
+  const outOfCare = OUT_OF_CARE_STATUSES.map((status) => status.toLowerCase());
+  const placeholders = outOfCare.map(() => '?').join(', ');
+  const out = new Set<string>(outOfCare);
   const byStatus = new Map<string, number>();
   const bySpecies = new Map<string, number>();
-  const intakes = new Map<string, number>();
-  const stay = new Map<number, number>();
   let total = 0;
-  for (const row of groups) {
-    if (inWindow(row.intake_date)) addTo(intakes, (row.intake_date as string).slice(0, 7), row.n);
+  const kinds = statement(
+    db,
+    'SELECT status, species, SUM(n) AS n FROM pet_care_count GROUP BY status, species',
+  ).all() as { status: string; species: string; n: number }[];
+  for (const row of kinds) {
     if (out.has(row.status.toLowerCase())) continue;
     total += row.n;
     addTo(byStatus, row.status, row.n);
     addTo(bySpecies, row.species, row.n);
-    const days = row.intake_date ? daysBetween(row.intake_date, today) : undefined;
+  }
+  const intakes = new Map<string, number>();
+  const intakeRows = statement(
+    db,
+    `SELECT substr(intake_day, 1, 7) AS month, SUM(n) AS n FROM pet_care_count
+     WHERE intake_day >= ? AND intake_day < ? GROUP BY month`,
+  ).all(first, end) as { month: string; n: number }[];
+  for (const row of intakeRows) addTo(intakes, row.month, row.n);
+  const stay = new Map<number, number>();
+  const stayDays = statement(
+    db,
+    `SELECT intake_day, SUM(n) AS n FROM pet_care_count
+     WHERE intake_day != '' AND lower(status) NOT IN (${placeholders}) GROUP BY intake_day`,
+  ).all(...outOfCare) as { intake_day: string; n: number }[];
+  for (const row of stayDays) {
+    const days = daysBetween(row.intake_day, today);
     if (days !== undefined) addTo(stay, days, row.n);
   }
   const stayRows = [...stay].map(([days, n]) => ({ days, n }));
@@ -160,8 +173,8 @@ export function computeDashboard(db: MirrorDb, today: string): Dashboard {
 
   const adoptionRows = statement(
     db,
-    `SELECT adopted_on, intake_date, COUNT(*) AS n FROM pet_adoption
-     WHERE adopted_on >= ? AND adopted_on < ? AND presence != 'removed' GROUP BY adopted_on, intake_date`,
+    `SELECT adopted_on, NULLIF(intake_day, '') AS intake_date, n FROM pet_adoption_count
+     WHERE adopted_on >= ? AND adopted_on < ?`,
   ).all(first, end) as { adopted_on: string; intake_date: string | null; n: number }[];
   const adoptions = new Map<string, number>();
   const adoptedStay = new Map<number, number>();

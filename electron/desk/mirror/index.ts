@@ -1,4 +1,6 @@
+export * from './applications';
 export * from './bulk-load';
+export * from './dashboard-counts';
 export * from './dashboard-index';
 export * from './effective';
 export * from './listed-records';

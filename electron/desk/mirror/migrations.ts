@@ -1,4 +1,6 @@
 import { type Kysely, type Migration, sql } from 'kysely';
+import { applicationTables } from './applications';
+import { dashboardCounts } from './dashboard-counts';
 import { dashboardIndexes } from './dashboard-index';
 import { listedCountIndexes } from './listed-records';
 
@@ -370,4 +372,6 @@ export const MIRROR_MIGRATIONS: Record<string, Migration> = {
   '2201-mirror-identifier-search': identifierSearch,
   '2202-mirror-local-id-map': localIdMap,
   '2401-mirror-dashboard-indexes': dashboardIndexes,
+  '2501-mirror-applications': applicationTables,
+  '2502-mirror-dashboard-counts': dashboardCounts,
 };

@@ -101,7 +101,7 @@ export function clearServerData(db: MirrorDb): void {
         `${pending} local edit(s) have not reached the current server yet; sync them (or discard them) before switching servers.`,
       );
     }
-    for (const table of ['pet', 'person', 'metadata', 'http_cache']) {
+    for (const table of ['pet', 'person', 'application', 'metadata', 'http_cache']) {
       statement(db, `DELETE FROM ${table}`).run();
     }
     // The list indexes an unfinished bulk load dropped are kept to be built again (they belong to no server).

@@ -14,6 +14,9 @@ const SALVAGE: ReadonlyArray<{ table: string; where?: string }> = [
   { table: 'outbox' },
   { table: 'outbox_id_map' },
   { table: 'outbox_conflict' },
+  // Applications sent from this desk: the API lists none, so they cannot be pulled again.
+  { table: 'application' },
+  { table: 'application_pet' },
 ];
 
 export interface RebuildResult {

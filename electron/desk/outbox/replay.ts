@@ -16,7 +16,7 @@ import {
   type OutboxRow,
   scheduleRetry,
 } from './outbox-store';
-import { parseWriteResponse, recordName, settleAccepted, settleOverlay } from './settle';
+import { type AcceptedWrite, parseWriteResponse, recordName, settleAccepted, settleOverlay } from './settle';
 import { isLocalId, sameFieldValue } from './values';
 
 export interface ReplayOptions {
@@ -155,8 +155,8 @@ export async function replayPass(options: ReplayOptions): Promise<ReplayResult> 
     options.onChange({ entityType: entry.entity_type, id: entry.entity_id });
   }
 
-  function accepted(entry: OutboxRow, record: Record<string, unknown> & { id: string }): void {
-    const id = relaxed(db, () => settleAccepted(db, entry, record, options.now()));
+  function accepted(entry: OutboxRow, write: AcceptedWrite): void {
+    const id = relaxed(db, () => settleAccepted(db, entry, write, options.now()));
     result.sent += 1;
     options.onChange({ entityType: entry.entity_type, id });
     if (id !== entry.entity_id) options.onChange({ entityType: entry.entity_type, id: entry.entity_id });
@@ -210,7 +210,7 @@ export async function replayPass(options: ReplayOptions): Promise<ReplayResult> 
       if (isOldWrite(entry, options.now())) {
         const verdict = await checkOldWrite(options.client, entry, options.signal);
         if (verdict.verdict === 'done') {
-          accepted(entry, verdict.record);
+          accepted(entry, { record: verdict.record });
           return 'sent';
         }
         if (verdict.verdict === 'ask') {
@@ -243,7 +243,7 @@ export async function replayPass(options: ReplayOptions): Promise<ReplayResult> 
           });
           return 'attention';
         }
-        accepted(entry, parsed.record);
+        accepted(entry, parsed);
         return 'sent';
       }
       const error = errorFromBody(response.status, response.body, response.requestId);

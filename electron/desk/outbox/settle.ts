@@ -1,11 +1,13 @@
-import { personSchema, petSchema } from '../../../shared/contract';
+import { personCreateResponseSchema, petSchema } from '../../../shared/contract';
 import {
+  type ConfirmedApplication,
   clearLocalEdit,
   type EntityType,
   getPet,
   type LocalFields,
   type MirrorDb,
   readOverlay,
+  recordConfirmedApplication,
   remapLocalId,
   replaceWithServerRecord,
   setLocalEdit,
@@ -66,12 +68,21 @@ export function settleOverlay(db: MirrorDb, entityType: EntityType, entityId: st
   if (Object.keys(settled).length > 0) clearLocalEdit(db, entityType, entityId, settled);
 }
 
-/** Validates a write response as the record of the entry's kind; the person's `application` is not stored. */
+/** A write the server accepted: its record, and for a sign-up with an application, that application. */
+export interface AcceptedWrite {
+  record: Record<string, unknown> & { id: string };
+  application?: ConfirmedApplication | undefined;
+}
+
+/**
+ * Validates a write response as the record of the entry's kind. A person's `application` (a sign-up's) is not part
+ * of the record: it is returned apart, to be recorded in the mirror's applications.
+ */
 export function parseWriteResponse(
   entry: OutboxRow,
   body: unknown,
-): { ok: true; record: Record<string, unknown> & { id: string } } | { ok: false; message: string } {
-  const schema = entry.entity_type === 'pet' ? petSchema : personSchema;
+): ({ ok: true } & AcceptedWrite) | { ok: false; message: string } {
+  const schema = entry.entity_type === 'pet' ? petSchema : personCreateResponseSchema;
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -80,21 +91,23 @@ export function parseWriteResponse(
       message: `The server accepted the write but answered with a ${entry.entity_type} that does not match the API contract (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'}).`,
     };
   }
-  const { application: _application, ...record } = body as Record<string, unknown>;
-  return { ok: true, record: record as Record<string, unknown> & { id: string } };
+  const { application, ...record } = body as Record<string, unknown>;
+  return {
+    ok: true,
+    record: record as Record<string, unknown> & { id: string },
+    ...(entry.entity_type === 'person' && application !== undefined
+      ? { application: (parsed.data as { application?: ConfirmedApplication }).application }
+      : {}),
+  };
 }
 
 /**
  * Settles an accepted entry in one transaction: a create's local id becomes the server id everywhere (mirror row,
- * later entries' paths and bodies, id map), the response becomes the record's server version, the entry is
- * deleted and the overlay is re-derived from what is still pending.
+ * later entries' paths and bodies, id map), the response becomes the record's server version, a sign-up's
+ * application is recorded, the entry is deleted and the overlay is re-derived from what is still pending.
  */
-export function settleAccepted(
-  db: MirrorDb,
-  entry: OutboxRow,
-  record: Record<string, unknown> & { id: string },
-  now: number,
-): string {
+export function settleAccepted(db: MirrorDb, entry: OutboxRow, accepted: AcceptedWrite, now: number): string {
+  const { record, application } = accepted;
   const entityType = entry.entity_type;
   let entityId = entry.entity_id;
   db.transaction(() => {
@@ -107,6 +120,9 @@ export function settleAccepted(
       entityId = record.id;
     }
     replaceWithServerRecord(db, entityType, record);
+    if (application && entityType === 'person') {
+      recordConfirmedApplication(db, { id: record.id, type: String(record.type) }, application);
+    }
     deleteEntry(db, entry.id);
     settleOverlay(db, entityType, entityId);
   })();

@@ -1,8 +1,9 @@
 import type { Pet } from '../../../shared/contract';
 import type { FeeExplanation } from './fee';
+import { fontSegments, widthOfSegments } from './fonts';
 import { boxText, COLORS, type Doc, drawQrCode, PAPER_SIZES, type Paper, rule } from './pdf-document';
 import { shortLink } from './public-page';
-import { formatCalendarDate, humanize, printable } from './words';
+import { formatCalendarDate, humanize } from './words';
 
 /** Everything one kennel card shows, resolved before drawing (drawing is synchronous). */
 export interface KennelCard {
@@ -130,9 +131,8 @@ export function drawKennelCard(doc: Doc, card: KennelCard, paper: Paper): void {
   y += 16;
   // A long name shrinks to fit one line, down to 20 pt; longer still, it wraps onto a second line.
   let nameSize = 30;
-  doc.font('Helvetica-Bold');
-  while (nameSize > 20 && doc.fontSize(nameSize).widthOfString(printable(pet.name)) > contentWidth)
-    nameSize -= 2;
+  const nameSegments = fontSegments(pet.name, 'bold');
+  while (nameSize > 20 && widthOfSegments(doc.fontSize(nameSize), nameSegments) > contentWidth) nameSize -= 2;
   const nameHeight = boxText(doc, pet.name, {
     x: MARGIN,
     y,

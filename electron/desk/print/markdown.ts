@@ -1,6 +1,6 @@
 import { lexer, type Token, type Tokens } from 'marked';
-import { COLORS, type Doc } from './pdf-document';
-import { printable } from './words';
+import { FONT_NAMES, type FontStyle, fontSegments } from './fonts';
+import { COLORS, type Doc, writeSegments } from './pdf-document';
 
 /** A piece of inline text with its style. */
 export interface Run {
@@ -51,11 +51,11 @@ export function inlineRuns(tokens: readonly Token[] | undefined, bold = false, i
   return runs;
 }
 
-function fontOf(run: Run): string {
-  if (run.bold && run.italic) return 'Helvetica-BoldOblique';
-  if (run.bold) return 'Helvetica-Bold';
-  if (run.italic) return 'Helvetica-Oblique';
-  return 'Helvetica';
+function styleOf(run: Run): FontStyle {
+  if (run.bold && run.italic) return 'boldItalic';
+  if (run.bold) return 'bold';
+  if (run.italic) return 'italic';
+  return 'regular';
 }
 
 export interface FlowBox {
@@ -71,15 +71,11 @@ export function writeRuns(
   size: number,
   color = COLORS.ink,
 ): void {
-  const visible = runs.filter((run) => run.text.length > 0);
+  const segments = runs.flatMap((run) => fontSegments(run.text, styleOf(run)));
+  const visible = segments.filter((segment) => segment.text.length > 0);
   if (visible.length === 0) return;
   doc.fontSize(size).fillColor(color);
-  visible.forEach((run, index) => {
-    doc.font(fontOf(run));
-    const options = { width: box.width, continued: index < visible.length - 1, lineGap: 2 };
-    if (index === 0) doc.text(printable(run.text), box.x, doc.y, options);
-    else doc.text(printable(run.text), options);
-  });
+  writeSegments(doc, visible, { width: box.width, lineGap: 2 }, { x: box.x, y: doc.y });
 }
 
 const HEADING_SIZES: Record<number, number> = { 1: 18, 2: 13.5, 3: 12, 4: 11, 5: 11, 6: 11 };
@@ -111,7 +107,7 @@ export function writeMarkdown(
           const marker = list.ordered ? `${start + index}.` : '•';
           const y = doc.y;
           doc
-            .font('Helvetica')
+            .font(FONT_NAMES.regular)
             .fontSize(10.5)
             .fillColor(COLORS.ink)
             .text(marker, box.x + 4, y, { width: 18 });

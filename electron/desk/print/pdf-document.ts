@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
 import type { Paper } from '../../../shared/desk-api/print';
+import { FONT_NAMES, type FontSegment, fontSegments, registerFonts, widthOfSegments } from './fonts';
 import { printable } from './words';
 
 export type { Paper };
@@ -22,8 +23,8 @@ export const COLORS = {
 export type Doc = PDFKit.PDFDocument;
 
 /**
- * A new PDF with the desk's settings: the standard Helvetica family (no font files to ship) and document metadata
- * for the PDF reader's title bar. Cards use no page margins (every block places itself and bounds its own height, so
+ * A new PDF with the desk's settings: the print fonts (fonts.ts: every script the desk's records may hold, subset
+ * to the glyphs used) and document metadata for the PDF reader's title bar. Cards use no page margins (every block places itself and bounds its own height, so
  * text never spills onto an extra page or off the edge); contracts flow within `flow.margin` onto as many pages as
  * their text needs, buffered so each page can be numbered at the end.
  */
@@ -40,6 +41,8 @@ export function createDocument(
     bufferPages: flow.bufferPages,
     info: { Title: printable(title), Creator: 'Shelter Desk', Producer: 'Shelter Desk (PDFKit)' },
   });
+  registerFonts(doc);
+  doc.font(FONT_NAMES.regular);
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -61,27 +64,88 @@ export interface BoxText {
   align?: 'left' | 'center' | 'right';
 }
 
+export interface SegmentOptions {
+  width: number;
+  height?: number;
+  ellipsis?: boolean;
+  align?: 'left' | 'center' | 'right';
+  lineGap?: number;
+}
+
+/**
+ * OpenType features turned off when writing: mark positioning. DejaVu's combining marks already sit over the
+ * letter before them; positioned again, PDF readers see a gap after the mark and split the word ("Ми́ ла").
+ */
+const FEATURES = { mark: false, mkmk: false } as unknown as PDFKit.Mixins.OpenTypeFeatures[];
+
+/**
+ * Writes runs of text in their fonts as one flowing text: at (x, y), or where the document is when `at` is omitted.
+ * PDFKit aligns each run of a line on its own, so a centred or right-aligned text of several fonts that fits on one
+ * line is placed run by run here; longer, it flows left-aligned.
+ */
+export function writeSegments(
+  doc: Doc,
+  segments: readonly FontSegment[],
+  options: SegmentOptions,
+  at?: { x: number; y: number },
+): void {
+  if (segments.length === 0) return;
+  const x = at?.x ?? doc.x;
+  const y = at?.y ?? doc.y;
+  if (segments.length > 1 && options.align && options.align !== 'left') {
+    const total = widthOfSegments(doc, segments);
+    if (total <= options.width && !segments.some((segment) => segment.text.includes('\n'))) {
+      let left = x + (options.align === 'center' ? (options.width - total) / 2 : options.width - total);
+      for (const segment of segments) {
+        doc.font(segment.font);
+        doc.text(segment.text, left, y, { lineBreak: false, features: FEATURES });
+        left += doc.widthOfString(segment.text);
+      }
+      doc.x = x;
+      return;
+    }
+  }
+  const flow = {
+    ...options,
+    align: segments.length > 1 ? 'left' : (options.align ?? 'left'),
+    features: FEATURES,
+  } as const;
+  segments.forEach((segment, index) => {
+    doc.font(segment.font);
+    const run = { ...flow, continued: index < segments.length - 1 };
+    if (index === 0) doc.text(segment.text, x, y, run);
+    else doc.text(segment.text, run);
+  });
+}
+
 /** Writes text inside a box (bounded width and height, ellipsis when longer); returns the height used. */
 export function boxText(doc: Doc, text: string, box: BoxText): number {
   const size = box.size ?? 10;
+  const style = box.bold ? 'bold' : 'regular';
+  const segments = fontSegments(text, style);
   doc
-    .font(box.bold ? 'Helvetica-Bold' : 'Helvetica')
+    .font(FONT_NAMES[style])
     .fontSize(size)
     .fillColor(box.color ?? COLORS.ink);
   const lineHeight = doc.currentLineHeight(true);
   const height = box.height ?? lineHeight;
-  const clean = printable(text);
+  // Measured in the main font; a character of another font counts as a wide letter (ideographs are one em).
+  const measured = segments
+    .map((segment) =>
+      segment.font === FONT_NAMES[style] ? segment.text : 'W'.repeat([...segment.text].length),
+    )
+    .join('');
+  doc.font(FONT_NAMES[style]);
   const used = Math.min(
     height,
-    doc.heightOfString(clean, { width: box.width, align: box.align ?? 'left' }) || lineHeight,
+    doc.heightOfString(measured, { width: box.width, align: box.align ?? 'left' }) || lineHeight,
   );
-  doc.text(clean, box.x, box.y, {
-    width: box.width,
-    height,
-    ellipsis: true,
-    align: box.align ?? 'left',
-    lineBreak: true,
-  });
+  writeSegments(
+    doc,
+    segments,
+    { width: box.width, height, ellipsis: true, align: box.align ?? 'left' },
+    { x: box.x, y: box.y },
+  );
   return used;
 }
 

@@ -1,10 +1,7 @@
-import type { ContractType, Pet } from '../../../shared/contract';
-import { DEFAULT_CURRENCY } from '../../../shared/wording/money';
+import type { Pet } from '../../../shared/contract';
 import {
   getAdoptionFees,
-  getContract,
   getCustomFields,
-  getPerson,
   getPet,
   listPets,
   type MirrorDb,
@@ -12,7 +9,6 @@ import {
   type PetQuery,
   statement,
 } from '../mirror';
-import { type ContractPet, drawContract, MARGIN } from './contract';
 import { explainFee } from './fee';
 import { drawKennelCard, type KennelCard } from './kennel-card';
 import { createDocument, type Paper } from './pdf-document';
@@ -53,7 +49,8 @@ export interface PrintedPdf {
 /** The most cards one batch prints: a filter that matches more is refused with a hint to narrow it. */
 export const MAX_BATCH_CARDS = 500;
 
-function slug(text: string): string {
+/** A file-name-safe form of a name (ASCII letters and digits, dashes). */
+export function slug(text: string): string {
   const cleaned = text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
@@ -176,82 +173,4 @@ export async function printCards(
   if (pets.length === 0) throw new PrintError('not_found', 'No pets match, so there are no cards to print.');
   const pdf = await renderCards(db, pets, settings, `Kennel cards (${pets.length})`);
   return { filename: `${name}.pdf`, pdf, pages: pets.length };
-}
-
-/**
- * Pets an agreement is about when none are named: for an adopter, the pets the server records as adopted by them
- * (`adopted_by`, set with `adopted_on` when an adoption is approved). The API lists no applications, so pets of an application still waiting are named by the caller.
- */
-export function adoptedBy(db: MirrorDb, personId: string): MirrorRecord<Pet>[] {
-  const rows = statement(
-    db,
-    `SELECT p.id FROM pet_adoption a JOIN pet p ON p.seq = a.seq
-     WHERE a.adopted_by = ? AND a.presence != 'removed' ORDER BY a.seq`,
-  ).all(personId) as { id: string }[];
-  return rows.flatMap(({ id }) => {
-    const pet = getPet(db, id);
-    return pet ? [pet] : [];
-  });
-}
-
-export interface ContractRequest {
-  personId: string;
-  /** The animals the agreement names; default for adopters: the pets adopted by this person. */
-  petIds?: readonly string[] | undefined;
-}
-
-/** The agreement of a person's type (adopter, foster, volunteer, surrender) filled in with them and their pets. */
-export async function printContract(
-  db: MirrorDb,
-  request: ContractRequest,
-  settings: PrintSettings,
-): Promise<PrintedPdf> {
-  const person = getPerson(db, request.personId.trim())?.record;
-  if (!person)
-    throw new PrintError(
-      'not_found',
-      `No person with id "${request.personId}" is on this desk. Check the id, or sync first.`,
-    );
-  const type: ContractType = person.type;
-  const contract = getContract(db, type);
-  if (!contract || contract.content.trim() === '') {
-    throw new PrintError(
-      'not_synced',
-      `This desk has no ${type} contract text yet. Sync with your shelter's server, then print again.`,
-    );
-  }
-  const pets = request.petIds?.length
-    ? request.petIds.map((id) => findPet(db, id))
-    : type === 'adopter'
-      ? adoptedBy(db, person.id)
-      : [];
-  const rules = getAdoptionFees(db).fees;
-  const contractPets: ContractPet[] = pets.map(({ record }) =>
-    type === 'adopter' ? { pet: record, fee: explainFee(record, rules, settings.currency) } : { pet: record },
-  );
-  const { doc, done } = createDocument(settings.paper, `${type} agreement: ${person.name}`, {
-    margin: MARGIN,
-    bufferPages: true,
-  });
-  drawContract(
-    doc,
-    {
-      type,
-      markdown: contract.content,
-      person,
-      pets: contractPets,
-      shelterName: settings.shelterName,
-      currency: settings.currency ?? DEFAULT_CURRENCY,
-      date: settings.today ?? localToday(),
-    },
-    settings.paper,
-  );
-  const pages = doc.bufferedPageRange().count;
-  doc.end();
-  const pdf = await done;
-  return {
-    filename: `${slug(`${type === 'surrender' ? 'surrender' : type === 'adopter' ? 'adoption' : type}-agreement-${person.name}`)}.pdf`,
-    pdf,
-    pages,
-  };
 }

@@ -1,56 +1,16 @@
-import { DEFAULT_CURRENCY, formatMoney as formatSharedMoney } from '../../../shared/wording/money';
+/** Words and values as they are printed. */
 
-/**
- * Words and values as they are printed. The standard PDF fonts (Helvetica) cover the Windows-1252 character set, so
- * every printed string passes through `printable`: accents are kept, other characters are approximated (é stays,
- * "ł" becomes "l") and anything without a Latin form becomes "?", so no glyph is silently dropped from a contract.
- */
+import { DEFAULT_CURRENCY, formatMoney as formatSharedMoney } from '../../../shared/wording/money';
+import { printedText } from './fonts';
 
 export { humanize } from '../../../shared/wording/humanize';
 
-// Windows-1252 beyond Latin-1: the printable characters of 0x80-0x9F.
-const CP1252_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
-const REPLACEMENTS: Record<string, string> = {
-  '\u2010': '-',
-  '\u2011': '-',
-  '\u2012': '-',
-  '\u2212': '-',
-  '\u00a0': ' ',
-  '\u2009': ' ',
-  '\u202f': ' ',
-  '\u2192': '->',
-  '\u2026': '...',
-  // Latin letters with a stroke or bar have no decomposition to strip.
-  Ł: 'L',
-  ł: 'l',
-  Đ: 'D',
-  đ: 'd',
-  Ħ: 'H',
-  ħ: 'h',
-  Ŧ: 'T',
-  ŧ: 't',
-  ı: 'i',
-  Ŋ: 'N',
-  ŋ: 'n',
-};
-
-function printableChar(char: string): string {
-  const code = char.codePointAt(0) ?? 0;
-  if (char === '\n' || char === '\t') return char;
-  if (code < 0x20 || code === 0x7f) return '';
-  if (code < 0x80 || (code >= 0xa0 && code <= 0xff) || CP1252_EXTRA.has(char)) return char;
-  const replaced = REPLACEMENTS[char];
-  if (replaced !== undefined) return replaced;
-  const stripped = char.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
-  if (stripped && [...stripped].every((each) => (each.codePointAt(0) ?? 0) < 0x80)) return stripped;
-  return '?';
-}
-
-/** The text as the standard PDF fonts can print it (see the module comment). */
+/**
+ * The text as the print fonts print it: every script they cover as it is (Latin, Greek, Cyrillic, Arabic, Chinese,
+ * Japanese...), control characters dropped, a character no font has as its closest plain letter or "?".
+ */
 export function printable(text: string): string {
-  let out = '';
-  for (const char of text.normalize('NFC')) out += printableChar(char);
-  return out;
+  return printedText(text);
 }
 
 /** An amount of money as printed on cards and contracts, in the shelter's currency (the desk's setting). */

@@ -79,9 +79,14 @@ export function connectionIdOf(settings: ConnectionSettings | undefined): string
   return settings.mode === 'standalone' ? STANDALONE_ID : remoteConnectionId(settings.remote);
 }
 
+/** The folder (`connections/<id>/`) of the connection a data folder is set to now: where its mirror lives. */
+export function activeMirrorFolder(dataDir: string): string {
+  return connectionFolder(dataDir, connectionIdOf(readConnectionSettings(dataDir)));
+}
+
 /** The mirror file of the connection a data folder is set to now. */
 export function activeMirrorFile(dataDir: string): string {
-  return path.join(connectionFolder(dataDir, connectionIdOf(readConnectionSettings(dataDir))), MIRROR_FILE);
+  return path.join(activeMirrorFolder(dataDir), MIRROR_FILE);
 }
 
 /**

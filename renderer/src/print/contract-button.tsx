@@ -1,14 +1,13 @@
-import { Button, Group, Modal, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, SegmentedControl, Stack } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconFileText } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { ContractType } from '../../../shared/contract';
-import type { DeskError, Paper } from '../../../shared/desk-api';
+import type { Paper } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
-import { DeskErrorAlert } from '../components/desk-error-alert';
 import { PetPicker } from '../components/pet-picker';
-import { toDeskError } from '../lib/desk-error';
-import { describePdf, preferredPaper, rememberPaper, savePdf } from './save-pdf';
+import { preferredPaper } from './save-pdf';
+import { DownloadOutcome, useDownloadPdf } from './use-download-pdf';
 
 const NAMES: Record<ContractType, string> = {
   adopter: 'adoption agreement',
@@ -34,28 +33,11 @@ export function ContractButton({
   const [opened, { open, close }] = useDisclosure(false);
   const [petIds, setPetIds] = useState<string[]>([]);
   const [paper, setPaper] = useState<Paper>(preferredPaper());
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<DeskError | undefined>();
-  const [saved, setSaved] = useState<string | undefined>();
-
-  async function print() {
-    rememberPaper(paper);
-    setBusy(true);
-    setError(undefined);
-    try {
-      const pdf = await desk.call('print.contract', {
-        personId,
-        paper,
-        ...(petIds.length > 0 && { petIds }),
-      });
-      savePdf(pdf);
-      setSaved(`${pdf.filename} (${describePdf(pdf)})`);
-    } catch (caught) {
-      setError(toDeskError(caught));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const pdf = useDownloadPdf();
+  const print = () =>
+    pdf.download(paper, (chosen) =>
+      desk.call('print.contract', { personId, paper: chosen, ...(petIds.length > 0 && { petIds }) }),
+    );
 
   const title = NAMES[type];
   return (
@@ -94,16 +76,11 @@ export function ContractButton({
                 { value: 'letter', label: 'US Letter' },
               ]}
             />
-            <Button onClick={() => void print()} loading={busy} leftSection={<IconFileText size={16} />}>
+            <Button onClick={() => void print()} loading={pdf.busy} leftSection={<IconFileText size={16} />}>
               Download PDF
             </Button>
           </Group>
-          {saved && (
-            <Text size="sm" c="dimmed" role="status">
-              Downloaded {saved}
-            </Text>
-          )}
-          {error && <DeskErrorAlert error={error} title="Nothing was printed" />}
+          <DownloadOutcome state={pdf} />
         </Stack>
       </Modal>
     </>

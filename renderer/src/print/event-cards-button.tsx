@@ -2,12 +2,11 @@ import { Button, Group, Modal, SegmentedControl, Stack, Text } from '@mantine/co
 import { useDisclosure } from '@mantine/hooks';
 import { IconPrinter } from '@tabler/icons-react';
 import { useState } from 'react';
-import type { DeskError, MirrorPetQuery, Paper } from '../../../shared/desk-api';
+import type { MirrorPetQuery, Paper } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
-import { DeskErrorAlert } from '../components/desk-error-alert';
 import { PetPicker } from '../components/pet-picker';
-import { toDeskError } from '../lib/desk-error';
-import { describePdf, preferredPaper, rememberPaper, savePdf } from './save-pdf';
+import { preferredPaper } from './save-pdf';
+import { DownloadOutcome, useDownloadPdf } from './use-download-pdf';
 
 /** The most cards one batch prints (the core refuses more with the same message). */
 const MAX_CARDS = 500;
@@ -30,26 +29,14 @@ export function EventCardsButton({
   );
   const [petIds, setPetIds] = useState<string[]>([]);
   const [paper, setPaper] = useState<Paper>(preferredPaper());
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<DeskError | undefined>();
-  const [saved, setSaved] = useState<string | undefined>();
+  const pdf = useDownloadPdf();
   const { limit: _limit, offset: _offset, ...filter } = query;
   const listFits = count > 0 && count <= MAX_CARDS;
 
-  async function print() {
-    rememberPaper(paper);
-    setBusy(true);
-    setError(undefined);
-    try {
-      const pdf = await desk.call('print.cards', source === 'list' ? { filter, paper } : { petIds, paper });
-      savePdf(pdf);
-      setSaved(`${pdf.filename} (${describePdf(pdf)})`);
-    } catch (caught) {
-      setError(toDeskError(caught));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const print = () =>
+    pdf.download(paper, (chosen) =>
+      desk.call('print.cards', source === 'list' ? { filter, paper: chosen } : { petIds, paper: chosen }),
+    );
 
   const cards = source === 'list' ? count : petIds.length;
   return (
@@ -98,19 +85,14 @@ export function EventCardsButton({
             />
             <Button
               onClick={() => void print()}
-              loading={busy}
+              loading={pdf.busy}
               disabled={cards === 0 || (source === 'list' && !listFits)}
               leftSection={<IconPrinter size={16} />}
             >
               {cards === 1 ? 'Download 1 card' : `Download ${cards.toLocaleString()} cards`}
             </Button>
           </Group>
-          {saved && (
-            <Text size="sm" c="dimmed" role="status">
-              Downloaded {saved}
-            </Text>
-          )}
-          {error && <DeskErrorAlert error={error} title="Nothing was printed" />}
+          <DownloadOutcome state={pdf} />
         </Stack>
       </Modal>
     </>

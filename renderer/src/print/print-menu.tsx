@@ -1,10 +1,8 @@
-import { Button, type ButtonProps, Menu, Stack, Text } from '@mantine/core';
+import { Button, type ButtonProps, Menu, Stack } from '@mantine/core';
 import { IconCheck, IconPrinter } from '@tabler/icons-react';
-import { useState } from 'react';
-import type { DeskError, Paper, PrintedPdfResult } from '../../../shared/desk-api';
-import { DeskErrorAlert } from '../components/desk-error-alert';
-import { toDeskError } from '../lib/desk-error';
-import { describePdf, preferredPaper, rememberPaper, savePdf } from './save-pdf';
+import type { Paper, PrintedPdfResult } from '../../../shared/desk-api';
+import { preferredPaper } from './save-pdf';
+import { DownloadOutcome, useDownloadPdf } from './use-download-pdf';
 
 const PAPERS: ReadonlyArray<{ value: Paper; label: string }> = [
   { value: 'a4', label: 'A4' },
@@ -28,26 +26,8 @@ export function PrintMenu({
   variant?: ButtonProps['variant'];
   size?: ButtonProps['size'];
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<DeskError | undefined>();
-  const [saved, setSaved] = useState<string | undefined>();
+  const pdf = useDownloadPdf();
   const last = preferredPaper();
-
-  async function print(paper: Paper) {
-    rememberPaper(paper);
-    setBusy(true);
-    setError(undefined);
-    setSaved(undefined);
-    try {
-      const pdf = await make(paper);
-      savePdf(pdf);
-      setSaved(`${pdf.filename} (${describePdf(pdf)})`);
-    } catch (caught) {
-      setError(toDeskError(caught));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   return (
     <Stack gap={6} align="flex-start">
@@ -57,7 +37,7 @@ export function PrintMenu({
             variant={variant}
             size={size}
             leftSection={<IconPrinter size={16} />}
-            loading={busy}
+            loading={pdf.busy}
             disabled={disabled}
           >
             {label}
@@ -68,7 +48,7 @@ export function PrintMenu({
           {PAPERS.map((paper) => (
             <Menu.Item
               key={paper.value}
-              onClick={() => void print(paper.value)}
+              onClick={() => void pdf.download(paper.value, make)}
               rightSection={paper.value === last ? <IconCheck size={14} aria-label="last used" /> : null}
             >
               {paper.label} PDF
@@ -76,12 +56,7 @@ export function PrintMenu({
           ))}
         </Menu.Dropdown>
       </Menu>
-      {saved && (
-        <Text size="xs" c="dimmed" role="status">
-          Downloaded {saved}
-        </Text>
-      )}
-      {error && <DeskErrorAlert error={error} title="Nothing was printed" />}
+      <DownloadOutcome state={pdf} size="xs" />
     </Stack>
   );
 }

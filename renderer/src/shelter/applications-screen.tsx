@@ -23,6 +23,7 @@ import { ScreenHeader } from '../components/screen-header';
 import { formatMomentDate } from '../lib/dates';
 import { useReloadOnChange } from '../lib/live-data';
 import { humanize, statusColor } from '../lib/words';
+import { ApplicationContractButton } from '../print/application-contract-button';
 import { PersonStatusModal } from './person-status-modal';
 import { StandaloneOnly, useAction } from './use-shelter';
 
@@ -169,21 +170,24 @@ function ApplicationCard({
           <b>Note:</b> {application.note}
         </Text>
       )}
-      {open && (
-        <Group mt="md" gap="sm">
-          <Button leftSection={<IconCheck size={18} />} onClick={() => onDecide('approved')}>
-            Approve
-          </Button>
-          <Button
-            variant="default"
-            color="red"
-            leftSection={<IconX size={18} />}
-            onClick={() => onDecide('denied')}
-          >
-            Deny
-          </Button>
-        </Group>
-      )}
+      <Group mt="md" gap="sm" align="flex-start">
+        {open && (
+          <>
+            <Button leftSection={<IconCheck size={18} />} onClick={() => onDecide('approved')}>
+              Approve
+            </Button>
+            <Button
+              variant="default"
+              color="red"
+              leftSection={<IconX size={18} />}
+              onClick={() => onDecide('denied')}
+            >
+              Deny
+            </Button>
+          </>
+        )}
+        <ApplicationContractButton applicationId={application.id} kind={application.kind} />
+      </Group>
     </Card>
   );
 }

@@ -9,7 +9,7 @@ import type { DeskSync } from './sync';
 export interface DeskOutbox {
   outbox: Outbox;
   /** Pass to the sync service: every sync run replays the outbox first (at start, on reconnect, on demand). */
-  hooks: SyncHooks;
+  hooks: Required<SyncHooks>;
   /**
    * The sync's connection, for replays. The outbox replays by itself (after each local write, when a retry falls
    * due) only once the core has started.

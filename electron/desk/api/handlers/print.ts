@@ -14,6 +14,8 @@ import type { HandlerTable } from '../handler-registry';
 export interface PrintHandlerOptions {
   /** Where card photos come from: the desk's photo cache in the app; default (tests): a bounded fetch. */
   loadPhoto?: LoadPhoto;
+  /** Brings the mirror's applications up to date when this desk runs its shelter (see `shelterApplications`). */
+  refreshApplications?: () => void;
 }
 
 function result(printed: PrintedPdf): PrintedPdfResult {
@@ -54,7 +56,15 @@ export function registerPrintHandlers(
       ),
     ),
   );
-  registry.handle('print.contract', async ({ personId, petIds, paper }) =>
-    result(await printContract(mirror.db, { personId, petIds }, settings(paper))),
-  );
+  registry.handle('print.contract', async (input) => {
+    if ('applicationId' in input) {
+      // A standalone desk reads its shelter's applications first, so one that just arrived prints at once.
+      options.refreshApplications?.();
+      return result(
+        await printContract(mirror.db, { applicationId: input.applicationId }, settings(input.paper)),
+      );
+    }
+    const { personId, petIds, paper } = input;
+    return result(await printContract(mirror.db, { personId, petIds }, settings(paper)));
+  });
 }

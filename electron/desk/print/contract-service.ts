@@ -1,0 +1,155 @@
+import { CONTRACT_TYPES, type ContractType, type Person, type Pet } from '../../../shared/contract';
+import { DEFAULT_CURRENCY } from '../../../shared/wording/money';
+import {
+  applicationById,
+  getAdoptionFees,
+  getContract,
+  getPerson,
+  getPet,
+  type MirrorDb,
+  type MirrorRecord,
+  statement,
+} from '../mirror';
+import { type ContractPet, drawContract, MARGIN } from './contract';
+import { explainFee } from './fee';
+import { createDocument } from './pdf-document';
+import { findPet, PrintError, type PrintedPdf, type PrintSettings, slug } from './print-service';
+import { localToday } from './words';
+
+/**
+ * Pets an agreement is about when none are named: for an adopter, the pets the server records as adopted by them
+ * (`adopted_by`, set with `adopted_on` when an adoption is approved). An application's agreement names its pets.
+ */
+export function adoptedBy(db: MirrorDb, personId: string): MirrorRecord<Pet>[] {
+  const rows = statement(
+    db,
+    `SELECT p.id FROM pet_adoption a JOIN pet p ON p.seq = a.seq
+     WHERE a.adopted_by = ? AND a.presence != 'removed' ORDER BY a.seq`,
+  ).all(personId) as { id: string }[];
+  return rows.flatMap(({ id }) => {
+    const pet = getPet(db, id);
+    return pet ? [pet] : [];
+  });
+}
+
+/**
+ * What an agreement is printed for: a person (with the animals named, by default an adopter's adopted pets), or
+ * an application (its applicant and the pets applied for, with their fees).
+ */
+export type ContractRequest =
+  | { personId: string; petIds?: readonly string[] | undefined }
+  | { applicationId: string };
+
+/** The request for one id that names an application or a person (the CLI's `print contract <id>`). */
+export function contractRequestFor(
+  db: MirrorDb,
+  id: string,
+  petIds: readonly string[] = [],
+): ContractRequest {
+  const application = applicationById(db, id);
+  if (!application) return { personId: id, petIds };
+  if (petIds.length > 0) {
+    throw new PrintError(
+      'invalid_input',
+      `"${id}" is an application: its agreement names the pets applied for. Leave out --pet, or give the person's id.`,
+    );
+  }
+  return { applicationId: application.id };
+}
+
+interface ContractSubject {
+  person: Person;
+  type: ContractType;
+  pets: MirrorRecord<Pet>[];
+}
+
+function personOrThrow(db: MirrorDb, personId: string, what: string): Person {
+  const person = getPerson(db, personId.trim())?.record;
+  if (!person) throw new PrintError('not_found', `No ${what} "${personId}" is on this desk. ${SYNC_HINT}`);
+  return person;
+}
+
+const SYNC_HINT = 'Check the id, or sync first.';
+
+function subjectOf(db: MirrorDb, request: ContractRequest): ContractSubject {
+  if ('personId' in request) {
+    const person = personOrThrow(db, request.personId, 'person with id');
+    const pets = request.petIds?.length
+      ? request.petIds.map((id) => findPet(db, id))
+      : person.type === 'adopter'
+        ? adoptedBy(db, person.id)
+        : [];
+    return { person, type: person.type, pets };
+  }
+  const application = applicationById(db, request.applicationId);
+  if (!application) {
+    throw new PrintError(
+      'not_found',
+      `No application with id "${request.applicationId}" is on this desk. A desk knows the applications it sent and, when it runs the shelter, all of them. ${SYNC_HINT}`,
+    );
+  }
+  const person = personOrThrow(
+    db,
+    application.personId,
+    `applicant of application ${application.id}: person`,
+  );
+  const pets = application.petIds.map((id) => {
+    const pet = getPet(db, id);
+    if (!pet) {
+      throw new PrintError(
+        'not_found',
+        `Pet ${id} of application ${application.id} is not on this desk. ${SYNC_HINT}`,
+      );
+    }
+    return pet;
+  });
+  const type = (CONTRACT_TYPES as readonly string[]).includes(application.kind)
+    ? (application.kind as ContractType)
+    : person.type;
+  return { person, type, pets };
+}
+
+/**
+ * The agreement of a person's type (adopter, foster, volunteer, surrender) or of an application's kind, filled in
+ * with the person, the animals (fees for an adoption), the date and signature lines.
+ */
+export async function printContract(
+  db: MirrorDb,
+  request: ContractRequest,
+  settings: PrintSettings,
+): Promise<PrintedPdf> {
+  const { person, type, pets } = subjectOf(db, request);
+  const contract = getContract(db, type);
+  if (!contract || contract.content.trim() === '') {
+    throw new PrintError(
+      'not_synced',
+      `This desk has no ${type} contract text yet. Sync with your shelter's server, then print again.`,
+    );
+  }
+  const rules = getAdoptionFees(db).fees;
+  const contractPets: ContractPet[] = pets.map(({ record }) =>
+    type === 'adopter' ? { pet: record, fee: explainFee(record, rules, settings.currency) } : { pet: record },
+  );
+  const { doc, done } = createDocument(settings.paper, `${type} agreement: ${person.name}`, {
+    margin: MARGIN,
+    bufferPages: true,
+  });
+  drawContract(
+    doc,
+    {
+      type,
+      markdown: contract.content,
+      person,
+      pets: contractPets,
+      shelterName: settings.shelterName,
+      currency: settings.currency ?? DEFAULT_CURRENCY,
+      date: settings.today ?? localToday(),
+    },
+    settings.paper,
+  );
+  const pages = doc.bufferedPageRange().count;
+  doc.end();
+  const pdf = await done;
+  const kind = type === 'surrender' ? 'surrender' : type === 'adopter' ? 'adoption' : type;
+  return { filename: `${slug(`${kind}-agreement-${person.name}`)}.pdf`, pdf, pages };
+}

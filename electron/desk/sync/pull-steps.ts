@@ -1,0 +1,221 @@
+import { z } from 'zod';
+import type { SyncStage } from '../../../shared/desk-api';
+import type { ApiClient } from '../client';
+import {
+  beginBulkLoad,
+  type MirrorDb,
+  pruneHttpCacheScope,
+  readSyncState,
+  toMs,
+  writeSyncState,
+} from '../mirror';
+import { type ListCollection, pageEnvelopeSchema, pageUrl } from './collections';
+import { type WalkPosition, type WalkResult, walkList } from './list-walk';
+import { cacheScope, type InvalidRecord, laterOf } from './page-store';
+import type { ReconcileResult } from './reconcile';
+
+/**
+ * A first pass (no checkpoint) over at least this many records is a bulk load: the search index of the rows it adds
+ * is built after the pass, in large chunks, instead of page by page.
+ */
+export const BULK_LOAD_MIN_RECORDS = 1000;
+
+export interface PassProgress {
+  collection: ListCollection;
+  stage: SyncStage;
+  pagesDone: number;
+  recordsDone: number;
+  recordsTotal: number | null;
+}
+
+export interface ListPullResult {
+  collection: ListCollection['name'];
+  /** True when the mirror holds every record the list showed, at that version or newer, and the checkpoint moved. */
+  complete: boolean;
+  /** Why it is not complete: a record failed validation, or the server's counts and records never agreed. */
+  incompleteReason?: 'invalid-records' | 'unconverged' | 'empty-page';
+  /** One sentence for people when it is not complete, with the request id to report. */
+  problem?: string;
+  checkpoint: string | null;
+  requests: number;
+  notModified: number;
+  written: number;
+  /** Rounds spent repairing what shifted while the list was read. */
+  repairs: number;
+  /** The whole list's `total` when this pull learned it (a pull without checkpoint), so the removal check needs no request. */
+  listTotal?: number;
+  invalid: InvalidRecord[];
+  reconciled: ReconcileResult;
+}
+
+export interface ListPullOptions {
+  onProgress?: (progress: PassProgress) => void;
+  signal?: AbortSignal | undefined;
+}
+
+const positionSchema = z.object({
+  anchor: z.object({ since: z.string().nullable(), offset: z.number().int().min(0) }),
+  keyset: z.boolean(),
+  maxSeen: z.string().nullable(),
+  pages: z.number().int().min(0),
+  records: z.number().int().min(0),
+  firstTotal: z.number().int().nullable(),
+  startedAt: z.string().nullable(),
+});
+
+export const listStateSchema = z.object({
+  /** Where the next pull asks from (`updated_since`, inclusive); see `checkpointOf`. */
+  checkpoint: z.string().nullable(),
+  /** A walk cut off halfway: the next run resumes after its last stored page. */
+  pass: z.object({ since: z.string().nullable(), position: positionSchema }).optional(),
+});
+export type ListState = z.infer<typeof listStateSchema>;
+
+export const stateKey = (collection: ListCollection) => `list:${collection.name}`;
+
+/** One pull's running state, shared by its steps. */
+export interface Pull {
+  db: MirrorDb;
+  client: ApiClient;
+  collection: ListCollection;
+  options: ListPullOptions;
+  since: string | null;
+  result: ListPullResult;
+  maxSeen: string | null;
+  stage: SyncStage;
+  /** A walk position is stored in the sync state (it must be cleared when the pull ends). */
+  persisted: boolean;
+  /** The pull went on from a walk cut off in an earlier run (the records stored then are not in `seen`). */
+  resumed: boolean;
+  /** Ids of every record this pull saw in a list page (stored or unchanged) or fetched by id. */
+  seen: Set<string>;
+  /**
+   * The server's clock at the first page of the earliest walk that paged by offset. Records edited behind such a
+   * walk may have been read at an older version, so the checkpoint may not move past it (see `checkpointOf`).
+   */
+  offsetWalkStartedAt: string | null;
+}
+
+/** Walks from `from`, persisting the position with each page when `persist`, and adds its figures to the pull. */
+export async function walk(pull: Pull, from: WalkPosition, persist: boolean): Promise<WalkResult> {
+  const { db, client, collection, options, since } = pull;
+  const key = stateKey(collection);
+  const walked = await walkList(db, client, collection, from, {
+    keyset: from.keyset,
+    signal: options.signal,
+    ...(persist && {
+      persist: (position: WalkPosition) => {
+        // A one-page pull is cheaper to ask again than to resume: a no-change poll writes nothing.
+        if (position.pages < 2) return;
+        writeSyncState(db, key, { checkpoint: since, pass: { since, position } } satisfies ListState);
+        pull.persisted = true;
+      },
+    }),
+    onPage: (page, position) => {
+      if (since === null && page.status === 200 && page.facts.total >= BULK_LOAD_MIN_RECORDS) {
+        beginBulkLoad(db, collection.entityType);
+      }
+      options.onProgress?.({
+        collection,
+        stage: pull.stage,
+        pagesDone: position.pages,
+        recordsDone: position.records,
+        recordsTotal: position.firstTotal,
+      });
+    },
+  });
+  const { result } = pull;
+  result.requests += walked.requests;
+  result.notModified += walked.notModified;
+  result.written += walked.written;
+  result.invalid.push(...walked.invalid);
+  for (const id of walked.seen) pull.seen.add(id);
+  pull.maxSeen = laterOf(pull.maxSeen, walked.position.maxSeen);
+  const { keyset, pages, startedAt } = walked.position;
+  if (!keyset && pages > 1 && startedAt)
+    pull.offsetWalkStartedAt = earlierOf(pull.offsetWalkStartedAt, startedAt);
+  if (walked.emptyPage) {
+    result.problem = `The server said more ${collection.name} follow but sent an empty page (request id ${walked.emptyPage.requestId ?? 'none'}).`;
+  }
+  return walked;
+}
+
+/** The list's `total` for the pull's checkpoint, fresh (one record asked for). */
+export async function currentTotal(pull: Pull): Promise<{ total: number; requestId: string | undefined }> {
+  const { client, collection, since, options } = pull;
+  const response = await client.get(pageUrl(collection, since, 0, 1), {
+    schema: pageEnvelopeSchema(collection),
+    ...(options.signal && { signal: options.signal }),
+  });
+  pull.result.requests += 1;
+  if (response.status !== 200)
+    throw new Error(`Unexpected ${response.status} for the count of ${collection.name}.`);
+  return { total: response.body.total, requestId: response.requestId };
+}
+
+/**
+ * A little before a server clock reading (seeing a few records twice is harmless): a whole second when the server
+ * stamps whole seconds (`X-Generated-At` has milliseconds, so a record stamped in that second sorts before it), a few
+ * milliseconds otherwise.
+ */
+function marginBefore(clock: string, stampSample: string | null): string {
+  const margin = stampSample !== null && !/\.\d/.test(stampSample) ? 1_000 : 5;
+  return new Date(toMs(clock) - margin).toISOString();
+}
+
+/**
+ * Where the next pull asks from. Normally the newest `updated_at` seen. After a walk that paged by offset it is no
+ * later than the server's clock when that walk began: a record edited behind the walk may have been read at its
+ * older version, and its edit carries a stamp after that clock, so the next pull reads it again. Never earlier than
+ * the pull's own checkpoint (a server clock going back must not make the desk re-read everything).
+ */
+function checkpointOf(pull: Pull): string | null {
+  if (pull.offsetWalkStartedAt === null) return pull.maxSeen;
+  const bound = marginBefore(pull.offsetWalkStartedAt, pull.maxSeen);
+  const capped = pull.maxSeen !== null && toMs(pull.maxSeen) <= toMs(bound) ? pull.maxSeen : bound;
+  return laterOf(pull.since, capped);
+}
+
+/** Earlier of two server timestamps. */
+function earlierOf(a: string | null, b: string): string {
+  if (a === null) return b;
+  return toMs(b) < toMs(a) ? b : a;
+}
+
+/** A record failed validation: the pull stops without moving the checkpoint, so the page is asked for again. */
+export function stopForInvalid(pull: Pull): ListPullResult {
+  const { db, collection, since, result } = pull;
+  if (pull.persisted) {
+    db.transaction(() =>
+      writeSyncState(db, stateKey(collection), { checkpoint: since } satisfies ListState),
+    )();
+  }
+  result.incompleteReason = 'invalid-records';
+  return result;
+}
+
+/** The pull converged: the checkpoint moves (see `checkpointOf`), and old cached pages go. */
+export function commit(pull: Pull): ListPullResult {
+  const { db, collection, since, result } = pull;
+  const checkpoint = checkpointOf(pull);
+  result.complete = true;
+  result.checkpoint = checkpoint;
+  if (checkpoint === since && !pull.persisted) return result;
+  db.transaction(() => {
+    writeSyncState(db, stateKey(collection), { checkpoint } satisfies ListState);
+    // Pages of older checkpoints will never be asked for again.
+    if (checkpoint !== since) {
+      pruneHttpCacheScope(
+        db,
+        cacheScope(collection, checkpoint),
+        pageUrl(collection, checkpoint, 0).split('&offset=')[0],
+      );
+    }
+  })();
+  return result;
+}
+
+/** The checkpoint of a collection (null before its first complete pull). */
+export function readCheckpoint(db: MirrorDb, collection: ListCollection): string | null {
+  return readSyncState(db, stateKey(collection), listStateSchema)?.checkpoint ?? null;
+}
