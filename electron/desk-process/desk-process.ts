@@ -35,6 +35,7 @@ export function runDeskProcess(parent: ParentPortLike, options: DeskProcessOptio
     for (const port of clients) port.postMessage({ event });
     if (event.type === 'status') send({ type: 'status', status: event.status });
     if (event.type === 'settings') send({ type: 'settings', settings: event.settings });
+    if (event.type === 'restore') send({ type: 'restore', running: event.running });
   }
 
   async function start(message: Extract<ToCore, { type: 'start' }>): Promise<DeskCore | undefined> {

@@ -48,6 +48,8 @@ export const fromCoreSchema = z.discriminatedUnion('type', [
   /** Status and settings, for the badge, the theme and the updater's "not during a sync". */
   z.object({ type: z.literal('status'), status: deskStatusSchema }),
   z.object({ type: z.literal('settings'), settings: deskSettingsSchema }),
+  /** A restore of the shelter database started or ended (the updater waits for it to end). */
+  z.object({ type: z.literal('restore'), running: z.boolean() }),
   /** An error line of core.log, for Help → Copy diagnostics. */
   z.object({ type: z.literal('error-line'), line: z.string() }),
   z.object({ type: z.literal('stopped') }),

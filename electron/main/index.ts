@@ -44,6 +44,8 @@ const coreEntry = fileURLToPath(new URL('./desk-process.js', import.meta.url));
 const smokeTest = process.env.SHELTER_DESK_SMOKE_TEST === '1';
 /** Set at build time from SHELTER_DESK_UPDATE_URL (electron.vite.config.ts); empty when the build has no feed. */
 const updateFeed = typeof __SHELTER_DESK_UPDATE_URL__ === 'string' ? __SHELTER_DESK_UPDATE_URL__ : '';
+/** How long quitting waits for the core to close while it restores a backup (else 10 s, then it is ended). */
+const RESTORE_QUIT_WAIT_MS = 5 * 60_000;
 
 if (process.env.SHELTER_DESK_DATA_DIR) {
   app.setPath('userData', process.env.SHELTER_DESK_DATA_DIR);
@@ -61,6 +63,8 @@ if (!app.requestSingleInstanceLock()) {
   let host: DeskProcessHost | undefined;
   const logs = createShellLogs(app.getPath('logs'));
   let status: DeskStatus | undefined;
+  /** The core is putting a backup in place: quitting waits for it, and no update is checked or installed. */
+  let restoring = false;
   watchProcesses(logs);
 
   const openWindow = (dataDir: string) => {
@@ -101,6 +105,18 @@ if (!app.requestSingleInstanceLock()) {
         serveAppProtocol(rendererDir);
       }
 
+      const updates = scheduleUpdates({
+        feedUrl: updateFeed,
+        isPackaged: app.isPackaged,
+        isDev,
+        isOnline: () => net.isOnline(),
+        busy: () =>
+          status?.state === 'syncing' || status?.state === 'connecting' ? 'a sync is running' : undefined,
+        loadUpdater: async () =>
+          (await import('electron-updater')).default.autoUpdater as unknown as UpdaterLike,
+        log: logs.main,
+      });
+
       const secretStore = createDesktopSecretStore(dataDir);
       const coreHost = createDeskProcessHost({
         fork: () => forkCore(logs.main),
@@ -125,8 +141,14 @@ if (!app.requestSingleInstanceLock()) {
           } else if (message.type === 'ready') {
             status = message.status;
             applyTheme(message.settings);
+            // A core that starts (again) runs no restore, even if the one before it stopped during one.
+            restoring = false;
+            updates.setRestoring(false);
           } else if (message.type === 'settings') {
             applyTheme(message.settings);
+          } else if (message.type === 'restore') {
+            restoring = message.running;
+            updates.setRestoring(message.running);
           } else if (message.type === 'error-line') {
             logs.rememberError('core', message.line);
           }
@@ -136,18 +158,6 @@ if (!app.requestSingleInstanceLock()) {
       connectDeskPorts(coreHost, allowedOrigin, (url) =>
         logs.main.warn('refused a bridge request', { from: url ? url.slice(0, 100) : 'no frame' }),
       );
-
-      const updates = scheduleUpdates({
-        feedUrl: updateFeed,
-        isPackaged: app.isPackaged,
-        isDev,
-        isOnline: () => net.isOnline(),
-        busy: () =>
-          status?.state === 'syncing' || status?.state === 'connecting' ? 'a sync is running' : undefined,
-        loadUpdater: async () =>
-          (await import('electron-updater')).default.autoUpdater as unknown as UpdaterLike,
-        log: logs.main,
-      });
 
       installApplicationMenu(isDev, {
         command: (command) => sendShellEvent({ type: 'menu-command', command }, allowedOrigin),
@@ -202,7 +212,8 @@ if (!app.requestSingleInstanceLock()) {
     // The core closes its databases (WAL checkpointed, nothing cut off) before the app exits.
     event.preventDefault();
     closed = true;
-    void host.stop().finally(() => {
+    // A restore is let finish (the core closes once the swapped database is open again) rather than cut off.
+    void host.stop(restoring ? RESTORE_QUIT_WAIT_MS : undefined).finally(() => {
       logs.main.info('quit');
       app.quit();
     });

@@ -67,4 +67,28 @@ describe('updates', () => {
     expect(updater).toMatchObject({ checks: 1, feed: FEED, autoDownload: true, autoInstallOnAppQuit: true });
     scheduled.stop();
   });
+
+  it('neither check nor install on quit while the core restores a backup, and resume when it ends', async () => {
+    const logged: string[] = [];
+    const log = { ...noopLogger, info: (message: string) => void logged.push(message) };
+    const { scheduled, updater } = scheduler({ log });
+    // Held before the updater is even loaded: the check does not load it.
+    scheduled.setRestoring(true);
+    expect(await scheduled.checkNow()).toBe('busy');
+    expect(updater.checks).toBe(0);
+    scheduled.setRestoring(false);
+    expect(await scheduled.checkNow()).toBe('checked');
+    expect(updater.autoInstallOnAppQuit).toBe(true);
+    // Loaded (an update may be downloaded): a restore withdraws install-on-quit until it ends.
+    scheduled.setRestoring(true);
+    expect(updater.autoInstallOnAppQuit).toBe(false);
+    expect(await scheduled.checkNow()).toBe('busy');
+    expect(updater.checks).toBe(1);
+    scheduled.setRestoring(false);
+    expect(updater.autoInstallOnAppQuit).toBe(true);
+    expect(await scheduled.checkNow()).toBe('checked');
+    expect(updater.checks).toBe(2);
+    expect(logged).toContain('updates held: a restore is running');
+    scheduled.stop();
+  });
 });

@@ -45,18 +45,30 @@ export interface UpdateScheduler {
   describe(): string;
   /** Checks now if allowed; says what happened. */
   checkNow(): Promise<'checked' | 'offline' | 'busy' | 'off' | 'failed'>;
+  /**
+   * The core started or ended a restore of the shelter database. While one runs, no check starts and a downloaded
+   * update is not installed if the app quits (it installs at a later quit).
+   */
+  setRestoring(running: boolean): void;
   stop(): void;
 }
 
 /**
  * electron-updater on a schedule: checks only when online and never while a sync or a restore runs (the check
- * waits and tries again), downloads in the background and installs when the app quits (never mid-shift).
+ * waits and tries again), downloads in the background and installs when the app quits (never mid-shift, and
+ * never while a restore runs).
  */
 export function scheduleUpdates(options: UpdateOptions): UpdateScheduler {
   const off = updatesOffReason(options);
   let last = off ?? 'on, not checked yet';
   let timer: NodeJS.Timeout | undefined;
   let updater: Promise<UpdaterLike> | undefined;
+  let loaded: UpdaterLike | undefined;
+  let restoring = false;
+  // electron-updater reads the flag when the app quits (and when a download ends, to hook the quit).
+  const holdInstall = () => {
+    if (loaded) loaded.autoInstallOnAppQuit = !restoring;
+  };
 
   const later = (ms: number) => {
     if (timer) clearTimeout(timer);
@@ -65,16 +77,19 @@ export function scheduleUpdates(options: UpdateOptions): UpdateScheduler {
   };
 
   function load(): Promise<UpdaterLike> {
-    updater ??= options.loadUpdater().then((loaded) => {
-      loaded.autoDownload = true;
-      loaded.autoInstallOnAppQuit = true;
-      loaded.setFeedURL({ provider: 'generic', url: options.feedUrl });
-      loaded.on('update-downloaded', () => {
+    updater ??= options.loadUpdater().then((instance) => {
+      instance.autoDownload = true;
+      instance.setFeedURL({ provider: 'generic', url: options.feedUrl });
+      instance.on('update-downloaded', () => {
         last = 'an update is downloaded and installs when Shelter Desk quits';
         options.log.info('update downloaded; installs on quit');
       });
-      loaded.on('error', (error) => options.log.warn('update failed', { reason: (error as Error)?.message }));
-      return loaded;
+      instance.on('error', (error) =>
+        options.log.warn('update failed', { reason: (error as Error)?.message }),
+      );
+      loaded = instance;
+      holdInstall();
+      return instance;
     });
     return updater;
   }
@@ -86,7 +101,7 @@ export function scheduleUpdates(options: UpdateOptions): UpdateScheduler {
       later(retry);
       return 'offline';
     }
-    const busy = options.busy();
+    const busy = restoring ? 'a restore is running' : options.busy();
     if (busy) {
       options.log.info('update check postponed', { reason: busy });
       later(retry);
@@ -108,6 +123,12 @@ export function scheduleUpdates(options: UpdateOptions): UpdateScheduler {
   return {
     describe: () => last,
     checkNow,
+    setRestoring: (running) => {
+      if (running === restoring) return;
+      restoring = running;
+      holdInstall();
+      if (!off) options.log.info(running ? 'updates held: a restore is running' : 'updates resumed');
+    },
     stop: () => {
       if (timer) clearTimeout(timer);
     },

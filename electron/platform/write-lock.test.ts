@@ -4,7 +4,13 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DatabaseBusyError, installWriteTransactions, lockHoldStats, resetLockHoldStats } from './write-lock';
+import {
+  DatabaseBusyError,
+  installWriteTransactions,
+  lockHoldStats,
+  resetLockHoldStats,
+  watchLockHolds,
+} from './write-lock';
 
 let dir: string;
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -104,6 +110,21 @@ describe('installWriteTransactions', () => {
     const stats = lockHoldStats().get(filename);
     expect(stats?.transactions).toBe(1);
     expect(stats?.longestMs).toBeGreaterThanOrEqual(25);
+    db.close();
+  });
+
+  it('tells a watcher every hold as it ends, until the watcher stops', () => {
+    const { filename, db } = openWal();
+    installWriteTransactions(db, filename, 1_000);
+    const holds: Array<[string, number]> = [];
+    const stop = watchLockHolds((file, ms) => holds.push([file, ms]));
+    const insert = db.transaction((n: number) => db.exec(`INSERT INTO t VALUES (${n})`));
+    insert(1);
+    insert(2);
+    stop();
+    insert(3);
+    expect(holds).toHaveLength(2);
+    expect(holds.every(([file, ms]) => file === filename && ms >= 0)).toBe(true);
     db.close();
   });
 });

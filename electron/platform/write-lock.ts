@@ -150,12 +150,25 @@ export function resetLockHoldStats(): void {
   holdStats.clear();
 }
 
+type LockHoldListener = (filename: string, ms: number) => void;
+const holdListeners = new Set<LockHoldListener>();
+
+/**
+ * Calls `listener` with each write transaction's hold as it commits or rolls back (the bench's distribution of
+ * hold times); returns the function that stops it.
+ */
+export function watchLockHolds(listener: LockHoldListener): () => void {
+  holdListeners.add(listener);
+  return () => holdListeners.delete(listener);
+}
+
 function recordHold(filename: string, ms: number): void {
   const stats = holdStats.get(filename) ?? { transactions: 0, longestMs: 0, totalMs: 0 };
   stats.transactions += 1;
   stats.totalMs += ms;
   stats.longestMs = Math.max(stats.longestMs, ms);
   holdStats.set(filename, stats);
+  for (const listener of holdListeners) listener(filename, ms);
 }
 
 type AnyFunction = (...args: never[]) => unknown;

@@ -30,7 +30,7 @@ export {
   swapDatabaseFile,
 } from './staff/backup';
 export { findShelterDatabaseDir, openStaffOperations } from './staff/open-staff';
-export { StaffOperationError } from './staff/staff-operations';
+export { type ApplicationSummary, StaffOperationError } from './staff/staff-operations';
 
 export interface ApiServerOptions {
   /** Database at <dataDir>/server.sqlite (created if missing). */

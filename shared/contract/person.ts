@@ -49,6 +49,22 @@ const personCommonShape = {
   capacity: z.number().int({ error: 'must be a whole number' }).min(0).nullable().optional(),
 };
 
+/**
+ * A staff edit of a person (the desk running its own shelter; the API has no PATCH for people): the fields sent
+ * change, the rest stay. `custom_field_data` is merged into the stored values (public keys become internal ones;
+ * a null value removes the field). `capacity` is kept for fosters only.
+ */
+export const personEditSchema = z.strictObject({
+  name: z.string().trim().min(1, { error: 'must not be empty' }).max(200).optional(),
+  email: z.email({ error: 'must be an email address' }).max(254).nullable().optional(),
+  phone: z.string().trim().max(50).nullable().optional(),
+  address: z.string().trim().max(500).nullable().optional(),
+  status_change_notes: z.string().trim().max(2000).nullable().optional(),
+  custom_field_data: customFieldDataSchema.optional(),
+  capacity: z.number().int({ error: 'must be a whole number' }).min(0).max(1000).nullable().optional(),
+});
+export type PersonEdit = z.infer<typeof personEditSchema>;
+
 const surrenderLinkExtras = {
   reason: z.string().optional(),
   urgency: z.string().optional(),

@@ -18,6 +18,11 @@ export const deskEventSchema = z.discriminatedUnion('type', [
     type: z.literal('mirror-changed'),
     collections: z.array(z.enum(['pets', 'adopters', 'fosters', 'metadata'])),
   }),
+  /**
+   * A backup is being put in place of the standalone shelter's database (`shelter.backups.restore`), from start to
+   * end whatever the outcome: the desktop shell neither checks for nor installs an update meanwhile.
+   */
+  z.object({ type: z.literal('restore'), running: z.boolean() }),
   /** The outbox changed (a write queued, sent, refused, edited or discarded; a conflict noted or settled). */
   outboxEventSchema,
   /** From the desktop shell: an app command chosen in the menus, and the core process's state. */

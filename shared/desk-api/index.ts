@@ -6,6 +6,7 @@ import { DeskCallError, type DeskError, deskResultSchema } from './errors';
 import { type DeskEvent, deskEventSchema } from './events';
 import { mirrorMethods } from './mirror';
 import { outboxMethods } from './outbox';
+import { peopleMethods } from './people';
 import { photoMethods } from './photos';
 import { printMethods } from './print';
 import { settingsMethods } from './settings';
@@ -21,6 +22,7 @@ export * from './errors';
 export * from './events';
 export * from './mirror';
 export * from './outbox';
+export * from './people';
 export * from './photos';
 export * from './port-channels';
 export * from './print';
@@ -36,6 +38,7 @@ export * from './sync';
  */
 export const deskMethods = {
   ...appMethods,
+  ...peopleMethods,
   ...settingsMethods,
   ...statusMethods,
   ...mirrorMethods,

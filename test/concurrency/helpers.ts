@@ -4,13 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 
-export const ROOT = path.resolve(import.meta.dirname, '../..');
+import { ROOT } from '../run-command';
 
-export interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export { ROOT, type Run, run } from '../run-command';
 
 /**
  * Bundles the desk's CLI once into one file, so a test can start hundreds of commands without paying tsx's start-up
@@ -33,27 +29,6 @@ export async function bundleCli(): Promise<string> {
     },
   });
   return outfile;
-}
-
-/** Runs a command to its end; never throws on a non-zero exit (the test looks at the code). */
-export function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code, signal) => resolve({ code: code ?? (signal ? 128 : -1), stdout, stderr }));
-  });
 }
 
 /** One CPU-burning child per core, so the machine is as loaded as a busy shelter PC; stop() kills exactly them. */

@@ -1,33 +1,13 @@
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deskCli } from '../run-command';
 import { petFields, readServerState, startServer, tempDir, WRITE_KEY } from './helpers';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 type Server = Awaited<ReturnType<typeof startServer>>;
 let server: Server;
 const folder = tempDir('outbox-cli-');
 const dataDir = path.join(folder.dir, 'desk');
-
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'electron/cli/desk-cli.ts', ...args, '--data-dir', dataDir],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const cli = (args: string[]) => deskCli([...args, '--data-dir', dataDir]);
 
 beforeAll(async () => {
   server = await startServer();

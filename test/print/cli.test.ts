@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,35 +6,12 @@ import { upsertApplication } from '../../electron/desk/mirror';
 import { openDeskMirror } from '../../electron/desk/outbox';
 import { activeMirrorFolder } from '../../electron/desk/sync';
 import { startApiServer } from '../../electron/server';
+import { deskCli as cli } from '../run-command';
 import { openPrintFixture, type PrintFixture } from './fixtures';
 import { flat, pdfInfo, pdfText } from './pdf-reader';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 let dir: string;
 let fixture: PrintFixture;
-
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/desk-cli.ts', ...args], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
-  });
-}
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-print-cli-'));

@@ -1,10 +1,11 @@
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { createDeskCore, type DeskCore } from '../../electron/desk/api';
+
+export { deskCli as cli } from '../run-command';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -49,32 +50,6 @@ export async function api(
     json = text;
   }
   return { status: response.status, json };
-}
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-/** Runs `npm run cli -- ARGS` the way the IT person does (node + tsx, no npm banner), bounded to 60 s. */
-export function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'electron/cli/desk-cli.ts', ...args], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
-  });
 }
 
 /** SHA-256 of a file's bytes, to prove it did not change. */

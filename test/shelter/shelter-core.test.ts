@@ -52,10 +52,16 @@ describe('a standalone shelter run from the desk', () => {
 
     const garbage = path.join(tempDir(), 'garbage.sqlite');
     fs.writeFileSync(garbage, 'not a database at all'.repeat(100));
+    const restoreEvents: boolean[] = [];
+    core.events.subscribe((event) => {
+      if (event.type === 'restore') restoreEvents.push(event.running);
+    });
     await expect(core.registry.invoke('shelter.backups.restore', { file: garbage })).rejects.toMatchObject({
       code: 'invalid_input',
       message: expect.stringMatching(/not a readable Shelter Desk backup.*Nothing was changed/),
     });
+    // The shell holds updates from the start of a restore to its end, whatever the outcome.
+    expect(restoreEvents).toEqual([true, false]);
     expect((await api(apiUrl, key, '/pets?limit=1')).status).toBe(200);
   }, 60_000);
 });

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,29 +6,14 @@ import { setLocalEdit } from '../../electron/desk/mirror';
 import { openDeskMirror } from '../../electron/desk/outbox';
 import { activeMirrorFolder } from '../../electron/desk/sync';
 import { type RunningApiServer, startApiServer } from '../../electron/server';
+import { deskCli, type Run, run } from '../run-command';
 
 const READ_KEY = 'r-key-cli-0123456789abcdef';
-const ROOT = path.resolve(import.meta.dirname, '../..');
 let server: RunningApiServer;
 let dir: string;
 
-function cli(args: string[], viaNpm = false): Promise<{ code: number; stdout: string; stderr: string }> {
-  const [command, argv] = viaNpm
-    ? ['npm', ['run', '--silent', 'cli', '--', ...args]]
-    : [process.execPath, ['--import', 'tsx', 'electron/cli/desk-cli.ts', ...args]];
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
+function cli(args: string[], viaNpm = false): Promise<Run> {
+  return viaNpm ? run('npm', ['run', '--silent', 'cli', '--', ...args]) : deskCli(args);
 }
 
 beforeAll(async () => {

@@ -10,6 +10,7 @@ import { createEventHub, type EventHub } from './event-hub';
 import { createHandlerRegistry, type HandlerRegistry } from './handler-registry';
 import { registerAppHandlers } from './handlers/app';
 import { registerConnectionHandlers } from './handlers/connection';
+import { registerPeopleHandlers } from './handlers/people';
 import { registerPhotoHandlers } from './handlers/photos';
 import { registerSettingsHandlers } from './handlers/settings';
 import { registerShelterHandlers } from './handlers/shelter';
@@ -132,6 +133,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     sessions.forward(registry, await sessions.current());
     registerConnectionHandlers(registry, connections, sessions);
     registerShelterHandlers(registry, context, { host: shelter, connections, sessions });
+    registerPeopleHandlers(registry, context, { host: shelter, connections, sessions });
   } catch (error) {
     await close();
     throw error;

@@ -1,3 +1,4 @@
+import { errorBodySchema } from '../../../shared/contract';
 import type { DeskError } from '../../../shared/desk-api';
 
 /**
@@ -62,4 +63,17 @@ export class ApiError extends Error {
       ...(this.requestId !== undefined && { requestId: this.requestId }),
     };
   }
+}
+
+/** The server's error message and code from an error body, when it sent one. */
+export function describeErrorBody(text: string): { message?: string; code?: string; requestId?: string } {
+  try {
+    const parsed = errorBodySchema.safeParse(JSON.parse(text));
+    if (parsed.success) {
+      return { message: parsed.data.error, code: parsed.data.code, requestId: parsed.data.request_id };
+    }
+  } catch {
+    // Not JSON: the caller falls back to the status line.
+  }
+  return {};
 }

@@ -21,15 +21,25 @@ const BULK_DEFERRED_INDEXES: Record<EntityType, readonly string[]> = {
   person: ['person_list_name', 'person_list_any_name', 'person_list_updated'],
 };
 
-/** Rows indexed per catch-up transaction: large enough for few FTS segments, short enough not to stall the UI. */
+/** Rows indexed per catch-up transaction when no budget applies (a caller's step, a test). */
 export const SEARCH_CATCH_UP_ROWS = 5000;
 
 /**
- * WAL size (pages) that triggers a checkpoint during a bulk load. A checkpoint copies each changed database page
- * once, however many commits changed it: checkpointing every 16k pages (64 MiB) instead of every 1k writes the hot
- * index pages of a filling table a fraction as often, and syncs to disk far less often.
+ * `finishBulkLoad` sizes each catch-up transaction to take about this long: it holds the write lock (other processes
+ * wait) and blocks the event loop (the bridge, the UI) for that time. Rows per step follow the measured speed, within
+ * `CATCH_UP_MIN_ROWS`..`SEARCH_CATCH_UP_ROWS` (fewer rows make more FTS segments to merge).
  */
-const BULK_WAL_AUTOCHECKPOINT = 16384;
+export const CATCH_UP_BUDGET_MS = 25;
+const CATCH_UP_MIN_ROWS = 200;
+const CATCH_UP_FIRST_ROWS = 1000;
+
+/**
+ * WAL size (pages) that triggers a checkpoint during a bulk load. A checkpoint copies each changed database page
+ * once, however many commits changed it, so a wider interval than SQLite's 1,000 pages writes the hot index pages of
+ * a filling table less often; but the automatic checkpoint runs synchronously in the commit that crosses it, so its
+ * size is a pause of the event loop: 4k pages (16 MiB) copy in about 20 ms (64 MiB took 70-220 ms).
+ */
+const BULK_WAL_AUTOCHECKPOINT = 4096;
 const checkpointBefore = new WeakMap<MirrorDb, number>();
 
 function widenCheckpoints(db: MirrorDb): void {
@@ -43,8 +53,9 @@ function restoreCheckpoints(db: MirrorDb): void {
   if (before === undefined) return;
   checkpointBefore.delete(db);
   db.pragma(`wal_autocheckpoint = ${Number(before)}`);
-  // Fold the large WAL into the database now and shrink it, rather than on some later small write.
-  db.pragma('wal_checkpoint(TRUNCATE)');
+  // Fold the WAL into the database now rather than on some later small write. PASSIVE: unlike TRUNCATE, it never
+  // blocks another process's writer; the WAL file is cut back to `journal_size_limit` when it next restarts.
+  db.pragma('wal_checkpoint(PASSIVE)');
 }
 
 const droppedIndexesSchema = z.array(z.object({ name: z.string(), sql: z.string() }));
@@ -151,7 +162,13 @@ export async function finishBulkLoad(
   entityType: EntityType,
   signal?: AbortSignal,
 ): Promise<void> {
-  while (!signal?.aborted && !catchUpBulkLoad(db, entityType)) {
+  let rows = CATCH_UP_FIRST_ROWS;
+  while (!signal?.aborted) {
+    const started = performance.now();
+    if (catchUpBulkLoad(db, entityType, rows)) break;
+    // At most halved or doubled per step: one step slowed by a busy machine does not shrink the rest to nothing.
+    const factor = Math.min(2, Math.max(0.5, CATCH_UP_BUDGET_MS / Math.max(1, performance.now() - started)));
+    rows = Math.round(Math.min(SEARCH_CATCH_UP_ROWS, Math.max(CATCH_UP_MIN_ROWS, rows * factor)));
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   if (searchIndexWatermark(db, 'pet') === undefined && searchIndexWatermark(db, 'person') === undefined) {

@@ -3,6 +3,7 @@ export * from './bulk-load';
 export * from './dashboard-counts';
 export * from './dashboard-index';
 export * from './effective';
+export * from './list-queries';
 export * from './listed-records';
 export * from './local-edits';
 export * from './metadata-store';

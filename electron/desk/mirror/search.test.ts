@@ -71,6 +71,18 @@ describe('desk search', () => {
     ]);
   });
 
+  it('narrows with every word, whichever field each word is found in', () => {
+    // "lake" is only in Max's description: it must not add Max to what "bel" finds, nor keep Bella.
+    expect(petNames('bel lake')).toEqual([]);
+    expect(petNames('max lake')).toEqual(['Max']);
+    expect(petNames('beagle isabel')).toEqual(['Isabel']);
+  });
+
+  it('ranks a word starting inside the name after a name starting with it', () => {
+    storeServerPage(mirror.db, 'pet', [makePet({ name: 'Sir Bellamy', breed: ['Boxer'] })], 'listed');
+    expect(petNames('bel')).toEqual(['Bella', 'Sir Bellamy', 'Apollo', 'Isabel']);
+  });
+
   it('finds people by phone whichever way the number is written', () => {
     expect(personNames('+1 555 0999')).toEqual(['Dana Lee']);
     expect(personNames('555-0999')).toEqual(['Dana Lee']);

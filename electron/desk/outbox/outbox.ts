@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type {
   LocalWriteResult,
   OutboxConflict,
@@ -9,37 +8,20 @@ import type {
 import type { Logger } from '../../platform/log';
 import type { ApiClient } from '../client';
 import type { EntityType, MirrorDb } from '../mirror';
-import { statement } from '../mirror';
 import { deleteConflict, listConflicts } from './conflicts';
+import { discardEntry, makeAllDue, replaceEntryBody, requireEntry, resendEntry } from './entry-actions';
 import {
   createPerson,
   createPet,
   type LocalWriteContext,
   updatePet,
-  validateEntryBody,
   type WriteOptions,
 } from './local-writes';
-import {
-  countEntries,
-  deleteEntry,
-  entityEntries,
-  entryError,
-  entryFields,
-  entryRefs,
-  findLocalIds,
-  getEntry,
-  headEntries,
-  listEntries,
-  mappedServerId,
-  markNeedsAttention,
-  type OutboxRow,
-  resubmitEntry,
-  toEntryView,
-} from './outbox-store';
+import { countEntries } from './outbox-store';
+import { listEntryViews } from './queue-view';
 import type { ReplayResult } from './replay';
 import { ReplayScheduler } from './replay-scheduler';
-import { dropLocalRecord, rebuildOverlay, recordName } from './settle';
-import { isLocalId, LocalWriteError } from './values';
+import { LocalWriteError } from './values';
 
 export interface OutboxOptions {
   db: MirrorDb;
@@ -143,42 +125,9 @@ export class Outbox {
     return this.afterWrite(createPerson(this.writeContext, request, options));
   }
 
-  private summary(row: OutboxRow): string {
-    const name = recordName(this.db, row.entity_type, row.entity_id);
-    if (row.operation === 'pet.create') return `Create pet "${name}"`;
-    if (row.operation === 'person.create') {
-      const type = typeof entryFields(row).type === 'string' ? String(entryFields(row).type) : 'person';
-      return `Create ${type} "${name}"`;
-    }
-    return `Update pet "${name}": ${Object.keys(entryFields(row)).join(', ')}`;
-  }
-
-  private waitingFor(row: OutboxRow, heads: Set<number>): string | null {
-    if (row.state !== 'pending') return null;
-    if (this.scheduler.pausedReason) return 'a valid API key (the server refused the key)';
-    if (!heads.has(row.id)) return 'an earlier change of the same record';
-    const refs = entryRefs(row);
-    if (refs.length > 0) return `the server to accept the new record ${refs.join(', ')}`;
-    if (row.next_attempt_ms > this.now()) return `a retry at ${new Date(row.next_attempt_ms).toISOString()}`;
-    return null;
-  }
-
   /** Entries in queue order, as the bridge shows them. */
   list(filter: { state?: OutboxState | undefined; entityId?: string | undefined } = {}): OutboxEntry[] {
-    const heads = new Set(headEntries(this.db).map((row) => row.id));
-    return listEntries(this.db, filter).map((row) =>
-      toEntryView(row, this.waitingFor(row, heads), this.summary(row)),
-    );
-  }
-
-  private requireEntry(id: number): OutboxRow {
-    const row = getEntry(this.db, id);
-    if (!row)
-      throw new LocalWriteError(
-        'not_found',
-        `There is no outbox entry ${id}; list the outbox to see its ids.`,
-      );
-    return row;
+    return listEntryViews({ db: this.db, pausedReason: this.scheduler.pausedReason, now: this.now }, filter);
   }
 
   /**
@@ -189,29 +138,11 @@ export class Outbox {
   retry(id?: number): OutboxCounts {
     if (id === undefined) {
       this.scheduler.resume();
-      this.db.transaction(() =>
-        statement(this.db, `UPDATE outbox SET next_attempt_ms = 0 WHERE state = 'pending'`).run(),
-      )();
+      makeAllDue(this.db);
       this.changed([]);
     } else {
-      const row = this.requireEntry(id);
-      const status = entryError(row)?.status ?? null;
-      // A key the server refused (4xx) cannot be used again; otherwise (the desk could not verify an old write,
-      // or a reference was discarded) the same key keeps a resend safe if the first one did arrive.
-      const refused = status !== null && status >= 400 && status < 500;
-      this.db.transaction(() => {
-        if (row.state === 'needs-attention') {
-          resubmitEntry(this.db, id, {
-            body: row.body,
-            path: row.path,
-            fields: entryFields(row),
-            idempotencyKey: refused ? randomUUID() : row.idempotency_key,
-          });
-          rebuildOverlay(this.db, row.entity_type, row.entity_id);
-        } else {
-          statement(this.db, 'UPDATE outbox SET next_attempt_ms = 0 WHERE id = ?').run(id);
-        }
-      })();
+      const row = requireEntry(this.db, id);
+      resendEntry(this.db, row);
       this.changed([{ entityType: row.entity_type, id: row.entity_id }]);
     }
     this.kick();
@@ -219,88 +150,23 @@ export class Outbox {
   }
 
   /**
-   * Replaces the body of a needs-attention entry (validated again as the same kind of write) and resubmits it with a
-   * new Idempotency-Key. For a create the mirror's local record shows the new fields.
+   * Replaces the body of a needs-attention entry and resubmits it with a new Idempotency-Key. See `replaceEntryBody`.
    * @throws LocalWriteError when the entry is not waiting for attention or the body is invalid.
    */
   edit(id: number, body: Record<string, unknown>): OutboxEntry {
-    const row = this.requireEntry(id);
-    if (row.state !== 'needs-attention') {
-      throw new LocalWriteError(
-        'conflict',
-        `Entry ${id} is not waiting for attention (it is ${row.state}); only refused changes can be edited.`,
-      );
-    }
-    let text = JSON.stringify(validateEntryBody(row.operation, body));
-    for (const ref of findLocalIds(text)) {
-      // A local pet the server has accepted since is named by its server id (nothing would rewrite it later).
-      const mapped = mappedServerId(this.db, 'pet', ref);
-      if (mapped) text = text.replaceAll(ref, mapped);
-      else if (!statement(this.db, 'SELECT 1 FROM pet WHERE id = ?').get(ref)) {
-        throw new LocalWriteError('not_found', `The body names ${ref}, which is not a pet on this desk.`);
-      }
-    }
-    const valid = JSON.parse(text) as Record<string, unknown>;
-    const { application: _a, pets: _p, ...personFields } = valid;
-    const fields = row.operation === 'person.create' ? personFields : valid;
-    this.db.transaction(() => {
-      resubmitEntry(this.db, id, {
-        body: JSON.stringify(valid),
-        path: row.path,
-        fields,
-        idempotencyKey: randomUUID(),
-      });
-      rebuildOverlay(this.db, row.entity_type, row.entity_id);
-    })();
+    const row = requireEntry(this.db, id);
+    replaceEntryBody(this.db, row, body);
     this.changed([{ entityType: row.entity_type, id: row.entity_id }]);
     this.kick();
     return this.list().find((entry) => entry.id === id) as OutboxEntry;
   }
 
   /**
-   * Drops an entry that the server never accepted and undoes its change in the mirror. Entries handed to the
-   * network and not answered yet cannot be discarded (the server may have applied them). Discarding a create
-   * drops the record's later entries too, and moves entries of other records that reference it aside.
+   * Drops an entry that the server never accepted and undoes its change in the mirror. See `discardEntry`.
    * @throws LocalWriteError when the entry may already be on the server.
    */
   discard(id: number): { discarded: number[]; counts: OutboxCounts } {
-    const row = this.requireEntry(id);
-    if (row.state === 'pending' && row.first_sent_ms !== null) {
-      throw new LocalWriteError(
-        'conflict',
-        `Entry ${id} was already sent and its answer has not arrived; the server may have applied it. Wait for the next sync, then discard it if it is refused.`,
-      );
-    }
-    const discarded: number[] = [];
-    const changed: Array<{ entityType: EntityType; id: string }> = [
-      { entityType: row.entity_type, id: row.entity_id },
-    ];
-    this.db.transaction(() => {
-      if (row.operation !== 'pet.update' && isLocalId(row.entity_id)) {
-        for (const later of entityEntries(this.db, row.entity_type, row.entity_id)) {
-          deleteEntry(this.db, later.id);
-          discarded.push(later.id);
-        }
-        dropLocalRecord(this.db, row.entity_type, row.entity_id);
-        const like = `%${row.entity_id}%`;
-        const dependents = statement(this.db, 'SELECT * FROM outbox WHERE refs_json LIKE ?').all(
-          like,
-        ) as OutboxRow[];
-        for (const dependent of dependents) {
-          markNeedsAttention(this.db, dependent.id, {
-            status: null,
-            code: 'reference_discarded',
-            message: `This change refers to ${row.entity_type} ${row.entity_id}, whose creation was discarded. Edit it to remove that reference, or discard it.`,
-            requestId: null,
-          });
-          changed.push({ entityType: dependent.entity_type, id: dependent.entity_id });
-        }
-      } else {
-        deleteEntry(this.db, id);
-        discarded.push(id);
-        rebuildOverlay(this.db, row.entity_type, row.entity_id);
-      }
-    })();
+    const { discarded, changed } = discardEntry(this.db, requireEntry(this.db, id));
     this.changed(changed);
     return { discarded, counts: this.counts() };
   }

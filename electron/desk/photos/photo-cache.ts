@@ -49,6 +49,18 @@ function findFile(dir: string, url: string): { file: string; mime: string } | un
   return undefined;
 }
 
+/** A cached photo read and marked as seen now, or undefined when its file is gone (dropped meanwhile). */
+async function readAndTouch(found: { file: string; mime: string }): Promise<CachedPhoto | undefined> {
+  try {
+    const now = new Date();
+    await fs.promises.utimes(found.file, now, now);
+    return { mime: found.mime, bytes: await fs.promises.readFile(found.file) };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
 /**
  * A photo the desk has kept, read from the cache only (never the network): for kennel cards and other printing
  * that must work offline. Undefined when the desk has never shown this photo (or dropped it as the oldest).
@@ -82,6 +94,8 @@ export class PhotoCache {
   /** Addresses that just failed, with when they may be tried again (a broken or unreachable host is not asked again
    * for every row that shows it). */
   private readonly failedUntil = new Map<string, { until: number; message: string }>();
+  /** The eviction under way: one at a time (each reads the whole folder). */
+  private evicting: Promise<void> = Promise.resolve();
   private readonly retryAfterMs: number;
 
   constructor(options: PhotoCacheOptions) {
@@ -96,11 +110,8 @@ export class PhotoCache {
   /** The photo at `url`: from the cache, else downloaded and kept. Throws PhotoUnavailableError. */
   async get(url: string): Promise<CachedPhoto> {
     const found = findFile(this.dir, url);
-    if (found) {
-      const now = new Date();
-      fs.utimesSync(found.file, now, now);
-      return { mime: found.mime, bytes: fs.readFileSync(found.file) };
-    }
+    const cached = found && (await readAndTouch(found));
+    if (cached) return cached;
     const failed = this.failedUntil.get(url);
     if (failed && failed.until > Date.now()) throw new PhotoUnavailableError(failed.message);
     let pending = this.inFlight.get(url);
@@ -165,28 +176,36 @@ export class PhotoCache {
     const bytes = Buffer.concat(chunks);
     const file = path.join(this.dir, `${keyOf(url)}.${ext}`);
     const temporary = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(temporary, bytes);
-    fs.renameSync(temporary, file);
-    this.evict(file);
+    // Asynchronous file work throughout: a photo of up to `maxPhotoBytes` and a folder of thousands of them never
+    // hold up the core's event loop (the bridge, a sync).
+    await fs.promises.writeFile(temporary, bytes);
+    await fs.promises.rename(temporary, file);
+    const evicted = this.evicting.then(() => this.evict(file));
+    this.evicting = evicted.catch(() => undefined);
+    await evicted;
     return { mime: mime as string, bytes };
   }
 
   /** Drops the photos seen longest ago until the folder fits its budget (never the one just stored). */
-  private evict(keep: string): void {
-    const files = fs
-      .readdirSync(this.dir)
-      .filter((name) => !name.endsWith('.tmp'))
-      .map((name) => {
-        const file = path.join(this.dir, name);
-        const stat = fs.statSync(file);
-        return { file, size: stat.size, seen: stat.mtimeMs };
-      })
-      .sort((a, b) => a.seen - b.seen);
+  private async evict(keep: string): Promise<void> {
+    const names = (await fs.promises.readdir(this.dir)).filter((name) => !name.endsWith('.tmp'));
+    const files: Array<{ file: string; size: number; seen: number }> = [];
+    for (const name of names) {
+      const file = path.join(this.dir, name);
+      try {
+        const stat = await fs.promises.stat(file);
+        files.push({ file, size: stat.size, seen: stat.mtimeMs });
+      } catch (error) {
+        // Dropped meanwhile (another desk process sharing the folder): nothing to count.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+    files.sort((a, b) => a.seen - b.seen);
     let total = files.reduce((sum, entry) => sum + entry.size, 0);
     for (const entry of files) {
       if (total <= this.maxBytes) break;
       if (entry.file === keep) continue;
-      fs.rmSync(entry.file, { force: true });
+      await fs.promises.rm(entry.file, { force: true });
       total -= entry.size;
     }
   }

@@ -42,8 +42,9 @@ export {
  *   records the mirror holds as listed at or after it, and after an offset walk every one of them must have been
  *   seen by this pull (see `repairUntilConverged`). Only what shifted is read again; nothing read is thrown away.
  * - The checkpoint moves to the newest `updated_at` seen, but after an offset walk no later than the server's clock
- *   when that walk began: edits made behind the walk are read by the next pull, so no quiet moment is needed to
- *   finish (see `checkpointOf`). It is server data throughout, never the desk's clock.
+ *   when that walk began: edits made behind the walk are read by one more pull at once (`catchUp`), and what is
+ *   edited during that one by the next sync, so no quiet moment is needed to finish (see `checkpointOf`). It is
+ *   server data throughout, never the desk's clock.
  * - A record that fails validation is reported, not stored, and keeps the checkpoint where it was.
  */
 export async function pullList(
@@ -52,7 +53,8 @@ export async function pullList(
   collection: ListCollection,
   options: ListPullOptions = {},
 ): Promise<ListPullResult> {
-  const result = await pullChanges(db, client, collection, options);
+  const first = await pullChanges(db, client, collection, options);
+  const result = first.offsetWalkStartedAt !== null ? await catchUp(first) : first.result;
   // Rows a bulk load (this one, or one cut off earlier) left out of the search index are indexed now.
   if (searchIndexWatermark(db, collection.entityType) !== undefined) {
     await finishBulkLoad(db, collection.entityType, options.signal);
@@ -60,12 +62,42 @@ export async function pullList(
   return result;
 }
 
+/**
+ * A complete pull that paged by offset kept its checkpoint at the server's clock when its walk began, so what was
+ * edited behind the walk is read at once by one more pull (usually a single page). It is one pull, not a wait for a
+ * quiet moment: on a busy server its own checkpoint again leaves the newest edits to the next sync.
+ */
+async function catchUp(first: Pull): Promise<ListPullResult> {
+  const { db, client, collection, options, result } = first;
+  if (!result.complete) return result;
+  const next = (await pullChanges(db, client, collection, options)).result;
+  return {
+    ...next,
+    requests: result.requests + next.requests,
+    notModified: result.notModified + next.notModified,
+    written: result.written + next.written,
+    repairs: result.repairs + next.repairs,
+    invalid: [...result.invalid, ...next.invalid],
+    reconciled: {
+      ...next.reconciled,
+      unlisted: result.reconciled.unlisted + next.reconciled.unlisted,
+      removed: result.reconciled.removed + next.reconciled.removed,
+      checked: result.reconciled.checked + next.reconciled.checked,
+      requests: result.reconciled.requests + next.reconciled.requests,
+      invalid: [...result.reconciled.invalid, ...next.reconciled.invalid],
+    },
+    // The whole list's total is only known when the catch-up changed nothing in the mirror.
+    ...(next.written === 0 && result.listTotal !== undefined && { listTotal: result.listTotal }),
+  };
+}
+
+/** One pull from the stored checkpoint (see `pullList`); returns its state, with its result. */
 async function pullChanges(
   db: MirrorDb,
   client: ApiClient,
   collection: ListCollection,
   options: ListPullOptions,
-): Promise<ListPullResult> {
+): Promise<Pull> {
   const stored: ListState = readSyncState(db, stateKey(collection), listStateSchema) ?? { checkpoint: null };
   const since = stored.checkpoint;
   const resume = stored.pass?.since === since ? stored.pass.position : undefined;
@@ -94,11 +126,16 @@ async function pullChanges(
     },
   };
   const first = await walk(pull, resume ?? startPosition(since), true);
-  if (first.invalid.length > 0) return stopForInvalid(pull);
+  if (first.invalid.length > 0) {
+    stopForInvalid(pull);
+    return pull;
+  }
   // One page from the start is one snapshot of the list: nothing can have shifted.
   if (!resume && first.position.pages === 1 && !first.emptyPage) {
     if (since === null) pull.result.listTotal = first.lastTotal;
-    return commit(pull);
+    commit(pull);
+    return pull;
   }
-  return repairUntilConverged(pull, resume ? undefined : first);
+  await repairUntilConverged(pull, resume ? undefined : first);
+  return pull;
 }

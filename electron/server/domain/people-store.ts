@@ -248,7 +248,8 @@ export class PeopleStore {
     return this.get(existing.id) as PersonRow;
   }
 
-  private normaliseCustomFields(type: string, data: Record<string, unknown>): Record<string, unknown> {
+  /** Custom field data with the shelter's public field keys turned into its internal ones (others kept). */
+  normaliseCustomFields(type: string, data: Record<string, unknown>): Record<string, unknown> {
     const fields = this.sqlite
       .prepare('SELECT field_key, public_key FROM custom_fields WHERE entity = ? AND public_key IS NOT NULL')
       .all(type) as Array<Pick<CustomFieldRow, 'field_key' | 'public_key'>>;

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { z } from 'zod';
 import type { ApplicationRow } from '../db/rows';
 import { type StaffContext, StaffOperationError } from './staff-context';
@@ -39,6 +40,8 @@ type ApplicationRecord = ApplicationRow & { decision_note: string | null };
 export interface ApplicationFilter {
   status?: ApplicationStatus;
   personId?: string;
+  /** Applications naming this pet. */
+  petId?: string;
 }
 
 const petIdsSchema = z.array(z.string());
@@ -85,12 +88,16 @@ export function applicationOperations({ app, now, tx, getPetOrThrow, all, first 
     first<ApplicationRecord>(db.selectFrom('applications').selectAll().where('id', '=', id));
 
   return {
-    /** Applications, oldest first; filtered by status and/or person (an inbox is `{ status: 'submitted' }`). */
+    /** Applications, oldest first; filtered by status, person and/or pet (an inbox is `{ status: 'submitted' }`). */
     listApplications(filter: ApplicationFilter | string = {}): ApplicationSummary[] {
-      const { status, personId } = typeof filter === 'string' ? { personId: filter } : filter;
+      const { status, personId, petId } = typeof filter === 'string' ? { personId: filter } : filter;
       let query = db.selectFrom('applications').selectAll();
       if (status !== undefined) query = query.where('status', '=', status);
-      if (personId !== undefined) query = query.where('person_id', '=', personId);
+      if (personId !== undefined) query = query.where('person_id', '=', personId.toLowerCase());
+      if (petId !== undefined) {
+        const id = petId.toLowerCase();
+        query = query.where(sql<boolean>`EXISTS (SELECT 1 FROM json_each(pet_ids) WHERE value = ${id})`);
+      }
       return all<ApplicationRecord>(query.orderBy('submitted_at').orderBy('id')).map(summarise);
     },
 

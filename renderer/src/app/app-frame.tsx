@@ -8,7 +8,6 @@ import {
   Group,
   Kbd,
   NavLink,
-  ScrollArea,
   Stack,
   Text,
   Title,
@@ -26,6 +25,7 @@ import { DemoBadge } from '../shelter/demo-badge';
 import { DeskSpotlight, openSpotlight } from './desk-spotlight';
 import { DesktopShellEvents } from './desktop-shell';
 import { KeyboardShortcuts } from './keyboard';
+import { NavScroll } from './nav-scroll';
 import { SECTIONS, type Section } from './sections';
 
 /** Header (name, shelter, status), navigation to every section, and the screen. */
@@ -87,18 +87,20 @@ export function AppFrame({ children }: { children: ReactNode }) {
       </AppShell.Header>
 
       <AppShell.Navbar p="sm" aria-label="Sections">
-        <AppShell.Section grow component={ScrollArea}>
-          <Stack gap={4}>
-            {SECTIONS.filter((s) => !s.secondary).map((section) => (
-              <SectionLink key={section.path} section={section} onNavigate={close} />
-            ))}
-          </Stack>
-          <Divider my="sm" />
-          <Stack gap={4}>
-            {SECTIONS.filter((s) => s.secondary).map((section) => (
-              <SectionLink key={section.path} section={section} onNavigate={close} />
-            ))}
-          </Stack>
+        <AppShell.Section grow style={{ minHeight: 0 }}>
+          <NavScroll>
+            <Stack gap={4}>
+              {SECTIONS.filter((s) => !s.secondary).map((section) => (
+                <SectionLink key={section.path} section={section} onNavigate={close} />
+              ))}
+            </Stack>
+            <Divider my="sm" />
+            <Stack gap={4}>
+              {SECTIONS.filter((s) => s.secondary).map((section) => (
+                <SectionLink key={section.path} section={section} onNavigate={close} />
+              ))}
+            </Stack>
+          </NavScroll>
         </AppShell.Section>
         <AppShell.Section>
           <Box px="sm" pt="sm">
@@ -138,6 +140,8 @@ function SectionLink({ section, onNavigate }: { section: Section; onNavigate: ()
       href={`#${section.path}`}
       label={section.label}
       description={section.hint}
+      classNames={{ description: 'nav-hint' }}
+      title={section.hint}
       aria-label={section.label}
       aria-current={active ? 'page' : undefined}
       active={active}

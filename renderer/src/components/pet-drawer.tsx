@@ -29,6 +29,7 @@ import { useOutboxWrite } from '../lib/use-outbox-write';
 import { formatCoat, formatFee, formatValue, humanize, statusColor, statusOptions } from '../lib/words';
 import { KennelCardButton } from '../print/kennel-card-button';
 import { DeletePetSection } from '../shelter/delete-pet-section';
+import { ApplicationsList } from './applications-list';
 import { DeskErrorAlert } from './desk-error-alert';
 import { DuplicateWarnings } from './duplicate-warnings';
 import { FormErrorSummary } from './form-error-summary';
@@ -37,7 +38,16 @@ import { PetPhoto } from './pet-photo';
 import { RecordBadges } from './record-badges';
 
 /** A pet's full record in a side drawer: every field, a quick status change, and an Edit form. */
-export function PetDrawer({ id, onClose }: { id: string | null; onClose(): void }) {
+export function PetDrawer({
+  id,
+  initial,
+  onClose,
+}: {
+  id: string | null;
+  /** The record as a list already has it: shown at once, replaced by the core's answer. */
+  initial?: MirrorPet | undefined;
+  onClose(): void;
+}) {
   return (
     <Drawer
       opened={id !== null}
@@ -47,13 +57,14 @@ export function PetDrawer({ id, onClose }: { id: string | null; onClose(): void 
       title={<Text fw={600}>Pet details</Text>}
       aria-label="Pet details"
     >
-      {id !== null && <PetDetail id={id} />}
+      {id !== null && <PetDetail id={id} initial={initial} />}
     </Drawer>
   );
 }
 
-function PetDetail({ id }: { id: string }) {
-  const pet = useDeskQuery('mirror.pets.get', { id });
+function PetDetail({ id, initial }: { id: string; initial?: MirrorPet | undefined }) {
+  const query = useDeskQuery('mirror.pets.get', { id });
+  const pet = { ...query, data: query.data ?? (initial?.record.id === id ? initial : undefined) };
   const fields = useDeskQuery('mirror.customFields', { entity: 'pet' });
   const statuses = useDeskQuery('mirror.pets.statuses');
   const needsAttention = useNeedsAttention();
@@ -273,6 +284,7 @@ function PetView({
           </SimpleGrid>
         </Stack>
       )}
+      {pet.presence !== 'local' && <ApplicationsList of="pet" id={record.id} />}
       <DeletePetSection pet={pet} />
     </Stack>
   );

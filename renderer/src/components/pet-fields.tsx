@@ -1,15 +1,4 @@
-import {
-  Checkbox,
-  Divider,
-  Group,
-  MultiSelect,
-  Select,
-  SimpleGrid,
-  Stack,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Divider, MultiSelect, Select, SimpleGrid, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import type { CustomField } from '../../../shared/contract';
 import type { FieldMessages, PetDraft } from '../lib/pet-form';
@@ -23,6 +12,7 @@ import {
   statusOptions,
   TEMPERAMENT_OPTIONS,
 } from '../lib/words';
+import { CheckboxRow } from './checkbox-row';
 import { CustomFieldInputs } from './custom-field-inputs';
 
 /** The pet form's inputs, shared by Intake and Edit; `errors` are shown under each field. */
@@ -93,18 +83,15 @@ export function PetFields({
           {select('status', 'Status', statusOptions(statuses))}
           {text('status_change_notes', 'Status notes', { placeholder: 'Why the status changes (optional)' })}
         </SimpleGrid>
-        <Group gap="xl">
-          <Checkbox
-            label="Show on the public list"
-            checked={draft.show_public}
-            onChange={(event) => set('show_public', event.currentTarget.checked)}
-          />
-          <Checkbox
-            label="Spayed / neutered"
-            checked={draft.spayed}
-            onChange={(event) => set('spayed', event.currentTarget.checked)}
-          />
-        </Group>
+        <CheckboxRow
+          gap="xl"
+          boxes={[
+            { key: 'show_public', label: 'Show on the public list' },
+            { key: 'spayed', label: 'Spayed / neutered' },
+          ]}
+          checked={draft}
+          onChange={set}
+        />
       </Stack>
       <Divider />
       <Stack gap="sm">

@@ -29,4 +29,26 @@ describe('custom fields of a record', () => {
       { title: 'Other details', rows: [{ key: 'shoe_size', label: 'Shoe size', value: 9 }] },
     ]);
   });
+
+  it('take the label of a public field stored under another internal key, when the desk knows the pair', () => {
+    const fields = [
+      field('has_yard', 'Fenced yard', 'adopterHome'),
+      field('home_type', 'Type of home', 'adopterHome'),
+    ];
+    const data = { cf_yard: true, cf_home_type: 'Farm' };
+    // Without the pairs only the cf_ convention matches: the yard falls to "Other details".
+    expect(customFieldSections(data, fields).map((section) => section.title)).toEqual([
+      'Home',
+      'Other details',
+    ]);
+    expect(customFieldSections(data, fields, new Map([['has_yard', 'cf_yard']]))).toEqual([
+      {
+        title: 'Home',
+        rows: [
+          { key: 'cf_yard', label: 'Fenced yard', value: true },
+          { key: 'cf_home_type', label: 'Type of home', value: 'Farm' },
+        ],
+      },
+    ]);
+  });
 });

@@ -9,6 +9,25 @@ export interface CustomFieldSection {
 /** Records may carry a field under its internal key (`cf_home_type`) or its public one (`home_type`). */
 const bareKey = (key: string) => key.replace(/^cf_/, '');
 
+/**
+ * Public field key → the key records store it under (`has_yard` → `cf_yard`). The API stores person values under
+ * the shelter's internal keys but names fields by their public keys in its metadata, and says nothing of the pairs:
+ * a desk running its own shelter knows them from its settings; otherwise the usual `cf_` convention is tried.
+ */
+export type StoredKeys = ReadonlyMap<string, string>;
+
+/** The key a record holds a metadata field's value under, or undefined when it holds no value for it. */
+export function storedKeyOf(
+  field: Pick<CustomField, 'field_key'>,
+  data: Record<string, unknown>,
+  storedKeys?: StoredKeys,
+): string | undefined {
+  const known = storedKeys?.get(field.field_key);
+  return [known, field.field_key, bareKey(field.field_key), `cf_${field.field_key}`].find(
+    (candidate) => candidate !== undefined && candidate in data,
+  );
+}
+
 /** A section key as a heading: `adopterHome` → "Home", `petMedical` → "Medical". */
 function sectionTitle(section: string | null): string {
   if (!section) return 'Other details';
@@ -22,6 +41,7 @@ function sectionTitle(section: string | null): string {
 export function customFieldSections(
   data: Record<string, unknown>,
   fields: readonly CustomField[],
+  storedKeys?: StoredKeys,
 ): CustomFieldSection[] {
   const sections = new Map<string, CustomFieldSection>();
   const used = new Set<string>();
@@ -34,9 +54,7 @@ export function customFieldSections(
     section.rows.push({ key, label, value });
   };
   for (const field of fields) {
-    const key = [field.field_key, bareKey(field.field_key), `cf_${field.field_key}`].find(
-      (candidate) => candidate in data,
-    );
+    const key = storedKeyOf(field, data, storedKeys);
     if (key === undefined) continue;
     used.add(key);
     add(sectionTitle(field.section), key, field.label, data[key]);

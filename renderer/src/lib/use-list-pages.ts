@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { DeskError, DeskInput, DeskOutput } from '../../../shared/desk-api';
 import { DeskCallError } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
@@ -108,13 +108,13 @@ export function useListPages<M extends ListMethod>(method: M, query: Query<M>): 
     (index: number) => shown.get(Math.floor(index / LIST_PAGE_SIZE))?.[index % LIST_PAGE_SIZE],
     [shown],
   );
-  return {
-    total: state.total,
-    error: state.key === key ? state.error : undefined,
-    loading: state.loading,
-    current: state.key === key && state.pages.size > 0,
-    itemAt,
-    request,
-    reload,
-  };
+  const total = state.total;
+  const error = state.key === key ? state.error : undefined;
+  const loading = state.loading;
+  const isCurrent = state.key === key && state.pages.size > 0;
+  // One object while nothing changed, so a memoized list does not re-render its rows for unrelated state.
+  return useMemo(
+    () => ({ total, error, loading, current: isCurrent, itemAt, request, reload }),
+    [total, error, loading, isCurrent, itemAt, request, reload],
+  );
 }

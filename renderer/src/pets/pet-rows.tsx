@@ -1,6 +1,6 @@
 import { Badge, Group, Loader, Table, Text } from '@mantine/core';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { MirrorPet } from '../../../shared/desk-api';
 import { PetPhoto } from '../components/pet-photo';
 import { RecordBadges } from '../components/record-badges';
@@ -15,14 +15,15 @@ const ROW_HEIGHT = 64;
  * Every matching pet in one scrolling list: only the rows in view (and a few around them) are in the page, and
  * their records are fetched page by page as they come into view, so 100k pets scroll like 50.
  */
-export function PetRows({
+export const PetRows = memo(function PetRows({
   pages,
   needsAttention,
   onOpen,
 }: {
   pages: ListPages<MirrorPet>;
   needsAttention: ReadonlySet<string>;
-  onOpen(id: string): void;
+  /** Opens a pet; the row's record goes along so its drawer shows at once. */
+  onOpen(pet: MirrorPet): void;
 }) {
   const listRef = useRef<HTMLTableSectionElement>(null);
   // Where the rows start in the page: the window scrolls, and the filters sit above the list.
@@ -80,11 +81,11 @@ export function PetRows({
               tabIndex={0}
               className={`${classes.row} ${classes.pet}`}
               style={style}
-              onClick={() => onOpen(record.id)}
+              onClick={() => onOpen(pet)}
               onKeyDown={(event) => {
                 if (event.key === 'Enter' || event.key === ' ') {
                   event.preventDefault();
-                  onOpen(record.id);
+                  onOpen(pet);
                 }
               }}
             >
@@ -139,4 +140,4 @@ export function PetRows({
       </Table.Tbody>
     </Table>
   );
-}
+});

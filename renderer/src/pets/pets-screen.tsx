@@ -12,8 +12,8 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { IconPaw, IconPlus, IconSearch, IconSortAscending, IconSortDescending } from '@tabler/icons-react';
-import { useEffect, useRef, useState } from 'react';
-import type { MirrorPetQuery, Presence } from '../../../shared/desk-api';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { MirrorPet, MirrorPetQuery, Presence } from '../../../shared/desk-api';
 import { useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
@@ -56,8 +56,10 @@ export function PetsScreen() {
   const [pendingOnly, setPendingOnly] = useRememberedState('pets.pendingOnly', false);
   const [sort, setSort] = useRememberedState<Sort>('pets.sort', 'relevance');
   const [direction, setDirection] = useRememberedState<'asc' | 'desc'>('pets.direction', 'asc');
-  const [openId, setOpenId] = useState<string | null>(null);
-  useOpenRequests('pet', (request) => setOpenId(request.id));
+  // The pet on show: its id, and the list's copy of its record so the drawer shows it before the core answers.
+  const [open, setOpen] = useState<{ id: string; pet?: MirrorPet } | null>(null);
+  useOpenRequests('pet', (request) => setOpen({ id: request.id }));
+  const openPet = useCallback((pet: MirrorPet) => setOpen({ id: pet.record.id, pet }), []);
 
   const text = search.trim();
   // Best match means name order until there is something to match.
@@ -239,7 +241,7 @@ export function PetsScreen() {
                 <EventCardsButton query={query} count={shown} />
               </Group>
             </Group>
-            <PetRows pages={pages} needsAttention={needsAttention} onOpen={setOpenId} />
+            <PetRows pages={pages} needsAttention={needsAttention} onOpen={openPet} />
             {shown === 0 && (
               <Text ta="center" c="dimmed" py="xl">
                 No pets match. Try fewer words or clear a filter.
@@ -248,7 +250,7 @@ export function PetsScreen() {
           </Paper>
         )}
       </Stack>
-      <PetDrawer id={openId} onClose={() => setOpenId(null)} />
+      <PetDrawer id={open?.id ?? null} initial={open?.pet} onClose={() => setOpen(null)} />
     </>
   );
 }

@@ -1,5 +1,4 @@
 import {
-  Alert,
   Badge,
   Button,
   Drawer,
@@ -12,13 +11,11 @@ import {
   Tabs,
   Text,
   TextInput,
-  Title,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconClockHour4, IconHeartHandshake, IconHome, IconSearch, IconUserPlus } from '@tabler/icons-react';
+import { IconHeartHandshake, IconHome, IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import type { CustomField, PersonType } from '../../../shared/contract';
-import type { MirrorPerson } from '../../../shared/desk-api';
+import type { PersonType } from '../../../shared/contract';
 import { useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
@@ -26,15 +23,12 @@ import { PersonForm } from '../components/person-form';
 import { RecordBadges } from '../components/record-badges';
 import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
-import { customFieldSections } from '../lib/custom-field-rows';
-import { formatMomentDate } from '../lib/dates';
 import { useNeedsAttention, useReloadOnChange, useStandalone } from '../lib/live-data';
 import { useOpenRequests } from '../lib/open-record';
 import type { PersonFormType } from '../lib/person-form';
 import { useRememberedState } from '../lib/remembered';
-import { formatValue, humanize } from '../lib/words';
-import { ContractButton } from '../print/contract-button';
-import { PersonStatusSection } from '../shelter/person-status-section';
+import { humanize } from '../lib/words';
+import { PersonDetail } from '../people/person-detail';
 
 const PAGE_SIZE = 50;
 
@@ -280,92 +274,3 @@ function PeopleList({ type, onOpen }: { type: PersonType; onOpen(id: string): vo
     </Stack>
   );
 }
-
-function PersonDetail({ id }: { id: string }) {
-  const person = useDeskQuery('mirror.people.get', { id });
-  useReloadOnChange(['adopters', 'fosters', 'people'], person.reload);
-  const type = person.data?.record.type === 'foster' ? 'foster' : 'adopter';
-  const fields = useDeskQuery('mirror.customFields', { entity: type });
-  const needsAttention = useNeedsAttention();
-  if (person.error) return <DeskErrorAlert error={person.error} title="This person could not be opened" />;
-  if (!person.data) return <Loader aria-label="Loading person" />;
-  return (
-    <PersonView
-      person={person.data}
-      labels={fields.data?.fields ?? []}
-      needsAttention={needsAttention.has(person.data.record.id)}
-    />
-  );
-}
-
-function PersonView({
-  person,
-  labels,
-  needsAttention,
-}: {
-  person: MirrorPerson;
-  labels: readonly CustomField[];
-  needsAttention: boolean;
-}) {
-  const { record } = person;
-  const rows: [string, string][] = [
-    ['Type', humanize(record.type)],
-    ['Email', formatValue(record.email)],
-    ['Phone', formatValue(record.phone)],
-    ['Address', formatValue(record.address)],
-    ['Status', humanize(record.status)],
-    ['Status notes', formatValue(record.status_change_notes)],
-    ...(record.type === 'foster' ? ([['Capacity', formatValue(record.capacity)]] as [string, string][]) : []),
-    ['Tags', formatValue(record.tags)],
-    ['Signed up', formatMomentDate(record.created_at)],
-    ['Last changed', formatMomentDate(record.updated_at)],
-  ];
-  const sections = customFieldSections(record.custom_field_data, labels);
-  return (
-    <Stack gap="md">
-      <Group gap="sm">
-        <Title order={2}>{record.name}</Title>
-        <RecordBadges
-          pending={person.pending}
-          pendingFields={person.pendingFields}
-          needsAttention={needsAttention}
-          presence={person.presence}
-        />
-      </Group>
-      <ContractButton personId={record.id} name={record.name} type={record.type} />
-      {person.presence === 'local' && (
-        <Alert color="yellow" variant="light" icon={<IconClockHour4 />}>
-          Signed up on this desk. Sent to the shelter’s server when the connection allows.
-        </Alert>
-      )}
-      <Table variant="vertical" withTableBorder layout="fixed" aria-label="Person fields">
-        <Table.Tbody>
-          {rows.map(([label, value]) => (
-            <Table.Tr key={label}>
-              <Table.Th w={160}>{label}</Table.Th>
-              <Table.Td style={{ whiteSpace: 'pre-wrap' }}>{value}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      {sections.map((section) => (
-        <Stack key={section.title} gap={6}>
-          <Title order={4}>{section.title}</Title>
-          <Table variant="vertical" withTableBorder layout="fixed" aria-label={section.title}>
-            <Table.Tbody>
-              {section.rows.map((row) => (
-                <Table.Tr key={row.key}>
-                  <Table.Th w={160}>{row.label}</Table.Th>
-                  <Table.Td>{formatValue(row.value)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Stack>
-      ))}
-      <PersonStatusSection person={person} />
-    </Stack>
-  );
-}
-
-/** Someone signed up from this screen: pending until the server accepts them. */

@@ -7,17 +7,16 @@ import {
   Select,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
 } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import type { ShelterSettings } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { humanize } from '../lib/words';
+import { EditableList } from './editable-list';
 import { FieldModal } from './field-modal';
 import { useAction } from './use-shelter';
 
@@ -28,7 +27,6 @@ type Field = ShelterSettings['fields'][number];
 export function FieldsPanel({ settings, onChange }: { settings: ShelterSettings; onChange(): void }) {
   const api = useDesk();
   const [entity, setEntity] = useState<Entity>('pet');
-  const [editing, setEditing] = useState<{ field: Field | undefined }>();
   const [sectionName, setSectionName] = useState('');
   const action = useAction();
   const sections = settings.sections.filter((section) => section.entity === entity);
@@ -51,8 +49,27 @@ export function FieldsPanel({ settings, onChange }: { settings: ShelterSettings;
 
   return (
     <Stack gap="lg">
-      <Card withBorder radius="lg" p="lg">
-        <Group justify="space-between" mb="md">
+      <EditableList
+        label="Custom fields"
+        items={fields}
+        columns={[
+          { header: 'Label', cell: (field) => field.label },
+          {
+            header: 'Key',
+            cell: (field) => (
+              <Text size="sm" ff="monospace">
+                {field.fieldKey}
+                {field.publicKey && field.publicKey !== field.fieldKey ? ` (API: ${field.publicKey})` : ''}
+              </Text>
+            ),
+          },
+          { header: 'Type', cell: (field) => humanize(field.fieldType) },
+          { header: 'Section', cell: (field) => sectionName_(field.sectionId) },
+          { header: 'Flags', cell: (field) => <FieldFlags field={field} /> },
+        ]}
+        empty="No custom fields on this form yet."
+        addLabel="Add field"
+        toolbar={
           <SegmentedControl
             aria-label="Form"
             value={entity}
@@ -63,73 +80,26 @@ export function FieldsPanel({ settings, onChange }: { settings: ShelterSettings;
               { value: 'foster', label: 'Fosters' },
             ]}
           />
-          <Button leftSection={<IconPlus size={18} />} onClick={() => setEditing({ field: undefined })}>
-            Add field
-          </Button>
-        </Group>
-        <Text size="sm" c="dimmed" mb="md">
-          Extra questions on the {entity} form, grouped in sections. The intake and sign-up forms on every
-          desk follow these after their next sync.
-        </Text>
-        {fields.length === 0 ? (
-          <Text size="sm">No custom fields on this form yet.</Text>
-        ) : (
-          <Table aria-label="Custom fields" verticalSpacing="xs" highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Label</Table.Th>
-                <Table.Th>Key</Table.Th>
-                <Table.Th>Type</Table.Th>
-                <Table.Th>Section</Table.Th>
-                <Table.Th>Flags</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {fields.map((field) => (
-                <Table.Tr key={field.id}>
-                  <Table.Td>{field.label}</Table.Td>
-                  <Table.Td>
-                    <Text size="sm" ff="monospace">
-                      {field.fieldKey}
-                      {field.publicKey && field.publicKey !== field.fieldKey
-                        ? ` (API: ${field.publicKey})`
-                        : ''}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{humanize(field.fieldType)}</Table.Td>
-                  <Table.Td>{sectionName_(field.sectionId)}</Table.Td>
-                  <Table.Td>
-                    <Group gap={4}>
-                      {field.required && (
-                        <Badge size="sm" variant="light">
-                          Required
-                        </Badge>
-                      )}
-                      {field.hidden && (
-                        <Badge size="sm" variant="light" color="gray">
-                          Hidden
-                        </Badge>
-                      )}
-                      {field.internalOnly && (
-                        <Badge size="sm" variant="light" color="orange">
-                          Staff only
-                        </Badge>
-                      )}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    <Button size="xs" variant="subtle" onClick={() => setEditing({ field })}>
-                      Edit
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+        }
+        intro={
+          <Text size="sm" c="dimmed" mb="md">
+            Extra questions on the {entity} form, grouped in sections. The intake and sign-up forms on every
+            desk follow these after their next sync.
+          </Text>
+        }
+        editor={(field, close) => (
+          <FieldModal
+            key={field?.id ?? `new-${entity}`}
+            entity={entity}
+            field={field}
+            sections={settings.sections}
+            onClose={close}
+            onSaved={onChange}
+          />
         )}
+      >
         {action.error && <DeskErrorAlert error={action.error} title="Not saved" />}
-      </Card>
+      </EditableList>
 
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <Card withBorder radius="lg" p="lg">
@@ -182,17 +152,28 @@ export function FieldsPanel({ settings, onChange }: { settings: ShelterSettings;
           </Card>
         )}
       </SimpleGrid>
-      {editing && (
-        <FieldModal
-          key={editing.field?.id ?? `new-${entity}`}
-          entity={entity}
-          field={editing.field}
-          sections={settings.sections}
-          opened
-          onClose={() => setEditing(undefined)}
-          onSaved={onChange}
-        />
-      )}
     </Stack>
+  );
+}
+
+function FieldFlags({ field }: { field: Field }) {
+  return (
+    <Group gap={4}>
+      {field.required && (
+        <Badge size="sm" variant="light">
+          Required
+        </Badge>
+      )}
+      {field.hidden && (
+        <Badge size="sm" variant="light" color="gray">
+          Hidden
+        </Badge>
+      )}
+      {field.internalOnly && (
+        <Badge size="sm" variant="light" color="orange">
+          Staff only
+        </Badge>
+      )}
+    </Group>
   );
 }

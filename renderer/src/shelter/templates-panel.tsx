@@ -1,25 +1,11 @@
-import {
-  Badge,
-  Button,
-  Card,
-  Group,
-  Modal,
-  Select,
-  SimpleGrid,
-  Stack,
-  Table,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
-import { type FormEvent, useState } from 'react';
+import { Badge, Group, Select, SimpleGrid, Text, Textarea, TextInput } from '@mantine/core';
+import { useState } from 'react';
 import { AGE_CATEGORIES, HEALTH_VALUES, SEXES, SIZES, SPECIES } from '../../../shared/contract';
 import type { PetTemplateSetting, ShelterSettings } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
-import { DeskErrorAlert } from '../components/desk-error-alert';
 import { humanize } from '../lib/words';
-import { useAction } from './use-shelter';
+import { EditableList } from './editable-list';
+import { EditorModal } from './editor-modal';
 
 type Template = ShelterSettings['templates'][number];
 type Defaults = PetTemplateSetting['defaults'];
@@ -34,62 +20,39 @@ const CHOICES = [
 
 /** Pet templates: defaults a new pet gets when its intake names the template (a litter of kittens...). */
 export function TemplatesPanel({ templates, onChange }: { templates: Template[]; onChange(): void }) {
-  const [editing, setEditing] = useState<{ template: Template | undefined }>();
   return (
-    <Card withBorder radius="lg" p="lg">
-      <Group justify="space-between" mb="md">
+    <EditableList
+      label="Pet templates"
+      items={templates}
+      columns={[
+        { header: 'Name', cell: (template) => template.name },
+        { header: 'Fills in', cell: (template) => <DefaultBadges defaults={template.defaults} /> },
+      ]}
+      empty="No templates yet."
+      addLabel="Add template"
+      toolbar={
         <Text size="sm" c="dimmed" maw={620}>
           A template fills in what an intake does not say, for animals that often arrive alike.
         </Text>
-        <Button leftSection={<IconPlus size={18} />} onClick={() => setEditing({ template: undefined })}>
-          Add template
-        </Button>
-      </Group>
-      {templates.length === 0 ? (
-        <Text size="sm">No templates yet.</Text>
-      ) : (
-        <Table aria-label="Pet templates" verticalSpacing="xs" highlightOnHover>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Fills in</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {templates.map((template) => (
-              <Table.Tr key={template.id}>
-                <Table.Td>{template.name}</Table.Td>
-                <Table.Td>
-                  <Group gap={4}>
-                    {Object.entries(template.defaults)
-                      .filter(([, value]) => !(Array.isArray(value) && value.length === 0))
-                      .map(([key, value]) => (
-                        <Badge key={key} variant="light" color="gray" size="sm">
-                          {humanize(key)}: {Array.isArray(value) ? value.join(', ') : String(value)}
-                        </Badge>
-                      ))}
-                  </Group>
-                </Table.Td>
-                <Table.Td ta="right">
-                  <Button size="xs" variant="subtle" onClick={() => setEditing({ template })}>
-                    Edit
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+      }
+      editor={(template, close) => (
+        <TemplateModal key={template?.id ?? 'new'} template={template} onClose={close} onSaved={onChange} />
       )}
-      {editing && (
-        <TemplateModal
-          key={editing.template?.id ?? 'new'}
-          template={editing.template}
-          onClose={() => setEditing(undefined)}
-          onSaved={onChange}
-        />
-      )}
-    </Card>
+    />
+  );
+}
+
+function DefaultBadges({ defaults }: { defaults: Defaults }) {
+  return (
+    <Group gap={4}>
+      {Object.entries(defaults)
+        .filter(([, value]) => !(Array.isArray(value) && value.length === 0))
+        .map(([key, value]) => (
+          <Badge key={key} variant="light" color="gray" size="sm">
+            {humanize(key)}: {Array.isArray(value) ? value.join(', ') : String(value)}
+          </Badge>
+        ))}
+    </Group>
   );
 }
 
@@ -103,7 +66,6 @@ function TemplateModal({
   onSaved(): void;
 }) {
   const api = useDesk();
-  const action = useAction();
   const [name, setName] = useState(template?.name ?? '');
   const [defaults, setDefaults] = useState<Defaults>(template?.defaults ?? {});
   const set = (key: string, value: unknown) => {
@@ -112,59 +74,41 @@ function TemplateModal({
     else next[key] = value;
     setDefaults(next as Defaults);
   };
-  async function save(event: FormEvent) {
-    event.preventDefault();
-    const done = await action.run(() =>
-      api.call('shelter.templates.save', { ...(template && { id: template.id }), name, defaults }),
-    );
-    if (done) {
-      onSaved();
-      onClose();
-    }
-  }
   const current = defaults as Record<string, unknown>;
   return (
-    <Modal
-      opened
-      onClose={onClose}
+    <EditorModal
       title={template ? `Edit ${template.name}` : 'New pet template'}
+      formLabel="Pet template"
       size="lg"
-      centered
+      submitLabel="Save template"
+      errorTitle="Template not saved"
+      save={() =>
+        api.call('shelter.templates.save', { ...(template && { id: template.id }), name, defaults })
+      }
+      onSaved={onSaved}
+      onClose={onClose}
     >
-      <form onSubmit={save} aria-label="Pet template">
-        <Stack gap="sm">
-          <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
-          <SimpleGrid cols={3}>
-            {CHOICES.map((choice) => (
-              <Select
-                key={choice.key}
-                label={choice.label}
-                placeholder="Not set"
-                data={choice.values.map((value) => ({ value, label: humanize(value) }))}
-                value={(current[choice.key] as string | undefined) ?? null}
-                onChange={(value) => set(choice.key, value)}
-                clearable
-              />
-            ))}
-          </SimpleGrid>
-          <Textarea
-            label="Description"
-            autosize
-            minRows={2}
-            value={(current.description as string | undefined) ?? ''}
-            onChange={(e) => set('description', e.currentTarget.value)}
+      <TextInput label="Name" required value={name} onChange={(e) => setName(e.currentTarget.value)} />
+      <SimpleGrid cols={3}>
+        {CHOICES.map((choice) => (
+          <Select
+            key={choice.key}
+            label={choice.label}
+            placeholder="Not set"
+            data={choice.values.map((value) => ({ value, label: humanize(value) }))}
+            value={(current[choice.key] as string | undefined) ?? null}
+            onChange={(value) => set(choice.key, value)}
+            clearable
           />
-          {action.error && <DeskErrorAlert error={action.error} title="Template not saved" />}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={action.busy}>
-              Save template
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+        ))}
+      </SimpleGrid>
+      <Textarea
+        label="Description"
+        autosize
+        minRows={2}
+        value={(current.description as string | undefined) ?? ''}
+        onChange={(e) => set('description', e.currentTarget.value)}
+      />
+    </EditorModal>
   );
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createApiClient } from '../../../electron/desk/client';
 import { Outbox, openDeskMirror } from '../../../electron/desk/outbox';
 import { runSync } from '../../../electron/desk/sync';
-import { lockHoldStats, resetLockHoldStats } from '../../../electron/platform/write-lock';
+import { lockHoldStats, resetLockHoldStats, watchLockHolds } from '../../../electron/platform/write-lock';
 import { startApiServer } from '../../../electron/server';
 
 /**
@@ -16,14 +16,33 @@ const options = JSON.parse(process.argv[2] ?? '{}') as { origin: string; key: st
 const REPLAY_KEY = 'bench-locks-write-key-0123456789';
 const ENTRIES = 1_000;
 
+/** Every hold of the mirror's write lock in the current phase (reset with the stats). */
+let holds: number[] = [];
+
 function held(filename: string) {
   const stats = lockHoldStats().get(filename);
-  return { longestMs: stats?.longestMs ?? 0, transactions: stats?.transactions ?? 0 };
+  const sorted = [...holds].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+  return {
+    longestMs: stats?.longestMs ?? 0,
+    transactions: stats?.transactions ?? 0,
+    p50Ms: at(0.5),
+    p95Ms: at(0.95),
+    over50: sorted.filter((ms) => ms > 50).length,
+  };
+}
+
+function resetHolds(): void {
+  resetLockHoldStats();
+  holds = [];
 }
 
 const mirror = await openDeskMirror({ dataDir: options.dir });
+watchLockHolds((filename, ms) => {
+  if (filename === mirror.filename) holds.push(ms);
+});
 try {
-  resetLockHoldStats();
+  resetHolds();
   const sync = await runSync(mirror.db, createApiClient({ baseUrl: options.origin, apiKey: options.key }), {
     metadata: true,
   });
@@ -31,7 +50,7 @@ try {
   const firstSync = { ...held(mirror.filename), records: sync.written };
 
   const outbox = new Outbox({ db: mirror.db, concurrency: 4 });
-  resetLockHoldStats();
+  resetHolds();
   for (let i = 0; i < ENTRIES; i += 1) {
     outbox.createPet({
       name: `Lock bench ${i}`,
@@ -51,7 +70,7 @@ try {
     rateLimitPerHour: 1_000_000,
   });
   try {
-    resetLockHoldStats();
+    resetHolds();
     const replayed = await outbox.replay(createApiClient({ baseUrl: server.origin, apiKey: REPLAY_KEY }));
     if (replayed.sent !== ENTRIES) throw new Error(`replay sent ${replayed.sent} of ${ENTRIES}`);
     const replay = held(mirror.filename);

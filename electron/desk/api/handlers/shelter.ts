@@ -152,10 +152,15 @@ export function registerShelterHandlers(
     return entry;
   });
   registry.handle('shelter.backups.restore', async ({ file }) => {
-    const restored = await host.restore(file);
-    // This desk pulls the restored shelter; other desks see every record re-stamped on their next sync.
-    await (await sync()).service.syncNow({ metadata: true, fullCheck: true });
-    return restored;
+    context.events.emit({ type: 'restore', running: true });
+    try {
+      const restored = await host.restore(file);
+      // This desk pulls the restored shelter; other desks see every record re-stamped on their next sync.
+      await (await sync()).service.syncNow({ metadata: true, fullCheck: true });
+      return restored;
+    } finally {
+      context.events.emit({ type: 'restore', running: false });
+    }
   });
 
   registry.handle('shelter.lan.get', () => host.lanState());

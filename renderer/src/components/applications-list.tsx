@@ -1,0 +1,114 @@
+import { Alert, Anchor, Badge, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconFileDescription } from '@tabler/icons-react';
+import { useLocation } from 'wouter';
+import type { PersonApplication } from '../../../shared/desk-api';
+import { useDeskQuery } from '../bridge/hooks';
+import { formatMomentDate } from '../lib/dates';
+import { useReloadOnChange } from '../lib/live-data';
+import { requestOpen } from '../lib/open-record';
+import { humanize } from '../lib/words';
+import { DeskErrorAlert } from './desk-error-alert';
+
+const STATUS_COLORS: Record<string, string> = { submitted: 'indigo', approved: 'teal', denied: 'red' };
+const KIND_WORDS: Record<string, string> = { adopter: 'Adoption application', foster: 'Foster application' };
+
+/**
+ * The applications of a person (`of: 'person'`) or naming a pet (`of: 'pet'`), oldest first, each with its pets,
+ * when it was sent and what was decided (when this desk can know it). Names lead to the other record's page.
+ */
+export function ApplicationsList({ of, id }: { of: 'person' | 'pet'; id: string }) {
+  const query = useDeskQuery(of === 'person' ? 'people.applications' : 'pets.applications', { id });
+  useReloadOnChange(['pets', 'people', 'adopters', 'fosters'], query.reload);
+  const [, navigate] = useLocation();
+  const openPet = (petId: string) => {
+    navigate('/pets');
+    requestOpen({ kind: 'pet', id: petId });
+  };
+  const openPerson = (application: PersonApplication) => {
+    navigate('/people');
+    const type = application.kind === 'foster' ? 'foster' : 'adopter';
+    requestOpen({ kind: 'person', id: application.personId, personType: type });
+  };
+
+  return (
+    <Stack gap={6} aria-label="Applications" role="region">
+      <Title order={4}>Applications</Title>
+      {query.error && <DeskErrorAlert error={query.error} title="The applications did not load" />}
+      {!query.data && query.loading && <Loader size="sm" aria-label="Loading applications" />}
+      {query.data?.length === 0 && (
+        <Text size="sm" c="dimmed">
+          {of === 'person'
+            ? 'No applications from this person that this desk knows of.'
+            : 'No applications for this pet that this desk knows of.'}{' '}
+          A desk connected to a server sees the applications it sent itself; the server’s API lists no others.
+        </Text>
+      )}
+      {query.data?.map((application) => (
+        <Paper
+          key={application.id}
+          withBorder
+          radius="md"
+          p="sm"
+          aria-label={`Application ${application.id}`}
+        >
+          <Stack gap={4}>
+            <Group justify="space-between" wrap="nowrap">
+              <Group gap={6}>
+                <IconFileDescription size={16} stroke={1.6} />
+                <Text fw={600} size="sm">
+                  {KIND_WORDS[application.kind] ?? `${humanize(application.kind)} application`}
+                </Text>
+              </Group>
+              <Badge
+                variant="light"
+                color={application.decisionsKnown ? (STATUS_COLORS[application.status] ?? 'gray') : 'gray'}
+              >
+                {application.decisionsKnown ? humanize(application.status) : 'Sent'}
+              </Badge>
+            </Group>
+            {of === 'pet' && (
+              <Text size="sm">
+                From{' '}
+                <Anchor component="button" type="button" size="sm" onClick={() => openPerson(application)}>
+                  {application.personName ?? 'a person not on this desk'}
+                </Anchor>
+              </Text>
+            )}
+            <Text size="sm">
+              {application.pets.length === 1 ? 'Pet: ' : 'Pets: '}
+              {application.pets.map((pet, index) => (
+                <span key={pet.id}>
+                  {index > 0 && ', '}
+                  {pet.name === null ? (
+                    <Text span c="dimmed" size="sm">
+                      a pet no longer on this desk
+                    </Text>
+                  ) : (
+                    <Anchor component="button" type="button" size="sm" onClick={() => openPet(pet.id)}>
+                      {pet.name}
+                    </Anchor>
+                  )}
+                  {application.placedPetId === pet.id && (
+                    <Badge size="xs" ml={4} variant="outline" color="teal">
+                      {application.kind === 'foster' ? 'fostered' : 'adopted'}
+                    </Badge>
+                  )}
+                </span>
+              ))}
+            </Text>
+            <Text size="xs" c="dimmed">
+              Sent {formatMomentDate(application.submittedAt)}
+              {application.decidedAt && ` · decided ${formatMomentDate(application.decidedAt)}`}
+              {!application.decisionsKnown && ' · the server’s API does not report decisions'}
+            </Text>
+            {application.note && (
+              <Alert variant="light" color="gray" p="xs">
+                <Text size="sm">Note: {application.note}</Text>
+              </Alert>
+            )}
+          </Stack>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}

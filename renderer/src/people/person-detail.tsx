@@ -1,0 +1,157 @@
+import { Alert, Button, Group, Loader, Stack, Table, Title } from '@mantine/core';
+import { IconClockHour4, IconEdit, IconInfoCircle } from '@tabler/icons-react';
+import { useState } from 'react';
+import type { CustomField } from '../../../shared/contract';
+import { type MirrorPerson, REMOTE_PERSON_EDIT } from '../../../shared/desk-api';
+import { useDeskQuery } from '../bridge/hooks';
+import { ApplicationsList } from '../components/applications-list';
+import { DeskErrorAlert } from '../components/desk-error-alert';
+import { RecordBadges } from '../components/record-badges';
+import { customFieldSections, type StoredKeys } from '../lib/custom-field-rows';
+import { formatMomentDate } from '../lib/dates';
+import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
+import { useStoredFieldKeys } from '../lib/stored-field-keys';
+import { formatValue, humanize } from '../lib/words';
+import { ContractButton } from '../print/contract-button';
+import { PersonStatusSection } from '../shelter/person-status-section';
+import { PersonEditForm } from './person-edit-form';
+
+/** A person's page (in the People drawer): details, custom fields in their sections, applications, an Edit form. */
+export function PersonDetail({ id }: { id: string }) {
+  const person = useDeskQuery('mirror.people.get', { id });
+  useReloadOnChange(['adopters', 'fosters', 'people'], person.reload);
+  const type = person.data?.record.type === 'foster' ? 'foster' : 'adopter';
+  const fields = useDeskQuery('mirror.customFields', { entity: type });
+  const storedKeys = useStoredFieldKeys(type);
+  const overview = useDeskQuery('shelter.overview');
+  const needsAttention = useNeedsAttention();
+  const [editing, setEditing] = useState(false);
+  if (person.error) return <DeskErrorAlert error={person.error} title="This person could not be opened" />;
+  if (!person.data) return <Loader aria-label="Loading person" />;
+  const labels = fields.data?.fields ?? [];
+  if (editing) {
+    return (
+      <PersonEditForm
+        person={person.data.record}
+        fields={labels}
+        storedKeys={storedKeys}
+        onDone={() => {
+          setEditing(false);
+          person.reload();
+        }}
+      />
+    );
+  }
+  return (
+    <PersonView
+      person={person.data}
+      labels={labels}
+      storedKeys={storedKeys}
+      needsAttention={needsAttention.has(person.data.record.id)}
+      editable={overview.data?.role === 'standalone'}
+      onEdit={() => setEditing(true)}
+    />
+  );
+}
+
+function PersonView({
+  person,
+  labels,
+  storedKeys,
+  needsAttention,
+  editable,
+  onEdit,
+}: {
+  person: MirrorPerson;
+  labels: readonly CustomField[];
+  storedKeys: StoredKeys;
+  needsAttention: boolean;
+  editable: boolean;
+  onEdit(): void;
+}) {
+  const { record } = person;
+  const [explained, setExplained] = useState(false);
+  const rows: [string, string][] = [
+    ['Type', humanize(record.type)],
+    ['Email', formatValue(record.email)],
+    ['Phone', formatValue(record.phone)],
+    ['Address', formatValue(record.address)],
+    ['Status', humanize(record.status)],
+    ['Notes', formatValue(record.status_change_notes)],
+    ...(record.type === 'foster' ? ([['Capacity', formatValue(record.capacity)]] as [string, string][]) : []),
+    ['Tags', formatValue(record.tags)],
+    ['Signed up', formatMomentDate(record.created_at)],
+    ['Last changed', formatMomentDate(record.updated_at)],
+  ];
+  const sections = customFieldSections(record.custom_field_data, labels, storedKeys);
+  const local = person.presence === 'local';
+  return (
+    <Stack gap="md">
+      <Group gap="sm" justify="space-between">
+        <Group gap="sm">
+          <Title order={2}>{record.name}</Title>
+          <RecordBadges
+            pending={person.pending}
+            pendingFields={person.pendingFields}
+            needsAttention={needsAttention}
+            presence={person.presence}
+          />
+        </Group>
+        <Button
+          variant="light"
+          leftSection={<IconEdit size={16} />}
+          onClick={() => (editable && !local ? onEdit() : setExplained(true))}
+        >
+          Edit
+        </Button>
+      </Group>
+      {explained && (
+        <Alert
+          color="blue"
+          variant="light"
+          icon={<IconInfoCircle />}
+          withCloseButton
+          onClose={() => setExplained(false)}
+          role="status"
+        >
+          {local
+            ? 'This person is still waiting to be sent to the shelter’s server; they can be edited once they are saved there.'
+            : REMOTE_PERSON_EDIT}
+        </Alert>
+      )}
+      <ContractButton personId={record.id} name={record.name} type={record.type} />
+      {local && (
+        <Alert color="yellow" variant="light" icon={<IconClockHour4 />}>
+          Signed up on this desk. Sent to the shelter’s server when the connection allows.
+        </Alert>
+      )}
+      <Table variant="vertical" withTableBorder layout="fixed" aria-label="Person fields">
+        <Table.Tbody>
+          {rows.map(([label, value]) => (
+            <Table.Tr key={label}>
+              <Table.Th w={160}>{label}</Table.Th>
+              <Table.Td style={{ whiteSpace: 'pre-wrap' }}>{value}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      {sections.map((section) => (
+        <Stack key={section.title} gap={6}>
+          <Title order={4}>{section.title}</Title>
+          <Table variant="vertical" withTableBorder layout="fixed" aria-label={section.title}>
+            <Table.Tbody>
+              {section.rows.map((row) => (
+                <Table.Tr key={row.key}>
+                  <Table.Th w={160}>{row.label}</Table.Th>
+                  <Table.Td>{formatValue(row.value)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Stack>
+      ))}
+      {!local && <ApplicationsList of="person" id={record.id} />}
+      <PersonStatusSection person={person} />
+    </Stack>
+  );
+}

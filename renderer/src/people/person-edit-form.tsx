@@ -1,0 +1,152 @@
+import {
+  Button,
+  Group,
+  NumberInput,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { type FormEvent, useState } from 'react';
+import type { CustomField, Person } from '../../../shared/contract';
+import type { DeskError } from '../../../shared/desk-api';
+import { useDesk } from '../bridge/hooks';
+import { CustomFieldInputs } from '../components/custom-field-inputs';
+import { DeskErrorAlert } from '../components/desk-error-alert';
+import { FormErrorSummary } from '../components/form-error-summary';
+import type { StoredKeys } from '../lib/custom-field-rows';
+import { fieldMessages, toDeskError } from '../lib/desk-error';
+import { fieldSentences } from '../lib/form-messages';
+import { buildPersonEdit, draftFromPerson, type PersonEditDraft } from '../lib/person-edit';
+
+/**
+ * Edits a person on the shelter this desk runs: saved at once through the shelter's staff operations (the embedded
+ * server is in this desk, so there is nothing to queue), then the desk syncs and the page shows the saved values.
+ */
+export function PersonEditForm({
+  person,
+  fields,
+  storedKeys,
+  onDone,
+}: {
+  person: Person;
+  fields: readonly CustomField[];
+  storedKeys: StoredKeys;
+  onDone(): void;
+}) {
+  const api = useDesk();
+  const [before] = useState(() => draftFromPerson(person, fields, storedKeys));
+  const [draft, setDraft] = useState<PersonEditDraft>(before);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<DeskError>();
+  const [saving, setSaving] = useState(false);
+  const set = <K extends keyof PersonEditDraft>(key: K, value: PersonEditDraft[K]) => {
+    setErrors(({ [key]: _fixed, ...rest }) => rest);
+    setDraft((previous) => ({ ...previous, [key]: value }));
+  };
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    const built = buildPersonEdit(before, draft, person.type);
+    if ('errors' in built) return setErrors(built.errors);
+    if (Object.keys(built.changes).length === 0) return onDone();
+    setSaving(true);
+    setError(undefined);
+    try {
+      await api.call('people.update', { id: person.id, changes: built.changes });
+      onDone();
+    } catch (caught) {
+      const deskError = toDeskError(caught);
+      setErrors(fieldSentences(fieldMessages(deskError)));
+      setError(deskError);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <form onSubmit={save} aria-label={`Edit ${person.name}`} noValidate>
+      <Stack gap="md">
+        <Title order={2}>Edit {person.name}</Title>
+        <Text size="sm" c="dimmed">
+          Saved on this desk’s shelter at once; other desks see the change at their next sync.
+        </Text>
+        <FormErrorSummary errors={errors} />
+        {error && !error.fieldErrors?.length && <DeskErrorAlert error={error} title="Not saved" />}
+        <TextInput
+          label="Name"
+          withAsterisk
+          value={draft.name}
+          onChange={(e) => set('name', e.currentTarget.value)}
+          error={errors.name}
+          data-field="name"
+        />
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <TextInput
+            label="Email"
+            type="email"
+            value={draft.email}
+            onChange={(e) => set('email', e.currentTarget.value)}
+            error={errors.email}
+            data-field="email"
+          />
+          <TextInput
+            label="Phone"
+            value={draft.phone}
+            onChange={(e) => set('phone', e.currentTarget.value)}
+            error={errors.phone}
+            data-field="phone"
+          />
+        </SimpleGrid>
+        <Textarea
+          label="Address"
+          autosize
+          minRows={2}
+          value={draft.address}
+          onChange={(e) => set('address', e.currentTarget.value)}
+          error={errors.address}
+          data-field="address"
+        />
+        {person.type === 'foster' && (
+          <NumberInput
+            label="Capacity"
+            description="How many animals this home can take at once"
+            min={0}
+            allowDecimal={false}
+            value={draft.capacity}
+            onChange={(value) => set('capacity', typeof value === 'number' ? value : '')}
+            error={errors.capacity}
+            data-field="capacity"
+            maw={200}
+          />
+        )}
+        <Textarea
+          label="Notes"
+          description="Kept with the person's status; staff see them on this page"
+          autosize
+          minRows={2}
+          value={draft.status_change_notes}
+          onChange={(e) => set('status_change_notes', e.currentTarget.value)}
+          error={errors.status_change_notes}
+          data-field="status_change_notes"
+        />
+        <CustomFieldInputs fields={fields} values={draft.custom} onChange={(next) => set('custom', next)} />
+        {errors.custom_field_data && (
+          <Text c="red" size="sm">
+            {errors.custom_field_data}
+          </Text>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onDone} disabled={saving}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={saving}>
+            Save
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

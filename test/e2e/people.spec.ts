@@ -1,0 +1,133 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { startDemoServer } from './demo-server';
+import { expect, startDesk, test } from './desk-fixture';
+import { connect, shoot } from './helpers';
+
+async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: string, option: string) {
+  await scope.getByRole('combobox', { name: label, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+test.beforeAll(() => {
+  process.env.SHELTER_DESK_LAN_HOST = '127.0.0.1';
+  process.env.SHELTER_DESK_LAN_PORT = '0';
+});
+test.afterAll(() => {
+  delete process.env.SHELTER_DESK_LAN_HOST;
+  delete process.env.SHELTER_DESK_LAN_PORT;
+});
+
+test('standalone: a sign-up shows on the person and the pet, and the person is edited and saved', async ({
+  page,
+  dataDir,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  const desk = await startDesk(dataDir, ['--standalone', '--demo']);
+  try {
+    await page.goto(`${desk.url}#/people`);
+    // At 800 px the whole navigation fits: Settings is in view without scrolling.
+    await expect(
+      page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Settings' }),
+    ).toBeInViewport();
+
+    // A sign-up with an application, made on this desk.
+    await page.getByRole('button', { name: 'New adopter' }).click();
+    const form = page.getByRole('form', { name: 'New person' });
+    await form.getByLabel('Name').fill('Rosa Marsh');
+    await form.getByLabel('Email').fill('rosa.marsh@example.org');
+    await choose(page, form, 'Type of home', 'Apartment');
+    await form.getByLabel(/Apply to adopt/).check();
+    await form.getByRole('combobox', { name: 'Pets' }).click();
+    const option = page.getByRole('option').first();
+    const petName = ((await option.textContent()) ?? '').split(' · ')[0]?.trim() ?? '';
+    expect(petName).not.toBe('');
+    await option.click();
+    await form.getByLabel(/accepts the agreement/).check();
+    await form.getByRole('button', { name: 'Save adopter' }).click();
+    const saved = page.locator('[aria-label="Signed up Rosa Marsh"]');
+    await expect(saved).toContainText('On the server', { timeout: 30_000 });
+    await saved.getByRole('button', { name: 'Open' }).click();
+
+    // The person's page lists the application and labels the custom field from the metadata.
+    const drawer = page.getByRole('dialog');
+    await expect(drawer.getByRole('heading', { name: 'Rosa Marsh' })).toBeVisible();
+    const applications = drawer.getByRole('region', { name: 'Applications' });
+    await expect(applications).toContainText('Adoption application');
+    await expect(applications).toContainText(petName);
+    await expect(applications).toContainText('Submitted');
+    await expect(drawer.getByRole('table', { name: 'Home' })).toContainText('Type of home');
+
+    // Edited and saved on this desk's shelter.
+    await drawer.getByRole('button', { name: 'Edit' }).click();
+    const edit = drawer.getByRole('form', { name: 'Edit Rosa Marsh' });
+    await edit.getByLabel('Email').fill('rosa@');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await expect(edit.getByText('Email address must be an email address.').first()).toBeVisible();
+    await edit.getByLabel('Email').fill('rosa@marsh.example.org');
+    await edit.getByLabel('Phone').fill('+1 555 0177');
+    await edit.getByLabel('Notes').fill('Works nights; call after 4 pm.');
+    await edit.getByRole('checkbox', { name: 'Fenced yard' }).check();
+    await shoot(page, testInfo, 'person-edit', false);
+    await edit.getByRole('button', { name: 'Save' }).click();
+    const fields = drawer.getByRole('table', { name: 'Person fields' });
+    await expect(fields).toContainText('rosa@marsh.example.org');
+    await expect(fields).toContainText('+1 555 0177');
+    await expect(fields).toContainText('Works nights; call after 4 pm.');
+    await expect(drawer.getByRole('table', { name: 'Home' })).toContainText('Fenced yard');
+    await expect(drawer.getByText('Other details')).toHaveCount(0);
+    await shoot(page, testInfo, 'person-page', false);
+
+    // Saved, not only shown: after a reload the desk reads the edit back from the shelter.
+    await page.reload();
+    await page.getByLabel('Search').fill('0177');
+    await page.getByRole('table', { name: 'Adopters' }).getByRole('row', { name: 'Rosa Marsh' }).click();
+    await expect(page.getByRole('dialog').getByRole('table', { name: 'Person fields' })).toContainText(
+      'rosa@marsh.example.org',
+    );
+
+    // The pet's page shows the same application.
+    await page
+      .getByRole('dialog')
+      .getByRole('region', { name: 'Applications' })
+      .getByRole('button', { name: petName })
+      .click();
+    await expect(page).toHaveURL(/#\/pets$/);
+    const petDrawer = page.getByRole('dialog', { name: 'Pet details' });
+    await expect(petDrawer.getByRole('heading', { name: petName, level: 2 })).toBeVisible();
+    const petApplications = petDrawer.getByRole('region', { name: 'Applications' });
+    await expect(petApplications).toContainText('From Rosa Marsh');
+    await petApplications.scrollIntoViewIfNeeded();
+    await shoot(page, testInfo, 'pet-page', false);
+  } finally {
+    await desk.stop();
+  }
+});
+
+test('connected: Edit says where people are changed, and the page still shows the person', async ({
+  page,
+  desk,
+}) => {
+  test.setTimeout(120_000);
+  const serverDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-e2e-people-'));
+  const server = await startDemoServer(serverDir);
+  try {
+    await connect(page, desk.url, server);
+    await page.goto(`${desk.url}#/people`);
+    await page.getByRole('table', { name: 'Adopters' }).getByRole('row').nth(1).click();
+    const drawer = page.getByRole('dialog');
+    await drawer.getByRole('button', { name: 'Edit' }).click();
+    await expect(drawer.getByRole('status')).toContainText(
+      "This shelter's server does not let other programs change people through its API",
+    );
+    await expect(drawer.getByRole('form')).toHaveCount(0);
+    await expect(drawer.getByRole('region', { name: 'Applications' })).toContainText(
+      'that this desk knows of',
+    );
+  } finally {
+    await server.stop();
+    fs.rmSync(serverDir, { recursive: true, force: true });
+  }
+});
