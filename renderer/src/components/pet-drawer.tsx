@@ -19,6 +19,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import type { CustomField } from '../../../shared/contract';
 import type { DeskError, MirrorPet } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
+import { useCurrency } from '../bridge/settings';
 import { formatCalendarDate, formatMomentDate } from '../lib/dates';
 import { toDeskError } from '../lib/desk-error';
 import { changedFields } from '../lib/form-messages';
@@ -109,6 +110,7 @@ function PetView({
   onEdit(): void;
 }) {
   const { record } = pet;
+  const currency = useCurrency();
   const pendingField = (key: string) =>
     pet.pendingFields.includes(key) ? (
       <Badge size="xs" color="yellow" variant="light" ml={6} leftSection={<IconClockHour4 size={10} />}>
@@ -182,7 +184,7 @@ function PetView({
                 Adoption fee
               </Text>
               <Text fw={600} aria-label="Adoption fee">
-                {fee !== null ? formatFee(fee) : formatFee(record.global_adoption_fee ?? null)}
+                {formatFee(fee !== null ? fee : (record.global_adoption_fee ?? null), currency)}
               </Text>
               <Text size="xs" c="dimmed">
                 {fee !== null
@@ -197,7 +199,7 @@ function PetView({
                 <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
                   Fee rules say
                 </Text>
-                <Text>{formatFee(record.global_adoption_fee)}</Text>
+                <Text>{formatFee(record.global_adoption_fee, currency)}</Text>
               </Stack>
             )}
           </Group>
