@@ -45,8 +45,11 @@ export function DeskSpotlight() {
   const actions = ACTIONS.filter(
     (action) => !lower || `${action.label} ${action.hint} ${action.words}`.toLowerCase().includes(lower),
   ).slice(0, searching ? 4 : 8);
-  const petItems = searching ? (pets.data?.items ?? []) : [];
-  const personItems = searching ? (people.data?.items ?? []) : [];
+  // Results of an older query are not shown while the new one is on its way: Enter must never open a pet or a
+  // person that no longer matches what is typed.
+  const current = searching && debounced === query.trim() && !pets.loading && !people.loading;
+  const petItems = current ? (pets.data?.items ?? []) : [];
+  const personItems = current ? (people.data?.items ?? []) : [];
 
   return (
     <Spotlight.Root
