@@ -73,8 +73,10 @@ export const PetRows = memo(function PetRows({
             );
           }
           return (
+            // Keyed by position: the rows of a new search reuse the rows on show (their DOM updated in place)
+            // rather than replacing them.
             <PetRow
-              key={pet.record.id}
+              key={row.key}
               pet={pet}
               index={row.index}
               top={row.start - virtualizer.options.scrollMargin}
@@ -122,7 +124,8 @@ const PetRow = memo(function PetRow({
       }}
     >
       <Table.Td>
-        <PetPhoto url={record.image_url} name={record.name} size={40} />
+        {/* Keyed by its address: a row showing another pet never shows the previous pet's photo meanwhile. */}
+        <PetPhoto key={record.image_url ?? ''} url={record.image_url} name={record.name} size={40} />
       </Table.Td>
       <Table.Td className={classes.clip}>
         <Text fw={600} size="sm" truncate>
