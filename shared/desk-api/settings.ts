@@ -1,8 +1,16 @@
 import { z } from 'zod';
+import { DEFAULT_CURRENCY, isCurrencyCode } from '../wording/money';
 import { noInput } from './app';
 import { defineMethod } from './define';
 
 export const COLOR_SCHEMES = ['auto', 'light', 'dark'] as const;
+
+/** An ISO 4217 code ("EUR"); lower case is accepted and stored in upper case. */
+const currencySchema = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .refine(isCurrencyCode, { error: 'must be a currency code such as USD, EUR or GBP' });
 
 /**
  * The desk's own preferences (not shelter data): kept in `<dataDir>/settings.json`.
@@ -13,6 +21,8 @@ export const deskSettingsSchema = z.object({
   colorScheme: z.enum(COLOR_SCHEMES).default('auto'),
   /** Shown in the header so volunteers at several rescues see which one this desk serves. */
   shelterName: z.string().trim().max(80).default(''),
+  /** The shelter's currency: fees on the screens, kennel cards and contracts are shown in it. */
+  currency: currencySchema.default(DEFAULT_CURRENCY),
 });
 export type DeskSettings = z.infer<typeof deskSettingsSchema>;
 
@@ -21,6 +31,7 @@ export const deskSettingsPatchSchema = z
   .strictObject({
     colorScheme: z.enum(COLOR_SCHEMES),
     shelterName: z.string().trim().max(80, { error: 'must be at most 80 characters' }),
+    currency: currencySchema,
   })
   .partial()
   .refine((patch) => Object.keys(patch).length > 0, { error: 'must change at least one setting' });

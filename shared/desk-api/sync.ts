@@ -31,6 +31,21 @@ export const connectionInputSchema = z.discriminatedUnion('mode', [
 ]);
 export type ConnectionInput = z.infer<typeof connectionInputSchema>;
 
+/** A server address and key to try before saving them. */
+export const connectionTestInputSchema = z.strictObject({
+  remote: z.string().trim().min(1, { error: 'enter the server address' }).max(500),
+  /** Omit to try the key this desk keeps for that server. */
+  apiKey: z.string().trim().min(1).max(500).optional(),
+});
+
+export const connectionTestResultSchema = z.object({
+  /** The address as the desk will use it. */
+  server: z.string(),
+  /** Pets the server lists for this key. */
+  pets: z.number().int().min(0),
+});
+export type ConnectionTestResult = z.infer<typeof connectionTestResultSchema>;
+
 export const syncRunResultSchema = z.object({
   /** True when every list completed and nothing failed validation. */
   complete: z.boolean(),
@@ -91,6 +106,12 @@ export const syncMethods = {
     summary: 'The connection settings (never the key).',
     input: noInput,
     output: connectionSummarySchema,
+  }),
+  'sync.connection.test': defineMethod({
+    summary:
+      'Tries a server address and key without saving anything: one request (the first page of pets). Fails with the reason in words (unreachable, key refused, not a Shelter Desk server).',
+    input: connectionTestInputSchema,
+    output: connectionTestResultSchema,
   }),
   'sync.connection.set': defineMethod({
     summary: 'Change the connection (remote address and key, standalone, or none); a sync follows.',

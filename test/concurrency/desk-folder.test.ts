@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activeMirrorFile } from '../../electron/desk/sync';
 import { petFields, startServer, WRITE_KEY } from '../outbox/helpers';
 import { bundleCli, burnCpus, run, startChild, stopChild, tempDir } from './helpers';
 
@@ -130,7 +131,7 @@ describe('one desk folder, many processes', () => {
     const edits = Array.from({ length: WRITERS }, (_, writer) =>
       Array.from({ length: EDITS }, (_, index) => editOf(writer, index)),
     ).flat();
-    const mirror = new Database(path.join(dataDir, 'mirror.sqlite'), { readonly: true });
+    const mirror = new Database(activeMirrorFile(dataDir), { readonly: true });
     const serverDb = new Database(path.join(server.dataDir, 'server.sqlite'), { readonly: true });
     try {
       const count = (db: Database.Database, table: string, name: string) =>

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { activeMirrorFile } from '../../electron/desk/sync';
 import { type DemoServer, startDemoServer } from './demo-server';
 import { expect, test } from './desk-fixture';
 import { connectDesk, shootBoth } from './paper-support';
@@ -33,7 +34,7 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 
 /** The figures computed straight from the desk's mirror file: every record's JSON, read in plain JavaScript. */
 function figuresFromMirror(dataDir: string) {
-  const db = new Database(path.join(dataDir, 'mirror.sqlite'), { readonly: true });
+  const db = new Database(activeMirrorFile(dataDir), { readonly: true });
   try {
     const records = (table: string) =>
       (

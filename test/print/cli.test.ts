@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertApplication } from '../../electron/desk/mirror';
 import { openDeskMirror } from '../../electron/desk/outbox';
+import { activeMirrorFolder } from '../../electron/desk/sync';
 import { startApiServer } from '../../electron/server';
 import { deskCli as cli } from '../run-command';
 import { openPrintFixture, type PrintFixture } from './fixtures';
@@ -77,7 +78,7 @@ describe('npm run cli -- print', () => {
 
   it("writes an application's agreement by the application id: the applicant, the pets applied for, their fees", async () => {
     const applicationId = 'a7f3c2e1-0b4d-4e8a-9c6f-2d1e0f3b4a5c';
-    const mirror = await openDeskMirror({ dataDir: fixture.dataDir });
+    const mirror = await openDeskMirror({ dataDir: activeMirrorFolder(fixture.dataDir) });
     try {
       mirror.db.transaction(() =>
         upsertApplication(mirror.db, {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import zlib from 'node:zlib';
 import { type Mirror, storeMetadata, storeServerPage } from '../../electron/desk/mirror';
 import { openDeskMirror } from '../../electron/desk/outbox';
+import { activeMirrorFolder } from '../../electron/desk/sync';
 import type { AdoptionFee, CustomField, Person, Pet } from '../../shared/contract';
 import { makePerson, makePet } from '../sync/fixtures';
 
@@ -94,9 +95,12 @@ export interface PrintFixture {
   surrender: Person;
 }
 
-/** A desk mirror in `dataDir` holding the fixture pets, people, fee rules, pet fields and the four contracts. */
+/**
+ * The mirror of the desk data folder `dataDir` (its active connection's, as the app and the CLI read it) holding the
+ * fixture pets, people, fee rules, pet fields and the four contracts.
+ */
 export async function openPrintFixture(dataDir: string): Promise<PrintFixture> {
-  const mirror = await openDeskMirror({ dataDir });
+  const mirror = await openDeskMirror({ dataDir: activeMirrorFolder(dataDir) });
   const adopter = makePerson({
     name: 'Jordan Rivera',
     email: 'jordan.rivera@example.com',

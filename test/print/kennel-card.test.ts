@@ -87,6 +87,22 @@ describe('kennel card', () => {
     renderPages(card.pdf, IMAGES, 'card-plain-a4');
   });
 
+  it('prints the fee in the shelter’s currency', async () => {
+    const card = await printKennelCard(fixture.mirror.db, fixture.full.id, {
+      ...settings('a4'),
+      currency: 'EUR',
+    });
+    const text = flat(pdfText(card.pdf));
+    expect(text).toContain('Fee rules: Dog base fee €175.00, Senior -€100.00 = €75.00');
+    expect(text).not.toContain('$');
+    const plain = flat(
+      pdfText(
+        (await printKennelCard(fixture.mirror.db, 'rar-000002', { ...settings('a4'), currency: 'GBP' })).pdf,
+      ),
+    );
+    expect(plain).toContain('£60.00');
+  });
+
   it('prints no QR code for a pet the public cannot see, even with a page address', async () => {
     const { storeServerPage } = await import('../../electron/desk/mirror');
     storeServerPage(fixture.mirror.db, 'pet', [{ ...fixture.full, show_public: false }], 'fetched-unlisted');

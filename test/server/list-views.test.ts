@@ -199,4 +199,52 @@ describe('list views', () => {
     expect(new Set(fees)).toEqual(new Set([40]));
     await app.close();
   });
+
+  it('finishes a fee change stopped mid-way at the next start: every dog with the new fee, stamp and ETag', async () => {
+    const file = path.join(tempDataDir('shelter-stop-'), 'server.sqlite');
+    let app = await openServerContext(file);
+    app.sqlite.transaction(() => {
+      for (let i = 0; i < 900; i++) {
+        app.pets.create(newPet({ name: `Pet ${i}`, species: i % 3 === 0 ? 'cat' : 'dog' }) as never);
+      }
+    })();
+    const before = new Map(
+      (
+        app.sqlite
+          .prepare('SELECT b.seq, b.etag, p.updated_at, p.species FROM pet_bodies b JOIN pets p USING (seq)')
+          .all() as Array<{
+          seq: number;
+          etag: string;
+          updated_at: number;
+          species: string;
+        }>
+      ).map((row) => [row.seq, row]),
+    );
+    createStaffOperations(app).setFeeRules([{ species: 'dog', attributeType: 'base', adjustment: 70 }]);
+    // Stopped (the app quits) after a chunk or two of the background work.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(app.pets.restamps.waiting).toBe(1);
+    await app.close();
+    app = await openServerContext(file);
+    await app.pets.restamps.settled();
+    expect(app.pets.restamps.waiting).toBe(0);
+    const after = app.sqlite
+      .prepare(
+        "SELECT b.seq, b.etag, p.updated_at, json_extract(b.body, '$.global_adoption_fee') AS fee FROM pet_bodies b JOIN pets p USING (seq)",
+      )
+      .all() as Array<{ seq: number; etag: string; updated_at: number; fee: number }>;
+    expect(after).toHaveLength(900);
+    for (const pet of after) {
+      const old = before.get(pet.seq);
+      if (old?.species === 'dog') {
+        expect(pet.fee).toBe(70);
+        expect(pet.updated_at).toBeGreaterThan(old.updated_at);
+        expect(pet.etag).not.toBe(old.etag);
+      } else {
+        expect(pet.updated_at).toBe(old?.updated_at);
+        expect(pet.etag).toBe(old?.etag);
+      }
+    }
+    await app.close();
+  });
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeskCore } from '../../electron/desk/api';
 import { Outbox, openDeskMirror, rebuildMirror } from '../../electron/desk/outbox';
+import { connectionFolder, UNCONFIGURED_ID } from '../../electron/desk/sync';
 import { DamagedDatabaseError } from '../../electron/platform/database-integrity';
 import { petFields, tempDir } from '../outbox/helpers';
 import { btrees, copyDatabase, corruptPage } from './damage';
@@ -34,16 +35,18 @@ beforeAll(async () => {
 
 afterAll(() => folder.remove());
 
+/** A desk's data folder whose (active, unconfigured) connection's mirror is damaged by `damage`. */
 function deskWith(damage: (filename: string) => void): { dataDir: string; filename: string } {
   const dataDir = fs.mkdtempSync(path.join(folder.dir, 'desk-'));
-  const filename = path.join(dataDir, 'mirror.sqlite');
+  fs.mkdirSync(connectionFolder(dataDir, UNCONFIGURED_ID), { recursive: true });
+  const filename = path.join(connectionFolder(dataDir, UNCONFIGURED_ID), 'mirror.sqlite');
   copyDatabase(pristine, filename);
   damage(filename);
   return { dataDir, filename };
 }
 
-async function expectRefused(dataDir: string, filename: string): Promise<void> {
-  const error = await openDeskMirror({ dataDir }).then(
+async function expectRefused(filename: string): Promise<void> {
+  const error = await openDeskMirror({ dataDir: path.dirname(filename) }).then(
     () => undefined,
     (thrown: unknown) => thrown,
   );
@@ -67,8 +70,8 @@ describe('a damaged desk mirror', () => {
       expect.arrayContaining(['pet', 'outbox', 'pet_list_name']),
     );
     for (const tree of trees) {
-      const { dataDir, filename } = deskWith((file) => corruptPage(file, tree.rootpage));
-      await expectRefused(dataDir, filename).catch((error: Error) => {
+      const { filename } = deskWith((file) => corruptPage(file, tree.rootpage));
+      await expectRefused(filename).catch((error: Error) => {
         throw new Error(`${tree.type} ${tree.name}: ${error.message}`);
       });
     }
@@ -76,9 +79,9 @@ describe('a damaged desk mirror', () => {
 
   it('is refused when truncated or emptied, and a missing file is a new mirror', async () => {
     const truncated = deskWith((file) => fs.truncateSync(file, Math.floor(fs.statSync(file).size / 2)));
-    await expectRefused(truncated.dataDir, truncated.filename);
+    await expectRefused(truncated.filename);
     const emptied = deskWith((file) => fs.truncateSync(file, 0));
-    await expectRefused(emptied.dataDir, emptied.filename);
+    await expectRefused(emptied.filename);
     const fresh = fs.mkdtempSync(path.join(folder.dir, 'fresh-'));
     const mirror = await openDeskMirror({ dataDir: fresh });
     await mirror.close();
@@ -93,7 +96,7 @@ describe('a damaged desk mirror', () => {
   it.runIf(process.platform === 'linux')(
     'refuses to rebuild while another process has the mirror open (its writes would be lost)',
     async () => {
-      const { dataDir, filename } = deskWith((file) => corruptPage(file, btrees(file)[3]?.rootpage ?? 2));
+      const { filename } = deskWith((file) => corruptPage(file, btrees(file)[3]?.rootpage ?? 2));
       const holder = spawn(
         process.execPath,
         [
@@ -104,7 +107,7 @@ describe('a damaged desk mirror', () => {
       );
       try {
         await new Promise((resolve) => holder.stdout.once('data', resolve));
-        await expect(rebuildMirror(dataDir)).rejects.toThrow(/is open in process \d+/);
+        await expect(rebuildMirror(path.dirname(filename))).rejects.toThrow(/is open in process \d+/);
         expect(fs.existsSync(filename)).toBe(true);
       } finally {
         holder.kill('SIGKILL');
@@ -130,7 +133,7 @@ describe('a damaged desk mirror', () => {
     expect(listed.status, listed.stderr).toBe(0);
     const { entries } = JSON.parse(listed.stdout) as { entries: Array<{ entityId: string }> };
     expect(entries).toHaveLength(41);
-    const mirror = await openDeskMirror({ dataDir });
+    const mirror = await openDeskMirror({ dataDir: path.dirname(filename) });
     try {
       expect(mirror.db.prepare('SELECT name FROM pet WHERE id = ?').get(localPetId)).toEqual({
         name: 'Damage Pet 0',

@@ -37,6 +37,11 @@ export interface AdversarialOptions {
   failRate?: number;
   rateLimitRate?: number;
   dropRate?: number;
+  /**
+   * Faults answered to the first requests, in this order, before the random ones: a test that must see each kind
+   * gets it whatever the number of requests its run makes.
+   */
+  firstFaults?: Array<'drop' | 'error' | 'rate-limit'>;
   /** Seed of the fault generator, so a failing run can be replayed. */
   seed?: number;
   /** Hourly request limit reported (and enforced) per endpoint. */
@@ -262,10 +267,11 @@ export class AdversarialServer {
       this.send(req, res, 429, 'Rate limited', { 'retry-after': '3600' });
       return;
     }
-    const roll = this.random();
     const fail = this.options.failRate ?? 0;
     const limited = this.options.rateLimitRate ?? 0;
     const drop = this.options.dropRate ?? 0;
+    const scripted = this.options.firstFaults?.[this.requestNo - 1];
+    const roll = scripted ? { drop: 0, error: drop, 'rate-limit': drop + fail }[scripted] : this.random();
     if (roll < drop) {
       this.log.push({ method: 'GET', url: req.url ?? '', status: 0 });
       req.socket.destroy();

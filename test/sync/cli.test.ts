@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setLocalEdit } from '../../electron/desk/mirror';
 import { openDeskMirror } from '../../electron/desk/outbox';
+import { activeMirrorFolder } from '../../electron/desk/sync';
 import { type RunningApiServer, startApiServer } from '../../electron/server';
 import { deskCli, type Run, run } from '../run-command';
 
@@ -53,7 +54,7 @@ describe('npm run cli', () => {
   });
 
   it('exports pets as JSON with pending local edits applied, and people as CSV', async () => {
-    const mirror = await openDeskMirror({ dataDir: desk() });
+    const mirror = await openDeskMirror({ dataDir: activeMirrorFolder(desk()) });
     const someId = (mirror.db.prepare('SELECT id FROM pet LIMIT 1').get() as { id: string }).id;
     setLocalEdit(mirror.db, 'pet', someId, { description: 'Typed offline, "quoted", with, commas' });
     const listed = (
@@ -81,7 +82,7 @@ describe('npm run cli', () => {
   });
 
   it('prints nothing at all when an export fails halfway', async () => {
-    const mirror = await openDeskMirror({ dataDir: desk() });
+    const mirror = await openDeskMirror({ dataDir: activeMirrorFolder(desk()) });
     const broken = mirror.db
       .prepare('SELECT id, effective_json FROM pet ORDER BY id LIMIT 1 OFFSET 60')
       .get() as {
@@ -104,7 +105,7 @@ describe('npm run cli', () => {
         expect(failed.stderr).not.toBe('');
       }
     } finally {
-      const again = await openDeskMirror({ dataDir: desk() });
+      const again = await openDeskMirror({ dataDir: activeMirrorFolder(desk()) });
       again.db
         .prepare('UPDATE pet SET effective_json = ? WHERE id = ?')
         .run(broken.effective_json, broken.id);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Mirror, statement } from '../../electron/desk/mirror';
 import { openDeskMirror } from '../../electron/desk/outbox';
-import { LIST_COLLECTIONS, readCheckpoint } from '../../electron/desk/sync';
+import { activeMirrorFolder, LIST_COLLECTIONS, readCheckpoint } from '../../electron/desk/sync';
 import { type AdversarialOptions, AdversarialServer } from './adversarial-server';
 import { byId, exported, runCliCommand, tempDataDir } from './cli-harness';
 
@@ -16,7 +16,7 @@ const [pets] = LIST_COLLECTIONS;
 async function mirrorState(
   dataDir: string,
 ): Promise<{ checkpoint: string | null; pets: number; json: string }> {
-  const mirror: Mirror = await openDeskMirror({ dataDir });
+  const mirror: Mirror = await openDeskMirror({ dataDir: activeMirrorFolder(dataDir) });
   try {
     const rows = statement(mirror.db, 'SELECT id, server_json FROM pet ORDER BY id').all();
     if (!pets) throw new Error('pets collection missing');

@@ -136,7 +136,14 @@ describe('incremental pull against a hostile server', () => {
   });
 
   it('survives random 500s, 429s and dropped connections', async () => {
-    await setup({ failRate: 0.15, rateLimitRate: 0.1, dropRate: 0.1, seed: 42, order: 'arbitrary' });
+    await setup({
+      failRate: 0.15,
+      rateLimitRate: 0.1,
+      dropRate: 0.1,
+      firstFaults: ['drop', 'error', 'rate-limit'],
+      seed: 42,
+      order: 'arbitrary',
+    });
     server.addPets(340);
     server.addPeople(60, 'foster');
     const run = await runSync(mirror.db, client, { metadata: true });

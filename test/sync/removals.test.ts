@@ -4,7 +4,7 @@ import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getPet, type Mirror, openMirror, setLocalEdit } from '../../electron/desk/mirror';
 import { openDeskMirror } from '../../electron/desk/outbox';
-import { runSync } from '../../electron/desk/sync';
+import { activeMirrorFolder, runSync } from '../../electron/desk/sync';
 import { type RunningApiServer, startApiServer } from '../../electron/server';
 import { AdversarialServer } from './adversarial-server';
 import { byId, exported, runCliCommand, tempDataDir } from './cli-harness';
@@ -27,7 +27,7 @@ async function patchPet(server: RunningApiServer, id: string, body: object): Pro
 }
 
 async function presences(dataDir: string, ids: string[]): Promise<Array<string | undefined>> {
-  const mirror = await openDeskMirror({ dataDir });
+  const mirror = await openDeskMirror({ dataDir: activeMirrorFolder(dataDir) });
   try {
     return ids.map((id) => getPet(mirror.db, id)?.presence);
   } finally {
@@ -60,7 +60,7 @@ describe('pets that leave the public list, seen by one ordinary sync', () => {
     await patchPet(server, nonPublic.id, { show_public: false, description: 'Kept off the website' });
     server.staff.deletePet(deleted.id);
     server.staff.deletePet(editedThenDeleted.id);
-    const mirror = await openDeskMirror({ dataDir: desk });
+    const mirror = await openDeskMirror({ dataDir: activeMirrorFolder(desk) });
     setLocalEdit(mirror.db, 'pet', editedThenDeleted.id, { description: 'Typed at the desk' });
     await mirror.close();
 
@@ -77,7 +77,7 @@ describe('pets that leave the public list, seen by one ordinary sync', () => {
     expect(after.find((pet) => pet.id === hidden.id)).toMatchObject({ status: 'Private hold' });
     expect(after.some((pet) => pet.id === deleted.id)).toBe(false);
     // The pending edit is never dropped: the record stays, marked removed, with the desk's text.
-    const kept = await openDeskMirror({ dataDir: desk });
+    const kept = await openDeskMirror({ dataDir: activeMirrorFolder(desk) });
     expect(getPet(kept.db, editedThenDeleted.id)).toMatchObject({
       presence: 'removed',
       pending: true,

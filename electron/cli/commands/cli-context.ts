@@ -3,16 +3,26 @@ import path from 'node:path';
 import { DeskCallError } from '../../../shared/desk-api';
 import { createDeskCore, type DeskCore, type DeskCoreOptions } from '../../desk/api';
 import { MIRROR_FILE } from '../../desk/mirror';
+import { adoptLegacyMirror, ConnectionManager, connectionFolder } from '../../desk/sync';
+import { FileSecretStore } from '../../platform/secret-store';
 import { CliUsageError } from '../args';
 
-/** Fails with the fix when a data folder has no mirror yet. */
-export function requireMirror(dataDir: string): void {
-  if (!fs.existsSync(path.join(dataDir, MIRROR_FILE))) {
+/**
+ * The folder of the mirror of the connection a data folder is set to (`connections/<id>/`), where commands read and
+ * write, as the app does; an older desk's single mirror is moved there first. Fails with the fix when there is no
+ * mirror yet.
+ */
+export async function requireMirror(dataDir: string): Promise<string> {
+  const id = new ConnectionManager(dataDir, new FileSecretStore(dataDir)).activeId();
+  await adoptLegacyMirror(dataDir, id);
+  const folder = connectionFolder(dataDir, id);
+  if (!fs.existsSync(path.join(folder, MIRROR_FILE))) {
     throw new CliUsageError(
       `No mirror in ${dataDir}.`,
       `Sync first: npm run cli -- sync --remote URL --key KEY --data-dir ${JSON.stringify(dataDir)} --once`,
     );
   }
+  return folder;
 }
 
 /** Desk errors a person fixes by calling the command differently (exit 2); others are failures (exit 1). */

@@ -49,8 +49,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     hint,
   );
   const dataDir = flags['data-dir'] ?? defaultDataDir();
-  requireMirror(dataDir);
-  const mirror = await openDeskMirror({ dataDir });
+  const mirror = await openDeskMirror({ dataDir: await requireMirror(dataDir) });
   // Rendered to a private temporary file first: stdout gets the whole export or nothing.
   const staging = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-export-'));
   const file = path.join(staging, 'export');

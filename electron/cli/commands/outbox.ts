@@ -43,8 +43,8 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const dataDir = flags['data-dir'] ?? defaultDataDir();
   const [action, id, extra] = words;
   if (extra !== undefined) throw new CliUsageError(`Unexpected argument "${extra}".`, hint);
-  const withOutbox = (use: (core: DeskCore) => Promise<unknown>) => {
-    requireMirror(dataDir);
+  const withOutbox = async (use: (core: DeskCore) => Promise<unknown>) => {
+    await requireMirror(dataDir);
     return withDeskCore(dataDir, { integrityCheck: 'marker' }, async (core) => {
       io.stdout(`${JSON.stringify(await use(core))}\n`);
       return 0;

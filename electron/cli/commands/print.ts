@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ageCategorySchema, sexSchema, sizeSchema, speciesSchema } from '../../../shared/contract';
 import { paperSchema } from '../../../shared/desk-api/print';
+import { DEFAULT_CURRENCY, isCurrencyCode } from '../../../shared/wording/money';
 import { openDeskMirror } from '../../desk/outbox';
 import {
   type CardSelection,
@@ -114,23 +115,26 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     throw new CliUsageError(`print cards takes filters, not "${id}" (use --pet ID).`, hint);
   const flags = parseFlags(rest, flagOptions, flagsSchema, hint);
   const dataDir = flags['data-dir'] ?? defaultDataDir();
-  requireMirror(dataDir);
+  const mirrorFolder = await requireMirror(dataDir);
   const settingsFile = path.join(dataDir, 'settings.json');
   let shelterName = '';
+  let currency = DEFAULT_CURRENCY;
   try {
     const parsed = z
-      .object({ shelterName: z.string().optional() })
+      .object({ shelterName: z.string().optional(), currency: z.string().refine(isCurrencyCode).optional() })
       .safeParse(JSON.parse(fs.readFileSync(settingsFile, 'utf8')));
     shelterName = parsed.success ? (parsed.data.shelterName ?? '') : '';
+    currency = parsed.success ? (parsed.data.currency ?? DEFAULT_CURRENCY) : DEFAULT_CURRENCY;
   } catch {
-    // No settings yet: the card names no shelter.
+    // No settings yet: the card names no shelter, fees in US dollars.
   }
   const settings: PrintSettings = {
     paper: flags.paper,
     shelterName,
+    currency,
     loadPhoto: flags['no-photos'] ? async () => undefined : (url) => fetchPhoto(url),
   };
-  const mirror = await openDeskMirror({ dataDir });
+  const mirror = await openDeskMirror({ dataDir: mirrorFolder });
   let printed: PrintedPdf;
   try {
     if (kind === 'kennel-card') printed = await printKennelCard(mirror.db, id as string, settings);

@@ -84,13 +84,13 @@ export function parseWriteCall(
  * Saves one local write through the desk's core (mirror and outbox in one transaction, nothing sent: the next
  * sync sends it) and prints it. `create` writes work before any sync (the folder is created); others need a mirror.
  */
-export function runWrite(
+export async function runWrite(
   call: WriteCall,
   io: CliIo,
   options: { create: boolean },
   write: (core: DeskCore) => Promise<LocalWriteResult>,
 ): Promise<number> {
-  if (!options.create) requireMirror(call.dataDir);
+  if (!options.create) await requireMirror(call.dataDir);
   // One short write: SQLite's page check would take seconds on a large shelter (the app and `sync` run it, and
   // SQLite refuses any damaged page this command reads).
   return withDeskCore(call.dataDir, { integrityCheck: 'marker' }, async (core) =>

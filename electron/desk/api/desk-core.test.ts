@@ -36,10 +36,18 @@ describe('desk core', () => {
     const core = await createDeskCore({ dataDir, appVersion: '0.0.0' });
     const seen: DeskEvent[] = [];
     core.events.subscribe((event) => seen.push(event));
-    expect(await core.registry.invoke('settings.get')).toEqual({ colorScheme: 'auto', shelterName: '' });
-    await core.registry.invoke('settings.update', { colorScheme: 'dark', shelterName: '  Happy Tails  ' });
+    expect(await core.registry.invoke('settings.get')).toEqual({
+      colorScheme: 'auto',
+      shelterName: '',
+      currency: 'USD',
+    });
+    await core.registry.invoke('settings.update', {
+      colorScheme: 'dark',
+      shelterName: '  Happy Tails  ',
+      currency: 'eur',
+    });
     expect(seen).toEqual([
-      { type: 'settings', settings: { colorScheme: 'dark', shelterName: 'Happy Tails' } },
+      { type: 'settings', settings: { colorScheme: 'dark', shelterName: 'Happy Tails', currency: 'EUR' } },
     ]);
     await core.close();
 
@@ -47,6 +55,7 @@ describe('desk core', () => {
     expect(await again.registry.invoke('settings.get')).toEqual({
       colorScheme: 'dark',
       shelterName: 'Happy Tails',
+      currency: 'EUR',
     });
     await again.close();
   });
@@ -60,6 +69,11 @@ describe('desk core', () => {
     expect(empty).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     const tooLong = await core.registry.call('settings.update', { shelterName: 'x'.repeat(81) });
     expect(tooLong).toMatchObject({ ok: false, error: { fieldErrors: [{ field: 'shelterName' }] } });
+    const notCurrency = await core.registry.call('settings.update', { currency: 'Euro' });
+    expect(notCurrency).toMatchObject({
+      ok: false,
+      error: { fieldErrors: [{ field: 'currency', message: expect.stringContaining('USD, EUR or GBP') }] },
+    });
     expect(fs.readFileSync(path.join(dataDir, 'settings.json'), 'utf8')).toBe(before);
     await core.close();
   });
@@ -67,9 +81,16 @@ describe('desk core', () => {
   it('keeps good settings and unknown keys from a partly bad file', async () => {
     const dataDir = tempDir();
     const file = path.join(dataDir, 'settings.json');
-    fs.writeFileSync(file, JSON.stringify({ colorScheme: 'neon', shelterName: 'Paws', fromNewerVersion: 7 }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ colorScheme: 'neon', shelterName: 'Paws', currency: 'XYZ', fromNewerVersion: 7 }),
+    );
     const core = await createDeskCore({ dataDir, appVersion: '0.0.0' });
-    expect(await core.registry.invoke('settings.get')).toEqual({ colorScheme: 'auto', shelterName: 'Paws' });
+    expect(await core.registry.invoke('settings.get')).toEqual({
+      colorScheme: 'auto',
+      shelterName: 'Paws',
+      currency: 'USD',
+    });
     await core.registry.invoke('settings.update', { colorScheme: 'light' });
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({
       colorScheme: 'light',
@@ -82,7 +103,11 @@ describe('desk core', () => {
     const dataDir = tempDir();
     fs.writeFileSync(path.join(dataDir, 'settings.json'), '{ broken');
     const core = await createDeskCore({ dataDir, appVersion: '0.0.0' });
-    expect(await core.registry.invoke('settings.get')).toEqual({ colorScheme: 'auto', shelterName: '' });
+    expect(await core.registry.invoke('settings.get')).toEqual({
+      colorScheme: 'auto',
+      shelterName: '',
+      currency: 'USD',
+    });
     expect(fs.readdirSync(dataDir).some((name) => name.startsWith('settings.json.unreadable-'))).toBe(true);
     await core.close();
   });

@@ -3,24 +3,20 @@ import type { DeskMode } from '../../../shared/desk-api';
 import { type Logger, noopLogger } from '../../platform/log';
 import { FileSecretStore, type SecretStore } from '../../platform/secret-store';
 import type { ApiClientOptions } from '../client';
-import { openDeskMirror } from '../outbox';
 import { PhotoCache, photoCacheDir } from '../photos';
+import { ConnectionManager } from '../sync';
 import type { DeskContext } from './desk-context';
 import { createEventHub, type EventHub } from './event-hub';
 import { createHandlerRegistry, type HandlerRegistry } from './handler-registry';
 import { registerAppHandlers } from './handlers/app';
-import { registerDashboardHandlers } from './handlers/dashboard';
-import { registerMirrorHandlers } from './handlers/mirror';
-import { registerOutboxHandlers } from './handlers/outbox';
+import { registerConnectionHandlers } from './handlers/connection';
 import { registerPeopleHandlers } from './handlers/people';
 import { registerPhotoHandlers } from './handlers/photos';
-import { registerPrintHandlers } from './handlers/print';
 import { registerSettingsHandlers } from './handlers/settings';
 import { registerShelterHandlers } from './handlers/shelter';
-import { shelterApplications } from './handlers/shelter-applications';
 import { ShelterHost } from './handlers/shelter-host';
 import { registerStatusHandlers } from './handlers/status';
-import { registerSyncHandlers } from './handlers/sync';
+import { DeskSessions } from './sessions';
 import { openSettingsStore } from './settings-store';
 import { createStatusHub, type StatusHub } from './status-hub';
 
@@ -120,39 +116,24 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     // Pet photos seen once stay on the desk: the screens and the kennel cards both read them offline.
     const photos = new PhotoCache({ dir: photoCacheDir(options.dataDir) });
     registerPhotoHandlers(registry, photos);
-    // Mirror and sync (issue #4): the mirror database in the data folder, its reads, and the sync service.
-    const mirror = await openDeskMirror({
-      dataDir: options.dataDir,
-      ...(options.integrityCheck && { integrityCheck: options.integrityCheck }),
-    });
-    context.onClose(() => mirror.close());
-    registerMirrorHandlers(registry, context, mirror);
-    // The standalone shelter (issue #12): runs the embedded server for the connection, closed after sync.
+    // The standalone shelter (issue #12): runs the embedded server for the connection, closed after the sessions.
     const shelter = new ShelterHost(context);
     context.onClose(() => shelter.close());
-    const applications = shelterApplications(shelter, mirror, context.log);
-    registerPrintHandlers(registry, context, mirror, {
+    const connections = new ConnectionManager(context.dataDir, context.secretStore, shelter.start);
+    context.onClose(() => connections.close());
+    // One session per connection (issue #13): the active one's mirror, outbox, sync, prints and figures.
+    const sessions = await DeskSessions.open(context, connections, {
+      shelter,
       loadPhoto: async (url) => (await photos.get(url)).bytes,
-      refreshApplications: () => void applications.refresh(),
+      ...(options.integrityCheck && { integrityCheck: options.integrityCheck }),
+      ...(options.syncClient && { syncClient: options.syncClient }),
     });
-    registerDashboardHandlers(registry, context, mirror);
-    // Outbox (issue #5): local writes, replayed by every sync run first and, once started, after each write.
-    const outbox = registerOutboxHandlers(registry, context, mirror);
-    const sync = registerSyncHandlers(registry, context, mirror, {
-      hooks: {
-        push: async (run) => {
-          const pushed = await outbox.hooks.push(run);
-          // Every run of a standalone desk also reads its shelter's applications (the API lists none).
-          applications.refresh();
-          return pushed;
-        },
-      },
-      startServer: shelter.start,
-      ...(options.syncClient && { service: { clientOptions: options.syncClient } }),
-    });
-    outbox.attach(sync);
-    registerShelterHandlers(registry, context, { host: shelter, sync, mirror });
-    registerPeopleHandlers(registry, context, { host: shelter, sync, mirror });
+    context.onClose(() => sessions.close());
+    context.onStart(() => sessions.start());
+    sessions.forward(registry, await sessions.current());
+    registerConnectionHandlers(registry, connections, sessions);
+    registerShelterHandlers(registry, context, { host: shelter, connections, sessions });
+    registerPeopleHandlers(registry, context, { host: shelter, connections, sessions });
   } catch (error) {
     await close();
     throw error;

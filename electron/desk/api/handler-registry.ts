@@ -17,9 +17,13 @@ export type DeskHandler<M extends DeskMethodName> = (
   input: DeskParsedInput<M>,
 ) => DeskOutput<M> | Promise<DeskOutput<M>>;
 
-export interface HandlerRegistry {
+/** Where features register their handlers: the core's registry, or a connection session's table. */
+export interface HandlerTable {
   /** Registers the handler of one method. A second handler for the same name throws. */
   handle<M extends DeskMethodName>(name: M, handler: DeskHandler<M>): void;
+}
+
+export interface HandlerRegistry extends HandlerTable {
   /**
    * Runs a call from a transport (untrusted name and input): validates the input with the method's
    * schema, runs the handler, validates its output, and returns a result envelope. Never throws.

@@ -4,5 +4,4 @@ export * from './desk-core';
 export * from './event-hub';
 export * from './handler-registry';
 export * from './settings-store';
-export * from './standalone';
 export * from './status-hub';

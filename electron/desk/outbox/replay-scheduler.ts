@@ -80,6 +80,7 @@ export class ReplayScheduler {
         backoffBaseMs: options.backoffBaseMs,
         backoffCapMs: options.backoffCapMs,
         signal,
+        halted: () => this.closed,
         onChange: (change) => {
           changed = true;
           options.onRecordChanged(change);
@@ -144,7 +145,10 @@ export class ReplayScheduler {
     this.timer.unref?.();
   }
 
-  /** Stops timers and waits for a running pass (its requests finish; nothing is lost if they do not). */
+  /**
+   * Stops timers and a running pass: the requests in flight finish, no more start (nothing is lost if they do not),
+   * and what is left stays due for the next start.
+   */
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);

@@ -30,6 +30,11 @@ export interface ReplayOptions {
   backoffBaseMs: number;
   backoffCapMs: number;
   signal?: AbortSignal | undefined;
+  /**
+   * Asked before each request: true ends the pass once the requests in flight are answered (the desk is closing, or
+   * switching to another connection). What is left waits, due, for the next pass.
+   */
+  halted?: () => boolean;
   /** Told after every committed change (entry sent, refused, rescheduled), with the record touched. */
   onChange: (change: { entityType: 'pet' | 'person'; id: string }) => void;
   /** Outcomes with entry and request ids (never bodies: they hold people's details). */
@@ -329,7 +334,7 @@ export async function replayPass(options: ReplayOptions): Promise<ReplayResult> 
     let entry: OutboxRow | undefined = first;
     let failed = false;
     try {
-      while (entry && !stop) {
+      while (entry && !stop && !options.halted?.()) {
         const outcome = await sendOne(entry);
         if (outcome === 'auth' || outcome === 'stop') {
           stop = true;
@@ -358,7 +363,7 @@ export async function replayPass(options: ReplayOptions): Promise<ReplayResult> 
 
   const running = new Set<Promise<void>>();
   for (;;) {
-    if (stop || options.signal?.aborted) break;
+    if (stop || options.signal?.aborted || options.halted?.()) break;
     const heads = dueHeads();
     for (const head of heads) {
       if (running.size >= options.concurrency) break;

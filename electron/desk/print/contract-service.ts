@@ -1,4 +1,5 @@
 import { CONTRACT_TYPES, type ContractType, type Person, type Pet } from '../../../shared/contract';
+import { DEFAULT_CURRENCY } from '../../../shared/wording/money';
 import {
   applicationById,
   getAdoptionFees,
@@ -127,7 +128,7 @@ export async function printContract(
   }
   const rules = getAdoptionFees(db).fees;
   const contractPets: ContractPet[] = pets.map(({ record }) =>
-    type === 'adopter' ? { pet: record, fee: explainFee(record, rules) } : { pet: record },
+    type === 'adopter' ? { pet: record, fee: explainFee(record, rules, settings.currency) } : { pet: record },
   );
   const { doc, done } = createDocument(settings.paper, `${type} agreement: ${person.name}`, {
     margin: MARGIN,
@@ -141,6 +142,7 @@ export async function printContract(
       person,
       pets: contractPets,
       shelterName: settings.shelterName,
+      currency: settings.currency ?? DEFAULT_CURRENCY,
       date: settings.today ?? localToday(),
     },
     settings.paper,

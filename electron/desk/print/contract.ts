@@ -19,6 +19,8 @@ export interface ContractPrint {
   person: Person;
   pets: ContractPet[];
   shelterName: string;
+  /** The shelter's currency (ISO 4217), for the total fee. */
+  currency: string;
   /** Calendar date of the agreement, YYYY-MM-DD. */
   date: string;
 }
@@ -144,7 +146,9 @@ function drawPets(doc: Doc, contract: ContractPrint, width: number): void {
     const known = amounts.filter((amount): amount is number => typeof amount === 'number');
     const total = known.reduce((sum, amount) => sum + amount, 0);
     const text =
-      known.length === amounts.length ? formatMoney(total) : `${formatMoney(total)} plus fees not set`;
+      known.length === amounts.length
+        ? formatMoney(total, contract.currency)
+        : `${formatMoney(total, contract.currency)} plus fees not set`;
     ensureRoom(doc, 24);
     boxText(doc, `Total adoption fee: ${text}`, {
       x: MARGIN,

@@ -1,9 +1,10 @@
 import type { AdoptionFee, Pet } from '../../../shared/contract';
+import { DEFAULT_CURRENCY } from '../../../shared/wording/money';
 import { formatMoney, humanize } from './words';
 
 /** A pet's adoption fee and where it comes from, as a card or contract prints it. */
 export interface FeeExplanation {
-  /** The fee in dollars; null when neither the pet nor a rule sets one. */
+  /** The fee in the shelter's currency; null when neither the pet nor a rule sets one. */
   amount: number | null;
   /** "$150", or "No fee set". */
   text: string;
@@ -20,9 +21,9 @@ function ruleLabel(rule: AdoptionFee): string {
   return `${humanize(rule.attribute_type)}: ${shown}`;
 }
 
-function signedMoney(amount: number, first: boolean): string {
-  if (first) return formatMoney(amount);
-  return amount < 0 ? `-${formatMoney(-amount)}` : `+${formatMoney(amount)}`;
+function signedMoney(amount: number, first: boolean, currency: string): string {
+  if (first) return formatMoney(amount, currency);
+  return amount < 0 ? `-${formatMoney(-amount, currency)}` : `+${formatMoney(amount, currency)}`;
 }
 
 /**
@@ -46,11 +47,16 @@ export function matchingFeeRules(pet: Pet, rules: readonly AdoptionFee[]): Adopt
  * server's `global_adoption_fee` with the mirrored rules that make it up. When the rules last synced no longer add up
  * to the server's figure (changed since), the source says so instead of showing a sum that does not match.
  */
-export function explainFee(pet: Pet, rules: readonly AdoptionFee[]): FeeExplanation {
+export function explainFee(
+  pet: Pet,
+  rules: readonly AdoptionFee[],
+  currency: string = DEFAULT_CURRENCY,
+): FeeExplanation {
   const own = pet.adoption_fee.trim();
   if (own !== '') {
     const amount = Number(own.replace(/^\$/, ''));
-    if (Number.isFinite(amount)) return { amount, text: formatMoney(amount), source: 'Set for this pet' };
+    if (Number.isFinite(amount))
+      return { amount, text: formatMoney(amount, currency), source: 'Set for this pet' };
     return { amount: null, text: own, source: 'Set for this pet' };
   }
   const matched = matchingFeeRules(pet, rules);
@@ -65,11 +71,11 @@ export function explainFee(pet: Pet, rules: readonly AdoptionFee[]): FeeExplanat
   }
   const amount = global ?? sum;
   const steps = matched.map(
-    (rule, index) => `${ruleLabel(rule)} ${signedMoney(rule.adjustment, index === 0)}`,
+    (rule, index) => `${ruleLabel(rule)} ${signedMoney(rule.adjustment, index === 0, currency)}`,
   );
   const source =
     matched.length > 0 && Math.abs(sum - amount) < 0.005
-      ? `Fee rules: ${steps.join(', ')}${matched.length > 1 ? ` = ${formatMoney(amount)}` : ''}`
+      ? `Fee rules: ${steps.join(', ')}${matched.length > 1 ? ` = ${formatMoney(amount, currency)}` : ''}`
       : "From the shelter's fee rules";
-  return { amount, text: formatMoney(amount), source };
+  return { amount, text: formatMoney(amount, currency), source };
 }

@@ -34,6 +34,8 @@ export interface PrintSettings {
   paper: Paper;
   loadPhoto: LoadPhoto;
   shelterName: string;
+  /** The shelter's currency (ISO 4217) for fees; default US dollars. */
+  currency?: string;
   /** Calendar date printed on the page (default: this computer's today). */
   today?: string;
 }
@@ -93,7 +95,7 @@ async function cardFor(
   const urls = pet.image_urls.length > 0 ? pet.image_urls : pet.image_url ? [pet.image_url] : [];
   return {
     pet,
-    fee: explainFee(pet, getAdoptionFees(db).fees),
+    fee: explainFee(pet, getAdoptionFees(db).fees, settings.currency),
     photo: await firstPrintablePhoto(urls, settings.loadPhoto),
     publicPage: publicPageAddress(pet, getCustomFields(db, 'pet').fields, entry.presence),
     shelterName: settings.shelterName,

@@ -1,5 +1,6 @@
 /** Words and values as they are printed. */
 
+import { DEFAULT_CURRENCY, formatMoney as formatSharedMoney } from '../../../shared/wording/money';
 import { printedText } from './fonts';
 
 export { humanize } from '../../../shared/wording/humanize';
@@ -12,9 +13,9 @@ export function printable(text: string): string {
   return printedText(text);
 }
 
-/** An amount of money as printed on cards and contracts (US dollars, as the rest of the desk shows fees). */
-export function formatMoney(amount: number): string {
-  return amount.toLocaleString('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 2 });
+/** An amount of money as printed on cards and contracts, in the shelter's currency (the desk's setting). */
+export function formatMoney(amount: number, currency: string = DEFAULT_CURRENCY): string {
+  return formatSharedMoney(amount, currency, 'en-US');
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -5,6 +5,14 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../../platform/atomic-file';
 import type { SecretStore } from '../../platform/secret-store';
 import { normalizeBaseUrl } from '../client';
+import { MIRROR_FILE } from '../mirror/open-mirror';
+import {
+  connectionFolder,
+  remoteConnectionId,
+  STANDALONE_ID,
+  touchConnectionFolder,
+  UNCONFIGURED_ID,
+} from './connection-folders';
 
 /** Where the desk syncs: a remote server (hosted service or a shelter's own), or its own embedded server. */
 export const connectionSettingsSchema = z.discriminatedUnion('mode', [
@@ -17,6 +25,10 @@ export type ConnectionSettings = z.infer<typeof connectionSettingsSchema>;
 /** Secret names in the desk's SecretStore. Values are never logged or sent to the renderer. */
 export const REMOTE_KEY_SECRET = 'sync.remote-api-key';
 export const STANDALONE_KEY_SECRET = 'sync.standalone-write-key';
+/** Each remote connection's own key, so the desk can switch back to a server without asking for it again. */
+export function connectionKeySecret(id: string): string {
+  return `sync.connection-key.${id}`;
+}
 
 /** File in the data folder holding the connection (without the key). */
 export const CONNECTION_FILE = 'connection.json';
@@ -45,6 +57,38 @@ export interface ConnectionSummary {
   keyProtection: SecretStore['protection'];
 }
 
+/** A data folder's connection settings, or undefined when none are set (or the file is unreadable). */
+export function readConnectionSettings(dataDir: string): ConnectionSettings | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(dataDir, CONNECTION_FILE), 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    const parsed = connectionSettingsSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The folder id (under `connections/`) of connection settings: `standalone`, `unconfigured`, or the remote's. */
+export function connectionIdOf(settings: ConnectionSettings | undefined): string {
+  if (!settings) return UNCONFIGURED_ID;
+  return settings.mode === 'standalone' ? STANDALONE_ID : remoteConnectionId(settings.remote);
+}
+
+/** The folder (`connections/<id>/`) of the connection a data folder is set to now: where its mirror lives. */
+export function activeMirrorFolder(dataDir: string): string {
+  return connectionFolder(dataDir, connectionIdOf(readConnectionSettings(dataDir)));
+}
+
+/** The mirror file of the connection a data folder is set to now. */
+export function activeMirrorFile(dataDir: string): string {
+  return path.join(activeMirrorFolder(dataDir), MIRROR_FILE);
+}
+
 /**
  * Reads and changes the connection settings of a data folder and resolves them into an address and key. In
  * standalone mode it starts the embedded server in-process (once) with a write key it provisions itself and keeps in
@@ -66,18 +110,7 @@ export class ConnectionManager {
 
   /** The stored settings, or undefined when none are set (or the file is unreadable). */
   read(): ConnectionSettings | undefined {
-    let text: string;
-    try {
-      text = fs.readFileSync(this.filename, 'utf8');
-    } catch {
-      return undefined;
-    }
-    try {
-      const parsed = connectionSettingsSchema.safeParse(JSON.parse(text));
-      return parsed.success ? parsed.data : undefined;
-    } catch {
-      return undefined;
-    }
+    return readConnectionSettings(this.dataDir);
   }
 
   async summary(): Promise<ConnectionSummary> {
@@ -93,33 +126,56 @@ export class ConnectionManager {
   }
 
   /**
+   * Where `setRemote` would point the desk, without changing anything: the normalized address, the key (the one
+   * given, else the one this desk last used with that server, else the stored one) and the connection's id.
+   * @throws Error naming the problem (bad address, no key).
+   */
+  async planRemote(remote: string, apiKey?: string): Promise<{ remote: string; apiKey: string; id: string }> {
+    const normalized = normalizeBaseUrl(remote);
+    const id = remoteConnectionId(normalized);
+    const key =
+      apiKey?.trim() ||
+      (await this.secrets.get(connectionKeySecret(id))) ||
+      (await this.secrets.get(REMOTE_KEY_SECRET));
+    if (!key) throw new Error('An API key is needed: copy it from the account settings of the server.');
+    return { remote: normalized, apiKey: key, id };
+  }
+
+  /**
    * Points the desk at a remote server. The key may be omitted to keep the one already stored.
    * @throws Error naming the problem (bad address, no key).
    */
   async setRemote(remote: string, apiKey?: string): Promise<void> {
-    const normalized = normalizeBaseUrl(remote);
-    const key = apiKey?.trim();
-    if (key) await this.secrets.set(REMOTE_KEY_SECRET, key);
-    else if ((await this.secrets.get(REMOTE_KEY_SECRET)) === undefined) {
-      throw new Error('An API key is needed: copy it from the account settings of the server.');
-    }
+    const plan = await this.planRemote(remote, apiKey);
+    await this.secrets.set(REMOTE_KEY_SECRET, plan.apiKey);
+    await this.secrets.set(connectionKeySecret(plan.id), plan.apiKey);
     await this.stopStandalone();
     writeFileAtomic(
       this.filename,
-      `${JSON.stringify({ mode: 'remote', remote: normalized }, null, 2)}\n`,
+      `${JSON.stringify({ mode: 'remote', remote: plan.remote }, null, 2)}\n`,
       0o600,
     );
+    touchConnectionFolder(this.dataDir, plan.id, { mode: 'remote', remote: plan.remote });
+  }
+
+  /** The id of the connection configured now (its folder under `connections/`). */
+  activeId(): string {
+    return connectionIdOf(this.read());
   }
 
   /** Runs the desk on its own embedded server (a write key is provisioned on first use). */
   async setStandalone(port = 0): Promise<void> {
     writeFileAtomic(this.filename, `${JSON.stringify({ mode: 'standalone', port }, null, 2)}\n`, 0o600);
+    touchConnectionFolder(this.dataDir, STANDALONE_ID, { mode: 'standalone', remote: null });
   }
 
-  /** Forgets the connection and its key (the mirror stays). */
+  /** Forgets the connection and its key (its folder, mirror and waiting changes stay on the desk). */
   async clear(): Promise<void> {
+    const settings = this.read();
     await this.stopStandalone();
     await this.secrets.delete(REMOTE_KEY_SECRET);
+    if (settings?.mode === 'remote')
+      await this.secrets.delete(connectionKeySecret(remoteConnectionId(settings.remote)));
     fs.rmSync(this.filename, { force: true });
   }
 

@@ -1,5 +1,6 @@
 export * from './collections';
 export * from './connection';
+export * from './connection-folders';
 export * from './full-check';
 export * from './list-pull';
 export * from './list-walk';

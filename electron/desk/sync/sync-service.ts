@@ -84,7 +84,8 @@ export class SyncService {
   constructor(private readonly options: SyncServiceOptions) {
     this.now = options.now ?? Date.now;
     const last = readSyncState(options.db, LAST_RUNS_KEY, lastRunsSchema);
-    if (last?.syncedAt) options.status.update({ lastSyncedAt: last.syncedAt });
+    // The status follows this mirror (a desk switching connections shows the new one's last sync, or none).
+    options.status.update({ lastSyncedAt: last?.syncedAt ?? null });
     this.refreshPending();
   }
 

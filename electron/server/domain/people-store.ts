@@ -11,6 +11,7 @@ import { PreparedQueries, queryBuilder, slot } from '../db/prepared-queries';
 import type { CustomFieldRow, PersonRow } from '../db/rows';
 import type { UpdateClock } from '../db/update-clock';
 import { validationError } from './api-error';
+import { queryPage } from './paging';
 import type { PetStore } from './pet-store';
 import {
   matchCondition,
@@ -217,24 +218,16 @@ export class PeopleStore {
       limit: query.limit,
       offset: query.offset,
     };
-    const page = this.queries.get(
-      `rows|${shape}`,
-      () =>
-        build()
-          .selectAll('p')
-          .orderBy(searchOrder(plan, PEOPLE_SEARCH))
-          .limit(slot<number>('limit'))
-          .offset(slot<number>('offset')),
+    const page = queryPage<PersonRow>(
+      this.queries,
+      shape,
+      {
+        rows: () => build().selectAll('p').orderBy(searchOrder(plan, PEOPLE_SEARCH)),
+        count: () => build().select((eb) => eb.fn.countAll<number>().as('total')),
+      },
       values,
     );
-    const count = this.queries.get(
-      `count|${shape}`,
-      () => build().select((eb) => eb.fn.countAll<number>().as('total')),
-      values,
-    );
-    const rows = page.statement.all(...page.parameters) as PersonRow[];
-    const total = (count.statement.get(...count.parameters) as { total: number }).total;
-    return { rows, total };
+    return { rows: page.items, total: page.total };
   }
 
   /** Writes columns of a person with a fresh `updated_at` (staff decisions). */

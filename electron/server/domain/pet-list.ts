@@ -3,6 +3,7 @@ import { type SqlBool, sql } from 'kysely';
 import type { PetListQuery } from '../../../shared/contract';
 import { PreparedQueries, queryBuilder, slot } from '../db/prepared-queries';
 import { evictOldest } from './evict-oldest';
+import { pageOf, queryPage } from './paging';
 import type { PetFacets } from './pet-facets';
 import { foldAscii, viewKey } from './pet-views';
 import {
@@ -33,8 +34,9 @@ export interface PetPage {
   seqs: readonly number[];
   total: number;
   /**
-   * For pages read from a list view: the view and its version. The page's bytes stay the same as long as
-   * this does, so it can key a response cache that other views' writes leave alone.
+   * What the page's bytes depend on: for a list view, the view and its version (other views' writes leave it
+   * alone); for a ranked search, the version of every pet's facets. The bytes stay the same as long as this does,
+   * so it can key a response cache. Absent for searches run as SQL (short words).
    */
   version?: string;
 }
@@ -77,12 +79,8 @@ export class PetLister {
     const views = this.facets.views;
     const { seqs, version } = views.view(key);
     const start = query.updated_since ? views.firstSince(seqs, sinceOf(query.updated_since)) : 0;
-    const from = start + query.offset;
-    return {
-      seqs: from < seqs.length ? seqs.slice(from, from + query.limit) : [],
-      total: seqs.length - start,
-      version: `${key}\u0000${version}`,
-    };
+    const page = pageOf(seqs, query.offset, query.limit, start);
+    return { seqs: page.items, total: page.total, version: `${key}\u0000${version}` };
   }
 
   /**
@@ -114,7 +112,8 @@ export class PetLister {
       if (this.ranked.size >= RANKED_CACHE_SIZE) evictOldest(this.ranked, RANKED_CACHE_SIZE / 4);
       this.ranked.set(key, seqs);
     }
-    return { seqs: seqs.slice(query.offset, query.offset + query.limit), total: seqs.length };
+    const page = pageOf(seqs, query.offset, query.limit);
+    return { seqs: page.items, total: page.total, version: `search\u0000${facets.version}` };
   }
 
   private rank(query: PetListQuery, plan: SearchPlan, named: number[]): number[] {
@@ -199,24 +198,16 @@ export class PetLister {
       limit: query.limit,
       offset: query.offset,
     };
-    const page = this.queries.get(
-      `rows|${shape}`,
-      () =>
-        build()
-          .select('p.seq')
-          .orderBy(searchOrder(plan, PET_SEARCH))
-          .limit(slot<number>('limit'))
-          .offset(slot<number>('offset')),
+    const page = queryPage<{ seq: number }>(
+      this.queries,
+      shape,
+      {
+        rows: () => build().select('p.seq').orderBy(searchOrder(plan, PET_SEARCH)),
+        count: () => build().select((eb) => eb.fn.countAll<number>().as('total')),
+      },
       values,
     );
-    const count = this.queries.get(
-      `count|${shape}`,
-      () => build().select((eb) => eb.fn.countAll<number>().as('total')),
-      values,
-    );
-    const seqs = (page.statement.all(...page.parameters) as Array<{ seq: number }>).map((row) => row.seq);
-    const total = (count.statement.get(...count.parameters) as { total: number }).total;
-    return { seqs, total };
+    return { seqs: page.items.map((row) => row.seq), total: page.total };
   }
 }
 

@@ -5,8 +5,13 @@ import type Database from 'better-sqlite3';
  * (most changes in most shelters) is complete when it commits, as callers and their tests expect.
  */
 export const INLINE_CHUNK = 100;
-/** Pets re-rendered per background transaction: a few milliseconds each, so readers wait at most that long. */
-export const RESTAMP_CHUNK = 25;
+/** At most this many pets per background transaction. */
+export const RESTAMP_CHUNK = 200;
+/**
+ * A background transaction stops taking pets once it has worked this long, so the write lock (other processes)
+ * and the event loop (readers) are held for about this long whatever the machine's speed or load.
+ */
+export const RESTAMP_BUDGET_MS = 5;
 
 interface Job {
   id: number;
@@ -19,8 +24,8 @@ interface Job {
  * Re-rendering of pets after a settings change, as jobs (`pet_restamp_jobs`, migration 0502): which pets
  * (an SQL condition from the code, with its parameters) and how far the job got (a `seq` cursor). The change
  * and its job commit in one transaction, which costs nothing however many pets it concerns; the pets are
- * then re-rendered in chunks (INLINE_CHUNK at once, then RESTAMP_CHUNK at a time), each chunk and the
- * cursor's advance in one short transaction, with the event loop free in between. A job left by a crash carries on when the database is opened again.
+ * then re-rendered in chunks (INLINE_CHUNK at once, then as many as fit in RESTAMP_BUDGET_MS), each chunk
+ * and the cursor's advance in one short transaction, with the event loop free in between. A job left by a crash carries on when the database is opened again.
  *
  * The chunks commit without waiting for the disk (synchronous = NORMAL): a power cut can only lose whole
  * chunks together with their cursor, which the job then simply does again; the next ordinary write syncs
@@ -31,6 +36,8 @@ export class PetRestamps {
   private readonly advance: Database.Statement<[number, number]>;
   private readonly finish: Database.Statement<[number]>;
   private readonly insert: Database.Statement<[string, string]>;
+  /** The statement that finds a job's next pets, per condition. */
+  private readonly nextPets = new Map<string, Database.Statement>();
   private running: Promise<void> | undefined;
   private stopped = false;
 
@@ -75,7 +82,7 @@ export class PetRestamps {
           if (!job) return;
           this.sqlite.pragma('synchronous = NORMAL');
           try {
-            this.sqlite.transaction(() => this.work(job, RESTAMP_CHUNK))();
+            this.sqlite.transaction(() => this.work(job, RESTAMP_CHUNK, RESTAMP_BUDGET_MS))();
           } finally {
             this.sqlite.pragma('synchronous = FULL');
           }
@@ -100,17 +107,32 @@ export class PetRestamps {
     this.stopped = true;
   }
 
-  /** One chunk of a job: re-renders the next pets after its cursor and moves the cursor (or ends the job). */
-  private work(job: Job, limit: number): number {
-    const seqs = this.sqlite
-      .prepare(
-        `SELECT seq FROM pets WHERE deleted_at IS NULL AND (${job.condition}) AND seq > ? ORDER BY seq LIMIT ?`,
-      )
-      .pluck()
-      .all(...(JSON.parse(job.params) as unknown[]), job.after_seq, limit) as number[];
-    for (const seq of seqs) this.restamp(seq);
-    if (seqs.length < limit) this.finish.run(job.id);
-    else this.advance.run(seqs[seqs.length - 1] as number, job.id);
-    return seqs.length;
+  /**
+   * One chunk of a job: re-renders the next pets after its cursor (up to `limit`, or until `budgetMs` has
+   * passed) and moves the cursor, or ends the job when none is left. Returns how many pets it re-rendered.
+   */
+  private work(job: Job, limit: number, budgetMs = Number.POSITIVE_INFINITY): number {
+    const started = performance.now();
+    let next = this.nextPets.get(job.condition);
+    if (!next) {
+      next = this.sqlite
+        .prepare(
+          `SELECT seq FROM pets WHERE deleted_at IS NULL AND (${job.condition}) AND seq > ? ORDER BY seq LIMIT ?`,
+        )
+        .pluck();
+      // A job's chunks share one compiled statement; conditions come from the code, so they are few.
+      if (this.nextPets.size >= 20) this.nextPets.clear();
+      this.nextPets.set(job.condition, next);
+    }
+    const seqs = next.all(...(JSON.parse(job.params) as unknown[]), job.after_seq, limit) as number[];
+    let done = 0;
+    while (done < seqs.length) {
+      this.restamp(seqs[done] as number);
+      done++;
+      if (performance.now() - started >= budgetMs) break;
+    }
+    if (done === seqs.length && seqs.length < limit) this.finish.run(job.id);
+    else if (done > 0) this.advance.run(seqs[done - 1] as number, job.id);
+    return done;
   }
 }

@@ -136,6 +136,14 @@ export class PetStore {
     return this.bodies.many(page.seqs);
   }
 
+  /**
+   * The stored responses of a page's pets, in order, joined by commas between `open` and `close(count)`, as one
+   * byte string (`PetBodies.joined`).
+   */
+  joinedBodiesOf(page: PetPage, open: string, close: (count: number) => string): Buffer {
+    return this.bodies.joined(page.seqs, open, close).bytes;
+  }
+
   /** Creates a pet from a validated create body; throws a 400 naming the field for unresolvable values. */
   create(input: PetCreate): PetRow {
     const write = withTemplate(input, this.meta);

@@ -132,7 +132,11 @@ export class PetListViews {
     }
   }
 
-  /** Linear in the touched views: drop every changed seq, then merge the changed entries back in order. */
+  /**
+   * Linear in the touched views, without allocating: every changed seq is dropped in place (one pass, the
+   * survivors shifted down), then the changed entries go back in order. Writes take the newest stamps, so
+   * they usually all go after the survivors (an append); otherwise one merge.
+   */
   private rebuildTouched(changes: ViewChange[]): void {
     let maxSeq = 0;
     for (const { seq } of changes) if (seq > maxSeq) maxSeq = seq;
@@ -152,32 +156,23 @@ export class PetListViews {
     const stamp = (seq: number) => this.updatedAtOf(seq);
     for (const [key, added] of incoming) {
       added.sort((a, b) => stamp(a) - stamp(b));
-      const view = this.views.get(key) ?? [];
-      const kept: number[] = [];
+      let view = this.views.get(key);
+      if (!view) {
+        view = [];
+        this.views.set(key, view);
+      }
+      let kept = 0;
       for (let i = 0; i < view.length; i++) {
         const seq = view[i] as number;
-        if (seq > maxSeq || changed[seq] === 0) kept.push(seq);
+        if (seq > maxSeq || changed[seq] === 0) view[kept++] = seq;
       }
-      const lastKept = kept[kept.length - 1];
+      view.length = kept;
+      const lastKept = view[kept - 1];
       const firstAdded = added[0];
       if (firstAdded === undefined || lastKept === undefined || stamp(lastKept) < stamp(firstAdded)) {
-        // Usual case: the changed pets took the newest stamps, so they all go after every kept one.
-        for (const seq of added) kept.push(seq);
-        this.views.set(key, kept);
+        for (const seq of added) view.push(seq);
       } else {
-        const merged: number[] = new Array(kept.length + added.length);
-        let i = 0;
-        let j = 0;
-        let k = 0;
-        while (i < kept.length && j < added.length) {
-          merged[k++] =
-            stamp(kept[i] as number) <= stamp(added[j] as number)
-              ? (kept[i++] as number)
-              : (added[j++] as number);
-        }
-        while (i < kept.length) merged[k++] = kept[i++] as number;
-        while (j < added.length) merged[k++] = added[j++] as number;
-        this.views.set(key, merged);
+        this.views.set(key, mergeByStamp(view, added, stamp));
       }
       this.bump(key);
     }
@@ -206,4 +201,19 @@ export class PetListViews {
   private bump(key: string): void {
     this.versions.set(key, this.nextVersion++);
   }
+}
+
+/** Two seq lists each in `updated_at` order, merged into one. */
+function mergeByStamp(kept: number[], added: number[], stamp: (seq: number) => number): number[] {
+  const merged: number[] = new Array(kept.length + added.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < kept.length && j < added.length) {
+    merged[k++] =
+      stamp(kept[i] as number) <= stamp(added[j] as number) ? (kept[i++] as number) : (added[j++] as number);
+  }
+  while (i < kept.length) merged[k++] = kept[i++] as number;
+  while (j < added.length) merged[k++] = added[j++] as number;
+  return merged;
 }

@@ -6,6 +6,7 @@ import {
   personFetchQuerySchema,
 } from '../../../shared/contract';
 import { ApiError, parameterError, validationError } from '../domain/api-error';
+import { hasMore } from '../domain/paging';
 import { personResponse } from '../domain/people-store';
 import { isUuid } from '../domain/pet-store';
 import { parseBody, parseQuery, type Route } from '../http/route';
@@ -30,7 +31,7 @@ export const peopleRoutes: Route[] = [
           total: page.total,
           limit: parsed.limit,
           offset: parsed.offset,
-          hasMore: parsed.offset + page.rows.length < page.total,
+          hasMore: hasMore(parsed.offset, page.rows.length, page.total),
         }),
       };
     },

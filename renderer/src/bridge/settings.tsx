@@ -1,6 +1,7 @@
 import { useMantineColorScheme } from '@mantine/core';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
 import type { DeskSettings, DeskSettingsPatch } from '../../../shared/desk-api';
+import { DEFAULT_CURRENCY } from '../../../shared/wording/money';
 import { useDesk, useDeskEvent, useDeskQuery } from './hooks';
 
 interface SettingsValue {
@@ -43,4 +44,9 @@ export function SettingsProvider({ children }: { children: ReactNode }) {
 
 export function useSettings(): SettingsValue {
   return useContext(SettingsContext);
+}
+
+/** The shelter's currency (ISO 4217) for every amount of money the screens show. */
+export function useCurrency(): string {
+  return useContext(SettingsContext).settings?.currency ?? DEFAULT_CURRENCY;
 }

@@ -11,11 +11,12 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { IconCircleCheck, IconKey, IconPlugConnectedX, IconWifiOff } from '@tabler/icons-react';
+import { IconCircleCheck, IconKey, IconWifiOff } from '@tabler/icons-react';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import type { ConnectionInput, DeskError } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { toDeskError } from '../lib/desk-error';
+import { ConnectionSwitchModal, type PendingSwitch, sameRemote } from './connection-switch-modal';
 import { DeskErrorAlert } from './desk-error-alert';
 
 type Mode = ConnectionInput['mode'];
@@ -27,7 +28,10 @@ interface TestOutcome {
   text: string;
 }
 
-/** Where this desk syncs: a remote server (address + API key), standalone on this desk, or nowhere. */
+/**
+ * Where this desk syncs: a remote server (address + API key, tried before saving), standalone on this desk, or
+ * nowhere. Switching to another connection asks first, naming the changes still waiting for the current one.
+ */
 export function ConnectionCard() {
   const api = useDesk();
   const connection = useDeskQuery('sync.connection.get');
@@ -39,6 +43,7 @@ export function ConnectionCard() {
   const [error, setError] = useState<DeskError>();
   const [saved, setSaved] = useState(false);
   const [outcome, setOutcome] = useState<TestOutcome>();
+  const [pending, setPending] = useState<PendingSwitch>();
 
   useEffect(() => {
     if (!connection.data) return;
@@ -46,73 +51,82 @@ export function ConnectionCard() {
     if (connection.data.mode === 'remote') setRemote(connection.data.remote ?? '');
   }, [connection.data]);
 
+  function requested(): ConnectionInput {
+    return mode === 'remote'
+      ? { mode, remote, ...(apiKey.trim() !== '' && { apiKey: apiKey.trim() }) }
+      : { mode };
+  }
+
+  /** Another connection than the current one: the desk switches its records, so it asks first. */
+  function switches(input: ConnectionInput): boolean {
+    const current = connection.data;
+    if (!current || current.mode !== input.mode) return current !== undefined && current.mode !== 'none';
+    return input.mode === 'remote' && !sameRemote(input.remote, current.remote);
+  }
+
   async function save(event: FormEvent) {
     event.preventDefault();
-    setSaving(true);
     setError(undefined);
     setSaved(false);
     setOutcome(undefined);
+    const input = requested();
+    if (!switches(input)) {
+      await apply(input);
+      return;
+    }
     try {
-      const input: ConnectionInput =
-        mode === 'remote'
-          ? { mode, remote, ...(apiKey.trim() !== '' && { apiKey: apiKey.trim() }) }
-          : { mode };
+      const { counts } = await api.call('outbox.list', { state: 'pending' });
+      setPending({ input, waiting: counts.pending + counts.needsAttention });
+    } catch (caught) {
+      setError(toDeskError(caught));
+    }
+  }
+
+  async function apply(input: ConnectionInput) {
+    setSaving(true);
+    try {
       await api.call('sync.connection.set', input);
       setApiKey('');
       setSaved(true);
+      setPending(undefined);
       connection.reload();
     } catch (caught) {
+      setPending(undefined);
       setError(toDeskError(caught));
     } finally {
       setSaving(false);
     }
   }
 
-  /** A real sync pass: the plainest proof that the server answers and accepts the key. */
+  /** One request with what is typed, before anything is saved. */
   async function test() {
     setTesting(true);
     setOutcome(undefined);
     setError(undefined);
     try {
-      const result = await api.call('sync.now');
-      const status = await api.call('status.get');
-      if (status.state === 'needs-auth') {
-        setOutcome({
-          color: 'yellow',
-          icon: <IconKey />,
-          title: 'The server refused the API key',
-          text:
-            status.error?.message ?? 'Enter the key again (ask your shelter’s coordinator for a new one).',
-        });
-      } else if (status.state === 'not-connected') {
-        setOutcome({
-          color: 'gray',
-          icon: <IconPlugConnectedX />,
-          title: 'No server set',
-          text: 'Enter the server address and key, then save.',
-        });
-      } else if (!result || status.state === 'offline' || status.state === 'error') {
-        setOutcome({
-          color: 'orange',
-          icon: <IconWifiOff />,
-          title: 'The server did not answer',
-          text:
-            status.error?.message ??
-            status.message ??
-            'Check the address and the network. Your work is kept on this desk meanwhile.',
-        });
-      } else {
-        setOutcome({
-          color: 'teal',
-          icon: <IconCircleCheck />,
-          title: 'Connected',
-          text: `The server answered ${result.requests} request${result.requests === 1 ? '' : 's'}${
-            result.written > 0 ? ` and ${result.written} records were brought in` : ''
-          }.${result.problems.length > 0 ? ` ${result.problems.join(' ')}` : ''}`,
-        });
-      }
+      const result = await api.call('sync.connection.test', {
+        remote,
+        ...(apiKey.trim() !== '' && { apiKey: apiKey.trim() }),
+      });
+      setOutcome({
+        color: 'teal',
+        icon: <IconCircleCheck />,
+        title: `Connected: ${result.pets.toLocaleString()} ${result.pets === 1 ? 'pet' : 'pets'}`,
+        text: `${result.server} answered and accepted the key. Nothing is saved until you press “Save and connect”.`,
+      });
     } catch (caught) {
-      setError(toDeskError(caught));
+      const failed = toDeskError(caught);
+      setOutcome({
+        color: failed.code === 'needs_auth' ? 'yellow' : 'orange',
+        icon: failed.code === 'needs_auth' ? <IconKey /> : <IconWifiOff />,
+        title:
+          failed.code === 'needs_auth'
+            ? 'The server refused the API key'
+            : failed.code === 'invalid_input'
+              ? 'Check what is entered'
+              : 'The server did not answer as expected',
+        text: `${failed.message}${failed.requestId ? ` (request ${failed.requestId})` : ''}`,
+      });
     } finally {
       setTesting(false);
     }
@@ -179,21 +193,24 @@ export function ConnectionCard() {
           )}
           {mode === 'none' && (
             <Text size="sm" c="dimmed">
-              The desk stops syncing and forgets the key. Pets and people already here stay.
+              The desk stops syncing and forgets the key. The pets, people and waiting changes of the current
+              connection stay on this desk and come back when you connect to it again.
             </Text>
           )}
           <Group gap="sm">
             <Button type="submit" loading={saving}>
               {mode === 'none' ? 'Disconnect' : 'Save and connect'}
             </Button>
-            <Button
-              variant="default"
-              onClick={() => void test()}
-              loading={testing}
-              disabled={summary?.mode === 'none'}
-            >
-              Test connection
-            </Button>
+            {mode === 'remote' && (
+              <Button
+                variant="default"
+                onClick={() => void test()}
+                loading={testing}
+                disabled={remote.trim() === ''}
+              >
+                Test connection
+              </Button>
+            )}
           </Group>
           {saved && !error && (
             <Text size="sm" c="dimmed" role="status">
@@ -214,6 +231,13 @@ export function ConnectionCard() {
           {error && <DeskErrorAlert error={error} title="Connection not changed" />}
         </Stack>
       </form>
+      <ConnectionSwitchModal
+        pending={pending}
+        current={summary}
+        busy={saving}
+        onConfirm={() => pending && void apply(pending.input)}
+        onCancel={() => setPending(undefined)}
+      />
     </Card>
   );
 }

@@ -2,6 +2,7 @@ import { Alert, Badge, Button, Group, SimpleGrid, Stack, Table, Text, Title } fr
 import { IconClockHour4, IconEdit } from '@tabler/icons-react';
 import type { CustomField } from '../../../shared/contract';
 import type { MirrorPet } from '../../../shared/desk-api';
+import { useCurrency } from '../bridge/settings';
 import { formatCustomValue } from '../lib/custom-field-rows';
 import { formatCalendarDate, formatMomentDate } from '../lib/dates';
 import { formatCoat, formatFee, formatValue, humanize, statusColor } from '../lib/words';
@@ -27,6 +28,7 @@ export function PetView({
   onEdit(): void;
 }) {
   const { record } = pet;
+  const currency = useCurrency();
   const pendingField = (key: string) =>
     pet.pendingFields.includes(key) ? (
       <Badge size="xs" color="yellow" variant="light" ml={6} leftSection={<IconClockHour4 size={10} />}>
@@ -100,7 +102,7 @@ export function PetView({
                 Adoption fee
               </Text>
               <Text fw={600} aria-label="Adoption fee">
-                {fee !== null ? formatFee(fee) : formatFee(record.global_adoption_fee ?? null)}
+                {formatFee(fee !== null ? fee : (record.global_adoption_fee ?? null), currency)}
               </Text>
               <Text size="xs" c="dimmed">
                 {fee !== null
@@ -115,7 +117,7 @@ export function PetView({
                 <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
                   Fee rules say
                 </Text>
-                <Text>{formatFee(record.global_adoption_fee)}</Text>
+                <Text>{formatFee(record.global_adoption_fee, currency)}</Text>
               </Stack>
             )}
           </Group>

@@ -5,7 +5,7 @@ import { useDeskEvent, useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
 import { ScreenHeader } from '../components/screen-header';
-import { useReloadOnChange } from '../lib/live-data';
+import { useReloadOnChange, useStandalone } from '../lib/live-data';
 import { FostersPanel, InCarePanels, MonthsPanel, Stat, StayPanel } from './dashboard-panels';
 import { monthLabel } from './figure-table';
 
@@ -15,6 +15,7 @@ const monthDay = (date: string) => `${Number(date.slice(8, 10))} ${monthLabel(da
 /** The shelter at a glance, from this desk's copy of the records: works offline, stays current with every sync. */
 export function DashboardScreen() {
   const dashboard = useDeskQuery('dashboard.get');
+  const standalone = useStandalone();
   useReloadOnChange(['pets', 'people', 'adopters', 'fosters'], dashboard.reload);
   useDeskEvent('outbox', dashboard.reload);
   const header = (
@@ -69,14 +70,25 @@ export function DashboardScreen() {
           />
         </SimpleGrid>
         {empty ? (
-          <EmptyState
-            icon={IconLayoutDashboard}
-            title="Nothing to show yet"
-            action={{ label: 'Connect to your shelter', href: '/settings' }}
-          >
-            The overview fills in once this desk holds your shelter’s pets: after the first sync, or after the
-            first intake on this desk.
-          </EmptyState>
+          standalone ? (
+            <EmptyState
+              icon={IconLayoutDashboard}
+              title="Nothing to show yet"
+              action={{ label: 'Record an intake', href: '/intake' }}
+            >
+              This desk runs your shelter (standalone mode): the overview fills in as pets are recorded here.
+              Start with your first arrival under Intake.
+            </EmptyState>
+          ) : (
+            <EmptyState
+              icon={IconLayoutDashboard}
+              title="Nothing to show yet"
+              action={{ label: 'Connect to your shelter', href: '/settings' }}
+            >
+              The overview fills in once this desk holds your shelter’s pets: after the first sync, or after
+              the first intake on this desk.
+            </EmptyState>
+          )
         ) : (
           <>
             <InCarePanels data={data} />

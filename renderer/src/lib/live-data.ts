@@ -18,3 +18,13 @@ export function useReloadOnChange(collections: readonly string[], reload: () => 
     if (types.length === 0 || types.some((type) => collections.includes(type))) reload();
   });
 }
+
+/**
+ * Whether this desk runs its shelter itself (standalone), for empty states that say what to do here; followed when
+ * the desk switches connection (the switch announces every collection as changed).
+ */
+export function useStandalone(): boolean {
+  const connection = useDeskQuery('sync.connection.get');
+  useReloadOnChange(['metadata'], connection.reload);
+  return connection.data?.mode === 'standalone';
+}

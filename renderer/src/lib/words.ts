@@ -9,6 +9,7 @@ import {
   TEMPERAMENTS,
 } from '../../../shared/contract';
 import { humanize } from '../../../shared/wording/humanize';
+import { DEFAULT_CURRENCY, formatMoney } from '../../../shared/wording/money';
 
 export { humanize } from '../../../shared/wording/humanize';
 
@@ -69,12 +70,18 @@ export function statusColor(status: string): string {
   }
 }
 
-/** A money amount as the desk shows it: "$250" (the API gives plain numbers without a currency). */
-export function formatFee(amount: number | string | null | undefined): string {
+/**
+ * A money amount as the desk shows it, in the shelter's currency (the desk's setting; the API gives plain numbers):
+ * "$250.00", "€250.00". Text that is not a number is shown as it is.
+ */
+export function formatFee(
+  amount: number | string | null | undefined,
+  currency: string = DEFAULT_CURRENCY,
+): string {
   if (amount === null || amount === undefined || amount === '') return '—';
-  const value = typeof amount === 'number' ? amount : Number(amount);
+  const value = typeof amount === 'number' ? amount : Number(String(amount).replace(/^\$/, ''));
   if (Number.isNaN(value)) return String(amount);
-  return value.toLocaleString(undefined, { style: 'currency', currency: 'USD', maximumFractionDigits: 2 });
+  return formatMoney(value, currency);
 }
 
 /** A coat length as people say it: "Short coat" for `short`; a value that already names the coat stays as it is. */

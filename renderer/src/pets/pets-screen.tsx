@@ -8,7 +8,8 @@ import { EmptyState } from '../components/empty-state';
 import { PetDrawer } from '../components/pet-drawer';
 import { ScreenHeader } from '../components/screen-header';
 import { useFillingProgress } from '../lib/filling';
-import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
+import { fillingWords } from '../lib/filling-progress';
+import { useNeedsAttention, useReloadOnChange, useStandalone } from '../lib/live-data';
 import { useOpenRequests } from '../lib/open-record';
 import { useRememberedScroll, useRememberedState } from '../lib/remembered';
 import { useListPages } from '../lib/use-list-pages';
@@ -45,7 +46,7 @@ export function PetsScreen() {
   const pages = useListPages('mirror.pets.list', query);
   const counts = useDeskQuery('mirror.counts');
   const statuses = useDeskQuery('mirror.pets.statuses');
-  const connection = useDeskQuery('sync.connection.get');
+  const standalone = useStandalone();
   const needsAttention = useNeedsAttention();
   const filling = useFillingProgress('pets');
   useReloadOnChange(['pets'], () => {
@@ -82,7 +83,6 @@ export function PetsScreen() {
   );
 
   if (total === 0 && !filling) {
-    const standalone = connection.data?.mode === 'standalone';
     return (
       <>
         {header}
@@ -164,7 +164,7 @@ export function PetsScreen() {
                 data-results-for={pages.current ? text : undefined}
               >
                 {filling
-                  ? `Still filling: ${filling.done.toLocaleString()} of about ${filling.total.toLocaleString()} pets so far`
+                  ? fillingWords(filling, 'pets')
                   : `${shown === 1 ? '1 pet' : `${shown.toLocaleString()} pets`}${
                       total !== undefined && shown !== total ? ` of ${total.toLocaleString()}` : ''
                     }`}

@@ -2,15 +2,16 @@ import { Badge, Card, Group, Loader, SimpleGrid, Table, Text, Title } from '@man
 import { IconReceipt2 } from '@tabler/icons-react';
 import { SPECIES } from '../../../shared/contract';
 import { useDeskQuery } from '../bridge/hooks';
+import { useCurrency } from '../bridge/settings';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
 import { ScreenHeader } from '../components/screen-header';
 import { describeWhen } from '../components/status-presentation';
-import { useReloadOnChange } from '../lib/live-data';
+import { useReloadOnChange, useStandalone } from '../lib/live-data';
 import { formatFee, humanize } from '../lib/words';
 
-function signed(amount: number): string {
-  const text = formatFee(Math.abs(amount));
+function signed(amount: number, currency: string): string {
+  const text = formatFee(Math.abs(amount), currency);
   return amount < 0 ? `− ${text}` : `+ ${text}`;
 }
 
@@ -23,6 +24,8 @@ function describeValue(value: string): string {
 
 export function FeesScreen() {
   const fees = useDeskQuery('mirror.fees');
+  const currency = useCurrency();
+  const standalone = useStandalone();
   useReloadOnChange(['metadata'], fees.reload);
   const header = (
     <ScreenHeader
@@ -50,14 +53,26 @@ export function FeesScreen() {
     return (
       <>
         {header}
-        <EmptyState
-          icon={IconReceipt2}
-          title="No fee rules yet"
-          action={{ label: 'Connect to your shelter', href: '/settings' }}
-        >
-          Fee rules are set up by your shelter and arrive with the first sync. Pets without their own fee then
-          show the fee these rules give them.
-        </EmptyState>
+        {standalone ? (
+          <EmptyState
+            icon={IconReceipt2}
+            title="No fee rules yet"
+            action={{ label: 'Set up fee rules', href: '/shelter' }}
+          >
+            This desk runs your shelter (standalone mode): set a base fee per species, and adjustments for
+            age, size and other traits, under Shelter. Pets without their own fee then show the fee these
+            rules give them.
+          </EmptyState>
+        ) : (
+          <EmptyState
+            icon={IconReceipt2}
+            title="No fee rules yet"
+            action={{ label: 'Connect to your shelter', href: '/settings' }}
+          >
+            Fee rules are set up by your shelter and arrive with the first sync. Pets without their own fee
+            then show the fee these rules give them.
+          </EmptyState>
+        )}
       </>
     );
   }
@@ -85,7 +100,7 @@ export function FeesScreen() {
                   {humanize(name)}s
                 </Title>
                 <Badge size="lg" variant="light">
-                  Base {base ? formatFee(base.adjustment) : '—'}
+                  Base {base ? formatFee(base.adjustment, currency) : '—'}
                 </Badge>
               </Group>
               {adjustments.length === 0 ? (
@@ -108,7 +123,7 @@ export function FeesScreen() {
                         <Table.Td>{describeValue(fee.attribute_value)}</Table.Td>
                         <Table.Td ta="right">
                           <Text size="sm" fw={600} c={fee.adjustment < 0 ? 'teal' : undefined}>
-                            {signed(fee.adjustment)}
+                            {signed(fee.adjustment, currency)}
                           </Text>
                         </Table.Td>
                       </Table.Tr>

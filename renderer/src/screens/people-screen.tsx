@@ -23,7 +23,7 @@ import { PersonForm } from '../components/person-form';
 import { RecordBadges } from '../components/record-badges';
 import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
-import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
+import { useNeedsAttention, useReloadOnChange, useStandalone } from '../lib/live-data';
 import { useOpenRequests } from '../lib/open-record';
 import type { PersonFormType } from '../lib/person-form';
 import { useRememberedState } from '../lib/remembered';
@@ -45,6 +45,7 @@ const STATUS_COLORS: Record<string, string> = {
 export function PeopleScreen() {
   const [tab, setTab] = useRememberedState<PersonType>('people.tab', 'adopter');
   const [openId, setOpenId] = useState<string | null>(null);
+  const standalone = useStandalone();
   useOpenRequests('person', (request) => {
     if (request.personType) setTab(request.personType);
     setOpenId(request.id);
@@ -92,28 +93,42 @@ export function PeopleScreen() {
           </Tabs.List>
           <Tabs.Panel value="adopter">
             {counts.data?.adopters === 0 ? (
-              <EmptyState
-                icon={IconHeartHandshake}
-                title="No adopters here yet"
-                action={{ label: 'Connect to your shelter', href: '/settings' }}
-              >
-                Adopters and their applications come from your shelter’s server. Once this desk is connected,
-                you can find anyone by name, email or phone, even offline. You can also sign up a new adopter
-                now.
-              </EmptyState>
+              standalone ? (
+                <EmptyState icon={IconHeartHandshake} title="No adopters here yet">
+                  This desk runs your shelter (standalone mode). Sign up your first adopter with “New adopter”
+                  above; people who apply through a desk connected to this one appear here too.
+                </EmptyState>
+              ) : (
+                <EmptyState
+                  icon={IconHeartHandshake}
+                  title="No adopters here yet"
+                  action={{ label: 'Connect to your shelter', href: '/settings' }}
+                >
+                  Adopters and their applications come from your shelter’s server. Once this desk is
+                  connected, you can find anyone by name, email or phone, even offline. You can also sign up a
+                  new adopter now.
+                </EmptyState>
+              )
             ) : (
               tab === 'adopter' && <PeopleList type="adopter" onOpen={setOpenId} />
             )}
           </Tabs.Panel>
           <Tabs.Panel value="foster">
             {counts.data?.fosters === 0 ? (
-              <EmptyState
-                icon={IconHome}
-                title="No fosters here yet"
-                action={{ label: 'Connect to your shelter', href: '/settings' }}
-              >
-                Foster homes and how many animals each can take appear after the first sync.
-              </EmptyState>
+              standalone ? (
+                <EmptyState icon={IconHome} title="No fosters here yet">
+                  This desk runs your shelter (standalone mode). Add your first foster home with “New foster”
+                  above, with how many animals it can take.
+                </EmptyState>
+              ) : (
+                <EmptyState
+                  icon={IconHome}
+                  title="No fosters here yet"
+                  action={{ label: 'Connect to your shelter', href: '/settings' }}
+                >
+                  Foster homes and how many animals each can take appear after the first sync.
+                </EmptyState>
+              )
             ) : (
               tab === 'foster' && <PeopleList type="foster" onOpen={setOpenId} />
             )}

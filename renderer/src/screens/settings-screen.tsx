@@ -5,6 +5,7 @@ import {
   Group,
   Loader,
   SegmentedControl,
+  Select,
   SimpleGrid,
   Stack,
   Table,
@@ -15,12 +16,24 @@ import {
 import { IconCheck, IconDeviceDesktop, IconMoon, IconSun } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { COLOR_SCHEMES, type DeskError, type DeskSettings } from '../../../shared/desk-api';
+import { formatMoney } from '../../../shared/wording/money';
 import { useDeskQuery } from '../bridge/hooks';
 import { useSettings } from '../bridge/settings';
 import { ConnectionCard } from '../components/connection-card';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
 import { toDeskError } from '../lib/desk-error';
+
+/** Every currency the runtime can write, as "EUR · Euro", for the currency picker. */
+function currencyOptions(): Array<{ value: string; label: string }> {
+  const names = new Intl.DisplayNames(undefined, { type: 'currency' });
+  return Intl.supportedValuesOf('currency').map((code) => ({
+    value: code,
+    label: `${code} · ${names.of(code) ?? code}`,
+  }));
+}
+
+const CURRENCY_OPTIONS = currencyOptions();
 
 const SCHEME_WORDS: Record<(typeof COLOR_SCHEMES)[number], { label: string; icon: typeof IconSun }> = {
   auto: { label: 'Match system', icon: IconDeviceDesktop },
@@ -104,6 +117,17 @@ function PreferencesCard({ settings }: { settings: DeskSettings }) {
             fullWidth
           />
         </Stack>
+        <Select
+          label="Currency"
+          description={`Adoption fees on the screens, kennel cards and contracts: ${formatMoney(150, settings.currency)}.`}
+          data={CURRENCY_OPTIONS}
+          value={settings.currency}
+          onChange={(value) => value && value !== settings.currency && void save({ currency: value })}
+          searchable
+          allowDeselect={false}
+          nothingFoundMessage="No currency with that code or name"
+          maxDropdownHeight={260}
+        />
         <form onSubmit={submitName}>
           <Group align="flex-end" wrap="nowrap">
             <TextInput

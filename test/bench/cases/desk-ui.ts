@@ -5,6 +5,7 @@ import path from 'node:path';
 import { chromium } from '@playwright/test';
 import { storeServerPage } from '../../../electron/desk/mirror';
 import { openDeskMirror } from '../../../electron/desk/outbox';
+import { activeMirrorFolder } from '../../../electron/desk/sync';
 import { makePet } from '../../sync/fixtures';
 import type { BenchCase, BenchContext, BenchResult } from '../types';
 
@@ -44,7 +45,8 @@ const percentile = (values: number[], p: number) => {
 async function mirrorOf100k(context: BenchContext): Promise<string> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-bench-ui-'));
   context.log(`desk-ui: mirroring ${PETS.toLocaleString()} pets into ${dataDir}`);
-  const mirror = await openDeskMirror({ dataDir });
+  // The mirror of the folder's active connection (unconfigured), where the desk started on it reads.
+  const mirror = await openDeskMirror({ dataDir: activeMirrorFolder(dataDir) });
   for (let start = 0; start < PETS; start += 1000) {
     const page = Array.from({ length: 1000 }, (_, i) => {
       const n = start + i;

@@ -141,6 +141,8 @@ async function measure(context: BenchContext): Promise<BenchResult[]> {
       resetLockHoldStats();
       const started = performance.now();
       staff.setFeeRules([{ species: 'dog', attributeType: 'size', attributeValue: 'large', adjustment: 25 }]);
+      // The change commits with the first pets; the rest are re-rendered in short background transactions.
+      await app.pets.restamps.settled();
       const stats = lockHoldStats().get(copy);
       feeRule = {
         longestMs: stats?.longestMs ?? performance.now() - started,
@@ -167,7 +169,7 @@ async function measure(context: BenchContext): Promise<BenchResult[]> {
       row(
         'longest write lock: fee-rule change on 100k pets (ms)',
         feeRule.longestMs,
-        `${feeRule.transactions} transaction(s); staff operation setFeeRules on the server`,
+        `${feeRule.transactions} transactions until every dog was re-rendered; staff operation setFeeRules on the server`,
       ),
       row(
         'longest wait of a writer during a backup (ms)',

@@ -3,7 +3,7 @@ import { computeDashboard } from '../../dashboard';
 import { type Mirror, mirrorChanges } from '../../mirror';
 import { localToday } from '../../print';
 import type { DeskContext } from '../desk-context';
-import type { HandlerRegistry } from '../handler-registry';
+import type { HandlerTable } from '../handler-registry';
 
 /**
  * `dashboard.get`: the shelter at a glance, from the mirror only, for this computer's calendar date. The figures are
@@ -11,7 +11,7 @@ import type { HandlerRegistry } from '../handler-registry';
  * process's (the CLI writing to the same data folder), so a screen that reloads on every event costs nothing extra.
  */
 export function registerDashboardHandlers(
-  registry: HandlerRegistry,
+  registry: HandlerTable,
   _context: DeskContext,
   mirror: Mirror,
 ): void {

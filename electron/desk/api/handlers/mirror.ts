@@ -13,18 +13,14 @@ import {
   type Mirror,
 } from '../../mirror';
 import type { DeskContext } from '../desk-context';
-import type { HandlerRegistry } from '../handler-registry';
+import type { HandlerTable } from '../handler-registry';
 
 function notFound(kind: string, id: string): DeskCallError {
   return new DeskCallError({ code: 'not_found', message: `No ${kind} with id ${id} in this desk's mirror.` });
 }
 
 /** `mirror.*`: every read of mirrored data. Reads only the local database, so screens work offline. */
-export function registerMirrorHandlers(
-  registry: HandlerRegistry,
-  _context: DeskContext,
-  mirror: Mirror,
-): void {
+export function registerMirrorHandlers(registry: HandlerTable, _context: DeskContext, mirror: Mirror): void {
   const { db } = mirror;
   registry.handle('mirror.pets.list', (query) => listPets(db, query ?? {}));
   registry.handle('mirror.pets.get', ({ id }) => {

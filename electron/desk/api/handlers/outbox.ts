@@ -3,7 +3,7 @@ import { countRecords, type Mirror } from '../../mirror';
 import { Outbox } from '../../outbox';
 import type { SyncHooks } from '../../sync';
 import type { DeskContext } from '../desk-context';
-import type { HandlerRegistry } from '../handler-registry';
+import type { HandlerTable } from '../handler-registry';
 import type { DeskSync } from './sync';
 
 export interface DeskOutbox {
@@ -23,7 +23,7 @@ export interface DeskOutbox {
  * the status area's pending and needs-attention counts follow it.
  */
 export function registerOutboxHandlers(
-  registry: HandlerRegistry,
+  registry: HandlerTable,
   context: DeskContext,
   mirror: Mirror,
 ): DeskOutbox {
@@ -32,7 +32,7 @@ export function registerOutboxHandlers(
   let cached: { key: string; client: ApiClient } | undefined;
 
   async function resolveClient(): Promise<ApiClient | undefined> {
-    const connection = await sync?.connections.resolve();
+    const connection = await sync?.resolve();
     if (!connection) return undefined;
     const key = `${connection.baseUrl}\n${connection.apiKey}`;
     if (cached?.key !== key) {

@@ -7,19 +7,21 @@ import {
   currentRecordId,
   getPerson,
   getPet,
-  type Mirror,
   type MirrorApplication,
+  type MirrorDb,
 } from '../../mirror';
+import type { ConnectionManager } from '../../sync';
 import type { DeskContext } from '../desk-context';
 import type { HandlerRegistry } from '../handler-registry';
+import type { DeskSessions } from '../sessions';
 import { staffCall } from './shelter-errors';
 import type { ShelterHost } from './shelter-host';
-import type { DeskSync } from './sync';
 
 export interface PeopleDeps {
   host: ShelterHost;
-  sync: DeskSync;
-  mirror: Mirror;
+  connections: ConnectionManager;
+  /** The active connection's session (its mirror and sync). */
+  sessions: DeskSessions;
 }
 
 /**
@@ -28,15 +30,16 @@ export interface PeopleDeps {
  * the shelter's own records when standalone (with decisions), else those this desk sent and saw confirmed.
  */
 export function registerPeopleHandlers(registry: HandlerRegistry, _context: DeskContext, deps: PeopleDeps) {
-  const { host, sync, mirror } = deps;
-  const { db } = mirror;
-  const standalone = async () => (await sync.connections.summary()).mode === 'standalone';
+  const { host, connections, sessions } = deps;
+  const standalone = async () => (await connections.summary()).mode === 'standalone';
+  const session = () => sessions.current();
 
-  const petRef = (id: string) => {
+  const petRef = (db: MirrorDb, id: string) => {
     const pet = getPet(db, currentRecordId(db, 'pet', id))?.record;
     return { id, name: pet?.name ?? null, status: pet?.status ?? null };
   };
-  const personName = (id: string) => getPerson(db, currentRecordId(db, 'person', id))?.record.name ?? null;
+  const personName = (db: MirrorDb, id: string) =>
+    getPerson(db, currentRecordId(db, 'person', id))?.record.name ?? null;
   const fromShelter = (summary: ApplicationSummary): PersonApplication => ({
     id: summary.id,
     personId: summary.personId,
@@ -54,12 +57,12 @@ export function registerPeopleHandlers(registry: HandlerRegistry, _context: Desk
     placedPetId: summary.adoptedPetId,
     decisionsKnown: true,
   });
-  const fromMirror = (application: MirrorApplication): PersonApplication => ({
+  const fromMirror = (db: MirrorDb, application: MirrorApplication): PersonApplication => ({
     id: application.id,
     personId: application.personId,
-    personName: personName(application.personId),
+    personName: personName(db, application.personId),
     kind: application.kind,
-    pets: application.petIds.map(petRef),
+    pets: application.petIds.map((id) => petRef(db, id)),
     status: application.status,
     submittedAt: application.submittedAt,
     decidedAt: application.decidedAt,
@@ -69,29 +72,33 @@ export function registerPeopleHandlers(registry: HandlerRegistry, _context: Desk
   });
   /** The shelter's list when this desk runs it (the server is in this process), else the mirror's. */
   async function applications(
+    db: MirrorDb,
     filter: { personId: string } | { petId: string },
     mirrored: () => MirrorApplication[],
   ): Promise<PersonApplication[]> {
     if (await standalone()) {
-      if (!host.running) await sync.connections.resolve();
+      if (!host.running) await connections.resolve();
       return host.staff().listApplications(filter).map(fromShelter);
     }
-    return mirrored().map(fromMirror);
+    return mirrored().map((application) => fromMirror(db, application));
   }
 
   registry.handle('people.applications', async ({ id }) => {
+    const { db } = (await session()).mirror;
     const personId = currentRecordId(db, 'person', id);
-    return applications({ personId }, () => applicationsOfPerson(db, personId));
+    return applications(db, { personId }, () => applicationsOfPerson(db, personId));
   });
   registry.handle('pets.applications', async ({ id }) => {
+    const { db } = (await session()).mirror;
     const petId = currentRecordId(db, 'pet', id);
-    return applications({ petId }, () => applicationsOfPet(db, petId));
+    return applications(db, { petId }, () => applicationsOfPet(db, petId));
   });
 
   registry.handle('people.update', async ({ id, changes }) => {
     if (!(await standalone())) throw new DeskCallError({ code: 'conflict', message: REMOTE_PERSON_EDIT });
-    if (!host.running) await sync.connections.resolve();
-    const personId = currentRecordId(db, 'person', id);
+    if (!host.running) await connections.resolve();
+    const { mirror, sync } = await session();
+    const personId = currentRecordId(mirror.db, 'person', id);
     if (personId.startsWith('local-')) {
       throw new DeskCallError({
         code: 'conflict',

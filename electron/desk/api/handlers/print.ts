@@ -9,7 +9,7 @@ import {
   printKennelCard,
 } from '../../print';
 import type { DeskContext } from '../desk-context';
-import type { HandlerRegistry } from '../handler-registry';
+import type { HandlerTable } from '../handler-registry';
 
 export interface PrintHandlerOptions {
   /** Where card photos come from: the desk's photo cache in the app; default (tests): a bounded fetch. */
@@ -33,7 +33,7 @@ function result(printed: PrintedPdf): PrintedPdfResult {
  * as a download (a save dialog on the desktop).
  */
 export function registerPrintHandlers(
-  registry: HandlerRegistry,
+  registry: HandlerTable,
   context: DeskContext,
   mirror: Mirror,
   options: PrintHandlerOptions = {},
@@ -42,6 +42,7 @@ export function registerPrintHandlers(
     paper,
     loadPhoto: options.loadPhoto ?? ((url: string) => fetchPhoto(url)),
     shelterName: context.settings.get().shelterName,
+    currency: context.settings.get().currency,
   });
   registry.handle('print.kennelCard', async ({ id, paper }) =>
     result(await printKennelCard(mirror.db, id, settings(paper))),

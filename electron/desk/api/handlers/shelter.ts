@@ -1,17 +1,19 @@
 import { DeskCallError, type ShelterOverview } from '../../../../shared/desk-api';
-import { clearServerData, countRecords, type Mirror } from '../../mirror';
+import { clearServerData, countRecords } from '../../mirror';
+import type { ConnectionManager } from '../../sync';
 import type { DeskContext } from '../desk-context';
 import type { HandlerRegistry } from '../handler-registry';
+import type { DeskSessions } from '../sessions';
 import { AUTOMATIC_BACKUPS_KEPT, backupFolder } from './shelter-backups';
 import { staffCall } from './shelter-errors';
 import type { ShelterHost } from './shelter-host';
 import { registerShelterSettingsHandlers } from './shelter-settings';
-import type { DeskSync } from './sync';
 
 export interface ShelterDeps {
   host: ShelterHost;
-  sync: DeskSync;
-  mirror: Mirror;
+  connections: ConnectionManager;
+  /** The active connection's session (its mirror and sync). */
+  sessions: DeskSessions;
 }
 
 /**
@@ -24,18 +26,19 @@ export function registerShelterHandlers(
   context: DeskContext,
   deps: ShelterDeps,
 ): void {
-  const { host, sync, mirror } = deps;
+  const { host, connections, sessions } = deps;
+  const sync = async () => (await sessions.current()).sync;
   /** Pulls what a staff change did, so the forms and lists follow at once. */
   const follow = async (metadata: boolean) => {
-    await sync.service.syncNow({ metadata });
+    await (await sync()).service.syncNow({ metadata });
   };
 
   async function overview(): Promise<ShelterOverview> {
-    const { mode } = await sync.connections.summary();
+    const { mode } = await connections.summary();
     // A standalone desk's server is started by the connection; asking for the overview starts it if needed, so
     // the address it reports is live.
-    if (mode === 'standalone' && !host.running) await sync.connections.resolve();
-    const counts = countRecords(mirror.db);
+    if (mode === 'standalone' && !host.running) await connections.resolve();
+    const counts = countRecords((await sessions.current()).mirror.db);
     const empty =
       Object.values(counts.pets).every((n) => n === 0) && counts.adopters === 0 && counts.fosters === 0;
     return {
@@ -48,7 +51,7 @@ export function registerShelterHandlers(
 
   registry.handle('shelter.overview', () => overview());
   registry.handle('shelter.setup', async ({ choice }) => {
-    const { mode } = await sync.connections.summary();
+    const { mode } = await connections.summary();
     if (mode !== 'none') {
       throw new DeskCallError({
         code: 'conflict',
@@ -56,9 +59,8 @@ export function registerShelterHandlers(
       });
     }
     host.writeFile({ demo: choice === 'demo' });
-    await sync.connections.setStandalone();
-    await sync.connections.resolve();
-    sync.service.reconfigure();
+    await sessions.setConnection({ mode: 'standalone' });
+    await connections.resolve();
     await follow(true);
     return overview();
   });
@@ -68,11 +70,11 @@ export function registerShelterHandlers(
     }
     await host.removeDemo();
     try {
-      clearServerData(mirror.db);
+      clearServerData((await sessions.current()).mirror.db);
     } catch (error) {
       throw new DeskCallError({ code: 'conflict', message: (error as Error).message });
     }
-    await sync.service.syncNow({ metadata: true, fullCheck: true });
+    await (await sync()).service.syncNow({ metadata: true, fullCheck: true });
     context.events.emit({ type: 'mirror-changed', collections: ['pets', 'adopters', 'fosters', 'metadata'] });
     return overview();
   });
@@ -97,7 +99,7 @@ export function registerShelterHandlers(
   registry.handle('shelter.pets.delete', async ({ petId }) => {
     staffCall(() => host.staff().deletePet(petId));
     // The ordinary sync sees the deletion (the list total no longer matches) and marks the pet removed.
-    await sync.service.syncNow();
+    await (await sync()).service.syncNow();
     return null;
   });
 
@@ -154,7 +156,7 @@ export function registerShelterHandlers(
     try {
       const restored = await host.restore(file);
       // This desk pulls the restored shelter; other desks see every record re-stamped on their next sync.
-      await sync.service.syncNow({ metadata: true, fullCheck: true });
+      await (await sync()).service.syncNow({ metadata: true, fullCheck: true });
       return restored;
     } finally {
       context.events.emit({ type: 'restore', running: false });

@@ -1,46 +1,40 @@
-import { DeskCallError } from '../../../../shared/desk-api';
 import type { Mirror } from '../../mirror';
 import {
-  ConnectionManager,
-  type StartStandaloneServer,
+  type ResolvedConnection,
   type SyncHooks,
   type SyncRunSummary,
   SyncService,
   type SyncServiceOptions,
 } from '../../sync';
 import type { DeskContext } from '../desk-context';
-import type { HandlerRegistry } from '../handler-registry';
-import { standaloneServer } from '../standalone';
+import type { HandlerTable } from '../handler-registry';
 
 export interface DeskSync {
   service: SyncService;
-  connections: ConnectionManager;
+  /** This session's connection (undefined when the desk is set to another one or none). */
+  resolve(): Promise<ResolvedConnection | undefined>;
 }
 
 /**
- * `sync.*`: connection settings (the key stays in the secret store) and sync on demand. When the core starts, the
+ * `sync.*` of one connection's session: sync on demand, the full check, network hints. When the session starts, its
  * sync service starts: a pull now, then every minute while online, with status and progress through the status hub.
+ * The connection settings themselves (`sync.connection.*`) belong to the core: see `connection.ts`.
  */
 export function registerSyncHandlers(
-  registry: HandlerRegistry,
+  registry: HandlerTable,
   context: DeskContext,
   mirror: Mirror,
   options: {
+    /** The session's connection: resolves only while it is the one configured. */
+    resolveConnection: () => Promise<ResolvedConnection | undefined>;
     hooks?: SyncHooks;
     service?: Partial<SyncServiceOptions>;
-    /** Runs the standalone server (the shelter host); default: a plain embedded server. */
-    startServer?: StartStandaloneServer;
-  } = {},
+  },
 ): DeskSync {
-  const connections = new ConnectionManager(
-    context.dataDir,
-    context.secretStore,
-    options.startServer ?? standaloneServer(context.log),
-  );
   const service = new SyncService({
     ...options.service,
     db: mirror.db,
-    resolveConnection: () => connections.resolve(),
+    resolveConnection: options.resolveConnection,
     status: context.status,
     log: context.log,
     ...(options.hooks && { hooks: options.hooks }),
@@ -58,10 +52,7 @@ export function registerSyncHandlers(
       });
     },
   });
-  context.onClose(async () => {
-    await service.stop();
-    await connections.close();
-  });
+  context.onClose(() => service.stop());
 
   registry.handle('sync.networkChanged', () => {
     service.networkChanged();
@@ -78,18 +69,6 @@ export function registerSyncHandlers(
   registry.handle('sync.fullCheck.estimate', () => service.fullCheckEstimate());
   registry.handle('sync.fullCheck.start', async () => runResult(await service.runFullCheck()));
   registry.handle('sync.fullCheck.stop', () => ({ stopped: service.stopFullCheck() }));
-  registry.handle('sync.connection.get', () => connections.summary());
-  registry.handle('sync.connection.set', async (input) => {
-    try {
-      if (input.mode === 'remote') await connections.setRemote(input.remote, input.apiKey);
-      else if (input.mode === 'standalone') await connections.setStandalone();
-      else await connections.clear();
-    } catch (error) {
-      throw new DeskCallError({ code: 'invalid_input', message: (error as Error).message });
-    }
-    service.reconfigure();
-    return connections.summary();
-  });
   context.onStart(() => service.start());
-  return { service, connections };
+  return { service, resolve: options.resolveConnection };
 }

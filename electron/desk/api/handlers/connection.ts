@@ -1,0 +1,52 @@
+import { petListResponseSchema } from '../../../../shared/contract';
+import { DeskCallError } from '../../../../shared/desk-api';
+import { createApiClient } from '../../client';
+import type { ConnectionManager } from '../../sync';
+import type { HandlerRegistry } from '../handler-registry';
+import type { DeskSessions } from '../sessions';
+
+/**
+ * `sync.connection.*`: the connection settings (the key stays in the secret store). Setting another connection
+ * switches the desk's session: the old connection's mirror and waiting changes stay in its folder for when the desk
+ * switches back.
+ */
+export function registerConnectionHandlers(
+  registry: HandlerRegistry,
+  connections: ConnectionManager,
+  sessions: DeskSessions,
+): void {
+  registry.handle('sync.connection.get', () => connections.summary());
+  registry.handle('sync.connection.test', async ({ remote, apiKey }) => {
+    let plan: Awaited<ReturnType<ConnectionManager['planRemote']>>;
+    try {
+      plan = await connections.planRemote(remote, apiKey);
+    } catch (error) {
+      throw new DeskCallError({ code: 'invalid_input', message: (error as Error).message });
+    }
+    // One short try: a person is waiting for the answer, and nothing here is kept.
+    const client = createApiClient({
+      baseUrl: plan.remote,
+      apiKey: plan.apiKey,
+      maxAttempts: 1,
+      deadlineMs: 15_000,
+    });
+    try {
+      const page = await client.get('/api/pets?limit=1', { schema: petListResponseSchema });
+      if (page.status !== 200) {
+        throw new DeskCallError({ code: 'invalid_response', message: 'The server gave no list of pets.' });
+      }
+      return { server: plan.remote, pets: page.body.total };
+    } finally {
+      await client.close();
+    }
+  });
+  registry.handle('sync.connection.set', async (input) => {
+    try {
+      await sessions.setConnection(input);
+    } catch (error) {
+      if (error instanceof DeskCallError) throw error;
+      throw new DeskCallError({ code: 'invalid_input', message: (error as Error).message });
+    }
+    return connections.summary();
+  });
+}

@@ -1,0 +1,170 @@
+import {
+  type ConnectionInput,
+  DeskCallError,
+  type DeskMethodName,
+  deskMethods,
+} from '../../../shared/desk-api';
+import { countRecords } from '../mirror';
+import {
+  adoptLegacyMirror,
+  adoptUnconfigured,
+  type ConnectionManager,
+  STANDALONE_ID,
+  UNCONFIGURED_ID,
+} from '../sync';
+import type { DeskContext } from './desk-context';
+import type { HandlerRegistry } from './handler-registry';
+import { type DeskSession, type DeskSessionOptions, openDeskSession } from './session';
+
+/** Method families answered by the active connection's session (the rest belong to the core). */
+const SESSION_PREFIXES = ['mirror.', 'outbox.', 'print.', 'dashboard.', 'sync.'] as const;
+const CORE_METHODS = new Set<string>(['sync.connection.get', 'sync.connection.set', 'sync.connection.test']);
+
+export function isSessionMethod(name: string): boolean {
+  return !CORE_METHODS.has(name) && SESSION_PREFIXES.some((prefix) => name.startsWith(prefix));
+}
+
+export type SessionFactory = Omit<DeskSessionOptions, 'id' | 'resolveConnection' | 'context'>;
+
+/**
+ * The desk's connections: one session open at a time (the configured connection's), the core's registry forwarding
+ * the session methods to it, and the switch between connections. A switch closes the old session first (its sync
+ * stopped and its outbox replay awaited, so exactly one session ever sends), then changes the settings, then opens
+ * the new connection's session: its own mirror and outbox, as they were when the desk last used it.
+ */
+export class DeskSessions {
+  private active: Promise<DeskSession>;
+  private started = false;
+  /** Calls and switches wait for a switch under way. */
+  private switching: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly context: DeskContext,
+    private readonly connections: ConnectionManager,
+    private readonly factory: SessionFactory,
+    first: DeskSession,
+  ) {
+    this.active = Promise.resolve(first);
+  }
+
+  /** Adopts an older desk's single mirror if there is one, then opens the configured connection's session. */
+  static async open(
+    context: DeskContext,
+    connections: ConnectionManager,
+    factory: SessionFactory,
+  ): Promise<DeskSessions> {
+    const id = connections.activeId();
+    await adoptLegacyMirror(context.dataDir, id);
+    const first = await DeskSessions.openSession(context, connections, factory, id);
+    return new DeskSessions(context, connections, factory, first);
+  }
+
+  private static openSession(
+    context: DeskContext,
+    connections: ConnectionManager,
+    factory: SessionFactory,
+    id: string,
+  ): Promise<DeskSession> {
+    return openDeskSession({
+      ...factory,
+      context,
+      id,
+      // The session talks only to its own connection: once the desk is set to another, it sends nothing more.
+      resolveConnection: async () => (connections.activeId() === id ? connections.resolve() : undefined),
+    });
+  }
+
+  /** The active session (after a switch under way). */
+  current(): Promise<DeskSession> {
+    return this.switching.then(() => this.active);
+  }
+
+  /** Registers, on the core's registry, every session method as a call to the active session's handler. */
+  forward(registry: HandlerRegistry, session: DeskSession): void {
+    for (const name of Object.keys(deskMethods) as DeskMethodName[]) {
+      if (!isSessionMethod(name)) continue;
+      if (!session.handlers.has(name)) continue;
+      registry.handle(name, (async (input: unknown) => {
+        const handler = (await this.current()).handlers.get(name);
+        if (!handler) throw new DeskCallError({ code: 'unknown_method', message: `No handler for ${name}.` });
+        return handler(input);
+      }) as never);
+    }
+  }
+
+  async start(): Promise<void> {
+    this.started = true;
+    await (await this.current()).start();
+  }
+
+  /**
+   * Changes the connection. Same connection (another port, a re-saved address): the session stays and syncs again.
+   * Another one: the old session is closed (nothing lost: its mirror and waiting changes stay in its folder), the
+   * settings change, and the new connection's session opens (and starts, if the core has). A refused change (bad
+   * address, no key) leaves the old session as it was.
+   */
+  setConnection(input: ConnectionInput): Promise<DeskSession> {
+    const run = this.switching.then(() => this.switchTo(input));
+    this.switching = run.catch(() => undefined);
+    return run;
+  }
+
+  private async switchTo(input: ConnectionInput): Promise<DeskSession> {
+    const { connections, context } = this;
+    const old = await this.active;
+    const target =
+      input.mode === 'remote'
+        ? (await connections.planRemote(input.remote, input.apiKey)).id
+        : input.mode === 'standalone'
+          ? STANDALONE_ID
+          : UNCONFIGURED_ID;
+    const apply = async () => {
+      if (input.mode === 'remote') await connections.setRemote(input.remote, input.apiKey);
+      else if (input.mode === 'standalone') await connections.setStandalone();
+      else await connections.clear();
+    };
+    if (target === old.id) {
+      await apply();
+      old.sync.service.reconfigure();
+      return old;
+    }
+    await old.close();
+    try {
+      await apply();
+    } catch (error) {
+      this.active = this.reopen(old.id);
+      await this.active;
+      throw error;
+    }
+    if (old.id === UNCONFIGURED_ID) await adoptUnconfigured(context.dataDir, target);
+    this.active = this.reopen(target);
+    const session = await this.active;
+    context.log.info('connection switched', { from: old.id, to: target });
+    // Every screen shows the other connection's records now.
+    const counts = session.outbox.outbox.counts();
+    context.status.update({
+      pending: countRecords(session.mirror.db).pending,
+      needsAttention: counts.needsAttention,
+      error: null,
+      message: null,
+      progress: null,
+    });
+    context.events.emit({ type: 'outbox', counts, changed: [] });
+    context.events.emit({
+      type: 'mirror-changed',
+      collections: ['pets', 'adopters', 'fosters', 'metadata'],
+    });
+    return session;
+  }
+
+  private async reopen(id: string): Promise<DeskSession> {
+    const session = await DeskSessions.openSession(this.context, this.connections, this.factory, id);
+    if (this.started) await session.start();
+    return session;
+  }
+
+  async close(): Promise<void> {
+    await this.switching;
+    await (await this.active.catch(() => undefined))?.close();
+  }
+}

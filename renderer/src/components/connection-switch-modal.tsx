@@ -1,0 +1,79 @@
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import type { ConnectionInput, ConnectionSummary } from '../../../shared/desk-api';
+
+/** What the desk is asked to switch to, and what stays behind with the current connection. */
+export interface PendingSwitch {
+  input: ConnectionInput;
+  /** Changes made on this desk for the current connection and not sent yet. */
+  waiting: number;
+}
+
+export function connectionName(summary: Pick<ConnectionSummary, 'mode' | 'remote'>): string {
+  if (summary.mode === 'standalone') return 'Standalone (this desk’s own shelter)';
+  if (summary.mode === 'remote') return summary.remote ?? 'the shelter server';
+  return 'no connection';
+}
+
+function targetName(input: ConnectionInput): string {
+  if (input.mode === 'remote') return input.remote;
+  return input.mode === 'standalone' ? 'Standalone' : 'no connection';
+}
+
+/** A trimmed address without the trailing slash or /api, to tell whether a save changes the server. */
+export function sameRemote(a: string, b: string | null): boolean {
+  const plain = (value: string) =>
+    value
+      .trim()
+      .toLowerCase()
+      .replace(/\/+$/, '')
+      .replace(/\/api$/, '');
+  return b !== null && plain(a) === plain(b);
+}
+
+/**
+ * Asks before the desk changes connection: each connection keeps its own records and waiting changes on this desk,
+ * so nothing is lost, but the screens show the other connection's records from now on.
+ */
+export function ConnectionSwitchModal(props: {
+  pending: PendingSwitch | undefined;
+  current: ConnectionSummary | undefined;
+  busy: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const { pending, current } = props;
+  const from = current ? connectionName(current) : 'this connection';
+  const waiting = pending?.waiting ?? 0;
+  return (
+    <Modal
+      opened={pending !== undefined}
+      onClose={props.onCancel}
+      title={pending ? `Switch to ${targetName(pending.input)}?` : ''}
+      centered
+    >
+      <Stack gap="sm">
+        <Text fw={600} data-testid="switch-waiting">
+          {waiting === 0
+            ? 'No changes waiting'
+            : `${waiting.toLocaleString()} ${waiting === 1 ? 'change' : 'changes'} waiting`}
+        </Text>
+        <Text size="sm">
+          {waiting === 0
+            ? `Everything entered here for ${from} has been sent. `
+            : `${waiting === 1 ? 'It stays' : 'They stay'} with ${from} on this desk and ${
+                waiting === 1 ? 'is' : 'are'
+              } sent when the desk switches back to it. `}
+          Its pets and people stay on this desk too and show again when you switch back.
+        </Text>
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={props.onCancel}>
+            Cancel
+          </Button>
+          <Button onClick={props.onConfirm} loading={props.busy}>
+            Switch
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

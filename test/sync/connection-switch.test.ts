@@ -1,0 +1,199 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createDeskCore, type DeskCore } from '../../electron/desk/api';
+import { petFields, readServerState, startServer, tempDir, WRITE_KEY } from '../outbox/helpers';
+
+/**
+ * Issue #13: each connection keeps its own mirror and outbox. Switching a desk to another connection and back shows
+ * everything as it was (waiting changes and pets made here included), and only the active connection's session
+ * ever sends: the old one is stopped, its replay awaited, before the new one starts.
+ */
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function desk(): Promise<DeskCore> {
+  const folder = tempDir('switch-desk-');
+  cleanups.push(() => folder.remove());
+  const core = await createDeskCore({ dataDir: folder.dir, appVersion: 'test' });
+  cleanups.push(() => core.close());
+  return core;
+}
+
+async function until(check: () => boolean | Promise<boolean>, what: string, ms = 15_000): Promise<void> {
+  for (const end = Date.now() + ms; Date.now() < end; ) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`Timed out waiting for ${what}`);
+}
+
+async function freePort(): Promise<number> {
+  const probe = http.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Forwards to `target`, holding each POST `delayMs` and counting how many are in flight at once. */
+async function countingProxy(target: string, delayMs: number) {
+  const upstream = new URL(target);
+  const stats = { posts: 0, inFlight: 0, maxInFlight: 0 };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', async () => {
+      if (req.method === 'POST') {
+        stats.posts += 1;
+        stats.inFlight += 1;
+        stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
+      const outgoing = http.request(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url,
+          headers: req.headers,
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+          answer.on('end', () => {
+            if (req.method === 'POST') stats.inFlight -= 1;
+          });
+        },
+      );
+      outgoing.on('error', () => req.socket.destroy());
+      outgoing.end(Buffer.concat(chunks));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    stats,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const petNames = async (core: DeskCore) =>
+  (await core.registry.invoke('mirror.pets.list', { limit: 100 })).items.map((pet) => pet.record.name).sort();
+
+describe('a desk switching connections', () => {
+  it('keeps waiting changes and pets made here with their connection, shows them on return, then sends them', async () => {
+    const core = await desk();
+    // Shelter A's server is away: what is entered for it waits.
+    const port = await freePort();
+    const remoteA = `http://127.0.0.1:${port}`;
+    await core.registry.invoke('sync.connection.set', { mode: 'remote', remote: remoteA, apiKey: WRITE_KEY });
+    for (const name of ['Waiting One', 'Waiting Two']) {
+      await core.registry.invoke('outbox.createPet', { fields: petFields({ name }) });
+    }
+    expect((await core.registry.invoke('outbox.list')).counts.pending).toBe(2);
+
+    await core.registry.invoke('sync.connection.set', { mode: 'standalone' });
+    expect(await petNames(core)).toEqual([]);
+    expect((await core.registry.invoke('outbox.list')).counts.pending).toBe(0);
+    await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Standalone Cat' }) });
+    await until(async () => (await core.registry.invoke('outbox.list')).counts.pending === 0, 'the cat sent');
+
+    // Back to A (its key is remembered): everything as it was, the cat not mixed in.
+    await core.registry.invoke('sync.connection.set', { mode: 'remote', remote: remoteA });
+    expect(await petNames(core)).toEqual(['Waiting One', 'Waiting Two']);
+    const waiting = await core.registry.invoke('outbox.list');
+    expect(waiting.counts.pending).toBe(2);
+    expect(waiting.entries.map((entry) => entry.state)).toEqual(['pending', 'pending']);
+    expect(core.status.get().pending).toBe(2);
+
+    // A comes back: both are sent, once.
+    const serverA = await startServer({ port });
+    cleanups.push(() => serverA.close());
+    await core.registry.invoke('sync.now');
+    await until(async () => (await core.registry.invoke('outbox.list')).counts.pending === 0, 'A drained');
+    expect(
+      readServerState(serverA.dataDir)
+        .pets.map((pet) => pet.name)
+        .sort(),
+    ).toEqual(['Waiting One', 'Waiting Two']);
+
+    await core.registry.invoke('sync.connection.set', { mode: 'standalone' });
+    expect(await petNames(core)).toEqual(['Standalone Cat']);
+  }, 60_000);
+
+  it('stops the old session (its replay awaited) before the new one starts: one sender, each change once', async () => {
+    const server = await startServer();
+    cleanups.push(() => server.close());
+    const proxy = await countingProxy(server.origin, 400);
+    cleanups.push(() => proxy.close());
+    const core = await desk();
+    for (let i = 0; i < 12; i += 1) {
+      await core.registry.invoke('outbox.createPet', { fields: petFields({ name: `Queued ${i}` }) });
+    }
+    await core.registry.invoke('sync.connection.set', {
+      mode: 'remote',
+      remote: proxy.origin,
+      apiKey: WRITE_KEY,
+    });
+    await until(() => readServerState(server.dataDir).pets.length >= 1, 'the first change to arrive');
+
+    await core.registry.invoke('sync.connection.set', { mode: 'standalone' });
+    // The switch returned after the old session's last request: nothing more goes to the old server.
+    const postsAtSwitch = proxy.stats.posts;
+    expect(proxy.stats.inFlight).toBe(0);
+    const arrived = readServerState(server.dataDir).pets.length;
+    expect(arrived).toBeLessThan(12);
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    expect(proxy.stats.posts).toBe(postsAtSwitch);
+    expect(readServerState(server.dataDir).pets).toHaveLength(arrived);
+
+    // Back again, twice in a row: still one sender, and every change arrives exactly once.
+    await core.registry.invoke('sync.connection.set', { mode: 'remote', remote: proxy.origin });
+    await core.registry.invoke('sync.connection.set', { mode: 'standalone' });
+    await core.registry.invoke('sync.connection.set', { mode: 'remote', remote: proxy.origin });
+    await until(
+      async () => (await core.registry.invoke('outbox.list')).counts.pending === 0,
+      'the queue to drain',
+      30_000,
+    );
+    const names = readServerState(server.dataDir)
+      .pets.map((pet) => pet.name)
+      .sort();
+    expect(names).toEqual(Array.from({ length: 12 }, (_, i) => `Queued ${i}`).sort());
+    // The outbox sends at most 4 at once; two senders would have been seen with more.
+    expect(proxy.stats.maxInFlight).toBeLessThanOrEqual(4);
+  }, 60_000);
+
+  it('tries an address and key before saving: the pets it lists, or the reason in words; nothing saved', async () => {
+    const server = await startServer();
+    cleanups.push(() => server.close());
+    const core = await desk();
+    await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Sent Later' }) });
+    expect(
+      await core.registry.invoke('sync.connection.test', { remote: server.origin, apiKey: WRITE_KEY }),
+    ).toEqual({ server: server.origin, pets: 0 });
+    await expect(
+      core.registry.invoke('sync.connection.test', { remote: server.origin, apiKey: 'wrong' }),
+    ).rejects.toMatchObject({ code: 'needs_auth', message: expect.stringContaining('refused the API key') });
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    await expect(
+      core.registry.invoke('sync.connection.test', { remote: closed, apiKey: WRITE_KEY }),
+    ).rejects.toMatchObject({ code: 'unavailable' });
+    expect((await core.registry.invoke('sync.connection.get')).mode).toBe('none');
+    expect(readServerState(server.dataDir).pets).toHaveLength(0);
+  });
+
+  it('refuses a bad address without leaving the current connection', async () => {
+    const core = await desk();
+    await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Stays' }) });
+    await expect(
+      core.registry.invoke('sync.connection.set', { mode: 'remote', remote: 'not an address', apiKey: 'k' }),
+    ).rejects.toMatchObject({ code: 'invalid_input' });
+    expect((await core.registry.invoke('sync.connection.get')).mode).toBe('none');
+    expect(await petNames(core)).toEqual(['Stays']);
+  });
+});
