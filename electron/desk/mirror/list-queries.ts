@@ -1,47 +1,19 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Person, Pet } from '../../../shared/contract';
+import { positionalSql, positionalValues, slot } from '../../platform/prepared-queries';
 import {
-  compileOnlyKysely,
-  PreparedQueries,
-  positionalSql,
-  positionalValues,
-  slot,
-} from '../../platform/prepared-queries';
-import { EFFECTIVE_JSON_SQL } from './records';
+  bigSearchPage,
+  type Composed,
+  type Page,
+  type PersonListRow,
+  type PetListRow,
+  runPage,
+} from './list-pages';
 import { type SearchClause, searchClause } from './search';
-import { type MirrorDb, type MirrorRecord, type Presence, statement } from './types';
+import { BIG_SEARCH, gatherHits, HIT_CONDITION } from './search-hits';
+import { type MirrorDb, type Presence, statement } from './types';
 
-/** The slim list tables (migration 2301) as kysely sees them: list filters and sorts are composed on them. */
-interface PetListRow {
-  seq: number;
-  presence: Presence;
-  has_pending: 0 | 1;
-  name: string;
-  species: string;
-  status: string;
-  sex: string;
-  size: string;
-  age_category: string;
-  intake_date: string | null;
-  created_ms: number;
-  updated_ms: number;
-}
-interface PersonListRow {
-  seq: number;
-  type: string;
-  presence: Presence;
-  has_pending: 0 | 1;
-  name: string;
-  status: string;
-  created_ms: number;
-  updated_ms: number;
-}
-interface MirrorListSchema {
-  pet_list: PetListRow;
-  person_list: PersonListRow;
-}
-
-const builder = compileOnlyKysely<MirrorListSchema>();
+export { fromRow, type Page, type RecordRow } from './list-pages';
 
 /** Sort keys of the pet list and the column each reads. */
 const PET_SORT_COLUMNS = {
@@ -87,41 +59,6 @@ export interface PetQuery extends CommonQuery {
 export interface PersonQuery extends CommonQuery {
   type?: Person['type'] | undefined;
   sort?: PersonSort | undefined;
-}
-
-export interface Page<T> {
-  items: MirrorRecord<T>[];
-  total: number;
-  limit: number;
-  offset: number;
-}
-
-export interface RecordRow {
-  effective_json: string;
-  presence: Presence;
-  has_pending: 0 | 1;
-  fields_json: string | null;
-}
-
-/** Turns a row (with its overlay, if any) into what every read returns. */
-export function fromRow<T>(row: RecordRow): MirrorRecord<T> {
-  const pendingFields = row.fields_json ? Object.keys(JSON.parse(row.fields_json) as object) : [];
-  return {
-    record: JSON.parse(row.effective_json) as T,
-    pending: row.has_pending === 1,
-    pendingFields,
-    presence: row.presence,
-  };
-}
-
-/**
- * What a list query asks, reduced to the parts that change its SQL (the shape) and the values that fill it. The
- * builder fragments are made only when a shape is compiled for the first time, never on a call that reuses it.
- */
-interface Composed {
-  shape: string[];
-  conditions: Array<() => Expression<SqlBool>>;
-  values: Record<string, unknown>;
 }
 
 /** The filters every list has: presence, status and pending only. */
@@ -197,72 +134,29 @@ function orderOf(
   return () => [sql.raw(`${column} ${dir}`), sql.raw(`seq ${dir}`)];
 }
 
-/** Prepared list queries per mirror handle (each shape compiled once). */
-const preparedByDb = new WeakMap<MirrorDb, PreparedQueries>();
-
-function preparedOf(db: MirrorDb): PreparedQueries {
-  let prepared = preparedByDb.get(db);
-  if (!prepared) {
-    prepared = new PreparedQueries(db);
-    preparedByDb.set(db, prepared);
-  }
-  return prepared;
-}
-
 /**
- * Runs a list query on the slim list table (filters, order, count), then reads the wide rows of the one page.
+ * A list query with its search: in relevance order the matches are gathered once (search-hits.ts), then ranked
+ * in one pass when they are few or paged from the best ones and the name index when they are many.
  */
-function runPage<T>(
+function runList<T>(
   db: MirrorDb,
   table: 'pet' | 'person',
   composed: Composed,
-  order: () => Expression<unknown>[],
-  usesSearchIndex: boolean,
-  query: CommonQuery,
+  columns: Record<string, string>,
+  search: SearchClause | undefined,
+  query: CommonQuery & { sort?: string | undefined },
 ): Page<T> {
-  const limit = Math.min(500, Math.max(1, query.limit ?? 50));
-  const offset = Math.max(0, query.offset ?? 0);
-  const shape = composed.shape.join('|');
-  const prepared = preparedOf(db);
-  const filtered = () => {
-    let q = builder.selectFrom(`${table}_list`);
-    for (const condition of composed.conditions) q = q.where(condition());
-    return q;
-  };
-  const values = { ...composed.values, limit, offset };
-  // With a search, one pass over the matches gives both the page and the count (the FTS lookup is the costly part).
-  const page = prepared.get(
-    `page|${usesSearchIndex}|${shape}`,
-    () => {
-      let q = filtered()
-        .select('seq')
-        .$if(usesSearchIndex, (qb) => qb.select(sql<number>`COUNT(*) OVER ()`.as('total')));
-      for (const term of order()) q = q.orderBy(term);
-      return q.limit(slot<number>('limit')).offset(slot<number>('offset'));
-    },
-    values,
-  );
-  const seqs = page.statement.all(...page.parameters) as { seq: number; total?: number }[];
-  let total = usesSearchIndex ? (seqs[0]?.total ?? -1) : -1;
-  if (total < 0) {
-    const count = prepared.get(
-      `count|${shape}`,
-      () => filtered().select((eb) => eb.fn.countAll<number>().as('total')),
-      values,
-    );
-    total = (count.statement.get(...count.parameters) as { total: number }).total;
+  if (search && (query.sort === undefined || query.sort === 'relevance')) {
+    const hits = gatherHits(db, search);
+    if (hits > BIG_SEARCH) return bigSearchPage<T>(db, table, composed, search, hits, query);
+    composed.shape.push(HIT_CONDITION);
+    composed.conditions.push(() => sql.raw<SqlBool>(HIT_CONDITION));
+    const order = orderOf(composed, columns, query.sort, search, query.direction);
+    return runPage<T>(db, table, composed, order, true, query);
   }
-  // A hot lookup by primary key, once per row of the page: hand-written and prepared once.
-  const row = statement(
-    db,
-    `SELECT ${EFFECTIVE_JSON_SQL} AS effective_json, p.presence, p.has_pending, e.fields_json FROM ${table} p
-     LEFT JOIN local_edit e ON e.entity_type = '${table}' AND e.entity_id = p.id WHERE p.seq = ?`,
-  );
-  const items = seqs.flatMap(({ seq }) => {
-    const found = row.get(seq) as RecordRow | undefined;
-    return found ? [fromRow<T>(found)] : [];
-  });
-  return { items, total, limit, offset };
+  addSearch(composed, search);
+  const order = orderOf(composed, columns, query.sort, search, query.direction);
+  return runPage<T>(db, table, composed, order, usesSearchIndex(search), query);
 }
 
 /** Lists mirrored pets (effective records) with filters, search, sort and paging. */
@@ -272,20 +166,21 @@ export function listPets(db: MirrorDb, query: PetQuery = {}): Page<Pet> {
   addEquals(composed, 'sex', query.sex);
   addEquals(composed, 'size', query.size);
   addEquals(composed, 'age_category', query.ageCategory);
-  const search = searchClause(db, 'pet', query.search);
-  addSearch(composed, search);
-  const order = orderOf(composed, PET_SORT_COLUMNS, query.sort, search, query.direction);
-  return runPage<Pet>(db, 'pet', composed, order, usesSearchIndex(search), query);
+  return runList<Pet>(db, 'pet', composed, PET_SORT_COLUMNS, searchClause(db, 'pet', query.search), query);
 }
 
 /** Lists mirrored people (adopters and fosters, effective records) with filters, search, sort and paging. */
 export function listPeople(db: MirrorDb, query: PersonQuery = {}): Page<Person> {
   const composed = composeCommon(db, 'person', query);
   addEquals(composed, 'type', query.type);
-  const search = searchClause(db, 'person', query.search);
-  addSearch(composed, search);
-  const order = orderOf(composed, PERSON_SORT_COLUMNS, query.sort, search, query.direction);
-  return runPage<Person>(db, 'person', composed, order, usesSearchIndex(search), query);
+  return runList<Person>(
+    db,
+    'person',
+    composed,
+    PERSON_SORT_COLUMNS,
+    searchClause(db, 'person', query.search),
+    query,
+  );
 }
 
 /** Whether the search goes through a full-text index (then the page query counts the matches too). */

@@ -1,4 +1,5 @@
 import { searchIndexWatermark } from './bulk-load';
+import { mirrorChanges } from './search-hits';
 import { digitsSql, MIN_INDEXED_WORD, phoneDigits, typoAlternatives, wordsOf } from './search-words';
 import { type MirrorDb, statement } from './types';
 
@@ -11,6 +12,13 @@ export interface SearchClause {
   /** SQL expression over the list table: 0 exact, 1 name starts with it, 2 a word of the name does, 3 the rest. */
   rank: string;
   rankParams: unknown[];
+  /**
+   * The matches themselves (a SELECT of `seq`s, duplicates possible), and a superset of the rows ranked 0-2 found
+   * through the name index and the exact identifiers (a large match set is paged from these, see search-hits.ts).
+   */
+  matches: string;
+  candidates: string;
+  candidateParams: unknown[];
 }
 
 /** Largest code point: `prefix + MAX_CHAR` is above every text that starts with `prefix`. */
@@ -30,8 +38,8 @@ const quote = (word: string) => `"${word.replaceAll('"', '""')}"`;
 const vocabularies = new WeakMap<MirrorDb, Map<Table, { key: number; terms: string[] }>>();
 
 function vocabulary(db: MirrorDb, table: Table): string[] {
-  // total_changes() moves with every write of this connection (the desk core's only writer): a cheap staleness key.
-  const key = (statement(db, 'SELECT total_changes() AS n').get() as { n: number }).n;
+  // Moves with every write of this connection (the desk core's only writer): a cheap staleness key.
+  const key = mirrorChanges(db);
   let byTable = vocabularies.get(db);
   if (!byTable) {
     byTable = new Map();
@@ -140,7 +148,7 @@ export function searchClause(
   // sources of a later word would be added to the intersection instead of narrowing it).
   const byWords =
     conditions.length === 1
-      ? conditions[0]
+      ? (conditions[0] as string)
       : `SELECT seq FROM (${conditions.map((condition) => `SELECT seq FROM (${condition})`).join(' INTERSECT ')})`;
   const first = words[0] as string;
   // Ranked on every match (100k rows for a broad prefix): comparisons and instr(), not LIKE, which costs several
@@ -154,12 +162,28 @@ export function searchClause(
     `${first}${MAX_CHAR}`,
     ` ${asciiLower(first)}`,
   ];
-  if (!identifier) return { where: `seq IN (${byWords})`, params, rank, rankParams };
+  // Rows ranked 0-2, from the name index (exact, prefix; a word inside the name by one pass over that index) and
+  // the exact identifiers: a superset, which the rank itself then sorts out.
+  const nameIndex = table === 'pet' ? 'pet_list_name' : 'person_list_any_name';
+  const candidates = `SELECT seq FROM ${table}_list WHERE name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE
+    UNION ALL SELECT seq FROM ${table}_list INDEXED BY ${nameIndex} WHERE instr(lower(name), ?) > 0
+    UNION ALL SELECT seq FROM ${table}_list WHERE name = ? COLLATE NOCASE${identifier ? ` UNION ALL SELECT seq FROM (${identifier.exact})` : ''}`;
+  const candidateParams = [
+    first,
+    `${first}${MAX_CHAR}`,
+    ` ${asciiLower(first)}`,
+    text,
+    ...(identifier?.exactParams ?? []),
+  ];
+  const matches = identifier ? `${identifier.any} UNION ALL ${byWords}` : byWords;
   return {
-    where: `seq IN (${identifier.any} UNION ALL ${byWords})`,
-    params: [...identifier.anyParams, ...params],
+    where: `seq IN (${matches})`,
+    params: [...(identifier?.anyParams ?? []), ...params],
     rank,
     rankParams,
+    matches,
+    candidates,
+    candidateParams,
   };
 }
 

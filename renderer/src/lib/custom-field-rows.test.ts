@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CustomField } from '../../../shared/contract';
-import { customFieldSections } from './custom-field-rows';
+import { customFieldSections, formatCustomValue } from './custom-field-rows';
+import { formatCalendarDate } from './dates';
 
 const field = (field_key: string, label: string, section: string | null): CustomField => ({
   field_key,
@@ -50,5 +51,24 @@ describe('custom fields of a record', () => {
         ],
       },
     ]);
+  });
+});
+
+describe('custom values as people read them', () => {
+  it('shows dates in the one date format of the desk, as the calendar day written', () => {
+    const day = formatCalendarDate('2026-02-19');
+    expect(day).not.toBe('2026-02-19');
+    expect(formatCustomValue('2026-02-19', 'date')).toBe(day);
+    expect(formatCustomValue('2026-02-19T00:00:00Z', 'date')).toBe(day);
+    // A key the metadata does not describe: a bare calendar date still reads as one.
+    expect(formatCustomValue('2026-02-19')).toBe(day);
+  });
+
+  it('leaves other values as they are', () => {
+    expect(formatCustomValue('2026-02-19', 'text')).toBe('2026-02-19');
+    expect(formatCustomValue('A1')).toBe('A1');
+    expect(formatCustomValue(true, 'checkbox')).toBe('Yes');
+    expect(formatCustomValue('', 'date')).toBe('—');
+    expect(formatCustomValue('not a day', 'date')).toBe('not a day');
   });
 });

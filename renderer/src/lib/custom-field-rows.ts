@@ -1,5 +1,6 @@
 import type { CustomField } from '../../../shared/contract';
-import { humanize } from './words';
+import { formatCalendarDate } from './dates';
+import { formatValue, humanize } from './words';
 
 export interface CustomFieldSection {
   title: string;
@@ -63,4 +64,18 @@ export function customFieldSections(
     if (!used.has(key)) add(sectionTitle(null), key, humanize(bareKey(key)), value);
   }
   return [...sections.values()];
+}
+
+/** A value the API wrote as a calendar date, alone: `2026-02-19` or `2026-02-19T00:00:00Z`. */
+const CALENDAR_VALUE = /^\d{4}-\d{2}-\d{2}(T00:00:00(\.0+)?Z)?$/;
+
+/**
+ * A custom field's value as people read it. Dates (a `date` field, or a calendar date stored under a key the metadata
+ * does not describe) use the desk's one date format; everything else reads as `formatValue` has it.
+ */
+export function formatCustomValue(value: unknown, fieldType?: string): string {
+  const isDate =
+    typeof value === 'string' &&
+    (fieldType === 'date' || (fieldType === undefined && CALENDAR_VALUE.test(value.trim())));
+  return isDate ? formatCalendarDate(value.trim()) : formatValue(value);
 }

@@ -7,7 +7,7 @@ import { useDeskQuery } from '../bridge/hooks';
 import { ApplicationsList } from '../components/applications-list';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { RecordBadges } from '../components/record-badges';
-import { customFieldSections, type StoredKeys } from '../lib/custom-field-rows';
+import { customFieldSections, formatCustomValue, type StoredKeys } from '../lib/custom-field-rows';
 import { formatMomentDate } from '../lib/dates';
 import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import { useStoredFieldKeys } from '../lib/stored-field-keys';
@@ -143,7 +143,7 @@ function PersonView({
               {section.rows.map((row) => (
                 <Table.Tr key={row.key}>
                   <Table.Th w={160}>{row.label}</Table.Th>
-                  <Table.Td>{formatValue(row.value)}</Table.Td>
+                  <Table.Td>{formatCustomValue(row.value)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -62,8 +62,8 @@ export const PetRows = memo(function PetRows({
       <Table.Tbody ref={listRef} style={{ height: virtualizer.getTotalSize() }} className={classes.body}>
         {items.map((row) => {
           const pet = pages.itemAt(row.index);
-          const style = { transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)` };
           if (!pet) {
+            const style = { transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)` };
             return (
               <Table.Tr key={row.key} aria-rowindex={row.index + 2} className={classes.row} style={style}>
                 <Table.Td className={classes.placeholder}>
@@ -72,72 +72,103 @@ export const PetRows = memo(function PetRows({
               </Table.Tr>
             );
           }
-          const { record, pending, pendingFields, presence } = pet;
           return (
-            <Table.Tr
-              key={record.id}
-              aria-rowindex={row.index + 2}
-              aria-label={record.name}
-              tabIndex={0}
-              className={`${classes.row} ${classes.pet}`}
-              style={style}
-              onClick={() => onOpen(pet)}
-              onKeyDown={(event) => {
-                if (event.key === 'Enter' || event.key === ' ') {
-                  event.preventDefault();
-                  onOpen(pet);
-                }
-              }}
-            >
-              <Table.Td>
-                <PetPhoto url={record.image_url} name={record.name} size={40} />
-              </Table.Td>
-              <Table.Td className={classes.clip}>
-                <Text fw={600} size="sm" truncate>
-                  {record.name}
-                </Text>
-                <Text size="xs" c="dimmed" truncate>
-                  {record.custom_id ?? (presence === 'local' ? 'New on this desk' : '')}
-                </Text>
-              </Table.Td>
-              <Table.Td className={classes.clip}>
-                <Text size="sm">{humanize(record.species)}</Text>
-                <Text size="xs" c="dimmed" truncate>
-                  {humanize(record.sex)} · {humanize(record.age_category)}
-                </Text>
-              </Table.Td>
-              <Table.Td className={`${classes.wide} ${classes.clip}`}>
-                <Text size="sm" truncate>
-                  {record.breed.join(', ') || '—'}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <Group gap={4} wrap="nowrap">
-                  <Badge color={statusColor(record.status)} variant="light">
-                    {humanize(record.status)}
-                  </Badge>
-                  {!record.show_public && presence !== 'local' && (
-                    <Badge color="gray" variant="outline" size="xs">
-                      Not public
-                    </Badge>
-                  )}
-                </Group>
-              </Table.Td>
-              <Table.Td className={classes.wide}>
-                <Text size="sm">{formatCalendarDate(record.intake_date)}</Text>
-              </Table.Td>
-              <Table.Td>
-                <RecordBadges
-                  pending={pending}
-                  pendingFields={pendingFields}
-                  needsAttention={needsAttention.has(record.id)}
-                  presence={presence}
-                />
-              </Table.Td>
-            </Table.Tr>
+            // Keyed by position: the rows of a new search reuse the rows on show (their DOM updated in place)
+            // rather than replacing them.
+            <PetRow
+              key={row.key}
+              pet={pet}
+              index={row.index}
+              top={row.start - virtualizer.options.scrollMargin}
+              needsAttention={needsAttention.has(pet.record.id)}
+              onOpen={onOpen}
+            />
           );
         })}
       </Table.Tbody>
     </Table>
+  );
+});
+
+/**
+ * One pet's row. Memoized: while a new search is asked, the rows on show keep their records and props, so a
+ * keystroke re-renders the list without re-rendering its rows.
+ */
+const PetRow = memo(function PetRow({
+  pet,
+  index,
+  top,
+  needsAttention,
+  onOpen,
+}: {
+  pet: MirrorPet;
+  index: number;
+  top: number;
+  needsAttention: boolean;
+  onOpen(pet: MirrorPet): void;
+}) {
+  const { record, pending, pendingFields, presence } = pet;
+  return (
+    <Table.Tr
+      aria-rowindex={index + 2}
+      aria-label={record.name}
+      tabIndex={0}
+      className={`${classes.row} ${classes.pet}`}
+      style={{ transform: `translateY(${top}px)` }}
+      onClick={() => onOpen(pet)}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter' || event.key === ' ') {
+          event.preventDefault();
+          onOpen(pet);
+        }
+      }}
+    >
+      <Table.Td>
+        {/* Keyed by its address: a row showing another pet never shows the previous pet's photo meanwhile. */}
+        <PetPhoto key={record.image_url ?? ''} url={record.image_url} name={record.name} size={40} />
+      </Table.Td>
+      <Table.Td className={classes.clip}>
+        <Text fw={600} size="sm" truncate>
+          {record.name}
+        </Text>
+        <Text size="xs" c="dimmed" truncate>
+          {record.custom_id ?? (presence === 'local' ? 'New on this desk' : '')}
+        </Text>
+      </Table.Td>
+      <Table.Td className={classes.clip}>
+        <Text size="sm">{humanize(record.species)}</Text>
+        <Text size="xs" c="dimmed" truncate>
+          {humanize(record.sex)} · {humanize(record.age_category)}
+        </Text>
+      </Table.Td>
+      <Table.Td className={`${classes.wide} ${classes.clip}`}>
+        <Text size="sm" truncate>
+          {record.breed.join(', ') || '—'}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        <Group gap={4} wrap="nowrap">
+          <Badge color={statusColor(record.status)} variant="light">
+            {humanize(record.status)}
+          </Badge>
+          {!record.show_public && presence !== 'local' && (
+            <Badge color="gray" variant="outline" size="xs">
+              Not public
+            </Badge>
+          )}
+        </Group>
+      </Table.Td>
+      <Table.Td className={classes.wide}>
+        <Text size="sm">{formatCalendarDate(record.intake_date)}</Text>
+      </Table.Td>
+      <Table.Td>
+        <RecordBadges
+          pending={pending}
+          pendingFields={pendingFields}
+          needsAttention={needsAttention}
+          presence={presence}
+        />
+      </Table.Td>
+    </Table.Tr>
   );
 });

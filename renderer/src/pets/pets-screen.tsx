@@ -1,19 +1,7 @@
-import {
-  Button,
-  Group,
-  Loader,
-  Paper,
-  SegmentedControl,
-  Select,
-  Stack,
-  Switch,
-  Text,
-  TextInput,
-  UnstyledButton,
-} from '@mantine/core';
-import { IconPaw, IconPlus, IconSearch, IconSortAscending, IconSortDescending } from '@tabler/icons-react';
+import { Button, Group, Loader, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { IconPaw, IconPlus, IconSearch } from '@tabler/icons-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { MirrorPet, MirrorPetQuery, Presence } from '../../../shared/desk-api';
+import type { MirrorPet, MirrorPetQuery } from '../../../shared/desk-api';
 import { useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
@@ -25,27 +13,9 @@ import { useNeedsAttention, useReloadOnChange, useStandalone } from '../lib/live
 import { useOpenRequests } from '../lib/open-record';
 import { useRememberedScroll, useRememberedState } from '../lib/remembered';
 import { useListPages } from '../lib/use-list-pages';
-import { humanize, SPECIES_OPTIONS } from '../lib/words';
 import { EventCardsButton } from '../print/event-cards-button';
+import { PetFilterSelects, PetVisibilityFilters, type Sort, VISIBILITY } from './pet-filters';
 import { PetRows } from './pet-rows';
-
-const VISIBILITY: Record<string, { label: string; presence?: Presence[] }> = {
-  all: { label: 'All' },
-  public: { label: 'Public', presence: ['listed'] },
-  hidden: { label: 'Not public', presence: ['unlisted'] },
-  local: { label: 'New here', presence: ['local'] },
-};
-
-const SORTS = [
-  { value: 'relevance', label: 'Best match' },
-  { value: 'name', label: 'Name' },
-  { value: 'updated', label: 'Last changed' },
-  { value: 'intake', label: 'Intake date' },
-  { value: 'status', label: 'Status' },
-  { value: 'species', label: 'Species' },
-] as const;
-
-type Sort = (typeof SORTS)[number]['value'];
 
 export function PetsScreen() {
   // Filters, sort and search stay as they were when staff come back to the list.
@@ -156,62 +126,25 @@ export function PetsScreen() {
                 style={{ flex: 1, minWidth: 240 }}
                 data-autofocus
               />
-              <Select
-                label="Species"
-                placeholder="All species"
-                data={SPECIES_OPTIONS}
-                value={species}
-                onChange={setSpecies}
-                clearable
-                w={150}
-              />
-              <Select
-                label="Status"
-                placeholder="All statuses"
-                data={(statuses.data ?? []).map((value) => ({ value, label: humanize(value) }))}
-                value={status}
-                onChange={setStatus}
-                clearable
-                searchable
-                w={190}
-              />
-              <Select
-                label="Sort by"
-                data={SORTS.map((each) => ({ value: each.value, label: each.label }))}
-                value={sort}
-                onChange={(value) => value && setSort(value as Sort)}
-                allowDeselect={false}
-                w={160}
-                rightSection={
-                  effectiveSort === 'relevance' ? undefined : (
-                    <UnstyledButton
-                      aria-label={direction === 'asc' ? 'Sorted ascending' : 'Sorted descending'}
-                      onClick={() => setDirection(direction === 'asc' ? 'desc' : 'asc')}
-                      style={{ display: 'flex', pointerEvents: 'all' }}
-                    >
-                      {direction === 'asc' ? (
-                        <IconSortAscending size={16} />
-                      ) : (
-                        <IconSortDescending size={16} />
-                      )}
-                    </UnstyledButton>
-                  )
-                }
-                rightSectionPointerEvents="all"
+              <PetFilterSelects
+                species={species}
+                onSpecies={setSpecies}
+                status={status}
+                onStatus={setStatus}
+                statuses={statuses.data}
+                sort={sort}
+                onSort={setSort}
+                effectiveSort={effectiveSort}
+                direction={direction}
+                onDirection={setDirection}
               />
             </Group>
             <Group gap="lg" justify="space-between">
-              <SegmentedControl
-                aria-label="Visibility"
-                size="xs"
-                value={visibility}
-                onChange={setVisibility}
-                data={Object.entries(VISIBILITY).map(([value, each]) => ({ value, label: each.label }))}
-              />
-              <Switch
-                label="Only pets with unsent changes"
-                checked={pendingOnly}
-                onChange={(event) => setPendingOnly(event.currentTarget.checked)}
+              <PetVisibilityFilters
+                visibility={visibility}
+                onVisibility={setVisibility}
+                pendingOnly={pendingOnly}
+                onPendingOnly={setPendingOnly}
               />
             </Group>
           </Stack>

@@ -1,13 +1,13 @@
 import type { Dashboard } from '../../../../shared/desk-api';
 import { computeDashboard } from '../../dashboard';
-import { type Mirror, statement } from '../../mirror';
+import { type Mirror, mirrorChanges } from '../../mirror';
 import { localToday } from '../../print';
 import type { DeskContext } from '../desk-context';
 import type { HandlerTable } from '../handler-registry';
 
 /**
  * `dashboard.get`: the shelter at a glance, from the mirror only, for this computer's calendar date. The figures are
- * kept until the mirror changes: `total_changes()` counts this connection's writes, `data_version` another
+ * kept until the mirror changes: `mirrorChanges` counts this connection's writes, `data_version` another
  * process's (the CLI writing to the same data folder), so a screen that reloads on every event costs nothing extra.
  */
 export function registerDashboardHandlers(
@@ -17,9 +17,7 @@ export function registerDashboardHandlers(
 ): void {
   let cached: { key: string; value: Dashboard } | undefined;
   registry.handle('dashboard.get', () => {
-    const { changes } = statement(mirror.db, 'SELECT total_changes() AS changes').get() as {
-      changes: number;
-    };
+    const changes = mirrorChanges(mirror.db);
     const version = mirror.db.pragma('data_version', { simple: true }) as number;
     const today = localToday();
     const key = `${changes}:${version}:${today}`;

@@ -1,0 +1,43 @@
+import type { SearchClause } from './search';
+import { type MirrorDb, statement } from './types';
+
+/**
+ * The matches of one search, gathered once into a scratch table of this connection (`temp.search_hit`, a rowid
+ * table: counting it reads no rows, and testing a seq against it is a key lookup). A search that every pet matches
+ * (a prefix all shelter ids or microchips share: `RAR-`, `985`) is then paged without ranking and counting 100k rows
+ * on each keystroke: see `bigSearchPage` in list-queries.ts.
+ */
+
+/** Writes this module made to the scratch table, per connection: not changes to the mirror. */
+const scratchWrites = new WeakMap<MirrorDb, number>();
+
+/** Above this many matches a search is paged from its best matches and the name index, not by sorting them all. */
+export const BIG_SEARCH = 10_000;
+
+/**
+ * Changes this connection made to the mirror (`total_changes()` less the scratch table's): a cheap staleness key
+ * for caches of what the mirror holds.
+ */
+export function mirrorChanges(db: MirrorDb): number {
+  const { n } = statement(db, 'SELECT total_changes() AS n').get() as { n: number };
+  return n - (scratchWrites.get(db) ?? 0);
+}
+
+/** Fills `temp.search_hit` with the seqs a search matches; returns how many. */
+export function gatherHits(db: MirrorDb, search: SearchClause): number {
+  if (!scratchWrites.has(db)) {
+    db.exec('CREATE TEMP TABLE IF NOT EXISTS search_hit (seq INTEGER PRIMARY KEY)');
+    scratchWrites.set(db, 0);
+  }
+  const cleared = statement(db, 'DELETE FROM temp.search_hit').run().changes;
+  // OR IGNORE: a record found by several words or sources is one hit.
+  const added = statement(
+    db,
+    `INSERT OR IGNORE INTO temp.search_hit SELECT seq FROM (${search.matches})`,
+  ).run(...search.params).changes;
+  scratchWrites.set(db, (scratchWrites.get(db) ?? 0) + cleared + added);
+  return added;
+}
+
+/** The search condition on a list table once the hits are gathered (fixed text: one prepared shape). */
+export const HIT_CONDITION = 'seq IN temp.search_hit';

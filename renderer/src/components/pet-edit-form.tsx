@@ -1,0 +1,100 @@
+import { Button, Group, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import type { CustomField } from '../../../shared/contract';
+import type { MirrorPet } from '../../../shared/desk-api';
+import { useDesk } from '../bridge/hooks';
+import { changedFields } from '../lib/form-messages';
+import { buildPetUpdate, draftFromPet, type PetDraft } from '../lib/pet-form';
+import { useOutboxWrite } from '../lib/use-outbox-write';
+import { DeskErrorAlert } from './desk-error-alert';
+import { DuplicateWarnings } from './duplicate-warnings';
+import { FormErrorSummary } from './form-error-summary';
+import { PetFields } from './pet-fields';
+
+/** The Edit form of a pet in the drawer: sends only the changed fields through the outbox. */
+export function PetEditForm({
+  pet,
+  customFields,
+  statuses,
+  onDone,
+}: {
+  pet: MirrorPet;
+  customFields: readonly CustomField[];
+  statuses: readonly string[];
+  onDone(): void;
+}) {
+  const api = useDesk();
+  const [original] = useState<PetDraft>(() => draftFromPet(pet.record));
+  const [draft, setDraft] = useState<PetDraft>(original);
+  const { errors, error, warnings, saving, showInvalid, clearFields, submit, dismissWarnings } =
+    useOutboxWrite();
+  const [notice, setNotice] = useState<string>();
+
+  async function save(force: boolean) {
+    setNotice(undefined);
+    const built = buildPetUpdate(original, draft);
+    if (built.ok === 'unchanged') {
+      setNotice('Nothing has changed yet.');
+      return;
+    }
+    if (built.ok === false) return showInvalid(built.errors);
+    const queued = await submit(() =>
+      api.call('outbox.updatePet', { id: pet.record.id, fields: built.fields, force }),
+    );
+    if (queued) onDone();
+  }
+
+  return (
+    <form
+      aria-label="Edit pet"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save(false);
+      }}
+    >
+      <Stack gap="lg">
+        <Title order={3}>Edit {pet.record.name}</Title>
+        <Text size="sm" c="dimmed">
+          Only the fields you change are sent to the server.
+        </Text>
+        <FormErrorSummary errors={errors} />
+        <PetFields
+          draft={draft}
+          onChange={(next) => {
+            clearFields(changedFields(draft, next));
+            setDraft(next);
+          }}
+          errors={errors}
+          customFields={customFields}
+          statuses={statuses}
+          compact
+        />
+        {warnings.length > 0 && (
+          <DuplicateWarnings
+            warnings={warnings}
+            saving={saving}
+            onOverride={() => void save(true)}
+            onCancel={dismissWarnings}
+          />
+        )}
+        <Stack gap="xs" pos="sticky" bottom={0} py="sm" bg="var(--mantine-color-body)" style={{ zIndex: 2 }}>
+          {Object.keys(errors).length > 0 && (
+            <Text size="sm" c="red" role="status">
+              Please check the marked fields above.
+            </Text>
+          )}
+          {error && Object.keys(errors).length === 0 && <DeskErrorAlert error={error} title="Not saved" />}
+          {notice && <Text size="sm">{notice}</Text>}
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onDone}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={saving}>
+              Save changes
+            </Button>
+          </Group>
+        </Stack>
+      </Stack>
+    </form>
+  );
+}

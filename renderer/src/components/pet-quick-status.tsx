@@ -1,0 +1,76 @@
+import { Button, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
+import { IconCheck } from '@tabler/icons-react';
+import { type FormEvent, useEffect, useState } from 'react';
+import type { DeskError, MirrorPet } from '../../../shared/desk-api';
+import { useDesk } from '../bridge/hooks';
+import { toDeskError } from '../lib/desk-error';
+import { statusOptions } from '../lib/words';
+import { DeskErrorAlert } from './desk-error-alert';
+
+/** The most common edit at an event: a new status with a short note. Sends only those two fields. */
+export function QuickStatus({ pet, statuses }: { pet: MirrorPet; statuses: readonly string[] }) {
+  const api = useDesk();
+  const [status, setStatus] = useState(pet.record.status);
+  const [notes, setNotes] = useState('');
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<DeskError>();
+  const [saved, setSaved] = useState(false);
+  useEffect(() => setStatus(pet.record.status), [pet.record.status]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setSaving(true);
+    setError(undefined);
+    setSaved(false);
+    try {
+      const fields: Record<string, unknown> = { status };
+      if (notes.trim()) fields.status_change_notes = notes.trim();
+      await api.call('outbox.updatePet', { id: pet.record.id, fields, force: true });
+      setNotes('');
+      setSaved(true);
+    } catch (caught) {
+      setError(toDeskError(caught));
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Paper withBorder radius="md" p="md">
+      <form onSubmit={submit} aria-label="Change status">
+        <Group align="flex-end" gap="sm" wrap="wrap">
+          <Select
+            label="Change status"
+            data={statusOptions(statuses)}
+            value={status}
+            onChange={(value) => value && setStatus(value)}
+            searchable
+            allowDeselect={false}
+            w={210}
+          />
+          <TextInput
+            label="Notes"
+            placeholder="e.g. Met adopters at the event"
+            value={notes}
+            onChange={(event) => setNotes(event.currentTarget.value)}
+            style={{ flex: 1, minWidth: 180 }}
+          />
+          <Button type="submit" loading={saving} disabled={status === pet.record.status && !notes.trim()}>
+            Save status
+          </Button>
+        </Group>
+        {saved && (
+          <Group gap={6} mt="xs" c="yellow.7" role="status">
+            <IconCheck size={16} />
+            <Text size="sm">Saved on this desk; sent when the connection allows.</Text>
+          </Group>
+        )}
+        {error && (
+          <Stack mt="sm">
+            <DeskErrorAlert error={error} title="Status not saved" />
+          </Stack>
+        )}
+      </form>
+    </Paper>
+  );
+}

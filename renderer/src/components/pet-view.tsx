@@ -1,0 +1,209 @@
+import { Alert, Badge, Button, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { IconClockHour4, IconEdit } from '@tabler/icons-react';
+import type { CustomField } from '../../../shared/contract';
+import type { MirrorPet } from '../../../shared/desk-api';
+import { useCurrency } from '../bridge/settings';
+import { formatCustomValue } from '../lib/custom-field-rows';
+import { formatCalendarDate, formatMomentDate } from '../lib/dates';
+import { formatCoat, formatFee, formatValue, humanize, statusColor } from '../lib/words';
+import { KennelCardButton } from '../print/kennel-card-button';
+import { DeletePetSection } from '../shelter/delete-pet-section';
+import { ApplicationsList } from './applications-list';
+import { PetPhoto } from './pet-photo';
+import { QuickStatus } from './pet-quick-status';
+import { RecordBadges } from './record-badges';
+
+/** A pet as staff read it: photo, status and fee, every field, custom fields, more photos, applications. */
+export function PetView({
+  pet,
+  customFields,
+  statuses,
+  needsAttention,
+  onEdit,
+}: {
+  pet: MirrorPet;
+  customFields: readonly CustomField[];
+  statuses: readonly string[];
+  needsAttention: boolean;
+  onEdit(): void;
+}) {
+  const { record } = pet;
+  const currency = useCurrency();
+  const pendingField = (key: string) =>
+    pet.pendingFields.includes(key) ? (
+      <Badge size="xs" color="yellow" variant="light" ml={6} leftSection={<IconClockHour4 size={10} />}>
+        not sent yet
+      </Badge>
+    ) : null;
+  const fee = record.adoption_fee.trim() !== '' ? record.adoption_fee : null;
+  const rows: [string, string, string][] = [
+    ['species', 'Species', humanize(record.species)],
+    ['breed', 'Breed', formatValue(record.breed)],
+    ['color', 'Colour', formatValue(record.color)],
+    ['sex', 'Sex', humanize(record.sex)],
+    ['age_category', 'Age', humanize(record.age_category)],
+    [
+      'age_years',
+      'Age in years / months',
+      [record.age_years, record.age_months].every((part) => !part)
+        ? '—'
+        : `${record.age_years ?? '0'} y ${record.age_months ?? '0'} m`,
+    ],
+    ['age_birthday', 'Birthday', formatCalendarDate(record.age_birthday)],
+    ['size', 'Size', humanize(record.size)],
+    ['weight', 'Weight', formatValue(record.weight)],
+    ['coat_length', 'Coat', formatCoat(record.coat_length)],
+    ['health', 'Health', humanize(record.health)],
+    ['spayed', 'Spayed / neutered', formatValue(record.spayed)],
+    ['microchip_id', 'Microchip', formatValue(record.microchip_id)],
+    ['custom_id', 'Shelter id', formatValue(record.custom_id)],
+    ['show_public', 'On the public list', formatValue(record.show_public)],
+    ['good_with', 'Good with', record.good_with.map(humanize).join(', ') || '—'],
+    ['bad_with', 'Not good with', record.bad_with.map(humanize).join(', ') || '—'],
+    ['temperaments', 'Temperament', record.temperaments.map(humanize).join(', ') || '—'],
+    ['special_needs', 'Special needs', formatValue(record.special_needs)],
+    ['tags', 'Tags', formatValue(record.tags)],
+    ['intake_date', 'Intake', formatCalendarDate(record.intake_date)],
+    ['outcome_date', 'Outcome', formatCalendarDate(record.outcome_date)],
+    ['adopted_on', 'Adopted on', formatCalendarDate(record.adopted_on)],
+    ['adopted_by', 'Adopted by', formatValue(record.adopted_by)],
+    ['primary_veterinarian', 'Veterinarian', formatValue(record.primary_veterinarian)],
+    ['status_change_notes', 'Status notes', formatValue(record.status_change_notes)],
+    ['updated_at', 'Last changed', formatMomentDate(record.updated_at)],
+  ];
+  const known = new Set(customFields.map((field) => field.field_key));
+  const customData = record.custom_field_data;
+  const unlabelled = Object.keys(customData).filter((key) => !known.has(key));
+
+  return (
+    <Stack gap="lg">
+      <Group align="flex-start" wrap="nowrap" gap="lg">
+        <PetPhoto url={record.image_url} name={record.name} size={140} />
+        <Stack gap={6} style={{ flex: 1 }}>
+          <Title order={2}>{record.name}</Title>
+          <Group gap={6}>
+            <Badge color={statusColor(record.status)} variant="light" size="lg">
+              {humanize(record.status)}
+            </Badge>
+            <RecordBadges
+              pending={pet.pending}
+              pendingFields={pet.pendingFields}
+              needsAttention={needsAttention}
+              presence={pet.presence}
+            />
+          </Group>
+          <Text size="sm" c="dimmed">
+            {humanize(record.sex)} {humanize(record.species).toLowerCase()}, {humanize(record.age_category)}
+            {record.custom_id ? ` · ${record.custom_id}` : ''}
+          </Text>
+          <Group gap="lg" mt={4}>
+            <Stack gap={0}>
+              <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+                Adoption fee
+              </Text>
+              <Text fw={600} aria-label="Adoption fee">
+                {formatFee(fee !== null ? fee : (record.global_adoption_fee ?? null), currency)}
+              </Text>
+              <Text size="xs" c="dimmed">
+                {fee !== null
+                  ? 'Set for this pet'
+                  : record.global_adoption_fee != null
+                    ? 'From the fee rules'
+                    : 'No fee set'}
+              </Text>
+            </Stack>
+            {fee !== null && record.global_adoption_fee != null && (
+              <Stack gap={0}>
+                <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+                  Fee rules say
+                </Text>
+                <Text>{formatFee(record.global_adoption_fee, currency)}</Text>
+              </Stack>
+            )}
+          </Group>
+        </Stack>
+        <Group gap="xs" align="flex-start">
+          <KennelCardButton petId={record.id} />
+          <Button variant="light" leftSection={<IconEdit size={16} />} onClick={onEdit}>
+            Edit
+          </Button>
+        </Group>
+      </Group>
+
+      {pet.presence === 'local' && (
+        <Alert color="yellow" variant="light" icon={<IconClockHour4 />}>
+          Saved on this desk only. It is sent to the shelter’s server when the connection allows.
+        </Alert>
+      )}
+
+      <QuickStatus pet={pet} statuses={statuses} />
+
+      {record.description && (
+        <Stack gap={4}>
+          <Title order={4}>Description {pendingField('description')}</Title>
+          <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+            {record.description}
+          </Text>
+        </Stack>
+      )}
+
+      <Table variant="vertical" withTableBorder layout="fixed" aria-label="Pet fields">
+        <Table.Tbody>
+          {rows.map(([key, label, value]) => (
+            <Table.Tr key={key}>
+              <Table.Th w={200}>{label}</Table.Th>
+              <Table.Td>
+                {value}
+                {pendingField(key)}
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+
+      {(customFields.length > 0 || unlabelled.length > 0) && (
+        <Stack gap="xs">
+          <Title order={4}>Your shelter’s fields {pendingField('custom_field_data')}</Title>
+          <Table variant="vertical" withTableBorder layout="fixed" aria-label="Custom fields">
+            <Table.Tbody>
+              {customFields
+                .filter((field) => !field.hidden || customData[field.field_key] !== undefined)
+                .map((field) => (
+                  <Table.Tr key={field.field_key}>
+                    <Table.Th w={200}>
+                      {field.label}
+                      {field.internal_only && (
+                        <Badge size="xs" variant="outline" color="gray" ml={6}>
+                          Staff only
+                        </Badge>
+                      )}
+                    </Table.Th>
+                    <Table.Td>{formatCustomValue(customData[field.field_key], field.field_type)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              {unlabelled.map((key) => (
+                <Table.Tr key={key}>
+                  <Table.Th w={200}>{humanize(key)}</Table.Th>
+                  <Table.Td>{formatCustomValue(customData[key])}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Stack>
+      )}
+
+      {record.image_urls.length > 1 && (
+        <Stack gap="xs">
+          <Title order={4}>More photos</Title>
+          <SimpleGrid cols={4} spacing="xs">
+            {record.image_urls.slice(1).map((url) => (
+              <PetPhoto key={url} url={url} name={record.name} size={110} />
+            ))}
+          </SimpleGrid>
+        </Stack>
+      )}
+      {pet.presence !== 'local' && <ApplicationsList of="pet" id={record.id} />}
+      <DeletePetSection pet={pet} />
+    </Stack>
+  );
+}
