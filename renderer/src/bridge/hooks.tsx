@@ -41,11 +41,16 @@ export function useDeskQuery<M extends DeskMethodName>(
   input?: DeskInput<M>,
 ): DeskQuery<DeskOutput<M>> {
   const api = useDesk();
-  const [state, setState] = useState<{ data?: DeskOutput<M>; error?: DeskError; loading: boolean }>({
-    loading: true,
-  });
   const [generation, setGeneration] = useState(0);
   const key = JSON.stringify(input ?? null);
+  // `answers` is the input the data or error belongs to: until the answer for the current input arrives the query
+  // is loading, from the very render in which the input changed (the effect below runs only after it).
+  const [state, setState] = useState<{
+    data?: DeskOutput<M>;
+    error?: DeskError;
+    loading: boolean;
+    answers?: string;
+  }>({ loading: true });
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for `input`; `generation` forces a reload.
   useEffect(() => {
@@ -53,8 +58,8 @@ export function useDeskQuery<M extends DeskMethodName>(
     setState((previous) => ({ ...previous, loading: true }));
     const call = api.call as (name: M, value?: DeskInput<M>) => Promise<DeskOutput<M>>;
     call(method, input).then(
-      (data) => current && setState({ data, loading: false }),
-      (error: unknown) => current && setState({ error: asDeskError(error), loading: false }),
+      (data) => current && setState({ data, loading: false, answers: key }),
+      (error: unknown) => current && setState({ error: asDeskError(error), loading: false, answers: key }),
     );
     return () => {
       current = false;
@@ -62,7 +67,7 @@ export function useDeskQuery<M extends DeskMethodName>(
   }, [api, method, key, generation]);
 
   const reload = useCallback(() => setGeneration((n) => n + 1), []);
-  return { data: state.data, error: state.error, loading: state.loading, reload };
+  return { data: state.data, error: state.error, loading: state.loading || state.answers !== key, reload };
 }
 
 /** Runs `listener` for every core event of one type while the component is mounted. */
