@@ -7,10 +7,8 @@ import {
   Paper,
   SegmentedControl,
   Select,
-  SimpleGrid,
   Stack,
   Text,
-  Textarea,
   TextInput,
   Title,
 } from '@mantine/core';
@@ -26,6 +24,7 @@ import {
 } from '../lib/person-form';
 import { useOutboxWrite } from '../lib/use-outbox-write';
 import { optionsOf } from '../lib/words';
+import { ContactFields } from './contact-fields';
 import { CustomFieldInputs } from './custom-field-inputs';
 import { DeskErrorAlert } from './desk-error-alert';
 import { DuplicateWarnings } from './duplicate-warnings';
@@ -105,31 +104,7 @@ export function PersonForm({
           data={PERSON_FORM_TYPES.map((type) => ({ value: type, label: TYPE_WORDS[type] }))}
           fullWidth
         />
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-          <TextInput
-            label="Name"
-            withAsterisk
-            value={draft.name}
-            onChange={(event) => set('name', event.currentTarget.value)}
-            error={errors.name}
-            data-field="name"
-          />
-          <TextInput
-            label="Email"
-            type="email"
-            value={draft.email}
-            onChange={(event) => set('email', event.currentTarget.value)}
-            error={errors.email}
-            data-field="email"
-          />
-          <TextInput
-            label="Phone"
-            type="tel"
-            value={draft.phone}
-            onChange={(event) => set('phone', event.currentTarget.value)}
-            error={errors.phone}
-            data-field="phone"
-          />
+        <ContactFields values={draft} errors={errors} onChange={set}>
           <Select
             label="Status"
             data={optionsOf(PERSON_CREATE_STATUSES)}
@@ -139,16 +114,7 @@ export function PersonForm({
             error={errors.status}
             data-field="status"
           />
-        </SimpleGrid>
-        <Textarea
-          label="Address"
-          autosize
-          minRows={2}
-          value={draft.address}
-          onChange={(event) => set('address', event.currentTarget.value)}
-          error={errors.address}
-          data-field="address"
-        />
+        </ContactFields>
         {draft.type === 'foster' && (
           <TextInput
             label="How many animals can they take?"

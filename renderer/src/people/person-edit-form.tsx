@@ -1,18 +1,9 @@
-import {
-  Button,
-  Group,
-  NumberInput,
-  SimpleGrid,
-  Stack,
-  Text,
-  Textarea,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Button, Group, NumberInput, Stack, Text, Textarea, Title } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import type { CustomField, Person } from '../../../shared/contract';
 import type { DeskError } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
+import { ContactFields } from '../components/contact-fields';
 import { CustomFieldInputs } from '../components/custom-field-inputs';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { FormErrorSummary } from '../components/form-error-summary';
@@ -75,40 +66,7 @@ export function PersonEditForm({
         </Text>
         <FormErrorSummary errors={errors} />
         {error && !error.fieldErrors?.length && <DeskErrorAlert error={error} title="Not saved" />}
-        <TextInput
-          label="Name"
-          withAsterisk
-          value={draft.name}
-          onChange={(e) => set('name', e.currentTarget.value)}
-          error={errors.name}
-          data-field="name"
-        />
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-          <TextInput
-            label="Email"
-            type="email"
-            value={draft.email}
-            onChange={(e) => set('email', e.currentTarget.value)}
-            error={errors.email}
-            data-field="email"
-          />
-          <TextInput
-            label="Phone"
-            value={draft.phone}
-            onChange={(e) => set('phone', e.currentTarget.value)}
-            error={errors.phone}
-            data-field="phone"
-          />
-        </SimpleGrid>
-        <Textarea
-          label="Address"
-          autosize
-          minRows={2}
-          value={draft.address}
-          onChange={(e) => set('address', e.currentTarget.value)}
-          error={errors.address}
-          data-field="address"
-        />
+        <ContactFields values={draft} errors={errors} onChange={set} />
         {person.type === 'foster' && (
           <NumberInput
             label="Capacity"
