@@ -1,16 +1,6 @@
 import { expect, startDesk, test } from './desk-fixture';
 import { readPdf, shootBoth } from './paper-support';
 
-// `npm start -- --standalone --demo` with LAN sharing bound to loopback (never the real network in tests).
-test.beforeAll(() => {
-  process.env.SHELTER_DESK_LAN_HOST = '127.0.0.1';
-  process.env.SHELTER_DESK_LAN_PORT = '0';
-});
-test.afterAll(() => {
-  delete process.env.SHELTER_DESK_LAN_HOST;
-  delete process.env.SHELTER_DESK_LAN_PORT;
-});
-
 test("print an application's adoption agreement from the Applications screen: the applicant and the pets applied for", async ({
   page,
   dataDir,

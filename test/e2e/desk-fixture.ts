@@ -23,7 +23,17 @@ export async function startDesk(dataDir: string, extraArgs: string[] = []): Prom
   const child: ChildProcess = spawn(
     process.execPath,
     ['scripts/start.mjs', '--no-open', '--port', '0', '--data-dir', dataDir, ...extraArgs],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SHELTER_DESK_MODE: '' } },
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // A standalone desk's LAN sharing is bound to loopback on a free port: tests never open the real network.
+      env: {
+        ...process.env,
+        SHELTER_DESK_MODE: '',
+        SHELTER_DESK_LAN_HOST: '127.0.0.1',
+        SHELTER_DESK_LAN_PORT: '0',
+      },
+    },
   );
   let stdout = '';
   let stderr = '';

@@ -11,15 +11,6 @@ async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: s
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
-test.beforeAll(() => {
-  process.env.SHELTER_DESK_LAN_HOST = '127.0.0.1';
-  process.env.SHELTER_DESK_LAN_PORT = '0';
-});
-test.afterAll(() => {
-  delete process.env.SHELTER_DESK_LAN_HOST;
-  delete process.env.SHELTER_DESK_LAN_PORT;
-});
-
 test('standalone: a sign-up shows on the person and the pet, and the person is edited and saved', async ({
   page,
   dataDir,

@@ -9,16 +9,6 @@ type ApiPet = {
   adopted_by?: string | null;
 };
 
-// `npm start -- --standalone --demo` with LAN sharing bound to loopback (never the real network in tests).
-test.beforeAll(() => {
-  process.env.SHELTER_DESK_LAN_HOST = '127.0.0.1';
-  process.env.SHELTER_DESK_LAN_PORT = '0';
-});
-test.afterAll(() => {
-  delete process.env.SHELTER_DESK_LAN_HOST;
-  delete process.env.SHELTER_DESK_LAN_PORT;
-});
-
 test('standalone demo: keys over HTTP, a private status, a custom field, a contract, an approval', async ({
   page,
   dataDir,
