@@ -71,8 +71,11 @@ async function catchUp(first: Pull): Promise<ListPullResult> {
   const { db, client, collection, options, result } = first;
   if (!result.complete) return result;
   const next = (await pullChanges(db, client, collection, options)).result;
+  // The first pull already holds every record listed when it began. A catch-up that cannot settle on a server that
+  // keeps changing keeps what it read and leaves the rest to the next sync: only a record it refused is reported.
+  const settled = next.complete || next.incompleteReason === 'invalid-records' ? next : result;
   return {
-    ...next,
+    ...settled,
     requests: result.requests + next.requests,
     notModified: result.notModified + next.notModified,
     written: result.written + next.written,
@@ -87,7 +90,7 @@ async function catchUp(first: Pull): Promise<ListPullResult> {
       invalid: [...result.reconciled.invalid, ...next.reconciled.invalid],
     },
     // The whole list's total is only known when the catch-up changed nothing in the mirror.
-    ...(next.written === 0 && result.listTotal !== undefined && { listTotal: result.listTotal }),
+    listTotal: next.written === 0 ? result.listTotal : undefined,
   };
 }
 
