@@ -79,6 +79,8 @@ export class SyncService {
   lastFailure: unknown;
   private started = false;
   private fullCheck: AbortController | undefined;
+  /** Aborts the run under way when the service stops (a switch of connection does not wait for a long sync). */
+  private readonly stopping = new AbortController();
   private readonly now: () => number;
 
   constructor(private readonly options: SyncServiceOptions) {
@@ -177,9 +179,11 @@ export class SyncService {
     if (this.started) void this.syncNow({ metadata: true });
   }
 
+  /** Stops the schedule and the run under way (after the page being stored: what it stored stays). */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    this.stopping.abort();
     await this.running?.catch(() => undefined);
     await this.client?.client.close();
     this.client = undefined;
@@ -258,14 +262,15 @@ export class SyncService {
     const last = readSyncState(db, LAST_RUNS_KEY, lastRunsSchema) ?? {};
     const metadata =
       request.metadata || this.now() - this.lastMetadataAt >= (this.options.metadataEveryMs ?? 15 * 60_000);
-    const signal = request.fullCheck ? this.fullCheck?.signal : undefined;
+    const fullCheck = request.fullCheck ? this.fullCheck?.signal : undefined;
+    const signal = fullCheck ? AbortSignal.any([this.stopping.signal, fullCheck]) : this.stopping.signal;
     try {
       const summary = await runSync(db, this.clientFor(connection), {
         reconcile: request.fullCheck ?? false,
         recheckRemoved: { everyMs: this.options.recheckEveryMs ?? 6 * 3_600_000, now: this.now() },
         metadata,
         ...(this.options.hooks && { hooks: this.options.hooks }),
-        ...(signal && { signal }),
+        signal,
         onProgress: (progress) => status.update({ state: 'syncing', progress }),
       });
       this.offlineFailures = 0;
@@ -330,6 +335,8 @@ export class SyncService {
   private reportFailure(error: unknown, interval: number): void {
     const { status } = this.options;
     this.lastFailure = error;
+    // A stopped service (a switch of connection) reports nothing more: the status is the next connection's.
+    if (this.stopped) return;
     this.options.log?.warn('sync failed', {
       kind: error instanceof ApiError ? error.kind : 'internal',
       status: error instanceof ApiError ? error.status : undefined,
