@@ -4,6 +4,11 @@ import { digitsSql, MIN_INDEXED_WORD, phoneDigits, typoAlternatives, wordsOf } f
 import { type MirrorDb, statement } from './types';
 
 type Table = 'pet' | 'person';
+/** A piece of SQL and its positional parameters. */
+interface SqlPart {
+  sql: string;
+  params: unknown[];
+}
 
 /** The search part of a list query: a condition on the list table's `seq`, and a relevance rank to order by. */
 export interface SearchClause {
@@ -56,9 +61,7 @@ function vocabulary(db: MirrorDb, table: Table): string[] {
   };
   if (table === 'pet') {
     for (const row of statement(db, 'SELECT name FROM pet_list').raw().all() as unknown[][]) learn(row[0]);
-    for (const row of statement(db, 'SELECT DISTINCT breed_text FROM pet').raw().all() as unknown[][]) {
-      learn(row[0]);
-    }
+    for (const breed of knownBreeds(db)) learn(breed);
     for (const row of statement(db, 'SELECT term FROM pet_words_vocab').raw().all() as unknown[][])
       learn(row[0]);
   } else {
@@ -70,6 +73,73 @@ function vocabulary(db: MirrorDb, table: Table): string[] {
   const list = [...terms];
   byTable.set(table, { key, terms: list });
   return list;
+}
+
+/** The mirror's breeds (a few dozen texts, read from 100k pets only after a write). */
+const breedLists = new WeakMap<MirrorDb, { key: number; breeds: string[] }>();
+
+function knownBreeds(db: MirrorDb): string[] {
+  const key = mirrorChanges(db);
+  const cached = breedLists.get(db);
+  if (cached && cached.key === key) return cached.breeds;
+  const rows = statement(db, 'SELECT DISTINCT breed_text FROM pet WHERE breed_text IS NOT NULL').raw().all();
+  const breeds = (rows as unknown[][]).map((row) => String(row[0]));
+  breedLists.set(db, { key, breeds });
+  return breeds;
+}
+
+/** Breeds with a word that starts with `word` (lower case). */
+function breedsStartingWith(db: MirrorDb, word: string): string[] {
+  return knownBreeds(db).filter((breed) => wordsOf(breed).some((part) => part.startsWith(word)));
+}
+
+/**
+ * A word shorter than the trigram index reads (`4` in `Bella 4`, `be`) as the set of records it matches: the start
+ * of the name or of any word in it (one pass over the name index), or, for pets, of any word of the breed (those
+ * breeds looked up through the trigram index). A search of one character alone matches the start of the name only:
+ * it is the first keystroke of nearly every search, and every pet with a word starting with `b` answers nothing.
+ */
+function shortWordSource(db: MirrorDb, table: Table, word: string, alone: boolean): SqlPart {
+  const nameIndex = table === 'pet' ? 'pet_list_name' : 'person_list_any_name';
+  const sources = [
+    `SELECT seq FROM ${table}_list WHERE name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE`,
+  ];
+  const params: unknown[] = [word, `${word}${MAX_CHAR}`];
+  if (alone && [...word].length === 1) return { sql: sources[0] as string, params };
+  sources.push(`SELECT seq FROM ${table}_list INDEXED BY ${nameIndex} WHERE instr(lower(name), ?) > 0`);
+  params.push(` ${asciiLower(word)}`);
+  if (table === 'pet') {
+    // Breeds of 3+ characters: the trigram index cannot find shorter texts.
+    const breeds = breedsStartingWith(db, word.toLowerCase()).filter(
+      (breed) => [...breed].length >= MIN_INDEXED_WORD,
+    );
+    if (breeds.length > 0) {
+      sources.push('SELECT rowid FROM pet_fts WHERE pet_fts MATCH ?');
+      params.push(`{breed_text} : (${breeds.map((breed) => quote(breed.toLowerCase())).join(' OR ')})`);
+    }
+  }
+  return { sql: sources.join(' UNION ALL '), params };
+}
+
+/**
+ * A short word beside longer ones (`4` in `Bella 4`), as a condition on each row the longer words found (a few
+ * thousand at most, instead of a pass over every name): what `shortWordSource` matches.
+ */
+function shortWordFilter(db: MirrorDb, table: Table, word: string): SqlPart {
+  const list = `${table}_list`;
+  const conditions = [
+    `${list}.name >= ? COLLATE NOCASE AND ${list}.name < ? COLLATE NOCASE`,
+    `instr(lower(${list}.name), ?) > 0`,
+  ];
+  const params: unknown[] = [word, `${word}${MAX_CHAR}`, ` ${asciiLower(word)}`];
+  const breeds = table === 'pet' ? breedsStartingWith(db, word.toLowerCase()) : [];
+  if (breeds.length > 0) {
+    conditions.push(
+      `(SELECT breed_text FROM pet WHERE pet.seq = ${list}.seq) IN (${breeds.map(() => '?').join(', ')})`,
+    );
+    params.push(...breeds);
+  }
+  return { sql: conditions.map((condition) => `(${condition})`).join(' OR '), params };
 }
 
 /** Whether a word (3+ characters) matches anything through the search indexes. */
@@ -86,8 +156,9 @@ function hasHits(db: MirrorDb, table: Table, phrase: string): boolean {
  * through a search index (a substring of a short field through the trigram index: pet name, breed, microchip;
  * person name, email, phone; or, for pets, a word of the description starting with it). A word of letters that
  * matches nothing is read as a typo of the mirror's known words within the server's typo budget (`labrdor` finds
- * Labradors). Shorter words match the start of the name. Besides the words, the whole search may be an identifier:
- * a pet's `custom_id` (exact or prefix: `RAR-000199`, `rar-0001`) or microchip, or a person's phone compared by
+ * Labradors). Shorter words match the start of any word of the name (or, for pets, of the breed): `Bella 4` finds
+ * Bella 4821. Besides the words, the whole search may be an identifier: a pet's `custom_id` (exact or prefix:
+ * `RAR-000199`, `rar-0001`) or the start of its microchip (`98`), or a person's phone compared by
  * digits (`+1 555 0999`, `555-0999` and `5550999` find the same person). Rows a first sync has not indexed yet are
  * matched with LIKE meanwhile.
  */
@@ -113,14 +184,15 @@ export function searchClause(
       : false;
     return named;
   };
-  for (const word of words) {
-    if ([...word].length < MIN_INDEXED_WORD) {
-      conditions.push(
-        `SELECT seq FROM ${table}_list WHERE name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE`,
-      );
-      params.push(word, `${word}${MAX_CHAR}`);
-      continue;
+  const short = words.filter((word) => [...word].length < MIN_INDEXED_WORD);
+  if (long.length === 0) {
+    for (const word of short) {
+      const source = shortWordSource(db, table, word, words.length === 1);
+      conditions.push(source.sql);
+      params.push(...source.params);
     }
+  }
+  for (const word of long) {
     const lower = word.toLowerCase();
     const alternatives =
       !LETTERS.test(lower) || hasHits(db, table, quote(lower)) || namesRecords()
@@ -146,10 +218,15 @@ export function searchClause(
   // Every word must match (INTERSECT), or the whole search names a record (UNION): one set of seqs, looked up once.
   // Each word's sources are one operand of the INTERSECT (compound operators chain left to right, so unwrapped
   // sources of a later word would be added to the intersection instead of narrowing it).
-  const byWords =
+  let byWords =
     conditions.length === 1
       ? (conditions[0] as string)
       : `SELECT seq FROM (${conditions.map((condition) => `SELECT seq FROM (${condition})`).join(' INTERSECT ')})`;
+  if (long.length > 0 && short.length > 0) {
+    const filters = short.map((word) => shortWordFilter(db, table, word));
+    byWords = `SELECT seq FROM ${table}_list WHERE seq IN (${byWords}) AND ${filters.map((filter) => `(${filter.sql})`).join(' AND ')}`;
+    for (const filter of filters) params.push(...filter.params);
+  }
   const first = words[0] as string;
   // Ranked on every match (100k rows for a broad prefix): comparisons and instr(), not LIKE, which costs several
   // times more per row. ASCII case is folded, as LIKE and NOCASE do.
@@ -194,10 +271,15 @@ function identifierClause(
 ): { any: string; anyParams: unknown[]; exact: string; exactParams: unknown[] } | undefined {
   if (table === 'pet') {
     if (/\s/.test(text) || text.length < 2) return undefined;
+    // The start of a microchip: from the trigram index once 3 characters are typed, from its own index before.
+    const microchip =
+      [...text].length < MIN_INDEXED_WORD
+        ? { sql: 'microchip_id >= ? AND microchip_id < ?', params: [text, `${text}${MAX_CHAR}`] }
+        : { sql: 'microchip_id = ?', params: [text] };
     return {
       any: `SELECT seq FROM pet WHERE custom_id >= ? COLLATE NOCASE AND custom_id < ? COLLATE NOCASE
-        UNION ALL SELECT seq FROM pet WHERE microchip_id = ?`,
-      anyParams: [text, `${text}${MAX_CHAR}`, text],
+        UNION ALL SELECT seq FROM pet WHERE ${microchip.sql}`,
+      anyParams: [text, `${text}${MAX_CHAR}`, ...microchip.params],
       exact:
         'SELECT seq FROM pet WHERE custom_id = ? COLLATE NOCASE UNION SELECT seq FROM pet WHERE microchip_id = ?',
       exactParams: [text, text],
