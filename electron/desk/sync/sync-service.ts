@@ -189,6 +189,16 @@ export class SyncService {
     this.client = undefined;
   }
 
+  /**
+   * The push (the outbox's replay) is not cut by a stop: its requests in flight finish, and the outbox's own close
+   * ends the replay after them (a write cut mid-request would leave the server's answer unknown).
+   */
+  private pushHooks(hooks: SyncHooks, fullCheck: AbortSignal | undefined): SyncHooks {
+    const { push } = hooks;
+    if (!push) return hooks;
+    return { ...hooks, push: (run) => push({ ...run, signal: fullCheck }) };
+  }
+
   private schedule(ms: number): void {
     if (this.stopped || !this.started) return;
     if (this.timer) clearTimeout(this.timer);
@@ -269,7 +279,7 @@ export class SyncService {
         reconcile: request.fullCheck ?? false,
         recheckRemoved: { everyMs: this.options.recheckEveryMs ?? 6 * 3_600_000, now: this.now() },
         metadata,
-        ...(this.options.hooks && { hooks: this.options.hooks }),
+        ...(this.options.hooks && { hooks: this.pushHooks(this.options.hooks, fullCheck) }),
         signal,
         onProgress: (progress) => status.update({ state: 'syncing', progress }),
       });
