@@ -61,7 +61,9 @@ function vocabulary(db: MirrorDb, table: Table): string[] {
   };
   if (table === 'pet') {
     for (const row of statement(db, 'SELECT name FROM pet_list').raw().all() as unknown[][]) learn(row[0]);
-    for (const breed of knownBreeds(db)) learn(breed);
+    for (const row of statement(db, 'SELECT DISTINCT breed_text FROM pet').raw().all() as unknown[][]) {
+      learn(row[0]);
+    }
     for (const row of statement(db, 'SELECT term FROM pet_words_vocab').raw().all() as unknown[][])
       learn(row[0]);
   } else {
@@ -75,16 +77,22 @@ function vocabulary(db: MirrorDb, table: Table): string[] {
   return list;
 }
 
-/** The mirror's breeds (a few dozen texts, read from 100k pets only after a write). */
-const breedLists = new WeakMap<MirrorDb, { key: number; breeds: string[] }>();
+/**
+ * The mirror's breeds (a few dozen texts, but read by a pass over every pet: 100 ms at 100k). Read again after a
+ * write at most this often, so short words typed during a first sync (a write every page) do not pay it each time;
+ * a breed new to the desk is found by short words after that delay, by longer ones at once.
+ */
+const BREEDS_REREAD_MS = 30_000;
+const breedLists = new WeakMap<MirrorDb, { key: number; readAt: number; breeds: string[] }>();
 
 function knownBreeds(db: MirrorDb): string[] {
   const key = mirrorChanges(db);
   const cached = breedLists.get(db);
-  if (cached && cached.key === key) return cached.breeds;
+  if (cached && (cached.key === key || performance.now() - cached.readAt < BREEDS_REREAD_MS))
+    return cached.breeds;
   const rows = statement(db, 'SELECT DISTINCT breed_text FROM pet WHERE breed_text IS NOT NULL').raw().all();
   const breeds = (rows as unknown[][]).map((row) => String(row[0]));
-  breedLists.set(db, { key, breeds });
+  breedLists.set(db, { key, readAt: performance.now(), breeds });
   return breeds;
 }
 
