@@ -4,14 +4,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statement } from '../../electron/desk/mirror';
-import {
-  expectWorkloadExactlyOnce,
-  openTestOutbox,
-  queueWorkload,
-  startServer,
-  tempDir,
-  WRITE_KEY,
-} from './helpers';
+import { tempDir } from '../temp-mirror';
+import { expectWorkloadExactlyOnce, openTestOutbox, queueWorkload, startServer, WRITE_KEY } from './helpers';
 
 const CHILD_SOURCE = path.join(import.meta.dirname, 'replay-child.ts');
 // Bundled once (packages stay external): a child then starts in a fraction of the time tsx needs, so 50+ kills

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect } from 'vitest';
@@ -7,14 +5,9 @@ import { type ApiClient, createApiClient } from '../../electron/desk/client';
 import type { Mirror } from '../../electron/desk/mirror';
 import { Outbox, type OutboxOptions, openDeskMirror } from '../../electron/desk/outbox';
 import { type RunningApiServer, startApiServer } from '../../electron/server';
+import { tempDir } from '../temp-mirror';
 
 export const WRITE_KEY = 'outbox-test-write-key';
-
-/** A temp folder removed by the returned cleanup. */
-export function tempDir(prefix: string): { dir: string; remove(): void } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
-}
 
 /** The embedded server on its own temp database, with raised limits (tests send many writes). */
 export async function startServer(
