@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, expect } from 'vitest';
@@ -82,6 +83,7 @@ export function outboxDeskForEachTest(
     // Let the server finish work it scheduled for after the last response before closing its database.
     await new Promise((resolve) => setImmediate(resolve));
     await desk.server.close();
+    fs.rmSync(desk.server.dataDir, { recursive: true, force: true });
     folder?.remove();
     folder = undefined;
   });
