@@ -25,7 +25,8 @@ interface Job {
  * (an SQL condition from the code, with its parameters) and how far the job got (a `seq` cursor). The change
  * and its job commit in one transaction, which costs nothing however many pets it concerns; the pets are
  * then re-rendered in chunks (INLINE_CHUNK at once, then as many as fit in RESTAMP_BUDGET_MS), each chunk
- * and the cursor's advance in one short transaction, with the event loop free in between. A job left by a crash carries on when the database is opened again.
+ * and the cursor's advance in one short transaction, with the event loop free in between. A job left by a crash,
+ * or by another process that stopped, carries on here.
  *
  * The chunks commit without waiting for the disk (synchronous = NORMAL): a power cut can only lose whole
  * chunks together with their cursor, which the job then simply does again; the next ordinary write syncs
@@ -44,6 +45,8 @@ export class PetRestamps {
   constructor(
     private readonly sqlite: Database.Database,
     private readonly restamp: (seq: number) => void,
+    /** Runs first in each background chunk's transaction (settings another process changed are re-read). */
+    private readonly beforeChunk: () => void = () => {},
   ) {
     this.jobs = sqlite.prepare('SELECT * FROM pet_restamp_jobs ORDER BY id');
     this.advance = sqlite.prepare('UPDATE pet_restamp_jobs SET after_seq = ? WHERE id = ?');
@@ -59,7 +62,11 @@ export class PetRestamps {
   queue(condition: string, params: unknown[]): number {
     const json = JSON.stringify(params);
     const id = Number(this.insert.run(condition, json).lastInsertRowid);
-    const done = this.work({ id, condition, params: json, after_seq: 0 }, INLINE_CHUNK);
+    const done = this.work(
+      { id, condition, params: json, after_seq: 0 },
+      INLINE_CHUNK,
+      Number.POSITIVE_INFINITY,
+    );
     if (done === INLINE_CHUNK) this.resume();
     return done;
   }
@@ -78,11 +85,16 @@ export class PetRestamps {
           // The first chunk waits for the caller's transaction to commit (or roll back: then no job is left).
           await new Promise((resolve) => setImmediate(resolve));
           if (this.stopped) return;
-          const job = this.jobs.get() as Job | undefined;
-          if (!job) return;
+          if (this.jobs.get() === undefined) return;
           this.sqlite.pragma('synchronous = NORMAL');
           try {
-            this.sqlite.transaction(() => this.work(job, RESTAMP_CHUNK, RESTAMP_BUDGET_MS))();
+            // The job is read inside the chunk's write transaction: another process working on the same job
+            // (a command-line change it left unfinished) moves its cursor between our chunks, never during one.
+            this.sqlite.transaction(() => {
+              this.beforeChunk();
+              const job = this.jobs.get() as Job | undefined;
+              if (job) this.work(job, RESTAMP_CHUNK, RESTAMP_BUDGET_MS);
+            })();
           } finally {
             this.sqlite.pragma('synchronous = FULL');
           }
@@ -111,8 +123,22 @@ export class PetRestamps {
    * One chunk of a job: re-renders the next pets after its cursor (up to `limit`, or until `budgetMs` has
    * passed) and moves the cursor, or ends the job when none is left. Returns how many pets it re-rendered.
    */
-  private work(job: Job, limit: number, budgetMs = Number.POSITIVE_INFINITY): number {
+  private work(job: Job, limit: number, budgetMs: number): number {
     const started = performance.now();
+    const seqs = this.nextSeqs(job, limit);
+    let done = 0;
+    while (done < seqs.length) {
+      this.restamp(seqs[done] as number);
+      done++;
+      if (performance.now() - started >= budgetMs) break;
+    }
+    if (done === seqs.length && seqs.length < limit) this.finish.run(job.id);
+    else if (done > 0) this.advance.run(seqs[done - 1] as number, job.id);
+    return done;
+  }
+
+  /** The next pets of a job after its cursor, in `seq` order, at most `limit`. */
+  private nextSeqs(job: Job, limit: number): number[] {
     let next = this.nextPets.get(job.condition);
     if (!next) {
       next = this.sqlite
@@ -124,15 +150,6 @@ export class PetRestamps {
       if (this.nextPets.size >= 20) this.nextPets.clear();
       this.nextPets.set(job.condition, next);
     }
-    const seqs = next.all(...(JSON.parse(job.params) as unknown[]), job.after_seq, limit) as number[];
-    let done = 0;
-    while (done < seqs.length) {
-      this.restamp(seqs[done] as number);
-      done++;
-      if (performance.now() - started >= budgetMs) break;
-    }
-    if (done === seqs.length && seqs.length < limit) this.finish.run(job.id);
-    else if (done > 0) this.advance.run(seqs[done - 1] as number, job.id);
-    return done;
+    return next.all(...(JSON.parse(job.params) as unknown[]), job.after_seq, limit) as number[];
   }
 }
