@@ -118,7 +118,7 @@ export async function openServerContext(
     },
     close: async () => {
       clearInterval(flushTimer);
-      pets.stop();
+      await pets.stop();
       keys.flushUses();
       await close();
     },

@@ -308,8 +308,8 @@ export class PetStore {
   }
 
   /** Stops background work (before the database closes). */
-  stop(): void {
-    this.restamps.stop();
+  async stop(): Promise<void> {
+    await this.restamps.stop();
   }
 
   private restampOne(seq: number): void {
