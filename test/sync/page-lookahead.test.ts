@@ -47,4 +47,15 @@ describe('pages requested ahead of the one being stored', () => {
       expectConverged(mirror.db, server);
     });
   }
+
+  it('reads a long list from a server that serves 10 records a page (its total is no page budget)', async () => {
+    server = new AdversarialServer({ maxPageSize: 10 });
+    await server.start();
+    client = fastClient(server.origin);
+    server.addPets(1500);
+    const run = await runSync(mirror.db, client);
+    expect(run.problems).toEqual([]);
+    expect(run.complete).toBe(true);
+    expectConverged(mirror.db, server);
+  });
 });

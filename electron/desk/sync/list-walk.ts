@@ -68,13 +68,16 @@ export function startPosition(since: string | null, keyset = true): WalkPosition
   };
 }
 
-/** Pages a walk may read beyond what the list's first `total` needs, before the server is called endless. */
-const EXTRA_PAGES = 10;
+/**
+ * Records a walk may read beyond twice the list's first `total` (keyset pages re-read records edited meanwhile at the
+ * end of the list) before the server is called endless. Counted in records, not pages: a server may serve fewer
+ * records a page than asked.
+ */
+const EXTRA_RECORDS = 10 * PAGE_LIMIT;
 
-/** The largest number of pages a walk over a list of `total` records may take. */
-export function pageBudget(total: number): number {
-  // Twice the pages the list needs: keyset pages re-read records edited meanwhile at the end of the list.
-  return 2 * Math.ceil(total / PAGE_LIMIT) + EXTRA_PAGES;
+/** The largest number of records a walk over a list of `total` records may read. */
+export function recordBudget(total: number): number {
+  return 2 * total + EXTRA_RECORDS;
 }
 
 /**
@@ -128,7 +131,7 @@ export async function walkList(
     };
     const empty = page.facts.hasMore && page.facts.count === 0;
     if (page.facts.hasMore && !empty) {
-      if (position.pages >= pageBudget(firstTotal)) {
+      if (position.records >= recordBudget(firstTotal)) {
         throw new ApiError({
           kind: 'invalid-response',
           code: 'endless_list',
