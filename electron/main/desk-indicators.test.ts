@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { showPendingCount, themeSourceFor, windowTitle } from './desk-indicators';
+import { createPendingIndicator, themeSourceFor, windowTitle } from './desk-indicators';
 
 describe('desk indicators', () => {
   it('follows the theme setting with nativeTheme.themeSource', () => {
@@ -19,18 +19,29 @@ describe('desk indicators', () => {
         { setTitle: (title: string) => closedTitles.push(title), isDestroyed: () => true },
       ],
     };
-    showPendingCount(target, 3);
-    showPendingCount(target, 1);
-    showPendingCount(target, 0);
-    showPendingCount(target, -2);
-    expect(badge).toEqual([3, 1, 0, 0]);
+    const showPending = createPendingIndicator(target);
+    showPending(3);
+    showPending(1);
+    showPending(0);
+    expect(badge).toEqual([3, 1, 0]);
     expect(titles).toEqual([
       'Shelter Desk — 3 changes waiting to sync',
       'Shelter Desk — 1 change waiting to sync',
       'Shelter Desk',
-      'Shelter Desk',
     ]);
     expect(closedTitles).toEqual([]);
+  });
+
+  it('leaves the badge and titles alone while the count stays the same (the core sends its status many times a second)', () => {
+    const badge: number[] = [];
+    const titles: string[] = [];
+    const showPending = createPendingIndicator({
+      setBadgeCount: (count: number) => badge.push(count),
+      windows: () => [{ setTitle: (title: string) => titles.push(title), isDestroyed: () => false }],
+    });
+    for (const pending of [2, 2, 2, 0, -1, 0, 5, 5]) showPending(pending);
+    expect(badge).toEqual([2, 0, 5]);
+    expect(titles).toHaveLength(3);
     expect(windowTitle(12)).toBe('Shelter Desk — 12 changes waiting to sync');
   });
 });
