@@ -89,6 +89,10 @@ export async function inspectBackup(file: string, name = file): Promise<BackupIn
 
 const SIDE_FILES = ['', '-wal', '-shm'];
 
+async function removeWithSideFiles(file: string): Promise<void> {
+  for (const suffix of SIDE_FILES) await fs.promises.rm(`${file}${suffix}`, { force: true });
+}
+
 /**
  * Replaces the database at `databasePath` by a checked copy of `backupFile`. The caller must hold the data
  * folder (`holdServerFolder`) with no connection open on the database: this is the one place the file is
@@ -104,7 +108,7 @@ export function swapDatabaseFile(databasePath: string, backupFile: string): Prom
     const staged = `${databasePath}.restoring`;
     let info: BackupInfo;
     try {
-      await fs.promises.rm(staged, { force: true });
+      await removeWithSideFiles(staged);
       await fs.promises.copyFile(backupFile, staged);
       const handle = await fs.promises.open(staged, 'r+');
       try {
@@ -114,9 +118,11 @@ export function swapDatabaseFile(databasePath: string, backupFile: string): Prom
       }
       info = await inspectBackup(staged, backupFile);
     } catch (error) {
-      await fs.promises.rm(staged, { force: true });
+      await removeWithSideFiles(staged);
       throw error;
     }
+    // The check's read-only connection can leave an empty WAL and its index beside the copy: not for the database.
+    for (const suffix of ['-wal', '-shm']) await fs.promises.rm(`${staged}${suffix}`, { force: true });
     for (const suffix of SIDE_FILES) {
       const current = `${databasePath}${suffix}`;
       const aside = `${databasePath}.before-restore${suffix}`;
