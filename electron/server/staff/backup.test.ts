@@ -46,6 +46,7 @@ describe('restoring a backup', () => {
     });
     backup = path.join(tempDir(), 'shelter.sqlite');
     ({ pets } = await server.staff.backup(backup));
+    expect(fs.readdirSync(path.dirname(backup))).toEqual(['shelter.sqlite']);
   });
   afterAll(async () => {
     await server.close();

@@ -33,10 +33,11 @@ export async function backupDatabase(sqlite: Database.Database, file: string): P
   try {
     await sqlite.backup(temp);
     const info = await inspectBackup(temp);
+    await removeCheckSideFiles(temp);
     fs.renameSync(temp, file);
     return { ...info, file };
   } catch (error) {
-    fs.rmSync(temp, { force: true });
+    await removeWithSideFiles(temp);
     throw error;
   }
 }
@@ -93,6 +94,11 @@ async function removeWithSideFiles(file: string): Promise<void> {
   for (const suffix of SIDE_FILES) await fs.promises.rm(`${file}${suffix}`, { force: true });
 }
 
+/** The check's read-only connection can leave an empty WAL and its index beside a copy: not part of it. */
+async function removeCheckSideFiles(file: string): Promise<void> {
+  for (const suffix of ['-wal', '-shm']) await fs.promises.rm(`${file}${suffix}`, { force: true });
+}
+
 /**
  * Replaces the database at `databasePath` by a checked copy of `backupFile`. The caller must hold the data
  * folder (`holdServerFolder`) with no connection open on the database: this is the one place the file is
@@ -121,8 +127,7 @@ export function swapDatabaseFile(databasePath: string, backupFile: string): Prom
       await removeWithSideFiles(staged);
       throw error;
     }
-    // The check's read-only connection can leave an empty WAL and its index beside the copy: not for the database.
-    for (const suffix of ['-wal', '-shm']) await fs.promises.rm(`${staged}${suffix}`, { force: true });
+    await removeCheckSideFiles(staged);
     for (const suffix of SIDE_FILES) {
       const current = `${databasePath}${suffix}`;
       const aside = `${databasePath}.before-restore${suffix}`;
