@@ -3,6 +3,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { openDatabase } from '../platform/open-database';
+import { ForeignCommits } from './db/foreign-commits';
 import { serverMigrations } from './db/migrations';
 import type { ServerSchema } from './db/rows';
 import { UpdateClock } from './db/update-clock';
@@ -25,6 +26,11 @@ export interface ServerContext {
   people: PeopleStore;
   keys: ApiKeyRegistry;
   idempotency: IdempotencyStore;
+  /**
+   * Brings what is held in memory up to date with commits of other processes (the command line, a staff script):
+   * one `PRAGMA data_version` when there were none. Called before every request and in every staff transaction.
+   */
+  catchUp(): void;
   close(): Promise<void>;
 }
 
@@ -73,9 +79,10 @@ export async function openServerContext(
   // fetches by id do not pay a read() system call per page.
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('mmap_size = 536870912');
+  const foreign = new ForeignCommits(sqlite);
   const clock = new UpdateClock(sqlite, now);
   const meta = new ShelterMetadata(sqlite);
-  const pets = new PetStore(sqlite, clock, meta, new SearchVocabulary(sqlite, 'pets'));
+  const pets = new PetStore(sqlite, clock, meta, new SearchVocabulary(sqlite, 'pets'), foreign);
   const people = new PeopleStore(sqlite, clock, pets, new SearchVocabulary(sqlite, 'people'), now);
   // A database from before stored responses gets them now (about 4 s per 100k pets, once); a re-rendering
   // interrupted by a crash carries on.
@@ -83,6 +90,15 @@ export async function openServerContext(
   if (filled > 1000) console.error(`[server] stored the responses of ${filled} pets`);
   pets.restamps.resume();
   const keys = new ApiKeyRegistry(sqlite, now);
+  // After another process's commit: settings first (pets render with them), the clock (its stamps may be newer),
+  // keys, words, then the pets it changed; a re-rendering job it left unfinished is carried on here.
+  foreign.onCommit(() => meta.reload());
+  foreign.onCommit(() => clock.reset());
+  foreign.onCommit(() => keys.reload());
+  foreign.onCommit(() => pets.vocabulary.catchUp());
+  foreign.onCommit(() => people.vocabulary.catchUp());
+  foreign.onCommit(() => pets.catchUpForeignWrites());
+  foreign.onCommit(() => pets.restamps.resume());
   // A server that only serves reads still records when its keys were last used, a few times an hour.
   const flushTimer = setInterval(() => keys.flushUses(), 10 * 60_000);
   flushTimer.unref();
@@ -96,9 +112,13 @@ export async function openServerContext(
     people,
     keys,
     idempotency: new IdempotencyStore(sqlite, now),
+    catchUp: () => {
+      foreign.check();
+      pets.settleOwnWrites(() => foreign.quiet);
+    },
     close: async () => {
       clearInterval(flushTimer);
-      pets.stop();
+      await pets.stop();
       keys.flushUses();
       await close();
     },

@@ -5,7 +5,8 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeMirrorFile } from '../../electron/desk/sync';
 import { petFields, startServer, WRITE_KEY } from '../outbox/helpers';
-import { bundleCli, burnCpus, run, startChild, stopChild, tempDir } from './helpers';
+import { tempDir } from '../temp-mirror';
+import { bundleCli, burnCpus, run, startChild, stopChild } from './helpers';
 
 /**
  * Issue #17: one desk folder, many processes. Eight command-line writers at once, 25 offline edits each, against

@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -94,9 +93,4 @@ export function stopChild(child: ChildProcess, graceMs = 20_000): Promise<number
     });
     child.kill('SIGTERM');
   });
-}
-
-export function tempDir(prefix: string): { dir: string; remove(): void } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }

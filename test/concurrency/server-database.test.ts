@@ -4,7 +4,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { petFields } from '../outbox/helpers';
-import { burnCpus, run, startChild, stopChild, tempDir } from './helpers';
+import { tempDir } from '../temp-mirror';
+import { burnCpus, run, startChild, stopChild } from './helpers';
 
 /**
  * Issue #17, the server's side: the server under a write load (clients creating pets with idempotency keys) while

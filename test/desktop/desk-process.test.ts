@@ -8,7 +8,8 @@ import { noopLogger } from '../../electron/platform/log';
 import type { SecretStore } from '../../electron/platform/secret-store';
 import { createPortTransport } from '../../electron/preload/port-transport';
 import { createDeskApi, type DeskApi, type DeskEvent } from '../../shared/desk-api';
-import { petFields, readServerState, startServer, tempDir, WRITE_KEY } from '../outbox/helpers';
+import { petFields, readServerState, startServer, WRITE_KEY } from '../outbox/helpers';
+import { tempDir } from '../temp-mirror';
 import { createChannel, forkCore, type StandInPort } from './stand-ins';
 
 const cleanups: Array<() => Promise<void> | void> = [];

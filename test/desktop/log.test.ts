@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDeskCore } from '../../electron/desk/api';
 import { createFileLogger } from '../../electron/platform/file-log';
 import { startApiServer } from '../../electron/server';
-import { petFields, tempDir } from '../outbox/helpers';
+import { petFields } from '../outbox/helpers';
+import { tempDir } from '../temp-mirror';
 
 const KNOWN_KEY = 'known-secret-key-7f3a9c21';
 const FAILING_REQUEST_ID = '7d1f2c3b-5e6a-4b7c-8d9e-0f1a2b3c4d5e';

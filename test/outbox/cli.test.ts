@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deskCli } from '../run-command';
-import { petFields, readServerState, startServer, tempDir, WRITE_KEY } from './helpers';
+import { tempDir } from '../temp-mirror';
+import { petFields, readServerState, startServer, WRITE_KEY } from './helpers';
 
 type Server = Awaited<ReturnType<typeof startServer>>;
 let server: Server;

@@ -4,8 +4,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statement } from '../../electron/desk/mirror';
-import { Outbox, openDeskMirror } from '../../electron/desk/outbox';
-import { expectWorkloadExactlyOnce, queueWorkload, startServer, tempDir, WRITE_KEY } from './helpers';
+import { tempDir } from '../temp-mirror';
+import { expectWorkloadExactlyOnce, openTestOutbox, queueWorkload, startServer, WRITE_KEY } from './helpers';
 
 const CHILD_SOURCE = path.join(import.meta.dirname, 'replay-child.ts');
 // Bundled once (packages stay external): a child then starts in a fraction of the time tsx needs, so 50+ kills
@@ -79,9 +79,8 @@ beforeAll(async () => {
     logLevel: 'error',
   });
   server = await startServer();
-  const mirror = await openDeskMirror({ filename: mirrorFile });
   // No merging: every intended change is its own request, so the test covers a few hundred of them.
-  const outbox = new Outbox({ db: mirror.db, merge: false });
+  const { mirror, outbox } = await openTestOutbox({ filename: mirrorFile, merge: false });
   entries = queueWorkload(outbox, WORKLOAD);
   expect(entries).toBe(400);
   await outbox.close();

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDeskCore, type DeskCore } from '../../electron/desk/api';
 import type { DeskEvent } from '../../shared/desk-api';
-import { petFields, readServerState, startServer, tempDir, WRITE_KEY } from './helpers';
+import { tempDir } from '../temp-mirror';
+import { petFields, readServerState, startServer, WRITE_KEY } from './helpers';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

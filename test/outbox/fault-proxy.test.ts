@@ -1,15 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../electron/desk/client';
-import { type Mirror, statement } from '../../electron/desk/mirror';
-import type { Outbox } from '../../electron/desk/outbox';
+import { statement } from '../../electron/desk/mirror';
 import { type FaultProxy, startFaultProxy } from './fault-proxy';
-import { expectWorkloadExactlyOnce, openTestOutbox, queueWorkload, startServer, WRITE_KEY } from './helpers';
+import { expectWorkloadExactlyOnce, outboxDeskForEachTest, queueWorkload, WRITE_KEY } from './helpers';
 
-type Server = Awaited<ReturnType<typeof startServer>>;
-let server: Server;
+// No merging: every intended change is its own request.
+const desk = outboxDeskForEachTest({ outbox: { merge: false } });
 let proxy: FaultProxy;
-let mirror: Mirror;
-let outbox: Outbox;
 
 function seeded(seed: number): () => number {
   let state = seed >>> 0;
@@ -20,23 +17,17 @@ function seeded(seed: number): () => number {
 }
 
 beforeEach(async () => {
-  server = await startServer();
-  proxy = await startFaultProxy(server.origin, { random: seeded(7), faultRate: 0.5 });
-  ({ mirror, outbox } = await openTestOutbox({ merge: false }));
+  proxy = await startFaultProxy(desk.server.origin, { random: seeded(7), faultRate: 0.5 });
 });
 
 afterEach(async () => {
-  await outbox.close();
-  await mirror.close();
   await proxy.close();
-  await new Promise((resolve) => setImmediate(resolve));
-  await server.close();
 });
 
 describe('replay through a fault-injecting proxy', () => {
   it('drops, delays, resets after commit, 503 and 429: every change lands exactly once', async () => {
     const workload = { pets: 40, adopters: 15, volunteers: 15 };
-    const entries = queueWorkload(outbox, workload);
+    const entries = queueWorkload(desk.outbox, workload);
     // Few client-level tries, so most faults reach the outbox's own retry logic.
     const client = createApiClient({
       baseUrl: proxy.origin,
@@ -47,18 +38,21 @@ describe('replay through a fault-injecting proxy', () => {
       timeoutMs: 2_000,
     });
     let rounds = 0;
-    while (outbox.counts().pending > 0 && rounds < 500) {
-      await outbox.replay(client);
-      outbox.retry();
+    while (desk.outbox.counts().pending > 0 && rounds < 500) {
+      await desk.outbox.replay(client);
+      desk.outbox.retry();
       rounds += 1;
     }
     await client.close();
-    expect(outbox.counts()).toMatchObject({ pending: 0, needsAttention: 0 });
+    expect(desk.outbox.counts()).toMatchObject({ pending: 0, needsAttention: 0 });
     for (const fault of ['drop', 'delay', 'reset-after-commit', 'server-error', 'rate-limit'] as const) {
       expect(proxy.counts[fault], fault).toBeGreaterThan(0);
     }
-    expectWorkloadExactlyOnce(server.dataDir, workload, entries);
-    const pending = statement(mirror.db, 'SELECT COUNT(*) AS n FROM pet WHERE has_pending = 1').get() as {
+    expectWorkloadExactlyOnce(desk.server.dataDir, workload, entries);
+    const pending = statement(
+      desk.mirror.db,
+      'SELECT COUNT(*) AS n FROM pet WHERE has_pending = 1',
+    ).get() as {
       n: number;
     };
     expect(pending.n).toBe(0);

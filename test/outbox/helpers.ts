@@ -1,20 +1,14 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { type ApiClient, createApiClient } from '../../electron/desk/client';
 import type { Mirror } from '../../electron/desk/mirror';
 import { Outbox, type OutboxOptions, openDeskMirror } from '../../electron/desk/outbox';
 import { type RunningApiServer, startApiServer } from '../../electron/server';
+import { tempDir } from '../temp-mirror';
 
 export const WRITE_KEY = 'outbox-test-write-key';
-
-/** A temp folder removed by the returned cleanup. */
-export function tempDir(prefix: string): { dir: string; remove(): void } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
-}
 
 /** The embedded server on its own temp database, with raised limits (tests send many writes). */
 export async function startServer(
@@ -39,9 +33,62 @@ export function testClient(origin: string, apiKey = WRITE_KEY): ApiClient {
 export async function openTestOutbox(
   options: Partial<OutboxOptions> & { filename?: string } = {},
 ): Promise<{ mirror: Mirror; outbox: Outbox }> {
-  const mirror = await openDeskMirror({ filename: options.filename ?? ':memory:' });
-  const outbox = new Outbox({ backoffBaseMs: 1, backoffCapMs: 5, ...options, db: mirror.db });
+  const { filename = ':memory:', ...outboxOptions } = options;
+  const mirror = await openDeskMirror({ filename });
+  const outbox = new Outbox({ backoffBaseMs: 1, backoffCapMs: 5, ...outboxOptions, db: mirror.db });
   return { mirror, outbox };
+}
+
+export interface OutboxDesk {
+  server: RunningApiServer & { dataDir: string };
+  client: ApiClient;
+  mirror: Mirror;
+  outbox: Outbox;
+  /** What a restarted desk sees: the same mirror file, a fresh outbox. Needs `onDisk`. */
+  reopen(): Promise<void>;
+}
+
+/**
+ * Registers hooks that give each test a desk to replay against: the embedded server, a client with short backoffs,
+ * a mirror (in memory, or a temp file with `onDisk`, so it can be reopened) and its outbox, all closed after it.
+ * The returned object's fields are set in beforeEach.
+ */
+export function outboxDeskForEachTest(
+  options: { now?: () => number; onDisk?: boolean; outbox?: Partial<OutboxOptions> } = {},
+): OutboxDesk {
+  let folder: ReturnType<typeof tempDir> | undefined;
+  const outboxOptions = { ...options.outbox, ...(options.now && { now: options.now }) };
+  const open = () =>
+    openTestOutbox({ ...outboxOptions, ...(folder && { filename: path.join(folder.dir, 'mirror.sqlite') }) });
+  const desk = {
+    async reopen() {
+      if (!folder) throw new Error('reopen needs a desk opened with onDisk');
+      await desk.outbox.close();
+      await desk.mirror.close();
+      Object.assign(desk, await open());
+    },
+  } as OutboxDesk;
+
+  beforeEach(async () => {
+    desk.server = await startServer(options.now ? { now: options.now } : {});
+    desk.client = testClient(desk.server.origin);
+    if (options.onDisk) folder = tempDir('outbox-desk-');
+    Object.assign(desk, await open());
+  });
+
+  afterEach(async () => {
+    await desk.outbox.close();
+    await desk.client.close();
+    await desk.mirror.close();
+    // Let the server finish work it scheduled for after the last response before closing its database.
+    await new Promise((resolve) => setImmediate(resolve));
+    await desk.server.close();
+    fs.rmSync(desk.server.dataDir, { recursive: true, force: true });
+    folder?.remove();
+    folder = undefined;
+  });
+
+  return desk;
 }
 
 /** Minimal valid pet write fields; override any. */

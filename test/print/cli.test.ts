@@ -3,10 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertApplication } from '../../electron/desk/mirror';
-import { openDeskMirror } from '../../electron/desk/outbox';
-import { activeMirrorFolder } from '../../electron/desk/sync';
 import { startApiServer } from '../../electron/server';
 import { deskCli as cli } from '../run-command';
+import { withDeskMirror } from '../temp-mirror';
 import { openPrintFixture, type PrintFixture } from './fixtures';
 import { flat, pdfInfo, pdfText } from './pdf-reader';
 
@@ -78,8 +77,7 @@ describe('npm run cli -- print', () => {
 
   it("writes an application's agreement by the application id: the applicant, the pets applied for, their fees", async () => {
     const applicationId = 'a7f3c2e1-0b4d-4e8a-9c6f-2d1e0f3b4a5c';
-    const mirror = await openDeskMirror({ dataDir: activeMirrorFolder(fixture.dataDir) });
-    try {
+    await withDeskMirror(fixture.dataDir, (mirror) =>
       mirror.db.transaction(() =>
         upsertApplication(mirror.db, {
           id: applicationId,
@@ -91,10 +89,8 @@ describe('npm run cli -- print', () => {
           decidedAt: null,
           source: 'sign-up',
         }),
-      )();
-    } finally {
-      await mirror.close();
-    }
+      )(),
+    );
     const out = path.join(dir, 'application.pdf');
     const run = await cli([
       'print',

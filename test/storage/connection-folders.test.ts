@@ -13,7 +13,8 @@ import {
   remoteConnectionId,
 } from '../../electron/desk/sync';
 import { FileSecretStore } from '../../electron/platform/secret-store';
-import { petFields, tempDir } from '../outbox/helpers';
+import { petFields } from '../outbox/helpers';
+import { tempDir } from '../temp-mirror';
 
 /**
  * Issue #13: a data folder of an older version (one `mirror.sqlite` beside `connection.json`) is adopted once as the

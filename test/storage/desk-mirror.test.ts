@@ -6,7 +6,8 @@ import { createDeskCore } from '../../electron/desk/api';
 import { Outbox, openDeskMirror, rebuildMirror } from '../../electron/desk/outbox';
 import { connectionFolder, UNCONFIGURED_ID } from '../../electron/desk/sync';
 import { DamagedDatabaseError } from '../../electron/platform/database-integrity';
-import { petFields, tempDir } from '../outbox/helpers';
+import { petFields } from '../outbox/helpers';
+import { tempDir } from '../temp-mirror';
 import { btrees, copyDatabase, corruptPage } from './damage';
 
 /**

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DamagedDatabaseError } from '../../electron/platform/database-integrity';
 import { startApiServer } from '../../electron/server';
-import { tempDir } from '../outbox/helpers';
+import { tempDir } from '../temp-mirror';
 import { btrees, copyDatabase, corruptPage } from './damage';
 
 /**

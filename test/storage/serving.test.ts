@@ -2,7 +2,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startApiServer } from '../../electron/server';
-import { tempDir } from '../outbox/helpers';
+import { tempDir } from '../temp-mirror';
 import { corruptPage } from './damage';
 
 /**

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient } from '../../electron/desk/client';
@@ -13,15 +11,16 @@ import {
 import { openDeskMirror } from '../../electron/desk/outbox';
 import { BULK_LOAD_MIN_RECORDS, runSync } from '../../electron/desk/sync';
 import { type RunningApiServer, startApiServer } from '../../electron/server';
+import { tempDir } from '../temp-mirror';
 import { totalChanges } from './helpers';
 
 let server: RunningApiServer;
 let client: ApiClient;
 let mirror: Mirror;
-let dir: string;
+const folder = tempDir('sd-sync-bulk-');
+const dir = folder.dir;
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-sync-bulk-'));
   server = await startApiServer({
     dataDir: path.join(dir, 'server'),
     port: 0,
@@ -39,7 +38,7 @@ afterAll(async () => {
   await client.close();
   await mirror.close();
   await server.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  folder.remove();
 });
 
 /** FTS5's own check that a search index holds exactly the rows and values of its table. */

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../temp-mirror';
 import { type AdversarialOptions, AdversarialServer } from './adversarial-server';
-import { byId, exported, runCliCommand, tempDataDir } from './cli-harness';
+import { byId, exported, runCliCommand } from './cli-harness';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -72,7 +73,7 @@ describe('sync --once converges on a busy, unordered server', () => {
   for (const [name, options] of quiet) {
     it(`in one run: ${name}`, async () => {
       const server = await shelter(options);
-      const { dir, remove } = tempDataDir();
+      const { dir, remove } = tempDir('sd-sync-');
       cleanups.push(remove);
       expect(await syncUntilDone(server, dir, 1)).toEqual([0]);
       // The busy server keeps changing while the desk reads: stop it and check what the desk holds is current
@@ -96,7 +97,7 @@ describe('sync --once converges on a busy, unordered server', () => {
         rateLimitRate: 0.04,
         dropRate: 0.03,
       });
-      const { dir, remove } = tempDataDir();
+      const { dir, remove } = tempDir('sd-sync-');
       cleanups.push(remove);
       const codes = await syncUntilDone(server, dir, 3);
       expect(codes[codes.length - 1]).toBe(0);

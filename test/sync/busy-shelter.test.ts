@@ -3,8 +3,9 @@ import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startApiServer } from '../../electron/server';
 import type { Pet } from '../../shared/contract';
+import { tempDir } from '../temp-mirror';
 import { samplePetIds, startBusyWriter } from './busy-writer';
-import { byId, exported, runCliCommand, tempDataDir } from './cli-harness';
+import { byId, exported, runCliCommand } from './cli-harness';
 
 const WRITE_KEY = 'w-key-busy-shelter-0123456789abcdef';
 const cleanups: Array<() => unknown> = [];
@@ -27,7 +28,7 @@ async function everyPublicPet(apiUrl: string): Promise<Pet[]> {
 // The short form of the busy-shelter check; `npm run bench -- sync-busy` runs it with 100k pets.
 describe('a busy shelter during the first sync', () => {
   it('finishes in one sync --once while staff change 10 pets a second, and converges', async () => {
-    const data = tempDataDir('sd-busy-');
+    const data = tempDir('sd-busy-');
     cleanups.push(data.remove);
     const server = await startApiServer({
       dataDir: path.join(data.dir, 'server'),

@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { type CliIo, COMMANDS } from '../../electron/cli/commands';
 import type { Person, Pet } from '../../shared/contract';
 
@@ -26,11 +23,6 @@ export async function runCliCommand(
 }
 
 /** A fresh data folder, removed by the returned cleanup. */
-export function tempDataDir(prefix = 'sd-sync-'): { dir: string; remove: () => void } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
-}
-
 /** What `export pets` / `export adopters` print, parsed. */
 export async function exported(
   dataDir: string,

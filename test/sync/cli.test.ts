@@ -1,23 +1,21 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setLocalEdit } from '../../electron/desk/mirror';
-import { openDeskMirror } from '../../electron/desk/outbox';
-import { activeMirrorFolder } from '../../electron/desk/sync';
 import { type RunningApiServer, startApiServer } from '../../electron/server';
 import { deskCli, type Run, run } from '../run-command';
+import { tempDir, withDeskMirror } from '../temp-mirror';
 
 const READ_KEY = 'r-key-cli-0123456789abcdef';
 let server: RunningApiServer;
-let dir: string;
+const folder = tempDir('sd-cli-');
+const dir = folder.dir;
 
 function cli(args: string[], viaNpm = false): Promise<Run> {
   return viaNpm ? run('npm', ['run', '--silent', 'cli', '--', ...args]) : deskCli(args);
 }
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-cli-'));
   server = await startApiServer({
     dataDir: path.join(dir, 'server'),
     port: 0,
@@ -29,7 +27,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  folder.remove();
 });
 
 describe('npm run cli', () => {
@@ -54,16 +52,16 @@ describe('npm run cli', () => {
   });
 
   it('exports pets as JSON with pending local edits applied, and people as CSV', async () => {
-    const mirror = await openDeskMirror({ dataDir: activeMirrorFolder(desk()) });
-    const someId = (mirror.db.prepare('SELECT id FROM pet LIMIT 1').get() as { id: string }).id;
-    setLocalEdit(mirror.db, 'pet', someId, { description: 'Typed offline, "quoted", with, commas' });
-    const listed = (
-      mirror.db.prepare(`SELECT COUNT(*) AS n FROM pet WHERE presence != 'removed'`).get() as { n: number }
-    ).n;
-    const adopters = (
-      mirror.db.prepare(`SELECT COUNT(*) AS n FROM person WHERE type = 'adopter'`).get() as { n: number }
-    ).n;
-    await mirror.close();
+    const { someId, listed, adopters } = await withDeskMirror(desk(), (mirror) => {
+      const someId = (mirror.db.prepare('SELECT id FROM pet LIMIT 1').get() as { id: string }).id;
+      setLocalEdit(mirror.db, 'pet', someId, { description: 'Typed offline, "quoted", with, commas' });
+      const count = (sql: string) => (mirror.db.prepare(sql).get() as { n: number }).n;
+      return {
+        someId,
+        listed: count(`SELECT COUNT(*) AS n FROM pet WHERE presence != 'removed'`),
+        adopters: count(`SELECT COUNT(*) AS n FROM person WHERE type = 'adopter'`),
+      };
+    });
 
     const json = await cli(['export', 'pets', '--data-dir', desk()], true);
     expect(json.code).toBe(0);
@@ -82,21 +80,22 @@ describe('npm run cli', () => {
   });
 
   it('prints nothing at all when an export fails halfway', async () => {
-    const mirror = await openDeskMirror({ dataDir: activeMirrorFolder(desk()) });
-    const broken = mirror.db
-      .prepare('SELECT id, effective_json FROM pet ORDER BY id LIMIT 1 OFFSET 60')
-      .get() as {
-      id: string;
-      effective_json: string;
-    };
-    // Triggers that read the JSON (the Overview's adoption table) would refuse the damage: step around them.
-    const triggers = mirror.db
-      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'pet'")
-      .all() as Array<{ name: string; sql: string }>;
-    for (const trigger of triggers) mirror.db.exec(`DROP TRIGGER "${trigger.name}"`);
-    mirror.db.prepare(`UPDATE pet SET effective_json = '{"broken' WHERE id = ?`).run(broken.id);
-    for (const trigger of triggers) mirror.db.exec(trigger.sql);
-    await mirror.close();
+    const broken = await withDeskMirror(desk(), (mirror) => {
+      const broken = mirror.db
+        .prepare('SELECT id, effective_json FROM pet ORDER BY id LIMIT 1 OFFSET 60')
+        .get() as {
+        id: string;
+        effective_json: string;
+      };
+      // Triggers that read the JSON (the Overview's adoption table) would refuse the damage: step around them.
+      const triggers = mirror.db
+        .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'pet'")
+        .all() as Array<{ name: string; sql: string }>;
+      for (const trigger of triggers) mirror.db.exec(`DROP TRIGGER "${trigger.name}"`);
+      mirror.db.prepare(`UPDATE pet SET effective_json = '{"broken' WHERE id = ?`).run(broken.id);
+      for (const trigger of triggers) mirror.db.exec(trigger.sql);
+      return broken;
+    });
     try {
       for (const format of ['json', 'csv']) {
         const failed = await cli(['export', 'pets', '--data-dir', desk(), '--format', format]);
@@ -105,11 +104,11 @@ describe('npm run cli', () => {
         expect(failed.stderr).not.toBe('');
       }
     } finally {
-      const again = await openDeskMirror({ dataDir: activeMirrorFolder(desk()) });
-      again.db
-        .prepare('UPDATE pet SET effective_json = ? WHERE id = ?')
-        .run(broken.effective_json, broken.id);
-      await again.close();
+      await withDeskMirror(desk(), (again) =>
+        again.db
+          .prepare('UPDATE pet SET effective_json = ? WHERE id = ?')
+          .run(broken.effective_json, broken.id),
+      );
     }
   });
 

@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDeskCore, type DeskCore } from '../../electron/desk/api';
-import { petFields, readServerState, startServer, tempDir, WRITE_KEY } from '../outbox/helpers';
+import { petFields, readServerState, startServer, WRITE_KEY } from '../outbox/helpers';
+import { tempDir } from '../temp-mirror';
 
 /**
  * Issue #13: each connection keeps its own mirror and outbox. Switching a desk to another connection and back shows

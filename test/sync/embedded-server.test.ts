@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient } from '../../electron/desk/client';
@@ -9,13 +7,15 @@ import { openDeskMirror } from '../../electron/desk/outbox';
 import { LIST_COLLECTIONS, readCheckpoint, runSync } from '../../electron/desk/sync';
 import { type RunningApiServer, startApiServer } from '../../electron/server';
 import { type Pet, petListResponseSchema } from '../../shared/contract';
+import { tempDir } from '../temp-mirror';
 
 const WRITE_KEY = 'w-key-0123456789abcdef';
 let server: RunningApiServer;
 let client: ApiClient;
 let writer: ApiClient;
 let mirror: Mirror;
-let dir: string;
+const folder = tempDir('sd-sync-embedded-');
+const dir = folder.dir;
 
 /** Every public pet, read straight from the server's API. */
 async function serverPublicPets(): Promise<Pet[]> {
@@ -50,7 +50,6 @@ async function patchPet(id: string, body: Record<string, unknown>): Promise<Pet>
 }
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-sync-embedded-'));
   server = await startApiServer({
     dataDir: path.join(dir, 'server'),
     port: 0,
@@ -70,7 +69,7 @@ afterAll(async () => {
   await writer.close();
   await mirror.close();
   await server.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  folder.remove();
 });
 
 describe('sync against the embedded server over real HTTP', () => {

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Mirror, statement } from '../../electron/desk/mirror';
-import { openDeskMirror } from '../../electron/desk/outbox';
-import { activeMirrorFolder, LIST_COLLECTIONS, readCheckpoint } from '../../electron/desk/sync';
+import { statement } from '../../electron/desk/mirror';
+import { LIST_COLLECTIONS, readCheckpoint } from '../../electron/desk/sync';
+import { tempDir, withDeskMirror } from '../temp-mirror';
 import { type AdversarialOptions, AdversarialServer } from './adversarial-server';
-import { byId, exported, runCliCommand, tempDataDir } from './cli-harness';
+import { byId, exported, runCliCommand } from './cli-harness';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -13,17 +13,12 @@ afterEach(async () => {
 const [pets] = LIST_COLLECTIONS;
 
 /** Checkpoint and mirrored rows of a data folder (opened and closed around the read). */
-async function mirrorState(
-  dataDir: string,
-): Promise<{ checkpoint: string | null; pets: number; json: string }> {
-  const mirror: Mirror = await openDeskMirror({ dataDir: activeMirrorFolder(dataDir) });
-  try {
+function mirrorState(dataDir: string): Promise<{ checkpoint: string | null; pets: number; json: string }> {
+  return withDeskMirror(dataDir, (mirror) => {
     const rows = statement(mirror.db, 'SELECT id, server_json FROM pet ORDER BY id').all();
     if (!pets) throw new Error('pets collection missing');
     return { checkpoint: readCheckpoint(mirror.db, pets), pets: rows.length, json: JSON.stringify(rows) };
-  } finally {
-    await mirror.close();
-  }
+  });
 }
 
 const BOUNDS = ['--request-deadline', '2', '--max-response-mb', '32'];
@@ -45,7 +40,7 @@ describe('sync --once against a misbehaving server stops, bounded and honest', (
       cleanups.push(() => server.close());
       server.addPets(250);
       server.addPeople(20, 'adopter');
-      const { dir, remove } = tempDataDir();
+      const { dir, remove } = tempDir('sd-sync-');
       cleanups.push(remove);
       const first = await runCliCommand([
         'sync',

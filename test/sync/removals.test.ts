@@ -3,11 +3,11 @@ import path from 'node:path';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getPet, type Mirror, openMirror, setLocalEdit } from '../../electron/desk/mirror';
-import { openDeskMirror } from '../../electron/desk/outbox';
-import { activeMirrorFolder, runSync } from '../../electron/desk/sync';
+import { runSync } from '../../electron/desk/sync';
 import { type RunningApiServer, startApiServer } from '../../electron/server';
+import { tempDir, withDeskMirror } from '../temp-mirror';
 import { AdversarialServer } from './adversarial-server';
-import { byId, exported, runCliCommand, tempDataDir } from './cli-harness';
+import { byId, exported, runCliCommand } from './cli-harness';
 import { fastClient } from './helpers';
 
 const WRITE_KEY = 'w-key-removals-0123456789abcdef';
@@ -26,18 +26,13 @@ async function patchPet(server: RunningApiServer, id: string, body: object): Pro
   await response.body.dump();
 }
 
-async function presences(dataDir: string, ids: string[]): Promise<Array<string | undefined>> {
-  const mirror = await openDeskMirror({ dataDir: activeMirrorFolder(dataDir) });
-  try {
-    return ids.map((id) => getPet(mirror.db, id)?.presence);
-  } finally {
-    await mirror.close();
-  }
+function presences(dataDir: string, ids: string[]): Promise<Array<string | undefined>> {
+  return withDeskMirror(dataDir, (mirror) => ids.map((id) => getPet(mirror.db, id)?.presence));
 }
 
 describe('pets that leave the public list, seen by one ordinary sync', () => {
   it('on the embedded server: hidden and non-public pets unlisted and refreshed, deleted ones removed, back when public', async () => {
-    const data = tempDataDir('sd-removals-');
+    const data = tempDir('sd-removals-');
     cleanups.push(data.remove);
     const server = await startApiServer({
       dataDir: path.join(data.dir, 'server'),
@@ -60,9 +55,9 @@ describe('pets that leave the public list, seen by one ordinary sync', () => {
     await patchPet(server, nonPublic.id, { show_public: false, description: 'Kept off the website' });
     server.staff.deletePet(deleted.id);
     server.staff.deletePet(editedThenDeleted.id);
-    const mirror = await openDeskMirror({ dataDir: activeMirrorFolder(desk) });
-    setLocalEdit(mirror.db, 'pet', editedThenDeleted.id, { description: 'Typed at the desk' });
-    await mirror.close();
+    await withDeskMirror(desk, (mirror) =>
+      setLocalEdit(mirror.db, 'pet', editedThenDeleted.id, { description: 'Typed at the desk' }),
+    );
 
     const run = await sync();
     expect(run.code).toBe(0);
@@ -77,13 +72,13 @@ describe('pets that leave the public list, seen by one ordinary sync', () => {
     expect(after.find((pet) => pet.id === hidden.id)).toMatchObject({ status: 'Private hold' });
     expect(after.some((pet) => pet.id === deleted.id)).toBe(false);
     // The pending edit is never dropped: the record stays, marked removed, with the desk's text.
-    const kept = await openDeskMirror({ dataDir: activeMirrorFolder(desk) });
-    expect(getPet(kept.db, editedThenDeleted.id)).toMatchObject({
-      presence: 'removed',
-      pending: true,
-      record: { description: 'Typed at the desk' },
-    });
-    await kept.close();
+    await withDeskMirror(desk, (kept) =>
+      expect(getPet(kept.db, editedThenDeleted.id)).toMatchObject({
+        presence: 'removed',
+        pending: true,
+        record: { description: 'Typed at the desk' },
+      }),
+    );
 
     // The status becomes public again: the next ordinary sync lists the pet again.
     server.staff.setCustomStatus({ id: status.id, label: 'Private hold', isPublic: true });

@@ -9,4 +9,6 @@ export * from './page-store';
 export * from './reconcile';
 export * from './removal-check';
 export * from './sync-engine';
+export * from './sync-schedule';
 export * from './sync-service';
+export * from './sync-status';

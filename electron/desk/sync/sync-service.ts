@@ -1,17 +1,14 @@
-import { z } from 'zod';
-import type { DeskStatus } from '../../../shared/desk-api';
 import type { Logger } from '../../platform/log';
 import { type ApiClient, type ApiClientOptions, ApiError, createApiClient } from '../client';
-import { clearServerData, countRecords, type MirrorDb, readSyncState, writeSyncState } from '../mirror';
+import { clearServerData, countRecords, type MirrorDb } from '../mirror';
 import type { ResolvedConnection } from './connection';
 import { estimateFullCheck, type FullCheckEstimate } from './full-check';
+import { FullCheckControl } from './full-check-control';
+import { readLastRuns, readMirroredServer, writeLastRuns, writeMirroredServer } from './service-state';
 import { runSync, type SyncHooks, type SyncRunSummary } from './sync-engine';
-
-/** Where the service reports its status (the desk's StatusHub, or a plain holder in the CLI and tests). */
-export interface StatusSink {
-  get(): DeskStatus;
-  update(patch: Partial<DeskStatus>): DeskStatus;
-}
+import { failureOutcome, isUnreachable } from './sync-failure';
+import { type SyncRequest, SyncSchedule } from './sync-schedule';
+import { type StatusSink, statusAfterRun } from './sync-status';
 
 export interface SyncServiceOptions {
   db: MirrorDb;
@@ -41,58 +38,32 @@ export interface SyncServiceOptions {
   now?: () => number;
 }
 
-export interface SyncRequest {
-  /** The full check: every list read in full, every record off the lists asked about. */
-  fullCheck?: boolean;
-  metadata?: boolean;
-}
-
-const lastRunsSchema = z.object({
-  syncedAt: z.string().optional(),
-  /** Milliseconds per request of the last run that made requests (for the full check's estimate). */
-  msPerRequest: z.number().optional(),
-});
-const LAST_RUNS_KEY = 'service:last-runs';
-/**
- * Longest wait between tries while offline: a try that cannot reach the server costs it nothing, and the desk must
- * notice the server's return within seconds, not at the next minute's poll.
- */
-const OFFLINE_RETRY_CAP_MS = 10_000;
-const REMOTE_KEY = 'service:remote';
-
 /**
  * Keeps the mirror current: pulls at start, on reconnect, every `intervalMs` while online and on demand, one run at
- * a time. Reachability is always a real request (a failed run means offline and is retried with backoff; the first
- * run that succeeds again is the pull on reconnect). Reports offline, connecting, syncing (with progress), idle
- * (last synced at), error (message and request id) and needs-auth through `status`. Never blocks readers: each
- * page is its own short transaction.
+ * a time (`SyncSchedule`). Reachability is always a real request (a failed run means offline and is retried with
+ * backoff, `failureOutcome`; the first run that succeeds again is the pull on reconnect). Reports offline,
+ * connecting, syncing (with progress), idle (last synced at), error (message and request id) and needs-auth through
+ * `status`. Never blocks readers: each page is its own short transaction.
  */
 export class SyncService {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<SyncRunSummary | undefined> | undefined;
-  private queued: { request: SyncRequest; promise: Promise<SyncRunSummary | undefined> } | undefined;
+  private readonly schedule = new SyncSchedule((request) => this.run(request));
+  private readonly fullCheck = new FullCheckControl();
   private client: { key: string; client: ApiClient } | undefined;
   private offlineFailures = 0;
   private lastMetadataAt = 0;
-  private stopped = false;
-  /** Why the last run failed (undefined after a run that reached the server). */
-  lastFailure: unknown;
-  private started = false;
-  private fullCheck: AbortController | undefined;
   private readonly now: () => number;
 
   constructor(private readonly options: SyncServiceOptions) {
     this.now = options.now ?? Date.now;
-    const last = readSyncState(options.db, LAST_RUNS_KEY, lastRunsSchema);
     // The status follows this mirror (a desk switching connections shows the new one's last sync, or none).
-    options.status.update({ lastSyncedAt: last?.syncedAt ?? null });
+    options.status.update({ lastSyncedAt: readLastRuns(options.db)?.syncedAt ?? null });
     this.refreshPending();
   }
 
   /** Starts the schedule with a first pull now. */
   start(): void {
-    if (this.started) return;
-    this.started = true;
+    if (this.schedule.started) return;
+    this.schedule.start();
     void this.syncNow({ metadata: true });
   }
 
@@ -101,49 +72,21 @@ export class SyncService {
    * is configured or the run failed (the status says why).
    */
   syncNow(request: SyncRequest = {}): Promise<SyncRunSummary | undefined> {
-    if (this.stopped) return Promise.resolve(undefined);
-    if (this.queued) {
-      // Callers arriving during a run share the one queued run, which does everything any of them asked for.
-      this.queued.request = {
-        fullCheck: this.queued.request.fullCheck || request.fullCheck,
-        metadata: this.queued.request.metadata || request.metadata,
-      };
-      return this.queued.promise;
-    }
-    if (!this.running) return this.startRun(request);
-    const queued: { request: SyncRequest; promise: Promise<SyncRunSummary | undefined> } = {
-      request,
-      promise: Promise.resolve(undefined),
-    };
-    queued.promise = this.running.then(() => {
-      this.queued = undefined;
-      return this.stopped ? undefined : this.startRun(queued.request);
-    });
-    this.queued = queued;
-    return queued.promise;
-  }
-
-  private startRun(request: SyncRequest): Promise<SyncRunSummary | undefined> {
-    const running = this.run(request).finally(() => {
-      this.running = undefined;
-    });
-    this.running = running;
-    return running;
+    return this.schedule.request(request);
   }
 
   /** The operating system says the network changed: check soon (with a real request). */
   networkChanged(): void {
-    if (this.stopped || !this.started) return;
+    if (!this.schedule.active) return;
     this.offlineFailures = 0;
-    this.schedule(500);
+    this.schedule.after(500);
   }
 
   /** The estimate of the full check (requests and time), from the mirror and the pace of recent syncs. */
   fullCheckEstimate(): FullCheckEstimate & { running: boolean } {
-    const last = readSyncState(this.options.db, LAST_RUNS_KEY, lastRunsSchema);
     return {
-      ...estimateFullCheck(this.options.db, last?.msPerRequest),
-      running: this.fullCheck !== undefined,
+      ...estimateFullCheck(this.options.db, readLastRuns(this.options.db)?.msPerRequest),
+      running: this.fullCheck.running,
     };
   }
 
@@ -151,22 +94,13 @@ export class SyncService {
    * Runs the full check (after a run in progress): every list read in full and every record off the lists asked
    * about by id. Resolves with its summary, or undefined when it failed or was stopped (`stopFullCheck`).
    */
-  async runFullCheck(): Promise<SyncRunSummary | undefined> {
-    if (this.fullCheck) return undefined;
-    const controller = new AbortController();
-    this.fullCheck = controller;
-    try {
-      return await this.syncNow({ fullCheck: true });
-    } finally {
-      if (this.fullCheck === controller) this.fullCheck = undefined;
-    }
+  runFullCheck(): Promise<SyncRunSummary | undefined> {
+    return this.fullCheck.run(() => this.syncNow({ fullCheck: true }));
   }
 
   /** Stops a full check under way; what it stored stays. */
   stopFullCheck(): boolean {
-    if (!this.fullCheck) return false;
-    this.fullCheck.abort();
-    return true;
+    return this.fullCheck.stop();
   }
 
   /** The connection settings changed: forget the client and sync with the new server now. */
@@ -174,22 +108,13 @@ export class SyncService {
     void this.client?.client.close();
     this.client = undefined;
     this.offlineFailures = 0;
-    if (this.started) void this.syncNow({ metadata: true });
+    if (this.schedule.started) void this.syncNow({ metadata: true });
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running?.catch(() => undefined);
+    await this.schedule.stop();
     await this.client?.client.close();
     this.client = undefined;
-  }
-
-  private schedule(ms: number): void {
-    if (this.stopped || !this.started) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.syncNow(), Math.max(0, ms));
-    this.timer.unref();
   }
 
   private refreshPending(): void {
@@ -232,7 +157,7 @@ export class SyncService {
       return undefined;
     }
     const identity = connection.mode === 'standalone' ? 'standalone' : connection.baseUrl;
-    const mirrored = readSyncState(db, REMOTE_KEY, z.string());
+    const mirrored = readMirroredServer(db);
     if (mirrored && mirrored !== identity) {
       // A different server: its records must not mix with the old one's, so the mirror starts over.
       try {
@@ -255,10 +180,10 @@ export class SyncService {
       remote: connection.label,
       progress: null,
     });
-    const last = readSyncState(db, LAST_RUNS_KEY, lastRunsSchema) ?? {};
+    const last = readLastRuns(db) ?? {};
     const metadata =
       request.metadata || this.now() - this.lastMetadataAt >= (this.options.metadataEveryMs ?? 15 * 60_000);
-    const signal = request.fullCheck ? this.fullCheck?.signal : undefined;
+    const signal = request.fullCheck ? this.fullCheck.signal : undefined;
     try {
       const summary = await runSync(db, this.clientFor(connection), {
         reconcile: request.fullCheck ?? false,
@@ -269,56 +194,27 @@ export class SyncService {
         onProgress: (progress) => status.update({ state: 'syncing', progress }),
       });
       this.offlineFailures = 0;
-      this.lastFailure = undefined;
       if (metadata) this.lastMetadataAt = this.now();
       const syncedAt = new Date(this.now()).toISOString();
-      if (mirrored !== identity) db.transaction(() => writeSyncState(db, REMOTE_KEY, identity))();
+      if (mirrored !== identity) writeMirroredServer(db, identity);
       // Bookkeeping is written only by runs that changed something: a no-change poll writes nothing.
       if (summary.complete && (summary.written > 0 || request.fullCheck)) {
         const msPerRequest = summary.requests > 0 ? summary.durationMs / summary.requests : last.msPerRequest;
-        db.transaction(() =>
-          writeSyncState(db, LAST_RUNS_KEY, {
-            syncedAt,
-            ...(msPerRequest !== undefined && { msPerRequest }),
-          }),
-        )();
+        writeLastRuns(db, { syncedAt, ...(msPerRequest !== undefined && { msPerRequest }) });
       }
-      const firstInvalid = summary.invalid[0];
       this.options.log?.info('sync finished', {
         server: identity === 'standalone' ? identity : new URL(identity).origin,
         complete: summary.complete,
         requests: summary.requests,
         notModified: summary.notModified,
         written: summary.written,
-        invalidRequestId: firstInvalid?.requestId,
+        invalidRequestId: summary.invalid[0]?.requestId,
         durationMs: Math.round(summary.durationMs),
       });
       this.refreshPending();
-      if (firstInvalid || !summary.complete) {
-        // "Up to date" only after a run that converged: otherwise the reason, with the request id to report.
-        const message = summary.problems[0] ?? 'The sync did not complete.';
-        const requestId = firstInvalid?.requestId ?? /request id ([0-9a-zA-Z-]+)/.exec(message)?.[1];
-        status.update({
-          state: 'error',
-          progress: null,
-          message: null,
-          error: {
-            code: firstInvalid ? 'invalid_response' : 'sync_incomplete',
-            message,
-            ...(requestId && { requestId }),
-          },
-        });
-      } else {
-        status.update({
-          state: 'idle',
-          progress: null,
-          error: null,
-          message: summary.problems[0] ?? null,
-          lastSyncedAt: syncedAt,
-        });
-      }
+      status.update(statusAfterRun(summary, syncedAt));
       if (summary.written > 0) this.options.onMirrorChanged?.(summary);
-      this.schedule(summary.complete ? interval : Math.min(interval, 10_000));
+      this.schedule.after(summary.complete ? interval : Math.min(interval, 10_000));
       return summary;
     } catch (error) {
       this.refreshPending();
@@ -328,66 +224,21 @@ export class SyncService {
   }
 
   private reportFailure(error: unknown, interval: number): void {
-    const { status } = this.options;
-    this.lastFailure = error;
     this.options.log?.warn('sync failed', {
       kind: error instanceof ApiError ? error.kind : 'internal',
       status: error instanceof ApiError ? error.status : undefined,
       requestId: error instanceof ApiError ? error.requestId : undefined,
     });
-    if (!(error instanceof ApiError)) {
-      status.update({
-        state: 'error',
-        progress: null,
-        message: null,
-        error: {
-          code: 'internal_error',
-          message: `Sync failed: ${(error as Error)?.message ?? String(error)}`,
-        },
-      });
-      this.schedule(interval);
-      return;
-    }
-    const deskError = error.toDeskError();
-    switch (error.kind) {
-      case 'needs-auth':
-        // No retry until the key changes (reconfigure): retrying a refused key only burns the limit.
-        status.update({ state: 'needs-auth', progress: null, message: null, error: deskError });
-        return;
-      case 'unreachable': {
-        this.offlineFailures += 1;
-        const waiting = this.options.status.get().pending > 0;
-        const retry = waiting
-          ? (this.options.offlineProbeMs ?? 2_000)
-          : Math.min(
-              interval,
-              OFFLINE_RETRY_CAP_MS,
-              (this.options.offlineRetryMs ?? 5_000) * 2 ** (this.offlineFailures - 1),
-            );
-        status.update({
-          state: 'offline',
-          progress: null,
-          error: null,
-          message: `The server cannot be reached; the desk keeps working offline and tries again in ${Math.round(retry / 1000)} s.`,
-        });
-        this.schedule(retry);
-        return;
-      }
-      case 'rate-limited':
-        status.update({ state: 'error', progress: null, message: null, error: deskError });
-        this.schedule(Math.max(1_000, (error.retryAt ?? this.now() + interval) - this.now()));
-        return;
-      case 'aborted':
-        // Only the full check is stopped on purpose; everything it stored stays.
-        status.update({
-          state: 'idle',
-          progress: null,
-          message: 'The full check was stopped; what it read is kept.',
-        });
-        return;
-      default:
-        status.update({ state: 'error', progress: null, message: null, error: deskError });
-        this.schedule(interval);
-    }
+    if (isUnreachable(error)) this.offlineFailures += 1;
+    const outcome = failureOutcome(error, {
+      intervalMs: interval,
+      offlineFailures: this.offlineFailures,
+      pending: this.options.status.get().pending > 0,
+      offlineRetryMs: this.options.offlineRetryMs ?? 5_000,
+      offlineProbeMs: this.options.offlineProbeMs ?? 2_000,
+      now: this.now(),
+    });
+    this.options.status.update(outcome.status);
+    if (outcome.retryInMs !== undefined) this.schedule.after(outcome.retryInMs);
   }
 }

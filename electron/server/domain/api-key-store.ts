@@ -53,21 +53,17 @@ export class ApiKeyRegistry {
   /** Uses not yet written: they ride along with the next write transaction (see `flushUses`). */
   private readonly unwritten = new Map<string, number>();
   private readonly touch: Database.Statement<[number, string]>;
-  private readonly version: Database.Statement<[]>;
-  /** SQLite's `data_version` when the keys were loaded: it changes when another connection commits. */
-  private loadedVersion = -1;
 
   constructor(
     private readonly sqlite: Database.Database,
     private readonly now: () => number,
   ) {
     this.touch = sqlite.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
-    this.version = sqlite.prepare('PRAGMA data_version').pluck();
     this.reload();
   }
 
+  /** Re-reads the active keys (after a change here, or one by another process: `ForeignCommits`). */
   reload(): void {
-    this.loadedVersion = this.version.get() as number;
     this.active = this.sqlite.prepare('SELECT * FROM api_keys WHERE revoked_at IS NULL').all() as ApiKeyRow[];
     this.accepted.clear();
   }
@@ -78,8 +74,6 @@ export class ApiKeyRegistry {
 
   /** The key record for a presented key, or undefined for an unknown or revoked key. */
   authenticate(presented: string): AuthenticatedKey | undefined {
-    // A key created or revoked by another process (`npm run cli -- keys`) counts from its next request.
-    if ((this.version.get() as number) !== this.loadedVersion) this.reload();
     let key = this.accepted.get(presented);
     if (!key) {
       const row = this.find(presented, this.active);

@@ -73,6 +73,11 @@ export class PetFacets {
     this.version++;
   }
 
+  /** Whether the facets are loaded and hold this `updated_at` for the pet (its latest write is applied). */
+  holds(seq: number, updatedAt: number): boolean {
+    return this.loaded && !this.dirty.has(seq) && this.updatedAt[seq] === updatedAt;
+  }
+
   isPublicSeq(seq: number): boolean {
     return this.isPublic[seq] === 1;
   }

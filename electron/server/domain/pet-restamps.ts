@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { BackgroundCheckpoints } from '../db/background-checkpoints';
 
 /**
  * Pets re-rendered in the settings change's own transaction: a change that concerns at most this many pets
@@ -24,8 +25,9 @@ interface Job {
  * Re-rendering of pets after a settings change, as jobs (`pet_restamp_jobs`, migration 0502): which pets
  * (an SQL condition from the code, with its parameters) and how far the job got (a `seq` cursor). The change
  * and its job commit in one transaction, which costs nothing however many pets it concerns; the pets are
- * then re-rendered in chunks (INLINE_CHUNK at once, then as many as fit in RESTAMP_BUDGET_MS), each chunk
- * and the cursor's advance in one short transaction, with the event loop free in between. A job left by a crash carries on when the database is opened again.
+ * then re-rendered in chunks (all at once when they are at most INLINE_CHUNK, else as many as fit in
+ * RESTAMP_BUDGET_MS per chunk), each chunk and the cursor's advance in one short transaction, with the event loop
+ * free in between. A job left by a crash, or by another process that stopped, carries on here.
  *
  * The chunks commit without waiting for the disk (synchronous = NORMAL): a power cut can only lose whole
  * chunks together with their cursor, which the job then simply does again; the next ordinary write syncs
@@ -40,28 +42,40 @@ export class PetRestamps {
   private readonly nextPets = new Map<string, Database.Statement>();
   private running: Promise<void> | undefined;
   private stopped = false;
+  /** The WAL is copied into the database by a worker while the chunks run, not inside their commits. */
+  private readonly checkpoints: BackgroundCheckpoints;
 
   constructor(
     private readonly sqlite: Database.Database,
     private readonly restamp: (seq: number) => void,
+    /** Runs first in each background chunk's transaction (settings another process changed are re-read). */
+    private readonly beforeChunk: () => void = () => {},
   ) {
     this.jobs = sqlite.prepare('SELECT * FROM pet_restamp_jobs ORDER BY id');
     this.advance = sqlite.prepare('UPDATE pet_restamp_jobs SET after_seq = ? WHERE id = ?');
     this.finish = sqlite.prepare('DELETE FROM pet_restamp_jobs WHERE id = ?');
     this.insert = sqlite.prepare('INSERT INTO pet_restamp_jobs (condition, params) VALUES (?, ?)');
+    this.checkpoints = new BackgroundCheckpoints(sqlite);
   }
 
   /**
    * Queues the re-rendering of the pets (not deleted) matching `condition`; call inside the settings change's
-   * transaction. The first chunk runs at once, in that transaction (so a change that concerns a few pets is
-   * complete when it commits); the rest follow after the commit. Returns how many pets were re-rendered at once.
+   * transaction. A change that concerns at most INLINE_CHUNK pets is done at once, in that transaction (so it is
+   * complete when it commits); a larger one is left whole to the background chunks after the commit, so the
+   * change's own transaction stays as short as one of them. Returns how many pets were re-rendered at once.
    */
   queue(condition: string, params: unknown[]): number {
     const json = JSON.stringify(params);
     const id = Number(this.insert.run(condition, json).lastInsertRowid);
-    const done = this.work({ id, condition, params: json, after_seq: 0 }, INLINE_CHUNK);
-    if (done === INLINE_CHUNK) this.resume();
-    return done;
+    const job = { id, condition, params: json, after_seq: 0 };
+    const seqs = this.nextSeqs(job, INLINE_CHUNK + 1);
+    if (seqs.length > INLINE_CHUNK) {
+      this.resume();
+      return 0;
+    }
+    for (const seq of seqs) this.restamp(seq);
+    this.finish.run(id);
+    return seqs.length;
   }
 
   /** Jobs not finished yet. */
@@ -78,14 +92,21 @@ export class PetRestamps {
           // The first chunk waits for the caller's transaction to commit (or roll back: then no job is left).
           await new Promise((resolve) => setImmediate(resolve));
           if (this.stopped) return;
-          const job = this.jobs.get() as Job | undefined;
-          if (!job) return;
+          if (this.jobs.get() === undefined) return;
+          this.checkpoints.begin();
           this.sqlite.pragma('synchronous = NORMAL');
           try {
-            this.sqlite.transaction(() => this.work(job, RESTAMP_CHUNK, RESTAMP_BUDGET_MS))();
+            // The job is read inside the chunk's write transaction: another process working on the same job
+            // (a command-line change it left unfinished) moves its cursor between our chunks, never during one.
+            this.sqlite.transaction(() => {
+              this.beforeChunk();
+              const job = this.jobs.get() as Job | undefined;
+              if (job) this.work(job, RESTAMP_CHUNK, RESTAMP_BUDGET_MS);
+            })();
           } finally {
             this.sqlite.pragma('synchronous = FULL');
           }
+          this.checkpoints.written();
         }
       } catch (error) {
         // A full or busy disk: the job is in the database, so try again a little later.
@@ -93,6 +114,7 @@ export class PetRestamps {
         console.error(`[server] re-rendering pets paused: ${message}; retrying in 5 s`);
         setTimeout(() => this.resume(), 5000).unref();
       } finally {
+        await this.checkpoints.end();
         this.running = undefined;
       }
     })();
@@ -103,16 +125,32 @@ export class PetRestamps {
     while (this.running) await this.running;
   }
 
-  stop(): void {
+  /** Stops taking chunks and the checkpoint worker (before the database closes). */
+  async stop(): Promise<void> {
     this.stopped = true;
+    await this.checkpoints.close();
   }
 
   /**
    * One chunk of a job: re-renders the next pets after its cursor (up to `limit`, or until `budgetMs` has
    * passed) and moves the cursor, or ends the job when none is left. Returns how many pets it re-rendered.
    */
-  private work(job: Job, limit: number, budgetMs = Number.POSITIVE_INFINITY): number {
+  private work(job: Job, limit: number, budgetMs: number): number {
     const started = performance.now();
+    const seqs = this.nextSeqs(job, limit);
+    let done = 0;
+    while (done < seqs.length) {
+      this.restamp(seqs[done] as number);
+      done++;
+      if (performance.now() - started >= budgetMs) break;
+    }
+    if (done === seqs.length && seqs.length < limit) this.finish.run(job.id);
+    else if (done > 0) this.advance.run(seqs[done - 1] as number, job.id);
+    return done;
+  }
+
+  /** The next pets of a job after its cursor, in `seq` order, at most `limit`. */
+  private nextSeqs(job: Job, limit: number): number[] {
     let next = this.nextPets.get(job.condition);
     if (!next) {
       next = this.sqlite
@@ -124,15 +162,6 @@ export class PetRestamps {
       if (this.nextPets.size >= 20) this.nextPets.clear();
       this.nextPets.set(job.condition, next);
     }
-    const seqs = next.all(...(JSON.parse(job.params) as unknown[]), job.after_seq, limit) as number[];
-    let done = 0;
-    while (done < seqs.length) {
-      this.restamp(seqs[done] as number);
-      done++;
-      if (performance.now() - started >= budgetMs) break;
-    }
-    if (done === seqs.length && seqs.length < limit) this.finish.run(job.id);
-    else if (done > 0) this.advance.run(seqs[done - 1] as number, job.id);
-    return done;
+    return next.all(...(JSON.parse(job.params) as unknown[]), job.after_seq, limit) as number[];
   }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { FieldError, PetCreate, PetListQuery, PetUpdate } from '../../../shared/contract';
+import type { ForeignCommits } from '../db/foreign-commits';
 import type { PetRow } from '../db/rows';
 import type { UpdateClock } from '../db/update-clock';
 import { validationError } from './api-error';
@@ -75,6 +76,12 @@ export class PetStore {
   private readonly updates = new Map<string, Database.Statement>();
   private readonly changeListeners: Array<(id: string) => void> = [];
   private readonly lister: PetLister;
+  private readonly stampedAfter: Database.Statement<[number]>;
+  private readonly newestStamp: Database.Statement<[]>;
+  /** Every pet change stamped up to this `updated_at` is reflected in memory (facets, listeners). */
+  private seenStamp: number;
+  /** This process wrote pets since `seenStamp` last moved. */
+  private ownWrites = false;
   /** In-memory filter, rank and order columns (search and the list views). */
   readonly facets: PetFacets;
   /** The stored Pet responses. */
@@ -87,6 +94,7 @@ export class PetStore {
     private readonly clock: UpdateClock,
     readonly meta: ShelterMetadata,
     readonly vocabulary: SearchVocabulary,
+    foreign: ForeignCommits,
   ) {
     this.byId = sqlite.prepare('SELECT * FROM pets WHERE id = ? AND deleted_at IS NULL');
     this.byCustomId = sqlite.prepare('SELECT * FROM pets WHERE custom_id = ? AND deleted_at IS NULL');
@@ -97,7 +105,47 @@ export class PetStore {
     this.facets = new PetFacets(sqlite);
     this.bodies = new PetBodies(sqlite, meta);
     this.lister = new PetLister(sqlite, this.facets, vocabulary);
-    this.restamps = new PetRestamps(sqlite, (seq) => this.restampOne(seq));
+    this.restamps = new PetRestamps(
+      sqlite,
+      (seq) => this.restampOne(seq),
+      () => foreign.check(),
+    );
+    this.stampedAfter = sqlite.prepare('SELECT seq, id, updated_at FROM pets WHERE updated_at > ?');
+    this.newestStamp = sqlite.prepare('SELECT MAX(updated_at) FROM pets').pluck();
+    this.seenStamp = (this.newestStamp.get() as number | null) ?? 0;
+  }
+
+  /**
+   * After another connection committed (`ForeignCommits`): every pet stamped since the last look that this process
+   * did not write itself is re-read into the facets and reported to the change listeners (response caches). Every
+   * pet write, in any process, takes a new `updated_at` above all stored ones, so none is missed.
+   */
+  catchUpForeignWrites(): void {
+    for (const row of this.stampedAfter.iterate(this.seenStamp) as Iterable<{
+      seq: number;
+      id: string;
+      updated_at: number;
+    }>) {
+      if (row.updated_at > this.seenStamp) this.seenStamp = row.updated_at;
+      if (this.facets.holds(row.seq, row.updated_at)) continue;
+      this.facets.markDirty(row.seq);
+      for (const listener of this.changeListeners) listener(row.id);
+    }
+    this.ownWrites = false;
+  }
+
+  /**
+   * When no other connection committed since the last check (`quiet`), every stamp in the database above
+   * `seenStamp` is this process's own and already applied: the next catch-up need not read them again. Outside
+   * transactions only (a stamp of a write that rolls back must not count).
+   */
+  settleOwnWrites(quiet: () => boolean): void {
+    if (!this.ownWrites || this.sqlite.inTransaction) return;
+    const newest = (this.newestStamp.get() as number | null) ?? 0;
+    // Read before asking: a commit of another process after the read is not in `newest`.
+    if (!quiet()) return;
+    this.seenStamp = Math.max(this.seenStamp, newest);
+    this.ownWrites = false;
   }
 
   /** Calls `listener` with the id of every pet a write changes (targeted cache invalidation). */
@@ -204,6 +252,7 @@ export class PetStore {
     const seq = Number(this.insert.run(row).lastInsertRowid);
     this.bodies.store({ ...row, seq });
     this.facets.markDirty(seq);
+    this.ownWrites = true;
     this.vocabulary.add(columns.name, columns.breed, columns.description);
   }
 
@@ -259,8 +308,8 @@ export class PetStore {
   }
 
   /** Stops background work (before the database closes). */
-  stop(): void {
-    this.restamps.stop();
+  async stop(): Promise<void> {
+    await this.restamps.stop();
   }
 
   private restampOne(seq: number): void {
@@ -278,6 +327,7 @@ export class PetStore {
     const row = this.bySeq.get(seq) as PetRow;
     this.bodies.store(row);
     this.facets.markDirty(seq);
+    this.ownWrites = true;
     for (const listener of this.changeListeners) listener(row.id);
     return row;
   }

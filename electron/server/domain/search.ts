@@ -21,17 +21,24 @@ export class SearchVocabulary {
   /** Alternatives already worked out per query word (as someone types, each prefix comes back many times). */
   private readonly memo = new Map<string, string[]>();
   private readonly insert: Database.Statement<[string, string]>;
+  private readonly stored: Database.Statement<[string]>;
+  private readonly storedCount: Database.Statement<[string]>;
 
   constructor(
     sqlite: Database.Database,
     private readonly scope: string,
   ) {
-    const rows = sqlite
-      .prepare('SELECT term FROM search_terms WHERE scope = ?')
-      .pluck()
-      .all(scope) as string[];
-    for (const term of rows) this.terms.add(term);
+    this.stored = sqlite.prepare('SELECT term FROM search_terms WHERE scope = ?').pluck();
+    this.storedCount = sqlite.prepare('SELECT COUNT(*) FROM search_terms WHERE scope = ?').pluck();
+    for (const term of this.stored.all(scope) as string[]) this.terms.add(term);
     this.insert = sqlite.prepare('INSERT OR IGNORE INTO search_terms (scope, term) VALUES (?, ?)');
+  }
+
+  /** Learns the words another process stored (terms are only ever added, so an equal count means none). */
+  catchUp(): void {
+    if ((this.storedCount.get(this.scope) as number) === this.terms.size) return;
+    for (const term of this.stored.all(this.scope) as string[]) this.terms.add(term);
+    this.memo.clear();
   }
 
   get size(): number {

@@ -111,6 +111,8 @@ export function createRequestListener(
     }
     const route = match.route;
     exchange.endpoint = route.endpoint;
+    // What another process committed (a key, a pet, a setting) counts from this request on.
+    app.catchUp();
 
     // Keyless endpoints (the OpenAPI document) are counted per client address instead of per key.
     const address = req.socket.remoteAddress ?? 'unknown';
@@ -206,6 +208,8 @@ export function createRequestListener(
         }
       }
       return app.sqlite.transaction(() => {
+        // Again under the write lock: a commit of another process may have landed while the body was read.
+        app.catchUp();
         const result = route.handle({ app, params, query, body, idempotencyKey });
         app.keys.flushUses();
         if (tracked && result.status === 200) {

@@ -34,6 +34,7 @@ export function apiKeyOperations({ app }: StaffContext) {
 
     /** The id of the stored key matching `key` (active only), e.g. to recognise a desk's own key. */
     apiKeyIdOf(key: string): string | undefined {
+      app.catchUp();
       return app.keys.authenticate(key)?.id;
     },
 

@@ -43,7 +43,12 @@ export function createStaffContext(app: ServerContext): StaffContext {
     app,
     sqlite,
     now: () => Math.floor(app.now()),
-    tx: (fn) => sqlite.transaction(fn)(),
+    // Settings another process changed are re-read first, so the change builds on them.
+    tx: (fn) =>
+      sqlite.transaction(() => {
+        app.catchUp();
+        return fn();
+      })(),
     getPetOrThrow(id) {
       const row = pets.get(id);
       if (!row) throw new StaffOperationError(`No pet with id ${id}.`);

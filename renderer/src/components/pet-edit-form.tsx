@@ -3,13 +3,10 @@ import { useState } from 'react';
 import type { CustomField } from '../../../shared/contract';
 import type { MirrorPet } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
-import { changedFields } from '../lib/form-messages';
 import { buildPetUpdate, draftFromPet, type PetDraft } from '../lib/pet-form';
 import { useOutboxWrite } from '../lib/use-outbox-write';
 import { DeskErrorAlert } from './desk-error-alert';
-import { DuplicateWarnings } from './duplicate-warnings';
-import { FormErrorSummary } from './form-error-summary';
-import { PetFields } from './pet-fields';
+import { PetFormBody } from './pet-form-body';
 
 /** The Edit form of a pet in the drawer: sends only the changed fields through the outbox. */
 export function PetEditForm({
@@ -26,8 +23,8 @@ export function PetEditForm({
   const api = useDesk();
   const [original] = useState<PetDraft>(() => draftFromPet(pet.record));
   const [draft, setDraft] = useState<PetDraft>(original);
-  const { errors, error, warnings, saving, showInvalid, clearFields, submit, dismissWarnings } =
-    useOutboxWrite();
+  const write = useOutboxWrite();
+  const { errors, error, saving, showInvalid, submit } = write;
   const [notice, setNotice] = useState<string>();
 
   async function save(force: boolean) {
@@ -57,26 +54,15 @@ export function PetEditForm({
         <Text size="sm" c="dimmed">
           Only the fields you change are sent to the server.
         </Text>
-        <FormErrorSummary errors={errors} />
-        <PetFields
+        <PetFormBody
           draft={draft}
-          onChange={(next) => {
-            clearFields(changedFields(draft, next));
-            setDraft(next);
-          }}
-          errors={errors}
+          onDraftChange={setDraft}
+          write={write}
+          onSaveAnyway={() => void save(true)}
           customFields={customFields}
           statuses={statuses}
           compact
         />
-        {warnings.length > 0 && (
-          <DuplicateWarnings
-            warnings={warnings}
-            saving={saving}
-            onOverride={() => void save(true)}
-            onCancel={dismissWarnings}
-          />
-        )}
         <Stack gap="xs" pos="sticky" bottom={0} py="sm" bg="var(--mantine-color-body)" style={{ zIndex: 2 }}>
           {Object.keys(errors).length > 0 && (
             <Text size="sm" c="red" role="status">

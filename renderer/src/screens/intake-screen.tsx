@@ -3,13 +3,10 @@ import { IconInfoCircle, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
-import { DuplicateWarnings } from '../components/duplicate-warnings';
-import { FormErrorSummary } from '../components/form-error-summary';
 import { PetDrawer } from '../components/pet-drawer';
-import { PetFields } from '../components/pet-fields';
+import { PetFormBody } from '../components/pet-form-body';
 import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
-import { changedFields } from '../lib/form-messages';
 import { buildPetCreate, emptyPetDraft, type PetDraft } from '../lib/pet-form';
 import { useRememberedState } from '../lib/remembered';
 import { useOutboxWrite } from '../lib/use-outbox-write';
@@ -19,8 +16,8 @@ export function IntakeScreen() {
   const fields = useDeskQuery('mirror.customFields', { entity: 'pet' });
   const statuses = useDeskQuery('mirror.pets.statuses');
   const [draft, setDraft] = useState<PetDraft>(() => emptyPetDraft());
-  const { errors, error, warnings, saving, showInvalid, clearFields, submit, dismissWarnings, reset } =
-    useOutboxWrite();
+  const write = useOutboxWrite();
+  const { errors, error, saving, showInvalid, submit, reset } = write;
   // Confirmations stay while staff visit other screens, so they can see each record reach the server.
   const [saved, setSaved] = useRememberedState<{ id: string; name: string }[]>('intake.saved', []);
   const [openId, setOpenId] = useState<string | null>(null);
@@ -72,27 +69,17 @@ export function IntakeScreen() {
             }}
           >
             <Stack gap="lg">
-              <FormErrorSummary errors={errors} />
-              <PetFields
+              <PetFormBody
                 draft={draft}
-                onChange={(next) => {
-                  clearFields(changedFields(draft, next));
-                  setDraft(next);
-                }}
-                errors={errors}
+                onDraftChange={setDraft}
+                write={write}
+                onSaveAnyway={() => void save(true)}
+                onOpenDuplicate={setOpenId}
                 customFields={fields.data?.fields ?? []}
                 statuses={statuses.data ?? []}
-              />
-              {error && errorCount === 0 && <DeskErrorAlert error={error} title="Not saved" />}
-              {warnings.length > 0 && (
-                <DuplicateWarnings
-                  warnings={warnings}
-                  saving={saving}
-                  onOverride={() => void save(true)}
-                  onCancel={dismissWarnings}
-                  onOpen={setOpenId}
-                />
-              )}
+              >
+                {error && errorCount === 0 && <DeskErrorAlert error={error} title="Not saved" />}
+              </PetFormBody>
               <Group justify="flex-end" gap="sm">
                 <Button
                   variant="default"

@@ -1,0 +1,150 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
+
+/**
+ * The checkpointing connection, run in a worker thread: it copies the WAL into the database file (and waits for
+ * the disk) whenever asked, so the event loop never does. CommonJS source, so it needs no file of its own in any
+ * build; the driver's path comes from the main thread.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.filename, { fileMustExist: true });
+parentPort.on('message', (message) => {
+  if (message === 'close') {
+    db.close();
+    parentPort.close();
+    return;
+  }
+  let error = null;
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch (caught) {
+    error = caught instanceof Error ? caught.message : String(caught);
+  }
+  parentPort.postMessage({ error });
+});
+`;
+
+/**
+ * Checkpoints off the event loop while a long series of writes runs (the re-rendering of thousands of pets after a
+ * settings change). SQLite's automatic checkpoint runs inside the commit that crosses 1000 WAL pages, on the
+ * committing thread: copying those pages and syncing the file took 30 to 300 ms on a busy disk, a stall for every
+ * reader. Between `begin()` and `end()` the connection's automatic checkpoint is off and a worker thread's own
+ * connection checkpoints after each `written()` (PASSIVE: it never blocks the writer or the readers). Where a
+ * worker cannot run (an in-memory database, a driver that will not load in a worker), nothing changes: the
+ * automatic checkpoint stays on.
+ */
+export class BackgroundCheckpoints {
+  private worker: Worker | undefined;
+  private unavailable: boolean;
+  private active = false;
+  private busy = false;
+  private again = false;
+  private idle: Array<() => void> = [];
+  private autocheckpoint = 1000;
+
+  constructor(private readonly sqlite: Database.Database) {
+    this.unavailable = sqlite.memory || sqlite.pragma('journal_mode', { simple: true }) !== 'wal';
+  }
+
+  /** Hands checkpoints to the worker until `end()`. */
+  begin(): void {
+    if (this.active || this.unavailable) return;
+    const worker = this.worker ?? this.startWorker();
+    if (!worker) return;
+    this.autocheckpoint = this.sqlite.pragma('wal_autocheckpoint', { simple: true }) as number;
+    this.sqlite.pragma('wal_autocheckpoint = 0');
+    this.active = true;
+  }
+
+  /** After a commit: the worker checkpoints what is in the WAL (once more after its current run, if busy). */
+  written(): void {
+    if (!this.active || !this.worker) return;
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
+    this.busy = true;
+    // Held open while it works (someone may be waiting for `end()`), let go when idle.
+    this.worker.ref();
+    this.worker.postMessage('checkpoint');
+  }
+
+  /**
+   * Checkpoints once more, waits for the worker, then turns the automatic checkpoint back on: the WAL is short
+   * again by then, so the next commit does not pay for the whole series.
+   */
+  async end(): Promise<void> {
+    if (!this.active) return;
+    this.written();
+    if (this.busy) await new Promise<void>((resolve) => this.idle.push(resolve));
+    this.restore();
+  }
+
+  /** Stops the worker (before the database closes). */
+  async close(): Promise<void> {
+    this.restore();
+    const worker = this.worker;
+    this.worker = undefined;
+    this.unavailable = true;
+    if (!worker) return;
+    const exited = new Promise((resolve) => worker.once('exit', resolve));
+    worker.ref();
+    worker.postMessage('close');
+    await exited;
+  }
+
+  private restore(): void {
+    if (!this.active) return;
+    this.active = false;
+    if (this.sqlite.open) this.sqlite.pragma(`wal_autocheckpoint = ${this.autocheckpoint}`);
+  }
+
+  private startWorker(): Worker | undefined {
+    try {
+      const worker = new Worker(WORKER_SOURCE, {
+        eval: true,
+        workerData: {
+          driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+          filename: this.sqlite.name,
+        },
+      });
+      worker.unref();
+      worker.on('message', (result: { error: string | null }) => {
+        if (result.error) console.error(`[server] background checkpoint failed: ${result.error}`);
+        this.busy = false;
+        worker.unref();
+        if (this.again) {
+          this.again = false;
+          this.written();
+          return;
+        }
+        for (const resolve of this.idle.splice(0)) resolve();
+      });
+      worker.on('error', (error) => this.giveUp(error));
+      worker.on('exit', () => {
+        this.busy = false;
+        for (const resolve of this.idle.splice(0)) resolve();
+      });
+      this.worker = worker;
+      return worker;
+    } catch (error) {
+      this.giveUp(error);
+      return undefined;
+    }
+  }
+
+  /** The worker failed: back to the automatic checkpoint, for good. */
+  private giveUp(error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`[server] checkpoints stay on the main thread: ${message}`);
+    this.unavailable = true;
+    this.worker = undefined;
+    this.busy = false;
+    this.again = false;
+    this.restore();
+    for (const resolve of this.idle.splice(0)) resolve();
+  }
+}

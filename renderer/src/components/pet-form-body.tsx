@@ -1,0 +1,64 @@
+import type { ReactNode } from 'react';
+import type { CustomField } from '../../../shared/contract';
+import { changedFields } from '../lib/form-messages';
+import type { PetDraft } from '../lib/pet-form';
+import type { useOutboxWrite } from '../lib/use-outbox-write';
+import { DuplicateWarnings } from './duplicate-warnings';
+import { FormErrorSummary } from './form-error-summary';
+import { PetFields } from './pet-fields';
+
+/**
+ * What the intake and the pet edit form both show: the summary of field messages, the pet's fields (a change takes
+ * away the messages of the fields it touched) and the duplicate warnings of the last save. `children` go between
+ * the fields and the warnings (the intake's error).
+ */
+export function PetFormBody({
+  draft,
+  onDraftChange,
+  write,
+  onSaveAnyway,
+  onOpenDuplicate,
+  customFields,
+  statuses,
+  compact,
+  children,
+}: {
+  draft: PetDraft;
+  onDraftChange(next: PetDraft): void;
+  write: ReturnType<typeof useOutboxWrite>;
+  /** Saves again, past the duplicate warnings. */
+  onSaveAnyway(): void;
+  onOpenDuplicate?(existingId: string): void;
+  customFields: readonly CustomField[];
+  statuses: readonly string[];
+  /** Edit drawer: one column. */
+  compact?: boolean;
+  children?: ReactNode;
+}) {
+  return (
+    <>
+      <FormErrorSummary errors={write.errors} />
+      <PetFields
+        draft={draft}
+        onChange={(next) => {
+          write.clearFields(changedFields(draft, next));
+          onDraftChange(next);
+        }}
+        errors={write.errors}
+        customFields={customFields}
+        statuses={statuses}
+        compact={compact}
+      />
+      {children}
+      {write.warnings.length > 0 && (
+        <DuplicateWarnings
+          warnings={write.warnings}
+          saving={write.saving}
+          onOverride={onSaveAnyway}
+          onCancel={write.dismissWarnings}
+          onOpen={onOpenDuplicate}
+        />
+      )}
+    </>
+  );
+}
