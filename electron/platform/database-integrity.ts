@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { createRequire as requireRelativeTo } from 'node:module';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -144,11 +144,8 @@ try {
 }
 `;
 
-/**
- * better-sqlite3's entry, resolved from here (inside the app's asar once packaged): what the worker loads. The import
- * is renamed because bundles of the CLI declare their own `createRequire` in a banner (test/concurrency).
- */
-const driverPath = requireRelativeTo(import.meta.url).resolve('better-sqlite3');
+/** better-sqlite3's entry, resolved from here (inside the app's asar once packaged): what the worker loads. */
+const driverPath = createRequire(import.meta.url).resolve('better-sqlite3');
 
 export interface OffThreadReading {
   /** One list per statement that ran, of its rows' first column. */
