@@ -76,6 +76,11 @@ test('the desk finds what people type: shelter ids, phone forms, typos, best mat
   await search.fill('labrdor');
   await expect(firstRow).toContainText('Labrador');
 
+  // A short word beside a longer one, as it is being typed: the start of a word of the breed (or name).
+  const bred = pets.find((pet) => (pet.breed[0] ?? '').length >= 3 && pet.name.length > 3) as ApiPet;
+  await search.fill(`${bred.name} ${(bred.breed[0] as string).slice(0, 2)}`);
+  await expect(table.getByRole('row', { name: bred.name, exact: true }).first()).toBeVisible();
+
   // Best match: a pet whose name starts with the typed letters comes before pets that only contain them.
   const prefix = target.name.slice(0, 3);
   await search.fill(prefix);

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDeskCore, type DeskCore } from '../../electron/desk/api';
 import { petFields, readServerState, startServer, WRITE_KEY } from '../outbox/helpers';
 import { tempDir } from '../temp-mirror';
+import { AdversarialServer } from './adversarial-server';
 
 /**
  * Issue #13: each connection keeps its own mirror and outbox. Switching a desk to another connection and back shows
@@ -167,6 +168,37 @@ describe('a desk switching connections', () => {
     expect(names).toEqual(Array.from({ length: 12 }, (_, i) => `Queued ${i}`).sort());
     // The outbox sends at most 4 at once; two senders would have been seen with more.
     expect(proxy.stats.maxInFlight).toBeLessThanOrEqual(4);
+  }, 60_000);
+
+  it('stops a large first sync when switching away instead of waiting for it; what it stored stays and it goes on on return', async () => {
+    const server = new AdversarialServer();
+    server.addPets(6000);
+    await server.start();
+    cleanups.push(() => server.close());
+    let petPages = 0;
+    server.options.beforeListPage = ({ path }) => {
+      if (path === '/api/pets') petPages += 1;
+    };
+    const core = await desk();
+    await core.registry.invoke('sync.connection.set', {
+      mode: 'remote',
+      remote: server.origin,
+      apiKey: 'key',
+    });
+    await until(() => petPages >= 5, 'the first sync under way');
+
+    await core.registry.invoke('sync.connection.set', { mode: 'standalone' });
+    // The switch did not wait for the 60 pages of the list, and nothing more is asked once it returned.
+    const pagesAtSwitch = petPages;
+    expect(pagesAtSwitch).toBeLessThan(60);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(petPages).toBe(pagesAtSwitch);
+
+    // Back again: the pages stored before the switch are there, and the sync goes on to the whole list.
+    await core.registry.invoke('sync.connection.set', { mode: 'remote', remote: server.origin });
+    const shown = async () => (await core.registry.invoke('mirror.pets.list', { limit: 1 })).total;
+    expect(await shown()).toBeGreaterThan(0);
+    await until(async () => (await shown()) === 6000, 'the whole list', 45_000);
   }, 60_000);
 
   it('tries an address and key before saving: the pets it lists, or the reason in words; nothing saved', async () => {

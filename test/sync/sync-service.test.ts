@@ -198,4 +198,33 @@ describe('SyncService', () => {
     server.options.beforeListPage = undefined;
     expect((await svc.runFullCheck())?.complete).toBe(true);
   });
+
+  it('stops a long first sync promptly when stopped (a switch of connection), keeps what it stored and goes on later', async () => {
+    server.addPets(3000);
+    const svc = makeService();
+    let stopping: Promise<void> | undefined;
+    let statesAtStop = 0;
+    server.options.beforeListPage = ({ path, pageNo }) => {
+      if (path !== '/api/pets' || pageNo !== 3 || stopping) return;
+      statesAtStop = states.length;
+      stopping = svc.stop();
+    };
+    svc.start();
+    await until(() => stopping !== undefined);
+    await stopping;
+    const petPages = () => server.log.filter((entry) => entry.url.startsWith('/api/pets?')).length;
+    // The page asked for while stopping (and at most one read ahead), not the 30 pages of the whole list.
+    expect(petPages()).toBeLessThanOrEqual(6);
+    const stored = () => (mirror.db.prepare('SELECT count(*) AS n FROM pet').get() as { n: number }).n;
+    expect(stored()).toBeGreaterThan(0);
+    expect(stored()).toBeLessThan(3000);
+    // Nothing reported after the stop: the status belongs to the next connection by then.
+    expect(states.slice(statesAtStop).every((s) => s.state === 'syncing')).toBe(true);
+
+    server.options.beforeListPage = undefined;
+    const again = makeService();
+    const summary = await again.syncNow();
+    expect(summary?.complete).toBe(true);
+    expect(stored()).toBe(3000);
+  });
 });

@@ -94,4 +94,45 @@ describe('a search with many matches', () => {
     expect(mirrorChanges(mirror.db)).toBeGreaterThan(before);
     markPresence(mirror.db, 'pet', removedId, 'listed');
   });
+
+  it('keeps the gathered matches while a word typed on finds the same rows, and gathers them again otherwise', () => {
+    const totalChanges = () => (statement(mirror.db, 'SELECT total_changes() AS n').get() as { n: number }).n;
+    const typed = [
+      '985',
+      '9851',
+      '985141',
+      '98514100001',
+      '985141000012',
+      'RAR',
+      'rar-',
+      'rar-0',
+      'rar-00',
+      'rar-0',
+    ];
+    for (const search of typed) {
+      const expected = rankedAll(search);
+      for (const offset of [0, 60]) {
+        const page = listPets(mirror.db, { search, limit: 60, offset });
+        expect(page.total, search).toBe(expected.length);
+        expect(seqsOf(page.items.map((item) => item.record.id)), `${search} @${offset}`).toEqual(
+          expected.slice(offset, offset + 60),
+        );
+      }
+    }
+    // Every pet's microchip starts with 985141: typing on from `985` writes nothing; a narrower word gathers again.
+    listPets(mirror.db, { search: '985' });
+    let before = totalChanges();
+    listPets(mirror.db, { search: '9851410' });
+    expect(totalChanges()).toBe(before);
+    listPets(mirror.db, { search: '98514100001' });
+    expect(totalChanges()).toBeGreaterThan(before);
+    // A pet stored between two keystrokes is found by the second.
+    listPets(mirror.db, { search: '985' });
+    storeServerPage(mirror.db, 'pet', [makePet({ name: 'Late', microchip_id: '985149999999999' })], 'listed');
+    before = totalChanges();
+    const page = listPets(mirror.db, { search: '9851', limit: 1 });
+    expect(page.total).toBe(rankedAll('9851').length);
+    expect(page.total).toBe(PETS + 1);
+    expect(totalChanges()).toBeGreaterThan(before);
+  });
 });

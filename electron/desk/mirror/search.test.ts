@@ -83,6 +83,42 @@ describe('desk search', () => {
     expect(petNames('bel')).toEqual(['Bella', 'Sir Bellamy', 'Apollo', 'Isabel']);
   });
 
+  it('matches a short word at the start of any word of the name or breed, as it is typed', () => {
+    storeServerPage(
+      mirror.db,
+      'pet',
+      [
+        makePet({ name: 'Bella 4821', breed: ['Husky'] }),
+        makePet({ name: 'Bella 7', breed: ['Husky'] }),
+        makePet({ name: 'Tom', breed: ['Mixed Breed'] }),
+      ],
+      'listed',
+    );
+    expect(petNames('Bella 4')).toEqual(['Bella 4821']);
+    expect(petNames('Bella 48')).toEqual(['Bella 4821']);
+    expect(petNames('Bella 4821')).toEqual(['Bella 4821']);
+    // A later word of the breed ("Retriever"), a first one ("Beagle"), in any case; the name's start ranks first.
+    expect(petNames('re')).toEqual(['Bella']);
+    expect(petNames('Be')).toEqual(['Bella', 'Bella 4821', 'Bella 7', 'Apollo', 'Isabel']);
+    expect(petNames('br')).toEqual(['Tom']);
+    // Beside a longer word, a short one narrows by breed too.
+    expect(petNames('bella hu')).toEqual(['Bella 4821', 'Bella 7']);
+    expect(petNames('be isabel')).toEqual(['Isabel']);
+    // Not the inside of a word.
+    expect(petNames('ll')).toEqual([]);
+    expect(petNames('bella ll')).toEqual([]);
+    // One character alone (the first keystroke of nearly every search) is the start of the name only.
+    expect(petNames('b')).toEqual(['Bella', 'Bella 4821', 'Bella 7']);
+    expect(personNames('le')).toEqual(['Dana Lee']);
+  });
+
+  it('finds a pet by the first digits of its microchip', () => {
+    storeServerPage(mirror.db, 'pet', [makePet({ name: 'Rex', microchip_id: '900000000000001' })], 'listed');
+    expect(petNames('98')).toEqual(['Isabel']);
+    expect(petNames('90')).toEqual(['Rex']);
+    expect(petNames('985')).toEqual(['Isabel']);
+  });
+
   it('finds people by phone whichever way the number is written', () => {
     expect(personNames('+1 555 0999')).toEqual(['Dana Lee']);
     expect(personNames('555-0999')).toEqual(['Dana Lee']);

@@ -3,7 +3,12 @@ import { mirrorChanges } from './search-hits';
 import { digitsSql, MIN_INDEXED_WORD, phoneDigits, typoAlternatives, wordsOf } from './search-words';
 import { type MirrorDb, statement } from './types';
 
-type Table = 'pet' | 'person';
+export type Table = 'pet' | 'person';
+/** A piece of SQL and its positional parameters. */
+interface SqlPart {
+  sql: string;
+  params: unknown[];
+}
 
 /** The search part of a list query: a condition on the list table's `seq`, and a relevance rank to order by. */
 export interface SearchClause {
@@ -19,6 +24,22 @@ export interface SearchClause {
   matches: string;
   candidates: string;
   candidateParams: unknown[];
+  /** Set for a search of one word (3+ characters) read as it is, without typo alternatives: see `Narrowing`. */
+  narrowing?: Narrowing;
+}
+
+/**
+ * What a one-word search needs to reuse the matches of the search before it. Typing on (`985` then `9851`) finds a
+ * subset of what the shorter word found (a substring of every text that holds the longer one, a prefix of every id
+ * that starts with it), so when one of its own sources alone counts as many rows as the shorter word matched, the
+ * two sets are equal, and the gathered matches are kept instead of writing 100k rows again (search-hits.ts).
+ */
+export interface Narrowing {
+  table: Table;
+  /** The word, lower case. */
+  word: string;
+  /** Counts of sources that each find a subset of this search's matches (cheap: no rows written). */
+  counts: Array<{ sql: string; params: unknown[] }>;
 }
 
 /** Largest code point: `prefix + MAX_CHAR` is above every text that starts with `prefix`. */
@@ -72,6 +93,79 @@ function vocabulary(db: MirrorDb, table: Table): string[] {
   return list;
 }
 
+/**
+ * The mirror's breeds (a few dozen texts, but read by a pass over every pet: 100 ms at 100k). Read again after a
+ * write at most this often, so short words typed during a first sync (a write every page) do not pay it each time;
+ * a breed new to the desk is found by short words after that delay, by longer ones at once.
+ */
+const BREEDS_REREAD_MS = 30_000;
+const breedLists = new WeakMap<MirrorDb, { key: number; readAt: number; breeds: string[] }>();
+
+function knownBreeds(db: MirrorDb): string[] {
+  const key = mirrorChanges(db);
+  const cached = breedLists.get(db);
+  if (cached && (cached.key === key || performance.now() - cached.readAt < BREEDS_REREAD_MS))
+    return cached.breeds;
+  const rows = statement(db, 'SELECT DISTINCT breed_text FROM pet WHERE breed_text IS NOT NULL').raw().all();
+  const breeds = (rows as unknown[][]).map((row) => String(row[0]));
+  breedLists.set(db, { key, readAt: performance.now(), breeds });
+  return breeds;
+}
+
+/** Breeds with a word that starts with `word` (lower case). */
+function breedsStartingWith(db: MirrorDb, word: string): string[] {
+  return knownBreeds(db).filter((breed) => wordsOf(breed).some((part) => part.startsWith(word)));
+}
+
+/**
+ * A word shorter than the trigram index reads (`4` in `Bella 4`, `be`) as the set of records it matches: the start
+ * of the name or of any word in it (one pass over the name index), or, for pets, of any word of the breed (those
+ * breeds looked up through the trigram index). A search of one character alone matches the start of the name only:
+ * it is the first keystroke of nearly every search, and every pet with a word starting with `b` answers nothing.
+ */
+function shortWordSource(db: MirrorDb, table: Table, word: string, alone: boolean): SqlPart {
+  const nameIndex = table === 'pet' ? 'pet_list_name' : 'person_list_any_name';
+  const sources = [
+    `SELECT seq FROM ${table}_list WHERE name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE`,
+  ];
+  const params: unknown[] = [word, `${word}${MAX_CHAR}`];
+  if (alone && [...word].length === 1) return { sql: sources[0] as string, params };
+  sources.push(`SELECT seq FROM ${table}_list INDEXED BY ${nameIndex} WHERE instr(lower(name), ?) > 0`);
+  params.push(` ${asciiLower(word)}`);
+  if (table === 'pet') {
+    // Breeds of 3+ characters: the trigram index cannot find shorter texts.
+    const breeds = breedsStartingWith(db, word.toLowerCase()).filter(
+      (breed) => [...breed].length >= MIN_INDEXED_WORD,
+    );
+    if (breeds.length > 0) {
+      sources.push('SELECT rowid FROM pet_fts WHERE pet_fts MATCH ?');
+      params.push(`{breed_text} : (${breeds.map((breed) => quote(breed.toLowerCase())).join(' OR ')})`);
+    }
+  }
+  return { sql: sources.join(' UNION ALL '), params };
+}
+
+/**
+ * A short word beside longer ones (`4` in `Bella 4`), as a condition on each row the longer words found (a few
+ * thousand at most, instead of a pass over every name): what `shortWordSource` matches.
+ */
+function shortWordFilter(db: MirrorDb, table: Table, word: string): SqlPart {
+  const list = `${table}_list`;
+  const conditions = [
+    `${list}.name >= ? COLLATE NOCASE AND ${list}.name < ? COLLATE NOCASE`,
+    `instr(lower(${list}.name), ?) > 0`,
+  ];
+  const params: unknown[] = [word, `${word}${MAX_CHAR}`, ` ${asciiLower(word)}`];
+  const breeds = table === 'pet' ? breedsStartingWith(db, word.toLowerCase()) : [];
+  if (breeds.length > 0) {
+    conditions.push(
+      `(SELECT breed_text FROM pet WHERE pet.seq = ${list}.seq) IN (${breeds.map(() => '?').join(', ')})`,
+    );
+    params.push(...breeds);
+  }
+  return { sql: conditions.map((condition) => `(${condition})`).join(' OR '), params };
+}
+
 /** Whether a word (3+ characters) matches anything through the search indexes. */
 function hasHits(db: MirrorDb, table: Table, phrase: string): boolean {
   if (statement(db, `SELECT 1 FROM ${table}_fts WHERE ${table}_fts MATCH ? LIMIT 1`).get(phrase)) return true;
@@ -86,8 +180,9 @@ function hasHits(db: MirrorDb, table: Table, phrase: string): boolean {
  * through a search index (a substring of a short field through the trigram index: pet name, breed, microchip;
  * person name, email, phone; or, for pets, a word of the description starting with it). A word of letters that
  * matches nothing is read as a typo of the mirror's known words within the server's typo budget (`labrdor` finds
- * Labradors). Shorter words match the start of the name. Besides the words, the whole search may be an identifier:
- * a pet's `custom_id` (exact or prefix: `RAR-000199`, `rar-0001`) or microchip, or a person's phone compared by
+ * Labradors). Shorter words match the start of any word of the name (or, for pets, of the breed): `Bella 4` finds
+ * Bella 4821. Besides the words, the whole search may be an identifier: a pet's `custom_id` (exact or prefix:
+ * `RAR-000199`, `rar-0001`) or the start of its microchip (`98`), or a person's phone compared by
  * digits (`+1 555 0999`, `555-0999` and `5550999` find the same person). Rows a first sync has not indexed yet are
  * matched with LIKE meanwhile.
  */
@@ -113,19 +208,22 @@ export function searchClause(
       : false;
     return named;
   };
-  for (const word of words) {
-    if ([...word].length < MIN_INDEXED_WORD) {
-      conditions.push(
-        `SELECT seq FROM ${table}_list WHERE name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE`,
-      );
-      params.push(word, `${word}${MAX_CHAR}`);
-      continue;
+  const short = words.filter((word) => [...word].length < MIN_INDEXED_WORD);
+  let corrected = false;
+  if (long.length === 0) {
+    for (const word of short) {
+      const source = shortWordSource(db, table, word, words.length === 1);
+      conditions.push(source.sql);
+      params.push(...source.params);
     }
+  }
+  for (const word of long) {
     const lower = word.toLowerCase();
     const alternatives =
       !LETTERS.test(lower) || hasHits(db, table, quote(lower)) || namesRecords()
         ? []
         : typoAlternatives(lower, vocabulary(db, table));
+    if (alternatives.length > 0) corrected = true;
     const options = [lower, ...alternatives];
     const sources = [`SELECT rowid AS seq FROM ${table}_fts WHERE ${table}_fts MATCH ?`];
     params.push(options.map(quote).join(' OR '));
@@ -146,10 +244,15 @@ export function searchClause(
   // Every word must match (INTERSECT), or the whole search names a record (UNION): one set of seqs, looked up once.
   // Each word's sources are one operand of the INTERSECT (compound operators chain left to right, so unwrapped
   // sources of a later word would be added to the intersection instead of narrowing it).
-  const byWords =
+  let byWords =
     conditions.length === 1
       ? (conditions[0] as string)
       : `SELECT seq FROM (${conditions.map((condition) => `SELECT seq FROM (${condition})`).join(' INTERSECT ')})`;
+  if (long.length > 0 && short.length > 0) {
+    const filters = short.map((word) => shortWordFilter(db, table, word));
+    byWords = `SELECT seq FROM ${table}_list WHERE seq IN (${byWords}) AND ${filters.map((filter) => `(${filter.sql})`).join(' AND ')}`;
+    for (const filter of filters) params.push(...filter.params);
+  }
   const first = words[0] as string;
   // Ranked on every match (100k rows for a broad prefix): comparisons and instr(), not LIKE, which costs several
   // times more per row. ASCII case is folded, as LIKE and NOCASE do.
@@ -176,6 +279,8 @@ export function searchClause(
     ...(identifier?.exactParams ?? []),
   ];
   const matches = identifier ? `${identifier.any} UNION ALL ${byWords}` : byWords;
+  const narrowing =
+    words.length === 1 && long.length === 1 && !corrected ? narrowingOf(table, first, identifier) : undefined;
   return {
     where: `seq IN (${matches})`,
     params: [...(identifier?.anyParams ?? []), ...params],
@@ -184,20 +289,57 @@ export function searchClause(
     matches,
     candidates,
     candidateParams,
+    ...(narrowing && { narrowing }),
   };
 }
 
+/**
+ * The counts of a one-word search's own sources, cheapest first: the shelter ids and microchips starting with it
+ * (index ranges), then its trigram matches.
+ */
+function narrowingOf(table: Table, word: string, identifier: IdentifierClause | undefined): Narrowing {
+  const lower = word.toLowerCase();
+  const counts: Narrowing['counts'] = [];
+  if (table === 'pet' && identifier) {
+    counts.push(
+      {
+        sql: 'SELECT count(*) AS n FROM pet WHERE custom_id >= ? COLLATE NOCASE AND custom_id < ? COLLATE NOCASE',
+        params: [word, `${word}${MAX_CHAR}`],
+      },
+      // Within the trigram matches (or, not indexed yet, the LIKE ones) of the word.
+      {
+        sql: 'SELECT count(*) AS n FROM pet WHERE microchip_id >= ? AND microchip_id < ?',
+        params: [word, `${word}${MAX_CHAR}`],
+      },
+    );
+  }
+  counts.push({
+    sql: `SELECT count(*) AS n FROM ${table}_fts WHERE ${table}_fts MATCH ?`,
+    params: [quote(lower)],
+  });
+  return { table, word: lower, counts };
+}
+
 /** The identifier lookups of a whole search: `any` finds every record it names, `exact` the exact matches. */
-function identifierClause(
-  table: Table,
-  text: string,
-): { any: string; anyParams: unknown[]; exact: string; exactParams: unknown[] } | undefined {
+interface IdentifierClause {
+  any: string;
+  anyParams: unknown[];
+  exact: string;
+  exactParams: unknown[];
+}
+
+function identifierClause(table: Table, text: string): IdentifierClause | undefined {
   if (table === 'pet') {
     if (/\s/.test(text) || text.length < 2) return undefined;
+    // The start of a microchip: from the trigram index once 3 characters are typed, from its own index before.
+    const microchip =
+      [...text].length < MIN_INDEXED_WORD
+        ? { sql: 'microchip_id >= ? AND microchip_id < ?', params: [text, `${text}${MAX_CHAR}`] }
+        : { sql: 'microchip_id = ?', params: [text] };
     return {
       any: `SELECT seq FROM pet WHERE custom_id >= ? COLLATE NOCASE AND custom_id < ? COLLATE NOCASE
-        UNION ALL SELECT seq FROM pet WHERE microchip_id = ?`,
-      anyParams: [text, `${text}${MAX_CHAR}`, text],
+        UNION ALL SELECT seq FROM pet WHERE ${microchip.sql}`,
+      anyParams: [text, `${text}${MAX_CHAR}`, ...microchip.params],
       exact:
         'SELECT seq FROM pet WHERE custom_id = ? COLLATE NOCASE UNION SELECT seq FROM pet WHERE microchip_id = ?',
       exactParams: [text, text],

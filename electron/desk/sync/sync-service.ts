@@ -51,6 +51,8 @@ export class SyncService {
   private client: { key: string; client: ApiClient } | undefined;
   private offlineFailures = 0;
   private lastMetadataAt = 0;
+  /** Aborts the run under way when the service stops (a switch of connection does not wait for a long sync). */
+  private readonly stopping = new AbortController();
   private readonly now: () => number;
 
   constructor(private readonly options: SyncServiceOptions) {
@@ -111,10 +113,22 @@ export class SyncService {
     if (this.schedule.started) void this.syncNow({ metadata: true });
   }
 
+  /** Stops the schedule and the run under way (after the page being stored: what it stored stays). */
   async stop(): Promise<void> {
+    this.stopping.abort();
     await this.schedule.stop();
     await this.client?.client.close();
     this.client = undefined;
+  }
+
+  /**
+   * The push (the outbox's replay) is not cut by a stop: its requests in flight finish, and the outbox's own close
+   * ends the replay after them (a write cut mid-request would leave the server's answer unknown).
+   */
+  private pushHooks(hooks: SyncHooks, fullCheck: AbortSignal | undefined): SyncHooks {
+    const { push } = hooks;
+    if (!push) return hooks;
+    return { ...hooks, push: (run) => push({ ...run, signal: fullCheck }) };
   }
 
   private refreshPending(): void {
@@ -183,14 +197,15 @@ export class SyncService {
     const last = readLastRuns(db) ?? {};
     const metadata =
       request.metadata || this.now() - this.lastMetadataAt >= (this.options.metadataEveryMs ?? 15 * 60_000);
-    const signal = request.fullCheck ? this.fullCheck.signal : undefined;
+    const fullCheck = request.fullCheck ? this.fullCheck.signal : undefined;
+    const signal = fullCheck ? AbortSignal.any([this.stopping.signal, fullCheck]) : this.stopping.signal;
     try {
       const summary = await runSync(db, this.clientFor(connection), {
         reconcile: request.fullCheck ?? false,
         recheckRemoved: { everyMs: this.options.recheckEveryMs ?? 6 * 3_600_000, now: this.now() },
         metadata,
-        ...(this.options.hooks && { hooks: this.options.hooks }),
-        ...(signal && { signal }),
+        ...(this.options.hooks && { hooks: this.pushHooks(this.options.hooks, fullCheck) }),
+        signal,
         onProgress: (progress) => status.update({ state: 'syncing', progress }),
       });
       this.offlineFailures = 0;
@@ -224,6 +239,8 @@ export class SyncService {
   }
 
   private reportFailure(error: unknown, interval: number): void {
+    // A stopped service (a switch of connection) reports nothing more: the status is the next connection's.
+    if (this.stopping.signal.aborted) return;
     this.options.log?.warn('sync failed', {
       kind: error instanceof ApiError ? error.kind : 'internal',
       status: error instanceof ApiError ? error.status : undefined,
