@@ -17,10 +17,19 @@ export interface BadgeTarget {
   windows(): Array<{ setTitle(title: string): void; isDestroyed(): boolean }>;
 }
 
-/** Shows the number of changes waiting to sync on the dock/launcher badge and in every window's title. */
-export function showPendingCount(target: BadgeTarget, pending: number): void {
-  target.setBadgeCount(Math.max(0, pending));
-  for (const window of target.windows()) {
-    if (!window.isDestroyed()) window.setTitle(windowTitle(pending));
-  }
+/**
+ * Shows the number of changes waiting to sync on the dock/launcher badge and in every window's title. The core
+ * sends its status many times a second during a sync; the badge and titles change only when the number does.
+ */
+export function createPendingIndicator(target: BadgeTarget): (pending: number) => void {
+  let shown: number | undefined;
+  return (pending) => {
+    const count = Math.max(0, pending);
+    if (count === shown) return;
+    shown = count;
+    target.setBadgeCount(count);
+    for (const window of target.windows()) {
+      if (!window.isDestroyed()) window.setTitle(windowTitle(count));
+    }
+  };
 }

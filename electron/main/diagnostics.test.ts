@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { INITIAL_DESK_STATUS } from '../../shared/desk-api';
-import { showPendingCount, themeSourceFor, windowTitle } from './desk-indicators';
 import { formatDiagnostics } from './diagnostics';
 
 describe('Copy Diagnostics', () => {
@@ -35,33 +34,5 @@ describe('Copy Diagnostics', () => {
     expect(text).toContain('request req-1');
     expect(text).toContain('core: sync failed');
     expect(text).not.toMatch(/pass|key=abc/);
-  });
-});
-
-describe('desk indicators', () => {
-  it('the theme setting drives nativeTheme', () => {
-    expect(themeSourceFor('auto')).toBe('system');
-    expect(themeSourceFor('dark')).toBe('dark');
-    expect(themeSourceFor('light')).toBe('light');
-  });
-
-  it('the badge and the window titles show the changes waiting to sync', () => {
-    const setTitle = (title: string) => titles.push(title);
-    const titles: string[] = [];
-    const badge: number[] = [];
-    const target = {
-      setBadgeCount: (count: number) => badge.push(count),
-      windows: () => [{ setTitle, isDestroyed: () => false }],
-    };
-    showPendingCount(target, 3);
-    showPendingCount(target, 1);
-    showPendingCount(target, 0);
-    expect(badge).toEqual([3, 1, 0]);
-    expect(titles).toEqual([
-      'Shelter Desk — 3 changes waiting to sync',
-      'Shelter Desk — 1 change waiting to sync',
-      'Shelter Desk',
-    ]);
-    expect(windowTitle(0)).toBe('Shelter Desk');
   });
 });

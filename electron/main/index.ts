@@ -17,7 +17,7 @@ import type { DeskSettings, DeskStatus } from '../../shared/desk-api';
 import type { PortLike } from '../desk-process/protocol';
 import { registerAppSchemePrivileges, serveAppProtocol } from './app-protocol';
 import { startLocalCrashReports, watchProcesses } from './crash-handling';
-import { showPendingCount, themeSourceFor, windowTitle } from './desk-indicators';
+import { createPendingIndicator, themeSourceFor, windowTitle } from './desk-indicators';
 import { createDeskProcessHost, type DeskProcessHost, type UtilityLike } from './desk-process-host';
 import { formatDiagnostics } from './diagnostics';
 import { connectDeskPorts, sendShellEvent } from './ipc';
@@ -118,6 +118,10 @@ if (!app.requestSingleInstanceLock()) {
       });
 
       const secretStore = createDesktopSecretStore(dataDir);
+      const showPending = createPendingIndicator({
+        setBadgeCount: (count) => app.setBadgeCount(count),
+        windows: () => BrowserWindow.getAllWindows(),
+      });
       const coreHost = createDeskProcessHost({
         fork: () => forkCore(logs.main),
         createChannel: () => new MessageChannelMain() as unknown as { port1: PortLike; port2: PortLike },
@@ -134,10 +138,7 @@ if (!app.requestSingleInstanceLock()) {
         onMessage: (message) => {
           if (message.type === 'status') {
             status = message.status;
-            showPendingCount(
-              { setBadgeCount: (n) => app.setBadgeCount(n), windows: () => BrowserWindow.getAllWindows() },
-              status.pending,
-            );
+            showPending(status.pending);
           } else if (message.type === 'ready') {
             status = message.status;
             applyTheme(message.settings);

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
 /**
@@ -115,6 +117,95 @@ export function checkDatabase(sqlite: Database.Database, level: IntegrityLevel =
     if (!isStorageError(error)) throw error;
     return [(error as Error).message];
   }
+}
+
+/**
+ * The worker that reads a database off the caller's event loop: plain CommonJS in a string, so it runs the same
+ * under tsx, vitest and the bundled app without a module path to find. It opens the file read-only with its own
+ * better-sqlite3 connection, runs the statements in order (each answer as a list of first-column values), and
+ * stops at the first error, sending the answers it has and the error.
+ */
+const READER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const results = [];
+let db;
+try {
+  const Database = require(workerData.driver);
+  db = new Database(workerData.file, { readonly: true, fileMustExist: true });
+  for (const sql of workerData.statements) results.push(db.prepare(sql).pluck().all());
+  parentPort.postMessage({ results });
+} catch (error) {
+  parentPort.postMessage({
+    results,
+    error: { message: String((error && error.message) || error), code: error && error.code },
+  });
+} finally {
+  if (db) db.close();
+}
+`;
+
+/** better-sqlite3's entry, resolved from here (inside the app's asar once packaged): what the worker loads. */
+const driverPath = createRequire(import.meta.url).resolve('better-sqlite3');
+
+export interface OffThreadReading {
+  /** One list per statement that ran, of its rows' first column. */
+  results: unknown[][];
+  /** Why the statement after the last answer (or opening the file) failed; `code` is SQLite's. */
+  error?: Error & { code?: string };
+}
+
+/**
+ * Runs read-only statements on a database file in a worker thread with its own connection, so a check that takes
+ * seconds on a large file (`PRAGMA integrity_check`) never pauses this thread's event loop: the window, the bridge
+ * and the server keep answering meanwhile.
+ */
+export function readDatabaseOffThread(
+  file: string,
+  statements: readonly string[],
+): Promise<OffThreadReading> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(READER_SOURCE, {
+      eval: true,
+      workerData: { driver: driverPath, file, statements },
+    });
+    let answered = false;
+    worker.once(
+      'message',
+      (message: { results: unknown[][]; error?: { message: string; code?: unknown } }) => {
+        answered = true;
+        if (!message.error) {
+          resolve({ results: message.results });
+          return;
+        }
+        const error: Error & { code?: string } = new Error(message.error.message);
+        if (typeof message.error.code === 'string') error.code = message.error.code;
+        resolve({ results: message.results, error });
+      },
+    );
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (!answered)
+        reject(new Error(`The database check of ${file} stopped without an answer (exit ${code}).`));
+    });
+  });
+}
+
+/**
+ * SQLite's own check of a file (`quick` or `full`, see `IntegrityLevel`) in a worker thread: the problems found,
+ * empty when sound; a storage error (not a database, unreadable) is a problem too.
+ */
+export async function checkFileOffThread(
+  file: string,
+  level: Exclude<IntegrityLevel, 'marker'>,
+): Promise<string[]> {
+  const pragma = level === 'full' ? 'integrity_check' : 'quick_check';
+  const { results, error } = await readDatabaseOffThread(file, [`PRAGMA ${pragma}(20)`]);
+  if (error) {
+    if (isStorageError(error)) return [error.message];
+    throw error;
+  }
+  const lines = (results[0] ?? []).map(String);
+  return lines.length === 1 && lines[0] === 'ok' ? [] : lines;
 }
 
 /**

@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { Kysely, type Migration, type MigrationProvider, Migrator, SqliteDialect } from 'kysely';
 import {
   checkDatabase,
+  checkFileOffThread,
   createDatabaseFile,
   DamagedDatabaseError,
   type IntegrityLevel,
@@ -78,26 +79,37 @@ export async function openDatabase<Schema>(options: OpenDatabaseOptions): Promis
   if (!memory) {
     fs.mkdirSync(path.dirname(filename), { recursive: true });
     await waitForDatabase(filename, options.lock);
+    let createdHere = false;
     if (!fs.existsSync(filename)) {
       await holdDatabaseExclusively(
         filename,
         'created',
         () => {
-          if (!fs.existsSync(filename)) createDatabaseFile(filename, options.kind ?? path.basename(filename));
+          if (fs.existsSync(filename)) return;
+          createDatabaseFile(filename, options.kind ?? path.basename(filename));
+          createdHere = true;
         },
         options.lock,
       );
     }
     const unusable = unusableFileReason(filename);
     if (unusable) throw new DamagedDatabaseError(filename, [unusable], remedy);
+    // Damage must be found before anything is served: a read of a bad page fails only when it is reached. SQLite's
+    // check takes seconds on a large file, so it runs in a worker while this process keeps answering (a file just
+    // created here holds only its marker).
+    const level = options.integrityCheck ?? 'quick';
+    if (level !== 'marker' && !createdHere) {
+      const problems = await checkFileOffThread(filename, level);
+      if (problems.length > 0) throw new DamagedDatabaseError(filename, problems, remedy);
+    }
   }
   const sqlite = new Database(filename, memory ? {} : { fileMustExist: true });
   try {
     sqlite.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     installWriteTransactions(sqlite, filename, writeWaitLimitMs());
     if (!memory) {
-      // Damage must be found before anything is served: a read of a bad page fails only when it is reached.
-      const problems = checkDatabase(sqlite, options.integrityCheck ?? 'quick');
+      // The app's marker (SQLite's check ran above, off this thread).
+      const problems = checkDatabase(sqlite, 'marker');
       if (problems.length > 0) throw new DamagedDatabaseError(filename, problems, remedy);
     }
     sqlite.pragma('journal_mode = WAL');

@@ -24,7 +24,8 @@ export async function bundleCli(): Promise<string> {
     outfile,
     logLevel: 'warning',
     banner: {
-      js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+      // Under a name no bundled module imports (they may import createRequire themselves).
+      js: "import { createRequire as bannerCreateRequire } from 'node:module'; const require = bannerCreateRequire(import.meta.url);",
     },
   });
   return outfile;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { readDatabaseOffThread } from '../../platform/database-integrity';
 import { holdDatabaseExclusively } from '../../platform/database-lock';
 
 /** A backup file that cannot be restored: damaged, not SQLite, or not a Shelter Desk server database. */
@@ -31,82 +32,102 @@ export async function backupDatabase(sqlite: Database.Database, file: string): P
   const temp = `${file}.${process.pid}.partial`;
   try {
     await sqlite.backup(temp);
-    const info = inspectBackup(temp);
+    const info = await inspectBackup(temp);
+    await removeCheckSideFiles(temp);
     fs.renameSync(temp, file);
     return { ...info, file };
   } catch (error) {
-    fs.rmSync(temp, { force: true });
+    await removeWithSideFiles(temp);
     throw error;
   }
 }
 
-/**
- * Opens a file read-only and checks that it is a whole, undamaged Shelter Desk server database
- * (`PRAGMA integrity_check`, the server's tables). Throws `BackupRefusedError` saying what is wrong.
- */
-export function inspectBackup(file: string): BackupInfo {
+/** The file's size, or `BackupRefusedError` when there is no file at `file`. */
+function backupFileSize(file: string, name: string): number {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(file);
   } catch {
-    throw new BackupRefusedError(`${file} does not exist.`);
+    throw new BackupRefusedError(`${name} does not exist.`);
   }
-  if (!stat.isFile()) throw new BackupRefusedError(`${file} is not a file.`);
-  let db: Database.Database | undefined;
-  try {
-    db = new Database(file, { readonly: true, fileMustExist: true });
-    const check = db.pragma('integrity_check', { simple: true });
-    if (check !== 'ok') throw new BackupRefusedError(`${file} is damaged (${String(check)}).`);
-    const tables = new Set(
-      db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[],
-    );
-    const missing = REQUIRED_TABLES.filter((table) => !tables.has(table));
-    if (missing.length > 0) {
-      throw new BackupRefusedError(
-        `${file} is a SQLite database but not a Shelter Desk shelter backup (no ${missing.join(', ')} table).`,
-      );
-    }
-    const initial = db.prepare("SELECT 1 FROM kysely_migration WHERE name = '0001-initial'").get();
-    if (!initial) throw new BackupRefusedError(`${file} is not a Shelter Desk shelter backup.`);
-    return {
-      file,
-      bytes: stat.size,
-      pets: db.prepare('SELECT COUNT(*) FROM pets WHERE deleted_at IS NULL').pluck().get() as number,
-      people: db.prepare('SELECT COUNT(*) FROM people').pluck().get() as number,
-    };
-  } catch (error) {
-    if (error instanceof BackupRefusedError) throw error;
+  if (!stat.isFile()) throw new BackupRefusedError(`${name} is not a file.`);
+  return stat.size;
+}
+
+/**
+ * Opens a file read-only and checks that it is a whole, undamaged Shelter Desk server database
+ * (`PRAGMA integrity_check`, the server's tables). Throws `BackupRefusedError` saying what is wrong, naming the
+ * file `name` (the backup the user chose, when `file` is its copy). The check runs in a worker thread: seconds
+ * on a large shelter during which this process keeps answering.
+ */
+export async function inspectBackup(file: string, name = file): Promise<BackupInfo> {
+  const bytes = backupFileSize(file, name);
+  const { results, error } = await readDatabaseOffThread(file, [
+    'PRAGMA integrity_check(1)',
+    "SELECT name FROM sqlite_master WHERE type = 'table'",
+    "SELECT 1 FROM kysely_migration WHERE name = '0001-initial'",
+    'SELECT COUNT(*) FROM pets WHERE deleted_at IS NULL',
+    'SELECT COUNT(*) FROM people',
+  ]);
+  const [check, tables, initial, pets, people] = results;
+  const unreadable = () =>
+    new BackupRefusedError(`${name} is not a readable Shelter Desk backup (${error?.message}).`);
+  if (!check) throw unreadable();
+  if (check[0] !== 'ok') throw new BackupRefusedError(`${name} is damaged (${String(check[0])}).`);
+  if (!tables) throw unreadable();
+  const present = new Set(tables);
+  const missing = REQUIRED_TABLES.filter((table) => !present.has(table));
+  if (missing.length > 0) {
     throw new BackupRefusedError(
-      `${file} is not a readable Shelter Desk backup (${(error as Error).message}).`,
+      `${name} is a SQLite database but not a Shelter Desk shelter backup (no ${missing.join(', ')} table).`,
     );
-  } finally {
-    db?.close();
   }
+  if (!initial) throw unreadable();
+  if (initial.length === 0) throw new BackupRefusedError(`${name} is not a Shelter Desk shelter backup.`);
+  if (!pets || !people) throw unreadable();
+  return { file: name, bytes, pets: Number(pets[0]), people: Number(people[0]) };
 }
 
 const SIDE_FILES = ['', '-wal', '-shm'];
+
+async function removeWithSideFiles(file: string): Promise<void> {
+  for (const suffix of SIDE_FILES) await fs.promises.rm(`${file}${suffix}`, { force: true });
+}
+
+/** The check's read-only connection can leave an empty WAL and its index beside a copy: not part of it. */
+async function removeCheckSideFiles(file: string): Promise<void> {
+  for (const suffix of ['-wal', '-shm']) await fs.promises.rm(`${file}${suffix}`, { force: true });
+}
 
 /**
  * Replaces the database at `databasePath` by a checked copy of `backupFile`. The caller must hold the data
  * folder (`holdServerFolder`) with no connection open on the database: this is the one place the file is
  * swapped, and it holds the database exclusively while it does (other processes that open it wait). The backup
- * is checked and copied beside the database first (the current data is untouched if anything fails), then the current file and its WAL are kept as `<name>.before-restore*` and the copy is
- * renamed into place, so a crash leaves either the old database or the new one.
+ * is copied beside the database and the copy checked first (the current data is untouched if anything fails),
+ * then the current file and its WAL are kept as `<name>.before-restore*` and the copy is renamed into place, so a
+ * crash leaves either the old database or the new one. The copy and the check run off this thread.
  */
 export function swapDatabaseFile(databasePath: string, backupFile: string): Promise<BackupInfo> {
   // Processes that open the database meanwhile (a CLI command, a desk starting) wait for the swap to end.
-  return holdDatabaseExclusively(databasePath, 'restored from a backup', () => {
-    const info = inspectBackup(backupFile);
+  return holdDatabaseExclusively(databasePath, 'restored from a backup', async () => {
+    backupFileSize(backupFile, backupFile);
     const staged = `${databasePath}.restoring`;
-    fs.rmSync(staged, { force: true });
-    fs.copyFileSync(backupFile, staged);
-    const fd = fs.openSync(staged, 'r+');
+    let info: BackupInfo;
     try {
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
+      await removeWithSideFiles(staged);
+      await fs.promises.copyFile(backupFile, staged);
+      const handle = await fs.promises.open(staged, 'r+');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      info = await inspectBackup(staged, backupFile);
+    } catch (error) {
+      await removeWithSideFiles(staged);
+      throw error;
     }
-    inspectBackup(staged);
+    await removeCheckSideFiles(staged);
     for (const suffix of SIDE_FILES) {
       const current = `${databasePath}${suffix}`;
       const aside = `${databasePath}.before-restore${suffix}`;
@@ -114,7 +135,7 @@ export function swapDatabaseFile(databasePath: string, backupFile: string): Prom
       if (fs.existsSync(current)) fs.renameSync(current, aside);
     }
     fs.renameSync(staged, databasePath);
-    return { ...info, file: backupFile };
+    return info;
   });
 }
 

@@ -4,6 +4,7 @@ import { deskUiCases } from './desk-ui';
 import { desktopCases } from './desktop-main';
 import { lockCases } from './lock-hold';
 import { outboxCases } from './outbox-replay';
+import { restoreCases } from './restore-stall';
 import { serverPetCases } from './server-pets';
 import { syncBusyCases } from './sync-busy';
 import { syncCases } from './sync-mirror';
@@ -19,5 +20,6 @@ export const benchCases: BenchCase[] = [
   ...lockCases,
   ...deskUiCases,
   ...desktopCases,
+  ...restoreCases,
   ...dashboardCases,
 ];

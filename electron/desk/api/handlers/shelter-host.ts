@@ -255,7 +255,7 @@ export class ShelterHost {
       if (!this.server) throw notStandalone();
       let info: { pets: number; people: number };
       try {
-        info = inspectBackup(file);
+        info = await inspectBackup(file);
       } catch (error) {
         if (error instanceof BackupRefusedError) {
           throw new DeskCallError({

@@ -1,0 +1,113 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningApiServer, startApiServer } from '../index';
+import { BackupRefusedError, inspectBackup, swapDatabaseFile } from './backup';
+
+const folders: string[] = [];
+function tempDir(): string {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-backup-'));
+  folders.push(folder);
+  return folder;
+}
+
+/**
+ * Runs `work` while counting the turns of this thread's event loop: a check or copy done synchronously on this
+ * thread lets none happen until it ends.
+ */
+async function turnsDuring<T>(work: () => Promise<T>): Promise<{ result: T; turns: number }> {
+  let turns = 0;
+  let done = false;
+  const turn = () => {
+    if (done) return;
+    turns += 1;
+    setImmediate(turn);
+  };
+  setImmediate(turn);
+  try {
+    return { result: await work(), turns };
+  } finally {
+    done = true;
+  }
+}
+
+describe('restoring a backup', () => {
+  let server: RunningApiServer;
+  let backup: string;
+  let pets: number;
+
+  beforeAll(async () => {
+    server = await startApiServer({
+      dataDir: tempDir(),
+      demo: true,
+      writeKey: 'backup-test-write-key-012345',
+    });
+    backup = path.join(tempDir(), 'shelter.sqlite');
+    ({ pets } = await server.staff.backup(backup));
+    expect(fs.readdirSync(path.dirname(backup))).toEqual(['shelter.sqlite']);
+  });
+  afterAll(async () => {
+    await server.close();
+    for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('checks a backup in a worker thread: the event loop keeps turning while SQLite checks the file', async () => {
+    const { result, turns } = await turnsDuring(() => inspectBackup(backup));
+    expect(result).toMatchObject({ file: backup, pets });
+    expect(pets).toBeGreaterThan(0);
+    expect(turns).toBeGreaterThan(20);
+  });
+
+  it('swaps in a checked copy while the event loop keeps turning, the previous database kept aside', async () => {
+    const target = path.join(tempDir(), 'server.sqlite');
+    fs.writeFileSync(target, 'the previous database');
+    const { result, turns } = await turnsDuring(() => swapDatabaseFile(target, backup));
+    expect(result).toMatchObject({ file: backup, pets });
+    expect(turns).toBeGreaterThan(20);
+    expect(fs.readFileSync(`${target}.before-restore`, 'utf8')).toBe('the previous database');
+    expect(fs.readdirSync(path.dirname(target)).filter((name) => name.includes('restoring'))).toEqual([]);
+    const restored = new Database(target, { readonly: true });
+    try {
+      expect(restored.prepare('SELECT COUNT(*) FROM pets WHERE deleted_at IS NULL').pluck().get()).toBe(pets);
+    } finally {
+      restored.close();
+    }
+  });
+
+  it('refuses a file that is missing, not SQLite, damaged or not a shelter, and leaves the current database as it was', async () => {
+    const folder = tempDir();
+    const notSqlite = path.join(folder, 'notes.sqlite');
+    fs.writeFileSync(notSqlite, 'x'.repeat(8192));
+    const foreign = path.join(folder, 'foreign.sqlite');
+    const other = new Database(foreign);
+    other.exec('CREATE TABLE pets (id TEXT)');
+    other.close();
+    const damaged = path.join(folder, 'damaged.sqlite');
+    fs.copyFileSync(backup, damaged);
+    const pageSize = 4096;
+    const fd = fs.openSync(damaged, 'r+');
+    for (let page = 2; page * pageSize < fs.statSync(damaged).size; page += 3) {
+      fs.writeSync(fd, Buffer.alloc(pageSize, 0xa5), 0, pageSize, page * pageSize);
+    }
+    fs.closeSync(fd);
+
+    const refusals: Array<[string, RegExp]> = [
+      [path.join(folder, 'missing.sqlite'), /missing\.sqlite does not exist\.$/],
+      [folder, /is not a file\.$/],
+      [notSqlite, /notes\.sqlite is not a readable Shelter Desk backup \(file is not a database\)\.$/],
+      [damaged, /damaged\.sqlite (is damaged|is not a readable Shelter Desk backup) \(/],
+      [foreign, /foreign\.sqlite is a SQLite database but not a Shelter Desk shelter backup \(no people, /],
+    ];
+    const target = path.join(tempDir(), 'server.sqlite');
+    fs.writeFileSync(target, 'the current database');
+    for (const [file, message] of refusals) {
+      await expect(inspectBackup(file)).rejects.toThrow(BackupRefusedError);
+      await expect(inspectBackup(file)).rejects.toThrow(message);
+      await expect(swapDatabaseFile(target, file)).rejects.toThrow(message);
+      expect(fs.readFileSync(target, 'utf8')).toBe('the current database');
+      expect(fs.readdirSync(path.dirname(target)).sort()).toEqual(['server.sqlite']);
+    }
+  });
+});
