@@ -118,19 +118,29 @@ function breedsStartingWith(db: MirrorDb, word: string): string[] {
 }
 
 /**
+ * Makes a pass over every name read the name index (smaller than the table) when it exists. A first sync drops the
+ * name indexes while it fills the list (see `beginBulkLoad`) and builds them at its end; meanwhile the pass reads
+ * the table, since `INDEXED BY` an absent index is an error.
+ */
+function nameIndexHint(db: MirrorDb, table: Table): string {
+  const index = table === 'pet' ? 'pet_list_name' : 'person_list_any_name';
+  const exists = statement(db, "SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?").get(index);
+  return exists ? `INDEXED BY ${index}` : '';
+}
+
+/**
  * A word shorter than the trigram index reads (`4` in `Bella 4`, `be`) as the set of records it matches: the start
  * of the name or of any word in it (one pass over the name index), or, for pets, of any word of the breed (those
  * breeds looked up through the trigram index). A search of one character alone matches the start of the name only:
  * it is the first keystroke of nearly every search, and every pet with a word starting with `b` answers nothing.
  */
 function shortWordSource(db: MirrorDb, table: Table, word: string, alone: boolean): SqlPart {
-  const nameIndex = table === 'pet' ? 'pet_list_name' : 'person_list_any_name';
   const sources = [
     `SELECT seq FROM ${table}_list WHERE name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE`,
   ];
   const params: unknown[] = [word, `${word}${MAX_CHAR}`];
   if (alone && [...word].length === 1) return { sql: sources[0] as string, params };
-  sources.push(`SELECT seq FROM ${table}_list INDEXED BY ${nameIndex} WHERE instr(lower(name), ?) > 0`);
+  sources.push(`SELECT seq FROM ${table}_list ${nameIndexHint(db, table)} WHERE instr(lower(name), ?) > 0`);
   params.push(` ${asciiLower(word)}`);
   if (table === 'pet') {
     // Breeds of 3+ characters: the trigram index cannot find shorter texts.
@@ -267,9 +277,8 @@ export function searchClause(
   ];
   // Rows ranked 0-2, from the name index (exact, prefix; a word inside the name by one pass over that index) and
   // the exact identifiers: a superset, which the rank itself then sorts out.
-  const nameIndex = table === 'pet' ? 'pet_list_name' : 'person_list_any_name';
   const candidates = `SELECT seq FROM ${table}_list WHERE name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE
-    UNION ALL SELECT seq FROM ${table}_list INDEXED BY ${nameIndex} WHERE instr(lower(name), ?) > 0
+    UNION ALL SELECT seq FROM ${table}_list ${nameIndexHint(db, table)} WHERE instr(lower(name), ?) > 0
     UNION ALL SELECT seq FROM ${table}_list WHERE name = ? COLLATE NOCASE${identifier ? ` UNION ALL SELECT seq FROM (${identifier.exact})` : ''}`;
   const candidateParams = [
     first,
