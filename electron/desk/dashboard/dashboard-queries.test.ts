@@ -142,7 +142,7 @@ describe('dashboard figures', () => {
     for (let step = 0; step < 100 && !done; step++) done = catchUpBulkLoad(mirror.db, 'pet', 1000);
     expect(done).toBe(true);
     expect(
-      statement(mirror.db, "SELECT 1 FROM sqlite_schema WHERE name = 'pet_list_care'").get(),
+      statement(mirror.db, "SELECT 1 FROM sqlite_schema WHERE name = 'pet_list_created'").get(),
     ).toBeTruthy();
     expect(computeDashboard(mirror.db, TODAY)).toEqual(during);
   });

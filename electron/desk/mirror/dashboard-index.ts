@@ -8,8 +8,8 @@ const adoptionOf = (row: 'new' | 'old') =>
 
 /**
  * What the dashboard and the contracts read, kept small:
- * - `pet_list_care`: a covering index of status, species, intake date and presence; one scan of it gives the animals
- *   in care by status and species, their length of stay and the intakes per month;
+ * - `pet_list_care`: a covering index of status, species, intake date and presence (dropped by 2601: the counts of
+ *   2502 replaced it);
  * - `pet_adoption`: one slim row per adopted pet (adoption date, adopter, intake date, presence), kept in step with
  *   `pet` by triggers like the list tables, because the adoption lives only in the record's JSON: without it each
  *   dashboard load would parse every pet's JSON (and SQLite cannot cover a query from an index on a JSON expression).

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { makePet } from '../../../test/sync/fixtures';
 import { openDatabase } from '../../platform/open-database';
 import {
@@ -9,8 +10,10 @@ import {
   listPets,
   MIRROR_MIGRATIONS,
   openMirror,
+  readSyncState,
   searchIndexWatermark,
   storeServerPage,
+  writeSyncState,
 } from './index';
 
 const dirs: string[] = [];
@@ -69,6 +72,31 @@ describe('mirror migrations on an existing data folder', () => {
       for (const index of ['pet_fts', 'pet_words']) {
         mirror.db.prepare(`INSERT INTO ${index} (${index}, rank) VALUES ('integrity-check', 1)`).run();
       }
+    } finally {
+      await mirror.close();
+    }
+  });
+
+  it('2601 drops the care index, also from the indexes a cut-off bulk load still has to build again', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-mirror-migrations-'));
+    dirs.push(dir);
+    const filename = path.join(dir, 'mirror.sqlite');
+    const old = await openAt(filename, '2502-mirror-dashboard-counts');
+    const dropped = ['pet_list_name', 'pet_list_care'].map((name) => ({
+      name,
+      sql: (old.sqlite.prepare('SELECT sql FROM sqlite_schema WHERE name = ?').get(name) as { sql: string })
+        .sql,
+    }));
+    old.sqlite.exec('DROP INDEX pet_list_name');
+    writeSyncState(old.sqlite, 'bulk-load-indexes:pet', dropped);
+    await old.close();
+
+    const mirror = await openMirror({ filename });
+    try {
+      const indexes = (name: string) =>
+        mirror.db.prepare('SELECT 1 FROM sqlite_schema WHERE name = ?').get(name);
+      expect(indexes('pet_list_care')).toBeUndefined();
+      expect(readSyncState(mirror.db, 'bulk-load-indexes:pet', z.array(z.unknown()))).toEqual([dropped[0]]);
     } finally {
       await mirror.close();
     }

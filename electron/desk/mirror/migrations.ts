@@ -359,6 +359,21 @@ const localIdMap: Migration = {
 };
 
 /**
+ * `pet_list_care` has had no reader since the Overview counts from `pet_care_count` (2502); it only cost every pet
+ * written an index entry, and a first sync a CREATE INDEX of 60-110 ms at its end. A bulk load cut off before it was
+ * built again forgets it too.
+ */
+const dropCareIndex: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql`DROP INDEX IF EXISTS pet_list_care`.execute(db);
+    await sql`UPDATE sync_state SET json = (
+        SELECT json_group_array(json(value)) FROM json_each(sync_state.json)
+        WHERE json_extract(value, '$.name') IS NOT 'pet_list_care'
+      ) WHERE key = 'bulk-load-indexes:pet' AND json_valid(json)`.execute(db);
+  },
+};
+
+/**
  * Static migrations of the mirror database, keyed by zero-padded names. Features that keep tables in the same
  * database bring their own through `openMirror`'s `extraMigrations` (the outbox's are 1001-…); mirror migrations
  * added after the outbox's are numbered 2001 and up so existing data folders keep the order they were migrated in.
@@ -374,4 +389,5 @@ export const MIRROR_MIGRATIONS: Record<string, Migration> = {
   '2401-mirror-dashboard-indexes': dashboardIndexes,
   '2501-mirror-applications': applicationTables,
   '2502-mirror-dashboard-counts': dashboardCounts,
+  '2601-mirror-drop-care-index': dropCareIndex,
 };
