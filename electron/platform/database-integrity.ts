@@ -127,20 +127,27 @@ export function checkDatabase(sqlite: Database.Database, level: IntegrityLevel =
  */
 const READER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-const results = [];
-let db;
+let Database;
 try {
-  const Database = require(workerData.driver);
-  db = new Database(workerData.file, { readonly: true, fileMustExist: true });
-  for (const sql of workerData.statements) results.push(db.prepare(sql).pluck().all());
-  parentPort.postMessage({ results });
+  Database = require(workerData.driver);
 } catch (error) {
-  parentPort.postMessage({
-    results,
-    error: { message: String((error && error.message) || error), code: error && error.code },
-  });
-} finally {
-  if (db) db.close();
+  parentPort.postMessage({ unavailable: String((error && error.message) || error) });
+}
+if (Database) {
+  const results = [];
+  let db;
+  try {
+    db = new Database(workerData.file, { readonly: true, fileMustExist: true });
+    for (const sql of workerData.statements) results.push(db.prepare(sql).pluck().all());
+    parentPort.postMessage({ results });
+  } catch (error) {
+    parentPort.postMessage({
+      results,
+      error: { message: String((error && error.message) || error), code: error && error.code },
+    });
+  } finally {
+    if (db) db.close();
+  }
 }
 `;
 
@@ -154,24 +161,56 @@ export interface OffThreadReading {
   error?: Error & { code?: string };
 }
 
+/** The same reading on this thread: what a process whose worker threads cannot load the driver falls back to. */
+function readOnThisThread(file: string, statements: readonly string[]): OffThreadReading {
+  const results: unknown[][] = [];
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    for (const sql of statements) results.push(db.prepare(sql).pluck().all());
+    return { results };
+  } catch (error) {
+    return { results, error: error as Error & { code?: string } };
+  } finally {
+    db?.close();
+  }
+}
+
 /**
  * Runs read-only statements on a database file in a worker thread with its own connection, so a check that takes
  * seconds on a large file (`PRAGMA integrity_check`) never pauses this thread's event loop: the window, the bridge
- * and the server keep answering meanwhile.
+ * and the server keep answering meanwhile. Where no worker can run them (it cannot start, or cannot load the driver,
+ * as a packaged app might), they run on this thread as they did before, after one line on stderr: slower to
+ * answer, never refused. `driver` is for tests.
  */
 export function readDatabaseOffThread(
   file: string,
   statements: readonly string[],
+  { driver = driverPath }: { driver?: string } = {},
 ): Promise<OffThreadReading> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(READER_SOURCE, {
-      eval: true,
-      workerData: { driver: driverPath, file, statements },
-    });
+  return new Promise((resolve) => {
     let answered = false;
+    const onThisThread = (why: string) => {
+      if (answered) return;
+      answered = true;
+      console.error(`[storage] checking ${file} on the main thread: a worker thread could not (${why}).`);
+      resolve(readOnThisThread(file, statements));
+    };
+    let worker: Worker;
+    try {
+      worker = new Worker(READER_SOURCE, { eval: true, workerData: { driver, file, statements } });
+    } catch (error) {
+      onThisThread(error instanceof Error ? error.message : String(error));
+      return;
+    }
     worker.once(
       'message',
-      (message: { results: unknown[][]; error?: { message: string; code?: unknown } }) => {
+      (message: {
+        results: unknown[][];
+        error?: { message: string; code?: unknown };
+        unavailable?: string;
+      }) => {
+        if (message.unavailable !== undefined) return onThisThread(message.unavailable);
         answered = true;
         if (!message.error) {
           resolve({ results: message.results });
@@ -182,11 +221,8 @@ export function readDatabaseOffThread(
         resolve({ results: message.results, error });
       },
     );
-    worker.once('error', reject);
-    worker.once('exit', (code) => {
-      if (!answered)
-        reject(new Error(`The database check of ${file} stopped without an answer (exit ${code}).`));
-    });
+    worker.once('error', (error) => onThisThread(error.message));
+    worker.once('exit', (code) => onThisThread(`it stopped without an answer, exit ${code}`));
   });
 }
 
