@@ -77,9 +77,7 @@ function vocabulary(db: MirrorDb, table: Table): string[] {
   };
   if (table === 'pet') {
     for (const row of statement(db, 'SELECT name FROM pet_list').raw().all() as unknown[][]) learn(row[0]);
-    for (const row of statement(db, 'SELECT DISTINCT breed_text FROM pet').raw().all() as unknown[][]) {
-      learn(row[0]);
-    }
+    for (const breed of readBreeds(db)) learn(breed);
     for (const row of statement(db, 'SELECT term FROM pet_words_vocab').raw().all() as unknown[][])
       learn(row[0]);
   } else {
@@ -101,15 +99,19 @@ function vocabulary(db: MirrorDb, table: Table): string[] {
 const BREEDS_REREAD_MS = 30_000;
 const breedLists = new WeakMap<MirrorDb, { key: number; readAt: number; breeds: string[] }>();
 
-function knownBreeds(db: MirrorDb): string[] {
-  const key = mirrorChanges(db);
-  const cached = breedLists.get(db);
-  if (cached && (cached.key === key || performance.now() - cached.readAt < BREEDS_REREAD_MS))
-    return cached.breeds;
+/** Reads the breeds now (the typo vocabulary does after every write) and keeps them for `knownBreeds`. */
+function readBreeds(db: MirrorDb): string[] {
   const rows = statement(db, 'SELECT DISTINCT breed_text FROM pet WHERE breed_text IS NOT NULL').raw().all();
   const breeds = (rows as unknown[][]).map((row) => String(row[0]));
-  breedLists.set(db, { key, readAt: performance.now(), breeds });
+  breedLists.set(db, { key: mirrorChanges(db), readAt: performance.now(), breeds });
   return breeds;
+}
+
+function knownBreeds(db: MirrorDb): string[] {
+  const cached = breedLists.get(db);
+  if (cached && (cached.key === mirrorChanges(db) || performance.now() - cached.readAt < BREEDS_REREAD_MS))
+    return cached.breeds;
+  return readBreeds(db);
 }
 
 /** Breeds with a word that starts with `word` (lower case). */
@@ -118,14 +120,13 @@ function breedsStartingWith(db: MirrorDb, word: string): string[] {
 }
 
 /**
- * Makes a pass over every name read the name index (smaller than the table) when it exists. A first sync drops the
- * name indexes while it fills the list (see `beginBulkLoad`) and builds them at its end; meanwhile the pass reads
- * the table, since `INDEXED BY` an absent index is an error.
+ * Makes a pass over every name read the name index (smaller than the table), except while a first sync fills the
+ * table (a search-index `watermark` is set): a bulk load drops the name indexes until its end, and `INDEXED BY` an
+ * absent index is an error. The watermark goes only after every dropped index is built again.
  */
-function nameIndexHint(db: MirrorDb, table: Table): string {
-  const index = table === 'pet' ? 'pet_list_name' : 'person_list_any_name';
-  const exists = statement(db, "SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?").get(index);
-  return exists ? `INDEXED BY ${index}` : '';
+function nameIndexHint(table: Table, watermark: number | undefined): string {
+  if (watermark !== undefined) return '';
+  return `INDEXED BY ${table === 'pet' ? 'pet_list_name' : 'person_list_any_name'}`;
 }
 
 /**
@@ -134,13 +135,19 @@ function nameIndexHint(db: MirrorDb, table: Table): string {
  * breeds looked up through the trigram index). A search of one character alone matches the start of the name only:
  * it is the first keystroke of nearly every search, and every pet with a word starting with `b` answers nothing.
  */
-function shortWordSource(db: MirrorDb, table: Table, word: string, alone: boolean): SqlPart {
+function shortWordSource(
+  db: MirrorDb,
+  table: Table,
+  word: string,
+  alone: boolean,
+  nameIndex: string,
+): SqlPart {
   const sources = [
     `SELECT seq FROM ${table}_list WHERE name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE`,
   ];
   const params: unknown[] = [word, `${word}${MAX_CHAR}`];
   if (alone && [...word].length === 1) return { sql: sources[0] as string, params };
-  sources.push(`SELECT seq FROM ${table}_list ${nameIndexHint(db, table)} WHERE instr(lower(name), ?) > 0`);
+  sources.push(`SELECT seq FROM ${table}_list ${nameIndex} WHERE instr(lower(name), ?) > 0`);
   params.push(` ${asciiLower(word)}`);
   if (table === 'pet') {
     // Breeds of 3+ characters: the trigram index cannot find shorter texts.
@@ -207,7 +214,8 @@ export function searchClause(
   const conditions: string[] = [];
   const params: unknown[] = [];
   const long = words.filter((word) => [...word].length >= MIN_INDEXED_WORD);
-  const watermark = long.length > 0 ? searchIndexWatermark(db, table) : undefined;
+  const watermark = searchIndexWatermark(db, table);
+  const nameIndex = nameIndexHint(table, watermark);
   const columns = COLUMNS[table];
   const identifier = identifierClause(table, text);
   // A search that names records by id ("RAR", "RAR-0001") is not a typo: no alternatives are looked for.
@@ -222,7 +230,7 @@ export function searchClause(
   let corrected = false;
   if (long.length === 0) {
     for (const word of short) {
-      const source = shortWordSource(db, table, word, words.length === 1);
+      const source = shortWordSource(db, table, word, words.length === 1, nameIndex);
       conditions.push(source.sql);
       params.push(...source.params);
     }
@@ -278,7 +286,7 @@ export function searchClause(
   // Rows ranked 0-2, from the name index (exact, prefix; a word inside the name by one pass over that index) and
   // the exact identifiers: a superset, which the rank itself then sorts out.
   const candidates = `SELECT seq FROM ${table}_list WHERE name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE
-    UNION ALL SELECT seq FROM ${table}_list ${nameIndexHint(db, table)} WHERE instr(lower(name), ?) > 0
+    UNION ALL SELECT seq FROM ${table}_list ${nameIndex} WHERE instr(lower(name), ?) > 0
     UNION ALL SELECT seq FROM ${table}_list WHERE name = ? COLLATE NOCASE${identifier ? ` UNION ALL SELECT seq FROM (${identifier.exact})` : ''}`;
   const candidateParams = [
     first,
