@@ -1,20 +1,20 @@
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type TempDir, tempDir } from '../../test/temp-mirror';
 import { readDatabaseOffThread } from './database-integrity';
 
-const folders: string[] = [];
+const folders: TempDir[] = [];
 afterEach(() => {
   vi.restoreAllMocks();
-  for (const folder of folders.splice(0)) fs.rmSync(folder, { recursive: true, force: true });
+  for (const folder of folders.splice(0)) folder.remove();
 });
 
 function smallDatabase(): string {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-integrity-'));
+  const folder = tempDir('sd-integrity-');
   folders.push(folder);
-  const file = path.join(folder, 'small.sqlite');
+  const file = path.join(folder.dir, 'small.sqlite');
   const db = new Database(file);
   db.exec("CREATE TABLE pets (name TEXT); INSERT INTO pets VALUES ('Bella'), ('Rex')");
   db.close();

@@ -22,7 +22,6 @@ export async function runCliCommand(
   return { code, stdout, stderr };
 }
 
-/** A fresh data folder, removed by the returned cleanup. */
 /** What `export pets` / `export adopters` print, parsed. */
 export async function exported(
   dataDir: string,

@@ -1,16 +1,16 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TempDir, tempDir } from '../../../test/temp-mirror';
 import { type RunningApiServer, startApiServer } from '../index';
 import { BackupRefusedError, inspectBackup, swapDatabaseFile } from './backup';
 
-const folders: string[] = [];
-function tempDir(): string {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-backup-'));
+const folders: TempDir[] = [];
+function newFolder(): string {
+  const folder = tempDir('sd-backup-');
   folders.push(folder);
-  return folder;
+  return folder.dir;
 }
 
 /**
@@ -40,17 +40,17 @@ describe('restoring a backup', () => {
 
   beforeAll(async () => {
     server = await startApiServer({
-      dataDir: tempDir(),
+      dataDir: newFolder(),
       demo: true,
       writeKey: 'backup-test-write-key-012345',
     });
-    backup = path.join(tempDir(), 'shelter.sqlite');
+    backup = path.join(newFolder(), 'shelter.sqlite');
     ({ pets } = await server.staff.backup(backup));
     expect(fs.readdirSync(path.dirname(backup))).toEqual(['shelter.sqlite']);
   });
   afterAll(async () => {
     await server.close();
-    for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
+    for (const folder of folders) folder.remove();
   });
 
   it('checks a backup in a worker thread: the event loop keeps turning while SQLite checks the file', async () => {
@@ -61,7 +61,7 @@ describe('restoring a backup', () => {
   });
 
   it('swaps in a checked copy while the event loop keeps turning, the previous database kept aside', async () => {
-    const target = path.join(tempDir(), 'server.sqlite');
+    const target = path.join(newFolder(), 'server.sqlite');
     fs.writeFileSync(target, 'the previous database');
     const { result, turns } = await turnsDuring(() => swapDatabaseFile(target, backup));
     expect(result).toMatchObject({ file: backup, pets });
@@ -77,7 +77,7 @@ describe('restoring a backup', () => {
   });
 
   it('refuses a file that is missing, not SQLite, damaged or not a shelter, and leaves the current database as it was', async () => {
-    const folder = tempDir();
+    const folder = newFolder();
     const notSqlite = path.join(folder, 'notes.sqlite');
     fs.writeFileSync(notSqlite, 'x'.repeat(8192));
     const foreign = path.join(folder, 'foreign.sqlite');
@@ -100,7 +100,7 @@ describe('restoring a backup', () => {
       [damaged, /damaged\.sqlite (is damaged|is not a readable Shelter Desk backup) \(/],
       [foreign, /foreign\.sqlite is a SQLite database but not a Shelter Desk shelter backup \(no people, /],
     ];
-    const target = path.join(tempDir(), 'server.sqlite');
+    const target = path.join(newFolder(), 'server.sqlite');
     fs.writeFileSync(target, 'the current database');
     for (const [file, message] of refusals) {
       await expect(inspectBackup(file)).rejects.toThrow(BackupRefusedError);
