@@ -1,8 +1,8 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { startDriverWorker } from './driver-worker';
 
 /**
  * Written in the header of every database Shelter Desk creates ("SDsk"), with a row in `shelter_desk_file`: a file
@@ -151,9 +151,6 @@ if (Database) {
 }
 `;
 
-/** better-sqlite3's entry, resolved from here (inside the app's asar once packaged): what the worker loads. */
-const driverPath = createRequire(import.meta.url).resolve('better-sqlite3');
-
 export interface OffThreadReading {
   /** One list per statement that ran, of its rows' first column. */
   results: unknown[][];
@@ -186,7 +183,7 @@ function readOnThisThread(file: string, statements: readonly string[]): OffThrea
 export function readDatabaseOffThread(
   file: string,
   statements: readonly string[],
-  { driver = driverPath }: { driver?: string } = {},
+  { driver }: { driver?: string } = {},
 ): Promise<OffThreadReading> {
   return new Promise((resolve) => {
     let answered = false;
@@ -198,7 +195,7 @@ export function readDatabaseOffThread(
     };
     let worker: Worker;
     try {
-      worker = new Worker(READER_SOURCE, { eval: true, workerData: { driver, file, statements } });
+      worker = startDriverWorker(READER_SOURCE, { file, statements }, driver);
     } catch (error) {
       onThisThread(error instanceof Error ? error.message : String(error));
       return;

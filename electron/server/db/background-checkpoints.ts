@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
+import { startDriverWorker } from '../../platform/driver-worker';
 
 /**
  * The checkpointing connection, run in a worker thread: it copies the WAL into the database file (and waits for
@@ -104,13 +104,7 @@ export class BackgroundCheckpoints {
 
   private startWorker(): Worker | undefined {
     try {
-      const worker = new Worker(WORKER_SOURCE, {
-        eval: true,
-        workerData: {
-          driver: createRequire(import.meta.url).resolve('better-sqlite3'),
-          filename: this.sqlite.name,
-        },
-      });
+      const worker = startDriverWorker(WORKER_SOURCE, { filename: this.sqlite.name });
       worker.unref();
       worker.on('message', (result: { error: string | null }) => {
         if (result.error) console.error(`[server] background checkpoint failed: ${result.error}`);
