@@ -38,3 +38,64 @@ export async function closeBenchShelter(): Promise<void> {
   await server.close();
   shelter = undefined;
 }
+
+/** The period of `watchEventLoop`'s timer: a frame. */
+export const LOOP_TICK_MS = 16;
+
+/** What `watchEventLoop` saw: gaps beyond the timer's period (ms), and this process's CPU meanwhile. */
+export interface EventLoopWatch {
+  ticks: number;
+  p95: number;
+  p99: number;
+  max: number;
+  /** When the longest gap ended, in seconds from the start of the watch. */
+  maxAtSeconds: number;
+  /** How long the loop ran this process's code during the longest gap. */
+  busyInMax: number;
+  longestBusy: number;
+  cpuSeconds: number;
+}
+
+/**
+ * Gaps of a 16 ms timer in this process beyond its period: what a window's menus and IPC would wait. With each gap,
+ * how long the loop was busy running this process's code in it (event-loop utilization): a gap with little busy
+ * time is the machine giving this process no CPU, not code that blocks.
+ */
+export function watchEventLoop(): () => EventLoopWatch {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const stalls: number[] = [];
+  let longest = { stall: 0, busy: 0, at: 0 };
+  let longestBusy = 0;
+  let last = performance.now();
+  let lastUse = performance.eventLoopUtilization();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const use = performance.eventLoopUtilization();
+    const busy = performance.eventLoopUtilization(use, lastUse).active;
+    const stall = Math.max(0, now - last - LOOP_TICK_MS);
+    stalls.push(stall);
+    if (stall > longest.stall) longest = { stall, busy, at: (now - started) / 1000 };
+    longestBusy = Math.max(longestBusy, busy);
+    last = now;
+    lastUse = use;
+  }, LOOP_TICK_MS);
+  return () => {
+    clearInterval(timer);
+    const sorted = [...stalls].sort((a, b) => a - b);
+    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+    const used = process.cpuUsage(cpu);
+    // CPU this process used meanwhile: a busy machine delays timers without any code blocking the loop.
+    const cpuSeconds = (used.user + used.system) / 1e6;
+    return {
+      ticks: sorted.length,
+      p95: at(0.95),
+      p99: at(0.99),
+      max: longest.stall,
+      maxAtSeconds: longest.at,
+      busyInMax: longest.busy,
+      longestBusy,
+      cpuSeconds,
+    };
+  };
+}

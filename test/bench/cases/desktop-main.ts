@@ -9,11 +9,10 @@ import type { SecretStore } from '../../../electron/platform/secret-store';
 import { createPortTransport } from '../../../electron/preload/port-transport';
 import { createDeskApi, type DeskStatus } from '../../../shared/desk-api';
 import { createChannel, forkCore, type StandInPort } from '../../desktop/stand-ins';
-import { BENCH_READ_KEY, BENCH_WRITE_KEY, benchDataDir } from '../fixtures';
+import { BENCH_READ_KEY, BENCH_WRITE_KEY, benchDataDir, watchEventLoop } from '../fixtures';
 import type { BenchCase, BenchContext, BenchResult } from '../types';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
-const TICK_MS = 16;
 const SYNC_LIMIT_MS = 15 * 60_000;
 
 /** The 100k demo shelter in its own process (`npm run serve`), so its work never shows in this process's loop. */
@@ -61,48 +60,6 @@ async function serveElsewhere(context: BenchContext): Promise<{ origin: string; 
   return { origin, close: () => child.kill('SIGTERM') };
 }
 
-/**
- * Gaps of a 16 ms timer in this process beyond its period: what a window's menus and IPC would wait. With each gap,
- * how long the loop was busy running this process's code in it (event-loop utilization): a gap with little busy
- * time is the machine giving this process no CPU, not code that blocks.
- */
-function watchLoop() {
-  const cpu = process.cpuUsage();
-  const stalls: number[] = [];
-  let longest = { stall: 0, busy: 0 };
-  let longestBusy = 0;
-  let last = performance.now();
-  let lastUse = performance.eventLoopUtilization();
-  const timer = setInterval(() => {
-    const now = performance.now();
-    const use = performance.eventLoopUtilization();
-    const busy = performance.eventLoopUtilization(use, lastUse).active;
-    const stall = Math.max(0, now - last - TICK_MS);
-    stalls.push(stall);
-    if (stall > longest.stall) longest = { stall, busy };
-    longestBusy = Math.max(longestBusy, busy);
-    last = now;
-    lastUse = use;
-  }, TICK_MS);
-  return () => {
-    clearInterval(timer);
-    const sorted = [...stalls].sort((a, b) => a - b);
-    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-    const used = process.cpuUsage(cpu);
-    // CPU this process used meanwhile: a busy machine delays timers without any code blocking the loop.
-    const cpuSeconds = (used.user + used.system) / 1e6;
-    return {
-      ticks: sorted.length,
-      p95: at(0.95),
-      p99: at(0.99),
-      max: longest.stall,
-      busyInMax: longest.busy,
-      longestBusy,
-      cpuSeconds,
-    };
-  };
-}
-
 /** Main's secret store (safeStorage in the app). */
 function memorySecrets(): SecretStore {
   const values = new Map<string, string>();
@@ -133,7 +90,7 @@ async function waitFor(check: () => boolean): Promise<void> {
 /** Today's browser mode and the old desktop: the core in the same process as the shell. */
 async function inProcess(origin: string, dataDir: string) {
   const core = await createDeskCore({ dataDir, appVersion: 'bench' });
-  const stop = watchLoop();
+  const stop = watchEventLoop();
   const started = performance.now();
   await core.registry.invoke('sync.connection.set', {
     mode: 'remote',
@@ -165,7 +122,7 @@ async function ownProcess(origin: string, dataDir: string) {
   host.connect(1, (port) => page.attach(port as StandInPort));
   const desk = createDeskApi(page.transport);
   await desk.call('app.info');
-  const stop = watchLoop();
+  const stop = watchEventLoop();
   const started = performance.now();
   await desk.call('sync.connection.set', { mode: 'remote', remote: origin, apiKey: BENCH_READ_KEY });
   await waitFor(() => synced(status));

@@ -9,10 +9,17 @@ import {
   startApiServer,
   swapDatabaseFile,
 } from '../../../electron/server';
-import { BENCH_WRITE_KEY, benchDataDir, benchShelter, closeBenchShelter } from '../fixtures';
+import {
+  BENCH_WRITE_KEY,
+  benchDataDir,
+  benchShelter,
+  closeBenchShelter,
+  type EventLoopWatch,
+  LOOP_TICK_MS,
+  watchEventLoop,
+} from '../fixtures';
 import type { BenchCase, BenchResult } from '../types';
 
-const TICK_MS = 16;
 const BUDGET_MS = 50;
 const SETTLE_MS = 3_000;
 
@@ -21,27 +28,8 @@ const SETTLE_MS = 3_000;
  * call every 16 ms, its longest answer) while `work` runs.
  */
 async function watch(work: () => Promise<unknown>, call?: () => Promise<unknown>) {
-  const stalls: number[] = [];
   const started = performance.now();
-  let longestAt = 0;
-  let longest = 0;
-  let busyInLongest = 0;
-  let last = started;
-  let lastUse = performance.eventLoopUtilization();
-  const timer = setInterval(() => {
-    const now = performance.now();
-    const use = performance.eventLoopUtilization();
-    const stall = Math.max(0, now - last - TICK_MS);
-    stalls.push(stall);
-    if (stall > longest) {
-      longest = stall;
-      longestAt = (now - started) / 1000;
-      // How long this thread ran code in that gap: little means the machine gave it no CPU, not code blocking it.
-      busyInLongest = performance.eventLoopUtilization(use, lastUse).active;
-    }
-    last = now;
-    lastUse = use;
-  }, TICK_MS);
+  const stopWatching = watchEventLoop();
   let longestCall = 0;
   let polling = call !== undefined;
   const poller = (async () => {
@@ -49,10 +37,11 @@ async function watch(work: () => Promise<unknown>, call?: () => Promise<unknown>
       const started = performance.now();
       await call();
       longestCall = Math.max(longestCall, performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, TICK_MS));
+      await new Promise((resolve) => setTimeout(resolve, LOOP_TICK_MS));
     }
   })();
   let seconds = 0;
+  let loop: EventLoopWatch;
   try {
     await work();
     seconds = (performance.now() - started) / 1000;
@@ -60,22 +49,11 @@ async function watch(work: () => Promise<unknown>, call?: () => Promise<unknown>
     // ends with the work are measured too.
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   } finally {
-    clearInterval(timer);
+    loop = stopWatching();
     polling = false;
     await poller;
   }
-  const sorted = stalls.sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
-  return {
-    seconds,
-    ticks: sorted.length,
-    p95: at(0.95),
-    p99: at(0.99),
-    max: longest,
-    longestAt,
-    busyInLongest,
-    longestCall,
-  };
+  return { ...loop, seconds, longestCall };
 }
 
 /** A consistent copy of the 100k bench shelter (built first if this machine has none), as a backup file. */
@@ -161,8 +139,8 @@ export const restoreCases: BenchCase[] = [
           p99Ms: Math.round(run.p99 * 10) / 10,
           ...(target && { target, met: run.max < BUDGET_MS && run.longestCall < BUDGET_MS }),
           note:
-            `longest stall ${Math.round(run.max)} ms (at ${run.longestAt.toFixed(1)} s, the loop busy ` +
-            `${Math.round(run.busyInLongest)} ms of it) over ${run.ticks} ticks ` +
+            `longest stall ${Math.round(run.max)} ms (at ${run.maxAtSeconds.toFixed(1)} s, the loop busy ` +
+            `${Math.round(run.busyInMax)} ms of it) over ${run.ticks} ticks ` +
             `in ${run.seconds.toFixed(1)} s and ${SETTLE_MS / 1000} s after; ${note}${load}`,
         });
         return [
@@ -174,7 +152,7 @@ export const restoreCases: BenchCase[] = [
           row(
             'restore, checks in a worker (now)',
             after,
-            `${pets} pets restored; longest API call (a pet page every ${TICK_MS} ms, refused while the server is ` +
+            `${pets} pets restored; longest API call (a pet page every ${LOOP_TICK_MS} ms, refused while the server is ` +
               `stopped) ` +
               `${Math.round(after.longestCall)} ms; steps: ${steps.join(', ')}; `,
             `longest stall and bridge call < ${BUDGET_MS} ms`,
