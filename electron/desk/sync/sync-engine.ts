@@ -42,6 +42,11 @@ export interface SyncRunOptions {
   hooks?: SyncHooks;
   onProgress?: (progress: SyncProgress) => void;
   signal?: AbortSignal;
+  /**
+   * What stops the push instead of `signal`, when given (undefined: nothing does). A running service's stop cuts the
+   * pulls but lets the outbox's requests in flight finish: a write cut mid-request leaves the server's answer unknown.
+   */
+  pushSignal?: AbortSignal | undefined;
 }
 
 export interface SyncRunSummary {
@@ -88,7 +93,8 @@ export async function runSync(
     durationMs: 0,
   };
   if (options.hooks?.push) {
-    summary.push = await options.hooks.push({ db, client, signal: options.signal });
+    const signal = 'pushSignal' in options ? options.pushSignal : options.signal;
+    summary.push = await options.hooks.push({ db, client, signal });
   }
   for (const collection of LIST_COLLECTIONS) await syncList(db, client, collection, options, summary);
   if (options.metadata) await syncMetadata(db, client, options, summary);

@@ -121,16 +121,6 @@ export class SyncService {
     this.client = undefined;
   }
 
-  /**
-   * The push (the outbox's replay) is not cut by a stop: its requests in flight finish, and the outbox's own close
-   * ends the replay after them (a write cut mid-request would leave the server's answer unknown).
-   */
-  private pushHooks(hooks: SyncHooks, fullCheck: AbortSignal | undefined): SyncHooks {
-    const { push } = hooks;
-    if (!push) return hooks;
-    return { ...hooks, push: (run) => push({ ...run, signal: fullCheck }) };
-  }
-
   private refreshPending(): void {
     this.options.status.update({ pending: countRecords(this.options.db).pending });
   }
@@ -204,8 +194,10 @@ export class SyncService {
         reconcile: request.fullCheck ?? false,
         recheckRemoved: { everyMs: this.options.recheckEveryMs ?? 6 * 3_600_000, now: this.now() },
         metadata,
-        ...(this.options.hooks && { hooks: this.pushHooks(this.options.hooks, fullCheck) }),
+        ...(this.options.hooks && { hooks: this.options.hooks }),
         signal,
+        // A stop cuts the pulls; the outbox's requests in flight finish (only a stopped full check ends its push).
+        pushSignal: fullCheck,
         onProgress: (progress) => status.update({ state: 'syncing', progress }),
       });
       this.offlineFailures = 0;
