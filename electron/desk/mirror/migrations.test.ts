@@ -8,6 +8,7 @@ import { openDatabase } from '../../platform/open-database';
 import {
   beginBulkLoad,
   listPets,
+  MICROCHIP_KEY_SQL,
   MIRROR_MIGRATIONS,
   openMirror,
   readSyncState,
@@ -97,6 +98,50 @@ describe('mirror migrations on an existing data folder', () => {
         mirror.db.prepare('SELECT 1 FROM sqlite_schema WHERE name = ?').get(name);
       expect(indexes('pet_list_care')).toBeUndefined();
       expect(readSyncState(mirror.db, 'bulk-load-indexes:pet', z.array(z.unknown()))).toEqual([dropped[0]]);
+    } finally {
+      await mirror.close();
+    }
+  });
+
+  it('2602 keeps one index of microchips, the normalised chip, and search finds chips through it however written', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-mirror-migrations-'));
+    dirs.push(dir);
+    const filename = path.join(dir, 'mirror.sqlite');
+    const old = await openAt(filename, '2601-mirror-drop-care-index');
+    storeServerPage(
+      old.sqlite,
+      'pet',
+      [
+        makePet({ name: 'Dashed', microchip_id: '985-141-000-123-456' }),
+        makePet({ name: 'Plain', microchip_id: '900000000000001' }),
+        makePet({ name: 'Chipless', microchip_id: null }),
+      ],
+      'listed',
+    );
+    await old.close();
+
+    const mirror = await openMirror({ filename });
+    try {
+      const chipIndexes = mirror.db
+        .prepare(
+          "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'pet' AND sql LIKE '%microchip%'",
+        )
+        .pluck()
+        .all();
+      expect(chipIndexes).toEqual(['pet_microchip_key']);
+      const names = (search: string) =>
+        listPets(mirror.db, { search, sort: 'name' }).items.map((item) => item.record.name);
+      expect(names('985141000123456')).toEqual(['Dashed']);
+      expect(names('985-141-000-123-456')).toEqual(['Dashed']);
+      expect(names('90')).toEqual(['Plain']);
+      expect(names('98')).toEqual(['Dashed']);
+      const plan = (sql: string) =>
+        (mirror.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('x') as Array<{ detail: string }>)
+          .map((row) => row.detail)
+          .join(' ');
+      expect(plan(`SELECT seq FROM pet WHERE microchip_id IS NOT NULL AND ${MICROCHIP_KEY_SQL} = ?`)).toMatch(
+        /USING INDEX pet_microchip_key/,
+      );
     } finally {
       await mirror.close();
     }

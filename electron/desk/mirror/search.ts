@@ -1,4 +1,5 @@
 import { searchIndexWatermark } from './bulk-load';
+import { MICROCHIP_KEY_SQL, microchipKey } from './microchip';
 import { mirrorChanges } from './search-hits';
 import { digitsSql, MIN_INDEXED_WORD, phoneDigits, typoAlternatives, wordsOf } from './search-words';
 import { type MirrorDb, statement } from './types';
@@ -325,8 +326,9 @@ function narrowingOf(table: Table, word: string, identifier: IdentifierClause | 
       },
       // Within the trigram matches (or, not indexed yet, the LIKE ones) of the word.
       {
-        sql: 'SELECT count(*) AS n FROM pet WHERE microchip_id >= ? AND microchip_id < ?',
-        params: [word, `${word}${MAX_CHAR}`],
+        sql: `SELECT count(*) AS n FROM pet WHERE microchip_id IS NOT NULL AND ${MICROCHIP_KEY_SQL} >= ?
+          AND ${MICROCHIP_KEY_SQL} < ?`,
+        params: [microchipKey(word), `${microchipKey(word)}${MAX_CHAR}`],
       },
     );
   }
@@ -349,17 +351,19 @@ function identifierClause(table: Table, text: string): IdentifierClause | undefi
   if (table === 'pet') {
     if (/\s/.test(text) || text.length < 2) return undefined;
     // The start of a microchip: from the trigram index once 3 characters are typed, from its own index before.
+    // Chips compare by their key (no spaces or dashes, lower case), as the duplicate check compares them.
+    const chip = microchipKey(text);
+    const chipKey = `microchip_id IS NOT NULL AND ${MICROCHIP_KEY_SQL}`;
     const microchip =
       [...text].length < MIN_INDEXED_WORD
-        ? { sql: 'microchip_id >= ? AND microchip_id < ?', params: [text, `${text}${MAX_CHAR}`] }
-        : { sql: 'microchip_id = ?', params: [text] };
+        ? { sql: `${chipKey} >= ? AND ${MICROCHIP_KEY_SQL} < ?`, params: [chip, `${chip}${MAX_CHAR}`] }
+        : { sql: `${chipKey} = ?`, params: [chip] };
     return {
       any: `SELECT seq FROM pet WHERE custom_id >= ? COLLATE NOCASE AND custom_id < ? COLLATE NOCASE
         UNION ALL SELECT seq FROM pet WHERE ${microchip.sql}`,
       anyParams: [text, `${text}${MAX_CHAR}`, ...microchip.params],
-      exact:
-        'SELECT seq FROM pet WHERE custom_id = ? COLLATE NOCASE UNION SELECT seq FROM pet WHERE microchip_id = ?',
-      exactParams: [text, text],
+      exact: `SELECT seq FROM pet WHERE custom_id = ? COLLATE NOCASE UNION SELECT seq FROM pet WHERE ${chipKey} = ?`,
+      exactParams: [text, chip],
     };
   }
   const digits = phoneDigits(text);
