@@ -1,7 +1,7 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 import { applicationTables } from './applications';
 import { dashboardCounts } from './dashboard-counts';
-import { dashboardIndexes } from './dashboard-index';
+import { adoptionColumns, dashboardIndexes } from './dashboard-index';
 import { listedCountIndexes } from './listed-records';
 import { MICROCHIP_KEY_SQL } from './microchip';
 
@@ -407,4 +407,5 @@ export const MIRROR_MIGRATIONS: Record<string, Migration> = {
   '2502-mirror-dashboard-counts': dashboardCounts,
   '2601-mirror-drop-care-index': dropCareIndex,
   '2602-mirror-microchip-key': microchipKeyIndex,
+  '2603-mirror-adoption-columns': adoptionColumns,
 };
