@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { countCare } from './dashboard-counts';
 import { deleteSyncState, readSyncState, writeSyncState } from './sync-state';
 import { type EntityType, type MirrorDb, statement } from './types';
 
@@ -133,6 +134,8 @@ export function catchUpBulkLoad(
            SELECT seq, ${index.columns} FROM ${table} WHERE seq > ? AND seq <= ?`,
         ).run(watermark, last.last);
       }
+      // The Overview's care counts follow the same watermark (migration 2604).
+      if (entityType === 'pet') countCare(db, watermark, last.last);
       statement(db, 'UPDATE search_backlog SET indexed_through = ? WHERE entity_type = ?').run(
         last.last,
         entityType,

@@ -9,6 +9,7 @@ import { makePet } from '../../../test/sync/fixtures';
 import { openDatabase } from '../../platform/open-database';
 import {
   beginBulkLoad,
+  catchUpBulkLoad,
   listPets,
   MICROCHIP_KEY_SQL,
   MIRROR_MIGRATIONS,
@@ -166,6 +167,30 @@ describe('mirror migrations on an existing data folder', () => {
       expect(adoptions(mirror.db).counts).toEqual([
         { adopted_on: '2026-03-01', intake_day: before.counts[0]?.intake_day, n: 1 },
         { adopted_on: '2026-03-02', intake_day: '2026-01-05', n: 1 },
+      ]);
+    } finally {
+      await mirror.close();
+    }
+  });
+
+  it('2604 counts, during a bulk load cut off under the old schema, only the pets at or below its watermark', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-mirror-migrations-'));
+    dirs.push(dir);
+    const filename = path.join(dir, 'mirror.sqlite');
+    const old = await openAt(filename, '2603-mirror-adoption-columns');
+    storeServerPage(old.sqlite, 'pet', [makePet({ name: 'Before', status: 'available' })], 'listed');
+    beginBulkLoad(old.sqlite, 'pet');
+    storeServerPage(old.sqlite, 'pet', [makePet({ name: 'During', status: 'hold' })], 'listed');
+    await old.close();
+
+    const mirror = await openMirror({ filename });
+    try {
+      const counts = () => mirror.db.prepare('SELECT status, n FROM pet_care_count ORDER BY 1').all();
+      expect(counts()).toEqual([{ status: 'available', n: 1 }]);
+      for (let done = false; !done; ) done = catchUpBulkLoad(mirror.db, 'pet');
+      expect(counts()).toEqual([
+        { status: 'available', n: 1 },
+        { status: 'hold', n: 1 },
       ]);
     } finally {
       await mirror.close();

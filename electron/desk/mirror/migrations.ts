@@ -1,6 +1,6 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 import { applicationTables } from './applications';
-import { dashboardCounts } from './dashboard-counts';
+import { dashboardCounts, deferredCareCounts } from './dashboard-counts';
 import { adoptionColumns, dashboardIndexes } from './dashboard-index';
 import { listedCountIndexes } from './listed-records';
 import { MICROCHIP_KEY_SQL } from './microchip';
@@ -408,4 +408,5 @@ export const MIRROR_MIGRATIONS: Record<string, Migration> = {
   '2601-mirror-drop-care-index': dropCareIndex,
   '2602-mirror-microchip-key': microchipKeyIndex,
   '2603-mirror-adoption-columns': adoptionColumns,
+  '2604-mirror-deferred-care-counts': deferredCareCounts,
 };
