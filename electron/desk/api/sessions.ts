@@ -5,16 +5,44 @@ import {
   deskMethods,
 } from '../../../shared/desk-api';
 import { countRecords } from '../mirror';
+import { carryUnconfigured } from '../outbox';
 import {
   adoptLegacyMirror,
   adoptUnconfigured,
   type ConnectionManager,
+  connectionFolder,
   STANDALONE_ID,
   UNCONFIGURED_ID,
 } from '../sync';
 import type { DeskContext } from './desk-context';
 import type { HandlerRegistry } from './handler-registry';
 import { type DeskSession, type DeskSessionOptions, openDeskSession } from './session';
+
+/**
+ * What was entered on this desk with no connection goes to the connection it has now, to be sent there: a
+ * connection without a mirror yet takes the whole file, one with a mirror takes its records and waiting changes
+ * (`carryUnconfigured`). Runs on a switch and at every start, so a switch cut short by a crash is finished. When it
+ * cannot run now (the unconfigured mirror open in another process), the records stay where they are and are taken
+ * at the next start or switch.
+ */
+async function bringUnconfigured(context: DeskContext, id: string): Promise<void> {
+  if (id === UNCONFIGURED_ID) return;
+  try {
+    await adoptUnconfigured(context.dataDir, id);
+    const { carried } = await carryUnconfigured(
+      connectionFolder(context.dataDir, UNCONFIGURED_ID),
+      connectionFolder(context.dataDir, id),
+    );
+    if (Object.values(carried).some((rows) => rows > 0)) {
+      context.log.info('changes entered with no connection carried over', { to: id, ...carried });
+    }
+  } catch (error) {
+    context.log.warn('changes entered with no connection not carried over yet', {
+      to: id,
+      reason: (error as Error).message,
+    });
+  }
+}
 
 /** Method families answered by the active connection's session (the rest belong to the core). */
 const SESSION_PREFIXES = ['mirror.', 'outbox.', 'print.', 'dashboard.', 'sync.'] as const;
@@ -55,6 +83,7 @@ export class DeskSessions {
   ): Promise<DeskSessions> {
     const id = connections.activeId();
     await adoptLegacyMirror(context.dataDir, id);
+    await bringUnconfigured(context, id);
     const first = await DeskSessions.openSession(context, connections, factory, id);
     return new DeskSessions(context, connections, factory, first);
   }
@@ -136,7 +165,7 @@ export class DeskSessions {
       await this.active;
       throw error;
     }
-    if (old.id === UNCONFIGURED_ID) await adoptUnconfigured(context.dataDir, target);
+    await bringUnconfigured(context, target);
     this.active = this.reopen(target);
     const session = await this.active;
     context.log.info('connection switched', { from: old.id, to: target });
