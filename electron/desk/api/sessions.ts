@@ -46,7 +46,12 @@ async function bringUnconfigured(context: DeskContext, id: string): Promise<void
 
 /** Method families answered by the active connection's session (the rest belong to the core). */
 const SESSION_PREFIXES = ['mirror.', 'outbox.', 'print.', 'dashboard.', 'sync.'] as const;
-const CORE_METHODS = new Set<string>(['sync.connection.get', 'sync.connection.set', 'sync.connection.test']);
+const CORE_METHODS = new Set<string>([
+  'sync.connection.get',
+  'sync.connection.set',
+  'sync.connection.test',
+  'sync.watch',
+]);
 
 export function isSessionMethod(name: string): boolean {
   return !CORE_METHODS.has(name) && SESSION_PREFIXES.some((prefix) => name.startsWith(prefix));
@@ -63,6 +68,8 @@ export type SessionFactory = Omit<DeskSessionOptions, 'id' | 'resolveConnection'
 export class DeskSessions {
   private active: Promise<DeskSession>;
   private started = false;
+  /** A window shows the status: every session's sync service checks the server's reachability meanwhile. */
+  private watching = false;
   /** Calls and switches wait for a switch under way. */
   private switching: Promise<unknown> = Promise.resolve();
 
@@ -119,6 +126,12 @@ export class DeskSessions {
         return handler(input);
       }) as never);
     }
+  }
+
+  /** A window shows the status (or no longer does): told to the active session's sync, and to each one opened later. */
+  async watch(visible: boolean): Promise<void> {
+    this.watching = visible;
+    (await this.current()).sync.service.watch(visible);
   }
 
   async start(): Promise<void> {
@@ -189,6 +202,7 @@ export class DeskSessions {
   private async reopen(id: string): Promise<DeskSession> {
     const session = await DeskSessions.openSession(this.context, this.connections, this.factory, id);
     if (this.started) await session.start();
+    if (this.watching) session.sync.service.watch(true);
     return session;
   }
 
