@@ -7,6 +7,7 @@ import { makePet } from '../../../test/sync/fixtures';
 import { openDatabase } from '../../platform/open-database';
 import {
   beginBulkLoad,
+  catchUpBulkLoad,
   listPets,
   MIRROR_MIGRATIONS,
   openMirror,
@@ -97,6 +98,31 @@ describe('mirror migrations on an existing data folder', () => {
         mirror.db.prepare('SELECT 1 FROM sqlite_schema WHERE name = ?').get(name);
       expect(indexes('pet_list_care')).toBeUndefined();
       expect(readSyncState(mirror.db, 'bulk-load-indexes:pet', z.array(z.unknown()))).toEqual([dropped[0]]);
+    } finally {
+      await mirror.close();
+    }
+  });
+
+  it('2650 indexes the word starts of the pets already mirrored, and leaves a cut-off bulk load its unindexed rows', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-mirror-migrations-'));
+    dirs.push(dir);
+    const filename = path.join(dir, 'mirror.sqlite');
+    const old = await openAt(filename, '2601-mirror-drop-care-index');
+    storeServerPage(old.sqlite, 'pet', [makePet({ name: 'Biscuit', breed: ['Beagle'] })], 'listed');
+    beginBulkLoad(old.sqlite, 'pet');
+    storeServerPage(old.sqlite, 'pet', [makePet({ name: 'Mittens', breed: ['Siamese'] })], 'listed');
+    await old.close();
+
+    const mirror = await openMirror({ filename });
+    try {
+      const names = (search: string) =>
+        listPets(mirror.db, { search, sort: 'name' }).items.map((item) => item.record.name);
+      expect(names('be')).toEqual(['Biscuit']);
+      expect(names('si')).toEqual(['Mittens']);
+      while (!catchUpBulkLoad(mirror.db, 'pet')) {}
+      expect(names('si')).toEqual(['Mittens']);
+      expect(names('bi')).toEqual(['Biscuit']);
+      mirror.db.prepare("INSERT INTO pet_starts (pet_starts, rank) VALUES ('integrity-check', 1)").run();
     } finally {
       await mirror.close();
     }

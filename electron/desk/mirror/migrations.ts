@@ -3,6 +3,7 @@ import { applicationTables } from './applications';
 import { dashboardCounts } from './dashboard-counts';
 import { dashboardIndexes } from './dashboard-index';
 import { listedCountIndexes } from './listed-records';
+import { wordStartIndex } from './search-starts';
 
 /**
  * The mirror's schema. Each record table keeps the server version (`server_json`, exactly as the API
@@ -390,4 +391,5 @@ export const MIRROR_MIGRATIONS: Record<string, Migration> = {
   '2501-mirror-applications': applicationTables,
   '2502-mirror-dashboard-counts': dashboardCounts,
   '2601-mirror-drop-care-index': dropCareIndex,
+  '2650-mirror-word-start-index': wordStartIndex,
 };

@@ -112,6 +112,29 @@ describe('desk search', () => {
     expect(personNames('le')).toEqual(['Dana Lee']);
   });
 
+  it('finds a breed new to the desk by its short words at once, and words split by punctuation', () => {
+    expect(petNames('gr')).toEqual([]);
+    storeServerPage(
+      mirror.db,
+      'pet',
+      [makePet({ name: 'Nico', breed: ['Bergamasco', 'Greyhound'] }), makePet({ name: 'Bella-Rose' })],
+      'listed',
+    );
+    expect(petNames('gr')).toEqual(['Nico']);
+    expect(petNames('Be')).toContain('Nico');
+    expect(petNames('ro')).toEqual(['Bella-Rose']);
+    expect(petNames('nico gr')).toEqual(['Nico']);
+  });
+
+  it('finds pets a first sync has not indexed yet by short words of the name or breed', () => {
+    beginBulkLoad(mirror.db, 'pet');
+    storeServerPage(mirror.db, 'pet', [makePet({ name: 'Zora Mae', breed: ['Vizsla'] })], 'listed');
+    expect(petNames('vi')).toEqual(['Zora Mae']);
+    expect(petNames('ma')).toEqual(['Max', 'Zora Mae', 'Apollo']);
+    expect(petNames('zora vi')).toEqual(['Zora Mae']);
+    expect(petNames('zora be')).toEqual([]);
+  });
+
   it('finds a pet by the first digits of its microchip', () => {
     storeServerPage(mirror.db, 'pet', [makePet({ name: 'Rex', microchip_id: '900000000000001' })], 'listed');
     expect(petNames('98')).toEqual(['Isabel']);
