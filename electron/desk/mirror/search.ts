@@ -57,7 +57,7 @@ const quote = (word: string) => `"${word.replaceAll('"', '""')}"`;
 /** Words the mirror knows (names, breeds, description words; people's names and emails), for typo tolerance. */
 const vocabularies = new WeakMap<MirrorDb, Map<Table, { key: number; terms: string[] }>>();
 
-function vocabulary(db: MirrorDb, table: Table): string[] {
+function vocabulary(db: MirrorDb, table: Table, watermark: number | undefined): string[] {
   // Moves with every write of this connection (the desk core's only writer): a cheap staleness key.
   const key = mirrorChanges(db);
   let byTable = vocabularies.get(db);
@@ -75,10 +75,18 @@ function vocabulary(db: MirrorDb, table: Table): string[] {
       if (word.length >= MIN_INDEXED_WORD && LETTERS.test(word)) terms.add(word);
   };
   if (table === 'pet') {
-    for (const row of statement(db, 'SELECT name FROM pet_list').raw().all() as unknown[][]) learn(row[0]);
-    for (const breed of readBreeds(db)) learn(breed);
-    for (const row of statement(db, 'SELECT term FROM pet_words_vocab').raw().all() as unknown[][])
-      learn(row[0]);
+    // The words of names and breeds from the word-start index's own word list (not a pass over every pet), with
+    // those of the rows a first sync has not indexed yet; the description's from its index.
+    for (const vocab of ['pet_starts_vocab', 'pet_words_vocab']) {
+      for (const row of statement(db, `SELECT term FROM ${vocab}`).raw().all() as unknown[][]) learn(row[0]);
+    }
+    if (watermark !== undefined) {
+      const unindexed = statement(db, 'SELECT name, breed_text FROM pet WHERE seq > ?').raw().all(watermark);
+      for (const row of unindexed as unknown[][]) {
+        learn(row[0]);
+        learn(row[1]);
+      }
+    }
   } else {
     for (const row of statement(db, 'SELECT name, email FROM person').raw().all() as unknown[][]) {
       learn(row[0]);
@@ -88,12 +96,6 @@ function vocabulary(db: MirrorDb, table: Table): string[] {
   const list = [...terms];
   byTable.set(table, { key, terms: list });
   return list;
-}
-
-/** Breeds of the mirror (one pass over every pet: about 100 ms at 100k), for the typo vocabulary. */
-function readBreeds(db: MirrorDb): string[] {
-  const rows = statement(db, 'SELECT DISTINCT breed_text FROM pet WHERE breed_text IS NOT NULL').raw().all();
-  return (rows as unknown[][]).map((row) => String(row[0]));
 }
 
 /**
@@ -242,7 +244,7 @@ export function searchClause(
     const alternatives =
       !LETTERS.test(lower) || hasHits(db, table, quote(lower)) || namesRecords()
         ? []
-        : typoAlternatives(lower, vocabulary(db, table));
+        : typoAlternatives(lower, vocabulary(db, table, watermark));
     if (alternatives.length > 0) corrected = true;
     const options = [lower, ...alternatives];
     const sources = [`SELECT rowid AS seq FROM ${table}_fts WHERE ${table}_fts MATCH ?`];
