@@ -56,6 +56,7 @@ describe('desk search', () => {
     expect(petNames('labrdor')).toEqual(['Bella']);
     expect(petNames('pooddle')).toEqual(['Max']);
     expect(petNames('laek')).toEqual(['Max']);
+    expect(petNames('isabl')).toEqual(['Isabel']);
     expect(petNames('RAR-000190')).toEqual([]);
   });
 

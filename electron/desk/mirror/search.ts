@@ -57,7 +57,7 @@ const quote = (word: string) => `"${word.replaceAll('"', '""')}"`;
 /** Words the mirror knows (names, breeds, description words; people's names and emails), for typo tolerance. */
 const vocabularies = new WeakMap<MirrorDb, Map<Table, { key: number; terms: string[] }>>();
 
-function vocabulary(db: MirrorDb, table: Table, watermark: number | undefined): string[] {
+function vocabulary(db: MirrorDb, table: Table): string[] {
   // Moves with every write of this connection (the desk core's only writer): a cheap staleness key.
   const key = mirrorChanges(db);
   let byTable = vocabularies.get(db);
@@ -75,17 +75,11 @@ function vocabulary(db: MirrorDb, table: Table, watermark: number | undefined): 
       if (word.length >= MIN_INDEXED_WORD && LETTERS.test(word)) terms.add(word);
   };
   if (table === 'pet') {
-    // The words of names and breeds from the word-start index's own word list (not a pass over every pet), with
-    // those of the rows a first sync has not indexed yet; the description's from its index.
+    // The words of names and breeds, and of descriptions, from their indexes' word lists (not a pass over every
+    // pet). Rows a first sync has not indexed yet are matched by the word as typed only, so their words are not
+    // needed here.
     for (const vocab of ['pet_starts_vocab', 'pet_words_vocab']) {
       for (const row of statement(db, `SELECT term FROM ${vocab}`).raw().all() as unknown[][]) learn(row[0]);
-    }
-    if (watermark !== undefined) {
-      const unindexed = statement(db, 'SELECT name, breed_text FROM pet WHERE seq > ?').raw().all(watermark);
-      for (const row of unindexed as unknown[][]) {
-        learn(row[0]);
-        learn(row[1]);
-      }
     }
   } else {
     for (const row of statement(db, 'SELECT name, email FROM person').raw().all() as unknown[][]) {
@@ -244,7 +238,7 @@ export function searchClause(
     const alternatives =
       !LETTERS.test(lower) || hasHits(db, table, quote(lower)) || namesRecords()
         ? []
-        : typoAlternatives(lower, vocabulary(db, table, watermark));
+        : typoAlternatives(lower, vocabulary(db, table));
     if (alternatives.length > 0) corrected = true;
     const options = [lower, ...alternatives];
     const sources = [`SELECT rowid AS seq FROM ${table}_fts WHERE ${table}_fts MATCH ?`];
