@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { countCare } from './dashboard-counts';
+import { WORD_STARTS_INDEX } from './search-starts';
 import { deleteSyncState, readSyncState, writeSyncState } from './sync-state';
 import { type EntityType, type MirrorDb, statement } from './types';
 
@@ -8,6 +9,7 @@ const SEARCH_INDEXES: Record<EntityType, ReadonlyArray<{ table: string; columns:
   pet: [
     { table: 'pet_fts', columns: 'name, breed_text, microchip_id' },
     { table: 'pet_words', columns: 'description' },
+    WORD_STARTS_INDEX,
   ],
   person: [{ table: 'person_fts', columns: 'name, email, phone' }],
 };

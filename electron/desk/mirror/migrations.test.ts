@@ -235,4 +235,29 @@ describe('mirror migrations on an existing data folder', () => {
       await mirror.close();
     }
   });
+
+  it('2650 indexes the word starts of the pets already mirrored, and leaves a cut-off bulk load its unindexed rows', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-mirror-migrations-'));
+    dirs.push(dir);
+    const filename = path.join(dir, 'mirror.sqlite');
+    const old = await openAt(filename, '2604-mirror-deferred-care-counts');
+    storeServerPage(old.sqlite, 'pet', [makePet({ name: 'Biscuit', breed: ['Beagle'] })], 'listed');
+    beginBulkLoad(old.sqlite, 'pet');
+    storeServerPage(old.sqlite, 'pet', [makePet({ name: 'Mittens', breed: ['Siamese'] })], 'listed');
+    await old.close();
+
+    const mirror = await openMirror({ filename });
+    try {
+      const names = (search: string) =>
+        listPets(mirror.db, { search, sort: 'name' }).items.map((item) => item.record.name);
+      expect(names('be')).toEqual(['Biscuit']);
+      expect(names('si')).toEqual(['Mittens']);
+      while (!catchUpBulkLoad(mirror.db, 'pet')) {}
+      expect(names('si')).toEqual(['Mittens']);
+      expect(names('bi')).toEqual(['Biscuit']);
+      mirror.db.prepare("INSERT INTO pet_starts (pet_starts, rank) VALUES ('integrity-check', 1)").run();
+    } finally {
+      await mirror.close();
+    }
+  });
 });

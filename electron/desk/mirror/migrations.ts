@@ -4,6 +4,7 @@ import { dashboardCounts, deferredCareCounts } from './dashboard-counts';
 import { adoptionColumns, dashboardIndexes } from './dashboard-index';
 import { listedCountIndexes } from './listed-records';
 import { MICROCHIP_KEY_SQL } from './microchip';
+import { wordStartIndex } from './search-starts';
 
 /**
  * The mirror's schema. Each record table keeps the server version (`server_json`, exactly as the API
@@ -409,4 +410,5 @@ export const MIRROR_MIGRATIONS: Record<string, Migration> = {
   '2602-mirror-microchip-key': microchipKeyIndex,
   '2603-mirror-adoption-columns': adoptionColumns,
   '2604-mirror-deferred-care-counts': deferredCareCounts,
+  '2650-mirror-word-start-index': wordStartIndex,
 };
