@@ -89,18 +89,23 @@ async function startDesk(dataDir: string): Promise<{ url: string; child: ChildPr
   return { url, child };
 }
 
-/** In the page: clicks the n-th pet row and waits until the drawer shows that pet's name. */
+/**
+ * In the page: clicks the n-th pet row and times the drawer twice: when it shows that pet's name (its heading paints
+ * first) and when it also shows the pet's fields (laid out a frame later).
+ */
 const OPEN = `async (n) => {
   const row = document.querySelectorAll('table[aria-label="Pets"] tbody tr')[n];
   const name = row.getAttribute('aria-label');
   const started = performance.now();
   row.click();
-  await new Promise((resolve, reject) => {
+  const until = (shown) => new Promise((resolve, reject) => {
     const deadline = started + 10000;
-    const check = () => [...document.querySelectorAll('[role="dialog"] h2')].some((h) => h.textContent === name) ? resolve() : performance.now() > deadline ? reject(new Error('drawer of ' + name + ' did not open')) : requestAnimationFrame(check);
+    const check = () => shown() ? resolve(performance.now() - started) : performance.now() > deadline ? reject(new Error('drawer of ' + name + ' did not open')) : requestAnimationFrame(check);
     check();
   });
-  return performance.now() - started;
+  const heading = await until(() => [...document.querySelectorAll('[role="dialog"] h2')].some((h) => h.textContent === name));
+  const whole = await until(() => document.querySelector('[role="dialog"] table[aria-label="Pet fields"]'));
+  return [heading, whole];
 }`;
 
 /** In the page: types `text` into the pet search as one keystroke and waits until the rows answer it. */
@@ -164,11 +169,14 @@ async function measure(context: BenchContext): Promise<BenchResult[]> {
       }
     }
     const opens: number[] = [];
+    const wholeOpens: number[] = [];
     await input.fill('');
     await page.locator('[data-results-for=""]').waitFor();
     for (let n = 0; n < 10; n++) {
       // Measured in the page, from the click to the drawer showing the pet (no test-driver round trips).
-      opens.push(await page.evaluate<number>(`(${OPEN})(${n})`));
+      const [heading, whole] = await page.evaluate<[number, number]>(`(${OPEN})(${n})`);
+      opens.push(heading);
+      wholeOpens.push(whole);
       await page.keyboard.press('Escape');
       await page.getByRole('dialog').waitFor({ state: 'detached' });
     }
@@ -196,12 +204,21 @@ async function measure(context: BenchContext): Promise<BenchResult[]> {
       })),
       {
         case: 'desk-ui-open',
-        metric: 'click to pet drawer (ms)',
+        metric: 'click to pet drawer showing the pet (ms)',
         p50Ms: percentile(opens, 50),
         p95Ms: percentile(opens, 95),
         target: 'p95 < 100 ms',
         met: percentile(opens, 95) < 100,
-        note: `${opens.length} pets opened`,
+        note: `${opens.length} pets opened; the heading (photo, name, status, fee) paints first`,
+      },
+      {
+        case: 'desk-ui-open-fields',
+        metric: 'click to pet drawer with all its fields (ms)',
+        p50Ms: percentile(wholeOpens, 50),
+        p95Ms: percentile(wholeOpens, 95),
+        target: 'p95 < 100 ms',
+        met: percentile(wholeOpens, 95) < 100,
+        note: `${wholeOpens.length} pets opened; the fields, status picker and applications lay out a frame after the heading`,
       },
     ];
   } finally {
