@@ -48,8 +48,6 @@ export class PetRestamps {
   constructor(
     private readonly sqlite: Database.Database,
     private readonly restamp: (seq: number) => void,
-    /** Runs first in each background chunk's transaction (settings another process changed are re-read). */
-    private readonly beforeChunk: () => void = () => {},
   ) {
     this.jobs = sqlite.prepare('SELECT * FROM pet_restamp_jobs ORDER BY id');
     this.advance = sqlite.prepare('UPDATE pet_restamp_jobs SET after_seq = ? WHERE id = ?');
@@ -98,8 +96,8 @@ export class PetRestamps {
           try {
             // The job is read inside the chunk's write transaction: another process working on the same job
             // (a command-line change it left unfinished) moves its cursor between our chunks, never during one.
+            // Settings another process changed are re-read first (in every write transaction).
             this.sqlite.transaction(() => {
-              this.beforeChunk();
               const job = this.jobs.get() as Job | undefined;
               if (job) this.work(job, RESTAMP_CHUNK, RESTAMP_BUDGET_MS);
             })();

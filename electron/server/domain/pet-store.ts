@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { FieldError, PetCreate, PetListQuery, PetUpdate } from '../../../shared/contract';
-import type { ForeignCommits } from '../db/foreign-commits';
 import type { PetRow } from '../db/rows';
 import type { UpdateClock } from '../db/update-clock';
 import { validationError } from './api-error';
@@ -94,7 +93,6 @@ export class PetStore {
     private readonly clock: UpdateClock,
     readonly meta: ShelterMetadata,
     readonly vocabulary: SearchVocabulary,
-    foreign: ForeignCommits,
   ) {
     this.byId = sqlite.prepare('SELECT * FROM pets WHERE id = ? AND deleted_at IS NULL');
     this.byCustomId = sqlite.prepare('SELECT * FROM pets WHERE custom_id = ? AND deleted_at IS NULL');
@@ -105,11 +103,7 @@ export class PetStore {
     this.facets = new PetFacets(sqlite);
     this.bodies = new PetBodies(sqlite, meta);
     this.lister = new PetLister(sqlite, this.facets, vocabulary);
-    this.restamps = new PetRestamps(
-      sqlite,
-      (seq) => this.restampOne(seq),
-      () => foreign.check(),
-    );
+    this.restamps = new PetRestamps(sqlite, (seq) => this.restampOne(seq));
     this.stampedAfter = sqlite.prepare('SELECT seq, id, updated_at FROM pets WHERE updated_at > ?');
     this.newestStamp = sqlite.prepare('SELECT MAX(updated_at) FROM pets').pluck();
     this.seenStamp = (this.newestStamp.get() as number | null) ?? 0;

@@ -207,9 +207,9 @@ export function createRequestListener(
           return { status: stored.status, body: stored.body, replay: true };
         }
       }
+      // The transaction catches up again under the write lock: a commit of another process may have landed while
+      // the body was read.
       return app.sqlite.transaction(() => {
-        // Again under the write lock: a commit of another process may have landed while the body was read.
-        app.catchUp();
         const result = route.handle({ app, params, query, body, idempotencyKey });
         app.keys.flushUses();
         if (tracked && result.status === 200) {
