@@ -11,6 +11,7 @@ import { UpdateClock } from './db/update-clock';
 import { ApiKeyRegistry } from './domain/api-key-store';
 import { IdempotencyStore } from './domain/idempotency-store';
 import { ShelterMetadata } from './domain/metadata';
+import { PeopleRestamps } from './domain/people-restamps';
 import { PeopleStore } from './domain/people-store';
 import { PetStore } from './domain/pet-store';
 import { SearchVocabulary } from './domain/search';
@@ -25,6 +26,8 @@ export interface ServerContext {
   meta: ShelterMetadata;
   pets: PetStore;
   people: PeopleStore;
+  /** New stamps for every person after a restore, in chunks. */
+  peopleRestamps: PeopleRestamps;
   keys: ApiKeyRegistry;
   idempotency: IdempotencyStore;
   /**
@@ -91,6 +94,8 @@ export async function openServerContext(
   const filled = pets.bodies.fillMissing();
   if (filled > 1000) console.error(`[server] stored the responses of ${filled} pets`);
   pets.restamps.resume();
+  const peopleRestamps = new PeopleRestamps(sqlite, clock);
+  peopleRestamps.resume();
   const keys = new ApiKeyRegistry(sqlite, now);
   // After another process's commit: settings first (pets render with them), keys, words, then the pets it
   // changed; a re-rendering job it left unfinished is carried on here. Checked before every request and first in
@@ -101,6 +106,7 @@ export async function openServerContext(
   foreign.onCommit(() => people.vocabulary.catchUp());
   foreign.onCommit(() => pets.catchUpForeignWrites());
   foreign.onCommit(() => pets.restamps.resume());
+  foreign.onCommit(() => peopleRestamps.resume());
   atEveryWriteTransaction(sqlite, () => foreign.check());
   // A server that only serves reads still records when its keys were last used, a few times an hour.
   const flushTimer = setInterval(() => keys.flushUses(), 10 * 60_000);
@@ -113,6 +119,7 @@ export async function openServerContext(
     meta,
     pets,
     people,
+    peopleRestamps,
     keys,
     idempotency: new IdempotencyStore(sqlite, now),
     catchUp: () => {
@@ -121,7 +128,8 @@ export async function openServerContext(
     },
     close: async () => {
       clearInterval(flushTimer);
-      await pets.stop();
+      peopleRestamps.stop();
+      await Promise.all([pets.stop(), peopleRestamps.settled()]);
       keys.flushUses();
       await close();
     },
