@@ -48,6 +48,8 @@ export class PetRestamps {
   constructor(
     private readonly sqlite: Database.Database,
     private readonly restamp: (seq: number) => void,
+    /** Runs after each background chunk's commit (the pets it re-rendered go into the list views at once). */
+    private readonly afterChunk: () => void = () => {},
   ) {
     this.jobs = sqlite.prepare('SELECT * FROM pet_restamp_jobs ORDER BY id');
     this.advance = sqlite.prepare('UPDATE pet_restamp_jobs SET after_seq = ? WHERE id = ?');
@@ -105,6 +107,7 @@ export class PetRestamps {
             this.sqlite.pragma('synchronous = FULL');
           }
           this.checkpoints.written();
+          this.afterChunk();
         }
       } catch (error) {
         // A full or busy disk: the job is in the database, so try again a little later.

@@ -103,7 +103,15 @@ export class PetStore {
     this.facets = new PetFacets(sqlite);
     this.bodies = new PetBodies(sqlite, meta);
     this.lister = new PetLister(sqlite, this.facets, vocabulary);
-    this.restamps = new PetRestamps(sqlite, (seq) => this.restampOne(seq));
+    // Each chunk's pets go into the views after its commit, a chunk's worth at a time: left for the next read, a
+    // change nobody read during took that read hundreds of milliseconds (every re-rendered pet re-read at once).
+    this.restamps = new PetRestamps(
+      sqlite,
+      (seq) => this.restampOne(seq),
+      () => {
+        if (this.facets.warm) this.facets.refresh();
+      },
+    );
     this.stampedAfter = sqlite.prepare('SELECT seq, id, updated_at FROM pets WHERE updated_at > ?');
     this.newestStamp = sqlite.prepare('SELECT MAX(updated_at) FROM pets').pluck();
     this.seenStamp = (this.newestStamp.get() as number | null) ?? 0;
