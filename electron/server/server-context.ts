@@ -91,7 +91,7 @@ export async function openServerContext(
   const people = new PeopleStore(sqlite, clock, pets, new SearchVocabulary(sqlite, 'people'), now);
   // A database from before stored responses gets them now (about 4 s per 100k pets, once); a re-rendering
   // interrupted by a crash carries on.
-  const filled = pets.bodies.fillMissing();
+  const filled = await pets.bodies.fillMissing();
   if (filled > 1000) console.error(`[server] stored the responses of ${filled} pets`);
   pets.restamps.resume();
   const peopleRestamps = new PeopleRestamps(sqlite, clock);
