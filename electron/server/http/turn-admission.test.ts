@@ -25,9 +25,11 @@ describe('TurnAdmission', () => {
         turns[turns.length - 1]?.push(i);
       });
     }
-    // 2 ms each: the third passes the budget, the rest wait.
-    expect(ran).toEqual([0, 1, 2]);
-    expect(admission.queued).toBe(9);
+    // At least 2 ms each: by the third at the latest the budget is spent (sooner on a busy machine); the rest wait.
+    expect(ran.length).toBeGreaterThanOrEqual(1);
+    expect(ran.length).toBeLessThanOrEqual(3);
+    expect(ran).toEqual([0, 1, 2].slice(0, ran.length));
+    expect(admission.queued).toBe(12 - ran.length);
     while (admission.queued > 0) await new Promise((resolve) => setTimeout(resolve, 1));
     clearInterval(ticking);
     expect(ran).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
