@@ -26,6 +26,17 @@ describe('openDatabase', () => {
     await second.close();
   });
 
+  it('closes the file also when it had nothing to migrate and no query went through the query builder', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-db-'));
+    const filename = path.join(dir, 'test.sqlite');
+    await (await openDatabase({ filename, migrations })).close();
+    const reopened = await openDatabase({ filename, migrations });
+    reopened.sqlite.prepare('SELECT count(*) FROM note').get();
+    await reopened.close();
+    expect(reopened.sqlite.open).toBe(false);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it('names the failing migration', async () => {
     const broken = {
       '0001-broken': {

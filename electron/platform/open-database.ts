@@ -125,16 +125,21 @@ export async function openDatabase<Schema>(options: OpenDatabaseOptions): Promis
     throw error;
   }
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // Kysely closes the connection only if a query went through it; a file with nothing to migrate may have none.
+  const close = async () => {
+    await db.destroy();
+    if (sqlite.open) sqlite.close();
+  };
   try {
     if (pendingMigrations(sqlite, options.migrations).length > 0) {
       const migrate = () => runMigrations(db, filename, options.migrations);
       await (memory ? migrate() : holdDatabaseExclusively(filename, 'migrated', migrate, options.lock));
     }
   } catch (error) {
-    await db.destroy();
+    await close();
     throw error;
   }
-  return { db, sqlite, close: () => db.destroy() };
+  return { db, sqlite, close };
 }
 
 async function runMigrations<Schema>(

@@ -102,6 +102,12 @@ export const syncMethods = {
     input: noInput,
     output: z.null(),
   }),
+  'sync.watch': defineMethod({
+    summary:
+      'A window shows the status (visible) or no longer does: while one does, the core checks every few seconds that the server still accepts connections (no request sent), so the status notices it going or coming back within seconds.',
+    input: z.strictObject({ visible: z.boolean() }),
+    output: z.null(),
+  }),
   'sync.connection.get': defineMethod({
     summary: 'The connection settings (never the key).',
     input: noInput,

@@ -61,5 +61,44 @@ for (const timezoneId of ['America/Los_Angeles', 'Pacific/Auckland']) {
       await expect(form.getByLabel('Intake date')).toHaveValue(`${day} ${MONTHS[month]} ${year}`);
       await shoot(page, testInfo, `intake-${timezoneId.replace('/', '-')}`, false);
     });
+
+    test('a custom date field uses the same date input as the intake date, and sends the calendar day typed', async ({
+      page,
+      desk,
+    }, testInfo) => {
+      test.setTimeout(120_000);
+      await connect(page, desk.url, server);
+      await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Intake' }).click();
+      const form = page.getByRole('form', { name: 'New pet' });
+      const vaccination = form.getByRole('textbox', { name: 'Last vaccination' });
+      // The library's input (no native mm/dd/yyyy field), in the intake date's format.
+      await expect(vaccination).not.toHaveAttribute('type', 'date');
+      await expect(vaccination).toHaveAttribute('placeholder', 'Pick a day');
+      await vaccination.fill('14 May 2026');
+      await vaccination.press('Tab');
+      await expect(vaccination).toHaveValue('14 May 2026');
+      await shoot(page, testInfo, `custom-date-${timezoneId.replace('/', '-')}`);
+
+      await form.getByLabel('Name').fill('Vaccinated Vera');
+      // Listed by the server's API, where the test reads it back.
+      await form.getByLabel('Show on the public list').check();
+      for (const [label, option] of [
+        ['Species', 'Cat'],
+        ['Age', 'Adult'],
+        ['Sex', 'Female'],
+        ['Size', 'Small'],
+        ['Health', 'Good'],
+      ] as const) {
+        await form.getByRole('combobox', { name: label, exact: true }).click();
+        await page.getByRole('option', { name: option, exact: true }).click();
+      }
+      await form.getByRole('button', { name: 'Save intake' }).click();
+      await expect(async () => {
+        const { pets } = await server.api<{ pets: { custom_field_data: Record<string, unknown> }[] }>(
+          '/pets?search=Vaccinated%20Vera&limit=5',
+        );
+        expect(pets.map((pet) => pet.custom_field_data.last_vaccination)).toEqual(['2026-05-14']);
+      }).toPass({ timeout: 30_000 });
+    });
   });
 }

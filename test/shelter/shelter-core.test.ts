@@ -65,3 +65,32 @@ describe('a standalone shelter run from the desk', () => {
     expect((await api(apiUrl, key, '/pets?limit=1')).status).toBe(200);
   }, 60_000);
 });
+
+describe('a restore through the desk', () => {
+  it('answers once the server serves the restored shelter; the desk pulls it afterwards, in the background', async () => {
+    const core = await openDesk(tempDir());
+    const { apiUrl } = await core.registry.invoke('shelter.setup', { choice: 'demo' });
+    const backup = await core.registry.invoke('shelter.backups.create');
+    const victim = (await core.registry.invoke('mirror.pets.list', { limit: 1 })).items[0]?.record;
+    if (!victim) throw new Error('the demo shelter has pets');
+    await core.registry.invoke('shelter.pets.delete', { petId: victim.id });
+    const shown = async () =>
+      (await core.registry.invoke('mirror.pets.list', { limit: 100, search: victim.name })).items.some(
+        (item) => item.record.id === victim.id,
+      );
+    expect(await shown()).toBe(false);
+
+    const restored = await core.registry.invoke('shelter.backups.restore', { file: backup.file });
+    // Answered before this desk pulled the restored shelter: the pet deleted after the backup is not in its mirror
+    // yet, while the server serves it again...
+    expect(await shown()).toBe(false);
+    expect(restored.pets).toBeGreaterThan(50);
+    const key = (await core.registry.invoke('shelter.keys.create', { kind: 'read', name: 'check' })).key;
+    expect((await api(apiUrl as string, key, `/pets/${victim.id}`)).status).toBe(200);
+    // ...and this desk pulls it afterwards, in the background.
+    for (const end = Date.now() + 45_000; !(await shown()); ) {
+      if (Date.now() > end) throw new Error('the desk never pulled the restored shelter');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }, 90_000);
+});

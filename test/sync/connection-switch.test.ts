@@ -1,5 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDeskCore, type DeskCore } from '../../electron/desk/api';
 import { petFields, readServerState, startServer, WRITE_KEY } from '../outbox/helpers';
@@ -16,10 +18,14 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function desk(): Promise<DeskCore> {
-  const folder = tempDir('switch-desk-');
-  cleanups.push(() => folder.remove());
-  const core = await createDeskCore({ dataDir: folder.dir, appVersion: 'test' });
+async function desk(dataDir?: string): Promise<DeskCore> {
+  let dir = dataDir;
+  if (!dir) {
+    const folder = tempDir('switch-desk-');
+    cleanups.push(() => folder.remove());
+    dir = folder.dir;
+  }
+  const core = await createDeskCore({ dataDir: dir, appVersion: 'test' });
   cleanups.push(() => core.close());
   return core;
 }
@@ -219,6 +225,80 @@ describe('a desk switching connections', () => {
     expect((await core.registry.invoke('sync.connection.get')).mode).toBe('none');
     expect(readServerState(server.dataDir).pets).toHaveLength(0);
   });
+
+  it('brings what was entered with no connection to a server it already has a folder for: sent once, shown', async () => {
+    let clockShift = 0;
+    const server = await startServer({ now: () => Date.now() + clockShift });
+    cleanups.push(() => server.close());
+    const folder = tempDir('switch-desk-');
+    cleanups.push(() => folder.remove());
+    const unconfigured = path.join(folder.dir, 'connections', 'unconfigured', 'mirror.sqlite');
+    let core = await desk(folder.dir);
+    await core.registry.invoke('sync.connection.set', {
+      mode: 'remote',
+      remote: server.origin,
+      apiKey: WRITE_KEY,
+    });
+    await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Sent Before' }) });
+    await until(
+      async () => (await core.registry.invoke('outbox.list')).counts.pending === 0,
+      'the first pet sent',
+    );
+
+    // Disconnected: two pets entered, one of them edited, all waiting in the unconfigured folder.
+    await core.registry.invoke('sync.connection.set', { mode: 'none' });
+    const first = await core.registry.invoke('outbox.createPet', {
+      fields: petFields({ name: 'Offline One' }),
+    });
+    await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Offline Two' }) });
+    if (first.status !== 'queued') throw new Error('the first pet was not queued');
+    await core.registry.invoke('outbox.updatePet', {
+      id: first.entityId,
+      fields: { description: 'Found by the gate' },
+    });
+    await core.close();
+    // A copy of the unconfigured mirror as it was, to play a crash between the two commits below.
+    const copy = path.join(folder.dir, 'unconfigured-before.sqlite');
+    const source = new Database(unconfigured);
+    await source.backup(copy);
+    source.close();
+
+    core = await desk(folder.dir);
+    // Disconnecting forgot the key: it is given again.
+    await core.registry.invoke('sync.connection.set', {
+      mode: 'remote',
+      remote: server.origin,
+      apiKey: WRITE_KEY,
+    });
+    // Shown at once, with the server's records, and sent.
+    expect(await petNames(core)).toEqual(['Offline One', 'Offline Two', 'Sent Before']);
+    await until(
+      async () => (await core.registry.invoke('outbox.list')).counts.pending === 0,
+      'the queue to drain',
+    );
+    const sent = () =>
+      readServerState(server.dataDir)
+        .pets.map((pet) => `${pet.name}:${pet.description}`)
+        .sort();
+    expect(sent()).toEqual(['Offline One:Found by the gate', 'Offline Two:', 'Sent Before:']);
+    await core.close();
+
+    // The crash: the unconfigured folder's emptying never committed. The next start, a day later (the server has
+    // forgotten the idempotency keys), brings nothing twice.
+    clockShift = 25 * 3_600_000;
+    const saved = new Database(copy);
+    await saved.backup(unconfigured);
+    saved.close();
+    core = await desk(folder.dir);
+    await core.registry.invoke('sync.now');
+    expect((await core.registry.invoke('outbox.list')).counts.pending).toBe(0);
+    expect(sent()).toEqual(['Offline One:Found by the gate', 'Offline Two:', 'Sent Before:']);
+    expect(await petNames(core)).toEqual(['Offline One', 'Offline Two', 'Sent Before']);
+    // Back to no connection: an empty desk, nothing left behind to send twice.
+    await core.registry.invoke('sync.connection.set', { mode: 'none' });
+    expect(await petNames(core)).toEqual([]);
+    expect((await core.registry.invoke('outbox.list')).counts.pending).toBe(0);
+  }, 60_000);
 
   it('refuses a bad address without leaving the current connection', async () => {
     const core = await desk();

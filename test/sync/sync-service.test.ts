@@ -227,4 +227,35 @@ describe('SyncService', () => {
     expect(summary?.complete).toBe(true);
     expect(stored()).toBe(3000);
   });
+
+  it('while a window watches, notices the server going and coming back between syncs, with nothing waiting', async () => {
+    service = new SyncService({
+      db: mirror.db,
+      resolveConnection: async () => ({ mode: 'remote', baseUrl: server.origin, apiKey: 'key', label: 'x' }),
+      status: sink(),
+      intervalMs: 60_000,
+      // The ordinary offline retries would see the return only 10 s later.
+      offlineRetryMs: 60_000,
+      watchEveryMs: 50,
+      clientOptions: { backoffBaseMs: 1, backoffCapMs: 2, maxAttempts: 2 },
+    });
+    service.start();
+    await until(() => last()?.state === 'idle');
+    const port = Number(new URL(server.origin).port);
+    await server.close();
+    // Unwatched (no window shows it), the status stays as the last sync left it until the next one.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(last()?.state).toBe('idle');
+
+    service.watch(true);
+    await until(() => last()?.state === 'offline', 2_000);
+    await server.start(port);
+    await until(() => last()?.state === 'idle', 2_000);
+    // A reachable server in agreement with the status costs nothing: no sync is asked for.
+    const runs = states.filter((state) => state.state === 'connecting' || state.state === 'syncing').length;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(states.filter((state) => state.state === 'connecting' || state.state === 'syncing')).toHaveLength(
+      runs,
+    );
+  });
 });

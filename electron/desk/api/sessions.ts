@@ -5,10 +5,12 @@ import {
   deskMethods,
 } from '../../../shared/desk-api';
 import { countRecords } from '../mirror';
+import { carryUnconfigured } from '../outbox';
 import {
   adoptLegacyMirror,
   adoptUnconfigured,
   type ConnectionManager,
+  connectionFolder,
   STANDALONE_ID,
   UNCONFIGURED_ID,
 } from '../sync';
@@ -16,9 +18,40 @@ import type { DeskContext } from './desk-context';
 import type { HandlerRegistry } from './handler-registry';
 import { type DeskSession, type DeskSessionOptions, openDeskSession } from './session';
 
+/**
+ * What was entered on this desk with no connection goes to the connection it has now, to be sent there: a
+ * connection without a mirror yet takes the whole file, one with a mirror takes its records and waiting changes
+ * (`carryUnconfigured`). Runs on a switch and at every start, so a switch cut short by a crash is finished. When it
+ * cannot run now (the unconfigured mirror open in another process), the records stay where they are and are taken
+ * at the next start or switch.
+ */
+async function bringUnconfigured(context: DeskContext, id: string): Promise<void> {
+  if (id === UNCONFIGURED_ID) return;
+  try {
+    await adoptUnconfigured(context.dataDir, id);
+    const { carried } = await carryUnconfigured(
+      connectionFolder(context.dataDir, UNCONFIGURED_ID),
+      connectionFolder(context.dataDir, id),
+    );
+    if (Object.values(carried).some((rows) => rows > 0)) {
+      context.log.info('changes entered with no connection carried over', { to: id, ...carried });
+    }
+  } catch (error) {
+    context.log.warn('changes entered with no connection not carried over yet', {
+      to: id,
+      reason: (error as Error).message,
+    });
+  }
+}
+
 /** Method families answered by the active connection's session (the rest belong to the core). */
 const SESSION_PREFIXES = ['mirror.', 'outbox.', 'print.', 'dashboard.', 'sync.'] as const;
-const CORE_METHODS = new Set<string>(['sync.connection.get', 'sync.connection.set', 'sync.connection.test']);
+const CORE_METHODS = new Set<string>([
+  'sync.connection.get',
+  'sync.connection.set',
+  'sync.connection.test',
+  'sync.watch',
+]);
 
 export function isSessionMethod(name: string): boolean {
   return !CORE_METHODS.has(name) && SESSION_PREFIXES.some((prefix) => name.startsWith(prefix));
@@ -35,6 +68,8 @@ export type SessionFactory = Omit<DeskSessionOptions, 'id' | 'resolveConnection'
 export class DeskSessions {
   private active: Promise<DeskSession>;
   private started = false;
+  /** A window shows the status: every session's sync service checks the server's reachability meanwhile. */
+  private watching = false;
   /** Calls and switches wait for a switch under way. */
   private switching: Promise<unknown> = Promise.resolve();
 
@@ -55,6 +90,7 @@ export class DeskSessions {
   ): Promise<DeskSessions> {
     const id = connections.activeId();
     await adoptLegacyMirror(context.dataDir, id);
+    await bringUnconfigured(context, id);
     const first = await DeskSessions.openSession(context, connections, factory, id);
     return new DeskSessions(context, connections, factory, first);
   }
@@ -90,6 +126,12 @@ export class DeskSessions {
         return handler(input);
       }) as never);
     }
+  }
+
+  /** A window shows the status (or no longer does): told to the active session's sync, and to each one opened later. */
+  async watch(visible: boolean): Promise<void> {
+    this.watching = visible;
+    (await this.current()).sync.service.watch(visible);
   }
 
   async start(): Promise<void> {
@@ -136,7 +178,7 @@ export class DeskSessions {
       await this.active;
       throw error;
     }
-    if (old.id === UNCONFIGURED_ID) await adoptUnconfigured(context.dataDir, target);
+    await bringUnconfigured(context, target);
     this.active = this.reopen(target);
     const session = await this.active;
     context.log.info('connection switched', { from: old.id, to: target });
@@ -160,6 +202,7 @@ export class DeskSessions {
   private async reopen(id: string): Promise<DeskSession> {
     const session = await DeskSessions.openSession(this.context, this.connections, this.factory, id);
     if (this.started) await session.start();
+    if (this.watching) session.sync.service.watch(true);
     return session;
   }
 

@@ -29,7 +29,7 @@ const names = (search: string) =>
 /** FTS5's own check that the index holds exactly the rows and values of its content table. */
 function indexIsExact(table: 'pet' | 'person'): boolean {
   try {
-    for (const index of table === 'pet' ? ['pet_fts', 'pet_words'] : ['person_fts']) {
+    for (const index of table === 'pet' ? ['pet_fts', 'pet_words', 'pet_starts'] : ['person_fts']) {
       mirror.db.prepare(`INSERT INTO ${index} (${index}, rank) VALUES ('integrity-check', 1)`).run();
     }
     return true;

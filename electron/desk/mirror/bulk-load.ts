@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { countCare } from './dashboard-counts';
+import { WORD_STARTS_INDEX } from './search-starts';
 import { deleteSyncState, readSyncState, writeSyncState } from './sync-state';
 import { type EntityType, type MirrorDb, statement } from './types';
 
@@ -7,6 +9,7 @@ const SEARCH_INDEXES: Record<EntityType, ReadonlyArray<{ table: string; columns:
   pet: [
     { table: 'pet_fts', columns: 'name, breed_text, microchip_id' },
     { table: 'pet_words', columns: 'description' },
+    WORD_STARTS_INDEX,
   ],
   person: [{ table: 'person_fts', columns: 'name, email, phone' }],
 };
@@ -133,6 +136,8 @@ export function catchUpBulkLoad(
            SELECT seq, ${index.columns} FROM ${table} WHERE seq > ? AND seq <= ?`,
         ).run(watermark, last.last);
       }
+      // The Overview's care counts follow the same watermark (migration 2604).
+      if (entityType === 'pet') countCare(db, watermark, last.last);
       statement(db, 'UPDATE search_backlog SET indexed_through = ? WHERE entity_type = ?').run(
         last.last,
         entityType,

@@ -1,4 +1,5 @@
 import { type Migration, sql } from 'kysely';
+import { type MirrorDb, statement } from './types';
 
 const day = (row: 'new' | 'old') => `COALESCE(substr(${row}.intake_date, 1, 10), '')`;
 const key = (row: 'new' | 'old') =>
@@ -66,3 +67,67 @@ export const dashboardCounts: Migration = {
     for (const statement of statements) await statement.execute(db);
   },
 };
+
+/** A `pet_list` row is in `pet_care_count` when its seq is at or below the pet search watermark (see 2604). */
+const counted = (row: 'new' | 'old') =>
+  `${row}.seq <= COALESCE((SELECT indexed_through FROM search_backlog WHERE entity_type = 'pet'), ${row}.seq)`;
+
+/**
+ * Migration 2604: a bulk load's pets are counted in `pet_care_count` at its end, with their search indexing, instead
+ * of one count update per pet written. A `pet_list` row is counted exactly when its seq is at or below the pet search
+ * watermark (every row when no bulk load is under way), as for the search indexes (2002); the dashboard adds the rows
+ * above it (`UNCOUNTED_CARE_SQL`). Intake days arrive in random order, so each page of a first sync rewrote most of
+ * the count table's pages (about 90 on 87k pets) at its commit. Counts of rows a bulk load under way had already
+ * counted are taken again from the rows at or below its watermark.
+ */
+export const deferredCareCounts: Migration = {
+  async up(db) {
+    const statements = [
+      sql`DROP TRIGGER pet_care_count_insert`,
+      sql`DROP TRIGGER pet_care_count_delete`,
+      sql`DROP TRIGGER pet_care_count_update`,
+      sql`DELETE FROM pet_care_count`,
+      sql`INSERT INTO pet_care_count
+        SELECT status, species, COALESCE(substr(intake_date, 1, 10), ''), COUNT(*) FROM pet_list
+        WHERE presence != 'removed'
+          AND seq <= COALESCE((SELECT indexed_through FROM search_backlog WHERE entity_type = 'pet'), seq)
+        GROUP BY 1, 2, 3`,
+      sql.raw(`CREATE TRIGGER pet_care_count_insert AFTER INSERT ON pet_list
+      WHEN new.presence != 'removed' AND ${counted('new')} BEGIN
+        INSERT INTO pet_care_count VALUES (new.status, new.species, ${day('new')}, 1)
+          ON CONFLICT DO UPDATE SET n = n + 1;
+      END`),
+      sql.raw(`CREATE TRIGGER pet_care_count_delete AFTER DELETE ON pet_list
+      WHEN old.presence != 'removed' AND ${counted('old')} BEGIN
+        UPDATE pet_care_count SET n = n - 1 WHERE ${key('old')};
+        DELETE FROM pet_care_count WHERE ${key('old')} AND n <= 0;
+      END`),
+      sql.raw(`CREATE TRIGGER pet_care_count_update AFTER UPDATE OF status, species, intake_date, presence ON pet_list
+      WHEN (old.status IS NOT new.status OR old.species IS NOT new.species OR old.intake_date IS NOT new.intake_date
+        OR (old.presence = 'removed') != (new.presence = 'removed')) AND ${counted('old')} BEGIN
+        UPDATE pet_care_count SET n = n - 1 WHERE old.presence != 'removed' AND ${key('old')};
+        DELETE FROM pet_care_count WHERE ${key('old')} AND n <= 0;
+        INSERT INTO pet_care_count SELECT new.status, new.species, ${day('new')}, 1 WHERE new.presence != 'removed'
+          ON CONFLICT DO UPDATE SET n = n + 1;
+      END`),
+    ];
+    for (const statement of statements) await statement.execute(db);
+  },
+};
+
+/**
+ * The care counts of the pets with seq above `?` (the pet search watermark during a bulk load), as rows of
+ * `pet_care_count`: what the table does not hold yet.
+ */
+export const UNCOUNTED_CARE_SQL = `SELECT status, species, COALESCE(substr(intake_date, 1, 10), '') AS intake_day,
+    COUNT(*) AS n FROM pet_list WHERE seq > ? AND presence != 'removed' GROUP BY 1, 2, 3`;
+
+/** Adds the care counts of the `pet_list` rows with seq in (`after`, `through`] to `pet_care_count`. */
+export function countCare(db: MirrorDb, after: number, through: number): void {
+  statement(
+    db,
+    `INSERT INTO pet_care_count
+     SELECT status, species, intake_day, n FROM (${UNCOUNTED_CARE_SQL.replace('seq > ?', 'seq > ? AND seq <= ?')})
+     WHERE true ON CONFLICT DO UPDATE SET n = n + excluded.n`,
+  ).run(after, through);
+}

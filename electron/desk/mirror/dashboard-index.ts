@@ -46,3 +46,39 @@ export const dashboardIndexes: Migration = {
     for (const statement of statements) await statement.execute(db);
   },
 };
+
+/** The `pet_adoption` row of a pet from its adoption columns (migration 2603), when it has an adoption. */
+const adoptionRowOf = (row: 'new' | 'old') =>
+  `SELECT ${row}.seq, ${row}.adopted_on, ${row}.adopted_by, ${row}.intake_date, ${row}.presence
+   WHERE ${row}.adopted_on IS NOT NULL OR ${row}.adopted_by IS NOT NULL`;
+
+/**
+ * Migration 2603: the effective adoption date and adopter are plain columns of `pet`, written with the other
+ * effective columns by `writeRow` from the record it has already parsed. The `pet_adoption` triggers read them instead
+ * of extracting them from each written pet's JSON (about 2 KB: 5-7% of a first sync's time), and rewrite a pet's
+ * adoption row only when its adoption, intake date or presence changed.
+ */
+export const adoptionColumns: Migration = {
+  async up(db) {
+    const statements = [
+      sql`DROP TRIGGER pet_adoption_insert`,
+      sql`DROP TRIGGER pet_adoption_update`,
+      sql`ALTER TABLE pet ADD COLUMN adopted_on TEXT`,
+      sql`ALTER TABLE pet ADD COLUMN adopted_by TEXT`,
+      // pet_adoption already holds every pet's adoption, taken from its effective record.
+      sql`UPDATE pet SET (adopted_on, adopted_by) = (
+          SELECT adopted_on, adopted_by FROM pet_adoption WHERE pet_adoption.seq = pet.seq
+        ) WHERE seq IN (SELECT seq FROM pet_adoption)`,
+      sql.raw(`CREATE TRIGGER pet_adoption_insert AFTER INSERT ON pet BEGIN
+        INSERT INTO pet_adoption ${adoptionRowOf('new')};
+      END`),
+      sql.raw(`CREATE TRIGGER pet_adoption_update AFTER UPDATE OF adopted_on, adopted_by, intake_date, presence ON pet
+      WHEN old.adopted_on IS NOT new.adopted_on OR old.adopted_by IS NOT new.adopted_by
+        OR old.intake_date IS NOT new.intake_date OR old.presence IS NOT new.presence BEGIN
+        DELETE FROM pet_adoption WHERE seq = old.seq;
+        INSERT INTO pet_adoption ${adoptionRowOf('new')};
+      END`),
+    ];
+    for (const statement of statements) await statement.execute(db);
+  },
+};

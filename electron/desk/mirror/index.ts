@@ -7,6 +7,7 @@ export * from './list-queries';
 export * from './listed-records';
 export * from './local-edits';
 export * from './metadata-store';
+export * from './microchip';
 export * from './migrations';
 export * from './open-mirror';
 export * from './queries';

@@ -135,6 +135,7 @@ export function runPage<T>(
   order: () => Expression<unknown>[],
   countInPage: boolean,
   query: PageQuery,
+  knownTotal?: number,
 ): Page<T> {
   const { limit, offset } = pageOf(query);
   const shape = composed.shape.join('|');
@@ -152,15 +153,18 @@ export function runPage<T>(
     values,
   );
   const seqs = page.statement.all(...page.parameters) as { seq: number; total?: number }[];
-  const total = countInPage ? (seqs[0]?.total ?? countOf(db, table, composed)) : countOf(db, table, composed);
+  const total =
+    knownTotal ??
+    (countInPage ? (seqs[0]?.total ?? countOf(db, table, composed)) : countOf(db, table, composed));
   return { items: readRows<T>(db, table, seqs), total, limit, offset };
 }
 
 /**
- * The page of a search with many matches (more than BIG_SEARCH, gathered in `temp.search_hit`) in relevance order:
- * the best matches (exact, name prefix, a word of the name) come from the name index and the exact identifiers and
- * are ranked among themselves; the rest follow in name order, read from the name index until the page is full.
- * Nothing sorts or ranks every match, and the count is the scratch table's own when no other filter applies.
+ * The page of a search with many matches (gathered in `temp.search_hit`) in relevance order, rank by rank: the
+ * exact matches, the names starting with the first word (read from the name index in order), the names with a word
+ * starting with it, then the rest in name order (the name index walked until the page is full). Each rank's rows come
+ * from a superset of them (`SearchClause.tiers`) and stop at the page's end: nothing sorts or ranks every match, and
+ * the count is the scratch table's own when no other filter applies.
  */
 export function bigSearchPage<T>(
   db: MirrorDb,
@@ -184,44 +188,32 @@ export function bigSearchPage<T>(
           conditions: [...composed.conditions, hit],
         });
   const rank = () => positionalSql<number>(search.rank, 'rank');
-  const values = {
-    ...composed.values,
-    ...positionalValues(search.rank, 'rank', search.rankParams),
-    ...positionalValues(search.candidates, 'candidate', search.candidateParams),
-    need,
-  };
-  const best = prepared.get(
-    `big-best|${table}|${shape}|${search.rank}|${search.candidates}`,
-    () =>
-      filteredList(table, composed, [
-        () => sql<SqlBool>`seq IN (${positionalSql(search.candidates, 'candidate')})`,
-        () => sql<SqlBool>`+seq IN temp.search_hit`,
-      ])
-        .select('seq')
-        .orderBy(rank())
-        .orderBy(sql`name COLLATE NOCASE`)
-        .orderBy('seq')
-        .limit(slot<number>('need')),
-    values,
-  );
-  const seqs = best.statement.all(...best.parameters) as { seq: number }[];
-  if (seqs.length < need && seqs.length < total) {
-    // Unary + keeps the planner on the name index (walked in order until enough rest rows are found) instead of
-    // looking up every hit and sorting them.
-    const rest = prepared.get(
-      `big-rest|${table}|${shape}|${search.rank}`,
+  const ranked = { ...composed.values, ...positionalValues(search.rank, 'rank', search.rankParams) };
+  // Ranks 0-2 from their own sources, then rank 3 from the whole list (the name index walked in order). Unary + on
+  // the hits keeps the planner on those sources instead of looking up every hit and sorting them.
+  const sources = [...search.tiers, undefined];
+  const seqs: { seq: number }[] = [];
+  for (const [level, source] of sources.entries()) {
+    if (seqs.length >= need || seqs.length >= total) break;
+    const page = prepared.get(
+      `big-${level}|${table}|${shape}|${search.rank}|${source?.sql ?? ''}`,
       () =>
         filteredList(table, composed, [
+          ...(source ? [() => positionalSql<SqlBool>(source.sql, 'tier')] : []),
           () => sql<SqlBool>`+seq IN temp.search_hit`,
-          () => sql<SqlBool>`${rank()} = 3`,
+          () => sql<SqlBool>`${rank()} = ${sql.lit(level)}`,
         ])
           .select('seq')
           .orderBy(sql`name COLLATE NOCASE`)
           .orderBy('seq')
           .limit(slot<number>('need')),
-      { ...values, need: need - seqs.length },
+      {
+        ...ranked,
+        ...(source && positionalValues(source.sql, 'tier', source.params)),
+        need: need - seqs.length,
+      },
     );
-    seqs.push(...(rest.statement.all(...rest.parameters) as { seq: number }[]));
+    seqs.push(...(page.statement.all(...page.parameters) as { seq: number }[]));
   }
   return { items: readRows<T>(db, table, seqs.slice(offset, need)), total, limit, offset };
 }

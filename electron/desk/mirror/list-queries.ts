@@ -31,6 +31,10 @@ const PERSON_SORT_COLUMNS = {
   status: 'status',
 } as const;
 
+/** Sorts whose column has an index of the list table to walk in order (see `WALK_SORT_INDEX`). */
+const PET_INDEXED_SORTS = ['name', 'updated', 'created'];
+const PERSON_INDEXED_SORTS = ['name'];
+
 /** A column sort, or `relevance`: best matches of the search first (the default while searching). */
 export type PetSort = keyof typeof PET_SORT_COLUMNS | 'relevance';
 export type PersonSort = keyof typeof PERSON_SORT_COLUMNS | 'relevance';
@@ -107,14 +111,6 @@ function addEquals(
   composed.values[column] = value;
 }
 
-/** The search condition (hand-written SQL over the search indexes, see search.ts) as part of the list query. */
-function addSearch(composed: Composed, search: SearchClause | undefined): void {
-  if (!search) return;
-  composed.shape.push(search.where);
-  composed.conditions.push(() => positionalSql<SqlBool>(search.where, 'search'));
-  Object.assign(composed.values, positionalValues(search.where, 'search', search.params));
-}
-
 /** The ORDER BY of a list: relevance (best matches first, then by name) or a column in the asked direction. */
 function orderOf(
   composed: Composed,
@@ -135,8 +131,15 @@ function orderOf(
 }
 
 /**
- * A list query with its search: in relevance order the matches are gathered once (search-hits.ts), then ranked
- * in one pass when they are few or paged from the best ones and the name index when they are many.
+ * Above this many matches, a search sorted by an indexed column walks that index in order and stops after the page
+ * (each row tested against the gathered matches) instead of looking every match up and sorting them all.
+ */
+const WALK_SORT_INDEX = 2_500;
+
+/**
+ * A list query with its search: the matches are gathered once (search-hits.ts); in relevance order they are then
+ * ranked in one pass when they are few or paged rank by rank from the name index when they are many; in a column's
+ * order, many are paged by walking that column's index.
  */
 function runList<T>(
   db: MirrorDb,
@@ -145,18 +148,23 @@ function runList<T>(
   columns: Record<string, string>,
   search: SearchClause | undefined,
   query: CommonQuery & { sort?: string | undefined },
+  indexedSorts: readonly string[],
 ): Page<T> {
-  if (search && (query.sort === undefined || query.sort === 'relevance')) {
-    const hits = gatherHits(db, search);
-    if (hits > BIG_SEARCH) return bigSearchPage<T>(db, table, composed, search, hits, query);
-    composed.shape.push(HIT_CONDITION);
-    composed.conditions.push(() => sql.raw<SqlBool>(HIT_CONDITION));
+  if (!search) {
     const order = orderOf(composed, columns, query.sort, search, query.direction);
-    return runPage<T>(db, table, composed, order, true, query);
+    return runPage<T>(db, table, composed, order, false, query);
   }
-  addSearch(composed, search);
+  const relevance = query.sort === undefined || query.sort === 'relevance';
+  const hits = gatherHits(db, search);
+  if (relevance && hits > BIG_SEARCH) return bigSearchPage<T>(db, table, composed, search, hits, query);
+  const otherFilters = composed.conditions.length > 0;
+  // Unary + keeps the planner on the sort index, walked in order, off the lookup of every hit.
+  const walk = !relevance && hits > WALK_SORT_INDEX && indexedSorts.includes(query.sort ?? '');
+  const condition = walk ? `+${HIT_CONDITION}` : HIT_CONDITION;
+  composed.shape.push(condition);
+  composed.conditions.push(() => sql.raw<SqlBool>(condition));
   const order = orderOf(composed, columns, query.sort, search, query.direction);
-  return runPage<T>(db, table, composed, order, usesSearchIndex(search), query);
+  return runPage<T>(db, table, composed, order, relevance, query, otherFilters ? undefined : hits);
 }
 
 /** Lists mirrored pets (effective records) with filters, search, sort and paging. */
@@ -166,7 +174,15 @@ export function listPets(db: MirrorDb, query: PetQuery = {}): Page<Pet> {
   addEquals(composed, 'sex', query.sex);
   addEquals(composed, 'size', query.size);
   addEquals(composed, 'age_category', query.ageCategory);
-  return runList<Pet>(db, 'pet', composed, PET_SORT_COLUMNS, searchClause(db, 'pet', query.search), query);
+  return runList<Pet>(
+    db,
+    'pet',
+    composed,
+    PET_SORT_COLUMNS,
+    searchClause(db, 'pet', query.search),
+    query,
+    PET_INDEXED_SORTS,
+  );
 }
 
 /** Lists mirrored people (adopters and fosters, effective records) with filters, search, sort and paging. */
@@ -180,10 +196,6 @@ export function listPeople(db: MirrorDb, query: PersonQuery = {}): Page<Person> 
     PERSON_SORT_COLUMNS,
     searchClause(db, 'person', query.search),
     query,
+    PERSON_INDEXED_SORTS,
   );
-}
-
-/** Whether the search goes through a full-text index (then the page query counts the matches too). */
-function usesSearchIndex(search: SearchClause | undefined): boolean {
-  return search?.where.includes('_fts MATCH') ?? false;
 }

@@ -1,8 +1,10 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 import { applicationTables } from './applications';
-import { dashboardCounts } from './dashboard-counts';
-import { dashboardIndexes } from './dashboard-index';
+import { dashboardCounts, deferredCareCounts } from './dashboard-counts';
+import { adoptionColumns, dashboardIndexes } from './dashboard-index';
 import { listedCountIndexes } from './listed-records';
+import { MICROCHIP_KEY_SQL } from './microchip';
+import { wordStartIndex } from './search-starts';
 
 /**
  * The mirror's schema. Each record table keeps the server version (`server_json`, exactly as the API
@@ -374,6 +376,21 @@ const dropCareIndex: Migration = {
 };
 
 /**
+ * One microchip index instead of two: search looked chips up in `pet_microchip` (the text as stored) and the
+ * outbox's duplicate check in its own index of the normalised chip; both now read `pet_microchip_key`, the
+ * normalised chip (`MICROCHIP_KEY_SQL`). Microchips arrive in random order, so during a first sync each index of them
+ * cost every page's commit about one index page per pet written (the outbox drops its own in 1003).
+ */
+const microchipKeyIndex: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql`DROP INDEX IF EXISTS pet_microchip`.execute(db);
+    await sql
+      .raw(`CREATE INDEX pet_microchip_key ON pet (${MICROCHIP_KEY_SQL}) WHERE microchip_id IS NOT NULL`)
+      .execute(db);
+  },
+};
+
+/**
  * Static migrations of the mirror database, keyed by zero-padded names. Features that keep tables in the same
  * database bring their own through `openMirror`'s `extraMigrations` (the outbox's are 1001-…); mirror migrations
  * added after the outbox's are numbered 2001 and up so existing data folders keep the order they were migrated in.
@@ -390,4 +407,8 @@ export const MIRROR_MIGRATIONS: Record<string, Migration> = {
   '2501-mirror-applications': applicationTables,
   '2502-mirror-dashboard-counts': dashboardCounts,
   '2601-mirror-drop-care-index': dropCareIndex,
+  '2602-mirror-microchip-key': microchipKeyIndex,
+  '2603-mirror-adoption-columns': adoptionColumns,
+  '2604-mirror-deferred-care-counts': deferredCareCounts,
+  '2650-mirror-word-start-index': wordStartIndex,
 };

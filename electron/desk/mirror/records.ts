@@ -51,17 +51,17 @@ export const EFFECTIVE_JSON_SQL = "COALESCE(NULLIF(effective_json, ''), server_j
 
 const PET_UPSERT = `INSERT INTO pet (id, server_json, server_updated_ms, effective_json, presence, has_pending, name,
   species, status, sex, size, age_category, breed_text, description, microchip_id, custom_id, show_public,
-  intake_date, created_ms, updated_ms)
+  intake_date, created_ms, updated_ms, adopted_on, adopted_by)
 VALUES (@id, @server_json, @server_updated_ms, @effective_json, @presence, @has_pending, @name, @species,
   @status, @sex, @size, @age_category, @breed_text, @description, @microchip_id, @custom_id, @show_public,
-  @intake_date, @created_ms, @updated_ms)
+  @intake_date, @created_ms, @updated_ms, @adopted_on, @adopted_by)
 ON CONFLICT (id) DO UPDATE SET server_json = excluded.server_json, server_updated_ms = excluded.server_updated_ms,
   effective_json = excluded.effective_json, presence = excluded.presence, has_pending = excluded.has_pending,
   name = excluded.name, species = excluded.species, status = excluded.status, sex = excluded.sex,
   size = excluded.size, age_category = excluded.age_category, breed_text = excluded.breed_text,
   description = excluded.description, microchip_id = excluded.microchip_id, custom_id = excluded.custom_id,
   show_public = excluded.show_public, intake_date = excluded.intake_date, created_ms = excluded.created_ms,
-  updated_ms = excluded.updated_ms`;
+  updated_ms = excluded.updated_ms, adopted_on = excluded.adopted_on, adopted_by = excluded.adopted_by`;
 
 const PERSON_UPSERT = `INSERT INTO person (id, type, server_json, server_updated_ms, effective_json, presence,
   has_pending, name, email, phone, status, created_ms, updated_ms)
@@ -134,6 +134,8 @@ export function writeRow(
       intake_date: nullableText(pet.intake_date),
       created_ms: toMs(pet.created_at),
       updated_ms: toMs(pet.updated_at),
+      adopted_on: nullableText(pet.adopted_on),
+      adopted_by: nullableText(pet.adopted_by),
     });
     return;
   }

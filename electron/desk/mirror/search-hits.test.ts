@@ -41,7 +41,7 @@ function rankedAll(search: string, extra = '', extraParams: unknown[] = []): num
   if (!clause) throw new Error('no search');
   const rows = statement(
     mirror.db,
-    `SELECT seq FROM pet_list WHERE ${clause.where}${extra} ORDER BY ${clause.rank}, name COLLATE NOCASE, seq`,
+    `SELECT seq FROM pet_list WHERE seq IN (${clause.matches})${extra} ORDER BY ${clause.rank}, name COLLATE NOCASE, seq`,
   ).all(...clause.params, ...extraParams, ...clause.rankParams) as { seq: number }[];
   return rows.map((row) => row.seq);
 }
@@ -68,6 +68,33 @@ describe('a search with many matches', () => {
     expect(rankedAll('rar').length).toBeGreaterThan(BIG_SEARCH);
     expect(listPets(mirror.db, { search: 'RAR-000050', limit: 1 }).items[0]?.record.name).toBe('RAR-000050');
     expect(listPets(mirror.db, { search: 'rar', limit: 1 }).items[0]?.record.name).toBe('Rar Ridge 0');
+  });
+
+  it('pages a search sorted by a column exactly as sorting every match would', () => {
+    for (const [sort, column] of [
+      ['name', 'name COLLATE NOCASE'],
+      ['updated', 'updated_ms'],
+    ] as const) {
+      for (const direction of ['asc', 'desc'] as const) {
+        const clause = searchClause(mirror.db, 'pet', 'ra');
+        if (!clause) throw new Error('no search');
+        const dir = direction.toUpperCase();
+        const expected = (
+          statement(
+            mirror.db,
+            `SELECT seq FROM pet_list WHERE seq IN (${clause.matches}) ORDER BY ${column} ${dir}, seq ${dir}`,
+          ).all(...clause.params) as { seq: number }[]
+        ).map((row) => row.seq);
+        expect(expected.length).toBeGreaterThan(BIG_SEARCH);
+        for (const offset of [0, 60, expected.length - 10]) {
+          const page = listPets(mirror.db, { search: 'ra', sort, direction, limit: 60, offset });
+          expect(page.total).toBe(expected.length);
+          expect(seqsOf(page.items.map((item) => item.record.id)), `${sort} ${direction} @${offset}`).toEqual(
+            expected.slice(offset, offset + 60),
+          );
+        }
+      }
+    }
   });
 
   it('keeps filters and removed records out of pages and counts', () => {

@@ -5,14 +5,17 @@ import { type MirrorDb, statement } from './types';
  * The matches of one search, gathered once into a scratch table of this connection (`temp.search_hit`, a rowid
  * table: counting it reads no rows, and testing a seq against it is a key lookup). A search that every pet matches
  * (a prefix all shelter ids or microchips share: `RAR-`, `985`) is then paged without ranking and counting 100k rows
- * on each keystroke: see `bigSearchPage` in list-queries.ts.
+ * on each keystroke: see `bigSearchPage` in list-pages.ts.
  */
 
 /** Writes this module made to the scratch table, per connection: not changes to the mirror. */
 const scratchWrites = new WeakMap<MirrorDb, number>();
 
-/** Above this many matches a search is paged from its best matches and the name index, not by sorting them all. */
-export const BIG_SEARCH = 10_000;
+/**
+ * Above this many matches a search in relevance order is paged rank by rank from the name index, not by ranking and
+ * sorting them all.
+ */
+export const BIG_SEARCH = 1_000;
 
 /**
  * Changes this connection made to the mirror (`total_changes()` less the scratch table's): a cheap staleness key
@@ -61,7 +64,8 @@ function sameMatches(
   changes: number,
 ): boolean {
   const before = last.narrowing;
-  if (!before || !next || last.changes !== changes) return false;
+  // A few hundred matches are gathered again about as fast as their sources are counted.
+  if (!before || !next || last.changes !== changes || last.hits <= BIG_SEARCH) return false;
   if (before.table !== next.table || !next.word.startsWith(before.word)) return false;
   return next.counts.some(
     (count) => (statement(db, count.sql).get(...count.params) as { n: number }).n === last.hits,

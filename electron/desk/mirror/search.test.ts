@@ -56,6 +56,7 @@ describe('desk search', () => {
     expect(petNames('labrdor')).toEqual(['Bella']);
     expect(petNames('pooddle')).toEqual(['Max']);
     expect(petNames('laek')).toEqual(['Max']);
+    expect(petNames('isabl')).toEqual(['Isabel']);
     expect(petNames('RAR-000190')).toEqual([]);
   });
 
@@ -110,6 +111,29 @@ describe('desk search', () => {
     // One character alone (the first keystroke of nearly every search) is the start of the name only.
     expect(petNames('b')).toEqual(['Bella', 'Bella 4821', 'Bella 7']);
     expect(personNames('le')).toEqual(['Dana Lee']);
+  });
+
+  it('finds a breed new to the desk by its short words at once, and words split by punctuation', () => {
+    expect(petNames('gr')).toEqual([]);
+    storeServerPage(
+      mirror.db,
+      'pet',
+      [makePet({ name: 'Nico', breed: ['Bergamasco', 'Greyhound'] }), makePet({ name: 'Bella-Rose' })],
+      'listed',
+    );
+    expect(petNames('gr')).toEqual(['Nico']);
+    expect(petNames('Be')).toContain('Nico');
+    expect(petNames('ro')).toEqual(['Bella-Rose']);
+    expect(petNames('nico gr')).toEqual(['Nico']);
+  });
+
+  it('finds pets a first sync has not indexed yet by short words of the name or breed', () => {
+    beginBulkLoad(mirror.db, 'pet');
+    storeServerPage(mirror.db, 'pet', [makePet({ name: 'Zora Mae', breed: ['Vizsla'] })], 'listed');
+    expect(petNames('vi')).toEqual(['Zora Mae']);
+    expect(petNames('ma')).toEqual(['Max', 'Zora Mae', 'Apollo']);
+    expect(petNames('zora vi')).toEqual(['Zora Mae']);
+    expect(petNames('zora be')).toEqual([]);
   });
 
   it('finds a pet by the first digits of its microchip', () => {

@@ -1,29 +1,29 @@
 import { searchIndexWatermark } from './bulk-load';
+import { MICROCHIP_KEY_SQL, microchipKey } from './microchip';
 import { mirrorChanges } from './search-hits';
 import { digitsSql, MIN_INDEXED_WORD, phoneDigits, typoAlternatives, wordsOf } from './search-words';
 import { type MirrorDb, statement } from './types';
 
 export type Table = 'pet' | 'person';
 /** A piece of SQL and its positional parameters. */
-interface SqlPart {
+export interface SqlPart {
   sql: string;
   params: unknown[];
 }
 
 /** The search part of a list query: a condition on the list table's `seq`, and a relevance rank to order by. */
 export interface SearchClause {
-  where: string;
+  /** A SELECT of the matching `seq`s (duplicates possible), and its parameters (search-hits.ts gathers them). */
+  matches: string;
   params: unknown[];
   /** SQL expression over the list table: 0 exact, 1 name starts with it, 2 a word of the name does, 3 the rest. */
   rank: string;
   rankParams: unknown[];
   /**
-   * The matches themselves (a SELECT of `seq`s, duplicates possible), and a superset of the rows ranked 0-2 found
-   * through the name index and the exact identifiers (a large match set is paged from these, see search-hits.ts).
+   * Conditions on the list table that hold for every row of rank 0, 1 and 2 respectively (and few others), for paging
+   * a large match set rank by rank (list-pages.ts).
    */
-  matches: string;
-  candidates: string;
-  candidateParams: unknown[];
+  tiers: [SqlPart, SqlPart, SqlPart];
   /** Set for a search of one word (3+ characters) read as it is, without typo alternatives: see `Narrowing`. */
   narrowing?: Narrowing;
 }
@@ -76,10 +76,12 @@ function vocabulary(db: MirrorDb, table: Table): string[] {
       if (word.length >= MIN_INDEXED_WORD && LETTERS.test(word)) terms.add(word);
   };
   if (table === 'pet') {
-    for (const row of statement(db, 'SELECT name FROM pet_list').raw().all() as unknown[][]) learn(row[0]);
-    for (const breed of readBreeds(db)) learn(breed);
-    for (const row of statement(db, 'SELECT term FROM pet_words_vocab').raw().all() as unknown[][])
-      learn(row[0]);
+    // The words of names and breeds, and of descriptions, from their indexes' word lists (not a pass over every
+    // pet). Rows a first sync has not indexed yet are matched by the word as typed only, so their words are not
+    // needed here.
+    for (const vocab of ['pet_starts_vocab', 'pet_words_vocab']) {
+      for (const row of statement(db, `SELECT term FROM ${vocab}`).raw().all() as unknown[][]) learn(row[0]);
+    }
   } else {
     for (const row of statement(db, 'SELECT name, email FROM person').raw().all() as unknown[][]) {
       learn(row[0]);
@@ -92,34 +94,6 @@ function vocabulary(db: MirrorDb, table: Table): string[] {
 }
 
 /**
- * The mirror's breeds (a few dozen texts, but read by a pass over every pet: 100 ms at 100k). Read again after a
- * write at most this often, so short words typed during a first sync (a write every page) do not pay it each time;
- * a breed new to the desk is found by short words after that delay, by longer ones at once.
- */
-const BREEDS_REREAD_MS = 30_000;
-const breedLists = new WeakMap<MirrorDb, { key: number; readAt: number; breeds: string[] }>();
-
-/** Reads the breeds now (the typo vocabulary does after every write) and keeps them for `knownBreeds`. */
-function readBreeds(db: MirrorDb): string[] {
-  const rows = statement(db, 'SELECT DISTINCT breed_text FROM pet WHERE breed_text IS NOT NULL').raw().all();
-  const breeds = (rows as unknown[][]).map((row) => String(row[0]));
-  breedLists.set(db, { key: mirrorChanges(db), readAt: performance.now(), breeds });
-  return breeds;
-}
-
-function knownBreeds(db: MirrorDb): string[] {
-  const cached = breedLists.get(db);
-  if (cached && (cached.key === mirrorChanges(db) || performance.now() - cached.readAt < BREEDS_REREAD_MS))
-    return cached.breeds;
-  return readBreeds(db);
-}
-
-/** Breeds with a word that starts with `word` (lower case). */
-function breedsStartingWith(db: MirrorDb, word: string): string[] {
-  return knownBreeds(db).filter((breed) => wordsOf(breed).some((part) => part.startsWith(word)));
-}
-
-/**
  * Makes a pass over every name read the name index (smaller than the table), except while a first sync fills the
  * table (a search-index `watermark` is set): a bulk load drops the name indexes until its end, and `INDEXED BY` an
  * absent index is an error. The watermark goes only after every dropped index is built again.
@@ -129,58 +103,83 @@ function nameIndexHint(table: Table, watermark: number | undefined): string {
   return `INDEXED BY ${table === 'pet' ? 'pet_list_name' : 'person_list_any_name'}`;
 }
 
+/** A word the word-start index can look up: letters and digits only (what it reads as words). */
+const INDEXABLE_START = /^[\p{L}\p{N}]+$/u;
+const LEADING_WORD = /^[\p{L}\p{N}]+/u;
+
+/** Query of the word-start index (search-starts.ts): a word of the name or breed (or of `column`) starting with it. */
+const startsQuery = (word: string, column?: 'name' | 'breed_text') =>
+  `${column ? `{${column}} : ` : ''}${quote(word)}*`;
+
 /**
- * A word shorter than the trigram index reads (`4` in `Bella 4`, `be`) as the set of records it matches: the start
- * of the name or of any word in it (one pass over the name index), or, for pets, of any word of the breed (those
- * breeds looked up through the trigram index). A search of one character alone matches the start of the name only:
- * it is the first keystroke of nearly every search, and every pet with a word starting with `b` answers nothing.
+ * Pets a first sync has not put in the word-start index yet (above the `watermark`) with a word of the name or breed
+ * starting with `word`, read from the table (words after a space only).
+ */
+function unindexedStarts(word: string, watermark: number): SqlPart {
+  return {
+    sql: `(pet.seq > ? AND ' ' || pet.name || ' ' || pet.breed_text LIKE ? ESCAPE '\\')`,
+    params: [watermark, `% ${escapeLike(word)}%`],
+  };
+}
+
+/**
+ * A word shorter than the trigram index reads (`4` in `Bella 4`, `be`) as the set of records it matches: for pets,
+ * those with a word of the name or breed starting with it (a lookup of the word-start index); for people, those whose
+ * name starts with it or has a word after a space that does (one pass over the name index). A word with other
+ * characters than letters and digits (`o'`) starts no indexed word: it is read as people's are, on the name only.
+ * A search of one character alone matches the start of the name only: it is the first keystroke of nearly every
+ * search, and every pet with a word starting with `b` answers nothing.
  */
 function shortWordSource(
-  db: MirrorDb,
   table: Table,
   word: string,
   alone: boolean,
   nameIndex: string,
+  watermark: number | undefined,
 ): SqlPart {
-  const sources = [
-    `SELECT seq FROM ${table}_list WHERE name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE`,
-  ];
-  const params: unknown[] = [word, `${word}${MAX_CHAR}`];
-  if (alone && [...word].length === 1) return { sql: sources[0] as string, params };
-  sources.push(`SELECT seq FROM ${table}_list ${nameIndex} WHERE instr(lower(name), ?) > 0`);
-  params.push(` ${asciiLower(word)}`);
-  if (table === 'pet') {
-    // Breeds of 3+ characters: the trigram index cannot find shorter texts.
-    const breeds = breedsStartingWith(db, word.toLowerCase()).filter(
-      (breed) => [...breed].length >= MIN_INDEXED_WORD,
-    );
-    if (breeds.length > 0) {
-      sources.push('SELECT rowid FROM pet_fts WHERE pet_fts MATCH ?');
-      params.push(`{breed_text} : (${breeds.map((breed) => quote(breed.toLowerCase())).join(' OR ')})`);
-    }
+  const nameStart = `SELECT seq FROM ${table}_list WHERE name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE`;
+  const nameStartParams = [word, `${word}${MAX_CHAR}`];
+  if (alone && [...word].length === 1) return { sql: nameStart, params: nameStartParams };
+  if (table === 'pet' && INDEXABLE_START.test(word)) {
+    const indexed = {
+      sql: 'SELECT rowid AS seq FROM pet_starts WHERE pet_starts MATCH ?',
+      params: [startsQuery(word)],
+    };
+    if (watermark === undefined) return indexed;
+    const unindexed = unindexedStarts(word, watermark);
+    return {
+      sql: `${indexed.sql} UNION ALL SELECT seq FROM pet WHERE ${unindexed.sql}`,
+      params: [...indexed.params, ...unindexed.params],
+    };
   }
-  return { sql: sources.join(' UNION ALL '), params };
+  return {
+    sql: `${nameStart} UNION ALL SELECT seq FROM ${table}_list ${nameIndex} WHERE instr(lower(name), ?) > 0`,
+    params: [...nameStartParams, ` ${asciiLower(word)}`],
+  };
 }
 
 /**
  * A short word beside longer ones (`4` in `Bella 4`), as a condition on each row the longer words found (a few
- * thousand at most, instead of a pass over every name): what `shortWordSource` matches.
+ * thousand at most): what `shortWordSource` matches.
  */
-function shortWordFilter(db: MirrorDb, table: Table, word: string): SqlPart {
+function shortWordFilter(table: Table, word: string, watermark: number | undefined): SqlPart {
   const list = `${table}_list`;
-  const conditions = [
-    `${list}.name >= ? COLLATE NOCASE AND ${list}.name < ? COLLATE NOCASE`,
-    `instr(lower(${list}.name), ?) > 0`,
-  ];
-  const params: unknown[] = [word, `${word}${MAX_CHAR}`, ` ${asciiLower(word)}`];
-  const breeds = table === 'pet' ? breedsStartingWith(db, word.toLowerCase()) : [];
-  if (breeds.length > 0) {
-    conditions.push(
-      `(SELECT breed_text FROM pet WHERE pet.seq = ${list}.seq) IN (${breeds.map(() => '?').join(', ')})`,
-    );
-    params.push(...breeds);
+  if (table === 'pet' && INDEXABLE_START.test(word)) {
+    const indexed: SqlPart = {
+      sql: `${list}.seq IN (SELECT rowid FROM pet_starts WHERE pet_starts MATCH ?)`,
+      params: [startsQuery(word)],
+    };
+    if (watermark === undefined) return indexed;
+    const unindexed = unindexedStarts(word, watermark);
+    return {
+      sql: `${indexed.sql} OR EXISTS (SELECT 1 FROM pet WHERE pet.seq = ${list}.seq AND ${unindexed.sql})`,
+      params: [...indexed.params, ...unindexed.params],
+    };
   }
-  return { sql: conditions.map((condition) => `(${condition})`).join(' OR '), params };
+  return {
+    sql: `(${list}.name >= ? COLLATE NOCASE AND ${list}.name < ? COLLATE NOCASE) OR instr(lower(${list}.name), ?) > 0`,
+    params: [word, `${word}${MAX_CHAR}`, ` ${asciiLower(word)}`],
+  };
 }
 
 /** Whether a word (3+ characters) matches anything through the search indexes. */
@@ -230,7 +229,7 @@ export function searchClause(
   let corrected = false;
   if (long.length === 0) {
     for (const word of short) {
-      const source = shortWordSource(db, table, word, words.length === 1, nameIndex);
+      const source = shortWordSource(table, word, words.length === 1, nameIndex, watermark);
       conditions.push(source.sql);
       params.push(...source.params);
     }
@@ -267,7 +266,7 @@ export function searchClause(
       ? (conditions[0] as string)
       : `SELECT seq FROM (${conditions.map((condition) => `SELECT seq FROM (${condition})`).join(' INTERSECT ')})`;
   if (long.length > 0 && short.length > 0) {
-    const filters = short.map((word) => shortWordFilter(db, table, word));
+    const filters = short.map((word) => shortWordFilter(table, word, watermark));
     byWords = `SELECT seq FROM ${table}_list WHERE seq IN (${byWords}) AND ${filters.map((filter) => `(${filter.sql})`).join(' AND ')}`;
     for (const filter of filters) params.push(...filter.params);
   }
@@ -283,29 +282,37 @@ export function searchClause(
     `${first}${MAX_CHAR}`,
     ` ${asciiLower(first)}`,
   ];
-  // Rows ranked 0-2, from the name index (exact, prefix; a word inside the name by one pass over that index) and
-  // the exact identifiers: a superset, which the rank itself then sorts out.
-  const candidates = `SELECT seq FROM ${table}_list WHERE name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE
-    UNION ALL SELECT seq FROM ${table}_list ${nameIndex} WHERE instr(lower(name), ?) > 0
-    UNION ALL SELECT seq FROM ${table}_list WHERE name = ? COLLATE NOCASE${identifier ? ` UNION ALL SELECT seq FROM (${identifier.exact})` : ''}`;
-  const candidateParams = [
-    first,
-    `${first}${MAX_CHAR}`,
-    ` ${asciiLower(first)}`,
-    text,
-    ...(identifier?.exactParams ?? []),
-  ];
+  // Supersets of the rows ranked 0 and 2: the exact name and identifiers; the names with a word starting with the
+  // first word's leading letters and digits (a word after a space starts with them), from the word-start index, or
+  // by a pass over the name index while a first sync fills it or when the word starts with another character.
+  const exact = {
+    sql: `seq IN (SELECT seq FROM ${table}_list WHERE name = ? COLLATE NOCASE${identifier ? ` UNION ALL SELECT seq FROM (${identifier.exact})` : ''})`,
+    params: [text, ...(identifier?.exactParams ?? [])],
+  };
+  const lead = LEADING_WORD.exec(first)?.[0];
+  const inner =
+    table === 'pet' && watermark === undefined && lead
+      ? {
+          sql: 'seq IN (SELECT rowid FROM pet_starts WHERE pet_starts MATCH ?)',
+          params: [startsQuery(lead, 'name')],
+        }
+      : {
+          sql: `seq IN (SELECT seq FROM ${table}_list ${nameIndex} WHERE instr(lower(name), ?) > 0)`,
+          params: [` ${asciiLower(first)}`],
+        };
   const matches = identifier ? `${identifier.any} UNION ALL ${byWords}` : byWords;
   const narrowing =
     words.length === 1 && long.length === 1 && !corrected ? narrowingOf(table, first, identifier) : undefined;
   return {
-    where: `seq IN (${matches})`,
     params: [...(identifier?.anyParams ?? []), ...params],
     rank,
     rankParams,
     matches,
-    candidates,
-    candidateParams,
+    tiers: [
+      exact,
+      { sql: 'name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE', params: [first, `${first}${MAX_CHAR}`] },
+      inner,
+    ],
     ...(narrowing && { narrowing }),
   };
 }
@@ -325,8 +332,9 @@ function narrowingOf(table: Table, word: string, identifier: IdentifierClause | 
       },
       // Within the trigram matches (or, not indexed yet, the LIKE ones) of the word.
       {
-        sql: 'SELECT count(*) AS n FROM pet WHERE microchip_id >= ? AND microchip_id < ?',
-        params: [word, `${word}${MAX_CHAR}`],
+        sql: `SELECT count(*) AS n FROM pet WHERE microchip_id IS NOT NULL AND ${MICROCHIP_KEY_SQL} >= ?
+          AND ${MICROCHIP_KEY_SQL} < ?`,
+        params: [microchipKey(word), `${microchipKey(word)}${MAX_CHAR}`],
       },
     );
   }
@@ -349,17 +357,19 @@ function identifierClause(table: Table, text: string): IdentifierClause | undefi
   if (table === 'pet') {
     if (/\s/.test(text) || text.length < 2) return undefined;
     // The start of a microchip: from the trigram index once 3 characters are typed, from its own index before.
+    // Chips compare by their key (no spaces or dashes, lower case), as the duplicate check compares them.
+    const chip = microchipKey(text);
+    const chipKey = `microchip_id IS NOT NULL AND ${MICROCHIP_KEY_SQL}`;
     const microchip =
       [...text].length < MIN_INDEXED_WORD
-        ? { sql: 'microchip_id >= ? AND microchip_id < ?', params: [text, `${text}${MAX_CHAR}`] }
-        : { sql: 'microchip_id = ?', params: [text] };
+        ? { sql: `${chipKey} >= ? AND ${MICROCHIP_KEY_SQL} < ?`, params: [chip, `${chip}${MAX_CHAR}`] }
+        : { sql: `${chipKey} = ?`, params: [chip] };
     return {
       any: `SELECT seq FROM pet WHERE custom_id >= ? COLLATE NOCASE AND custom_id < ? COLLATE NOCASE
         UNION ALL SELECT seq FROM pet WHERE ${microchip.sql}`,
       anyParams: [text, `${text}${MAX_CHAR}`, ...microchip.params],
-      exact:
-        'SELECT seq FROM pet WHERE custom_id = ? COLLATE NOCASE UNION SELECT seq FROM pet WHERE microchip_id = ?',
-      exactParams: [text, text],
+      exact: `SELECT seq FROM pet WHERE custom_id = ? COLLATE NOCASE UNION SELECT seq FROM pet WHERE ${chipKey} = ?`,
+      exactParams: [text, chip],
     };
   }
   const digits = phoneDigits(text);

@@ -1,5 +1,5 @@
 import type { DuplicateWarning } from '../../../shared/desk-api/outbox';
-import { type MirrorDb, statement } from '../mirror';
+import { MICROCHIP_KEY_SQL, type MirrorDb, microchipKey, statement } from '../mirror';
 
 /** Digits of a phone number, so "+1 (555) 010-2030" and "15550102030" compare equal. */
 function phoneDigits(phone: string): string {
@@ -16,13 +16,12 @@ export function findMicrochipDuplicates(
   exceptId?: string,
 ): DuplicateWarning[] {
   if (typeof microchip !== 'string') return [];
-  const wanted = microchip.replace(/[\s-]/g, '').toLowerCase();
+  const wanted = microchipKey(microchip);
   if (wanted.length === 0) return [];
   const rows = statement(
     db,
-    `SELECT id, name FROM pet WHERE microchip_id IS NOT NULL
-       AND lower(replace(replace(microchip_id, ' ', ''), '-', '')) = ? AND presence != 'removed' AND id IS NOT ?
-     LIMIT 5`,
+    `SELECT id, name FROM pet WHERE microchip_id IS NOT NULL AND ${MICROCHIP_KEY_SQL} = ? AND presence != 'removed'
+       AND id IS NOT ? LIMIT 5`,
   ).all(wanted, exceptId ?? null) as { id: string; name: string }[];
   return rows.map((row) => ({
     kind: 'microchip' as const,

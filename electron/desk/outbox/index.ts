@@ -1,3 +1,4 @@
+export * from './carry-unconfigured';
 export * from './conflicts';
 export * from './duplicates';
 export * from './entry-actions';

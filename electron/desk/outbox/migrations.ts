@@ -72,8 +72,19 @@ export const outboxDuplicateIndexes: Migration = {
   },
 };
 
+/**
+ * The duplicate check of microchips reads the mirror's `pet_microchip_key` (mirror migration 2602, the same
+ * normalised chip), which search reads too: one random-keyed index of every pet's chip to keep up instead of two.
+ */
+export const outboxDropMicrochipIndex: Migration = {
+  async up(db) {
+    await sql`DROP INDEX IF EXISTS outbox_pet_microchip`.execute(db);
+  },
+};
+
 /** The outbox's migrations, named to sort after the mirror's own. */
 export const OUTBOX_MIGRATIONS: Record<string, Migration> = {
   '1001-outbox-initial': outboxInitial,
   '1002-outbox-duplicate-indexes': outboxDuplicateIndexes,
+  '1003-outbox-drop-microchip-index': outboxDropMicrochipIndex,
 };

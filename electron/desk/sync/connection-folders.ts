@@ -95,9 +95,9 @@ export async function adoptLegacyMirror(dataDir: string, activeId: string): Prom
 }
 
 /**
- * A desk's first connection takes what was entered before it had one (the unconfigured folder's mirror and
- * outbox), so those changes are sent to it. Only into a connection that has no mirror yet: an existing one keeps its
- * own, and the unconfigured folder keeps its records for when the desk is disconnected again.
+ * A connection with no mirror yet takes the whole unconfigured folder's mirror (what was entered with no connection)
+ * by moving the file, so those changes are sent to it. A connection with a mirror takes its records instead
+ * (`carryUnconfigured` in the outbox).
  */
 export async function adoptUnconfigured(dataDir: string, id: string): Promise<void> {
   if (id === UNCONFIGURED_ID || hasMirror(dataDir, id)) return;

@@ -5,7 +5,7 @@ import { ApiError } from '../client';
  * Longest wait between tries while offline: a try that cannot reach the server costs it nothing, and the desk must
  * notice the server's return within seconds, not at the next minute's poll.
  */
-const OFFLINE_RETRY_CAP_MS = 10_000;
+export const OFFLINE_RETRY_CAP_MS = 10_000;
 
 export interface FailureContext {
   /** The poll interval while online. */

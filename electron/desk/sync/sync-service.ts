@@ -1,3 +1,4 @@
+import net from 'node:net';
 import type { Logger } from '../../platform/log';
 import { type ApiClient, type ApiClientOptions, ApiError, createApiClient } from '../client';
 import { clearServerData, countRecords, type MirrorDb } from '../mirror';
@@ -6,7 +7,7 @@ import { estimateFullCheck, type FullCheckEstimate } from './full-check';
 import { FullCheckControl } from './full-check-control';
 import { readLastRuns, readMirroredServer, writeLastRuns, writeMirroredServer } from './service-state';
 import { runSync, type SyncHooks, type SyncRunSummary } from './sync-engine';
-import { failureOutcome, isUnreachable } from './sync-failure';
+import { failureOutcome, isUnreachable, OFFLINE_RETRY_CAP_MS } from './sync-failure';
 import { type SyncRequest, SyncSchedule } from './sync-schedule';
 import { type StatusSink, statusAfterRun } from './sync-status';
 
@@ -29,6 +30,13 @@ export interface SyncServiceOptions {
    * server's return. An unreachable server costs nothing in requests. Default 2 s.
    */
   offlineProbeMs?: number;
+  /**
+   * While a window shows the status (`watch(true)`): how often the server's reachability is checked between syncs,
+   * so "Up to date" never stays up for a server that has gone, and its return is seen within seconds. Default 2 s.
+   */
+  watchEveryMs?: number;
+  /** Whether the server's address accepts a connection now (no request is sent). Tests replace it. */
+  reach?: (connection: ResolvedConnection) => Promise<boolean>;
   /** Told after every run that wrote to the mirror, so screens can refresh. */
   onMirrorChanged?: (summary: SyncRunSummary) => void;
   /** The desk's log: each run's outcome, with the failing request's id (never the key). */
@@ -54,6 +62,17 @@ export class SyncService {
   /** Aborts the run under way when the service stops (a switch of connection does not wait for a long sync). */
   private readonly stopping = new AbortController();
   private readonly now: () => number;
+  private watchTimer: NodeJS.Timeout | undefined;
+  private watching = false;
+  /**
+   * The last sync asked for by the reachability check: when, and whether the server looked reachable (the same
+   * finding asks again at most every 10 s, for a server that accepts connections but fails every sync).
+   */
+  private reachTriggered = { at: Number.NEGATIVE_INFINITY, reachable: false };
+  /** The check said unreachable and a sync is asked for to confirm it with a real request. */
+  private reachSaidDown = false;
+  /** The check said unreachable but the sync reached the server: the check is not used for this connection. */
+  private reachUntrusted = false;
 
   constructor(private readonly options: SyncServiceOptions) {
     this.now = options.now ?? Date.now;
@@ -84,6 +103,46 @@ export class SyncService {
     this.schedule.after(500);
   }
 
+  /**
+   * A window shows the status (or no longer does). While one does, the server's address is tried every few seconds
+   * with a TCP connection, which sends no request and costs the server nothing against its limits; when the answer
+   * differs from what the status says (up to date but unreachable, offline but reachable), a sync runs now and its
+   * real requests decide.
+   */
+  watch(visible: boolean): void {
+    this.watching = visible;
+    if (visible) this.planReachCheck();
+    else if (this.watchTimer) clearTimeout(this.watchTimer);
+  }
+
+  private planReachCheck(): void {
+    if (this.watchTimer) clearTimeout(this.watchTimer);
+    if (!this.watching || this.stopping.signal.aborted) return;
+    this.watchTimer = setTimeout(() => void this.checkReach(), this.options.watchEveryMs ?? 2_000);
+    this.watchTimer.unref();
+  }
+
+  private async checkReach(): Promise<void> {
+    try {
+      const shown = this.options.status.get().state;
+      if (!this.schedule.active || this.reachUntrusted || (shown !== 'idle' && shown !== 'offline')) return;
+      const connection = await this.options.resolveConnection().catch(() => undefined);
+      if (!connection) return;
+      const reachable = await (this.options.reach ?? acceptsConnection)(connection);
+      const state = this.options.status.get().state;
+      const disagrees = (state === 'idle' && !reachable) || (state === 'offline' && reachable);
+      if (!disagrees) return;
+      const last = this.reachTriggered;
+      if (last.reachable === reachable && this.now() - last.at < OFFLINE_RETRY_CAP_MS) return;
+      this.reachTriggered = { at: this.now(), reachable };
+      this.reachSaidDown = !reachable;
+      this.offlineFailures = 0;
+      this.schedule.after(0);
+    } finally {
+      this.planReachCheck();
+    }
+  }
+
   /** The estimate of the full check (requests and time), from the mirror and the pace of recent syncs. */
   fullCheckEstimate(): FullCheckEstimate & { running: boolean } {
     return {
@@ -110,12 +169,14 @@ export class SyncService {
     void this.client?.client.close();
     this.client = undefined;
     this.offlineFailures = 0;
+    this.reachUntrusted = false;
     if (this.schedule.started) void this.syncNow({ metadata: true });
   }
 
   /** Stops the schedule and the run under way (after the page being stored: what it stored stays). */
   async stop(): Promise<void> {
     this.stopping.abort();
+    if (this.watchTimer) clearTimeout(this.watchTimer);
     await this.schedule.stop();
     await this.client?.client.close();
     this.client = undefined;
@@ -201,6 +262,8 @@ export class SyncService {
         onProgress: (progress) => status.update({ state: 'syncing', progress }),
       });
       this.offlineFailures = 0;
+      if (this.reachSaidDown) this.reachUntrusted = true;
+      this.reachSaidDown = false;
       if (metadata) this.lastMetadataAt = this.now();
       const syncedAt = new Date(this.now()).toISOString();
       if (mirrored !== identity) writeMirroredServer(db, identity);
@@ -224,6 +287,7 @@ export class SyncService {
       this.schedule.after(summary.complete ? interval : Math.min(interval, 10_000));
       return summary;
     } catch (error) {
+      this.reachSaidDown = false;
       this.refreshPending();
       this.reportFailure(error, interval);
       return undefined;
@@ -250,4 +314,21 @@ export class SyncService {
     this.options.status.update(outcome.status);
     if (outcome.retryInMs !== undefined) this.schedule.after(outcome.retryInMs);
   }
+}
+
+/** Whether the server's host accepts a TCP connection within 2 s (closed at once: no request is sent). */
+function acceptsConnection(connection: ResolvedConnection): Promise<boolean> {
+  const url = new URL(connection.baseUrl);
+  const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port, timeout: 2_000 });
+    const done = (reachable: boolean) => {
+      socket.destroy();
+      resolve(reachable);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('timeout', () => done(false));
+    socket.once('error', () => done(false));
+  });
 }

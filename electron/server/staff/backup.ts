@@ -33,7 +33,7 @@ export async function backupDatabase(sqlite: Database.Database, file: string): P
   try {
     await sqlite.backup(temp);
     const info = await inspectBackup(temp);
-    await removeCheckSideFiles(temp);
+    await removeWithSideFiles(temp, CHECK_SIDE_FILES);
     fs.renameSync(temp, file);
     return { ...info, file };
   } catch (error) {
@@ -89,14 +89,12 @@ export async function inspectBackup(file: string, name = file): Promise<BackupIn
 }
 
 const SIDE_FILES = ['', '-wal', '-shm'];
-
-async function removeWithSideFiles(file: string): Promise<void> {
-  for (const suffix of SIDE_FILES) await fs.promises.rm(`${file}${suffix}`, { force: true });
-}
-
 /** The check's read-only connection can leave an empty WAL and its index beside a copy: not part of it. */
-async function removeCheckSideFiles(file: string): Promise<void> {
-  for (const suffix of ['-wal', '-shm']) await fs.promises.rm(`${file}${suffix}`, { force: true });
+const CHECK_SIDE_FILES = ['-wal', '-shm'];
+
+/** Removes `file` with its WAL and index (or only the `suffixes` given). */
+async function removeWithSideFiles(file: string, suffixes = SIDE_FILES): Promise<void> {
+  for (const suffix of suffixes) await fs.promises.rm(`${file}${suffix}`, { force: true });
 }
 
 /**
@@ -127,7 +125,7 @@ export function swapDatabaseFile(databasePath: string, backupFile: string): Prom
       await removeWithSideFiles(staged);
       throw error;
     }
-    await removeCheckSideFiles(staged);
+    await removeWithSideFiles(staged, CHECK_SIDE_FILES);
     for (const suffix of SIDE_FILES) {
       const current = `${databasePath}${suffix}`;
       const aside = `${databasePath}.before-restore${suffix}`;

@@ -70,16 +70,22 @@ export function ConnectionCard() {
     setSaved(false);
     setOutcome(undefined);
     const input = requested();
-    if (!switches(input)) {
+    // A desk with no connection takes what was entered meanwhile to its first connection: it says so first.
+    const firstConnection = connection.data?.mode === 'none' && input.mode !== 'none';
+    if (!switches(input) && !firstConnection) {
       await apply(input);
       return;
     }
+    let waiting: number;
     try {
       const { counts } = await api.call('outbox.list', { state: 'pending' });
-      setPending({ input, waiting: counts.pending + counts.needsAttention });
+      waiting = counts.pending + counts.needsAttention;
     } catch (caught) {
       setError(toDeskError(caught));
+      return;
     }
+    if (firstConnection && waiting === 0) await apply(input);
+    else setPending({ input, waiting });
   }
 
   async function apply(input: ConnectionInput) {
@@ -194,7 +200,8 @@ export function ConnectionCard() {
           {mode === 'none' && (
             <Text size="sm" c="dimmed">
               The desk stops syncing and forgets the key. The pets, people and waiting changes of the current
-              connection stay on this desk and come back when you connect to it again.
+              connection stay on this desk and come back when you connect to it again. What is entered while
+              it is off goes with the desk to the next connection you set.
             </Text>
           )}
           <Group gap="sm">

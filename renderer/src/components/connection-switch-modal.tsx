@@ -32,7 +32,8 @@ export function sameRemote(a: string, b: string | null): boolean {
 
 /**
  * Asks before the desk changes connection: each connection keeps its own records and waiting changes on this desk,
- * so nothing is lost, but the screens show the other connection's records from now on.
+ * so nothing is lost, but the screens show the other connection's records from now on. A desk with no connection
+ * yet takes what was entered meanwhile to the connection it gets: the dialog says so.
  */
 export function ConnectionSwitchModal(props: {
   pending: PendingSwitch | undefined;
@@ -57,14 +58,23 @@ export function ConnectionSwitchModal(props: {
             ? 'No changes waiting'
             : `${waiting.toLocaleString()} ${waiting === 1 ? 'change' : 'changes'} waiting`}
         </Text>
-        <Text size="sm">
-          {waiting === 0
-            ? `Everything entered here for ${from} has been sent. `
-            : `${waiting === 1 ? 'It stays' : 'They stay'} with ${from} on this desk and ${
-                waiting === 1 ? 'is' : 'are'
-              } sent when the desk switches back to it. `}
-          Its pets and people stay on this desk too and show again when you switch back.
-        </Text>
+        {current?.mode === 'none' ? (
+          <Text size="sm">
+            {waiting === 1 ? 'It was' : 'They were'} entered on this desk while it had no connection.{' '}
+            {waiting === 1 ? 'It goes' : 'They go'} with the desk to{' '}
+            {pending ? targetName(pending.input) : ''}: {waiting === 1 ? 'it shows' : 'they show'} there at
+            once and {waiting === 1 ? 'is' : 'are'} sent to the shelter, each once.
+          </Text>
+        ) : (
+          <Text size="sm">
+            {waiting === 0
+              ? `Everything entered here for ${from} has been sent. `
+              : `${waiting === 1 ? 'It stays' : 'They stay'} with ${from} on this desk and ${
+                  waiting === 1 ? 'is' : 'are'
+                } sent when the desk switches back to it. `}
+            Its pets and people stay on this desk too and show again when you switch back.
+          </Text>
+        )}
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={props.onCancel}>
             Cancel

@@ -10,6 +10,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import type { CustomField } from '../../../shared/contract';
+import { CalendarDateInput } from './calendar-date-input';
 
 function optionList(options: unknown): string[] {
   if (!Array.isArray(options)) return [];
@@ -110,12 +111,20 @@ export function CustomFieldInputs({
                         onChange={(event) => set(field.field_key, event.currentTarget.value)}
                       />
                     );
+                  case 'date':
+                    return (
+                      <CalendarDateInput
+                        key={field.field_key}
+                        {...common}
+                        value={typeof value === 'string' ? value : null}
+                        onChange={(day) => set(field.field_key, day)}
+                      />
+                    );
                   default:
                     return (
                       <TextInput
                         key={field.field_key}
                         {...common}
-                        type={field.field_type === 'date' ? 'date' : 'text'}
                         value={typeof value === 'string' ? value : value === undefined ? '' : String(value)}
                         onChange={(event) => set(field.field_key, event.currentTarget.value)}
                       />

@@ -1,5 +1,4 @@
 import { Divider, MultiSelect, Select, SimpleGrid, Stack, Textarea, TextInput, Title } from '@mantine/core';
-import { DateInput } from '@mantine/dates';
 import type { CustomField } from '../../../shared/contract';
 import type { FieldMessages, PetDraft } from '../lib/pet-form';
 import {
@@ -12,6 +11,7 @@ import {
   statusOptions,
   TEMPERAMENT_OPTIONS,
 } from '../lib/words';
+import { CalendarDateInput } from './calendar-date-input';
 import { CheckboxRow } from './checkbox-row';
 import { CustomFieldInputs } from './custom-field-inputs';
 
@@ -102,17 +102,13 @@ export function PetFields({
           {text('microchip_id', 'Microchip', { description: 'Digits on the scanner' })}
           {text('custom_id', 'Shelter id', { description: 'Your own reference, e.g. RAR-000123' })}
           {text('adoption_fee', 'Adoption fee', { description: 'Leave empty to use the fee rules' })}
-          <DateInput
+          <CalendarDateInput
             label="Intake date"
             description="The day it arrived at the shelter"
-            value={draft.intake_date || null}
-            onChange={(value) => set('intake_date', value ?? '')}
-            valueFormat="D MMM YYYY"
-            placeholder="Pick a day"
-            clearable
+            value={draft.intake_date}
+            onChange={(day) => set('intake_date', day)}
             error={errors.intake_date}
             data-field="intake_date"
-            popoverProps={{ withinPortal: true }}
           />
           {text('age_years', 'Age (years)')}
           {text('age_months', 'Age (months)')}

@@ -1,5 +1,6 @@
 import { Alert, Badge, Button, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconClockHour4, IconEdit } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
 import type { CustomField } from '../../../shared/contract';
 import type { MirrorPet } from '../../../shared/desk-api';
 import { useCurrency } from '../bridge/settings';
@@ -12,6 +13,36 @@ import { ApplicationsList } from './applications-list';
 import { PetPhoto } from './pet-photo';
 import { QuickStatus } from './pet-quick-status';
 import { RecordBadges } from './record-badges';
+
+/**
+ * False until the browser has painted once since the component mounted: a drawer shows its heading in the frame after
+ * the click and lays out the rest (dozens of rows, a status picker, applications) in the next.
+ */
+function usePaintedOnce(): boolean {
+  const [painted, setPainted] = useState(false);
+  useEffect(() => {
+    // A frame callback runs just before that paint; a task queued from it runs after.
+    let task: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      task = setTimeout(() => setPainted(true));
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(task);
+    };
+  }, []);
+  return painted;
+}
+
+/** "not sent yet" beside a field this desk changed and has not sent. */
+function PendingBadge({ pet, field }: { pet: MirrorPet; field: string }) {
+  if (!pet.pendingFields.includes(field)) return null;
+  return (
+    <Badge size="xs" color="yellow" variant="light" ml={6} leftSection={<IconClockHour4 size={10} />}>
+      not sent yet
+    </Badge>
+  );
+}
 
 /** A pet as staff read it: photo, status and fee, every field, custom fields, more photos, applications. */
 export function PetView({
@@ -29,51 +60,8 @@ export function PetView({
 }) {
   const { record } = pet;
   const currency = useCurrency();
-  const pendingField = (key: string) =>
-    pet.pendingFields.includes(key) ? (
-      <Badge size="xs" color="yellow" variant="light" ml={6} leftSection={<IconClockHour4 size={10} />}>
-        not sent yet
-      </Badge>
-    ) : null;
   const fee = record.adoption_fee.trim() !== '' ? record.adoption_fee : null;
-  const rows: [string, string, string][] = [
-    ['species', 'Species', humanize(record.species)],
-    ['breed', 'Breed', formatValue(record.breed)],
-    ['color', 'Colour', formatValue(record.color)],
-    ['sex', 'Sex', humanize(record.sex)],
-    ['age_category', 'Age', humanize(record.age_category)],
-    [
-      'age_years',
-      'Age in years / months',
-      [record.age_years, record.age_months].every((part) => !part)
-        ? '—'
-        : `${record.age_years ?? '0'} y ${record.age_months ?? '0'} m`,
-    ],
-    ['age_birthday', 'Birthday', formatCalendarDate(record.age_birthday)],
-    ['size', 'Size', humanize(record.size)],
-    ['weight', 'Weight', formatValue(record.weight)],
-    ['coat_length', 'Coat', formatCoat(record.coat_length)],
-    ['health', 'Health', humanize(record.health)],
-    ['spayed', 'Spayed / neutered', formatValue(record.spayed)],
-    ['microchip_id', 'Microchip', formatValue(record.microchip_id)],
-    ['custom_id', 'Shelter id', formatValue(record.custom_id)],
-    ['show_public', 'On the public list', formatValue(record.show_public)],
-    ['good_with', 'Good with', record.good_with.map(humanize).join(', ') || '—'],
-    ['bad_with', 'Not good with', record.bad_with.map(humanize).join(', ') || '—'],
-    ['temperaments', 'Temperament', record.temperaments.map(humanize).join(', ') || '—'],
-    ['special_needs', 'Special needs', formatValue(record.special_needs)],
-    ['tags', 'Tags', formatValue(record.tags)],
-    ['intake_date', 'Intake', formatCalendarDate(record.intake_date)],
-    ['outcome_date', 'Outcome', formatCalendarDate(record.outcome_date)],
-    ['adopted_on', 'Adopted on', formatCalendarDate(record.adopted_on)],
-    ['adopted_by', 'Adopted by', formatValue(record.adopted_by)],
-    ['primary_veterinarian', 'Veterinarian', formatValue(record.primary_veterinarian)],
-    ['status_change_notes', 'Status notes', formatValue(record.status_change_notes)],
-    ['updated_at', 'Last changed', formatMomentDate(record.updated_at)],
-  ];
-  const known = new Set(customFields.map((field) => field.field_key));
-  const customData = record.custom_field_data;
-  const unlabelled = Object.keys(customData).filter((key) => !known.has(key));
+  const painted = usePaintedOnce();
 
   return (
     <Stack gap="lg">
@@ -130,6 +118,63 @@ export function PetView({
         </Group>
       </Group>
 
+      {painted && <PetDetails pet={pet} customFields={customFields} statuses={statuses} />}
+    </Stack>
+  );
+}
+
+/** Everything below the pet's heading: status change, description, fields, custom fields, photos, applications. */
+function PetDetails({
+  pet,
+  customFields,
+  statuses,
+}: {
+  pet: MirrorPet;
+  customFields: readonly CustomField[];
+  statuses: readonly string[];
+}) {
+  const { record } = pet;
+  const rows: [string, string, string][] = [
+    ['species', 'Species', humanize(record.species)],
+    ['breed', 'Breed', formatValue(record.breed)],
+    ['color', 'Colour', formatValue(record.color)],
+    ['sex', 'Sex', humanize(record.sex)],
+    ['age_category', 'Age', humanize(record.age_category)],
+    [
+      'age_years',
+      'Age in years / months',
+      [record.age_years, record.age_months].every((part) => !part)
+        ? '—'
+        : `${record.age_years ?? '0'} y ${record.age_months ?? '0'} m`,
+    ],
+    ['age_birthday', 'Birthday', formatCalendarDate(record.age_birthday)],
+    ['size', 'Size', humanize(record.size)],
+    ['weight', 'Weight', formatValue(record.weight)],
+    ['coat_length', 'Coat', formatCoat(record.coat_length)],
+    ['health', 'Health', humanize(record.health)],
+    ['spayed', 'Spayed / neutered', formatValue(record.spayed)],
+    ['microchip_id', 'Microchip', formatValue(record.microchip_id)],
+    ['custom_id', 'Shelter id', formatValue(record.custom_id)],
+    ['show_public', 'On the public list', formatValue(record.show_public)],
+    ['good_with', 'Good with', record.good_with.map(humanize).join(', ') || '—'],
+    ['bad_with', 'Not good with', record.bad_with.map(humanize).join(', ') || '—'],
+    ['temperaments', 'Temperament', record.temperaments.map(humanize).join(', ') || '—'],
+    ['special_needs', 'Special needs', formatValue(record.special_needs)],
+    ['tags', 'Tags', formatValue(record.tags)],
+    ['intake_date', 'Intake', formatCalendarDate(record.intake_date)],
+    ['outcome_date', 'Outcome', formatCalendarDate(record.outcome_date)],
+    ['adopted_on', 'Adopted on', formatCalendarDate(record.adopted_on)],
+    ['adopted_by', 'Adopted by', formatValue(record.adopted_by)],
+    ['primary_veterinarian', 'Veterinarian', formatValue(record.primary_veterinarian)],
+    ['status_change_notes', 'Status notes', formatValue(record.status_change_notes)],
+    ['updated_at', 'Last changed', formatMomentDate(record.updated_at)],
+  ];
+  const known = new Set(customFields.map((field) => field.field_key));
+  const customData = record.custom_field_data;
+  const unlabelled = Object.keys(customData).filter((key) => !known.has(key));
+  const pendingField = (key: string) => <PendingBadge pet={pet} field={key} />;
+  return (
+    <>
       {pet.presence === 'local' && (
         <Alert color="yellow" variant="light" icon={<IconClockHour4 />}>
           Saved on this desk only. It is sent to the shelter’s server when the connection allows.
@@ -204,6 +249,6 @@ export function PetView({
       )}
       {pet.presence !== 'local' && <ApplicationsList of="pet" id={record.id} />}
       <DeletePetSection pet={pet} />
-    </Stack>
+    </>
   );
 }

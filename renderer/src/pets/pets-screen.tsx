@@ -1,6 +1,6 @@
 import { Button, Group, Loader, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { IconPaw, IconPlus, IconSearch } from '@tabler/icons-react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { type RefObject, useCallback, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import type { MirrorPet, MirrorPetQuery } from '../../../shared/desk-api';
 import { useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
@@ -26,10 +26,8 @@ export function PetsScreen() {
   const [pendingOnly, setPendingOnly] = useRememberedState('pets.pendingOnly', false);
   const [sort, setSort] = useRememberedState<Sort>('pets.sort', 'relevance');
   const [direction, setDirection] = useRememberedState<'asc' | 'desc'>('pets.direction', 'asc');
-  // The pet on show: its id, and the list's copy of its record so the drawer shows it before the core answers.
-  const [open, setOpen] = useState<{ id: string; pet?: MirrorPet } | null>(null);
-  useOpenRequests('pet', (request) => setOpen({ id: request.id }));
-  const openPet = useCallback((pet: MirrorPet) => setOpen({ id: pet.record.id, pet }), []);
+  const drawer = useRef<PetOpener>(null);
+  const openPet = useCallback((pet: MirrorPet) => drawer.current?.(pet), []);
 
   const text = search.trim();
   // Best match means name order until there is something to match.
@@ -183,7 +181,21 @@ export function PetsScreen() {
           </Paper>
         )}
       </Stack>
-      <PetDrawer id={open?.id ?? null} initial={open?.pet} onClose={() => setOpen(null)} />
+      <PetDrawerHost opener={drawer} />
     </>
   );
+}
+
+type PetOpener = (pet: MirrorPet) => void;
+
+/**
+ * The drawer of the pet on show, with its own state: opening a pet renders the drawer, not the whole list screen
+ * (its filters and pickers) again. The list's copy of the record goes along, so the drawer shows it before the core
+ * answers.
+ */
+function PetDrawerHost({ opener }: { opener: RefObject<PetOpener | null> }) {
+  const [open, setOpen] = useState<{ id: string; pet?: MirrorPet } | null>(null);
+  useOpenRequests('pet', (request) => setOpen({ id: request.id }));
+  useImperativeHandle(opener, () => (pet) => setOpen({ id: pet.record.id, pet }), []);
+  return <PetDrawer id={open?.id ?? null} initial={open?.pet} onClose={() => setOpen(null)} />;
 }

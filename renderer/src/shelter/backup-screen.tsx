@@ -126,8 +126,9 @@ function Backups() {
             title="Restored"
             role="status"
           >
-            The shelter now holds {restored.pets} pets and {restored.people} people from the backup. Connected
-            desks pick it up with their next sync.
+            The shelter now holds {restored.pets} pets and {restored.people} people from the backup and serves
+            them again. This desk brings them in now (its sync status shows the progress); connected desks
+            pick them up with their next sync.
           </Alert>
         )}
         {!list.data && !list.error && <Loader aria-label="Loading backups" />}

@@ -155,8 +155,10 @@ export function registerShelterHandlers(
     context.events.emit({ type: 'restore', running: true });
     try {
       const restored = await host.restore(file);
-      // This desk pulls the restored shelter; other desks see every record re-stamped on their next sync.
-      await (await sync()).service.syncNow({ metadata: true, fullCheck: true });
+      // The restore is done once the server serves the restored database. This desk then pulls it in the
+      // background with its usual progress (minutes on a large shelter); other desks see every record re-stamped on
+      // their next sync.
+      void (await sync()).service.syncNow({ metadata: true, fullCheck: true });
       return restored;
     } finally {
       context.events.emit({ type: 'restore', running: false });

@@ -1,0 +1,12 @@
+/**
+ * A microchip as it is compared: without spaces or dashes, in lower case, so `985 141-000` and `985141000` are the
+ * same chip. `MICROCHIP_KEY_SQL` is the same key of `pet.microchip_id` in SQL, and the expression of the
+ * `pet_microchip_key` index (migration 2602): a query reads that index only when it spells the expression exactly
+ * so and also says `microchip_id IS NOT NULL` (the index leaves pets without a chip out).
+ */
+export const MICROCHIP_KEY_SQL = "lower(replace(replace(microchip_id, ' ', ''), '-', ''))";
+
+/** The key of a typed or stored microchip (see `MICROCHIP_KEY_SQL`). */
+export function microchipKey(microchip: string): string {
+  return microchip.replace(/[\s-]/g, '').toLowerCase();
+}
