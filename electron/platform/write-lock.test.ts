@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  atEveryWriteTransaction,
   DatabaseBusyError,
   installWriteTransactions,
   lockHoldStats,
@@ -45,6 +46,33 @@ function holdLock(filename: string, ms: number): Promise<Worker> {
 }
 
 describe('installWriteTransactions', () => {
+  it('runs the hooks of atEveryWriteTransaction under the lock, once per outermost transaction, not per savepoint', () => {
+    const { filename, db } = openWal();
+    installWriteTransactions(db, filename, 1_000);
+    const seen: Array<{ inTransaction: boolean; rows: number }> = [];
+    atEveryWriteTransaction(db, () => {
+      const rows = db.prepare('SELECT COUNT(*) FROM t').pluck().get() as number;
+      seen.push({ inTransaction: db.inTransaction, rows });
+    });
+    const insert = db.transaction(() => db.exec('INSERT INTO t VALUES (1)'));
+    db.transaction(() => {
+      insert();
+      insert();
+    })();
+    insert();
+    expect(seen).toEqual([
+      { inTransaction: true, rows: 0 },
+      { inTransaction: true, rows: 2 },
+    ]);
+    // A hook that throws rolls its transaction back.
+    atEveryWriteTransaction(db, () => {
+      throw new Error('refused');
+    });
+    expect(() => insert()).toThrow('refused');
+    expect(db.prepare('SELECT COUNT(*) FROM t').pluck().get()).toBe(3);
+    db.close();
+  });
+
   it('starts every transaction with BEGIN IMMEDIATE: the write lock is taken before the first statement', () => {
     const { filename, db } = openWal();
     installWriteTransactions(db, filename, 1_000);

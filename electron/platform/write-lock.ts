@@ -173,6 +173,19 @@ function recordHold(filename: string, ms: number): void {
 
 type AnyFunction = (...args: never[]) => unknown;
 
+const beginHooks = new WeakMap<Database.Database, Array<() => void>>();
+
+/**
+ * Runs `hook` first inside every outermost write transaction of this handle (installed by
+ * `installWriteTransactions`), under the write lock: what another process committed until then is visible and no
+ * further commit of it can land before this transaction ends. A hook that throws rolls the transaction back.
+ */
+export function atEveryWriteTransaction(sqlite: Database.Database, hook: () => void): void {
+  const hooks = beginHooks.get(sqlite);
+  if (hooks) hooks.push(hook);
+  else beginHooks.set(sqlite, [hook]);
+}
+
 /**
  * Makes every `sqlite.transaction(fn)` of this handle a write transaction that queues instead of failing:
  *
@@ -182,6 +195,7 @@ type AnyFunction = (...args: never[]) => unknown;
  * - A BEGIN that stays busy past `busy_timeout` is retried with backoff up to `limitMs` (`retryBusy`); only then
  *   does it fail, naming the file and the holder.
  * - The time from BEGIN to COMMIT of the outermost transaction is recorded (`lockHoldStats`).
+ * - The outermost transaction runs the hooks of `atEveryWriteTransaction` before its body.
  *
  * Done once where the handle is opened, so every caller (mirror, outbox, sync, server stores) gets it without
  * remembering to, and code written later cannot forget it. `.deferred`, `.immediate` and `.exclusive` stay
@@ -191,8 +205,13 @@ export function installWriteTransactions(sqlite: Database.Database, filename: st
   const native = sqlite.transaction.bind(sqlite);
   const transaction = (fn: AnyFunction) => {
     let entered = 0;
+    let outermost = false;
     const tx = native(function (this: unknown, ...args: never[]) {
       entered = performance.now();
+      if (outermost) {
+        outermost = false;
+        for (const hook of beginHooks.get(sqlite) ?? []) hook();
+      }
       return fn.apply(this, args);
     });
     const waiting =
@@ -205,6 +224,7 @@ export function installWriteTransactions(sqlite: Database.Database, filename: st
           limitMs,
           () => {
             entered = 0;
+            outermost = true;
             try {
               return variant(...args);
             } finally {

@@ -16,6 +16,9 @@ import { createStaffOperations, type StaffOperations } from './staff/staff-opera
 
 export type { StaffOperations } from './staff/staff-operations';
 
+/** One step of warming the search facets after a start (the event loop is free between steps). */
+const FACETS_WARM_STEP_MS = 8;
+
 /** How long close() lets in-flight requests finish before dropping their connections. */
 const CLOSE_GRACE_MS = 10_000;
 
@@ -68,7 +71,7 @@ export interface RunningApiServer {
   staff: StaffOperations;
   /** Settings changes whose pets are still being re-rendered in the background. */
   pendingRestamps(): number;
-  /** Resolves when no pet waits to be re-rendered. */
+  /** Resolves when no pet waits to be re-rendered and no person to be re-stamped. */
   settled(): Promise<void>;
   /**
    * Serves the same API on one more address (LAN sharing binds the PC's LAN address); the extra listener
@@ -144,15 +147,14 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
     const port = await listen(server, options.port ?? 0, host);
     const extras = new Set<http.Server>();
     let closing: Promise<void> | undefined;
-    // Warm the facets and list views now rather than on the first list or search (about a second on 100k pets).
-    setImmediate(() => {
-      try {
-        if (!closing) app.pets.facets.refresh();
-      } catch (error) {
+    // Warm the facets and list views now rather than on the first list or search (about a second on 100k pets),
+    // in steps between requests.
+    app.pets.facets
+      .warmInSteps(FACETS_WARM_STEP_MS, () => closing !== undefined)
+      .catch((error: unknown) => {
         // Damaged storage must not take the server down: the first request that needs it reports it (once).
         if (!isStorageError(error)) console.error(`[server] could not warm the search facets: ${error}`);
-      }
-    });
+      });
     const origin = originOf(host, port);
     return {
       origin,
@@ -161,7 +163,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       generatedKeys,
       staff,
       pendingRestamps: () => app.pets.restamps.waiting,
-      settled: () => app.pets.restamps.settled(),
+      settled: async () => {
+        await Promise.all([app.pets.restamps.settled(), app.peopleRestamps.settled()]);
+      },
       async listenAlso(extraHost, extraPort) {
         if (closing) throw new Error('The server is closing.');
         const extra = http.createServer({ keepAliveTimeout: 5000 }, listener);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { openDatabase } from '../platform/open-database';
+import { atEveryWriteTransaction } from '../platform/write-lock';
 import { ForeignCommits } from './db/foreign-commits';
 import { serverMigrations } from './db/migrations';
 import type { ServerSchema } from './db/rows';
@@ -10,6 +11,7 @@ import { UpdateClock } from './db/update-clock';
 import { ApiKeyRegistry } from './domain/api-key-store';
 import { IdempotencyStore } from './domain/idempotency-store';
 import { ShelterMetadata } from './domain/metadata';
+import { PeopleRestamps } from './domain/people-restamps';
 import { PeopleStore } from './domain/people-store';
 import { PetStore } from './domain/pet-store';
 import { SearchVocabulary } from './domain/search';
@@ -24,11 +26,14 @@ export interface ServerContext {
   meta: ShelterMetadata;
   pets: PetStore;
   people: PeopleStore;
+  /** New stamps for every person after a restore, in chunks. */
+  peopleRestamps: PeopleRestamps;
   keys: ApiKeyRegistry;
   idempotency: IdempotencyStore;
   /**
    * Brings what is held in memory up to date with commits of other processes (the command line, a staff script):
-   * one `PRAGMA data_version` when there were none. Called before every request and in every staff transaction.
+   * one `PRAGMA data_version` when there were none. Called before every request; every write transaction does it
+   * by itself.
    */
   catchUp(): void;
   close(): Promise<void>;
@@ -82,23 +87,27 @@ export async function openServerContext(
   const foreign = new ForeignCommits(sqlite);
   const clock = new UpdateClock(sqlite, now);
   const meta = new ShelterMetadata(sqlite);
-  const pets = new PetStore(sqlite, clock, meta, new SearchVocabulary(sqlite, 'pets'), foreign);
+  const pets = new PetStore(sqlite, clock, meta, new SearchVocabulary(sqlite, 'pets'));
   const people = new PeopleStore(sqlite, clock, pets, new SearchVocabulary(sqlite, 'people'), now);
   // A database from before stored responses gets them now (about 4 s per 100k pets, once); a re-rendering
   // interrupted by a crash carries on.
-  const filled = pets.bodies.fillMissing();
+  const filled = await pets.bodies.fillMissing();
   if (filled > 1000) console.error(`[server] stored the responses of ${filled} pets`);
   pets.restamps.resume();
+  const peopleRestamps = new PeopleRestamps(sqlite, clock);
+  peopleRestamps.resume();
   const keys = new ApiKeyRegistry(sqlite, now);
-  // After another process's commit: settings first (pets render with them), the clock (its stamps may be newer),
-  // keys, words, then the pets it changed; a re-rendering job it left unfinished is carried on here.
+  // After another process's commit: settings first (pets render with them), keys, words, then the pets it
+  // changed; a re-rendering job it left unfinished is carried on here. Checked before every request and first in
+  // every write transaction (under the write lock, so a write builds on what the other process committed).
   foreign.onCommit(() => meta.reload());
-  foreign.onCommit(() => clock.reset());
   foreign.onCommit(() => keys.reload());
   foreign.onCommit(() => pets.vocabulary.catchUp());
   foreign.onCommit(() => people.vocabulary.catchUp());
   foreign.onCommit(() => pets.catchUpForeignWrites());
   foreign.onCommit(() => pets.restamps.resume());
+  foreign.onCommit(() => peopleRestamps.resume());
+  atEveryWriteTransaction(sqlite, () => foreign.check());
   // A server that only serves reads still records when its keys were last used, a few times an hour.
   const flushTimer = setInterval(() => keys.flushUses(), 10 * 60_000);
   flushTimer.unref();
@@ -110,6 +119,7 @@ export async function openServerContext(
     meta,
     pets,
     people,
+    peopleRestamps,
     keys,
     idempotency: new IdempotencyStore(sqlite, now),
     catchUp: () => {
@@ -118,7 +128,8 @@ export async function openServerContext(
     },
     close: async () => {
       clearInterval(flushTimer);
-      await pets.stop();
+      peopleRestamps.stop();
+      await Promise.all([pets.stop(), peopleRestamps.settled()]);
       keys.flushUses();
       await close();
     },

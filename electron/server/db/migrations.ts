@@ -294,11 +294,25 @@ const petBodies: Migration = {
   },
 };
 
+/**
+ * The re-stamping of every person after a restore, as a job worked off in short transactions (`PeopleRestamps`):
+ * how far it got (a `seq` cursor).
+ */
+const peopleRestampJobs: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql`CREATE TABLE people_restamp_jobs (
+      id INTEGER PRIMARY KEY,
+      after_seq INTEGER NOT NULL DEFAULT 0
+    ) STRICT`.execute(db);
+  },
+};
+
 /** Static migrations of the server database (see openDatabase). Numbers 05xx: this round's server work. */
 export const serverMigrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-pet-version-index': petVersionIndex,
   '0501-salted-api-keys': saltedApiKeys,
   '0502-pet-bodies': petBodies,
+  '0503-people-restamp-jobs': peopleRestampJobs,
   ...shelterMigrations,
 };

@@ -183,6 +183,7 @@ export interface ServerSchema {
   people_fts: FtsRow;
   pet_bodies: PetBodyRow;
   pet_restamp_jobs: { id: number; condition: string; params: string; after_seq: number };
+  people_restamp_jobs: { id: number; after_seq: number };
   pets: PetRow;
   people: PersonRow;
   custom_statuses: CustomStatusRow;

@@ -69,10 +69,12 @@ export class PetLister {
     const named = query.search === undefined ? [] : this.customIdSeqs(query.search);
     if (named.length > 0 || (plan.match && plan.shortWords.length === 0))
       return this.search(query, plan, named);
-    return this.searchBySql(query, plan);
+    return this.fromSql(query, plan);
   }
 
   private fromView(query: PetListQuery): PetPage {
+    // While the facets load in steps after a start, the same page (same pets, same order) comes from SQL.
+    if (this.facets.warming && !this.facets.warm) return this.fromSql(query, null);
     this.facets.refresh();
     const status = query.status === undefined ? undefined : foldAscii(query.status.trim());
     const key = viewKey(query.species, status);
@@ -167,10 +169,11 @@ export class PetLister {
   }
 
   /**
-   * Searches with one- or two-letter words: LIKE on the searched columns (with the FTS match when any), as
-   * SQL composed with kysely from the filters present, compiled once per shape and run prepared.
+   * Searches with one- or two-letter words: LIKE on the searched columns (with the FTS match when any); without a
+   * search (`plan` null) the plain list in `updated_at` order. SQL composed with kysely from the filters present,
+   * compiled once per shape and run prepared.
    */
-  private searchBySql(query: PetListQuery, plan: SearchPlan): PetPage {
+  private fromSql(query: PetListQuery, plan: SearchPlan | null): PetPage {
     const has = {
       species: query.species !== undefined,
       status: query.status !== undefined,
@@ -180,7 +183,7 @@ export class PetLister {
     const build = () => {
       let q = queryBuilder
         .selectFrom('pets as p')
-        .$if(plan.match !== null, (qb) =>
+        .$if(plan !== null && plan.match !== null, (qb) =>
           qb.innerJoin('pets_fts as f', 'f.rowid', 'p.seq').where(matchCondition(PET_SEARCH)),
         )
         .where('p.is_public', '=', 1)

@@ -48,8 +48,8 @@ export class PetRestamps {
   constructor(
     private readonly sqlite: Database.Database,
     private readonly restamp: (seq: number) => void,
-    /** Runs first in each background chunk's transaction (settings another process changed are re-read). */
-    private readonly beforeChunk: () => void = () => {},
+    /** Runs after each background chunk's commit (the pets it re-rendered go into the list views at once). */
+    private readonly afterChunk: () => void = () => {},
   ) {
     this.jobs = sqlite.prepare('SELECT * FROM pet_restamp_jobs ORDER BY id');
     this.advance = sqlite.prepare('UPDATE pet_restamp_jobs SET after_seq = ? WHERE id = ?');
@@ -98,8 +98,8 @@ export class PetRestamps {
           try {
             // The job is read inside the chunk's write transaction: another process working on the same job
             // (a command-line change it left unfinished) moves its cursor between our chunks, never during one.
+            // Settings another process changed are re-read first (in every write transaction).
             this.sqlite.transaction(() => {
-              this.beforeChunk();
               const job = this.jobs.get() as Job | undefined;
               if (job) this.work(job, RESTAMP_CHUNK, RESTAMP_BUDGET_MS);
             })();
@@ -107,6 +107,7 @@ export class PetRestamps {
             this.sqlite.pragma('synchronous = FULL');
           }
           this.checkpoints.written();
+          this.afterChunk();
         }
       } catch (error) {
         // A full or busy disk: the job is in the database, so try again a little later.

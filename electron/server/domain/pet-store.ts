@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { FieldError, PetCreate, PetListQuery, PetUpdate } from '../../../shared/contract';
-import type { ForeignCommits } from '../db/foreign-commits';
 import type { PetRow } from '../db/rows';
 import type { UpdateClock } from '../db/update-clock';
 import { validationError } from './api-error';
@@ -94,7 +93,6 @@ export class PetStore {
     private readonly clock: UpdateClock,
     readonly meta: ShelterMetadata,
     readonly vocabulary: SearchVocabulary,
-    foreign: ForeignCommits,
   ) {
     this.byId = sqlite.prepare('SELECT * FROM pets WHERE id = ? AND deleted_at IS NULL');
     this.byCustomId = sqlite.prepare('SELECT * FROM pets WHERE custom_id = ? AND deleted_at IS NULL');
@@ -105,10 +103,14 @@ export class PetStore {
     this.facets = new PetFacets(sqlite);
     this.bodies = new PetBodies(sqlite, meta);
     this.lister = new PetLister(sqlite, this.facets, vocabulary);
+    // Each chunk's pets go into the views after its commit, a chunk's worth at a time: left for the next read, a
+    // change nobody read during took that read hundreds of milliseconds (every re-rendered pet re-read at once).
     this.restamps = new PetRestamps(
       sqlite,
       (seq) => this.restampOne(seq),
-      () => foreign.check(),
+      () => {
+        if (this.facets.warm) this.facets.refresh();
+      },
     );
     this.stampedAfter = sqlite.prepare('SELECT seq, id, updated_at FROM pets WHERE updated_at > ?');
     this.newestStamp = sqlite.prepare('SELECT MAX(updated_at) FROM pets').pluck();

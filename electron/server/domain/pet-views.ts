@@ -53,20 +53,17 @@ export class PetListViews {
 
   constructor(private readonly updatedAtOf: (seq: number) => number) {}
 
-  /** Builds every view from scratch (entries in any order). */
-  build(entries: Array<{ seq: number; entry: ViewEntry }>): void {
-    this.views.clear();
-    entries.sort((a, b) => a.entry.updatedAt - b.entry.updatedAt);
-    for (const { seq, entry } of entries) {
-      for (const key of keysOf(entry)) {
-        let view = this.views.get(key);
-        if (!view) {
-          view = [];
-          this.views.set(key, view);
-        }
-        view.push(seq);
-      }
+  /** Adds a pet after every pet in its views (the first load, in `updated_at` order); see `bumpAll`. */
+  append(seq: number, entry: ViewEntry): void {
+    for (const key of keysOf(entry)) {
+      const view = this.views.get(key);
+      if (view) view.push(seq);
+      else this.views.set(key, [seq]);
     }
+  }
+
+  /** A new version for every view (after the first load). */
+  bumpAll(): void {
     for (const key of this.views.keys()) this.bump(key);
   }
 

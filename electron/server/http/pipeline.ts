@@ -18,6 +18,7 @@ import { isEmptyBody, parseJsonObject, readBody } from './body';
 import { ifNoneMatchMatches } from './etag';
 import { parseQueryString, type Route, type RouteResult, type Router } from './route';
 import { storageError } from './storage-errors';
+import { TurnAdmission } from './turn-admission';
 
 /** Counter bucket for requests that present no valid key (401s, the OpenAPI document). */
 const ANONYMOUS = 'anonymous';
@@ -63,6 +64,8 @@ export function createRequestListener(
   log?: Logger,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const reportStorageError = createStorageErrorReporter(app.sqlite.name, SERVER_DATABASE_REMEDY);
+  // Many clients at once: the requests of one poll start over several turns, with timers and I/O in between.
+  const admission = new TurnAdmission();
   const metadataHeaders = (exchange: Exchange): Record<string, string> => {
     const rate = exchange.rate ?? limiter.peek(ANONYMOUS, exchange.endpoint, app.now());
     return {
@@ -207,9 +210,9 @@ export function createRequestListener(
           return { status: stored.status, body: stored.body, replay: true };
         }
       }
+      // The transaction catches up again under the write lock: a commit of another process may have landed while
+      // the body was read.
       return app.sqlite.transaction(() => {
-        // Again under the write lock: a commit of another process may have landed while the body was read.
-        app.catchUp();
         const result = route.handle({ app, params, query, body, idempotencyKey });
         app.keys.flushUses();
         if (tracked && result.status === 200) {
@@ -263,17 +266,7 @@ export function createRequestListener(
     res.end(bytes);
   };
 
-  return (req, res) => {
-    const exchange: Exchange = { requestId: randomUUID(), rate: undefined, endpoint: UNMATCHED };
-    // The endpoint's name, never the URL: a search query can hold a person's name.
-    if (log)
-      res.once('finish', () =>
-        log.info('api request', {
-          requestId: exchange.requestId,
-          endpoint: exchange.endpoint,
-          status: res.statusCode,
-        }),
-      );
+  const handle = (req: IncomingMessage, res: ServerResponse, exchange: Exchange) => {
     run(req, res, exchange).catch((error: unknown) => {
       if (res.headersSent || !res.socket || res.socket.destroyed) {
         // The client went away (or the response already started): nothing left to tell it.
@@ -306,5 +299,19 @@ export function createRequestListener(
         ),
       );
     });
+  };
+
+  return (req, res) => {
+    const exchange: Exchange = { requestId: randomUUID(), rate: undefined, endpoint: UNMATCHED };
+    // The endpoint's name, never the URL: a search query can hold a person's name.
+    if (log)
+      res.once('finish', () =>
+        log.info('api request', {
+          requestId: exchange.requestId,
+          endpoint: exchange.endpoint,
+          status: res.statusCode,
+        }),
+      );
+    admission.admit(() => handle(req, res, exchange));
   };
 }

@@ -43,12 +43,8 @@ export function createStaffContext(app: ServerContext): StaffContext {
     app,
     sqlite,
     now: () => Math.floor(app.now()),
-    // Settings another process changed are re-read first, so the change builds on them.
-    tx: (fn) =>
-      sqlite.transaction(() => {
-        app.catchUp();
-        return fn();
-      })(),
+    // Settings another process changed are re-read first (in every write transaction), so the change builds on them.
+    tx: (fn) => sqlite.transaction(fn)(),
     getPetOrThrow(id) {
       const row = pets.get(id);
       if (!row) throw new StaffOperationError(`No pet with id ${id}.`);

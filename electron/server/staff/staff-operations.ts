@@ -39,16 +39,13 @@ export function createStaffOperations(app: ServerContext) {
     backup: (file: string) => backupDatabase(app.sqlite, file),
     /**
      * Re-stamps every pet and person (after a restore), so every desk pulls the restored version of each
-     * record on its next incremental sync, even one it had seen with a later change.
+     * record on its next incremental sync, even one it had seen with a later change. Commits the jobs at once;
+     * a shelter of more than 100 pets or people is re-stamped in short transactions after it (`settled()` of the
+     * server waits for them; a job cut short by a stop carries on at the next start). Returns how many were
+     * re-stamped at once.
      */
     restampAll(): { pets: number; people: number } {
-      return staff.tx(() => {
-        const pets = app.pets.touchWhere('1 = 1');
-        const ids = app.sqlite.prepare('SELECT seq FROM people ORDER BY seq').pluck().all() as number[];
-        const update = app.sqlite.prepare('UPDATE people SET updated_at = ? WHERE seq = ?');
-        for (const seq of ids) update.run(app.clock.next('people'), seq);
-        return { pets, people: ids.length };
-      });
+      return staff.tx(() => ({ pets: app.pets.touchWhere('1 = 1'), people: app.peopleRestamps.queueAll() }));
     },
   };
 }

@@ -1,0 +1,102 @@
+import type Database from 'better-sqlite3';
+import type { UpdateClock } from '../db/update-clock';
+import { INLINE_CHUNK, RESTAMP_BUDGET_MS, RESTAMP_CHUNK } from './pet-restamps';
+
+/**
+ * New `updated_at` stamps for every person after a restore, so every desk pulls the restored version on its next
+ * incremental sync: one job (`people_restamp_jobs`, migration 0503) with a `seq` cursor, committed with the
+ * restore's re-stamping, then worked off in short transactions (at most RESTAMP_CHUNK people or
+ * RESTAMP_BUDGET_MS each) with the event loop free in between, as the pets are (`PetRestamps`). A shelter with at
+ * most INLINE_CHUNK people is done in the caller's transaction. A job left by a crash or by another process (the
+ * command line's restore) carries on when the server opens the database or sees that process's commit.
+ */
+export class PeopleRestamps {
+  private readonly job: Database.Statement<[]>;
+  private readonly insert: Database.Statement<[]>;
+  private readonly advance: Database.Statement<[number, number]>;
+  private readonly finish: Database.Statement<[number]>;
+  private readonly next: Database.Statement<[number, number]>;
+  private readonly stamp: Database.Statement<[number, number]>;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly sqlite: Database.Database,
+    private readonly clock: UpdateClock,
+  ) {
+    this.job = sqlite.prepare('SELECT id, after_seq FROM people_restamp_jobs ORDER BY id LIMIT 1');
+    this.insert = sqlite.prepare('INSERT INTO people_restamp_jobs (after_seq) VALUES (0)');
+    this.advance = sqlite.prepare('UPDATE people_restamp_jobs SET after_seq = ? WHERE id = ?');
+    this.finish = sqlite.prepare('DELETE FROM people_restamp_jobs WHERE id = ?');
+    this.next = sqlite.prepare('SELECT seq FROM people WHERE seq > ? ORDER BY seq LIMIT ?').pluck();
+    this.stamp = sqlite.prepare('UPDATE people SET updated_at = ? WHERE seq = ?');
+  }
+
+  /**
+   * Queues new stamps for every person; call inside the caller's transaction. Returns how many people were
+   * re-stamped at once (all of them when they are at most INLINE_CHUNK, else none: the chunks follow the commit).
+   */
+  queueAll(): number {
+    const id = Number(this.insert.run().lastInsertRowid);
+    const seqs = this.next.all(0, INLINE_CHUNK + 1) as number[];
+    if (seqs.length > INLINE_CHUNK) {
+      this.resume();
+      return 0;
+    }
+    for (const seq of seqs) this.stamp.run(this.clock.next('people'), seq);
+    this.finish.run(id);
+    return seqs.length;
+  }
+
+  /** Jobs not finished yet. */
+  get waiting(): boolean {
+    return this.job.get() !== undefined;
+  }
+
+  /** Works off the jobs in the background (no-op when none or already running). */
+  resume(): void {
+    if (this.running || this.stopped) return;
+    this.running = (async () => {
+      try {
+        for (;;) {
+          // The first chunk waits for the caller's transaction to commit (or roll back: then no job is left).
+          await new Promise((resolve) => setImmediate(resolve));
+          if (this.stopped || !this.waiting) return;
+          this.sqlite.transaction(() => this.work())();
+        }
+      } catch (error) {
+        // A full or busy disk: the job is in the database, so try again a little later.
+        const message = error instanceof Error ? error.message : String(error);
+        console.error(`[server] re-stamping people paused: ${message}; retrying in 5 s`);
+        setTimeout(() => this.resume(), 5000).unref();
+      } finally {
+        this.running = undefined;
+      }
+    })();
+  }
+
+  /** Resolves once no job is left (or the server is stopping). */
+  async settled(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** One chunk, read inside its write transaction (another process may have moved the cursor). */
+  private work(): void {
+    const job = this.job.get() as { id: number; after_seq: number } | undefined;
+    if (!job) return;
+    const started = performance.now();
+    const seqs = this.next.all(job.after_seq, RESTAMP_CHUNK) as number[];
+    let done = 0;
+    while (done < seqs.length) {
+      this.stamp.run(this.clock.next('people'), seqs[done] as number);
+      done++;
+      if (performance.now() - started >= RESTAMP_BUDGET_MS) break;
+    }
+    if (done === seqs.length && seqs.length < RESTAMP_CHUNK) this.finish.run(job.id);
+    else if (done > 0) this.advance.run(seqs[done - 1] as number, job.id);
+  }
+}

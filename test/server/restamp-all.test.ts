@@ -1,0 +1,50 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openServerContext, type ServerContext } from '../../electron/server/server-context';
+import { createStaffOperations } from '../../electron/server/staff/staff-operations';
+import { newPet, tempDataDir } from './harness';
+
+function addPeople(app: ServerContext, count: number): void {
+  app.sqlite.transaction(() => {
+    for (let i = 0; i < count; i++) app.people.create({ type: 'adopter', name: `Person ${i}` } as never);
+  })();
+}
+
+const oldestPersonStamp = (app: ServerContext) =>
+  app.sqlite.prepare('SELECT MIN(updated_at) FROM people').pluck().get() as number;
+
+/** After a restore every record gets a new stamp, so every desk pulls the restored version on its next sync. */
+describe('restampAll', () => {
+  it('re-stamps a small shelter in its own transaction', async () => {
+    const app = await openServerContext(':memory:');
+    addPeople(app, 40);
+    app.sqlite.transaction(() => app.pets.create(newPet() as never))();
+    const before = app.sqlite.prepare('SELECT MAX(updated_at) FROM people').pluck().get() as number;
+    expect(createStaffOperations(app).restampAll()).toEqual({ pets: 1, people: 40 });
+    expect(oldestPersonStamp(app)).toBeGreaterThan(before);
+    await app.close();
+  });
+
+  it('re-stamps many people in short transactions after it, serving in between; a stop leaves the rest for the next start', async () => {
+    const file = path.join(tempDataDir('shelter-restamp-'), 'server.sqlite');
+    let app = await openServerContext(file);
+    addPeople(app, 1500);
+    const before = app.sqlite.prepare('SELECT MAX(updated_at) FROM people').pluck().get() as number;
+    expect(createStaffOperations(app).restampAll().people).toBe(0);
+    expect(app.peopleRestamps.waiting).toBe(true);
+    // Stopped before any chunk ran: the job is in the database.
+    await app.close();
+    app = await openServerContext(file);
+    let turns = 0;
+    while (app.peopleRestamps.waiting) {
+      turns++;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await app.peopleRestamps.settled();
+    expect(turns).toBeGreaterThan(2);
+    expect(oldestPersonStamp(app)).toBeGreaterThan(before);
+    const stamps = app.sqlite.prepare('SELECT COUNT(DISTINCT updated_at) FROM people').pluck().get();
+    expect(stamps).toBe(1500);
+    await app.close();
+  });
+});
