@@ -1,5 +1,8 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { missingOffThread } from '../../electron/server/domain/pet-bodies';
 import { openServerContext } from '../../electron/server/server-context';
+import { tempDir } from '../temp-mirror';
 import { newPet } from './harness';
 
 describe('stored pet bodies of a page', () => {
@@ -21,5 +24,29 @@ describe('stored pet bodies of a page', () => {
     expect(gap.bytes.toString()).toBe(app.pets.bodies.many(order).join(','));
     expect(app.pets.bodies.joined([]).count).toBe(0);
     await app.close();
+  });
+});
+
+describe('stored pet bodies missing at start', () => {
+  it('are filled from a worker thread, or on this thread when no worker can load the driver; a deleted pet gets none', async () => {
+    const { dir, remove } = tempDir('sd-bodies-');
+    const app = await openServerContext(path.join(dir, 'server.sqlite'));
+    try {
+      const [kept, gone] = app.sqlite.transaction(() =>
+        ['Kept', 'Gone'].map((name) => app.pets.create(newPet({ name }) as never).seq),
+      )();
+      app.sqlite.prepare('DELETE FROM pet_bodies WHERE seq IN (?, ?)').run(kept, gone);
+      // A deleted pet gets no body.
+      app.sqlite.prepare("UPDATE pets SET deleted_at = 1795651200000 WHERE seq = ?").run(gone);
+      expect(await app.pets.bodies.fillMissing()).toBe(1);
+      expect(app.pets.bodies.joined([kept as number]).count).toBe(1);
+      app.sqlite.prepare('DELETE FROM pet_bodies WHERE seq = ?').run(kept);
+      await expect(missingOffThread(app.sqlite.name, path.join(dir, 'no-such-driver.js'))).rejects.toThrow();
+      expect(await app.pets.bodies.fillMissing(path.join(dir, 'no-such-driver.js'))).toBe(1);
+      expect(app.pets.bodies.joined([kept as number, gone as number]).count).toBe(1);
+    } finally {
+      await app.close();
+      remove();
+    }
   });
 });

@@ -12,8 +12,11 @@ const FILL_CHUNK = 2000;
 const MISSING_BODIES =
   'SELECT p.seq FROM pets p WHERE p.deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM pet_bodies b WHERE b.seq = p.seq)';
 
-/** Runs MISSING_BODIES on a worker thread's read-only connection to `filename`. */
-function missingOffThread(filename: string): Promise<number[]> {
+/**
+ * Runs MISSING_BODIES on a worker thread's read-only connection to `filename` (`driver` overrides the driver's path,
+ * for tests).
+ */
+export function missingOffThread(filename: string, driver?: string): Promise<number[]> {
   const worker = startDriverWorker(
     `const { parentPort, workerData } = require('node:worker_threads');
      const Database = require(workerData.driver);
@@ -24,6 +27,7 @@ function missingOffThread(filename: string): Promise<number[]> {
        db.close();
      }`,
     { filename, sql: MISSING_BODIES },
+    ...(driver ? [driver] : []),
   );
   return new Promise((resolve, reject) => {
     worker.once('message', (seqs: number[]) => resolve(seqs));
@@ -130,14 +134,19 @@ export class PetBodies {
    * Renders the pets that have no stored body yet (a database from before bodies were stored), in chunks of
    * their own transactions. Returns how many were filled.
    */
-  async fillMissing(): Promise<number> {
+  async fillMissing(workerDriver?: string): Promise<number> {
     // Looking is a pass over every pet (100 to 400 ms on 100k pets, nearly always to find none): a file's is done
     // by a worker thread's own connection while this thread serves.
+    const onThisThread = () => this.sqlite.prepare(MISSING_BODIES).pluck().all() as number[];
     const seqs =
       this.sqlite.memory || this.sqlite.readonly
-        ? (this.sqlite.prepare(MISSING_BODIES).pluck().all() as number[])
-        : await missingOffThread(this.sqlite.name);
-    const row = this.sqlite.prepare('SELECT * FROM pets WHERE seq = ?');
+        ? onThisThread()
+        : await missingOffThread(this.sqlite.name, workerDriver).catch((error: unknown) => {
+            // A worker that cannot load the driver (a packaging fault) must not keep the server from starting.
+            console.error(`[server] the bodies check runs on the main thread: its worker failed (${error})`);
+            return onThisThread();
+          });
+    const row = this.sqlite.prepare('SELECT * FROM pets WHERE seq = ? AND deleted_at IS NULL');
     for (let at = 0; at < seqs.length; at += FILL_CHUNK) {
       this.sqlite.transaction(() => {
         for (const seq of seqs.slice(at, at + FILL_CHUNK)) {
