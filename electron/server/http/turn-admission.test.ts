@@ -47,4 +47,22 @@ describe('TurnAdmission', () => {
     expect(ran).toBe(true);
     expect(admission.queued).toBe(0);
   });
+
+  it('goes on with the queued requests when one handler throws', async () => {
+    const admission = new TurnAdmission(1);
+    const ran: string[] = [];
+    const quiet = console.error;
+    console.error = () => {};
+    try {
+      admission.admit(() => busy(2));
+      admission.admit(() => {
+        throw new Error('a fault');
+      });
+      admission.admit(() => ran.push('after the fault'));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      console.error = quiet;
+    }
+    expect(ran).toEqual(['after the fault']);
+  });
 });

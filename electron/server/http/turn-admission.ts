@@ -35,6 +35,9 @@ export class TurnAdmission {
     const started = performance.now();
     try {
       handler();
+    } catch (error) {
+      // One handler's fault must not strand the requests queued behind it (handlers report their own errors).
+      console.error('[server] a request handler threw', error);
     } finally {
       this.spentMs += performance.now() - started;
     }
