@@ -37,7 +37,7 @@ describe('stored pet bodies missing at start', () => {
       )();
       app.sqlite.prepare('DELETE FROM pet_bodies WHERE seq IN (?, ?)').run(kept, gone);
       // A deleted pet gets no body.
-      app.sqlite.prepare("UPDATE pets SET deleted_at = 1795651200000 WHERE seq = ?").run(gone);
+      app.sqlite.prepare('UPDATE pets SET deleted_at = 1795651200000 WHERE seq = ?').run(gone);
       expect(await app.pets.bodies.fillMissing()).toBe(1);
       expect(app.pets.bodies.joined([kept as number]).count).toBe(1);
       app.sqlite.prepare('DELETE FROM pet_bodies WHERE seq = ?').run(kept);
