@@ -6,6 +6,7 @@ import {
   catchUpBulkLoad,
   iterateRecords,
   type Mirror,
+  type MirrorDb,
   markPresence,
   setLocalEdit,
   statement,
@@ -59,6 +60,20 @@ function shelter(): Pet[] {
           : null,
     });
   });
+}
+
+/** The Overview's care counts as kept in `pet_care_count`. */
+function countedCare(db: MirrorDb): unknown[] {
+  return statement(db, 'SELECT status, species, intake_day, n FROM pet_care_count ORDER BY 1, 2, 3').all();
+}
+
+/** The same counts from a scan of the pet list, to compare with. */
+function scannedCare(db: MirrorDb): unknown[] {
+  return statement(
+    db,
+    `SELECT status, species, COALESCE(substr(intake_date, 1, 10), '') AS intake_day, COUNT(*) AS n
+     FROM pet_list WHERE presence != 'removed' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+  ).all();
 }
 
 describe('dashboard figures', () => {
@@ -150,17 +165,8 @@ describe('dashboard figures', () => {
   it('keeps the pet counts in step with the list through edits, removals, deletions and new pets', () => {
     const pets = shelter().slice(0, 120);
     storeServerPage(mirror.db, 'pet', pets, 'listed');
-    const counted = () =>
-      statement(
-        mirror.db,
-        'SELECT status, species, intake_day, n FROM pet_care_count ORDER BY 1, 2, 3',
-      ).all();
-    const scanned = () =>
-      statement(
-        mirror.db,
-        `SELECT status, species, COALESCE(substr(intake_date, 1, 10), '') AS intake_day, COUNT(*) AS n
-         FROM pet_list WHERE presence != 'removed' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
-      ).all();
+    const counted = () => countedCare(mirror.db);
+    const scanned = () => scannedCare(mirror.db);
     expect(counted()).toEqual(scanned());
     const [first, second, third, fourth] = pets as [Pet, Pet, Pet, Pet];
     // A new status and species from the server, a local edit of the intake date, a pet the server deleted.
@@ -203,17 +209,8 @@ describe('dashboard figures', () => {
     beginBulkLoad(mirror.db, 'pet');
     for (let at = 0; at < late.length; at += 50)
       storeServerPage(mirror.db, 'pet', late.slice(at, at + 50), 'listed');
-    const counted = () =>
-      statement(
-        mirror.db,
-        'SELECT status, species, intake_day, n FROM pet_care_count ORDER BY 1, 2, 3',
-      ).all();
-    const scanned = () =>
-      statement(
-        mirror.db,
-        `SELECT status, species, COALESCE(substr(intake_date, 1, 10), '') AS intake_day, COUNT(*) AS n
-         FROM pet_list WHERE presence != 'removed' GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
-      ).all();
+    const counted = () => countedCare(mirror.db);
+    const scanned = () => scannedCare(mirror.db);
     // The load's own pets are not in the counts table until its end.
     expect(counted()).not.toEqual(scanned());
     const fresh = (pet: Pet, changes: Partial<Pet>) => ({
