@@ -69,9 +69,9 @@ export interface CarryResult {
  * writes to an emptied mirror, never to rows already carried). The target commits first; the unconfigured mirror
  * is emptied in the commit after. The target records every row it took (`carried_row`) in the commit that copies it:
  * when the emptying fails or a crash cuts it short, the next run skips those rows, also once the target has sent,
- * edited or discarded them. (Rows carried by a version without that record are known by their record id, their
- * idempotency key, or a local id the target has already sent and mapped to its server id.) A row whose key the
- * target holds for another reason stops the carry (`CarryConflictError`) with nothing moved.
+ * edited or discarded them. (Rows carried by a version without that record are known by the local id of their record
+ * in the target, their idempotency key, or a local id the target has already sent and mapped to its server id.) A row
+ * whose key the target holds for another reason stops the carry (`CarryConflictError`) with nothing moved.
  */
 export async function carryUnconfigured(unconfiguredDir: string, targetDir: string): Promise<CarryResult> {
   const carried: Record<string, number> = {};
