@@ -72,7 +72,11 @@ export class DeskSessions {
   /** While a window shows the status, every session's sync service checks the server's reachability. */
   private readonly watchers = new WatchLeases({
     onChange: (watching) => {
-      void this.current().then((session) => session.sync.service.watch(watching));
+      // No session (a switch that failed to open one): the next one opened is told (`reopen`).
+      this.current().then(
+        (session) => session.sync.service.watch(watching),
+        () => undefined,
+      );
     },
   });
   /** Calls and switches wait for a switch under way. */
