@@ -1,7 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { type DemoServer, startDemoServer } from './demo-server';
 import { expect, test } from './desk-fixture';
 import { connectDesk, readPdf, shootBoth } from './paper-support';
 
@@ -14,21 +10,10 @@ interface ApiPet {
   global_adoption_fee?: number;
 }
 
-let server: DemoServer;
-let serverDir: string;
-
-test.beforeEach(async () => {
-  serverDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-e2e-paper-'));
-  server = await startDemoServer(serverDir);
-});
-test.afterEach(async () => {
-  await server.stop();
-  fs.rmSync(serverDir, { recursive: true, force: true });
-});
-
 test('print a kennel card from the pet page: a one-page PDF with the name, shelter id and fee', async ({
   page,
   desk,
+  server,
 }, testInfo) => {
   test.setTimeout(120_000);
   await connectDesk(page, desk.url, server);
@@ -62,6 +47,7 @@ test('print a kennel card from the pet page: a one-page PDF with the name, shelt
 test('print cards for an event from the Pets list filter, and the adoption agreement of an approved application', async ({
   page,
   desk,
+  server,
 }, testInfo) => {
   test.setTimeout(120_000);
   await connectDesk(page, desk.url, server);
