@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { activeMirrorFile } from '../../electron/desk/sync';
 import { expect, test } from './desk-fixture';
-import { connectDesk, shootBoth } from './paper-support';
+import { connect } from './helpers';
+import { shootBoth } from './paper-support';
 
 /** Statuses that mean an animal has left the shelter's care (the Overview's definition, restated here). */
 const GONE = new Set([
@@ -60,7 +61,7 @@ test("the Overview shows the demo shelter's figures, the same as counted from th
   server,
 }, testInfo) => {
   test.setTimeout(120_000);
-  await connectDesk(page, desk.url, server);
+  await connect(page, desk.url, server);
   await page.goto(`${desk.url}#/overview`);
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
   const expected = figuresFromMirror(desk.dataDir);

@@ -1,5 +1,6 @@
 import { expect, test } from './desk-fixture';
-import { connectDesk, readPdf, shootBoth } from './paper-support';
+import { connect } from './helpers';
+import { readPdf, shootBoth } from './paper-support';
 
 interface ApiPet {
   id: string;
@@ -16,7 +17,7 @@ test('print a kennel card from the pet page: a one-page PDF with the name, shelt
   server,
 }, testInfo) => {
   test.setTimeout(120_000);
-  await connectDesk(page, desk.url, server);
+  await connect(page, desk.url, server);
   await page.goto(`${desk.url}#/pets`);
   const row = page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1);
   const name = (await row.getAttribute('aria-label')) ?? '';
@@ -50,7 +51,7 @@ test('print cards for an event from the Pets list filter, and the adoption agree
   server,
 }, testInfo) => {
   test.setTimeout(120_000);
-  await connectDesk(page, desk.url, server);
+  await connect(page, desk.url, server);
   await page.goto(`${desk.url}#/pets`);
   await page.getByRole('textbox', { name: /search/i }).fill('Labrador');
   // The list shows "N pets of M" once the search applies.

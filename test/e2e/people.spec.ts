@@ -1,11 +1,5 @@
-import type { Page } from '@playwright/test';
 import { expect, startDesk, test } from './desk-fixture';
-import { connect, shoot } from './helpers';
-
-async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: string, option: string) {
-  await scope.getByRole('combobox', { name: label, exact: true }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
+import { choose, connect, shoot } from './helpers';
 
 test('standalone: a sign-up shows on the person and the pet, and the person is edited and saved', async ({
   page,

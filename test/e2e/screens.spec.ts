@@ -1,6 +1,5 @@
-import type { Page } from '@playwright/test';
 import { expect, test } from './desk-fixture';
-import { connect, shoot } from './helpers';
+import { choose, connect, shoot } from './helpers';
 
 interface ApiPet {
   id: string;
@@ -66,11 +65,6 @@ test('connect, find a pet, change its status; it is pending, then on the server'
     })
     .toBe('15 kg');
 });
-
-async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: string, option: string) {
-  await scope.getByRole('combobox', { name: label, exact: true }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
 
 test('offline at an event: an intake and an adopter with an application wait on the desk, then reach the server', async ({
   page,

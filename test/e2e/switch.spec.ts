@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './desk-fixture';
-import { connect, shoot } from './helpers';
+import { choose, connect, shoot } from './helpers';
 
 /**
  * Issue #13: switching a connected desk to Standalone and back loses nothing. The desk asks first, naming the
@@ -11,11 +11,6 @@ interface ApiPet {
   id: string;
   name: string;
   status: string;
-}
-
-async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: string, option: string) {
-  await scope.getByRole('combobox', { name: label, exact: true }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
 }
 
 async function findPet(page: Page, name: string) {
