@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { BackgroundCheckpoints } from '../../platform/background-checkpoints';
+import { watchLockHolds } from '../../platform/write-lock';
 import { type FinishOptions, finishOffThread } from './bulk-load-worker';
 import { COUNT_CARE_SQL } from './dashboard-counts';
 import { WORD_STARTS_INDEX } from './search-starts';
@@ -31,8 +33,8 @@ const BULK_DEFERRED_INDEXES: Record<EntityType, readonly string[]> = {
 export const SEARCH_CATCH_UP_ROWS = 5000;
 
 /**
- * `finishBulkLoad` sizes each catch-up transaction to take about this long: it holds the write lock (other processes
- * wait) and blocks the event loop (the bridge, the UI) for that time. Rows per step follow the measured speed, within
+ * `finishBulkLoad` sizes each catch-up transaction to take about this long: it holds the write lock (other writers
+ * wait), and where it runs on this thread (no worker) it blocks the event loop (the bridge, the UI) for that time. Rows per step follow the measured speed, within
  * `CATCH_UP_MIN_ROWS`..`SEARCH_CATCH_UP_ROWS` (fewer rows make more FTS segments to merge).
  */
 export const CATCH_UP_BUDGET_MS = 25;
@@ -43,7 +45,8 @@ const CATCH_UP_FIRST_ROWS = 1000;
  * WAL size (pages) that triggers a checkpoint during a bulk load. A checkpoint copies each changed database page
  * once, however many commits changed it, so a wider interval than SQLite's 1,000 pages writes the hot index pages of
  * a filling table less often; but the automatic checkpoint runs synchronously in the commit that crosses it, so its
- * size is a pause of the event loop: 4k pages (16 MiB) copy in about 20 ms (64 MiB took 70-220 ms).
+ * size is a pause of the event loop: 4k pages (16 MiB) copy in about 20 ms (64 MiB took 70-220 ms). It applies where
+ * the checkpoints cannot run in a worker thread (see `checkpointBulkLoadOffThread`).
  */
 const BULK_WAL_AUTOCHECKPOINT = 4096;
 const checkpointBefore = new WeakMap<MirrorDb, number>();
@@ -65,6 +68,29 @@ function restoreCheckpoints(db: MirrorDb): void {
 }
 
 const WATERMARK_SQL = 'SELECT indexed_through FROM search_backlog WHERE entity_type = ?';
+/**
+ * Hands the WAL checkpoints of `db` to a worker thread while a bulk load of it is under way in this process
+ * (`BackgroundCheckpoints`, after each write transaction of `db`): a checkpoint copies thousands of pages and syncs
+ * the file, 20-40 ms inside the commit that crosses `BULK_WAL_AUTOCHECKPOINT` (one page of a first sync in about
+ * eighteen), a pause of this thread's event loop that no smaller page can avoid. Returns the function that waits for
+ * the worker's last checkpoint, turns the automatic checkpoint back on and stops the worker: call it before
+ * `finishBulkLoad`, and when the load stops for any reason. In-memory databases keep their own checkpoints.
+ */
+export function checkpointBulkLoadOffThread(db: MirrorDb): () => Promise<void> {
+  if (db.memory) return async () => undefined;
+  const checkpoints = new BackgroundCheckpoints(db);
+  const stopWatching = watchLockHolds((filename) => {
+    if (filename !== db.name || !checkpointBefore.has(db)) return;
+    checkpoints.begin();
+    checkpoints.written();
+  });
+  return async () => {
+    stopWatching();
+    await checkpoints.end();
+    await checkpoints.close();
+  };
+}
+
 const droppedIndexesSchema = z.array(z.object({ name: z.string(), sql: z.string() }));
 const droppedKey = (entityType: EntityType) => `bulk-load-indexes:${entityType}`;
 const tableOf = (entityType: EntityType) => (entityType === 'pet' ? 'pet' : 'person');

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { BackgroundCheckpoints } from '../db/background-checkpoints';
+import { BackgroundCheckpoints } from '../../platform/background-checkpoints';
 
 /**
  * Pets re-rendered in the settings change's own transaction: a change that concerns at most this many pets

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startBrowserHost } from '../../../electron/browser-host';
 import { createDeskCore } from '../../../electron/desk/api';
+import { watchEventLoop } from '../fixtures';
 
 /**
  * Child process of the sync-stall case: a desk in browser mode (core and bridge in one Node process, as
@@ -24,6 +25,8 @@ const started = performance.now();
 // The core's own event-loop delay, beside the bridge calls measured from outside.
 const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
+// With each pause, how long this process's code ran in it: survives a loaded machine better than wall-clock.
+const stopWatch = watchEventLoop();
 // Where the sync is when (stderr), to match the slowest bridge calls with what the core was doing.
 let lastPhase = '';
 core.events.subscribe((event) => {
@@ -49,6 +52,7 @@ await new Promise<void>((resolve) => {
   setTimeout(check, 500);
 });
 const status = core.status.get();
+const watched = stopWatch();
 process.stdout.write(
   `${JSON.stringify({
     done: status.state,
@@ -56,6 +60,9 @@ process.stdout.write(
     error: status.error?.message ?? null,
     loopMaxMs: loop.max / 1e6,
     loopP99Ms: loop.percentile(99) / 1e6,
+    longestPauseMs: watched.max,
+    busyInLongestPauseMs: watched.busyInMax,
+    longestBusyMs: watched.longestBusy,
   })}\n`,
 );
 await host.close();
