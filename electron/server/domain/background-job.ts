@@ -15,26 +15,29 @@ export interface BackgroundWork {
 /**
  * Works off a job kept in the database in short steps, with the event loop free in between (`PetRestamps`,
  * `PeopleRestamps`). A failed step ends the steps; the job tries again after RETRY_MS, and that wait is part of
- * the run: `settled()` waits for it, `stop()` cuts it short, `resume()` retries at once.
+ * the run: `settled()` waits for it, `stop()` cuts it short, `resume()` retries at once. A `resume()` after the
+ * run's last look for work (a job queued while the last step's `rest()` runs, say) makes it look again, and
+ * `settled()` waits for that too.
  */
 export class BackgroundJob {
   private running: Promise<void> | undefined;
   private stopped = false;
+  /** A `resume()` came after the pass's last look for work: take another pass. */
+  private again = false;
   /** Ends the wait before a retry at once (set only while waiting). */
   private wake: (() => void) | undefined;
 
   constructor(private readonly work: BackgroundWork) {}
 
-  /** Starts working off the job (no-op when none or already running; a retry waiting is tried at once). */
+  /** Starts working off the job (no-op when none; another pass when running; a retry waiting is tried at once). */
   resume(): void {
     if (this.stopped) return;
+    this.again = true;
     if (this.running) {
       this.wake?.();
       return;
     }
-    this.running = this.run().finally(() => {
-      this.running = undefined;
-    });
+    this.running = this.run();
   }
 
   /** Resolves once no work is left, a retry included (or the job is stopped). */
@@ -49,22 +52,38 @@ export class BackgroundJob {
   }
 
   private async run(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        for (;;) {
-          // The first step waits for the caller's transaction to commit (or roll back: then no job is left).
-          await new Promise((resolve) => setImmediate(resolve));
-          if (this.stopped || !this.work.pending()) return;
-          this.work.step();
-        }
-      } catch (error) {
-        // The job is in the database, so nothing is lost: try again a little later.
-        const message = error instanceof Error ? error.message : String(error);
-        console.error(`[server] ${this.work.name} paused: ${message}; retrying in ${RETRY_MS / 1000} s`);
-      } finally {
-        await this.work.rest?.();
+    try {
+      let failed: boolean;
+      do {
+        failed = !(await this.pass());
+        if (failed && !this.again) await this.waitToRetry();
+      } while ((failed || this.again) && !this.stopped);
+    } finally {
+      // Cleared in the same turn as the last look at `again`: a later resume() starts a new run.
+      this.running = undefined;
+    }
+  }
+
+  /** Steps until no work is left (true) or a step fails (false), then rests. */
+  private async pass(): Promise<boolean> {
+    try {
+      for (;;) {
+        // The first step waits for the caller's transaction to commit (or roll back: then no job is left).
+        await new Promise((resolve) => setImmediate(resolve));
+        // Work queued until now is seen here; a resume() from now on needs another look.
+        this.again = false;
+        if (this.stopped || !this.work.pending()) return true;
+        this.work.step();
       }
-      await this.waitToRetry();
+    } catch (error) {
+      // The job is in the database, so nothing is lost: try again a little later.
+      const message = error instanceof Error ? error.message : String(error);
+      console.error(`[server] ${this.work.name} paused: ${message}; retrying in ${RETRY_MS / 1000} s`);
+      // A resume() during the failed step is served by the retry; one from now on retries at once.
+      this.again = false;
+      return false;
+    } finally {
+      await this.work.rest?.();
     }
   }
 
