@@ -147,3 +147,26 @@ describe('a resume() at the end of a background run', () => {
     await app.close();
   });
 });
+
+describe("a background run's rest()", () => {
+  it('is logged when it fails, and the next resume() starts a new run', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    let left = 1;
+    const rests = vi.fn(() =>
+      rests.mock.calls.length === 1 ? Promise.reject(new Error('worker gone')) : Promise.resolve(),
+    );
+    const job = new BackgroundJob({
+      name: 'test work',
+      pending: () => left > 0,
+      step: () => left--,
+      rest: rests,
+    });
+    job.resume();
+    await job.settled();
+    expect(String(errors.mock.calls[0]?.[0])).toContain('test work: rest failed: worker gone');
+    left = 1;
+    job.resume();
+    await job.settled();
+    expect(left).toBe(0);
+  });
+});

@@ -83,7 +83,17 @@ export class BackgroundJob {
       this.again = false;
       return false;
     } finally {
+      await this.rest();
+    }
+  }
+
+  /** The work's rest; its failure is logged (the steps are committed, and the run must not reject). */
+  private async rest(): Promise<void> {
+    try {
       await this.work.rest?.();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      console.error(`[server] ${this.work.name}: rest failed: ${message}`);
     }
   }
 
