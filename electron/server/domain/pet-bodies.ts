@@ -47,7 +47,7 @@ export class PetBodies {
   private readonly drop: Database.Statement<[number]>;
   private readonly selectBySeq: Database.Statement<[number]>;
   private readonly selectMany: Database.Statement<[string]>;
-  private readonly selectById: Database.Statement<[string]>;
+  private readonly selectById: Database.Statement<[string], [Buffer, string]>;
   private readonly selectJoined: Database.Statement<[string, string, string]>;
 
   constructor(
@@ -64,7 +64,9 @@ export class PetBodies {
       'SELECT seq, body FROM pet_bodies WHERE seq IN (SELECT value FROM json_each(?))',
     );
     // The bytes as stored (UTF-8): no JavaScript string to decode and encode again.
-    this.selectById = sqlite.prepare('SELECT CAST(body AS BLOB) AS bytes, etag FROM pet_bodies WHERE id = ?');
+    this.selectById = sqlite
+      .prepare<[string], [Buffer, string]>('SELECT CAST(body AS BLOB), etag FROM pet_bodies WHERE id = ?')
+      .raw();
     // A whole response built by SQLite: the page's bodies joined inside the text around them, as one byte
     // string. No JavaScript string per pet, nothing decoded and encoded again, one buffer. The CROSS JOIN makes
     // the id list the outer loop, so rows come in its order; the seqs come back too, to check that.
@@ -127,7 +129,8 @@ export class PetBodies {
 
   /** The stored response (its bytes) of a pet that is not deleted, by lower-case UUID. */
   byId(id: string): { bytes: Buffer; etag: string } | undefined {
-    return this.selectById.get(id) as { bytes: Buffer; etag: string } | undefined;
+    const row = this.selectById.get(id);
+    return row && { bytes: row[0], etag: row[1] };
   }
 
   /**
