@@ -267,7 +267,7 @@ export function createRequestListener(
     route: Route,
     result: RouteResult & { replay?: boolean },
   ) => {
-    const bytes = typeof result.body === 'string' ? Buffer.from(result.body) : result.body;
+    const body = result.body;
     const rate = exchange.rate ?? limiter.peek(ANONYMOUS, exchange.endpoint, app.now());
     // A flat [name, value, ...] list: the cheapest form for node:http on the hot path.
     const headers = [
@@ -285,7 +285,7 @@ export function createRequestListener(
       String(rate.reset),
     ];
     if (route.method === 'GET') {
-      const etag = result.etag ?? strongEtag(bytes);
+      const etag = result.etag ?? strongEtag(body);
       headers.push('ETag', etag, 'Cache-Control', GET_CACHE_CONTROL);
       if (result.status === 200 && ifNoneMatchMatches(header(req, 'if-none-match'), etag)) {
         res.writeHead(304, headers);
@@ -296,9 +296,11 @@ export function createRequestListener(
       headers.push('Cache-Control', WRITE_CACHE_CONTROL);
       if (result.replay) headers.push('Idempotency-Replay', 'true');
     }
-    headers.push('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(bytes.length));
+    const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+    headers.push('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(length));
     res.writeHead(result.status, headers);
-    res.end(bytes);
+    // A text body leaves in one write with the head (node joins them); a buffer in a second one.
+    res.end(body);
   };
 
   const fail = (res: ServerResponse, exchange: Exchange, error: unknown) => {
