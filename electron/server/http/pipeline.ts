@@ -45,6 +45,11 @@ function tooManyFailures(waitSeconds: number): ApiError {
   );
 }
 
+/** The parameters after the `?` at `queryAt` (-1: none). */
+function queryOf(url: string, queryAt: number): URLSearchParams {
+  return queryAt === -1 ? EMPTY_QUERY : parseQueryString(url.slice(queryAt + 1));
+}
+
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
@@ -130,7 +135,6 @@ export function createRequestListener(
     }
     const route = match.route;
     exchange.endpoint = route.endpoint;
-    const query = () => (queryAt === -1 ? EMPTY_QUERY : parseQueryString(url.slice(queryAt + 1)));
     if (!route.write) {
       // What another process committed (a key, a pet, a setting) counts from this request on.
       const result = app.read(() => {
@@ -138,7 +142,7 @@ export function createRequestListener(
         return route.handle({
           app,
           params: match.params,
-          query: query(),
+          query: queryOf(url, queryAt),
           body: undefined,
           idempotencyKey: undefined,
         });
@@ -148,7 +152,7 @@ export function createRequestListener(
     }
     app.catchUp();
     const keyId = admit(req, route, exchange);
-    return runWrite(req, route, match.params, query(), keyId, url).then((result) =>
+    return runWrite(req, route, match.params, queryOf(url, queryAt), keyId, url).then((result) =>
       send(req, res, exchange, route, result),
     );
   };
