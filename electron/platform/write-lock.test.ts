@@ -126,6 +126,24 @@ describe('installWriteTransactions', () => {
     db.close();
   });
 
+  it('after a BEGIN that gave up, runs the same transaction nested as a savepoint: no hooks of its own', async () => {
+    const { filename, db } = openWal();
+    db.pragma('busy_timeout = 20');
+    installWriteTransactions(db, filename, 100);
+    let hooks = 0;
+    atEveryWriteTransaction(db, () => {
+      hooks += 1;
+    });
+    const insert = db.transaction(() => db.exec('INSERT INTO t VALUES (3)'));
+    const worker = await holdLock(filename, 400);
+    expect(() => insert()).toThrow(DatabaseBusyError);
+    await new Promise((resolve) => worker.once('exit', resolve));
+    db.transaction(() => insert())();
+    expect(hooks).toBe(1);
+    expect(db.prepare('SELECT COUNT(*) FROM t').pluck().get()).toBe(2);
+    db.close();
+  });
+
   it('measures how long the outermost transaction held the lock (nested ones are savepoints)', () => {
     const { filename, db } = openWal();
     installWriteTransactions(db, filename, 1_000);

@@ -204,14 +204,13 @@ export function atEveryWriteTransaction(sqlite: Database.Database, hook: () => v
 export function installWriteTransactions(sqlite: Database.Database, filename: string, limitMs: number): void {
   const native = sqlite.transaction.bind(sqlite);
   const transaction = (fn: AnyFunction) => {
-    let entered = 0;
-    let outermost = false;
+    // Set by an outermost call for its own BEGIN only, and taken by the body that BEGIN starts: a BEGIN that failed
+    // leaves nothing behind for the next call, which may be nested.
+    let atBegin: (() => void) | undefined;
     const tx = native(function (this: unknown, ...args: never[]) {
-      entered = performance.now();
-      if (outermost) {
-        outermost = false;
-        for (const hook of beginHooks.get(sqlite) ?? []) hook();
-      }
+      const begun = atBegin;
+      atBegin = undefined;
+      begun?.();
       return fn.apply(this, args);
     });
     const waiting =
@@ -219,20 +218,25 @@ export function installWriteTransactions(sqlite: Database.Database, filename: st
       (...args: never[]): unknown => {
         // Nested: a savepoint inside the caller's transaction, which already holds the lock.
         if (sqlite.inTransaction) return variant(...args);
+        let entered: number | undefined;
         return retryBusy(
           filename,
           limitMs,
           () => {
-            entered = 0;
-            outermost = true;
+            entered = undefined;
+            atBegin = () => {
+              entered = performance.now();
+              for (const hook of beginHooks.get(sqlite) ?? []) hook();
+            };
             try {
               return variant(...args);
             } finally {
-              if (entered !== 0) recordHold(filename, performance.now() - entered);
+              atBegin = undefined;
+              if (entered !== undefined) recordHold(filename, performance.now() - entered);
             }
           },
           // Only a BEGIN that failed is retried: retrying after the body ran would run its side effects twice.
-          (error) => entered === 0 && isBusyError(error),
+          (error) => entered === undefined && isBusyError(error),
         );
       };
     const run = waiting(tx.immediate);

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { noInput } from './app';
 import { defineMethod } from './define';
 
+/** How long a window's `sync.watch` (visible) lasts unless it says so again: a closed window stops counting then. */
+export const WATCH_LEASE_MS = 30_000;
+
 export const CONNECTION_MODES = ['none', 'remote', 'standalone'] as const;
 
 /** The connection as the settings screen shows it. The API key never crosses the bridge. */
@@ -104,8 +107,8 @@ export const syncMethods = {
   }),
   'sync.watch': defineMethod({
     summary:
-      'A window shows the status (visible) or no longer does: while one does, the core checks every few seconds that the server still accepts connections (no request sent), so the status notices it going or coming back within seconds.',
-    input: z.strictObject({ visible: z.boolean() }),
+      'A window (`watcher`: its own id) shows the status (visible) or no longer does: while one does, the core checks every few seconds that the server still accepts connections (no request sent), so the status notices it going or coming back within seconds. A visible window says so again within WATCH_LEASE_MS; one not heard from for that long (closed, crashed) no longer counts.',
+    input: z.strictObject({ visible: z.boolean(), watcher: z.string().min(1).max(100) }),
     output: z.null(),
   }),
   'sync.connection.get': defineMethod({

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getPet, type Mirror, openMirror, setLocalEdit } from '../../electron/desk/mirror';
 import { type StatusSink, SyncService } from '../../electron/desk/sync';
@@ -42,6 +43,41 @@ async function until(check: () => boolean, ms = 5_000): Promise<void> {
 }
 
 const last = () => states[states.length - 1];
+const RUNNING = new Set(['connecting', 'syncing']);
+/** Syncs started so far (each run goes connecting or syncing first). */
+const runsStarted = () =>
+  states.filter((state, i) => RUNNING.has(state.state) && !RUNNING.has(states[i - 1]?.state ?? 'idle'))
+    .length;
+const settled = () => last()?.state === 'idle' || last()?.state === 'offline';
+
+/** An address nothing listens on: a sync there fails as unreachable at once. */
+async function deadOrigin(): Promise<string> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return `http://127.0.0.1:${port}`;
+}
+
+/** A watched service whose clock and reachability check the test sets; only the check brings syncs between runs. */
+function watchedService(options: {
+  clock: () => number;
+  origin: () => string;
+  reach: () => boolean;
+}): SyncService {
+  service = new SyncService({
+    db: mirror.db,
+    resolveConnection: async () => ({ mode: 'remote', baseUrl: options.origin(), apiKey: 'key', label: 'x' }),
+    status: sink(),
+    intervalMs: 600_000,
+    offlineRetryMs: 600_000,
+    watchEveryMs: 10,
+    reach: async () => options.reach(),
+    now: options.clock,
+    clientOptions: { backoffBaseMs: 1, backoffCapMs: 2, maxAttempts: 1 },
+  });
+  return service;
+}
 
 beforeEach(async () => {
   states = [];
@@ -257,5 +293,63 @@ describe('SyncService', () => {
     expect(states.filter((state) => state.state === 'connecting' || state.state === 'syncing')).toHaveLength(
       runs,
     );
+  });
+
+  it('uses the check again a while after it called a server unreachable that a sync then reached', async () => {
+    let clock = Date.now();
+    let lying = true;
+    let up = true;
+    const svc = watchedService({
+      clock: () => clock,
+      origin: () => server.origin,
+      reach: () => !lying && up,
+    });
+    svc.start();
+    await until(() => last()?.state === 'idle');
+    const before = runsStarted();
+    svc.watch(true);
+    // The check says unreachable (a firewall, say); the sync it asks for reaches the server.
+    await until(() => runsStarted() > before && last()?.state === 'idle');
+    lying = false;
+    up = false;
+    await server.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(last()?.state).toBe('idle');
+    // A minute later the check is used again: the server's going is seen.
+    clock += 61_000;
+    await until(() => last()?.state === 'offline', 2_000);
+  });
+
+  it('on a link that keeps coming and going, runs far fewer syncs than there are changes, and still sees it back', async () => {
+    let clock = Date.now();
+    let up = true;
+    let checks = 0;
+    const dead = await deadOrigin();
+    const svc = watchedService({
+      clock: () => clock,
+      origin: () => (up ? server.origin : dead),
+      reach: () => {
+        checks += 1;
+        return up;
+      },
+    });
+    svc.start();
+    await until(() => last()?.state === 'idle');
+    svc.watch(true);
+    const before = runsStarted();
+    // Twenty changes, one every 6 s (by the service's clock).
+    for (let flip = 0; flip < 20; flip += 1) {
+      up = !up;
+      clock += 6_000;
+      const seen = checks;
+      await until(() => checks >= seen + 2);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await until(settled);
+    }
+    expect(runsStarted() - before).toBeLessThanOrEqual(10);
+    // Up for good: its return is seen.
+    expect(up).toBe(true);
+    clock += 600_000;
+    await until(() => last()?.state === 'idle', 2_000);
   });
 });

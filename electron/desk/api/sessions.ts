@@ -17,6 +17,7 @@ import {
 import type { DeskContext } from './desk-context';
 import type { HandlerRegistry } from './handler-registry';
 import { type DeskSession, type DeskSessionOptions, openDeskSession } from './session';
+import { WatchLeases } from './watch-leases';
 
 /**
  * What was entered on this desk with no connection goes to the connection it has now, to be sent there: a
@@ -68,8 +69,16 @@ export type SessionFactory = Omit<DeskSessionOptions, 'id' | 'resolveConnection'
 export class DeskSessions {
   private active: Promise<DeskSession>;
   private started = false;
-  /** A window shows the status: every session's sync service checks the server's reachability meanwhile. */
-  private watching = false;
+  /** While a window shows the status, every session's sync service checks the server's reachability. */
+  private readonly watchers = new WatchLeases({
+    onChange: (watching) => {
+      // No session (a switch that failed to open one): the next one opened is told (`reopen`).
+      this.current().then(
+        (session) => session.sync.service.watch(watching),
+        () => undefined,
+      );
+    },
+  });
   /** Calls and switches wait for a switch under way. */
   private switching: Promise<unknown> = Promise.resolve();
 
@@ -128,10 +137,12 @@ export class DeskSessions {
     }
   }
 
-  /** A window shows the status (or no longer does): told to the active session's sync, and to each one opened later. */
-  async watch(visible: boolean): Promise<void> {
-    this.watching = visible;
-    (await this.current()).sync.service.watch(visible);
+  /**
+   * A window shows the status (or no longer does): while any does, the active session's sync checks the server's
+   * reachability, and each one opened later (see `WatchLeases`).
+   */
+  watch(watcher: string, visible: boolean): void {
+    this.watchers.watch(watcher, visible);
   }
 
   async start(): Promise<void> {
@@ -202,11 +213,12 @@ export class DeskSessions {
   private async reopen(id: string): Promise<DeskSession> {
     const session = await DeskSessions.openSession(this.context, this.connections, this.factory, id);
     if (this.started) await session.start();
-    if (this.watching) session.sync.service.watch(true);
+    if (this.watchers.watching) session.sync.service.watch(true);
     return session;
   }
 
   async close(): Promise<void> {
+    this.watchers.close();
     await this.switching;
     await (await this.active.catch(() => undefined))?.close();
   }

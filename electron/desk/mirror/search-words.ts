@@ -6,8 +6,16 @@ import { editDistanceWithin, MIN_INDEXED_WORD, typoBudget, words } from '../../.
  */
 
 export { MIN_INDEXED_WORD };
-/** Lower-cased words of a text, in order. */
+/**
+ * Lower-cased words of a text, in order: runs of letters and digits, split at everything else (spaces, `/`, `-`,
+ * `'`, ...). The word-start index (search-starts.ts, FTS5's unicode61 tokenizer) reads the same words.
+ */
 export const wordsOf = words;
+
+/** Whether a word of `text` starts with `start` (lower case): the word-start index's match, on text it lacks. */
+export function hasWordStarting(text: string, start: string): boolean {
+  return wordsOf(text).some((word) => word.startsWith(start));
+}
 
 /** At most this many typo alternatives per query word, closest first. */
 const MAX_ALTERNATIVES = 12;

@@ -1,6 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makePerson, makePet } from '../../../test/sync/fixtures';
-import { beginBulkLoad, listPeople, listPets, type Mirror, openMirror, storeServerPage } from './index';
+import {
+  beginBulkLoad,
+  catchUpBulkLoad,
+  listPeople,
+  listPets,
+  type Mirror,
+  openMirror,
+  storeServerPage,
+} from './index';
 
 let mirror: Mirror;
 beforeEach(async () => {
@@ -134,6 +142,35 @@ describe('desk search', () => {
     expect(petNames('ma')).toEqual(['Max', 'Zora Mae', 'Apollo']);
     expect(petNames('zora vi')).toEqual(['Zora Mae']);
     expect(petNames('zora be')).toEqual([]);
+  });
+
+  it('finds the same pets by short words before and after a first sync indexes them, words split at punctuation', () => {
+    beginBulkLoad(mirror.db, 'pet');
+    storeServerPage(
+      mirror.db,
+      'pet',
+      [
+        makePet({ name: 'Ink', breed: ['Black Lab/Mix'] }),
+        makePet({ name: 'Duke', breed: ['Shepherd-Lab'] }),
+        makePet({ name: "D'Artagnan", breed: ['Poodle'] }),
+        makePet({ name: 'Pip (Jr.)', breed: ['Terrier'] }),
+        makePet({ name: 'Émile', breed: ['Basset'] }),
+      ],
+      'listed',
+    );
+    const searches = ['la', 'mi', 'ar', 'jr', 'ém', 'ÉM', 'ink mi', 'duke la', 'bella la'];
+    const found = () => Object.fromEntries(searches.map((search) => [search, petNames(search).sort()]));
+    const before = found();
+    while (!catchUpBulkLoad(mirror.db, 'pet')) {}
+    expect(before).toEqual(found());
+    expect(before).toMatchObject({
+      la: ['Bella', 'Duke', 'Ink'],
+      mi: ['Ink'],
+      ar: ["D'Artagnan"],
+      jr: ['Pip (Jr.)'],
+      ém: ['Émile'],
+      ÉM: ['Émile'],
+    });
   });
 
   it('finds a pet by the first digits of its microchip', () => {

@@ -1,7 +1,14 @@
 import { searchIndexWatermark } from './bulk-load';
 import { MICROCHIP_KEY_SQL, microchipKey } from './microchip';
 import { mirrorChanges } from './search-hits';
-import { digitsSql, MIN_INDEXED_WORD, phoneDigits, typoAlternatives, wordsOf } from './search-words';
+import {
+  digitsSql,
+  hasWordStarting,
+  MIN_INDEXED_WORD,
+  phoneDigits,
+  typoAlternatives,
+  wordsOf,
+} from './search-words';
 import { type MirrorDb, statement } from './types';
 
 export type Table = 'pet' | 'person';
@@ -111,14 +118,34 @@ const LEADING_WORD = /^[\p{L}\p{N}]+/u;
 const startsQuery = (word: string, column?: 'name' | 'breed_text') =>
   `${column ? `{${column}} : ` : ''}${quote(word)}*`;
 
+/** The SQL function of `hasWordStarting`, on each connection that searches. */
+const HAS_WORD_STARTING = 'has_word_starting';
+const withWordStarts = new WeakSet<MirrorDb>();
+
+function defineWordStarts(db: MirrorDb): void {
+  if (withWordStarts.has(db)) return;
+  db.function(HAS_WORD_STARTING, { deterministic: true }, (text, start) =>
+    hasWordStarting(String(text), String(start)) ? 1 : 0,
+  );
+  withWordStarts.add(db);
+}
+
+const ASCII_WORD = /^[A-Za-z0-9]+$/;
+
 /**
  * Pets a first sync has not put in the word-start index yet (above the `watermark`) with a word of the name or breed
- * starting with `word`, read from the table (words after a space only).
+ * starting with `word`, read from the table with the index's own words (`hasWordStarting`): the same pets the index
+ * finds once it has them. An ASCII word is looked for with LIKE first (it folds ASCII case only), so the words are
+ * read only on the rows that hold it.
  */
 function unindexedStarts(word: string, watermark: number): SqlPart {
+  const text = `pet.name || ' ' || pet.breed_text`;
+  const holds = ASCII_WORD.test(word)
+    ? { sql: ` AND ${text} LIKE ? ESCAPE '\\'`, params: [`%${escapeLike(word)}%`] }
+    : undefined;
   return {
-    sql: `(pet.seq > ? AND ' ' || pet.name || ' ' || pet.breed_text LIKE ? ESCAPE '\\')`,
-    params: [watermark, `% ${escapeLike(word)}%`],
+    sql: `(pet.seq > ?${holds?.sql ?? ''} AND ${HAS_WORD_STARTING}(${text}, ?))`,
+    params: [watermark, ...(holds?.params ?? []), word.toLowerCase()],
   };
 }
 
@@ -200,7 +227,7 @@ function hasHits(db: MirrorDb, table: Table, phrase: string): boolean {
  * Bella 4821. Besides the words, the whole search may be an identifier: a pet's `custom_id` (exact or prefix:
  * `RAR-000199`, `rar-0001`) or the start of its microchip (`98`), or a person's phone compared by
  * digits (`+1 555 0999`, `555-0999` and `5550999` find the same person). Rows a first sync has not indexed yet are
- * matched with LIKE meanwhile.
+ * read from the table meanwhile, with the same words (`hasWordStarting` for short words).
  */
 export function searchClause(
   db: MirrorDb,
@@ -214,6 +241,7 @@ export function searchClause(
   const params: unknown[] = [];
   const long = words.filter((word) => [...word].length >= MIN_INDEXED_WORD);
   const watermark = searchIndexWatermark(db, table);
+  if (watermark !== undefined) defineWordStarts(db);
   const nameIndex = nameIndexHint(table, watermark);
   const columns = COLUMNS[table];
   const identifier = identifierClause(table, text);

@@ -1,33 +1,58 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { MirrorDb } from '../mirror';
+import type { EntityType, MirrorDb } from '../mirror';
 import { MIRROR_FILE } from '../mirror/open-mirror';
 import { openDeskMirror } from './open-desk-mirror';
+import { rebuildOverlay } from './settle';
+import { isLocalId } from './values';
 
 /**
  * What a desk enters while it has no connection, and what a connection's mirror takes from it: the records made
  * there, their edits, the queue that sends them (each entry with its idempotency key) and its notes. (Nothing was
  * sent from there, so it has no id map.) The row ids (`seq`, `id`) are the target's own: the carried rows are
- * numbered after its rows, in their order.
+ * numbered after its rows, in their order. `key` names a row across the two mirrors (each table's unique key);
+ * `record` is the column naming the record a row belongs to (see `alreadyThere`). The overlay of a record made
+ * elsewhere (a server's) is not copied: the target rebuilds it from its entries and the carried ones together.
  */
-const CARRIED: ReadonlyArray<{ table: string; where?: string; ownKey?: string }> = [
-  { table: 'pet', where: `presence = 'local'`, ownKey: 'seq' },
-  { table: 'person', where: `presence = 'local'`, ownKey: 'seq' },
-  { table: 'local_edit' },
-  { table: 'outbox', ownKey: 'id' },
-  { table: 'outbox_conflict', ownKey: 'id' },
-  { table: 'application' },
-  { table: 'application_pet' },
+const CARRIED: ReadonlyArray<CarriedTable> = [
+  { table: 'pet', where: `presence = 'local'`, ownKey: 'seq', key: ['id'], record: 'id' },
+  { table: 'person', where: `presence = 'local'`, ownKey: 'seq', key: ['id'], record: 'id' },
+  { table: 'local_edit', key: ['entity_type', 'entity_id'], record: 'entity_id', localOnly: true },
+  { table: 'outbox', ownKey: 'id', key: ['idempotency_key'], record: 'entity_id', sameKeyIsCarried: true },
+  { table: 'outbox_conflict', ownKey: 'id', key: ['entity_type', 'entity_id', 'field'], record: 'entity_id' },
+  { table: 'application', key: ['id'], targetWins: true },
+  { table: 'application_pet', key: ['application_id', 'pet_id'], targetWins: true },
 ];
 
-/** The column naming the record a row belongs to, for the rows the target already has (see `alreadyThere`). */
-const RECORD_COLUMN: Record<string, string> = {
-  pet: 'id',
-  person: 'id',
-  local_edit: 'entity_id',
-  outbox: 'entity_id',
-  outbox_conflict: 'entity_id',
-};
+interface CarriedTable {
+  table: string;
+  where?: string;
+  ownKey?: string;
+  key: string[];
+  record?: string;
+  /** Only the rows of records made on this desk (local ids). */
+  localOnly?: true;
+  /** The target has an entry with this idempotency key: it is the same change, carried by an earlier run. */
+  sameKeyIsCarried?: true;
+  /** The server's records (applications): the target's copy, from its own server, is kept. */
+  targetWins?: true;
+}
+
+/**
+ * The target holds a row under the key of one to carry that did not come from the unconfigured mirror: copying one
+ * over the other would lose a change. Nothing is carried and the unconfigured mirror keeps everything.
+ */
+export class CarryConflictError extends Error {
+  constructor(
+    readonly table: string,
+    readonly key: string,
+  ) {
+    super(
+      `Cannot carry the changes entered with no connection: the connection's mirror already has its own ${table} row ${key}. Nothing was moved; the changes stay in the unconfigured folder.`,
+    );
+    this.name = 'CarryConflictError';
+  }
+}
 
 export interface CarryResult {
   /** Rows moved into the target's mirror, per table. */
@@ -42,9 +67,11 @@ export interface CarryResult {
  *
  * The unconfigured mirror is held for writing throughout (a command adding a pet there meanwhile waits and then
  * writes to an emptied mirror, never to rows already carried). The target commits first; the unconfigured mirror
- * is emptied in the commit after. A crash between the two leaves the rows in both, and the next run skips every
- * row the target already has: the same record id, the same idempotency key, or a local id the target has already
- * sent and mapped to its server id.
+ * is emptied in the commit after. The target records every row it took (`carried_row`) in the commit that copies it:
+ * when the emptying fails or a crash cuts it short, the next run skips those rows, also once the target has sent,
+ * edited or discarded them. (Rows carried by a version without that record are known by the local id of their record
+ * in the target, their idempotency key, or a local id the target has already sent and mapped to its server id.) A row
+ * whose key the target holds for another reason stops the carry (`CarryConflictError`) with nothing moved.
  */
 export async function carryUnconfigured(unconfiguredDir: string, targetDir: string): Promise<CarryResult> {
   const carried: Record<string, number> = {};
@@ -60,8 +87,10 @@ export async function carryUnconfigured(unconfiguredDir: string, targetDir: stri
       source.db.transaction(() => {
         target.db.transaction(() => {
           const skip = alreadyThere(source.db, target.db);
-          for (const { table, where, ownKey } of CARRIED) {
-            carried[table] = copyRows(source.db, target.db, { table, where, ownKey, skip });
+          const now = Date.now();
+          for (const spec of CARRIED) carried[spec.table] = copyRows(source.db, target.db, spec, skip, now);
+          for (const { entity_type, entity_id } of editedServerRecords(source.db)) {
+            rebuildOverlay(target.db, entity_type, entity_id);
           }
         })();
         for (const { table, where } of [...CARRIED].reverse()) {
@@ -77,6 +106,15 @@ export async function carryUnconfigured(unconfiguredDir: string, targetDir: stri
   return { carried };
 }
 
+/** The records made elsewhere (a server's) that changes entered here edit. */
+function editedServerRecords(source: MirrorDb): Array<{ entity_type: EntityType; entity_id: string }> {
+  const edited = source.prepare('SELECT DISTINCT entity_type, entity_id FROM outbox').all() as Array<{
+    entity_type: EntityType;
+    entity_id: string;
+  }>;
+  return edited.filter(({ entity_id }) => !isLocalId(entity_id));
+}
+
 /** Records (by local id) the target has already: carried by an earlier run cut short, and maybe sent since. */
 function alreadyThere(source: MirrorDb, target: MirrorDb): Set<string> {
   const ids = source
@@ -90,23 +128,31 @@ function alreadyThere(source: MirrorDb, target: MirrorDb): Set<string> {
     `SELECT 1 WHERE EXISTS (SELECT 1 FROM pet WHERE id = @id) OR EXISTS (SELECT 1 FROM person WHERE id = @id)
        OR EXISTS (SELECT 1 FROM outbox_id_map WHERE local_id = @id) OR EXISTS (SELECT 1 FROM outbox WHERE entity_id = @id)`,
   );
-  return new Set(ids.filter((id) => known.get({ id }) !== undefined));
+  return new Set(ids.filter((id) => isLocalId(id) && known.get({ id }) !== undefined));
 }
 
 function copyRows(
   source: MirrorDb,
   target: MirrorDb,
-  { table, where, ownKey, skip }: { table: string; where?: string; ownKey?: string; skip: Set<string> },
+  { table, where, ownKey, key, record, localOnly, sameKeyIsCarried, targetWins }: CarriedTable,
+  skip: Set<string>,
+  now: number,
 ): number {
   const columns = (target.pragma(`table_info(${table})`) as Array<{ name: string }>)
     .map((column) => column.name)
     .filter((name) => name !== ownKey);
   const list = columns.map((name) => `"${name}"`).join(', ');
   const insert = target.prepare(
-    `INSERT OR IGNORE INTO ${table} (${list}) VALUES (${columns.map(() => '?').join(', ')})`,
+    `INSERT INTO ${table} (${list}) VALUES (${columns.map(() => '?').join(', ')})`,
   );
-  const recordColumn = RECORD_COLUMN[table];
-  const recordAt = recordColumn ? columns.indexOf(recordColumn) : -1;
+  const byKey = key.map((name) => `"${name}" = ?`).join(' AND ');
+  const held = target.prepare(`SELECT 1 FROM ${table} WHERE ${byKey}`);
+  const wasCarried = target.prepare('SELECT 1 FROM carried_row WHERE source_table = ? AND row_key = ?');
+  const markCarried = target.prepare(
+    'INSERT INTO carried_row (source_table, row_key, carried_ms) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+  );
+  const keyAt = key.map((name) => columns.indexOf(name));
+  const recordAt = record ? columns.indexOf(record) : -1;
   const order = ownKey ? ` ORDER BY ${ownKey}` : '';
   const rows = source
     .prepare(`SELECT ${list} FROM ${table}${where ? ` WHERE ${where}` : ''}${order}`)
@@ -114,8 +160,18 @@ function copyRows(
     .all() as unknown[][];
   let copied = 0;
   for (const row of rows) {
-    if (recordAt >= 0 && skip.has(String(row[recordAt]))) continue;
-    copied += insert.run(...row).changes;
+    const keyValues = keyAt.map((at) => row[at]);
+    const rowKey = JSON.stringify(keyValues);
+    if (wasCarried.get(table, rowKey) !== undefined) continue;
+    if (localOnly && !isLocalId(String(row[recordAt]))) continue;
+    const carriedBefore = recordAt >= 0 && skip.has(String(row[recordAt]));
+    if (!carriedBefore && held.get(...keyValues) === undefined) {
+      insert.run(...row);
+      copied += 1;
+    } else if (!carriedBefore && !sameKeyIsCarried && !targetWins) {
+      throw new CarryConflictError(table, rowKey);
+    }
+    markCarried.run(table, rowKey, now);
   }
   return copied;
 }

@@ -82,9 +82,27 @@ export const outboxDropMicrochipIndex: Migration = {
   },
 };
 
+/**
+ * What this mirror took from the desk's unconfigured mirror (`carryUnconfigured`), one row per carried row (its table
+ * and the key naming it there), written in the transaction that copies it: a carry run again (the unconfigured
+ * mirror not emptied after the copy) skips every row it names, so a record discarded or edited here since is not
+ * brought back or overwritten.
+ */
+export const carriedRows: Migration = {
+  async up(db) {
+    await sql`CREATE TABLE carried_row (
+      source_table TEXT NOT NULL,
+      row_key TEXT NOT NULL,
+      carried_ms INTEGER NOT NULL,
+      PRIMARY KEY (source_table, row_key)
+    ) STRICT, WITHOUT ROWID`.execute(db);
+  },
+};
+
 /** The outbox's migrations, named to sort after the mirror's own. */
 export const OUTBOX_MIGRATIONS: Record<string, Migration> = {
   '1001-outbox-initial': outboxInitial,
   '1002-outbox-duplicate-indexes': outboxDuplicateIndexes,
   '1003-outbox-drop-microchip-index': outboxDropMicrochipIndex,
+  '1004-outbox-carried-rows': carriedRows,
 };

@@ -5,9 +5,10 @@ import { clearServerData, countRecords, type MirrorDb } from '../mirror';
 import type { ResolvedConnection } from './connection';
 import { estimateFullCheck, type FullCheckEstimate } from './full-check';
 import { FullCheckControl } from './full-check-control';
+import { ReachPolicy, type ReachPolicyOptions } from './reach-policy';
 import { readLastRuns, readMirroredServer, writeLastRuns, writeMirroredServer } from './service-state';
 import { runSync, type SyncHooks, type SyncRunSummary } from './sync-engine';
-import { failureOutcome, isUnreachable, OFFLINE_RETRY_CAP_MS } from './sync-failure';
+import { failureOutcome, isUnreachable } from './sync-failure';
 import { type SyncRequest, SyncSchedule } from './sync-schedule';
 import { type StatusSink, statusAfterRun } from './sync-status';
 
@@ -37,6 +38,8 @@ export interface SyncServiceOptions {
   watchEveryMs?: number;
   /** Whether the server's address accepts a connection now (no request is sent). Tests replace it. */
   reach?: (connection: ResolvedConnection) => Promise<boolean>;
+  /** When the reachability check may ask for a sync (tests shorten its spells). */
+  reachPolicy?: ReachPolicyOptions;
   /** Told after every run that wrote to the mirror, so screens can refresh. */
   onMirrorChanged?: (summary: SyncRunSummary) => void;
   /** The desk's log: each run's outcome, with the failing request's id (never the key). */
@@ -64,18 +67,12 @@ export class SyncService {
   private readonly now: () => number;
   private watchTimer: NodeJS.Timeout | undefined;
   private watching = false;
-  /**
-   * The last sync asked for by the reachability check: when, and whether the server looked reachable (the same
-   * finding asks again at most every 10 s, for a server that accepts connections but fails every sync).
-   */
-  private reachTriggered = { at: Number.NEGATIVE_INFINITY, reachable: false };
-  /** The check said unreachable and a sync is asked for to confirm it with a real request. */
-  private reachSaidDown = false;
-  /** The check said unreachable but the sync reached the server: the check is not used for this connection. */
-  private reachUntrusted = false;
+  /** When the reachability check may ask for a sync. */
+  private readonly reach: ReachPolicy;
 
   constructor(private readonly options: SyncServiceOptions) {
     this.now = options.now ?? Date.now;
+    this.reach = new ReachPolicy(options.reachPolicy);
     // The status follows this mirror (a desk switching connections shows the new one's last sync, or none).
     options.status.update({ lastSyncedAt: readLastRuns(options.db)?.syncedAt ?? null });
     this.refreshPending();
@@ -125,17 +122,14 @@ export class SyncService {
   private async checkReach(): Promise<void> {
     try {
       const shown = this.options.status.get().state;
-      if (!this.schedule.active || this.reachUntrusted || (shown !== 'idle' && shown !== 'offline')) return;
+      const checking = shown === 'idle' || shown === 'offline';
+      if (!this.schedule.active || !checking || !this.reach.trusted(this.now())) return;
       const connection = await this.options.resolveConnection().catch(() => undefined);
       if (!connection) return;
       const reachable = await (this.options.reach ?? acceptsConnection)(connection);
       const state = this.options.status.get().state;
       const disagrees = (state === 'idle' && !reachable) || (state === 'offline' && reachable);
-      if (!disagrees) return;
-      const last = this.reachTriggered;
-      if (last.reachable === reachable && this.now() - last.at < OFFLINE_RETRY_CAP_MS) return;
-      this.reachTriggered = { at: this.now(), reachable };
-      this.reachSaidDown = !reachable;
+      if (!disagrees || !this.reach.ask(reachable, this.now())) return;
       this.offlineFailures = 0;
       this.schedule.after(0);
     } finally {
@@ -169,7 +163,7 @@ export class SyncService {
     void this.client?.client.close();
     this.client = undefined;
     this.offlineFailures = 0;
-    this.reachUntrusted = false;
+    this.reach.reset();
     if (this.schedule.started) void this.syncNow({ metadata: true });
   }
 
@@ -262,8 +256,7 @@ export class SyncService {
         onProgress: (progress) => status.update({ state: 'syncing', progress }),
       });
       this.offlineFailures = 0;
-      if (this.reachSaidDown) this.reachUntrusted = true;
-      this.reachSaidDown = false;
+      this.reach.reached(this.now());
       if (metadata) this.lastMetadataAt = this.now();
       const syncedAt = new Date(this.now()).toISOString();
       if (mirrored !== identity) writeMirroredServer(db, identity);
@@ -287,7 +280,7 @@ export class SyncService {
       this.schedule.after(summary.complete ? interval : Math.min(interval, 10_000));
       return summary;
     } catch (error) {
-      this.reachSaidDown = false;
+      this.reach.failed(isUnreachable(error));
       this.refreshPending();
       this.reportFailure(error, interval);
       return undefined;

@@ -8,7 +8,7 @@ import type { DeskSessions } from '../sessions';
 /**
  * `sync.connection.*`: the connection settings (the key stays in the secret store). Setting another connection
  * switches the desk's session: the old connection's mirror and waiting changes stay in its folder for when the desk
- * switches back. Also `sync.watch` (a window shows the status), which outlives a switch.
+ * switches back. Also `sync.watch` (which windows show the status), which outlives a switch.
  */
 export function registerConnectionHandlers(
   registry: HandlerRegistry,
@@ -16,8 +16,8 @@ export function registerConnectionHandlers(
   sessions: DeskSessions,
 ): void {
   registry.handle('sync.connection.get', () => connections.summary());
-  registry.handle('sync.watch', async ({ visible }) => {
-    await sessions.watch(visible);
+  registry.handle('sync.watch', ({ visible, watcher }) => {
+    sessions.watch(watcher, visible);
     return null;
   });
   registry.handle('sync.connection.test', async ({ remote, apiKey }) => {

@@ -1,0 +1,162 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { petFields } from '../../../test/outbox/helpers';
+import { makePet } from '../../../test/sync/fixtures';
+import { tempDir } from '../../../test/temp-mirror';
+import { getPet, MIRROR_FILE, type MirrorDb, storeServerRecord } from '../mirror';
+import { CarryConflictError, carryUnconfigured } from './carry-unconfigured';
+import { openDeskMirror } from './open-desk-mirror';
+import { Outbox } from './outbox';
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+});
+
+function folders() {
+  const root = tempDir('carry-');
+  cleanups.push(() => root.remove());
+  return { unconfigured: path.join(root.dir, 'unconfigured'), target: path.join(root.dir, 'target') };
+}
+
+/** Opens the desk mirror in `dir` with its outbox, runs `use`, closes both. */
+async function withOutbox<T>(dir: string, use: (outbox: Outbox, db: MirrorDb) => T): Promise<T> {
+  const mirror = await openDeskMirror({ dataDir: dir });
+  const outbox = new Outbox({ db: mirror.db });
+  try {
+    return use(outbox, mirror.db);
+  } finally {
+    await outbox.close();
+    await mirror.close();
+  }
+}
+
+function created(result: ReturnType<Outbox['createPet']>): string {
+  if (result.status !== 'queued') throw new Error('not queued');
+  return result.entityId;
+}
+
+/** Runs `sql` on the mirror file in `dir` directly (the injected faults). */
+function onFile(dir: string, sql: string): void {
+  const db = new Database(path.join(dir, MIRROR_FILE));
+  try {
+    db.exec(sql);
+  } finally {
+    db.close();
+  }
+}
+
+/** The target's queue and local pets, as the checks compare them. */
+function targetState(outbox: Outbox) {
+  return {
+    entries: outbox
+      .list()
+      .map((entry) => `${entry.operation}:${entry.entityId}:${entry.idempotencyKey}`)
+      .sort(),
+    creates: outbox.list().filter((entry) => entry.operation === 'pet.create').length,
+  };
+}
+
+describe('carrying what was entered with no connection', () => {
+  it('a carry whose emptying of the unconfigured mirror failed, run again, brings back nothing discarded or edited since', async () => {
+    const { unconfigured, target } = folders();
+    const [kept, discarded] = await withOutbox(unconfigured, (outbox) => {
+      const ids = [
+        created(outbox.createPet(petFields({ name: 'Kept' }))),
+        created(outbox.createPet(petFields({ name: 'Discarded' }))),
+      ];
+      outbox.updatePet(ids[0] as string, { description: 'entered offline' });
+      return ids as [string, string];
+    });
+    await withOutbox(target, (_outbox, db) => {
+      storeServerRecord(db, 'pet', makePet({ name: 'From Server' }), 'listed');
+    });
+
+    // The unconfigured mirror cannot be emptied (once): the target has committed the carried rows.
+    onFile(
+      unconfigured,
+      `CREATE TRIGGER refuse BEFORE DELETE ON outbox BEGIN SELECT RAISE(ABORT, 'disk said no'); END`,
+    );
+    await expect(carryUnconfigured(unconfigured, target)).rejects.toThrow(/disk said no/);
+    onFile(unconfigured, 'DROP TRIGGER refuse');
+
+    // Meanwhile, on the connection: one create discarded, the other record edited again.
+    const before = await withOutbox(target, (outbox) => {
+      const create = outbox.list().find((entry) => entry.entityId === discarded);
+      outbox.discard(create?.id as number);
+      outbox.updatePet(kept, { description: 'edited on the connection' });
+      return targetState(outbox);
+    });
+    expect(before.creates).toBe(1);
+
+    // The next start carries again: nothing comes back, nothing is overwritten, and the unconfigured mirror empties.
+    const { carried } = await carryUnconfigured(unconfigured, target);
+    expect(Object.values(carried).reduce((sum, rows) => sum + rows, 0)).toBe(0);
+    await withOutbox(target, (outbox, db) => {
+      expect(targetState(outbox)).toEqual(before);
+      expect(getPet(db, discarded)).toBeUndefined();
+      expect(getPet(db, kept)?.record.description).toBe('edited on the connection');
+    });
+    await withOutbox(unconfigured, (outbox, db) => {
+      expect(outbox.list()).toEqual([]);
+      expect(getPet(db, kept)).toBeUndefined();
+    });
+  });
+
+  it('stops with a clear error and keeps the unconfigured mirror when the target holds a row of its own under the same key', async () => {
+    const { unconfigured, target } = folders();
+    const pet = makePet({ name: 'On Both' });
+    // A conflict notice about the same field of a record both mirrors have (one adopted from before connections had
+    // their own folders): neither may silently replace the other.
+    const notice = (db: MirrorDb, local: string) =>
+      db
+        .prepare(
+          `INSERT INTO outbox_conflict (entity_type, entity_id, record_name, field, base_json, server_json, local_json,
+             detected_ms) VALUES ('pet', ?, 'On Both', 'description', '"a"', '"b"', ?, 1)`,
+        )
+        .run(pet.id, JSON.stringify(local));
+    const entered = await withOutbox(unconfigured, (outbox, db) => {
+      storeServerRecord(db, 'pet', pet, 'listed');
+      notice(db, 'offline');
+      return created(outbox.createPet(petFields({ name: 'Offline' })));
+    });
+    await withOutbox(target, (_outbox, db) => {
+      storeServerRecord(db, 'pet', pet, 'listed');
+      notice(db, 'connection');
+    });
+
+    const error = await carryUnconfigured(unconfigured, target).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(CarryConflictError);
+    expect((error as Error).message).toMatch(/outbox_conflict row .*Nothing was moved/);
+    const notices = (db: MirrorDb) => db.prepare('SELECT local_json FROM outbox_conflict').pluck().all();
+    await withOutbox(unconfigured, (outbox, db) => {
+      expect(outbox.list().map((entry) => entry.entityId)).toEqual([entered]);
+      expect(notices(db)).toEqual(['"offline"']);
+    });
+    await withOutbox(target, (outbox, db) => {
+      expect(outbox.list()).toEqual([]);
+      expect(getPet(db, entered)).toBeUndefined();
+      expect(notices(db)).toEqual(['"connection"']);
+    });
+  });
+
+  it('carries an edit of a record the target has too, next to its own edit, and shows both', async () => {
+    const { unconfigured, target } = folders();
+    const pet = makePet({ name: 'On Both', description: 'server', size: 'medium' });
+    await withOutbox(unconfigured, (outbox, db) => {
+      storeServerRecord(db, 'pet', pet, 'listed');
+      outbox.updatePet(pet.id, { description: 'entered offline' });
+    });
+    await withOutbox(target, (outbox, db) => {
+      storeServerRecord(db, 'pet', pet, 'listed');
+      outbox.updatePet(pet.id, { size: 'large' });
+    });
+
+    await carryUnconfigured(unconfigured, target);
+    await withOutbox(target, (outbox, db) => {
+      expect(outbox.list().map((entry) => entry.operation)).toEqual(['pet.update', 'pet.update']);
+      expect(getPet(db, pet.id)?.record).toMatchObject({ description: 'entered offline', size: 'large' });
+    });
+  });
+});
