@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { BackgroundCheckpoints } from '../db/background-checkpoints';
+import { BackgroundCheckpoints } from '../../platform/background-checkpoints';
 import { BackgroundJob } from './background-job';
 
 /**
