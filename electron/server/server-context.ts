@@ -36,6 +36,11 @@ export interface ServerContext {
    * by itself.
    */
   catchUp(): void;
+  /**
+   * Runs `work` (reads only) in one read transaction that starts with `catchUp`: the check for other processes'
+   * commits and every read of `work` see one snapshot, and SQLite takes its read lock once instead of per statement.
+   */
+  read<T>(work: () => T): T;
   close(): Promise<void>;
 }
 
@@ -111,6 +116,12 @@ export async function openServerContext(
   // A server that only serves reads still records when its keys were last used, a few times an hour.
   const flushTimer = setInterval(() => keys.flushUses(), 10 * 60_000);
   flushTimer.unref();
+  const beginRead = sqlite.prepare('BEGIN');
+  const endRead = sqlite.prepare('COMMIT');
+  const catchUp = () => {
+    foreign.check();
+    pets.settleOwnWrites(() => foreign.quiet);
+  };
   return {
     db,
     sqlite,
@@ -122,9 +133,22 @@ export async function openServerContext(
     peopleRestamps,
     keys,
     idempotency: new IdempotencyStore(sqlite, now),
-    catchUp: () => {
-      foreign.check();
+    catchUp,
+    read: (work) => {
+      if (sqlite.inTransaction) {
+        catchUp();
+        return work();
+      }
+      // Settling looks at a transaction's own writes, so it runs before this one (it does nothing most times).
       pets.settleOwnWrites(() => foreign.quiet);
+      beginRead.run();
+      try {
+        foreign.check();
+        return work();
+      } finally {
+        // A storage error may have ended the transaction already.
+        if (sqlite.inTransaction) endRead.run();
+      }
     },
     close: async () => {
       clearInterval(flushTimer);

@@ -47,7 +47,7 @@ export class PetBodies {
   private readonly drop: Database.Statement<[number]>;
   private readonly selectBySeq: Database.Statement<[number]>;
   private readonly selectMany: Database.Statement<[string]>;
-  private readonly selectById: Database.Statement<[string]>;
+  private readonly selectById: Database.Statement<[string], [string, string]>;
   private readonly selectJoined: Database.Statement<[string, string, string]>;
 
   constructor(
@@ -63,8 +63,9 @@ export class PetBodies {
     this.selectMany = sqlite.prepare(
       'SELECT seq, body FROM pet_bodies WHERE seq IN (SELECT value FROM json_each(?))',
     );
-    // The bytes as stored (UTF-8): no JavaScript string to decode and encode again.
-    this.selectById = sqlite.prepare('SELECT CAST(body AS BLOB) AS bytes, etag FROM pet_bodies WHERE id = ?');
+    this.selectById = sqlite
+      .prepare<[string], [string, string]>('SELECT body, etag FROM pet_bodies WHERE id = ?')
+      .raw();
     // A whole response built by SQLite: the page's bodies joined inside the text around them, as one byte
     // string. No JavaScript string per pet, nothing decoded and encoded again, one buffer. The CROSS JOIN makes
     // the id list the outer loop, so rows come in its order; the seqs come back too, to check that.
@@ -125,9 +126,10 @@ export class PetBodies {
     return { count: bodies.length, bytes: Buffer.from(open + bodies.join(',') + close(bodies.length)) };
   }
 
-  /** The stored response (its bytes) of a pet that is not deleted, by lower-case UUID. */
-  byId(id: string): { bytes: Buffer; etag: string } | undefined {
-    return this.selectById.get(id) as { bytes: Buffer; etag: string } | undefined;
+  /** The stored response of a pet that is not deleted, by lower-case UUID. */
+  byId(id: string): { body: string; etag: string } | undefined {
+    const row = this.selectById.get(id);
+    return row && { body: row[0], etag: row[1] };
   }
 
   /**

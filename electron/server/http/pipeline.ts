@@ -45,6 +45,11 @@ function tooManyFailures(waitSeconds: number): ApiError {
   );
 }
 
+/** The parameters after the `?` at `queryAt` (-1: none). */
+function queryOf(url: string, queryAt: number): URLSearchParams {
+  return queryAt === -1 ? EMPTY_QUERY : parseQueryString(url.slice(queryAt + 1));
+}
+
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
@@ -66,12 +71,23 @@ export function createRequestListener(
   const reportStorageError = createStorageErrorReporter(app.sqlite.name, SERVER_DATABASE_REMEDY);
   // Many clients at once: the requests of one poll start over several turns, with timers and I/O in between.
   const admission = new TurnAdmission();
+  // Many responses a millisecond: the time's text is made once for each.
+  let generatedMs = Number.NaN;
+  let generatedText = '';
+  const generatedAt = (): string => {
+    const now = app.now();
+    if (now !== generatedMs) {
+      generatedMs = now;
+      generatedText = new Date(now).toISOString();
+    }
+    return generatedText;
+  };
   const metadataHeaders = (exchange: Exchange): Record<string, string> => {
     const rate = exchange.rate ?? limiter.peek(ANONYMOUS, exchange.endpoint, app.now());
     return {
       'X-Request-Id': exchange.requestId,
       'X-Api-Version': API_VERSION,
-      'X-Generated-At': new Date(app.now()).toISOString(),
+      'X-Generated-At': generatedAt(),
       'X-RateLimit-Limit': String(rate.limit),
       'X-RateLimit-Remaining': String(rate.remaining),
       'X-RateLimit-Reset': String(rate.reset),
@@ -94,7 +110,12 @@ export function createRequestListener(
     res.end(bytes);
   };
 
-  const run = async (req: IncomingMessage, res: ServerResponse, exchange: Exchange) => {
+  /**
+   * Routes, authenticates, counts and answers one request. A read runs synchronously, from the check for other
+   * processes' commits to the handler, in one read transaction; a write reads its body first, so it returns a
+   * promise.
+   */
+  const run = (req: IncomingMessage, res: ServerResponse, exchange: Exchange): Promise<void> | undefined => {
     const url = req.url ?? '/';
     const queryAt = url.indexOf('?');
     let pathname = queryAt === -1 ? url : url.slice(0, queryAt);
@@ -114,10 +135,33 @@ export function createRequestListener(
     }
     const route = match.route;
     exchange.endpoint = route.endpoint;
-    // What another process committed (a key, a pet, a setting) counts from this request on.
+    if (!route.write) {
+      // What another process committed (a key, a pet, a setting) counts from this request on.
+      const result = app.read(() => {
+        admit(req, route, exchange);
+        return route.handle({
+          app,
+          params: match.params,
+          query: queryOf(url, queryAt),
+          body: undefined,
+          idempotencyKey: undefined,
+        });
+      });
+      send(req, res, exchange, route, result);
+      return undefined;
+    }
     app.catchUp();
+    const keyId = admit(req, route, exchange);
+    return runWrite(req, route, match.params, queryOf(url, queryAt), keyId, url).then((result) =>
+      send(req, res, exchange, route, result),
+    );
+  };
 
-    // Keyless endpoints (the OpenAPI document) are counted per client address instead of per key.
+  /**
+   * The key check and the rate limit: returns the id the request is counted under. Keyless endpoints (the
+   * OpenAPI document) are counted per client address instead of per key.
+   */
+  const admit = (req: IncomingMessage, route: Route, exchange: Exchange): string => {
     const address = req.socket.remoteAddress ?? 'unknown';
     let keyId = `address:${address}`;
     if (route.access !== 'public') {
@@ -156,12 +200,7 @@ export function createRequestListener(
         { headers: { 'Retry-After': String(rate.retryAfter) } },
       );
     }
-
-    const query = queryAt === -1 ? EMPTY_QUERY : parseQueryString(url.slice(queryAt + 1));
-    const result = route.write
-      ? await runWrite(req, route, match.params, query, keyId, url)
-      : route.handle({ app, params: match.params, query, body: undefined, idempotencyKey: undefined });
-    send(req, res, exchange, route, result);
+    return keyId;
   };
 
   const runWrite = async (
@@ -232,7 +271,7 @@ export function createRequestListener(
     route: Route,
     result: RouteResult & { replay?: boolean },
   ) => {
-    const bytes = typeof result.body === 'string' ? Buffer.from(result.body) : result.body;
+    const body = result.body;
     const rate = exchange.rate ?? limiter.peek(ANONYMOUS, exchange.endpoint, app.now());
     // A flat [name, value, ...] list: the cheapest form for node:http on the hot path.
     const headers = [
@@ -241,7 +280,7 @@ export function createRequestListener(
       'X-Api-Version',
       API_VERSION,
       'X-Generated-At',
-      new Date(app.now()).toISOString(),
+      generatedAt(),
       'X-RateLimit-Limit',
       String(rate.limit),
       'X-RateLimit-Remaining',
@@ -250,7 +289,7 @@ export function createRequestListener(
       String(rate.reset),
     ];
     if (route.method === 'GET') {
-      const etag = result.etag ?? strongEtag(bytes);
+      const etag = result.etag ?? strongEtag(body);
       headers.push('ETag', etag, 'Cache-Control', GET_CACHE_CONTROL);
       if (result.status === 200 && ifNoneMatchMatches(header(req, 'if-none-match'), etag)) {
         res.writeHead(304, headers);
@@ -261,44 +300,52 @@ export function createRequestListener(
       headers.push('Cache-Control', WRITE_CACHE_CONTROL);
       if (result.replay) headers.push('Idempotency-Replay', 'true');
     }
-    headers.push('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(bytes.length));
+    const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+    headers.push('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(length));
     res.writeHead(result.status, headers);
-    res.end(bytes);
+    // A text body leaves in one write with the head (node joins them); a buffer in a second one.
+    res.end(body);
+  };
+
+  const fail = (res: ServerResponse, exchange: Exchange, error: unknown) => {
+    if (res.headersSent || !res.socket || res.socket.destroyed) {
+      // The client went away (or the response already started): nothing left to tell it.
+      res.destroy();
+      return;
+    }
+    if (error instanceof ApiError) {
+      sendError(res, exchange, error);
+      return;
+    }
+    const storage = storageError(error);
+    if (storage) {
+      // Damage or a full disk: said once in the log (naming the file and the way out); this request fails
+      // with a 503 and its code, everything that works keeps serving.
+      reportStorageError(error);
+      sendError(res, exchange, storage);
+      return;
+    }
+    // Only the message and request id: no stack, SQL or key material reaches the client or the log.
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`[server] internal error ${exchange.requestId}: ${message}`);
+    log?.error('api internal error', { requestId: exchange.requestId, endpoint: exchange.endpoint });
+    sendError(
+      res,
+      exchange,
+      new ApiError(
+        500,
+        'internal_error',
+        'The server failed unexpectedly; the request id identifies it in the log.',
+      ),
+    );
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse, exchange: Exchange) => {
-    run(req, res, exchange).catch((error: unknown) => {
-      if (res.headersSent || !res.socket || res.socket.destroyed) {
-        // The client went away (or the response already started): nothing left to tell it.
-        res.destroy();
-        return;
-      }
-      if (error instanceof ApiError) {
-        sendError(res, exchange, error);
-        return;
-      }
-      const storage = storageError(error);
-      if (storage) {
-        // Damage or a full disk: said once in the log (naming the file and the way out); this request fails
-        // with a 503 and its code, everything that works keeps serving.
-        reportStorageError(error);
-        sendError(res, exchange, storage);
-        return;
-      }
-      // Only the message and request id: no stack, SQL or key material reaches the client or the log.
-      const message = error instanceof Error ? error.message : String(error);
-      console.error(`[server] internal error ${exchange.requestId}: ${message}`);
-      log?.error('api internal error', { requestId: exchange.requestId, endpoint: exchange.endpoint });
-      sendError(
-        res,
-        exchange,
-        new ApiError(
-          500,
-          'internal_error',
-          'The server failed unexpectedly; the request id identifies it in the log.',
-        ),
-      );
-    });
+    try {
+      run(req, res, exchange)?.catch((error: unknown) => fail(res, exchange, error));
+    } catch (error) {
+      fail(res, exchange, error);
+    }
   };
 
   return (req, res) => {

@@ -9,22 +9,22 @@ describe('ResponseCache', () => {
     expect(first.etag).toBe(strongEtag(Buffer.from('[1]')));
     expect(cache.lookup('page', 'v1')).toBeUndefined();
     cache.store('page', Buffer.from('[1]'), 'v1');
-    expect(cache.lookup('page', 'v1')?.bytes.toString()).toBe('[1]');
+    expect(cache.lookup('page', 'v1')?.body.toString()).toBe('[1]');
     // A new version replaces it at once: the key has proved it comes back.
     expect(cache.lookup('page', 'v2')).toBeUndefined();
     cache.store('page', Buffer.from('[2]'), 'v2');
-    expect(cache.lookup('page', 'v2')?.bytes.toString()).toBe('[2]');
+    expect(cache.lookup('page', 'v2')?.body.toString()).toBe('[2]');
   });
 
   it('forgets a deleted response, and keeps its next one at once', () => {
     const cache = new ResponseCache(10);
-    const response = { bytes: Buffer.from('{}'), etag: '"x"' };
+    const response = { body: Buffer.from('{}'), etag: '"x"' };
     cache.remember('pet', response);
     cache.remember('pet', response);
     expect(cache.lookup('pet')).toBe(cache.lookup('pet'));
     cache.delete('pet');
     expect(cache.lookup('pet')).toBeUndefined();
-    cache.remember('pet', { bytes: Buffer.from('{"a":1}'), etag: '"y"' });
+    cache.remember('pet', { body: Buffer.from('{"a":1}'), etag: '"y"' });
     expect(cache.lookup('pet')?.etag).toBe('"y"');
   });
 

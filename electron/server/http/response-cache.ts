@@ -2,7 +2,7 @@ import { strongEtag } from '../domain/entity-tag';
 import { evictOldest } from '../domain/evict-oldest';
 
 export interface CachedResponse {
-  bytes: Buffer;
+  body: Buffer | string;
   etag: string;
 }
 
@@ -38,7 +38,7 @@ export class ResponseCache {
   /** Stores a body for `key` at `version`, computing its ETag. */
   store(key: string, body: Buffer | string, version = ''): CachedResponse {
     const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-    const response = { bytes, etag: strongEtag(bytes) };
+    const response = { body: bytes, etag: strongEtag(bytes) };
     this.remember(key, response, version);
     return response;
   }

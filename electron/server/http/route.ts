@@ -111,50 +111,62 @@ export type RouteMatch =
 
 /** A tiny method + path router: static paths win over parameterised ones (`/pets/custom-fields`). */
 export class Router {
-  private readonly compiled: CompiledRoute[];
+  /** The routes by their number of segments. */
+  private readonly bySegmentCount = new Map<number, CompiledRoute[]>();
   private readonly exact = new Map<string, Route>();
 
   constructor(routes: Route[]) {
-    this.compiled = routes.map((route) => {
+    for (const route of routes) {
       const segments = route.path.split('/').filter(Boolean);
-      return { route, segments, static: segments.every((s) => !s.startsWith(':')) };
-    });
-    for (const entry of this.compiled)
-      if (entry.static) this.exact.set(`${entry.route.method} ${entry.route.path}`, entry.route);
+      const entry = { route, segments, static: segments.every((s) => !s.startsWith(':')) };
+      if (entry.static) this.exact.set(`${route.method} ${route.path}`, route);
+      const sameLength = this.bySegmentCount.get(segments.length);
+      if (sameLength) sameLength.push(entry);
+      else this.bySegmentCount.set(segments.length, [entry]);
+    }
   }
 
   match(method: string, pathname: string): RouteMatch {
     const exact = this.exact.get(`${method} ${pathname}`);
     if (exact) return { route: exact, params: {} };
     const parts = pathname.split('/').filter(Boolean);
-    let best: { route: Route; params: Record<string, string>; static: boolean } | undefined;
-    const allowed = new Set<string>();
-    for (const candidate of this.compiled) {
-      const params = matchSegments(candidate.segments, parts);
-      if (!params) continue;
-      allowed.add(candidate.route.method);
-      if (candidate.route.method !== method) continue;
-      if (!best || (candidate.static && !best.static))
-        best = { route: candidate.route, params, static: candidate.static };
+    const candidates = this.bySegmentCount.get(parts.length) ?? [];
+    let best: CompiledRoute | undefined;
+    for (const candidate of candidates) {
+      if (candidate.route.method !== method || !fixedSegmentsMatch(candidate.segments, parts)) continue;
+      if (!best || (candidate.static && !best.static)) best = candidate;
     }
-    if (best) return { route: best.route, params: best.params };
+    if (best) return { route: best.route, params: paramsOf(best.segments, parts) };
+    const allowed = new Set<string>();
+    for (const candidate of candidates)
+      if (fixedSegmentsMatch(candidate.segments, parts)) allowed.add(candidate.route.method);
     return { route: undefined, allowed: [...allowed] };
   }
 }
 
-function matchSegments(pattern: string[], parts: string[]): Record<string, string> | undefined {
-  if (pattern.length !== parts.length) return undefined;
+/** Whether every segment that is not a `:name` equals the path's (both have the same number of segments). */
+function fixedSegmentsMatch(pattern: string[], parts: string[]): boolean {
+  for (let i = 0; i < pattern.length; i++) {
+    const expected = pattern[i] as string;
+    if (expected.charCodeAt(0) !== COLON && expected !== parts[i]) return false;
+  }
+  return true;
+}
+
+const COLON = 0x3a;
+
+/** The `:name` segments' values, percent-decoded (as sent when they do not decode). */
+function paramsOf(pattern: string[], parts: string[]): Record<string, string> {
   const params: Record<string, string> = {};
   for (let i = 0; i < pattern.length; i++) {
     const expected = pattern[i] as string;
+    if (expected.charCodeAt(0) !== COLON) continue;
     const actual = parts[i] as string;
-    if (expected.startsWith(':')) {
-      try {
-        params[expected.slice(1)] = decodeURIComponent(actual);
-      } catch {
-        params[expected.slice(1)] = actual;
-      }
-    } else if (expected !== actual) return undefined;
+    try {
+      params[expected.slice(1)] = decodeURIComponent(actual);
+    } catch {
+      params[expected.slice(1)] = actual;
+    }
   }
   return params;
 }

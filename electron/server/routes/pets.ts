@@ -58,7 +58,7 @@ export const petRoutes: Route[] = [
       const key = JSON.stringify(parsed);
       const cache = cachesOf(app).pages;
       const cached = cache.lookup(key, page.version) ?? cache.store(key, bytes(), page.version);
-      return { status: 200, body: cached.bytes, etag: cached.etag };
+      return { status: 200, body: cached.body, etag: cached.etag };
     },
   },
   {
@@ -94,11 +94,11 @@ export const petRoutes: Route[] = [
       const key = id.toLowerCase();
       const cache = cachesOf(app).pets;
       const cached = cache.lookup(key);
-      if (cached) return { status: 200, body: cached.bytes, etag: cached.etag };
+      if (cached) return { status: 200, body: cached.body, etag: cached.etag };
       const stored = app.pets.bodies.byId(key);
       if (!stored) throw notFound(id);
       cache.remember(key, stored);
-      return { status: 200, body: stored.bytes, etag: stored.etag };
+      return { status: 200, body: stored.body, etag: stored.etag };
     },
   },
   {
