@@ -9,6 +9,7 @@ import {
   openMirror,
   storeServerPage,
 } from './index';
+import { vocabularyBuilds } from './search-vocabulary';
 
 let mirror: Mirror;
 beforeEach(async () => {
@@ -192,6 +193,34 @@ describe('desk search', () => {
     expect(personNames('dana@example')).toEqual(['Dana Lee']);
     expect(personNames('ortz')).toEqual(['Sam Ortiz']);
     expect(personNames('kim')).toEqual(['Kim Park']);
+  });
+
+  it('offers the words of records written after the typo vocabulary was built, without building it again', () => {
+    expect(petNames('labrdor')).toEqual(['Bella']);
+    expect(personNames('ortz')).toEqual(['Sam Ortiz']);
+    const built = vocabularyBuilds(mirror.db);
+    for (let i = 0; i < 50; i++) {
+      storeServerPage(mirror.db, 'pet', [makePet({ name: `Pet ${i}`, breed: ['Beagle'] })], 'listed');
+      expect(petNames('labrdor')).toEqual(['Bella']);
+    }
+    storeServerPage(mirror.db, 'pet', [makePet({ name: 'Quokka', breed: ['Xoloitzcuintli'] })], 'listed');
+    expect(petNames('xoloitzquintli')).toEqual(['Quokka']);
+    storeServerPage(mirror.db, 'person', [makePerson({ name: 'Wilhelmina Fairbanks' })], 'listed');
+    expect(personNames('fiarbanks')).toEqual(['Wilhelmina Fairbanks']);
+    expect(vocabularyBuilds(mirror.db)).toBe(built);
+  });
+
+  it('offers the words of a record renamed after the typo vocabulary was built', () => {
+    const pet = makePet({ name: 'Apollo', breed: ['Beagle'] });
+    storeServerPage(mirror.db, 'pet', [pet], 'listed');
+    expect(petNames('labrdor')).toEqual(['Bella']);
+    storeServerPage(
+      mirror.db,
+      'pet',
+      [{ ...pet, name: 'Theodosia', updated_at: '2026-02-01T00:00:00.000Z' }],
+      'listed',
+    );
+    expect(petNames('theodsia')).toEqual(['Theodosia']);
   });
 
   it('finds custom ids of rows a first sync has not indexed yet', () => {

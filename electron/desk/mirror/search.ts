@@ -1,14 +1,7 @@
 import { searchIndexWatermark } from './bulk-load';
 import { MICROCHIP_KEY_SQL, microchipKey } from './microchip';
-import { mirrorChanges } from './search-hits';
-import {
-  digitsSql,
-  hasWordStarting,
-  MIN_INDEXED_WORD,
-  phoneDigits,
-  typoAlternatives,
-  wordsOf,
-} from './search-words';
+import { vocabulary } from './search-vocabulary';
+import { digitsSql, hasWordStarting, MIN_INDEXED_WORD, phoneDigits, typoAlternatives } from './search-words';
 import { type MirrorDb, statement } from './types';
 
 export type Table = 'pet' | 'person';
@@ -61,44 +54,6 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 /** Lower case of ASCII letters only, as SQLite's lower() and NOCASE fold. */
 const asciiLower = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 const quote = (word: string) => `"${word.replaceAll('"', '""')}"`;
-
-/** Words the mirror knows (names, breeds, description words; people's names and emails), for typo tolerance. */
-const vocabularies = new WeakMap<MirrorDb, Map<Table, { key: number; terms: string[] }>>();
-
-function vocabulary(db: MirrorDb, table: Table): string[] {
-  // Moves with every write of this connection (the desk core's only writer): a cheap staleness key.
-  const key = mirrorChanges(db);
-  let byTable = vocabularies.get(db);
-  if (!byTable) {
-    byTable = new Map();
-    vocabularies.set(db, byTable);
-  }
-  const cached = byTable.get(table);
-  if (cached && cached.key === key) return cached.terms;
-  const terms = new Set<string>();
-  const learn = (text: unknown) => {
-    if (typeof text !== 'string') return;
-    // Only words of letters can be typo alternatives (numbers and ids are never corrected).
-    for (const word of wordsOf(text))
-      if (word.length >= MIN_INDEXED_WORD && LETTERS.test(word)) terms.add(word);
-  };
-  if (table === 'pet') {
-    // The words of names and breeds, and of descriptions, from their indexes' word lists (not a pass over every
-    // pet). Rows a first sync has not indexed yet are matched by the word as typed only, so their words are not
-    // needed here.
-    for (const vocab of ['pet_starts_vocab', 'pet_words_vocab']) {
-      for (const row of statement(db, `SELECT term FROM ${vocab}`).raw().all() as unknown[][]) learn(row[0]);
-    }
-  } else {
-    for (const row of statement(db, 'SELECT name, email FROM person').raw().all() as unknown[][]) {
-      learn(row[0]);
-      learn(row[1]);
-    }
-  }
-  const list = [...terms];
-  byTable.set(table, { key, terms: list });
-  return list;
-}
 
 /**
  * Makes a pass over every name read the name index (smaller than the table), except while a first sync fills the
