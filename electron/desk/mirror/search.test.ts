@@ -122,6 +122,44 @@ describe('desk search', () => {
     expect(personNames('le')).toEqual(['Dana Lee']);
   });
 
+  it("reads the words of people's names as pets' are, split at hyphens, slashes and apostrophes", () => {
+    storeServerPage(
+      mirror.db,
+      'person',
+      [
+        makePerson({ name: 'Mary-Jane Doe' }),
+        makePerson({ name: "Liam O'Brien" }),
+        makePerson({ name: 'Ana/Luz Reyes' }),
+        makePerson({ name: 'Gabriel Stone' }),
+        makePerson({ name: 'Brianna Cole' }),
+      ],
+      'listed',
+    );
+    expect(personNames('ja')).toEqual(['Mary-Jane Doe']);
+    expect(personNames('br')).toEqual(['Brianna Cole', "Liam O'Brien"]);
+    expect(personNames('lu')).toEqual(['Ana/Luz Reyes']);
+    expect(personNames('doe ja')).toEqual(['Mary-Jane Doe']);
+    // Not the inside of a word.
+    expect(personNames('ne')).toEqual([]);
+    // A word of the name after punctuation ranks with words after a space, before a match inside a word.
+    expect(personNames('bri')).toEqual(['Brianna Cole', "Liam O'Brien", 'Gabriel Stone']);
+  });
+
+  it('ranks a name with a word after a hyphen or slash starting with the search before matches elsewhere', () => {
+    storeServerPage(
+      mirror.db,
+      'pet',
+      [
+        makePet({ name: 'Shepherd-Lab', breed: ['Mixed Breed'] }),
+        makePet({ name: 'Alabaster', breed: ['Mixed Breed'] }),
+        makePet({ name: 'Labby', breed: ['Mixed Breed'] }),
+        makePet({ name: 'Tux/Labelle', breed: ['Mixed Breed'] }),
+      ],
+      'listed',
+    );
+    expect(petNames('lab')).toEqual(['Labby', 'Shepherd-Lab', 'Tux/Labelle', 'Alabaster', 'Bella']);
+  });
+
   it('finds a breed new to the desk by its short words at once, and words split by punctuation', () => {
     expect(petNames('gr')).toEqual([]);
     storeServerPage(
