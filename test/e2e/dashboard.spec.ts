@@ -1,23 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import { activeMirrorFile } from '../../electron/desk/sync';
-import { type DemoServer, startDemoServer } from './demo-server';
 import { expect, test } from './desk-fixture';
-import { connectDesk, shootBoth } from './paper-support';
-
-let server: DemoServer;
-let serverDir: string;
-
-test.beforeEach(async () => {
-  serverDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-e2e-dashboard-'));
-  server = await startDemoServer(serverDir);
-});
-test.afterEach(async () => {
-  await server.stop();
-  fs.rmSync(serverDir, { recursive: true, force: true });
-});
+import { connect } from './helpers';
+import { shootBoth } from './paper-support';
 
 /** Statuses that mean an animal has left the shelter's care (the Overview's definition, restated here). */
 const GONE = new Set([
@@ -73,9 +58,10 @@ function figuresFromMirror(dataDir: string) {
 test("the Overview shows the demo shelter's figures, the same as counted from the mirror", async ({
   page,
   desk,
+  server,
 }, testInfo) => {
   test.setTimeout(120_000);
-  await connectDesk(page, desk.url, server);
+  await connect(page, desk.url, server);
   await page.goto(`${desk.url}#/overview`);
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
   const expected = figuresFromMirror(desk.dataDir);

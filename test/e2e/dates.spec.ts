@@ -1,7 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { type DemoServer, startDemoServer } from './demo-server';
 import { expect, test } from './desk-fixture';
 import { connect, postToServer, shoot } from './helpers';
 
@@ -11,22 +7,11 @@ const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', '
 for (const timezoneId of ['America/Los_Angeles', 'Pacific/Auckland']) {
   test.describe(`dates in ${timezoneId}`, () => {
     test.use({ timezoneId, locale: 'en-US' });
-    let server: DemoServer;
-    let serverDir: string;
-
-    test.beforeEach(async () => {
-      serverDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-e2e-dates-'));
-      server = await startDemoServer(serverDir);
-    });
-
-    test.afterEach(async () => {
-      await server.stop();
-      fs.rmSync(serverDir, { recursive: true, force: true });
-    });
 
     test('an intake date is the calendar day written, and a new intake starts on the desk’s own today', async ({
       page,
       desk,
+      server,
     }, testInfo) => {
       test.setTimeout(120_000);
       await postToServer(server, '/pets', {
@@ -65,6 +50,7 @@ for (const timezoneId of ['America/Los_Angeles', 'Pacific/Auckland']) {
     test('a custom date field uses the same date input as the intake date, and sends the calendar day typed', async ({
       page,
       desk,
+      server,
     }, testInfo) => {
       test.setTimeout(120_000);
       await connect(page, desk.url, server);

@@ -10,21 +10,45 @@ export interface DemoServer {
   /** GET/POST against the server's API with the write key (for checking what reached the server). */
   api<T = unknown>(pathAndQuery: string): Promise<T>;
   stop(): Promise<void>;
+  /** Starts the stopped server again with its data, at the same address (where the desk expects it). */
+  restart(): Promise<void>;
 }
 
-/**
- * The embedded API server with the demo shelter (`npm run serve -- --demo`) on 127.0.0.1: a free port, or `port`
- * to bring a stopped server back where the desk expects it.
- */
-export async function startDemoServer(dataDir: string, port = 0): Promise<DemoServer> {
-  const key = 'e2e-write-key-0123456789abcdef';
+const KEY = 'e2e-write-key-0123456789abcdef';
+
+interface ServerProcess {
+  base: string;
+  stop(): Promise<void>;
+}
+
+/** The embedded API server with the demo shelter (`npm run serve -- --demo`) on 127.0.0.1, a free port at first. */
+export async function startDemoServer(dataDir: string): Promise<DemoServer> {
+  let running = await spawnServer(dataDir, 0);
+  const base = running.base;
+  return {
+    base,
+    key: KEY,
+    async api<T>(pathAndQuery: string) {
+      const response = await fetch(`${base}/api${pathAndQuery}`, { headers: { 'x-api-key': KEY } });
+      if (!response.ok) throw new Error(`${pathAndQuery}: ${response.status} ${await response.text()}`);
+      return (await response.json()) as T;
+    },
+    stop: () => running.stop(),
+    async restart() {
+      await running.stop();
+      running = await spawnServer(dataDir, Number(new URL(base).port));
+    },
+  };
+}
+
+async function spawnServer(dataDir: string, port: number): Promise<ServerProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', 'electron/cli/serve.ts', '--demo', '--port', String(port), '--data-dir', dataDir],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, SHELTER_DESK_WRITE_KEY: key, SHELTER_DESK_RATE_LIMIT: '100000' },
+      env: { ...process.env, SHELTER_DESK_WRITE_KEY: KEY, SHELTER_DESK_RATE_LIMIT: '100000' },
     },
   );
   let output = '';
@@ -52,12 +76,6 @@ export async function startDemoServer(dataDir: string, port = 0): Promise<DemoSe
   });
   return {
     base,
-    key,
-    async api<T>(pathAndQuery: string) {
-      const response = await fetch(`${base}/api${pathAndQuery}`, { headers: { 'x-api-key': key } });
-      if (!response.ok) throw new Error(`${pathAndQuery}: ${response.status} ${await response.text()}`);
-      return (await response.json()) as T;
-    },
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;

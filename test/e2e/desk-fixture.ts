@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test as base } from '@playwright/test';
+import { type DemoServer, startDemoServer } from './demo-server';
 
 export interface RunningDesk {
   url: string;
@@ -72,7 +73,7 @@ export async function startDesk(dataDir: string, extraArgs: string[] = []): Prom
   };
 }
 
-export const test = base.extend<{ dataDir: string; desk: RunningDesk }>({
+export const test = base.extend<{ dataDir: string; desk: RunningDesk; server: DemoServer }>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring.
   dataDir: async ({}, use) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-e2e-'));
@@ -83,6 +84,15 @@ export const test = base.extend<{ dataDir: string; desk: RunningDesk }>({
     const desk = await startDesk(dataDir);
     await use(desk);
     await desk.stop();
+  },
+  /** The demo shelter's API server (`startDemoServer`), with a data folder of its own, stopped after the test. */
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring.
+  server: async ({}, use) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-e2e-server-'));
+    const server = await startDemoServer(dir);
+    await use(server);
+    await server.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
   },
 });
 

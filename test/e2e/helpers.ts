@@ -28,6 +28,17 @@ export async function connect(page: Page, deskUrl: string, server: DemoServer): 
   });
 }
 
+/** Picks `option` in the select labelled `label` inside `scope`. */
+export async function choose(
+  page: Page,
+  scope: ReturnType<Page['getByRole']>,
+  label: string,
+  option: string,
+) {
+  await scope.getByRole('combobox', { name: label, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
 /** POSTs to the demo server's API with its write key (a record another desk or the website created). */
 export async function postToServer<T>(server: DemoServer, path: string, body: unknown): Promise<T> {
   const response = await fetch(`${server.base}/api${path}`, {

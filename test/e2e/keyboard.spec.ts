@@ -1,26 +1,10 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { type DemoServer, startDemoServer } from './demo-server';
 import { expect, test } from './desk-fixture';
 import { connect, shoot } from './helpers';
-
-let server: DemoServer;
-let serverDir: string;
-
-test.beforeEach(async () => {
-  serverDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-e2e-keys-'));
-  server = await startDemoServer(serverDir);
-});
-
-test.afterEach(async () => {
-  await server.stop();
-  fs.rmSync(serverDir, { recursive: true, force: true });
-});
 
 test('the desk is driven from the keyboard: skip link, Ctrl+K, Esc, ?, new intake and Ctrl+S', async ({
   page,
   desk,
+  server,
 }, testInfo) => {
   test.setTimeout(120_000);
   const { pets } = await server.api<{ pets: Array<{ id: string; name: string; custom_id: string }> }>(

@@ -1,21 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import type { Page, TestInfo } from '@playwright/test';
-import type { DemoServer } from './demo-server';
 import { expect } from './desk-fixture';
-
-/** Connects the desk to the demo server through Settings and waits until the first sync is done. */
-export async function connectDesk(page: Page, deskUrl: string, server: DemoServer): Promise<void> {
-  await page.goto(`${deskUrl}#/settings`);
-  const form = page.getByRole('form', { name: 'Connection' });
-  await form.getByLabel('Server address').fill(server.base);
-  await form.getByRole('textbox', { name: 'API key' }).fill(server.key);
-  await form.getByRole('button', { name: 'Save and connect' }).click();
-  await expect(
-    page.getByRole('status', { name: /Connection status: (Synced|Up to date|Connected)/i }),
-  ).toBeVisible({
-    timeout: 30_000,
-  });
-}
 
 /** Screenshots of the page in the light and the dark scheme, for people to look at. */
 export async function shootBoth(

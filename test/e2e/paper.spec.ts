@@ -1,9 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { type DemoServer, startDemoServer } from './demo-server';
 import { expect, test } from './desk-fixture';
-import { connectDesk, readPdf, shootBoth } from './paper-support';
+import { connect } from './helpers';
+import { readPdf, shootBoth } from './paper-support';
 
 interface ApiPet {
   id: string;
@@ -14,24 +11,13 @@ interface ApiPet {
   global_adoption_fee?: number;
 }
 
-let server: DemoServer;
-let serverDir: string;
-
-test.beforeEach(async () => {
-  serverDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-e2e-paper-'));
-  server = await startDemoServer(serverDir);
-});
-test.afterEach(async () => {
-  await server.stop();
-  fs.rmSync(serverDir, { recursive: true, force: true });
-});
-
 test('print a kennel card from the pet page: a one-page PDF with the name, shelter id and fee', async ({
   page,
   desk,
+  server,
 }, testInfo) => {
   test.setTimeout(120_000);
-  await connectDesk(page, desk.url, server);
+  await connect(page, desk.url, server);
   await page.goto(`${desk.url}#/pets`);
   const row = page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1);
   const name = (await row.getAttribute('aria-label')) ?? '';
@@ -62,9 +48,10 @@ test('print a kennel card from the pet page: a one-page PDF with the name, shelt
 test('print cards for an event from the Pets list filter, and the adoption agreement of an approved application', async ({
   page,
   desk,
+  server,
 }, testInfo) => {
   test.setTimeout(120_000);
-  await connectDesk(page, desk.url, server);
+  await connect(page, desk.url, server);
   await page.goto(`${desk.url}#/pets`);
   await page.getByRole('textbox', { name: /search/i }).fill('Labrador');
   // The list shows "N pets of M" once the search applies.

@@ -1,15 +1,5 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Page } from '@playwright/test';
-import { startDemoServer } from './demo-server';
 import { expect, startDesk, test } from './desk-fixture';
-import { connect, shoot } from './helpers';
-
-async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: string, option: string) {
-  await scope.getByRole('combobox', { name: label, exact: true }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
+import { choose, connect, shoot } from './helpers';
 
 test('standalone: a sign-up shows on the person and the pet, and the person is edited and saved', async ({
   page,
@@ -100,25 +90,17 @@ test('standalone: a sign-up shows on the person and the pet, and the person is e
 test('connected: Edit says where people are changed, and the page still shows the person', async ({
   page,
   desk,
+  server,
 }) => {
   test.setTimeout(120_000);
-  const serverDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-e2e-people-'));
-  const server = await startDemoServer(serverDir);
-  try {
-    await connect(page, desk.url, server);
-    await page.goto(`${desk.url}#/people`);
-    await page.getByRole('table', { name: 'Adopters' }).getByRole('row').nth(1).click();
-    const drawer = page.getByRole('dialog');
-    await drawer.getByRole('button', { name: 'Edit' }).click();
-    await expect(drawer.getByRole('status')).toContainText(
-      "This shelter's server does not let other programs change people through its API",
-    );
-    await expect(drawer.getByRole('form')).toHaveCount(0);
-    await expect(drawer.getByRole('region', { name: 'Applications' })).toContainText(
-      'that this desk knows of',
-    );
-  } finally {
-    await server.stop();
-    fs.rmSync(serverDir, { recursive: true, force: true });
-  }
+  await connect(page, desk.url, server);
+  await page.goto(`${desk.url}#/people`);
+  await page.getByRole('table', { name: 'Adopters' }).getByRole('row').nth(1).click();
+  const drawer = page.getByRole('dialog');
+  await drawer.getByRole('button', { name: 'Edit' }).click();
+  await expect(drawer.getByRole('status')).toContainText(
+    "This shelter's server does not let other programs change people through its API",
+  );
+  await expect(drawer.getByRole('form')).toHaveCount(0);
+  await expect(drawer.getByRole('region', { name: 'Applications' })).toContainText('that this desk knows of');
 });

@@ -1,9 +1,5 @@
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { type DemoServer, startDemoServer } from './demo-server';
 import { expect, test } from './desk-fixture';
 import { connect, postToServer, shoot } from './helpers';
 
@@ -13,14 +9,10 @@ const PNG = Buffer.from(
   'base64',
 );
 
-let server: DemoServer;
-let serverDir: string;
 let images: http.Server;
 let imageBase: string;
 
 test.beforeEach(async () => {
-  serverDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-e2e-photos-'));
-  server = await startDemoServer(serverDir);
   images = http.createServer((req, res) => {
     if (req.url === '/pets/pixel.png') {
       res.writeHead(200, { 'content-type': 'image/png' });
@@ -37,8 +29,6 @@ test.beforeEach(async () => {
 test.afterEach(async () => {
   images.closeAllConnections();
   await new Promise<void>((resolve) => images.close(() => resolve()));
-  await server.stop();
-  fs.rmSync(serverDir, { recursive: true, force: true });
 });
 
 const pet = (name: string, image: string) => ({
@@ -55,6 +45,7 @@ const pet = (name: string, image: string) => ({
 test('a photo seen once still shows when its host is gone; a broken address shows a placeholder', async ({
   page,
   desk,
+  server,
 }, testInfo) => {
   test.setTimeout(120_000);
   await postToServer(server, '/pets', pet('Pixel', `${imageBase}/pets/pixel.png`));

@@ -1,10 +1,5 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Page } from '@playwright/test';
-import { type DemoServer, startDemoServer } from './demo-server';
 import { expect, test } from './desk-fixture';
-import { connect, shoot } from './helpers';
+import { choose, connect, shoot } from './helpers';
 
 interface ApiPet {
   id: string;
@@ -14,22 +9,10 @@ interface ApiPet {
   microchip_id: string | null;
 }
 
-let server: DemoServer;
-let serverDir: string;
-
-test.beforeEach(async () => {
-  serverDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-e2e-server-'));
-  server = await startDemoServer(serverDir);
-});
-
-test.afterEach(async () => {
-  await server.stop();
-  fs.rmSync(serverDir, { recursive: true, force: true });
-});
-
 test('connect, find a pet, change its status; it is pending, then on the server', async ({
   page,
   desk,
+  server,
 }, testInfo) => {
   test.setTimeout(120_000);
   const { pets } = await server.api<{ pets: ApiPet[] }>('/pets?limit=5&sort=name');
@@ -83,21 +66,16 @@ test('connect, find a pet, change its status; it is pending, then on the server'
     .toBe('15 kg');
 });
 
-async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: string, option: string) {
-  await scope.getByRole('combobox', { name: label, exact: true }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
-
 test('offline at an event: an intake and an adopter with an application wait on the desk, then reach the server', async ({
   page,
   desk,
+  server,
 }, testInfo) => {
   test.setTimeout(150_000);
   const { pets } = await server.api<{ pets: ApiPet[] }>('/pets?limit=3&sort=name');
   const wanted = pets[1] as ApiPet;
   expect(wanted.microchip_id).toBeTruthy();
   await connect(page, desk.url, server);
-  const port = Number(new URL(server.base).port);
   await server.stop();
 
   const nav = page.getByRole('navigation', { name: 'Sections' });
@@ -174,7 +152,7 @@ test('offline at an event: an intake and an adopter with an application wait on 
   await expect(page.getByText(/^(New adopter Ana Ruiz|Application from Ana Ruiz for .+)$/)).toBeVisible();
   await shoot(page, testInfo, 'sync-offline');
 
-  server = await startDemoServer(serverDir, port);
+  await server.restart();
   // A person presses "Send all now" again while something still waits (see the report: a create sometimes
   // stays due without being sent after the server comes back).
   await expect(async () => {
@@ -219,6 +197,7 @@ test('offline at an event: an intake and an adopter with an application wait on 
 test('a change the server refuses needs attention; edited and resubmitted, it goes through', async ({
   page,
   desk,
+  server,
 }, testInfo) => {
   test.setTimeout(120_000);
   const { pets } = await server.api<{ pets: ApiPet[] }>('/pets?limit=1&sort=name');
@@ -269,6 +248,7 @@ test('a change the server refuses needs attention; edited and resubmitted, it go
 test('Test connection says plainly when the key is refused or the server cannot be reached', async ({
   page,
   desk,
+  server,
 }, testInfo) => {
   await page.goto(`${desk.url}#/settings`);
   const form = page.getByRole('form', { name: 'Connection' });

@@ -1,7 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { type DemoServer, startDemoServer } from './demo-server';
 import { expect, test } from './desk-fixture';
 import { connect, postToServer, shoot } from './helpers';
 
@@ -12,20 +8,9 @@ interface ApiPet {
   breed: string[];
 }
 
-let server: DemoServer;
-let serverDir: string;
-
-test.beforeEach(async () => {
-  serverDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-e2e-search-'));
-  server = await startDemoServer(serverDir);
-});
-
-test.afterEach(async () => {
-  await server.stop();
-  fs.rmSync(serverDir, { recursive: true, force: true });
-});
-
-test('the embedded server finds a pet by its shelter id and a person by any form of their phone', async () => {
+test('the embedded server finds a pet by its shelter id and a person by any form of their phone', async ({
+  server,
+}) => {
   const { pets } = await server.api<{ pets: ApiPet[] }>('/pets?limit=100');
   const target = pets.find((pet) => pet.custom_id) as ApiPet;
   for (const typed of [target.custom_id as string, (target.custom_id as string).toLowerCase()]) {
@@ -49,6 +34,7 @@ test('the embedded server finds a pet by its shelter id and a person by any form
 test('the desk finds what people type: shelter ids, phone forms, typos, best match first; the list is kept', async ({
   page,
   desk,
+  server,
 }, testInfo) => {
   test.setTimeout(120_000);
   const { pets } = await server.api<{ pets: ApiPet[] }>('/pets?limit=100');

@@ -1,7 +1,3 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { startDemoServer } from './demo-server';
 import { expect, test } from './desk-fixture';
 import { shootBoth } from './shelter-helpers';
 
@@ -38,30 +34,27 @@ test('"Run this shelter here" starts an empty standalone shelter', async ({ page
   await expect(page.getByText(/This shelter’s API on this PC: http:\/\/127\.0\.0\.1:\d+\/api/)).toBeVisible();
 });
 
-test('"Connect to a server" tests the address and key before keeping them', async ({ page, desk }) => {
+test('"Connect to a server" tests the address and key before keeping them', async ({
+  page,
+  desk,
+  server,
+}) => {
   test.setTimeout(120_000);
-  const serverDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-e2e-welcome-'));
-  const server = await startDemoServer(serverDir);
-  try {
-    await page.goto(desk.url);
-    const form = page.getByRole('form', { name: 'Connect to a server' });
-    await form.getByLabel('Server address or connection code').fill(server.base);
-    await form.getByRole('textbox', { name: 'API key' }).fill('not-the-right-key-0000');
-    await form.getByRole('button', { name: 'Test and connect' }).click();
-    await expect(page.getByRole('alert').filter({ hasText: 'refused the key' })).toBeVisible({
-      timeout: 30_000,
-    });
-    await expect(page).toHaveURL(/#\/welcome$/);
+  await page.goto(desk.url);
+  const form = page.getByRole('form', { name: 'Connect to a server' });
+  await form.getByLabel('Server address or connection code').fill(server.base);
+  await form.getByRole('textbox', { name: 'API key' }).fill('not-the-right-key-0000');
+  await form.getByRole('button', { name: 'Test and connect' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'refused the key' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(page).toHaveURL(/#\/welcome$/);
 
-    await form.getByRole('textbox', { name: 'API key' }).fill(server.key);
-    await form.getByRole('button', { name: 'Test and connect' }).click();
-    await expect(page).toHaveURL(/#\/pets$/, { timeout: 60_000 });
-    await expect(page.getByRole('table', { name: 'Pets' }).getByRole('row')).not.toHaveCount(1);
-    // Shelter settings belong to that server: a connected desk says so instead of offering editors.
-    await page.goto(`${desk.url}#/shelter`);
-    await expect(page.getByText('These belong to your shelter’s server')).toBeVisible();
-  } finally {
-    await server.stop();
-    fs.rmSync(serverDir, { recursive: true, force: true });
-  }
+  await form.getByRole('textbox', { name: 'API key' }).fill(server.key);
+  await form.getByRole('button', { name: 'Test and connect' }).click();
+  await expect(page).toHaveURL(/#\/pets$/, { timeout: 60_000 });
+  await expect(page.getByRole('table', { name: 'Pets' }).getByRole('row')).not.toHaveCount(1);
+  // Shelter settings belong to that server: a connected desk says so instead of offering editors.
+  await page.goto(`${desk.url}#/shelter`);
+  await expect(page.getByText('These belong to your shelter’s server')).toBeVisible();
 });

@@ -1,10 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { type DemoServer, startDemoServer } from './demo-server';
 import { expect, test } from './desk-fixture';
-import { connect, shoot } from './helpers';
+import { choose, connect, shoot } from './helpers';
 
 /**
  * Issue #13: switching a connected desk to Standalone and back loses nothing. The desk asks first, naming the
@@ -17,24 +13,6 @@ interface ApiPet {
   status: string;
 }
 
-let server: DemoServer;
-let serverDir: string;
-
-test.beforeEach(async () => {
-  serverDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-e2e-switch-'));
-  server = await startDemoServer(serverDir);
-});
-
-test.afterEach(async () => {
-  await server.stop();
-  fs.rmSync(serverDir, { recursive: true, force: true });
-});
-
-async function choose(page: Page, scope: ReturnType<Page['getByRole']>, label: string, option: string) {
-  await scope.getByRole('combobox', { name: label, exact: true }).click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
-
 async function findPet(page: Page, name: string) {
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Pets' }).click();
   await page.getByLabel('Search').fill(name);
@@ -44,6 +22,7 @@ async function findPet(page: Page, name: string) {
 test('switching to Standalone and back keeps the waiting changes and the pet made here, then sends them', async ({
   page,
   desk,
+  server,
 }, testInfo) => {
   test.setTimeout(180_000);
   const { pets } = await server.api<{ pets: ApiPet[] }>('/pets?limit=3&sort=name&status=available');
@@ -62,7 +41,6 @@ test('switching to Standalone and back keeps the waiting changes and the pet mad
   await shoot(page, testInfo, 'settings-test-connection', false);
 
   await connect(page, desk.url, server);
-  const port = Number(new URL(server.base).port);
   await server.stop();
 
   // Two changes wait for the server: a status change and a new pet (only on this desk so far).
@@ -129,7 +107,7 @@ test('switching to Standalone and back keeps the waiting changes and the pet mad
   await expect(page.getByText(new RegExp(`^${target.name}’s? status`)).first()).toBeVisible();
 
   // The server answers again: both reach it.
-  server = await startDemoServer(serverDir, port);
+  await server.restart();
   // Sent by the desk itself once the server answers (no button pressed).
   await expect(page.getByText(/^Nothing waiting/)).toBeVisible({ timeout: 60_000 });
   const onServer = await server.api<{ pets: ApiPet[] }>('/pets?search=Switchy&limit=5');

@@ -186,6 +186,35 @@ describe('list views', () => {
     await app.close();
   });
 
+  it('warm with the pets stamped 0 or less (imported or legacy rows), each once, written meanwhile or not', async () => {
+    let clock = Date.parse('2026-02-01T00:00:00Z');
+    const app = await openServerContext(':memory:', () => (clock += 3));
+    app.sqlite.transaction(() => {
+      for (let i = 0; i < 700; i++)
+        app.pets.create(newPet({ name: `Pet ${i}`, species: SPECIES[i % 3] }) as never);
+    })();
+    const ids = app.sqlite.prepare('SELECT id FROM pets ORDER BY seq').pluck().all() as string[];
+    const restamp = app.sqlite.prepare('UPDATE pets SET updated_at = ? WHERE id = ?');
+    restamp.run(0, ids[10]);
+    restamp.run(-5, ids[20]);
+    const facets = app.pets.facets;
+    facets.warming = true;
+    // The first step reads both; then one of them is written, so the load meets it again at its new stamp.
+    expect(facets.warmStep(0)).toBe(false);
+    const written = app.pets.get(ids[20] as string) as NonNullable<ReturnType<typeof app.pets.get>>;
+    app.sqlite.transaction(() => app.pets.update(written, { status: 'hold' }))();
+    while (!facets.warmStep(0)) await new Promise((resolve) => setImmediate(resolve));
+    facets.warming = false;
+    for (const species of [undefined, 'dog']) {
+      for (const offset of [0, 650]) {
+        const query = { species, offset, limit: 100 } as PetListQuery;
+        expect(viewPage(app, query)).toEqual(referencePage(app, query));
+      }
+    }
+    expect(app.pets.list({ limit: 1, offset: 0 } as PetListQuery).total).toBe(700);
+    await app.close();
+  });
+
   it('re-renders many pets after a fee change in short chunks, serving reads in between, every pet once', async () => {
     let clock = Date.parse('2026-02-01T00:00:00Z');
     const app = await openServerContext(':memory:', () => (clock += 1));

@@ -1,5 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makePerson, makePet } from '../../../test/sync/fixtures';
+import { type TempDir, tempDir } from '../../../test/temp-mirror';
 import {
   beginBulkLoad,
   catchUpBulkLoad,
@@ -119,5 +121,154 @@ describe('search index deferred during a bulk load', () => {
     await finishBulkLoad(mirror.db, 'person');
     expect(indexIsExact('person')).toBe(true);
     expect(listPeople(mirror.db, { search: 'navy' }).total).toBe(1);
+  });
+});
+
+describe('a file mirror finishes its bulk load on a worker thread', () => {
+  let folder: TempDir;
+  let file: Mirror;
+  beforeEach(async () => {
+    folder = tempDir('sd-bulk-worker-');
+    file = await openMirror({ filename: path.join(folder.dir, 'mirror.sqlite') });
+  });
+  afterEach(async () => {
+    await file.close();
+    folder.remove();
+  });
+
+  const listIndexes = () =>
+    file.db
+      .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'pet_list' ORDER BY name")
+      .pluck()
+      .all() as string[];
+  const droppedIndexes = () => {
+    const json = file.db
+      .prepare("SELECT json FROM sync_state WHERE key = 'bulk-load-indexes:pet'")
+      .pluck()
+      .get();
+    return typeof json === 'string'
+      ? (JSON.parse(json) as Array<{ name: string }>).map((index) => index.name)
+      : [];
+  };
+  const fileNames = (search: string) =>
+    listPets(file.db, { search, sort: 'name' }).items.map((item) => item.record.name);
+  const found = (search: string) => listPets(file.db, { search }).total;
+  const fileIndexIsExact = () => {
+    for (const index of ['pet_fts', 'pet_words', 'pet_starts']) {
+      file.db.prepare(`INSERT INTO ${index} (${index}, rank) VALUES ('integrity-check', 1)`).run();
+    }
+    return true;
+  };
+
+  /** A bulk load of `count` pets named `Bulk <i> Pumpkin` (several catch-up steps), left to finish. */
+  function loadPets(count: number) {
+    beginBulkLoad(file.db, 'pet');
+    const pets = Array.from({ length: count }, (_, i) => makePet({ name: `Bulk ${i} Pumpkin` }));
+    for (let at = 0; at < pets.length; at += 500) {
+      storeServerPage(file.db, 'pet', pets.slice(at, at + 500), 'listed');
+    }
+    return pets;
+  }
+
+  it('answers searches and list pages between its steps, keeps a local edit made meanwhile, ends exact', async () => {
+    const indexesBefore = listIndexes();
+    const pets = loadPets(4000);
+    const edited = pets[3999];
+    if (!edited) throw new Error('no pet');
+    const dropped = droppedIndexes();
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(listIndexes()).toEqual(indexesBefore.filter((name) => !dropped.includes(name)));
+    const steps: string[] = [];
+    let renamed = 0;
+    await finishBulkLoad(file.db, 'pet', undefined, {
+      onStep: (step) => {
+        steps.push(step);
+        // Every pet is found whether the worker has indexed it yet or not, and pages sort the same.
+        expect(found('umpk')).toBe(4000 - renamed);
+        expect(found('renamed')).toBe(renamed);
+        expect(listPets(file.db, { sort: 'name', limit: 1 }).items[0]?.record.name).toBe('Bulk 0 Pumpkin');
+        // A local edit on this thread while the worker finishes (of a pet above its watermark at first).
+        if (renamed === 0) {
+          setLocalEdit(file.db, 'pet', edited.id, { name: 'Renamed Meanwhile' });
+          renamed = 1;
+        }
+      },
+    });
+    expect(steps).toContain('rows');
+    expect(steps.filter((step) => step === 'index')).toHaveLength(dropped.length);
+    expect(searchIndexWatermark(file.db, 'pet')).toBeUndefined();
+    expect(listIndexes()).toEqual(indexesBefore);
+    expect(fileIndexIsExact()).toBe(true);
+    expect(fileNames('renamed')).toEqual(['Renamed Meanwhile']);
+    expect(found('umpk')).toBe(3999);
+  });
+
+  it('loses no index when stopped during the index builds, and the next finish completes them', async () => {
+    const indexesBefore = listIndexes();
+    loadPets(1500);
+    const controller = new AbortController();
+    await finishBulkLoad(file.db, 'pet', controller.signal, {
+      // Stops the worker as it goes on to the next index (its open step rolls back).
+      onStep: (step) => {
+        if (step === 'index') controller.abort();
+      },
+    });
+    // Every index is either built or still listed to be built, whatever the stop cut off.
+    const present = listIndexes();
+    const dropped = droppedIndexes();
+    expect(indexesBefore.every((name) => present.includes(name) || dropped.includes(name))).toBe(true);
+    expect(dropped.length).toBeGreaterThan(0);
+    expect(searchIndexWatermark(file.db, 'pet')).toBeDefined();
+    // This thread can write again at once: the stopped worker holds no lock.
+    storeServerPage(file.db, 'pet', [makePet({ name: 'Latecomer' })], 'listed');
+
+    await finishBulkLoad(file.db, 'pet');
+    expect(listIndexes()).toEqual(indexesBefore);
+    expect(droppedIndexes()).toEqual([]);
+    expect(searchIndexWatermark(file.db, 'pet')).toBeUndefined();
+    expect(fileIndexIsExact()).toBe(true);
+    expect(found('umpk')).toBe(1500);
+    expect(fileNames('tecom')).toEqual(['Latecomer']);
+  });
+
+  it('finishes on this thread when the worker cannot load the driver', async () => {
+    const indexesBefore = listIndexes();
+    loadPets(1200);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const steps: string[] = [];
+    try {
+      await finishBulkLoad(file.db, 'pet', undefined, {
+        driver: path.join(folder.dir, 'no-such-driver.js'),
+        onStep: (step) => steps.push(step),
+      });
+      expect(errors).toHaveBeenCalledWith(expect.stringContaining('finishes on the main thread'));
+    } finally {
+      errors.mockRestore();
+    }
+    expect(steps).toEqual([]);
+    expect(searchIndexWatermark(file.db, 'pet')).toBeUndefined();
+    expect(listIndexes()).toEqual(indexesBefore);
+    expect(fileIndexIsExact()).toBe(true);
+    expect(found('umpk')).toBe(1200);
+  });
+
+  it('keeps every local edit this thread makes while the worker holds the write lock', async () => {
+    const pets = loadPets(3000);
+    let edits = 0;
+    let finished = false;
+    const finishing = finishBulkLoad(file.db, 'pet').finally(() => {
+      finished = true;
+    });
+    while (!finished && edits < pets.length) {
+      const pet = pets[edits];
+      if (pet) setLocalEdit(file.db, 'pet', pet.id, { name: `Edited ${edits}` });
+      edits += 1;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await finishing;
+    expect(edits).toBeGreaterThan(0);
+    expect(found('edited')).toBe(edits);
+    expect(found('umpk')).toBe(3000 - edits);
+    expect(fileIndexIsExact()).toBe(true);
   });
 });

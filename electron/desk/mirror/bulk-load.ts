@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { countCare } from './dashboard-counts';
+import { BackgroundCheckpoints } from '../../platform/background-checkpoints';
+import { watchLockHolds } from '../../platform/write-lock';
+import { type FinishOptions, finishOffThread } from './bulk-load-worker';
+import { COUNT_CARE_SQL } from './dashboard-counts';
 import { WORD_STARTS_INDEX } from './search-starts';
 import { deleteSyncState, readSyncState, writeSyncState } from './sync-state';
 import { type EntityType, type MirrorDb, statement } from './types';
@@ -30,8 +33,8 @@ const BULK_DEFERRED_INDEXES: Record<EntityType, readonly string[]> = {
 export const SEARCH_CATCH_UP_ROWS = 5000;
 
 /**
- * `finishBulkLoad` sizes each catch-up transaction to take about this long: it holds the write lock (other processes
- * wait) and blocks the event loop (the bridge, the UI) for that time. Rows per step follow the measured speed, within
+ * `finishBulkLoad` sizes each catch-up transaction to take about this long: it holds the write lock (other writers
+ * wait), and where it runs on this thread (no worker) it blocks the event loop (the bridge, the UI) for that time. Rows per step follow the measured speed, within
  * `CATCH_UP_MIN_ROWS`..`SEARCH_CATCH_UP_ROWS` (fewer rows make more FTS segments to merge).
  */
 export const CATCH_UP_BUDGET_MS = 25;
@@ -42,7 +45,8 @@ const CATCH_UP_FIRST_ROWS = 1000;
  * WAL size (pages) that triggers a checkpoint during a bulk load. A checkpoint copies each changed database page
  * once, however many commits changed it, so a wider interval than SQLite's 1,000 pages writes the hot index pages of
  * a filling table less often; but the automatic checkpoint runs synchronously in the commit that crosses it, so its
- * size is a pause of the event loop: 4k pages (16 MiB) copy in about 20 ms (64 MiB took 70-220 ms).
+ * size is a pause of the event loop: 4k pages (16 MiB) copy in about 20 ms (64 MiB took 70-220 ms). It applies where
+ * the checkpoints cannot run in a worker thread (see `checkpointBulkLoadOffThread`).
  */
 const BULK_WAL_AUTOCHECKPOINT = 4096;
 const checkpointBefore = new WeakMap<MirrorDb, number>();
@@ -63,6 +67,30 @@ function restoreCheckpoints(db: MirrorDb): void {
   db.pragma('wal_checkpoint(PASSIVE)');
 }
 
+const WATERMARK_SQL = 'SELECT indexed_through FROM search_backlog WHERE entity_type = ?';
+/**
+ * Hands the WAL checkpoints of `db` to a worker thread while a bulk load of it is under way in this process
+ * (`BackgroundCheckpoints`, after each write transaction of `db`): a checkpoint copies thousands of pages and syncs
+ * the file, 20-40 ms inside the commit that crosses `BULK_WAL_AUTOCHECKPOINT` (one page of a first sync in about
+ * eighteen), a pause of this thread's event loop that no smaller page can avoid. Returns the function that waits for
+ * the worker's last checkpoint, turns the automatic checkpoint back on and stops the worker: call it before
+ * `finishBulkLoad`, and when the load stops for any reason. In-memory databases keep their own checkpoints.
+ */
+export function checkpointBulkLoadOffThread(db: MirrorDb): () => Promise<void> {
+  if (db.memory) return async () => undefined;
+  const checkpoints = new BackgroundCheckpoints(db);
+  const stopWatching = watchLockHolds((filename) => {
+    if (filename !== db.name || !checkpointBefore.has(db)) return;
+    checkpoints.begin();
+    checkpoints.written();
+  });
+  return async () => {
+    stopWatching();
+    await checkpoints.end();
+    await checkpoints.close();
+  };
+}
+
 const droppedIndexesSchema = z.array(z.object({ name: z.string(), sql: z.string() }));
 const droppedKey = (entityType: EntityType) => `bulk-load-indexes:${entityType}`;
 const tableOf = (entityType: EntityType) => (entityType === 'pet' ? 'pet' : 'person');
@@ -72,9 +100,7 @@ const tableOf = (entityType: EntityType) => (entityType === 'pet' ? 'pet' : 'per
  * `2002-mirror-deferred-search-index` migration). Undefined when no bulk load is under way.
  */
 export function searchIndexWatermark(db: MirrorDb, entityType: EntityType): number | undefined {
-  const row = statement(db, 'SELECT indexed_through FROM search_backlog WHERE entity_type = ?').get(
-    entityType,
-  ) as { indexed_through: number } | undefined;
+  const row = statement(db, WATERMARK_SQL).get(entityType) as { indexed_through: number } | undefined;
   return row?.indexed_through;
 }
 
@@ -110,6 +136,49 @@ export function beginBulkLoad(db: MirrorDb, entityType: EntityType): void {
 }
 
 /**
+ * The statements of finishing a bulk load of one table: what `catchUpBulkLoad` runs on this thread and the worker of
+ * `finishOffThread` on its own connection, from this one source.
+ */
+export interface FinishStatements {
+  entityType: EntityType;
+  /** The sync-state key of the list indexes the load dropped. */
+  droppedKey: string;
+  /** The search-index watermark (`?` entity type). */
+  watermark: string;
+  /** The seq of the last row of the next chunk above the watermark (`?` watermark, `?` rows), null when none. */
+  chunkEnd: string;
+  /** Indexes the rows with seq in (`?`, `?`]: the search indexes, and the care counts of pets (migration 2604). */
+  indexRows: string[];
+  /** Moves the watermark (`?` seq, `?` entity type). */
+  advance: string;
+  /** Whether an index exists (`?` name). */
+  indexExists: string;
+  /** Ends the bulk load (`?` entity type). */
+  end: string;
+}
+
+export function finishStatements(entityType: EntityType): FinishStatements {
+  const table = tableOf(entityType);
+  return {
+    entityType,
+    droppedKey: droppedKey(entityType),
+    watermark: WATERMARK_SQL,
+    // The upper end is the seq of the chunk's last row (seq values can have gaps).
+    chunkEnd: `SELECT MAX(seq) AS last FROM (SELECT seq FROM ${table} WHERE seq > ? ORDER BY seq LIMIT ?)`,
+    indexRows: [
+      ...SEARCH_INDEXES[entityType].map(
+        (index) => `INSERT INTO ${index.table} (rowid, ${index.columns})
+           SELECT seq, ${index.columns} FROM ${table} WHERE seq > ? AND seq <= ?`,
+      ),
+      ...(entityType === 'pet' ? [COUNT_CARE_SQL] : []),
+    ],
+    advance: 'UPDATE search_backlog SET indexed_through = ? WHERE entity_type = ?',
+    indexExists: "SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?",
+    end: 'DELETE FROM search_backlog WHERE entity_type = ?',
+  };
+}
+
+/**
  * Does one step of finishing a bulk load, in one transaction: indexes up to `maxRows` rows the search index left out,
  * or, once every row is indexed, builds one dropped list index again, and finally ends the bulk load. Returns true
  * when nothing is left to do. Call it repeatedly, yielding between calls, after the load.
@@ -119,64 +188,63 @@ export function catchUpBulkLoad(
   entityType: EntityType,
   maxRows = SEARCH_CATCH_UP_ROWS,
 ): boolean {
-  const table = tableOf(entityType);
+  const sql = finishStatements(entityType);
   return db.transaction(() => {
     const watermark = searchIndexWatermark(db, entityType);
     if (watermark === undefined) return true;
-    // The upper end is the seq of the chunk's last row (seq values can have gaps).
-    const last = statement(
-      db,
-      `SELECT MAX(seq) AS last FROM (SELECT seq FROM ${table} WHERE seq > ? ORDER BY seq LIMIT ?)`,
-    ).get(watermark, maxRows) as { last: number | null };
+    const last = statement(db, sql.chunkEnd).get(watermark, maxRows) as { last: number | null };
     if (last.last !== null) {
-      for (const index of SEARCH_INDEXES[entityType]) {
-        statement(
-          db,
-          `INSERT INTO ${index.table} (rowid, ${index.columns})
-           SELECT seq, ${index.columns} FROM ${table} WHERE seq > ? AND seq <= ?`,
-        ).run(watermark, last.last);
-      }
-      // The Overview's care counts follow the same watermark (migration 2604).
-      if (entityType === 'pet') countCare(db, watermark, last.last);
-      statement(db, 'UPDATE search_backlog SET indexed_through = ? WHERE entity_type = ?').run(
-        last.last,
-        entityType,
-      );
+      for (const text of sql.indexRows) statement(db, text).run(watermark, last.last);
+      statement(db, sql.advance).run(last.last, entityType);
       return false;
     }
-    const dropped = readSyncState(db, droppedKey(entityType), droppedIndexesSchema) ?? [];
+    const dropped = readSyncState(db, sql.droppedKey, droppedIndexesSchema) ?? [];
     const [next, ...rest] = dropped;
     if (next) {
-      const exists = db
-        .prepare("SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?")
-        .get(next.name);
-      if (!exists) db.exec(next.sql);
-      writeSyncState(db, droppedKey(entityType), rest);
+      if (!statement(db, sql.indexExists).get(next.name)) db.exec(next.sql);
+      writeSyncState(db, sql.droppedKey, rest);
       return false;
     }
-    deleteSyncState(db, droppedKey(entityType));
-    statement(db, 'DELETE FROM search_backlog WHERE entity_type = ?').run(entityType);
+    deleteSyncState(db, sql.droppedKey);
+    statement(db, sql.end).run(entityType);
     return true;
   })();
 }
 
+/** Rows of the next catch-up step after one of `rows` took `ms` (see `CATCH_UP_BUDGET_MS`). */
+function nextCatchUpRows(rows: number, ms: number): number {
+  // At most halved or doubled per step: one step slowed by a busy machine does not shrink the rest to nothing.
+  const factor = Math.min(2, Math.max(0.5, CATCH_UP_BUDGET_MS / Math.max(1, ms)));
+  return Math.round(Math.min(SEARCH_CATCH_UP_ROWS, Math.max(CATCH_UP_MIN_ROWS, rows * factor)));
+}
+
 /**
- * Finishes a bulk load step by step (see `catchUpBulkLoad`), yielding to the event loop between steps. Stops early
- * when `signal` aborts (everything still answers correctly, only slower; the next call goes on).
+ * Finishes a bulk load (see `catchUpBulkLoad`). A file's is finished by a worker thread with its own connection
+ * (`finishOffThread`), so neither the index builds nor the catch-up pause this thread's event loop; where no worker
+ * can (an in-memory database, a worker that fails), it goes on here step by step, yielding to the event loop
+ * between steps. Stops early when `signal` aborts (everything still answers correctly, only slower; the next call
+ * goes on from where it stopped).
  */
 export async function finishBulkLoad(
   db: MirrorDb,
   entityType: EntityType,
   signal?: AbortSignal,
+  options: FinishOptions = {},
 ): Promise<void> {
-  let rows = CATCH_UP_FIRST_ROWS;
-  while (!signal?.aborted) {
-    const started = performance.now();
-    if (catchUpBulkLoad(db, entityType, rows)) break;
-    // At most halved or doubled per step: one step slowed by a busy machine does not shrink the rest to nothing.
-    const factor = Math.min(2, Math.max(0.5, CATCH_UP_BUDGET_MS / Math.max(1, performance.now() - started)));
-    rows = Math.round(Math.min(SEARCH_CATCH_UP_ROWS, Math.max(CATCH_UP_MIN_ROWS, rows * factor)));
-    await new Promise<void>((resolve) => setImmediate(resolve));
+  const offThread = db.memory
+    ? 'unavailable'
+    : await finishOffThread(db, finishStatements(entityType), signal, options, {
+        firstRows: CATCH_UP_FIRST_ROWS,
+        nextRows: nextCatchUpRows,
+      });
+  if (offThread !== 'finished') {
+    let rows = CATCH_UP_FIRST_ROWS;
+    while (!signal?.aborted) {
+      const started = performance.now();
+      if (catchUpBulkLoad(db, entityType, rows)) break;
+      rows = nextCatchUpRows(rows, performance.now() - started);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
   }
   if (searchIndexWatermark(db, 'pet') === undefined && searchIndexWatermark(db, 'person') === undefined) {
     restoreCheckpoints(db);

@@ -1,5 +1,4 @@
 import { type Migration, sql } from 'kysely';
-import { type MirrorDb, statement } from './types';
 
 const day = (row: 'new' | 'old') => `COALESCE(substr(${row}.intake_date, 1, 10), '')`;
 const key = (row: 'new' | 'old') =>
@@ -122,12 +121,7 @@ export const deferredCareCounts: Migration = {
 export const UNCOUNTED_CARE_SQL = `SELECT status, species, COALESCE(substr(intake_date, 1, 10), '') AS intake_day,
     COUNT(*) AS n FROM pet_list WHERE seq > ? AND presence != 'removed' GROUP BY 1, 2, 3`;
 
-/** Adds the care counts of the `pet_list` rows with seq in (`after`, `through`] to `pet_care_count`. */
-export function countCare(db: MirrorDb, after: number, through: number): void {
-  statement(
-    db,
-    `INSERT INTO pet_care_count
-     SELECT status, species, intake_day, n FROM (${UNCOUNTED_CARE_SQL.replace('seq > ?', 'seq > ? AND seq <= ?')})
-     WHERE true ON CONFLICT DO UPDATE SET n = n + excluded.n`,
-  ).run(after, through);
-}
+/** Adds the care counts of the `pet_list` rows with seq in (`?`, `?`] to `pet_care_count`. */
+export const COUNT_CARE_SQL = `INSERT INTO pet_care_count
+  SELECT status, species, intake_day, n FROM (${UNCOUNTED_CARE_SQL.replace('seq > ?', 'seq > ? AND seq <= ?')})
+  WHERE true ON CONFLICT DO UPDATE SET n = n + excluded.n`;

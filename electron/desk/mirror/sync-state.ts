@@ -1,11 +1,17 @@
 import { z } from 'zod';
 import { type MirrorDb, statement } from './types';
 
+/** The statements of the sync bookkeeping (`?` key; `?` key, `?` JSON to write), also for worker threads. */
+export const SYNC_STATE_SQL = {
+  read: 'SELECT json FROM sync_state WHERE key = ?',
+  write:
+    'INSERT INTO sync_state (key, json) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET json = excluded.json',
+  delete: 'DELETE FROM sync_state WHERE key = ?',
+} as const;
+
 /** Reads a JSON value of the sync bookkeeping, or undefined when absent or unreadable. */
 export function readSyncState<T>(db: MirrorDb, key: string, schema: z.ZodType<T>): T | undefined {
-  const row = statement(db, 'SELECT json FROM sync_state WHERE key = ?').get(key) as
-    | { json: string }
-    | undefined;
+  const row = statement(db, SYNC_STATE_SQL.read).get(key) as { json: string } | undefined;
   if (!row) return undefined;
   const parsed = schema.safeParse(JSON.parse(row.json));
   return parsed.success ? parsed.data : undefined;
@@ -13,14 +19,11 @@ export function readSyncState<T>(db: MirrorDb, key: string, schema: z.ZodType<T>
 
 /** Writes a JSON value of the sync bookkeeping (call inside the transaction of the rows it describes). */
 export function writeSyncState(db: MirrorDb, key: string, value: unknown): void {
-  statement(
-    db,
-    'INSERT INTO sync_state (key, json) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET json = excluded.json',
-  ).run(key, JSON.stringify(value));
+  statement(db, SYNC_STATE_SQL.write).run(key, JSON.stringify(value));
 }
 
 export function deleteSyncState(db: MirrorDb, key: string): void {
-  statement(db, 'DELETE FROM sync_state WHERE key = ?').run(key);
+  statement(db, SYNC_STATE_SQL.delete).run(key);
 }
 
 /** What the desk remembers of a GET response, to send `If-None-Match` and use a 304 without a body. */

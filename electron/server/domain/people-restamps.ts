@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { UpdateClock } from '../db/update-clock';
+import { BackgroundJob } from './background-job';
 import { INLINE_CHUNK, RESTAMP_BUDGET_MS, RESTAMP_CHUNK } from './pet-restamps';
 
 /**
@@ -17,8 +18,7 @@ export class PeopleRestamps {
   private readonly finish: Database.Statement<[number]>;
   private readonly next: Database.Statement<[number, number]>;
   private readonly stamp: Database.Statement<[number, number]>;
-  private running: Promise<void> | undefined;
-  private stopped = false;
+  private readonly background: BackgroundJob;
 
   constructor(
     private readonly sqlite: Database.Database,
@@ -30,6 +30,11 @@ export class PeopleRestamps {
     this.finish = sqlite.prepare('DELETE FROM people_restamp_jobs WHERE id = ?');
     this.next = sqlite.prepare('SELECT seq FROM people WHERE seq > ? ORDER BY seq LIMIT ?').pluck();
     this.stamp = sqlite.prepare('UPDATE people SET updated_at = ? WHERE seq = ?');
+    this.background = new BackgroundJob({
+      name: 're-stamping people',
+      pending: () => this.waiting,
+      step: () => this.sqlite.transaction(() => this.work())(),
+    });
   }
 
   /**
@@ -55,33 +60,17 @@ export class PeopleRestamps {
 
   /** Works off the jobs in the background (no-op when none or already running). */
   resume(): void {
-    if (this.running || this.stopped) return;
-    this.running = (async () => {
-      try {
-        for (;;) {
-          // The first chunk waits for the caller's transaction to commit (or roll back: then no job is left).
-          await new Promise((resolve) => setImmediate(resolve));
-          if (this.stopped || !this.waiting) return;
-          this.sqlite.transaction(() => this.work())();
-        }
-      } catch (error) {
-        // A full or busy disk: the job is in the database, so try again a little later.
-        const message = error instanceof Error ? error.message : String(error);
-        console.error(`[server] re-stamping people paused: ${message}; retrying in 5 s`);
-        setTimeout(() => this.resume(), 5000).unref();
-      } finally {
-        this.running = undefined;
-      }
-    })();
+    this.background.resume();
   }
 
-  /** Resolves once no job is left (or the server is stopping). */
-  async settled(): Promise<void> {
-    while (this.running) await this.running;
+  /** Resolves once no job is left, a retry after a failed chunk included (or the server is stopping). */
+  settled(): Promise<void> {
+    return this.background.settled();
   }
 
+  /** Takes no further chunk and cancels a retry waiting (then `settled()` resolves). */
   stop(): void {
-    this.stopped = true;
+    this.background.stop();
   }
 
   /** One chunk, read inside its write transaction (another process may have moved the cursor). */

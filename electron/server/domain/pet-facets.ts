@@ -37,8 +37,11 @@ export class PetFacets {
   private breedLower: string[] = [];
   private readonly dirty = new Set<number>();
   private loaded = false;
-  /** The highest `updated_at` loaded so far (the first load's cursor). */
-  private warmedUpTo = 0;
+  /**
+   * The highest `updated_at` loaded so far (the first load's cursor). It starts below every stamp: imported and
+   * legacy rows can carry 0 (or less), and they are pets too.
+   */
+  private warmedUpTo = Number.NEGATIVE_INFINITY;
   /** Set while the first load runs in steps from the event loop (`warmInSteps`). */
   warming = false;
   private readonly one: Database.Statement<[number]>;
@@ -71,8 +74,7 @@ export class PetFacets {
       const rows = this.newer.all(this.warmedUpTo, WARM_ROWS) as FacetRow[];
       const moved: ViewChange[] = [];
       for (const row of rows) {
-        // Stamps are at least 1: a pet with none yet is read for the first time.
-        if ((this.updatedAt[row.seq] ?? 0) > 0) {
+        if (this.has(row.seq)) {
           const before = this.entryOf(row.seq);
           this.store(row);
           moved.push({ seq: row.seq, before, after: this.entryOf(row.seq) });
@@ -156,6 +158,11 @@ export class PetFacets {
   }
   breedOf(seq: number): string {
     return this.breedLower[seq] ?? '';
+  }
+
+  /** Whether the pet was read already (its stamp may be 0, so only a stored row says so). */
+  private has(seq: number): boolean {
+    return this.species[seq] !== undefined;
   }
 
   private entryOf(seq: number): ViewEntry | undefined {

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { BackgroundCheckpoints } from '../db/background-checkpoints';
+import { BackgroundCheckpoints } from '../../platform/background-checkpoints';
+import { BackgroundJob } from './background-job';
 
 /**
  * Pets re-rendered in the settings change's own transaction: a change that concerns at most this many pets
@@ -40,8 +41,7 @@ export class PetRestamps {
   private readonly insert: Database.Statement<[string, string]>;
   /** The statement that finds a job's next pets, per condition. */
   private readonly nextPets = new Map<string, Database.Statement>();
-  private running: Promise<void> | undefined;
-  private stopped = false;
+  private readonly background: BackgroundJob;
   /** The WAL is copied into the database by a worker while the chunks run, not inside their commits. */
   private readonly checkpoints: BackgroundCheckpoints;
 
@@ -56,6 +56,12 @@ export class PetRestamps {
     this.finish = sqlite.prepare('DELETE FROM pet_restamp_jobs WHERE id = ?');
     this.insert = sqlite.prepare('INSERT INTO pet_restamp_jobs (condition, params) VALUES (?, ?)');
     this.checkpoints = new BackgroundCheckpoints(sqlite);
+    this.background = new BackgroundJob({
+      name: 're-rendering pets',
+      pending: () => this.jobs.get() !== undefined,
+      step: () => this.chunk(),
+      rest: () => this.checkpoints.end(),
+    });
   }
 
   /**
@@ -85,51 +91,38 @@ export class PetRestamps {
 
   /** Starts working off the jobs in the background (no-op when none or already running). */
   resume(): void {
-    if (this.running || this.stopped) return;
-    this.running = (async () => {
-      try {
-        for (;;) {
-          // The first chunk waits for the caller's transaction to commit (or roll back: then no job is left).
-          await new Promise((resolve) => setImmediate(resolve));
-          if (this.stopped) return;
-          if (this.jobs.get() === undefined) return;
-          this.checkpoints.begin();
-          this.sqlite.pragma('synchronous = NORMAL');
-          try {
-            // The job is read inside the chunk's write transaction: another process working on the same job
-            // (a command-line change it left unfinished) moves its cursor between our chunks, never during one.
-            // Settings another process changed are re-read first (in every write transaction).
-            this.sqlite.transaction(() => {
-              const job = this.jobs.get() as Job | undefined;
-              if (job) this.work(job, RESTAMP_CHUNK, RESTAMP_BUDGET_MS);
-            })();
-          } finally {
-            this.sqlite.pragma('synchronous = FULL');
-          }
-          this.checkpoints.written();
-          this.afterChunk();
-        }
-      } catch (error) {
-        // A full or busy disk: the job is in the database, so try again a little later.
-        const message = error instanceof Error ? error.message : String(error);
-        console.error(`[server] re-rendering pets paused: ${message}; retrying in 5 s`);
-        setTimeout(() => this.resume(), 5000).unref();
-      } finally {
-        await this.checkpoints.end();
-        this.running = undefined;
-      }
-    })();
+    this.background.resume();
   }
 
-  /** Resolves once no job is left (or the server is stopping). */
-  async settled(): Promise<void> {
-    while (this.running) await this.running;
+  /** Resolves once no job is left, a retry after a failed chunk included (or the server is stopping). */
+  settled(): Promise<void> {
+    return this.background.settled();
   }
 
-  /** Stops taking chunks and the checkpoint worker (before the database closes). */
+  /** Stops taking chunks (a retry waiting is cancelled), then the checkpoint worker (before the database closes). */
   async stop(): Promise<void> {
-    this.stopped = true;
+    this.background.stop();
+    await this.background.settled();
     await this.checkpoints.close();
+  }
+
+  /** One background chunk of the first job, its own transaction, the WAL left to the checkpoint worker. */
+  private chunk(): void {
+    this.checkpoints.begin();
+    this.sqlite.pragma('synchronous = NORMAL');
+    try {
+      // The job is read inside the chunk's write transaction: another process working on the same job
+      // (a command-line change it left unfinished) moves its cursor between our chunks, never during one.
+      // Settings another process changed are re-read first (in every write transaction).
+      this.sqlite.transaction(() => {
+        const job = this.jobs.get() as Job | undefined;
+        if (job) this.work(job, RESTAMP_CHUNK, RESTAMP_BUDGET_MS);
+      })();
+    } finally {
+      this.sqlite.pragma('synchronous = FULL');
+    }
+    this.checkpoints.written();
+    this.afterChunk();
   }
 
   /**

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startBrowserHost } from '../../../electron/browser-host';
 import { createDeskCore } from '../../../electron/desk/api';
+import { watchEventLoop } from '../fixtures';
 
 /**
  * Child process of the sync-stall case: a desk in browser mode (core and bridge in one Node process, as
@@ -24,6 +25,32 @@ const started = performance.now();
 // The core's own event-loop delay, beside the bridge calls measured from outside.
 const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
+// With each pause, how long this process's code ran in it: survives a loaded machine better than wall-clock.
+const stopWatch = watchEventLoop();
+// The most CPU the main thread used between two ticks of a 16 ms timer (Linux's scheduler statistics: time on a CPU,
+// so a machine busy with other processes does not inflate it; I/O waits, such as a checkpoint's fsync, are left
+// out). Undefined where /proc does not say.
+const schedstat = `/proc/self/task/${process.pid}/schedstat`;
+const mainThreadCpuMs = () => {
+  try {
+    return Number(fs.readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return undefined;
+  }
+};
+let cpuBefore = mainThreadCpuMs();
+let longestCpuBetweenTicks = 0;
+let longestCpuAt = 0;
+const cpuTimer = setInterval(() => {
+  const cpu = mainThreadCpuMs();
+  if (cpu !== undefined && cpuBefore !== undefined) {
+    if (cpu - cpuBefore > longestCpuBetweenTicks) {
+      longestCpuBetweenTicks = cpu - cpuBefore;
+      longestCpuAt = performance.now() - started;
+    }
+  }
+  cpuBefore = cpu;
+}, 16);
 // Where the sync is when (stderr), to match the slowest bridge calls with what the core was doing.
 let lastPhase = '';
 core.events.subscribe((event) => {
@@ -49,6 +76,8 @@ await new Promise<void>((resolve) => {
   setTimeout(check, 500);
 });
 const status = core.status.get();
+const watched = stopWatch();
+clearInterval(cpuTimer);
 process.stdout.write(
   `${JSON.stringify({
     done: status.state,
@@ -56,6 +85,11 @@ process.stdout.write(
     error: status.error?.message ?? null,
     loopMaxMs: loop.max / 1e6,
     loopP99Ms: loop.percentile(99) / 1e6,
+    longestPauseMs: watched.max,
+    busyInLongestPauseMs: watched.busyInMax,
+    longestBusyMs: watched.longestBusy,
+    mainCpuLongestMs: cpuBefore === undefined ? null : longestCpuBetweenTicks,
+    mainCpuLongestAtMs: longestCpuAt,
   })}\n`,
 );
 await host.close();

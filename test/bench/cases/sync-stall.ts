@@ -71,6 +71,11 @@ export const syncStallCases: BenchCase[] = [
           error: string | null;
           loopMaxMs: number;
           loopP99Ms: number;
+          longestPauseMs: number;
+          busyInLongestPauseMs: number;
+          longestBusyMs: number;
+          mainCpuLongestMs: number | null;
+          mainCpuLongestAtMs: number;
         };
         latencies.sort((a, b) => a - b);
         const longest = latencies[latencies.length - 1] ?? 0;
@@ -86,7 +91,7 @@ export const syncStallCases: BenchCase[] = [
             p99Ms: p99,
             target: 'longest < 50 ms',
             met: longest < 50 && result.done === 'idle',
-            note: `longest ${longest.toFixed(0)} ms; ${latencies.length} calls, ${over} over 50 ms; core event loop delay max ${result.loopMaxMs.toFixed(0)} ms, p99 ${result.loopP99Ms.toFixed(0)} ms; sync ${result.done} after ${result.seconds.toFixed(1)} s${result.error ? ` (${result.error})` : ''}; load average ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} CPUs`,
+            note: `longest ${longest.toFixed(0)} ms; ${latencies.length} calls, ${over} over 50 ms; core event loop delay max ${result.loopMaxMs.toFixed(0)} ms, p99 ${result.loopP99Ms.toFixed(0)} ms; its longest pause ${result.longestPauseMs.toFixed(0)} ms (busy ${result.busyInLongestPauseMs.toFixed(0)} ms of it), longest busy stretch ${result.longestBusyMs.toFixed(0)} ms; most main-thread CPU between two 16 ms ticks ${result.mainCpuLongestMs?.toFixed(0) ?? 'unknown'} ms (at ${(result.mainCpuLongestAtMs / 1000).toFixed(1)} s); sync ${result.done} after ${result.seconds.toFixed(1)} s${result.error ? ` (${result.error})` : ''}; load average ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} CPUs`,
           },
         ];
       } finally {

@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
-import { startDriverWorker } from '../../platform/driver-worker';
+import { startDriverWorker } from './driver-worker';
 
 /**
  * The checkpointing connection, run in a worker thread: it copies the WAL into the database file (and waits for
@@ -28,8 +28,8 @@ parentPort.on('message', (message) => {
 `;
 
 /**
- * Checkpoints off the event loop while a long series of writes runs (the re-rendering of thousands of pets after a
- * settings change). SQLite's automatic checkpoint runs inside the commit that crosses 1000 WAL pages, on the
+ * Checkpoints off the event loop while a long series of writes runs (the server's re-rendering of thousands of pets
+ * after a settings change, a desk's first sync). SQLite's automatic checkpoint runs inside the commit that crosses 1000 WAL pages, on the
  * committing thread: copying those pages and syncing the file took 30 to 300 ms on a busy disk, a stall for every
  * reader. Between `begin()` and `end()` the connection's automatic checkpoint is off and a worker thread's own
  * connection checkpoints after each `written()` (PASSIVE: it never blocks the writer or the readers). Where a
@@ -107,7 +107,7 @@ export class BackgroundCheckpoints {
       const worker = startDriverWorker(WORKER_SOURCE, { filename: this.sqlite.name });
       worker.unref();
       worker.on('message', (result: { error: string | null }) => {
-        if (result.error) console.error(`[server] background checkpoint failed: ${result.error}`);
+        if (result.error) console.error(`[storage] background checkpoint failed: ${result.error}`);
         this.busy = false;
         worker.unref();
         if (this.again) {
@@ -133,7 +133,7 @@ export class BackgroundCheckpoints {
   /** The worker failed: back to the automatic checkpoint, for good. */
   private giveUp(error: unknown): void {
     const message = error instanceof Error ? error.message : String(error);
-    console.error(`[server] checkpoints stay on the main thread: ${message}`);
+    console.error(`[storage] checkpoints stay on the main thread: ${message}`);
     this.unavailable = true;
     this.worker = undefined;
     this.busy = false;
