@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -298,6 +299,48 @@ describe('a desk switching connections', () => {
     await core.registry.invoke('sync.connection.set', { mode: 'none' });
     expect(await petNames(core)).toEqual([]);
     expect((await core.registry.invoke('outbox.list')).counts.pending).toBe(0);
+  }, 60_000);
+
+  it('tells, in the connection settings, that a clash stopped the carry of what was entered with no connection', async () => {
+    const server = await startServer();
+    cleanups.push(() => server.close());
+    const folder = tempDir('switch-desk-');
+    cleanups.push(() => folder.remove());
+    const connect = { mode: 'remote', remote: server.origin, apiKey: WRITE_KEY } as const;
+    let core = await desk(folder.dir);
+    await core.registry.invoke('sync.connection.set', connect);
+    expect((await core.registry.invoke('sync.connection.get')).carryClash).toBeUndefined();
+    await core.registry.invoke('sync.connection.set', { mode: 'none' });
+    await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Offline' }) });
+    await core.close();
+    // A conflict notice about the same field of the same record in both mirrors: neither may replace the other.
+    const connections = path.join(folder.dir, 'connections');
+    const [target] = fs.readdirSync(connections).filter((name) => name !== 'unconfigured');
+    for (const [dir, local] of [
+      ['unconfigured', 'offline'],
+      [target as string, 'connection'],
+    ]) {
+      const db = new Database(path.join(connections, dir as string, 'mirror.sqlite'));
+      db.prepare(
+        `INSERT INTO outbox_conflict (entity_type, entity_id, record_name, field, base_json, server_json, local_json,
+           detected_ms) VALUES ('pet', 'pet-on-both', 'On Both', 'description', '"a"', '"b"', ?, 1)`,
+      ).run(JSON.stringify(local));
+      db.close();
+    }
+
+    core = await desk(folder.dir);
+    const summary = await core.registry.invoke('sync.connection.set', connect);
+    expect(summary.carryClash).toMatch(/not moved to this connection.*outbox_conflict.*Nothing was moved/);
+    expect(summary.carryClash).toMatch(/set the connection to Off/);
+    expect(await petNames(core)).toEqual([]);
+    await core.close();
+    // At the next start it is tried again, and still said.
+    core = await desk(folder.dir);
+    expect((await core.registry.invoke('sync.connection.get')).carryClash).toMatch(/Nothing was moved/);
+    // Off: the changes are there, and nothing clashes.
+    await core.registry.invoke('sync.connection.set', { mode: 'none' });
+    expect((await core.registry.invoke('sync.connection.get')).carryClash).toBeUndefined();
+    expect(await petNames(core)).toEqual(['Offline']);
   }, 60_000);
 
   it('refuses a bad address without leaving the current connection', async () => {

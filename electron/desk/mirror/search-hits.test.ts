@@ -10,7 +10,7 @@ import { statement } from './types';
  * ranking every match: pages and counts must be exactly those of ranking them all.
  */
 const PETS = BIG_SEARCH + 2500;
-const NAMES = ['Rar Ridge', 'Old Rarity', 'Apollo', 'Bella', 'rara', 'Zed'];
+const NAMES = ['Rar Ridge', 'Old Rarity', 'Apollo', 'Bella', 'rara', 'Zed', 'Sky-Rarebit'];
 let mirror: Mirror;
 let removedId = '';
 

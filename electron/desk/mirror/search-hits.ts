@@ -8,8 +8,10 @@ import { type MirrorDb, statement } from './types';
  * on each keystroke: see `bigSearchPage` in list-pages.ts.
  */
 
-/** Writes this module made to the scratch table, per connection: not changes to the mirror. */
+/** Writes made to scratch tables of each connection (`noteScratchWrites`): not changes to the mirror. */
 const scratchWrites = new WeakMap<MirrorDb, number>();
+/** Connections with a `temp.search_hit` table. */
+const withHitTable = new WeakSet<MirrorDb>();
 
 /**
  * Above this many matches a search in relevance order is paged rank by rank from the name index, not by ranking and
@@ -26,6 +28,11 @@ export function mirrorChanges(db: MirrorDb): number {
   return n - (scratchWrites.get(db) ?? 0);
 }
 
+/** Counts `changes` writes to a scratch table of this connection (not the mirror) out of `mirrorChanges`. */
+export function noteScratchWrites(db: MirrorDb, changes: number): void {
+  scratchWrites.set(db, (scratchWrites.get(db) ?? 0) + changes);
+}
+
 /** What `temp.search_hit` holds, per connection: the matches of this search, gathered at that mirror state. */
 const gathered = new WeakMap<MirrorDb, { narrowing: Narrowing | undefined; changes: number; hits: number }>();
 
@@ -34,9 +41,9 @@ const gathered = new WeakMap<MirrorDb, { narrowing: Narrowing | undefined; chang
  * provably matches the same rows (see `Narrowing`) keeps them: `985` to `9851410000` writes 100k rows once.
  */
 export function gatherHits(db: MirrorDb, search: SearchClause): number {
-  if (!scratchWrites.has(db)) {
+  if (!withHitTable.has(db)) {
     db.exec('CREATE TEMP TABLE IF NOT EXISTS search_hit (seq INTEGER PRIMARY KEY)');
-    scratchWrites.set(db, 0);
+    withHitTable.add(db);
   }
   const changes = mirrorChanges(db);
   const last = gathered.get(db);
@@ -51,7 +58,7 @@ export function gatherHits(db: MirrorDb, search: SearchClause): number {
     db,
     `INSERT OR IGNORE INTO temp.search_hit SELECT seq FROM (${search.matches})`,
   ).run(...search.params).changes;
-  scratchWrites.set(db, (scratchWrites.get(db) ?? 0) + cleared + added);
+  noteScratchWrites(db, cleared + added);
   gathered.set(db, { narrowing: search.narrowing, changes, hits: added });
   return added;
 }
