@@ -343,6 +343,51 @@ describe('a desk switching connections', () => {
     expect(await petNames(core)).toEqual(['Offline']);
   }, 60_000);
 
+  it('goes back to no connection only once a carry cut short has emptied the unconfigured folder', async () => {
+    const server = await startServer();
+    cleanups.push(() => server.close());
+    const folder = tempDir('switch-desk-');
+    cleanups.push(() => folder.remove());
+    const unconfigured = path.join(folder.dir, 'connections', 'unconfigured', 'mirror.sqlite');
+    const onUnconfigured = (sql: string) => {
+      const db = new Database(unconfigured);
+      db.exec(sql);
+      db.close();
+    };
+    const core = await desk(folder.dir);
+    // The connection has its folder already (a first connection would take the unconfigured file whole).
+    const remote = { mode: 'remote', remote: server.origin, apiKey: WRITE_KEY } as const;
+    await core.registry.invoke('sync.connection.set', remote);
+    await core.registry.invoke('sync.connection.set', { mode: 'none' });
+    await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Entered Offline' }) });
+    // The unconfigured folder cannot be emptied: the connection takes the pet, the folder keeps its copy.
+    onUnconfigured(
+      `CREATE TRIGGER refuse BEFORE DELETE ON outbox BEGIN SELECT RAISE(ABORT, 'disk said no'); END`,
+    );
+    await core.registry.invoke('sync.connection.set', remote);
+    expect(await petNames(core)).toEqual(['Entered Offline']);
+
+    // Editing that copy with no connection would be lost (the connection has the pet already): the switch is
+    // refused while the folder cannot be emptied, and the desk stays on the connection.
+    await expect(core.registry.invoke('sync.connection.set', { mode: 'none' })).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/could not clear them from its no-connection folder/),
+    });
+    expect((await core.registry.invoke('sync.connection.get')).mode).toBe('remote');
+
+    // Once it can be emptied, the switch goes through to an empty desk; the pet is sent once, from the connection.
+    onUnconfigured('DROP TRIGGER refuse');
+    await core.registry.invoke('sync.connection.set', { mode: 'none' });
+    expect(await petNames(core)).toEqual([]);
+    expect((await core.registry.invoke('outbox.list')).counts.pending).toBe(0);
+    await core.registry.invoke('sync.connection.set', remote);
+    await until(
+      async () => (await core.registry.invoke('outbox.list')).counts.pending === 0,
+      'the queue to drain',
+    );
+    expect(readServerState(server.dataDir).pets.map((pet) => pet.name)).toEqual(['Entered Offline']);
+  }, 60_000);
+
   it('refuses a bad address without leaving the current connection', async () => {
     const core = await desk();
     await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Stays' }) });

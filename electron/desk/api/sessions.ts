@@ -5,7 +5,7 @@ import {
   deskMethods,
 } from '../../../shared/desk-api';
 import { countRecords } from '../mirror';
-import { CarryConflictError, carryUnconfigured } from '../outbox';
+import { CarryConflictError, carryUnconfigured, finishInterruptedCarry } from '../outbox';
 import {
   adoptLegacyMirror,
   adoptUnconfigured,
@@ -49,7 +49,15 @@ export function carryClashMessage(error: CarryConflictError): string {
  * returned, for the connection settings to show.
  */
 async function bringUnconfigured(context: DeskContext, id: string): Promise<string | undefined> {
-  if (id === UNCONFIGURED_ID) return undefined;
+  if (id === UNCONFIGURED_ID) {
+    // A desk started with no connection after a carry was cut short: finished now if it can be (see `switchTo`).
+    await finishInterruptedCarry(connectionFolder(context.dataDir, UNCONFIGURED_ID)).catch((error: Error) =>
+      context.log.warn('an interrupted carry of changes entered with no connection cannot finish', {
+        reason: error.message,
+      }),
+    );
+    return undefined;
+  }
   try {
     await adoptUnconfigured(context.dataDir, id);
     const { carried } = await carryUnconfigured(
@@ -212,6 +220,7 @@ export class DeskSessions {
       old.sync.service.reconfigure();
       return old;
     }
+    if (target === UNCONFIGURED_ID) await this.finishInterruptedCarry();
     await old.close();
     try {
       await apply();
@@ -239,6 +248,26 @@ export class DeskSessions {
       collections: ['pets', 'adopters', 'fosters', 'metadata'],
     });
     return session;
+  }
+
+  /**
+   * Before the desk goes back to no connection: a carry to a connection that could not empty the unconfigured mirror
+   * is finished first, or the switch is refused (an edit there of a row already carried would be lost).
+   */
+  private async finishInterruptedCarry(): Promise<void> {
+    try {
+      const finished = await finishInterruptedCarry(connectionFolder(this.context.dataDir, UNCONFIGURED_ID));
+      if (finished)
+        this.context.log.info('an interrupted carry of changes entered with no connection finished');
+    } catch (error) {
+      this.context.log.warn('an interrupted carry of changes entered with no connection cannot finish', {
+        reason: (error as Error).message,
+      });
+      throw new DeskCallError({
+        code: 'unavailable',
+        message: `The changes entered with no connection were moved to this connection, but this desk could not clear them from its no-connection folder (${(error as Error).message}). They are sent from this connection; stay on it and try again later.`,
+      });
+    }
   }
 
   private async reopen(id: string): Promise<DeskSession> {
