@@ -16,6 +16,11 @@ export const connectionSummarySchema = z.object({
   hasKey: z.boolean(),
   /** How the key is kept at rest: encrypted with the OS keychain (desktop) or an owner-only file. */
   keyProtection: z.enum(['encrypted', 'owner-only-file']),
+  /**
+   * Set when what was entered on this desk with no connection could not be moved to this connection (a row of its
+   * own clashes with one to move): what clashed, that nothing was moved, and what to do, for people.
+   */
+  carryClash: z.string().optional(),
 });
 export type ConnectionSummary = z.infer<typeof connectionSummarySchema>;
 

@@ -29,6 +29,12 @@ beforeAll(async () => {
     if (created.status === 'queued' && i === 0) localPetId = created.entityId;
   }
   outbox.createPerson({ type: 'volunteer', name: 'Dana Damage', email: 'dana@example.org' });
+  // A row an earlier carry took from the unconfigured mirror: a carry cut short must not take it again.
+  mirror.db
+    .prepare(
+      `INSERT INTO carried_row (source_table, row_key, carried_ms) VALUES ('outbox', '["carried-key"]', 1)`,
+    )
+    .run();
   await outbox.close();
   await mirror.close();
   fs.copyFileSync(path.join(dataDir, 'mirror.sqlite'), pristine);
@@ -139,6 +145,9 @@ describe('a damaged desk mirror', () => {
       expect(mirror.db.prepare('SELECT name FROM pet WHERE id = ?').get(localPetId)).toEqual({
         name: 'Damage Pet 0',
       });
+      expect(mirror.db.prepare('SELECT source_table, row_key FROM carried_row').all()).toEqual([
+        { source_table: 'outbox', row_key: '["carried-key"]' },
+      ]);
       expect(mirror.db.prepare(`SELECT COUNT(*) AS n FROM pet WHERE name LIKE 'Damage Pet %'`).get()).toEqual(
         {
           n: 40,

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -298,6 +299,93 @@ describe('a desk switching connections', () => {
     await core.registry.invoke('sync.connection.set', { mode: 'none' });
     expect(await petNames(core)).toEqual([]);
     expect((await core.registry.invoke('outbox.list')).counts.pending).toBe(0);
+  }, 60_000);
+
+  it('tells, in the connection settings, that a clash stopped the carry of what was entered with no connection', async () => {
+    const server = await startServer();
+    cleanups.push(() => server.close());
+    const folder = tempDir('switch-desk-');
+    cleanups.push(() => folder.remove());
+    const connect = { mode: 'remote', remote: server.origin, apiKey: WRITE_KEY } as const;
+    let core = await desk(folder.dir);
+    await core.registry.invoke('sync.connection.set', connect);
+    expect((await core.registry.invoke('sync.connection.get')).carryClash).toBeUndefined();
+    await core.registry.invoke('sync.connection.set', { mode: 'none' });
+    await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Offline' }) });
+    await core.close();
+    // A conflict notice about the same field of the same record in both mirrors: neither may replace the other.
+    const connections = path.join(folder.dir, 'connections');
+    const [target] = fs.readdirSync(connections).filter((name) => name !== 'unconfigured');
+    for (const [dir, local] of [
+      ['unconfigured', 'offline'],
+      [target as string, 'connection'],
+    ]) {
+      const db = new Database(path.join(connections, dir as string, 'mirror.sqlite'));
+      db.prepare(
+        `INSERT INTO outbox_conflict (entity_type, entity_id, record_name, field, base_json, server_json, local_json,
+           detected_ms) VALUES ('pet', 'pet-on-both', 'On Both', 'description', '"a"', '"b"', ?, 1)`,
+      ).run(JSON.stringify(local));
+      db.close();
+    }
+
+    core = await desk(folder.dir);
+    const summary = await core.registry.invoke('sync.connection.set', connect);
+    expect(summary.carryClash).toMatch(/not moved to this connection.*outbox_conflict.*Nothing was moved/);
+    expect(summary.carryClash).toMatch(/set the connection to Off/);
+    expect(await petNames(core)).toEqual([]);
+    await core.close();
+    // At the next start it is tried again, and still said.
+    core = await desk(folder.dir);
+    expect((await core.registry.invoke('sync.connection.get')).carryClash).toMatch(/Nothing was moved/);
+    // Off: the changes are there, and nothing clashes.
+    await core.registry.invoke('sync.connection.set', { mode: 'none' });
+    expect((await core.registry.invoke('sync.connection.get')).carryClash).toBeUndefined();
+    expect(await petNames(core)).toEqual(['Offline']);
+  }, 60_000);
+
+  it('goes back to no connection only once a carry cut short has emptied the unconfigured folder', async () => {
+    const server = await startServer();
+    cleanups.push(() => server.close());
+    const folder = tempDir('switch-desk-');
+    cleanups.push(() => folder.remove());
+    const unconfigured = path.join(folder.dir, 'connections', 'unconfigured', 'mirror.sqlite');
+    const onUnconfigured = (sql: string) => {
+      const db = new Database(unconfigured);
+      db.exec(sql);
+      db.close();
+    };
+    const core = await desk(folder.dir);
+    // The connection has its folder already (a first connection would take the unconfigured file whole).
+    const remote = { mode: 'remote', remote: server.origin, apiKey: WRITE_KEY } as const;
+    await core.registry.invoke('sync.connection.set', remote);
+    await core.registry.invoke('sync.connection.set', { mode: 'none' });
+    await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Entered Offline' }) });
+    // The unconfigured folder cannot be emptied: the connection takes the pet, the folder keeps its copy.
+    onUnconfigured(
+      `CREATE TRIGGER refuse BEFORE DELETE ON outbox BEGIN SELECT RAISE(ABORT, 'disk said no'); END`,
+    );
+    await core.registry.invoke('sync.connection.set', remote);
+    expect(await petNames(core)).toEqual(['Entered Offline']);
+
+    // Editing that copy with no connection would be lost (the connection has the pet already): the switch is
+    // refused while the folder cannot be emptied, and the desk stays on the connection.
+    await expect(core.registry.invoke('sync.connection.set', { mode: 'none' })).rejects.toMatchObject({
+      code: 'unavailable',
+      message: expect.stringMatching(/could not clear them from its no-connection folder/),
+    });
+    expect((await core.registry.invoke('sync.connection.get')).mode).toBe('remote');
+
+    // Once it can be emptied, the switch goes through to an empty desk; the pet is sent once, from the connection.
+    onUnconfigured('DROP TRIGGER refuse');
+    await core.registry.invoke('sync.connection.set', { mode: 'none' });
+    expect(await petNames(core)).toEqual([]);
+    expect((await core.registry.invoke('outbox.list')).counts.pending).toBe(0);
+    await core.registry.invoke('sync.connection.set', remote);
+    await until(
+      async () => (await core.registry.invoke('outbox.list')).counts.pending === 0,
+      'the queue to drain',
+    );
+    expect(readServerState(server.dataDir).pets.map((pet) => pet.name)).toEqual(['Entered Offline']);
   }, 60_000);
 
   it('refuses a bad address without leaving the current connection', async () => {

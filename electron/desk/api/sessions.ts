@@ -5,7 +5,7 @@ import {
   deskMethods,
 } from '../../../shared/desk-api';
 import { countRecords } from '../mirror';
-import { carryUnconfigured } from '../outbox';
+import { CarryConflictError, carryUnconfigured, finishInterruptedCarry } from '../outbox';
 import {
   adoptLegacyMirror,
   adoptUnconfigured,
@@ -19,15 +19,45 @@ import type { HandlerRegistry } from './handler-registry';
 import { type DeskSession, type DeskSessionOptions, openDeskSession } from './session';
 import { WatchLeases } from './watch-leases';
 
+/** What the rows of each carried table are, for people. */
+const CARRIED_ROWS: Record<string, string> = {
+  pet: 'a pet made on this desk',
+  person: 'a person made on this desk',
+  local_edit: 'an edit',
+  outbox: 'a waiting change',
+  outbox_conflict: 'a change the server also made (a conflict to settle)',
+};
+
+/** A carry stopped by a clash, in words: what clashed, that nothing was moved, and what to do. */
+export function carryClashMessage(error: CarryConflictError): string {
+  const what = CARRIED_ROWS[error.table] ?? `a ${error.table} row`;
+  return (
+    `What was entered on this desk with no connection was not moved to this connection: it already has ${what} ` +
+    `of its own under the same key (${error.table} ${error.key}), and moving one over the other would lose a change. ` +
+    'Nothing was moved or lost: those changes stay on this desk, shown while the connection is Off. To bring them ' +
+    'over, set the connection to Off, discard or settle what clashes there (and enter it again under this ' +
+    'connection if it is still needed), then connect again: the desk tries again at every start and switch.'
+  );
+}
+
 /**
  * What was entered on this desk with no connection goes to the connection it has now, to be sent there: a
  * connection without a mirror yet takes the whole file, one with a mirror takes its records and waiting changes
  * (`carryUnconfigured`). Runs on a switch and at every start, so a switch cut short by a crash is finished. When it
  * cannot run now (the unconfigured mirror open in another process), the records stay where they are and are taken
- * at the next start or switch.
+ * at the next start or switch. A clash (`CarryConflictError`) moves nothing either: its message for people is
+ * returned, for the connection settings to show.
  */
-async function bringUnconfigured(context: DeskContext, id: string): Promise<void> {
-  if (id === UNCONFIGURED_ID) return;
+async function bringUnconfigured(context: DeskContext, id: string): Promise<string | undefined> {
+  if (id === UNCONFIGURED_ID) {
+    // A desk started with no connection after a carry was cut short: finished now if it can be (see `switchTo`).
+    await finishInterruptedCarry(connectionFolder(context.dataDir, UNCONFIGURED_ID)).catch((error: Error) =>
+      context.log.warn('an interrupted carry of changes entered with no connection cannot finish', {
+        reason: error.message,
+      }),
+    );
+    return undefined;
+  }
   try {
     await adoptUnconfigured(context.dataDir, id);
     const { carried } = await carryUnconfigured(
@@ -42,7 +72,9 @@ async function bringUnconfigured(context: DeskContext, id: string): Promise<void
       to: id,
       reason: (error as Error).message,
     });
+    if (error instanceof CarryConflictError) return carryClashMessage(error);
   }
+  return undefined;
 }
 
 /** Method families answered by the active connection's session (the rest belong to the core). */
@@ -87,8 +119,15 @@ export class DeskSessions {
     private readonly connections: ConnectionManager,
     private readonly factory: SessionFactory,
     first: DeskSession,
+    /** Why the last carry to the active connection moved nothing (a clash), for people; see `bringUnconfigured`. */
+    private clash: string | undefined,
   ) {
     this.active = Promise.resolve(first);
+  }
+
+  /** Why what was entered with no connection could not be moved to the active connection, if it could not. */
+  carryClash(): string | undefined {
+    return this.clash;
   }
 
   /** Adopts an older desk's single mirror if there is one, then opens the configured connection's session. */
@@ -99,9 +138,9 @@ export class DeskSessions {
   ): Promise<DeskSessions> {
     const id = connections.activeId();
     await adoptLegacyMirror(context.dataDir, id);
-    await bringUnconfigured(context, id);
+    const clash = await bringUnconfigured(context, id);
     const first = await DeskSessions.openSession(context, connections, factory, id);
-    return new DeskSessions(context, connections, factory, first);
+    return new DeskSessions(context, connections, factory, first, clash);
   }
 
   private static openSession(
@@ -181,6 +220,7 @@ export class DeskSessions {
       old.sync.service.reconfigure();
       return old;
     }
+    if (target === UNCONFIGURED_ID) await this.finishInterruptedCarry();
     await old.close();
     try {
       await apply();
@@ -189,7 +229,7 @@ export class DeskSessions {
       await this.active;
       throw error;
     }
-    await bringUnconfigured(context, target);
+    this.clash = await bringUnconfigured(context, target);
     this.active = this.reopen(target);
     const session = await this.active;
     context.log.info('connection switched', { from: old.id, to: target });
@@ -208,6 +248,26 @@ export class DeskSessions {
       collections: ['pets', 'adopters', 'fosters', 'metadata'],
     });
     return session;
+  }
+
+  /**
+   * Before the desk goes back to no connection: a carry to a connection that could not empty the unconfigured mirror
+   * is finished first, or the switch is refused (an edit there of a row already carried would be lost).
+   */
+  private async finishInterruptedCarry(): Promise<void> {
+    try {
+      const finished = await finishInterruptedCarry(connectionFolder(this.context.dataDir, UNCONFIGURED_ID));
+      if (finished)
+        this.context.log.info('an interrupted carry of changes entered with no connection finished');
+    } catch (error) {
+      this.context.log.warn('an interrupted carry of changes entered with no connection cannot finish', {
+        reason: (error as Error).message,
+      });
+      throw new DeskCallError({
+        code: 'unavailable',
+        message: `The changes entered with no connection were moved to this connection, but this desk could not clear them from its no-connection folder (${(error as Error).message}). They are sent from this connection; stay on it and try again later.`,
+      });
+    }
   }
 
   private async reopen(id: string): Promise<DeskSession> {

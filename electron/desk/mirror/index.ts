@@ -12,6 +12,6 @@ export * from './migrations';
 export * from './open-mirror';
 export * from './queries';
 export * from './records';
-export { mirrorChanges } from './search-hits';
+export { mirrorState } from './search-hits';
 export * from './sync-state';
 export * from './types';

@@ -1,6 +1,8 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePet } from '../../../test/sync/fixtures';
-import { listPets, type Mirror, markPresence, mirrorChanges, openMirror, storeServerPage } from './index';
+import { tempDir } from '../../../test/temp-mirror';
+import { listPets, type Mirror, markPresence, mirrorState, openMirror, storeServerPage } from './index';
 import { searchClause } from './search';
 import { BIG_SEARCH } from './search-hits';
 import { statement } from './types';
@@ -10,7 +12,7 @@ import { statement } from './types';
  * ranking every match: pages and counts must be exactly those of ranking them all.
  */
 const PETS = BIG_SEARCH + 2500;
-const NAMES = ['Rar Ridge', 'Old Rarity', 'Apollo', 'Bella', 'rara', 'Zed'];
+const NAMES = ['Rar Ridge', 'Old Rarity', 'Apollo', 'Bella', 'rara', 'Zed', 'Sky-Rarebit'];
 let mirror: Mirror;
 let removedId = '';
 
@@ -113,12 +115,12 @@ describe('a search with many matches', () => {
   });
 
   it('leaves the staleness key of caches alone (searching changes nothing in the mirror)', () => {
-    const before = mirrorChanges(mirror.db);
+    const before = mirrorState(mirror.db);
     listPets(mirror.db, { search: 'RAR' });
     listPets(mirror.db, { search: 'Bella 5' });
-    expect(mirrorChanges(mirror.db)).toBe(before);
+    expect(mirrorState(mirror.db)).toBe(before);
     markPresence(mirror.db, 'pet', removedId, 'unlisted');
-    expect(mirrorChanges(mirror.db)).toBeGreaterThan(before);
+    expect(mirrorState(mirror.db)).not.toBe(before);
     markPresence(mirror.db, 'pet', removedId, 'listed');
   });
 
@@ -161,5 +163,57 @@ describe('a search with many matches', () => {
     expect(page.total).toBe(rankedAll('9851').length);
     expect(page.total).toBe(PETS + 1);
     expect(totalChanges()).toBeGreaterThan(before);
+  });
+});
+
+describe('gathered matches and another connection', () => {
+  it('gathers again after another connection commits, even when the count of matches stays the same', async () => {
+    const folder = tempDir('search-hits-');
+    const file = path.join(folder.dir, 'mirror.sqlite');
+    const desk = await openMirror({ filename: file });
+    // The first sync's finish on its worker thread, or the command line, writing to the same file.
+    const other = await openMirror({ filename: file });
+    try {
+      const chipped = (n: number, chip: string) =>
+        makePet({
+          id: `pet-${n}`,
+          name: `Chip ${n}`,
+          microchip_id: chip,
+          updated_at: `2026-01-01T00:00:${String(n % 60).padStart(2, '0')}.${String(n).padStart(3, '0')}Z`,
+        });
+      const pets = Array.from({ length: BIG_SEARCH + 200 }, (_, n) =>
+        chipped(n, `985141${String(n).padStart(9, '0')}`),
+      );
+      storeServerPage(desk.db, 'pet', [...pets, chipped(5000, '111222333444555')], 'listed');
+      const ids = (search: string) => {
+        const found: string[] = [];
+        for (let offset = 0; ; offset += 500) {
+          const page = listPets(desk.db, { search, limit: 500, offset });
+          found.push(...page.items.map((item) => item.record.id));
+          if (found.length >= page.total) return found;
+        }
+      };
+      expect(ids('9851')).toHaveLength(BIG_SEARCH + 200);
+
+      // As many matches as before, but not the same pets: one chip no longer matches, another now does.
+      const later = '2027-01-01T00:00:00.000Z';
+      storeServerPage(
+        other.db,
+        'pet',
+        [
+          { ...chipped(0, '222333444555666'), updated_at: later },
+          { ...chipped(5000, '985141999999999'), updated_at: later },
+        ],
+        'listed',
+      );
+      const found = ids('98514');
+      expect(found).toHaveLength(BIG_SEARCH + 200);
+      expect(found).toContain('pet-5000');
+      expect(found).not.toContain('pet-0');
+    } finally {
+      await other.close();
+      await desk.close();
+      folder.remove();
+    }
   });
 });

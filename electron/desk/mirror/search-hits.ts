@@ -8,8 +8,10 @@ import { type MirrorDb, statement } from './types';
  * on each keystroke: see `bigSearchPage` in list-pages.ts.
  */
 
-/** Writes this module made to the scratch table, per connection: not changes to the mirror. */
+/** Writes made to scratch tables of each connection (`noteScratchWrites`): not changes to the mirror. */
 const scratchWrites = new WeakMap<MirrorDb, number>();
+/** Connections with a `temp.search_hit` table. */
+const withHitTable = new WeakSet<MirrorDb>();
 
 /**
  * Above this many matches a search in relevance order is paged rank by rank from the name index, not by ranking and
@@ -18,29 +20,36 @@ const scratchWrites = new WeakMap<MirrorDb, number>();
 export const BIG_SEARCH = 1_000;
 
 /**
- * Changes this connection made to the mirror (`total_changes()` less the scratch table's): a cheap staleness key
- * for caches of what the mirror holds.
+ * A cheap staleness key for caches of what the mirror holds: the changes this connection made to it
+ * (`total_changes()` less the scratch table's) and `data_version`, which moves when another connection commits (a
+ * first sync's finish on its worker thread, a command-line process on the same folder).
  */
-export function mirrorChanges(db: MirrorDb): number {
+export function mirrorState(db: MirrorDb): string {
   const { n } = statement(db, 'SELECT total_changes() AS n').get() as { n: number };
-  return n - (scratchWrites.get(db) ?? 0);
+  const version = db.pragma('data_version', { simple: true }) as number;
+  return `${n - (scratchWrites.get(db) ?? 0)}:${version}`;
+}
+
+/** Counts `changes` writes to a scratch table of this connection (not the mirror) out of `mirrorState`. */
+export function noteScratchWrites(db: MirrorDb, changes: number): void {
+  scratchWrites.set(db, (scratchWrites.get(db) ?? 0) + changes);
 }
 
 /** What `temp.search_hit` holds, per connection: the matches of this search, gathered at that mirror state. */
-const gathered = new WeakMap<MirrorDb, { narrowing: Narrowing | undefined; changes: number; hits: number }>();
+const gathered = new WeakMap<MirrorDb, { narrowing: Narrowing | undefined; state: string; hits: number }>();
 
 /**
  * Fills `temp.search_hit` with the seqs a search matches; returns how many. A word typed on from the last one that
  * provably matches the same rows (see `Narrowing`) keeps them: `985` to `9851410000` writes 100k rows once.
  */
 export function gatherHits(db: MirrorDb, search: SearchClause): number {
-  if (!scratchWrites.has(db)) {
+  if (!withHitTable.has(db)) {
     db.exec('CREATE TEMP TABLE IF NOT EXISTS search_hit (seq INTEGER PRIMARY KEY)');
-    scratchWrites.set(db, 0);
+    withHitTable.add(db);
   }
-  const changes = mirrorChanges(db);
+  const state = mirrorState(db);
   const last = gathered.get(db);
-  if (last && sameMatches(db, last, search.narrowing, changes)) {
+  if (last && sameMatches(db, last, search.narrowing, state)) {
     gathered.set(db, { ...last, narrowing: search.narrowing });
     return last.hits;
   }
@@ -51,21 +60,21 @@ export function gatherHits(db: MirrorDb, search: SearchClause): number {
     db,
     `INSERT OR IGNORE INTO temp.search_hit SELECT seq FROM (${search.matches})`,
   ).run(...search.params).changes;
-  scratchWrites.set(db, (scratchWrites.get(db) ?? 0) + cleared + added);
-  gathered.set(db, { narrowing: search.narrowing, changes, hits: added });
+  noteScratchWrites(db, cleared + added);
+  gathered.set(db, { narrowing: search.narrowing, state, hits: added });
   return added;
 }
 
 /** Whether a search typed on from the gathered one matches exactly its rows (a subset, with as many rows). */
 function sameMatches(
   db: MirrorDb,
-  last: { narrowing: Narrowing | undefined; changes: number; hits: number },
+  last: { narrowing: Narrowing | undefined; state: string; hits: number },
   next: Narrowing | undefined,
-  changes: number,
+  state: string,
 ): boolean {
   const before = last.narrowing;
   // A few hundred matches are gathered again about as fast as their sources are counted.
-  if (!before || !next || last.changes !== changes || last.hits <= BIG_SEARCH) return false;
+  if (!before || !next || last.state !== state || last.hits <= BIG_SEARCH) return false;
   if (before.table !== next.table || !next.word.startsWith(before.word)) return false;
   return next.counts.some(
     (count) => (statement(db, count.sql).get(...count.params) as { n: number }).n === last.hits,

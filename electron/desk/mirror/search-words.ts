@@ -12,9 +12,19 @@ export { MIN_INDEXED_WORD };
  */
 export const wordsOf = words;
 
-/** Whether a word of `text` starts with `start` (lower case): the word-start index's match, on text it lacks. */
+const ENDS_IN_WORD = /[\p{L}\p{N}]$/u;
+
+/**
+ * Whether `start` (lower case) occurs in `text` at the start of a word (`wordsOf`: where no letter or digit comes
+ * before it). For a start of letters and digits that is "a word of `text` starts with it", the word-start index's
+ * match (on text it lacks); a start holding other characters (`o'b`, `bella-r`) matches across them as typed.
+ */
 export function hasWordStarting(text: string, start: string): boolean {
-  return wordsOf(text).some((word) => word.startsWith(start));
+  const lower = text.toLowerCase();
+  for (let at = lower.indexOf(start); at !== -1; at = lower.indexOf(start, at + 1)) {
+    if (!ENDS_IN_WORD.test(lower.slice(0, at))) return true;
+  }
+  return false;
 }
 
 /** At most this many typo alternatives per query word, closest first. */

@@ -9,6 +9,7 @@ import {
   openMirror,
   storeServerPage,
 } from './index';
+import { vocabularyBuilds } from './search-vocabulary';
 
 let mirror: Mirror;
 beforeEach(async () => {
@@ -121,6 +122,44 @@ describe('desk search', () => {
     expect(personNames('le')).toEqual(['Dana Lee']);
   });
 
+  it("reads the words of people's names as pets' are, split at hyphens, slashes and apostrophes", () => {
+    storeServerPage(
+      mirror.db,
+      'person',
+      [
+        makePerson({ name: 'Mary-Jane Doe' }),
+        makePerson({ name: "Liam O'Brien" }),
+        makePerson({ name: 'Ana/Luz Reyes' }),
+        makePerson({ name: 'Gabriel Stone' }),
+        makePerson({ name: 'Brianna Cole' }),
+      ],
+      'listed',
+    );
+    expect(personNames('ja')).toEqual(['Mary-Jane Doe']);
+    expect(personNames('br')).toEqual(['Brianna Cole', "Liam O'Brien"]);
+    expect(personNames('lu')).toEqual(['Ana/Luz Reyes']);
+    expect(personNames('doe ja')).toEqual(['Mary-Jane Doe']);
+    // Not the inside of a word.
+    expect(personNames('ne')).toEqual([]);
+    // A word of the name after punctuation ranks with words after a space, before a match inside a word.
+    expect(personNames('bri')).toEqual(['Brianna Cole', "Liam O'Brien", 'Gabriel Stone']);
+  });
+
+  it('ranks a name with a word after a hyphen or slash starting with the search before matches elsewhere', () => {
+    storeServerPage(
+      mirror.db,
+      'pet',
+      [
+        makePet({ name: 'Shepherd-Lab', breed: ['Mixed Breed'] }),
+        makePet({ name: 'Alabaster', breed: ['Mixed Breed'] }),
+        makePet({ name: 'Labby', breed: ['Mixed Breed'] }),
+        makePet({ name: 'Tux/Labelle', breed: ['Mixed Breed'] }),
+      ],
+      'listed',
+    );
+    expect(petNames('lab')).toEqual(['Labby', 'Shepherd-Lab', 'Tux/Labelle', 'Alabaster', 'Bella']);
+  });
+
   it('finds a breed new to the desk by its short words at once, and words split by punctuation', () => {
     expect(petNames('gr')).toEqual([]);
     storeServerPage(
@@ -192,6 +231,34 @@ describe('desk search', () => {
     expect(personNames('dana@example')).toEqual(['Dana Lee']);
     expect(personNames('ortz')).toEqual(['Sam Ortiz']);
     expect(personNames('kim')).toEqual(['Kim Park']);
+  });
+
+  it('offers the words of records written after the typo vocabulary was built, without building it again', () => {
+    expect(petNames('labrdor')).toEqual(['Bella']);
+    expect(personNames('ortz')).toEqual(['Sam Ortiz']);
+    const built = vocabularyBuilds(mirror.db);
+    for (let i = 0; i < 50; i++) {
+      storeServerPage(mirror.db, 'pet', [makePet({ name: `Pet ${i}`, breed: ['Beagle'] })], 'listed');
+      expect(petNames('labrdor')).toEqual(['Bella']);
+    }
+    storeServerPage(mirror.db, 'pet', [makePet({ name: 'Quokka', breed: ['Xoloitzcuintli'] })], 'listed');
+    expect(petNames('xoloitzquintli')).toEqual(['Quokka']);
+    storeServerPage(mirror.db, 'person', [makePerson({ name: 'Wilhelmina Fairbanks' })], 'listed');
+    expect(personNames('fiarbanks')).toEqual(['Wilhelmina Fairbanks']);
+    expect(vocabularyBuilds(mirror.db)).toBe(built);
+  });
+
+  it('offers the words of a record renamed after the typo vocabulary was built', () => {
+    const pet = makePet({ name: 'Apollo', breed: ['Beagle'] });
+    storeServerPage(mirror.db, 'pet', [pet], 'listed');
+    expect(petNames('labrdor')).toEqual(['Bella']);
+    storeServerPage(
+      mirror.db,
+      'pet',
+      [{ ...pet, name: 'Theodosia', updated_at: '2026-02-01T00:00:00.000Z' }],
+      'listed',
+    );
+    expect(petNames('theodsia')).toEqual(['Theodosia']);
   });
 
   it('finds custom ids of rows a first sync has not indexed yet', () => {

@@ -1,14 +1,7 @@
 import { searchIndexWatermark } from './bulk-load';
 import { MICROCHIP_KEY_SQL, microchipKey } from './microchip';
-import { mirrorChanges } from './search-hits';
-import {
-  digitsSql,
-  hasWordStarting,
-  MIN_INDEXED_WORD,
-  phoneDigits,
-  typoAlternatives,
-  wordsOf,
-} from './search-words';
+import { vocabulary } from './search-vocabulary';
+import { digitsSql, hasWordStarting, MIN_INDEXED_WORD, phoneDigits, typoAlternatives } from './search-words';
 import { type MirrorDb, statement } from './types';
 
 export type Table = 'pet' | 'person';
@@ -58,47 +51,7 @@ const COLUMNS: Record<Table, readonly string[]> = {
 
 const LETTERS = /^\p{L}+$/u;
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-/** Lower case of ASCII letters only, as SQLite's lower() and NOCASE fold. */
-const asciiLower = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 const quote = (word: string) => `"${word.replaceAll('"', '""')}"`;
-
-/** Words the mirror knows (names, breeds, description words; people's names and emails), for typo tolerance. */
-const vocabularies = new WeakMap<MirrorDb, Map<Table, { key: number; terms: string[] }>>();
-
-function vocabulary(db: MirrorDb, table: Table): string[] {
-  // Moves with every write of this connection (the desk core's only writer): a cheap staleness key.
-  const key = mirrorChanges(db);
-  let byTable = vocabularies.get(db);
-  if (!byTable) {
-    byTable = new Map();
-    vocabularies.set(db, byTable);
-  }
-  const cached = byTable.get(table);
-  if (cached && cached.key === key) return cached.terms;
-  const terms = new Set<string>();
-  const learn = (text: unknown) => {
-    if (typeof text !== 'string') return;
-    // Only words of letters can be typo alternatives (numbers and ids are never corrected).
-    for (const word of wordsOf(text))
-      if (word.length >= MIN_INDEXED_WORD && LETTERS.test(word)) terms.add(word);
-  };
-  if (table === 'pet') {
-    // The words of names and breeds, and of descriptions, from their indexes' word lists (not a pass over every
-    // pet). Rows a first sync has not indexed yet are matched by the word as typed only, so their words are not
-    // needed here.
-    for (const vocab of ['pet_starts_vocab', 'pet_words_vocab']) {
-      for (const row of statement(db, `SELECT term FROM ${vocab}`).raw().all() as unknown[][]) learn(row[0]);
-    }
-  } else {
-    for (const row of statement(db, 'SELECT name, email FROM person').raw().all() as unknown[][]) {
-      learn(row[0]);
-      learn(row[1]);
-    }
-  }
-  const list = [...terms];
-  byTable.set(table, { key, terms: list });
-  return list;
-}
 
 /**
  * Makes a pass over every name read the name index (smaller than the table), except while a first sync fills the
@@ -131,6 +84,20 @@ function defineWordStarts(db: MirrorDb): void {
 }
 
 const ASCII_WORD = /^[A-Za-z0-9]+$/;
+const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
+
+/**
+ * The rows whose `column` (a name) has a word starting with `word`, words as `wordsOf` reads them (`ja` finds
+ * Mary-Jane, `lab` Shepherd-Lab, `ob` O'Brien), by the SQL function of `hasWordStarting` (defined by `searchClause`).
+ * An ASCII word is looked for with instr() first (lower() folds ASCII case only), so the words are read only on the
+ * names that hold it.
+ */
+function nameWordStarts(column: string, word: string): SqlPart {
+  const lower = word.toLowerCase();
+  const starts = `${HAS_WORD_STARTING}(${column}, ?)`;
+  if (!PRINTABLE_ASCII.test(word)) return { sql: starts, params: [lower] };
+  return { sql: `(instr(lower(${column}), ?) > 0 AND ${starts})`, params: [lower, lower] };
+}
 
 /**
  * Pets a first sync has not put in the word-start index yet (above the `watermark`) with a word of the name or breed
@@ -151,9 +118,9 @@ function unindexedStarts(word: string, watermark: number): SqlPart {
 
 /**
  * A word shorter than the trigram index reads (`4` in `Bella 4`, `be`) as the set of records it matches: for pets,
- * those with a word of the name or breed starting with it (a lookup of the word-start index); for people, those whose
- * name starts with it or has a word after a space that does (one pass over the name index). A word with other
- * characters than letters and digits (`o'`) starts no indexed word: it is read as people's are, on the name only.
+ * those with a word of the name or breed starting with it (a lookup of the word-start index); for people, those with
+ * a word of the name that does (`nameWordStarts`: one pass over the name index). A word with other characters than
+ * letters and digits (`o'`) starts no indexed word: it is read as people's are, on the name only.
  * A search of one character alone matches the start of the name only: it is the first keystroke of nearly every
  * search, and every pet with a word starting with `b` answers nothing.
  */
@@ -164,9 +131,12 @@ function shortWordSource(
   nameIndex: string,
   watermark: number | undefined,
 ): SqlPart {
-  const nameStart = `SELECT seq FROM ${table}_list WHERE name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE`;
-  const nameStartParams = [word, `${word}${MAX_CHAR}`];
-  if (alone && [...word].length === 1) return { sql: nameStart, params: nameStartParams };
+  if (alone && [...word].length === 1) {
+    return {
+      sql: `SELECT seq FROM ${table}_list WHERE name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE`,
+      params: [word, `${word}${MAX_CHAR}`],
+    };
+  }
   if (table === 'pet' && INDEXABLE_START.test(word)) {
     const indexed = {
       sql: 'SELECT rowid AS seq FROM pet_starts WHERE pet_starts MATCH ?',
@@ -179,10 +149,8 @@ function shortWordSource(
       params: [...indexed.params, ...unindexed.params],
     };
   }
-  return {
-    sql: `${nameStart} UNION ALL SELECT seq FROM ${table}_list ${nameIndex} WHERE instr(lower(name), ?) > 0`,
-    params: [...nameStartParams, ` ${asciiLower(word)}`],
-  };
+  const starts = nameWordStarts('name', word);
+  return { sql: `SELECT seq FROM ${table}_list ${nameIndex} WHERE ${starts.sql}`, params: starts.params };
 }
 
 /**
@@ -203,10 +171,7 @@ function shortWordFilter(table: Table, word: string, watermark: number | undefin
       params: [...indexed.params, ...unindexed.params],
     };
   }
-  return {
-    sql: `(${list}.name >= ? COLLATE NOCASE AND ${list}.name < ? COLLATE NOCASE) OR instr(lower(${list}.name), ?) > 0`,
-    params: [word, `${word}${MAX_CHAR}`, ` ${asciiLower(word)}`],
-  };
+  return nameWordStarts(`${list}.name`, word);
 }
 
 /** Whether a word (3+ characters) matches anything through the search indexes. */
@@ -241,7 +206,7 @@ export function searchClause(
   const params: unknown[] = [];
   const long = words.filter((word) => [...word].length >= MIN_INDEXED_WORD);
   const watermark = searchIndexWatermark(db, table);
-  if (watermark !== undefined) defineWordStarts(db);
+  defineWordStarts(db);
   const nameIndex = nameIndexHint(table, watermark);
   const columns = COLUMNS[table];
   const identifier = identifierClause(table, text);
@@ -300,19 +265,21 @@ export function searchClause(
   }
   const first = words[0] as string;
   // Ranked on every match (100k rows for a broad prefix): comparisons and instr(), not LIKE, which costs several
-  // times more per row. ASCII case is folded, as LIKE and NOCASE do.
+  // times more per row, and the words read only on names holding the word. ASCII case is folded, as LIKE and NOCASE do.
+  const wordStart = nameWordStarts('name', first);
   const rank = `CASE WHEN name = ? COLLATE NOCASE${identifier ? ` OR seq IN (${identifier.exact})` : ''} THEN 0
-    WHEN name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE THEN 1 WHEN instr(lower(name), ?) > 0 THEN 2 ELSE 3 END`;
+    WHEN name >= ? COLLATE NOCASE AND name < ? COLLATE NOCASE THEN 1 WHEN ${wordStart.sql} THEN 2 ELSE 3 END`;
   const rankParams = [
     text,
     ...(identifier?.exactParams ?? []),
     first,
     `${first}${MAX_CHAR}`,
-    ` ${asciiLower(first)}`,
+    ...wordStart.params,
   ];
   // Supersets of the rows ranked 0 and 2: the exact name and identifiers; the names with a word starting with the
-  // first word's leading letters and digits (a word after a space starts with them), from the word-start index, or
-  // by a pass over the name index while a first sync fills it or when the word starts with another character.
+  // first word's leading letters and digits (a word of the name starting with the first word starts with them), from
+  // the word-start index, or by a pass over the name index while a first sync fills it, for people, or when the word
+  // starts with another character.
   const exact = {
     sql: `seq IN (SELECT seq FROM ${table}_list WHERE name = ? COLLATE NOCASE${identifier ? ` UNION ALL SELECT seq FROM (${identifier.exact})` : ''})`,
     params: [text, ...(identifier?.exactParams ?? [])],
@@ -325,8 +292,8 @@ export function searchClause(
           params: [startsQuery(lead, 'name')],
         }
       : {
-          sql: `seq IN (SELECT seq FROM ${table}_list ${nameIndex} WHERE instr(lower(name), ?) > 0)`,
-          params: [` ${asciiLower(first)}`],
+          sql: `seq IN (SELECT seq FROM ${table}_list ${nameIndex} WHERE ${wordStart.sql})`,
+          params: wordStart.params,
         };
   const matches = identifier ? `${identifier.any} UNION ALL ${byWords}` : byWords;
   const narrowing =

@@ -5,7 +5,7 @@ import { petFields } from '../../../test/outbox/helpers';
 import { makePet } from '../../../test/sync/fixtures';
 import { tempDir } from '../../../test/temp-mirror';
 import { getPet, MIRROR_FILE, type MirrorDb, storeServerRecord } from '../mirror';
-import { CarryConflictError, carryUnconfigured } from './carry-unconfigured';
+import { CarryConflictError, carryUnconfigured, finishInterruptedCarry } from './carry-unconfigured';
 import { openDeskMirror } from './open-desk-mirror';
 import { Outbox } from './outbox';
 
@@ -102,6 +102,45 @@ describe('carrying what was entered with no connection', () => {
       expect(outbox.list()).toEqual([]);
       expect(getPet(db, kept)).toBeUndefined();
     });
+    expect(await finishInterruptedCarry(unconfigured)).toBeUndefined();
+  });
+
+  it('finishes a carry cut short before the unconfigured mirror is used again, and only a carry that reached its target', async () => {
+    const { unconfigured, target } = folders();
+    const pet = await withOutbox(unconfigured, (outbox) =>
+      created(outbox.createPet(petFields({ name: 'Taken' }))),
+    );
+    await withOutbox(target, () => undefined);
+    expect(await finishInterruptedCarry(unconfigured)).toBeUndefined();
+
+    // The target refuses the rows (its commit fails): nothing is the target's, nothing is left to finish.
+    onFile(
+      target,
+      `CREATE TRIGGER refuse BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'target full'); END`,
+    );
+    await expect(carryUnconfigured(unconfigured, target)).rejects.toThrow(/target full/);
+    onFile(target, 'DROP TRIGGER refuse');
+    expect(await finishInterruptedCarry(unconfigured)).toBeUndefined();
+    expect(await withOutbox(unconfigured, (outbox) => outbox.list().length)).toBe(1);
+
+    // The target takes them but the unconfigured mirror cannot be emptied: the carry is finished before any use.
+    onFile(
+      unconfigured,
+      `CREATE TRIGGER refuse BEFORE DELETE ON outbox BEGIN SELECT RAISE(ABORT, 'disk said no'); END`,
+    );
+    await expect(carryUnconfigured(unconfigured, target)).rejects.toThrow(/disk said no/);
+    await expect(finishInterruptedCarry(unconfigured)).rejects.toThrow(/disk said no/);
+    onFile(unconfigured, 'DROP TRIGGER refuse');
+    expect(await finishInterruptedCarry(unconfigured)).toEqual({ carried: expect.any(Object) });
+    await withOutbox(unconfigured, (outbox, db) => {
+      expect(outbox.list()).toEqual([]);
+      expect(getPet(db, pet)).toBeUndefined();
+    });
+    await withOutbox(target, (outbox, db) => {
+      expect(outbox.list().map((entry) => entry.entityId)).toEqual([pet]);
+      expect(getPet(db, pet)?.record.name).toBe('Taken');
+    });
+    expect(await finishInterruptedCarry(unconfigured)).toBeUndefined();
   });
 
   it('stops with a clear error and keeps the unconfigured mirror when the target holds a row of its own under the same key', async () => {

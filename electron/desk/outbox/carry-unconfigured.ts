@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomic } from '../../platform/atomic-file';
 import type { EntityType, MirrorDb } from '../mirror';
 import { MIRROR_FILE } from '../mirror/open-mirror';
 import { openDeskMirror } from './open-desk-mirror';
@@ -54,6 +55,13 @@ export class CarryConflictError extends Error {
   }
 }
 
+/**
+ * Beside the unconfigured mirror from just before a carry's target commits until the unconfigured mirror is emptied:
+ * the name of the target's folder (a sibling). While it is there, the rows left in the unconfigured mirror belong to
+ * that connection, and must not be edited there (`finishInterruptedCarry`).
+ */
+const CARRYING_FILE = 'carrying-to';
+
 export interface CarryResult {
   /** Rows moved into the target's mirror, per table. */
   carried: Record<string, number>;
@@ -75,15 +83,19 @@ export interface CarryResult {
  */
 export async function carryUnconfigured(unconfiguredDir: string, targetDir: string): Promise<CarryResult> {
   const carried: Record<string, number> = {};
+  const marker = path.join(unconfiguredDir, CARRYING_FILE);
   if (!fs.existsSync(path.join(unconfiguredDir, MIRROR_FILE))) return { carried };
   const source = await openDeskMirror({ dataDir: unconfiguredDir, integrityCheck: 'marker' });
   try {
     if (!source.db.prepare('SELECT 1 FROM outbox UNION ALL SELECT 1 FROM local_edit LIMIT 1').get()) {
+      fs.rmSync(marker, { force: true });
       return { carried };
     }
     // The target's session checks its file when it opens it, right after.
     const target = await openDeskMirror({ dataDir: targetDir, integrityCheck: 'marker' });
+    let targetCommitted = false;
     try {
+      writeFileAtomic(marker, path.basename(targetDir));
       source.db.transaction(() => {
         target.db.transaction(() => {
           const skip = alreadyThere(source.db, target.db);
@@ -93,10 +105,16 @@ export async function carryUnconfigured(unconfiguredDir: string, targetDir: stri
             rebuildOverlay(target.db, entity_type, entity_id);
           }
         })();
+        targetCommitted = true;
         for (const { table, where } of [...CARRIED].reverse()) {
           source.db.prepare(`DELETE FROM ${table}${where ? ` WHERE ${where}` : ''}`).run();
         }
       })();
+      fs.rmSync(marker, { force: true });
+    } catch (error) {
+      // Nothing reached the target: the rows are the unconfigured mirror's alone again.
+      if (!targetCommitted) fs.rmSync(marker, { force: true });
+      throw error;
     } finally {
       await target.close();
     }
@@ -104,6 +122,30 @@ export async function carryUnconfigured(unconfiguredDir: string, targetDir: stri
     await source.close();
   }
   return { carried };
+}
+
+/**
+ * Finishes a carry whose target committed but whose emptying of the unconfigured mirror did not happen (a failed
+ * write, a crash): run before the unconfigured mirror is used again, so a person never edits rows the connection has
+ * already taken (their edit would stay behind, skipped by the next carry as already carried, and then be deleted).
+ * Returns undefined when no carry was cut short, or when its target folder is gone (the rows are then the unconfigured
+ * mirror's only copy and stay). Throws when the carry still cannot finish.
+ */
+export async function finishInterruptedCarry(unconfiguredDir: string): Promise<CarryResult | undefined> {
+  const marker = path.join(unconfiguredDir, CARRYING_FILE);
+  let folder: string;
+  try {
+    folder = fs.readFileSync(marker, 'utf8').trim();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const targetDir = path.join(path.dirname(unconfiguredDir), folder);
+  if (!/^[a-z0-9-]+$/.test(folder) || !fs.existsSync(path.join(targetDir, MIRROR_FILE))) {
+    fs.rmSync(marker, { force: true });
+    return undefined;
+  }
+  return carryUnconfigured(unconfiguredDir, targetDir);
 }
 
 /** The records made elsewhere (a server's) that changes entered here edit. */

@@ -17,6 +17,8 @@ const SALVAGE: ReadonlyArray<{ table: string; where?: string }> = [
   // Applications sent from this desk: the API lists none, so they cannot be pulled again.
   { table: 'application' },
   { table: 'application_pet' },
+  // Which rows a carry from the unconfigured mirror took: without it, a carry cut short would take them again.
+  { table: 'carried_row' },
 ];
 
 export interface RebuildResult {

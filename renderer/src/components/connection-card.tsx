@@ -236,6 +236,17 @@ export function ConnectionCard() {
             </Alert>
           )}
           {error && <DeskErrorAlert error={error} title="Connection not changed" />}
+          {summary?.carryClash && (
+            <Alert
+              color="orange"
+              variant="light"
+              title="Changes entered with no connection were not moved"
+              role="alert"
+              data-testid="carry-clash"
+            >
+              {summary.carryClash}
+            </Alert>
+          )}
         </Stack>
       </form>
       <ConnectionSwitchModal

@@ -15,7 +15,12 @@ export function registerConnectionHandlers(
   connections: ConnectionManager,
   sessions: DeskSessions,
 ): void {
-  registry.handle('sync.connection.get', () => connections.summary());
+  // With why what was entered with no connection was not moved to this one, when it was not.
+  const summary = async () => {
+    const carryClash = sessions.carryClash();
+    return { ...(await connections.summary()), ...(carryClash !== undefined && { carryClash }) };
+  };
+  registry.handle('sync.connection.get', summary);
   registry.handle('sync.watch', ({ visible, watcher }) => {
     sessions.watch(watcher, visible);
     return null;
@@ -51,6 +56,6 @@ export function registerConnectionHandlers(
       if (error instanceof DeskCallError) throw error;
       throw new DeskCallError({ code: 'invalid_input', message: (error as Error).message });
     }
-    return connections.summary();
+    return summary();
   });
 }
