@@ -129,9 +129,7 @@ export async function walk(pull: Pull, from: WalkPosition, persist: boolean): Pr
   result.notModified += walked.notModified;
   result.written += walked.written;
   result.invalid.push(...walked.invalid);
-  // The first walk's set is taken as it is: copying a first sync's 100k ids took 25 ms in one go.
-  if (pull.seen.size === 0) pull.seen = walked.seen;
-  else for (const id of walked.seen) pull.seen.add(id);
+  for (const id of walked.seen) pull.seen.add(id);
   pull.maxSeen = laterOf(pull.maxSeen, walked.position.maxSeen);
   const { keyset, pages, startedAt } = walked.position;
   if (!keyset && pages > 1 && startedAt)
