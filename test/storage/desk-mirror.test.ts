@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeskCore } from '../../electron/desk/api';
 import { Outbox, openDeskMirror, rebuildMirror } from '../../electron/desk/outbox';
@@ -156,5 +157,16 @@ describe('a damaged desk mirror', () => {
     } finally {
       await mirror.close();
     }
+  });
+
+  it('rebuilds a mirror older than the record of carried rows without calling that table lost', async () => {
+    const { dataDir } = deskWith((file) => {
+      const db = new Database(file);
+      db.exec('DROP TABLE carried_row');
+      db.close();
+    });
+    const result = await rebuildMirror(connectionFolder(dataDir, UNCONFIGURED_ID));
+    expect(result.lost).toEqual([]);
+    expect(result.kept.outbox).toBe(41);
   });
 });

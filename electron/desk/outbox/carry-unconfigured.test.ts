@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -141,6 +142,50 @@ describe('carrying what was entered with no connection', () => {
       expect(getPet(db, pet)?.record.name).toBe('Taken');
     });
     expect(await finishInterruptedCarry(unconfigured)).toBeUndefined();
+  });
+
+  it('takes rows a carry cut short left behind to the target of that carry, never to a second connection', async () => {
+    const { unconfigured, target } = folders();
+    const second = path.join(path.dirname(target), 'remote-second');
+    await withOutbox(target, () => undefined);
+    await withOutbox(second, () => undefined);
+    const pet = await withOutbox(unconfigured, (outbox) =>
+      created(outbox.createPet(petFields({ name: 'Once' }))),
+    );
+    onFile(
+      unconfigured,
+      `CREATE TRIGGER refuse BEFORE DELETE ON outbox BEGIN SELECT RAISE(ABORT, 'disk said no'); END`,
+    );
+    await expect(carryUnconfigured(unconfigured, target)).rejects.toThrow(/disk said no/);
+    onFile(unconfigured, 'DROP TRIGGER refuse');
+
+    await carryUnconfigured(unconfigured, second);
+    expect(await withOutbox(second, (outbox) => outbox.list())).toEqual([]);
+    expect(await withOutbox(target, (outbox) => outbox.list().map((entry) => entry.entityId))).toEqual([pet]);
+    expect(await withOutbox(unconfigured, (outbox) => outbox.list())).toEqual([]);
+  });
+
+  it('forgets a carry cut short once the unconfigured mirror was taken whole: what is entered next stays', async () => {
+    const { unconfigured, target } = folders();
+    await withOutbox(target, () => undefined);
+    await withOutbox(unconfigured, (outbox) => outbox.createPet(petFields({ name: 'Taken Whole' })));
+    onFile(
+      unconfigured,
+      `CREATE TRIGGER refuse BEFORE DELETE ON outbox BEGIN SELECT RAISE(ABORT, 'disk said no'); END`,
+    );
+    await expect(carryUnconfigured(unconfigured, target)).rejects.toThrow(/disk said no/);
+    // A first connection elsewhere takes the unconfigured file whole (adoptUnconfigured moves it).
+    for (const suffix of ['', '-wal', '-shm'])
+      fs.rmSync(path.join(unconfigured, MIRROR_FILE + suffix), { force: true });
+    expect(await finishInterruptedCarry(unconfigured)).toBeUndefined();
+
+    const entered = await withOutbox(unconfigured, (outbox) => {
+      outbox.createPet(petFields({ name: 'Entered Later' }));
+      return outbox.list().length;
+    });
+    expect(await finishInterruptedCarry(unconfigured)).toBeUndefined();
+    expect(await withOutbox(unconfigured, (outbox) => outbox.list().length)).toBe(entered);
+    expect(await withOutbox(target, (outbox) => outbox.list()).then((list) => list.length)).toBe(1);
   });
 
   it('stops with a clear error and keeps the unconfigured mirror when the target holds a row of its own under the same key', async () => {

@@ -84,7 +84,12 @@ export interface CarryResult {
 export async function carryUnconfigured(unconfiguredDir: string, targetDir: string): Promise<CarryResult> {
   const carried: Record<string, number> = {};
   const marker = path.join(unconfiguredDir, CARRYING_FILE);
-  if (!fs.existsSync(path.join(unconfiguredDir, MIRROR_FILE))) return { carried };
+  const unfinished = unfinishedCarryTarget(unconfiguredDir);
+  if (unfinished === undefined) return { carried };
+  // The rows an earlier carry left behind belong to its target: they go there first, never to a second connection.
+  if (unfinished && path.resolve(unfinished) !== path.resolve(targetDir)) {
+    await carryUnconfigured(unconfiguredDir, unfinished);
+  }
   const source = await openDeskMirror({ dataDir: unconfiguredDir, integrityCheck: 'marker' });
   try {
     if (!source.db.prepare('SELECT 1 FROM outbox UNION ALL SELECT 1 FROM local_edit LIMIT 1').get()) {
@@ -132,20 +137,31 @@ export async function carryUnconfigured(unconfiguredDir: string, targetDir: stri
  * mirror's only copy and stay). Throws when the carry still cannot finish.
  */
 export async function finishInterruptedCarry(unconfiguredDir: string): Promise<CarryResult | undefined> {
+  const target = unfinishedCarryTarget(unconfiguredDir);
+  return target ? carryUnconfigured(unconfiguredDir, target) : undefined;
+}
+
+/**
+ * The target folder of a carry cut short (`CARRYING_FILE`), or null when there is none; undefined when there is no
+ * unconfigured mirror at all (a first connection took the file whole, see `adoptUnconfigured`). A marker that names
+ * nothing to finish (that mirror is gone, or the unconfigured one was moved away) is removed.
+ */
+function unfinishedCarryTarget(unconfiguredDir: string): string | null | undefined {
   const marker = path.join(unconfiguredDir, CARRYING_FILE);
-  let folder: string;
+  const hasMirror = fs.existsSync(path.join(unconfiguredDir, MIRROR_FILE));
+  let folder: string | undefined;
   try {
     folder = fs.readFileSync(marker, 'utf8').trim();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
+  if (folder === undefined) return hasMirror ? null : undefined;
   const targetDir = path.join(path.dirname(unconfiguredDir), folder);
-  if (!/^[a-z0-9-]+$/.test(folder) || !fs.existsSync(path.join(targetDir, MIRROR_FILE))) {
+  if (!hasMirror || !/^[a-z0-9-]+$/.test(folder) || !fs.existsSync(path.join(targetDir, MIRROR_FILE))) {
     fs.rmSync(marker, { force: true });
-    return undefined;
+    return hasMirror ? null : undefined;
   }
-  return carryUnconfigured(unconfiguredDir, targetDir);
+  return targetDir;
 }
 
 /** The records made elsewhere (a server's) that changes entered here edit. */

@@ -7,7 +7,7 @@ import { MIRROR_FILE } from '../mirror/open-mirror';
 import { openDeskMirror } from './open-desk-mirror';
 
 /** What the desk made itself and cannot pull again: the queue, its id map and notices, and records made here. */
-const SALVAGE: ReadonlyArray<{ table: string; where?: string }> = [
+const SALVAGE: ReadonlyArray<{ table: string; where?: string; addedLater?: true }> = [
   { table: 'pet', where: `presence = 'local'` },
   { table: 'person', where: `presence = 'local'` },
   { table: 'local_edit' },
@@ -18,7 +18,7 @@ const SALVAGE: ReadonlyArray<{ table: string; where?: string }> = [
   { table: 'application' },
   { table: 'application_pet' },
   // Which rows a carry from the unconfigured mirror took: without it, a carry cut short would take them again.
-  { table: 'carried_row' },
+  { table: 'carried_row', addedLater: true },
 ];
 
 export interface RebuildResult {
@@ -66,7 +66,9 @@ export function rebuildMirror(dataDir: string): Promise<RebuildResult> {
     }
     try {
       const { db } = mirror;
-      for (const { table, where } of SALVAGE) {
+      for (const { table, where, addedLater } of SALVAGE) {
+        // A table newer than the damaged file's schema holds nothing to lose.
+        if (addedLater && !hasTable(damaged, table)) continue;
         const columns = (db.pragma(`table_info(${table})`) as Array<{ name: string }>).map(
           (column) => `"${column.name}"`,
         );
@@ -94,4 +96,14 @@ export function rebuildMirror(dataDir: string): Promise<RebuildResult> {
       await mirror.close();
     }
   });
+}
+
+function hasTable(db: Database.Database, table: string): boolean {
+  try {
+    return (
+      db.prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?`).get(table) !== undefined
+    );
+  } catch {
+    return true;
+  }
 }
