@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import { BackgroundCheckpoints } from '../../platform/background-checkpoints';
-import { watchLockHolds } from '../../platform/write-lock';
 import { type FinishOptions, finishOffThread } from './bulk-load-worker';
 import { COUNT_CARE_SQL } from './dashboard-counts';
 import { WORD_STARTS_INDEX } from './search-starts';
@@ -45,8 +43,9 @@ const CATCH_UP_FIRST_ROWS = 1000;
  * WAL size (pages) that triggers a checkpoint during a bulk load. A checkpoint copies each changed database page
  * once, however many commits changed it, so a wider interval than SQLite's 1,000 pages writes the hot index pages of
  * a filling table less often; but the automatic checkpoint runs synchronously in the commit that crosses it, so its
- * size is a pause of the event loop: 4k pages (16 MiB) copy in about 20 ms (64 MiB took 70-220 ms). It applies where
- * the checkpoints cannot run in a worker thread (see `checkpointBulkLoadOffThread`).
+ * size is a pause of the event loop: 4k pages (16 MiB) copy in about 20 ms (64 MiB took 70-220 ms). (Handing them to a
+ * worker thread instead made the loop's pauses shorter on the whole but its longest ones longer: with a checkpoint
+ * syncing the file meanwhile, some page commits waited 120-300 ms on the disk, holding the write lock.)
  */
 const BULK_WAL_AUTOCHECKPOINT = 4096;
 const checkpointBefore = new WeakMap<MirrorDb, number>();
@@ -68,29 +67,6 @@ function restoreCheckpoints(db: MirrorDb): void {
 }
 
 const WATERMARK_SQL = 'SELECT indexed_through FROM search_backlog WHERE entity_type = ?';
-/**
- * Hands the WAL checkpoints of `db` to a worker thread while a bulk load of it is under way in this process
- * (`BackgroundCheckpoints`, after each write transaction of `db`): a checkpoint copies thousands of pages and syncs
- * the file, 20-40 ms inside the commit that crosses `BULK_WAL_AUTOCHECKPOINT` (one page of a first sync in about
- * eighteen), a pause of this thread's event loop that no smaller page can avoid. Returns the function that waits for
- * the worker's last checkpoint, turns the automatic checkpoint back on and stops the worker: call it before
- * `finishBulkLoad`, and when the load stops for any reason. In-memory databases keep their own checkpoints.
- */
-export function checkpointBulkLoadOffThread(db: MirrorDb): () => Promise<void> {
-  if (db.memory) return async () => undefined;
-  const checkpoints = new BackgroundCheckpoints(db);
-  const stopWatching = watchLockHolds((filename) => {
-    if (filename !== db.name || !checkpointBefore.has(db)) return;
-    checkpoints.begin();
-    checkpoints.written();
-  });
-  return async () => {
-    stopWatching();
-    await checkpoints.end();
-    await checkpoints.close();
-  };
-}
-
 const droppedIndexesSchema = z.array(z.object({ name: z.string(), sql: z.string() }));
 const droppedKey = (entityType: EntityType) => `bulk-load-indexes:${entityType}`;
 const tableOf = (entityType: EntityType) => (entityType === 'pet' ? 'pet' : 'person');
