@@ -97,41 +97,36 @@ export async function compareWithRaw(
     const apiCpu: number[] = [];
     const slice = Math.max(2, Math.round(context.duration / ROUNDS));
     for (let round = 0; round < ROUNDS; round++) {
-      const measureRaw = async () => {
-        context.log(
-          `${name}: round ${round + 1}/${ROUNDS}, raw node:http (${body.length} bytes per response)`,
-        );
+      /** One slice of load on `origin`, with the server CPU it cost per request (both servers run in this process). */
+      const load = async (origin: string, label: 'raw' | 'api', extra: { headers?: typeof headers } = {}) => {
         const cpu = process.cpuUsage();
         const summary = checked(
           await runLoad({
             mode: 'throughput',
-            origin: raw.origin,
+            origin,
             paths,
+            ...extra,
             connections: context.connections,
             duration: slice,
           }),
-          'raw',
+          label,
         );
-        rawCpu.push(cpuMicrosPerRequest(cpu, summary));
+        return { summary, cpuPerRequest: cpuMicrosPerRequest(cpu, summary) };
+      };
+      const measureRaw = async () => {
+        context.log(
+          `${name}: round ${round + 1}/${ROUNDS}, raw node:http (${body.length} bytes per response)`,
+        );
+        const { summary, cpuPerRequest } = await load(raw.origin, 'raw');
+        rawCpu.push(cpuPerRequest);
         baselines.push(summary);
       };
       const measureApi = async () => {
         context.log(`${name}: round ${round + 1}/${ROUNDS}, Shelter Desk API`);
         const lag = monitorEventLoopDelay({ resolution: 1 });
         lag.enable();
-        const cpu = process.cpuUsage();
-        const summary = checked(
-          await runLoad({
-            mode: 'throughput',
-            origin: server.origin,
-            paths,
-            headers,
-            connections: context.connections,
-            duration: slice,
-          }),
-          'api',
-        );
-        apiCpu.push(cpuMicrosPerRequest(cpu, summary));
+        const { summary, cpuPerRequest } = await load(server.origin, 'api', { headers });
+        apiCpu.push(cpuPerRequest);
         apis.push(summary);
         lag.disable();
         lags.push({ p99: lag.percentile(99) / 1e6, max: lag.max / 1e6 });
