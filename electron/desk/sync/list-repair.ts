@@ -36,6 +36,7 @@ export async function repairUntilConverged(
   let counts = { server: 0, mirror: 0 };
   let gap = Number.POSITIVE_INFINITY;
   let stalled = 0;
+  let lastReadTailOnly = false;
   const checkById = async (ids: string[], presence: 'unlisted' | 'keep') => {
     checkedById += ids.length;
     await checkByIds(db, pull.client, collection, ids, pull.options.signal, result.reconciled, presence);
@@ -60,7 +61,10 @@ export async function repairUntilConverged(
       continue;
     }
     const nowGap = Math.abs(counts.server - counts.mirror);
-    stalled = nowGap < gap ? 0 : stalled + 1;
+    // Only a whole read that left the gap as it was counts as stalled: on a server that reorders on every request
+    // an offset walk is a sample, and a short tail read that finds nothing says little.
+    if (nowGap < gap) stalled = 0;
+    else if (!lastReadTailOnly) stalled += 1;
     gap = Math.min(gap, nowGap);
     if (round >= MAX_REPAIR_ROUNDS || stalled >= MAX_STALLED_ROUNDS) break;
     result.repairs += 1;
@@ -73,10 +77,12 @@ export async function repairUntilConverged(
       if (batch.length > 0) {
         await checkById(batch, 'unlisted');
         whole = undefined;
+        lastReadTailOnly = false;
         continue;
       }
     }
     const tailOnly = tailHelps && counts.mirror < counts.server && round % 2 === 0;
+    lastReadTailOnly = tailOnly;
     const walked = await walk(pull, startPosition(tailOnly ? pull.maxSeen : since, tailOnly), false);
     if (walked.invalid.length > 0) return stopForInvalid(pull);
     if (!tailOnly) whole = walked;
