@@ -22,7 +22,14 @@ export const connectionSummarySchema = z.object({
    * clashes with one to move); `unfinished`, with no connection, it was moved to a connection before but this desk
    * could not clear its copy.
    */
-  carryProblem: z.object({ kind: z.enum(['clash', 'unfinished']), message: z.string() }).optional(),
+  carryProblem: z
+    .object({
+      kind: z.enum(['clash', 'unfinished']),
+      message: z.string(),
+      /** A secondary detail: the record's id (a clash), the reason from the disk (unfinished). */
+      detail: z.string(),
+    })
+    .optional(),
 });
 export type ConnectionSummary = z.infer<typeof connectionSummarySchema>;
 export type CarryProblem = NonNullable<ConnectionSummary['carryProblem']>;

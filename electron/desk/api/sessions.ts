@@ -40,31 +40,37 @@ const CLASHES: Record<string, { what: (record: string, field: string) => string;
 };
 
 /**
- * A carry stopped by a clash, in words: which record (by name, its id aside), what clashed, that nothing was moved,
- * and what to do.
+ * A carry stopped by a clash, in words: which record (by name; its id is the detail), what clashed, that nothing was
+ * moved, and what to do.
  */
-export function carryClashMessage({ table, record }: CarryConflictError): string {
-  const named = `the ${record.type} ${record.name ? `“${record.name}” (id ${record.id})` : record.id}`;
+export function carryClashProblem({ table, record }: CarryConflictError): CarryProblem {
+  const kind = record.type === 'person' ? 'person' : 'pet';
+  const named = `the ${kind} ${record.name ? `“${record.name}”` : record.id}`;
   const field = (record.field ?? 'a field').replaceAll('_', ' ');
   const clash = CLASHES[table] ?? { what: () => `its own copy of ${named}`, todo: 'discard it there' };
-  return (
-    `This connection already has ${clash.what(named, field)}. Nothing was moved, so no change is lost: what was ` +
-    `entered with no connection stays on this desk. To bring it over, set the connection to Off, ${clash.todo}, ` +
-    'then connect again.'
-  );
+  return {
+    kind: 'clash',
+    message:
+      `This connection already has ${clash.what(named, field)}. Nothing was moved, so no change is lost: what was ` +
+      `entered with no connection stays on this desk. To bring it over, set the connection to Off, ${clash.todo}, ` +
+      'then connect again.',
+    detail: `${kind === 'pet' ? 'Pet' : 'Person'} id ${record.id}`,
+  };
 }
 
 /**
  * A desk started with no connection whose carry cut short cannot finish, in words: the rows shown are a copy of what
- * a connection took already, and what to do.
+ * a connection took already, and what to do (why it cannot finish is the detail).
  */
-export function unfinishedCarryMessage(error: UnfinishedCarryError): string {
-  return (
-    `What was entered with no connection was already moved to ${connectionName(error.targetDir)}, but this desk ` +
-    `could not clear it from its no-connection records (${error.reason}). What shows now is a copy: changes made ` +
-    'to those records while Off would not be sent. Connect to that connection again to work on them; this desk ' +
-    'tries to clear the copy at every start.'
-  );
+export function unfinishedCarryProblem(error: UnfinishedCarryError): CarryProblem {
+  return {
+    kind: 'unfinished',
+    message:
+      `What was entered with no connection was already moved to ${connectionName(error.targetDir)}, but this desk ` +
+      'could not remove it from here. What shows now is a copy: changes made to it while Off would not be sent. ' +
+      'Connect to that connection again to work on them; this desk tries again to remove the copy at every start.',
+    detail: `Reason: ${error.reason}`,
+  };
 }
 
 /** A connection's folder as people know it: its server's address, or Standalone. */
@@ -104,7 +110,7 @@ async function bringUnconfigured(context: DeskContext, id: string): Promise<Carr
     } catch (error) {
       warnUnfinishedCarry(context, error as Error);
       if (error instanceof UnfinishedCarryError) {
-        return { kind: 'unfinished', message: unfinishedCarryMessage(error) };
+        return unfinishedCarryProblem(error);
       }
     }
     return undefined;
@@ -123,7 +129,7 @@ async function bringUnconfigured(context: DeskContext, id: string): Promise<Carr
       to: id,
       reason: (error as Error).message,
     });
-    if (error instanceof CarryConflictError) return { kind: 'clash', message: carryClashMessage(error) };
+    if (error instanceof CarryConflictError) return carryClashProblem(error);
   }
   return undefined;
 }

@@ -23,7 +23,7 @@ type Mode = ConnectionInput['mode'];
 
 const CARRY_PROBLEM_TITLES: Record<CarryProblem['kind'], string> = {
   clash: 'Changes entered with no connection were not moved',
-  unfinished: 'Changes entered with no connection are a copy here',
+  unfinished: 'Changes entered with no connection were already moved',
 };
 
 interface TestOutcome {
@@ -250,6 +250,9 @@ export function ConnectionCard() {
               data-testid={`carry-${summary.carryProblem.kind}`}
             >
               {summary.carryProblem.message}
+              <Text size="xs" mt={6} opacity={0.75}>
+                {summary.carryProblem.detail}
+              </Text>
             </Alert>
           )}
         </Stack>
