@@ -6,7 +6,7 @@ import { carryUnconfigured, Outbox, openDeskMirror } from '../../electron/desk/o
 import { connectionFolder, UNCONFIGURED_ID } from '../../electron/desk/sync';
 import type { DemoServer } from './demo-server';
 import { expect, type RunningDesk, startDesk, test } from './desk-fixture';
-import { connect, shoot } from './helpers';
+import { catFields, connect, shoot } from './helpers';
 
 /**
  * Issue #13: what was entered with no connection goes with the desk to the connection it gets. When it cannot, the
@@ -35,15 +35,7 @@ async function enteredWithNoConnection(page: Page, desk: RunningDesk, server: De
   await desk.stop();
   const mirror = await openDeskMirror({ dataDir: connectionFolder(desk.dataDir, UNCONFIGURED_ID) });
   const outbox = new Outbox({ db: mirror.db });
-  outbox.createPet({
-    name: 'Entered Offline',
-    species: 'cat',
-    age_category: 'adult',
-    sex: 'female',
-    size: 'small',
-    status: 'available',
-    health: 'good',
-  });
+  outbox.createPet(catFields('Entered Offline'));
   await outbox.close();
   await mirror.close();
   return pets[0] as ApiPet;

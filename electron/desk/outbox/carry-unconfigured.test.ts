@@ -48,6 +48,14 @@ function onFile(dir: string, sql: string): void {
   }
 }
 
+/** A conflict notice about the description of `pet`, its local value `local`. */
+function conflictNotice(db: MirrorDb, pet: { id: string; name: string }, local: string): void {
+  db.prepare(
+    `INSERT INTO outbox_conflict (entity_type, entity_id, record_name, field, base_json, server_json, local_json,
+       detected_ms) VALUES ('pet', ?, ?, 'description', '"a"', '"b"', ?, 1)`,
+  ).run(pet.id, pet.name, JSON.stringify(local));
+}
+
 /** The target's queue and local pets, as the checks compare them. */
 function targetState(outbox: Outbox) {
   return {
@@ -193,13 +201,7 @@ describe('carrying what was entered with no connection', () => {
     const pet = makePet({ name: 'On Both' });
     // A conflict notice about the same field of a record both mirrors have (one adopted from before connections had
     // their own folders): neither may silently replace the other.
-    const notice = (db: MirrorDb, local: string) =>
-      db
-        .prepare(
-          `INSERT INTO outbox_conflict (entity_type, entity_id, record_name, field, base_json, server_json, local_json,
-             detected_ms) VALUES ('pet', ?, 'On Both', 'description', '"a"', '"b"', ?, 1)`,
-        )
-        .run(pet.id, JSON.stringify(local));
+    const notice = (db: MirrorDb, local: string) => conflictNotice(db, pet, local);
     const entered = await withOutbox(unconfigured, (outbox, db) => {
       storeServerRecord(db, 'pet', pet, 'listed');
       notice(db, 'offline');
@@ -228,13 +230,7 @@ describe('carrying what was entered with no connection', () => {
   it('keeps the record of carried rows only while the unconfigured mirror may hold them: a later notice under the same key is carried', async () => {
     const { unconfigured, target } = folders();
     const pet = makePet({ name: 'Noticed' });
-    const notice = (db: MirrorDb, local: string) =>
-      db
-        .prepare(
-          `INSERT INTO outbox_conflict (entity_type, entity_id, record_name, field, base_json, server_json, local_json,
-             detected_ms) VALUES ('pet', ?, 'Noticed', 'description', '"a"', '"b"', ?, 1)`,
-        )
-        .run(pet.id, JSON.stringify(local));
+    const notice = (db: MirrorDb, local: string) => conflictNotice(db, pet, local);
     const carriedRows = () =>
       withOutbox(target, (_outbox, db) => db.prepare('SELECT COUNT(*) FROM carried_row').pluck().get());
     await withOutbox(unconfigured, (outbox, db) => {
