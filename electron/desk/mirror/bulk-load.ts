@@ -259,7 +259,7 @@ export async function finishBulkLoad(
         firstRows: CATCH_UP_FIRST_ROWS,
         nextRows: nextCatchUpRows,
       });
-  if (offThread !== 'finished') {
+  if (offThread === 'unavailable') {
     let rows = CATCH_UP_FIRST_ROWS;
     while (!signal?.aborted) {
       const started = performance.now();
