@@ -2,6 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient } from '../../electron/desk/client';
 import {
+  BULK_WAL_CHECKPOINT_FRAMES,
   listPeople,
   listPets,
   type Mirror,
@@ -79,13 +80,21 @@ describe('initial sync of a large list (search index built after the bulk load)'
     const indexesBefore = listIndexes();
     const checkpointEvery = mirror.db.pragma('wal_autocheckpoint', { simple: true });
     const controller = new AbortController();
+    let checkpointEveryDuringLoad: unknown;
     const run = runSync(mirror.db, client, {
       signal: controller.signal,
       onProgress: (progress) => {
-        if (progress.phase === 'Pets' && progress.pagesDone === 3) controller.abort();
+        if (progress.phase !== 'Pets') return;
+        if (progress.pagesDone === 2)
+          checkpointEveryDuringLoad = mirror.db.pragma('wal_autocheckpoint', { simple: true });
+        if (progress.pagesDone === 3) controller.abort();
       },
     });
     await expect(run).rejects.toThrow();
+    // While pages were stored a worker checkpointed between them (none inside a page's commit); once the pull
+    // stopped, the worker was let go and the automatic checkpoint came back, at the bulk load's wider interval.
+    expect(checkpointEveryDuringLoad).toBe(0);
+    expect(mirror.db.pragma('wal_autocheckpoint', { simple: true })).toBe(BULK_WAL_CHECKPOINT_FRAMES);
     const stored = (statement(mirror.db, 'SELECT COUNT(*) AS n FROM pet').get() as { n: number }).n;
     expect(stored).toBeGreaterThan(0);
     const watermark = searchIndexWatermark(mirror.db, 'pet');
