@@ -106,7 +106,7 @@ test('a clash stops the carry: the card names the record, says nothing was moved
     await expect(alert).toContainText(`Pet id ${pet.id}`);
     await expect(alert).toContainText('Nothing was moved, so no change is lost');
     await expect(alert).toContainText(
-      'set the connection to Off, settle that notice there, then connect again',
+      'set the connection to Off, settle that notice under Sync, then connect again',
     );
     await expect(alert).not.toContainText('outbox_conflict');
     await expect(alert).not.toContainText('[');

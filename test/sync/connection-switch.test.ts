@@ -362,7 +362,7 @@ describe('a desk switching connections', () => {
     expect(carryProblem?.detail).toBe('Pet id pet-on-both');
     expect(carryProblem?.message).toMatch(/Nothing was moved, so no change is lost/);
     expect(carryProblem?.message).toMatch(
-      /set the connection to Off, settle that notice there, then connect again/,
+      /set the connection to Off, settle that notice under Sync, then connect again/,
     );
     // Words, not the row's table or key.
     expect(carryProblem?.message).not.toMatch(/outbox_conflict|\[|"/);

@@ -28,14 +28,23 @@ import type { HandlerRegistry } from './handler-registry';
 import { type DeskSession, type DeskSessionOptions, openDeskSession } from './session';
 import { WatchLeases } from './watch-leases';
 
-/** What a clashing row of each carried table is, and what settles it, for people (`record`: the record, named). */
+/**
+ * What a clashing row of each carried table is, and what settles it, for people (`record`: "pet “Rex”", the kind and
+ * the name).
+ */
 const CLASHES: Record<string, { what: (record: string, field: string) => string; todo: string }> = {
-  pet: { what: (record) => `its own ${record} under the same id`, todo: 'discard that pet there' },
-  person: { what: (record) => `its own ${record} under the same id`, todo: 'discard that person there' },
-  local_edit: { what: (record) => `its own unsent edit of ${record}`, todo: 'discard that edit there' },
+  pet: { what: (record) => `its own ${record} under the same id`, todo: 'discard that new pet under Sync' },
+  person: {
+    what: (record) => `its own ${record} under the same id`,
+    todo: 'discard that new person under Sync',
+  },
+  local_edit: {
+    what: (record) => `its own unsent edit of the ${record}`,
+    todo: 'discard that edit under Sync',
+  },
   outbox_conflict: {
-    what: (record, field) => `its own conflict notice about the ${field} of ${record}`,
-    todo: 'settle that notice there',
+    what: (record, field) => `its own conflict notice about the ${field} of the ${record}`,
+    todo: 'settle that notice under Sync',
   },
 };
 
@@ -45,9 +54,12 @@ const CLASHES: Record<string, { what: (record: string, field: string) => string;
  */
 export function carryClashProblem({ table, record }: CarryConflictError): CarryProblem {
   const kind = record.type === 'person' ? 'person' : 'pet';
-  const named = `the ${kind} ${record.name ? `“${record.name}”` : record.id}`;
+  const named = `${kind} ${record.name ? `“${record.name}”` : record.id}`;
   const field = (record.field ?? 'a field').replaceAll('_', ' ');
-  const clash = CLASHES[table] ?? { what: () => `its own copy of ${named}`, todo: 'discard it there' };
+  const clash = CLASHES[table] ?? {
+    what: () => `its own copy of the ${named}`,
+    todo: 'discard it under Sync',
+  };
   return {
     kind: 'clash',
     message:
