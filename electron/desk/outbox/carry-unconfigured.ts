@@ -101,9 +101,10 @@ export interface CarryResult {
  * writes to an emptied mirror, never to rows already carried). The target commits first; the unconfigured mirror
  * is emptied in the commit after. The target records every row it took (`carried_row`) in the commit that copies it:
  * when the emptying fails or a crash cuts it short, the next run skips those rows, also once the target has sent,
- * edited or discarded them; once the emptying has committed, the record is forgotten (`forgetCarried`). (Rows carried by a version without that record are known by the local id of their record
- * in the target, their idempotency key, or a local id the target has already sent and mapped to its server id.) A row
- * whose key the target holds for another reason stops the carry (`CarryConflictError`) with nothing moved.
+ * edited or discarded them; once the emptying has committed, the record is forgotten (`forgetCarried`). (Rows carried
+ * by a version without that record are known by the local id of their record in the target, their idempotency key,
+ * or a local id the target has already sent and mapped to its server id.) A row whose key the target holds for
+ * another reason stops the carry (`CarryConflictError`) with nothing moved.
  */
 export async function carryUnconfigured(unconfiguredDir: string, targetDir: string): Promise<CarryResult> {
   const carried: Record<string, number> = {};
@@ -188,7 +189,7 @@ type UnconfiguredState =
 /** See `UnconfiguredState`. A marker that names nothing to finish (its target or the mirror is gone) is removed. */
 function unconfiguredState(unconfiguredDir: string): UnconfiguredState {
   const marker = path.join(unconfiguredDir, CARRYING_FILE);
-  const noMarker: UnconfiguredState = fs.existsSync(path.join(unconfiguredDir, MIRROR_FILE))
+  const withoutMarker: UnconfiguredState = fs.existsSync(path.join(unconfiguredDir, MIRROR_FILE))
     ? { kind: 'settled' }
     : { kind: 'no-mirror' };
   let folder: string | undefined;
@@ -197,15 +198,15 @@ function unconfiguredState(unconfiguredDir: string): UnconfiguredState {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  if (folder === undefined) return noMarker;
+  if (folder === undefined) return withoutMarker;
   const targetDir = path.join(path.dirname(unconfiguredDir), folder);
   if (
-    noMarker.kind === 'no-mirror' ||
+    withoutMarker.kind === 'no-mirror' ||
     !/^[a-z0-9-]+$/.test(folder) ||
     !fs.existsSync(path.join(targetDir, MIRROR_FILE))
   ) {
     fs.rmSync(marker, { force: true });
-    return noMarker;
+    return withoutMarker;
   }
   return { kind: 'interrupted', targetDir };
 }
