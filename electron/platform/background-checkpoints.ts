@@ -71,7 +71,7 @@ export class BackgroundCheckpoints {
 
   /** After a commit: the worker checkpoints what is in the WAL (once more after its current run, if busy). */
   written(): void {
-    if (!this.active || !this.worker) return;
+    if (!this.active || !this.worker || !this.sqlite.open) return;
     if (this.everyFrames > 0 && !this.busy && waitingFrames(this.sqlite) < this.everyFrames) return;
     if (this.busy) {
       this.again = true;

@@ -53,6 +53,17 @@ describe('BackgroundCheckpoints with a frame interval', () => {
     }
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
   });
+
+  it('ends quietly when the connection closed first (a pull stopped by the app closing)', async () => {
+    const db = walDatabase('closed.sqlite');
+    const checkpoints = new BackgroundCheckpoints(db, { everyFrames: 50 });
+    checkpoints.begin();
+    write(db, 60);
+    db.close();
+    opened = opened.filter((other) => other !== db);
+    await expect(checkpoints.end()).resolves.toBeUndefined();
+    await checkpoints.close();
+  });
 });
 
 afterAll(() => folder.remove());

@@ -13,7 +13,8 @@ import { openDeskMirror } from '../../electron/desk/outbox';
 import { BULK_LOAD_MIN_RECORDS, runSync } from '../../electron/desk/sync';
 import { type RunningApiServer, startApiServer } from '../../electron/server';
 import { tempDir } from '../temp-mirror';
-import { totalChanges } from './helpers';
+import { AdversarialServer } from './adversarial-server';
+import { fastClient, totalChanges } from './helpers';
 
 let server: RunningApiServer;
 let client: ApiClient;
@@ -144,5 +145,48 @@ describe('initial sync of a large list (search index built after the bulk load)'
     const poll = await runSync(mirror.db, client);
     expect(poll.written).toBe(0);
     expect(totalChanges(mirror.db)).toBe(before);
+  });
+});
+
+describe('a first sync of two large lists of one table (adopters, then fosters)', () => {
+  it('keeps one bulk load of people across both lists and builds their indexes once, after the fosters', async () => {
+    const people = new AdversarialServer();
+    people.addPets(5);
+    people.addPeople(BULK_LOAD_MIN_RECORDS + 50, 'adopter');
+    people.addPeople(BULK_LOAD_MIN_RECORDS + 50, 'foster');
+    await people.start();
+    const peopleClient = fastClient(people.origin);
+    const own = tempDir('sd-sync-bulk-people-');
+    const desk = await openDeskMirror({ dataDir: own.dir });
+    try {
+      const adopters = new Set<number | undefined>();
+      const fosters = new Set<number | undefined>();
+      const summary = await runSync(desk.db, peopleClient, {
+        onProgress: (progress) => {
+          const seen =
+            progress.phase === 'Adopters' ? adopters : progress.phase === 'Fosters' ? fosters : undefined;
+          seen?.add(searchIndexWatermark(desk.db, 'person'));
+        },
+      });
+      expect(summary.complete).toBe(true);
+      // The fosters' pages went into the load the adopters began: the same watermark, the person indexes still
+      // dropped (a load finished after the adopters would have built them, and the fosters' begun a new one).
+      const [begun] = [...adopters].filter((mark) => mark !== undefined);
+      expect(begun).toBeDefined();
+      expect([...fosters]).toEqual([begun]);
+      expect(searchIndexWatermark(desk.db, 'person')).toBeUndefined();
+      const personIndexes = statement(
+        desk.db,
+        "SELECT COUNT(*) AS n FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'person_list'",
+      ).get() as { n: number };
+      expect(personIndexes.n).toBeGreaterThanOrEqual(3);
+      const foster = [...people.people.values()].find((person) => person.type === 'foster');
+      expect(listPeople(desk.db, { search: foster?.name ?? '' }).total).toBeGreaterThan(0);
+    } finally {
+      await peopleClient.close();
+      await desk.close();
+      await people.close();
+      own.remove();
+    }
   });
 });

@@ -67,7 +67,7 @@ export async function pullList(
     await releaseBulkLoadWorker(db);
   }
   // Rows a bulk load (this one, or one cut off earlier) left out of the search index are indexed now.
-  if (searchIndexWatermark(db, collection.entityType) !== undefined) {
+  if (options.finishBulkLoad !== false && searchIndexWatermark(db, collection.entityType) !== undefined) {
     await finishBulkLoad(db, collection.entityType, options.signal);
   }
   return result;
