@@ -108,6 +108,9 @@ test('a clash stops the carry: the card names the record, says nothing was moved
     await expect(alert).toContainText(
       'set the connection to Off, settle that notice under Sync, then connect again',
     );
+    await expect(
+      form.getByText('The changes entered with no connection stay here: see below.'),
+    ).toBeVisible();
     await expect(alert).not.toContainText('outbox_conflict');
     await expect(alert).not.toContainText('[');
     await shootCard(page, alert, 'carry-clash');

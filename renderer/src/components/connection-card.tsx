@@ -227,6 +227,8 @@ export function ConnectionCard() {
           {saved && !error && (
             <Text size="sm" c="dimmed" role="status">
               Saved. A sync starts now; its progress shows under Sync.
+              {summary?.carryProblem?.kind === 'clash' &&
+                ' The changes entered with no connection stay here: see below.'}
             </Text>
           )}
           {outcome && (
