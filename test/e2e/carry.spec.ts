@@ -106,10 +106,10 @@ test('a clash stops the carry: the card names the record, says nothing was moved
     await expect(alert).toContainText(`Pet id ${pet.id}`);
     await expect(alert).toContainText('Nothing was moved, so no change is lost');
     await expect(alert).toContainText(
-      'set the connection to Off, settle that notice under Sync, then connect again',
+      'set the connection to Off, settle the notice kept with no connection under Sync, then connect again',
     );
     await expect(
-      form.getByText('The changes entered with no connection stay here: see below.'),
+      form.getByText('The changes entered with no connection were not moved: see below.'),
     ).toBeVisible();
     await expect(alert).not.toContainText('outbox_conflict');
     await expect(alert).not.toContainText('[');
@@ -145,6 +145,7 @@ test('a desk started with no connection says its copy of a move cut short cannot
       `What was entered with no connection was already moved to the server ${server.base}`,
     );
     await expect(alert).toContainText('Reason: the disk refused the write');
+    await expect(alert).toContainText('changes made to it while Off will be lost when the move finishes');
     await expect(alert).toContainText('Connect to that connection again to work on them');
     await expect(alert).not.toContainText(desk.dataDir);
     await shootCard(page, alert, 'carry-unfinished');

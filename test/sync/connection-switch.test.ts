@@ -362,7 +362,7 @@ describe('a desk switching connections', () => {
     expect(carryProblem?.detail).toBe('Pet id pet-on-both');
     expect(carryProblem?.message).toMatch(/Nothing was moved, so no change is lost/);
     expect(carryProblem?.message).toMatch(
-      /set the connection to Off, settle that notice under Sync, then connect again/,
+      /set the connection to Off, settle the notice kept with no connection under Sync, then connect again/,
     );
     // Words, not the row's table or key.
     expect(carryProblem?.message).not.toMatch(/outbox_conflict|\[|"/);
@@ -400,7 +400,7 @@ describe('a desk switching connections', () => {
     expect(mode).toBe('none');
     expect(carryProblem?.kind).toBe('unfinished');
     expect(carryProblem?.message).toContain(
-      `What was entered with no connection was already moved to the server ${server.origin}, but this desk could not remove it`,
+      `What was entered with no connection was already moved to the server ${server.origin}, but this desk could not finish the move`,
     );
     expect(carryProblem?.detail).toBe('Reason: disk said no');
     expect(carryProblem?.message).toMatch(/Connect to that connection again to work on them/);

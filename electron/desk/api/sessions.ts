@@ -33,18 +33,21 @@ import { WatchLeases } from './watch-leases';
  * the name).
  */
 const CLASHES: Record<string, { what: (record: string, field: string) => string; todo: string }> = {
-  pet: { what: (record) => `its own ${record} under the same id`, todo: 'discard that new pet under Sync' },
+  pet: {
+    what: (record) => `its own ${record} under the same id`,
+    todo: 'discard the one entered with no connection under Sync (enter it again here if it is still needed)',
+  },
   person: {
     what: (record) => `its own ${record} under the same id`,
-    todo: 'discard that new person under Sync',
+    todo: 'discard the one entered with no connection under Sync (enter it again here if it is still needed)',
   },
   local_edit: {
     what: (record) => `its own unsent edit of the ${record}`,
-    todo: 'discard that edit under Sync',
+    todo: 'discard the edit made with no connection under Sync (make it again here if it is still needed)',
   },
   outbox_conflict: {
     what: (record, field) => `its own conflict notice about the ${field} of the ${record}`,
-    todo: 'settle that notice under Sync',
+    todo: 'settle the notice kept with no connection under Sync',
   },
 };
 
@@ -58,14 +61,14 @@ export function carryClashProblem({ table, record }: CarryConflictError): CarryP
   const field = (record.field ?? 'a field').replaceAll('_', ' ');
   const clash = CLASHES[table] ?? {
     what: () => `its own copy of the ${named}`,
-    todo: 'discard it under Sync',
+    todo: 'discard the one entered with no connection under Sync',
   };
   return {
     kind: 'clash',
     message:
       `This connection already has ${clash.what(named, field)}. Nothing was moved, so no change is lost: what was ` +
-      `entered with no connection stays on this desk. To bring it over, set the connection to Off, ${clash.todo}, ` +
-      'then connect again.',
+      'entered with no connection stays on this desk, shown while the connection is Off. To bring it over, set the ' +
+      `connection to Off, ${clash.todo}, then connect again.`,
     detail: `${kind === 'pet' ? 'Pet' : 'Person'} id ${record.id}`,
   };
 }
@@ -79,8 +82,9 @@ export function unfinishedCarryProblem(error: UnfinishedCarryError): CarryProble
     kind: 'unfinished',
     message:
       `What was entered with no connection was already moved to ${connectionName(error.targetDir)}, but this desk ` +
-      'could not remove it from here. What shows now is a copy: changes made to it while Off would not be sent. ' +
-      'Connect to that connection again to work on them; this desk tries again to remove the copy at every start.',
+      'could not finish the move; it tries again at every start. Anything from before that still shows here is a ' +
+      'copy: changes made to it while Off will be lost when the move finishes. Connect to that connection again to ' +
+      'work on them.',
     detail: `Reason: ${error.reason}`,
   };
 }

@@ -228,7 +228,7 @@ export function ConnectionCard() {
             <Text size="sm" c="dimmed" role="status">
               Saved. A sync starts now; its progress shows under Sync.
               {summary?.carryProblem?.kind === 'clash' &&
-                ' The changes entered with no connection stay here: see below.'}
+                ' The changes entered with no connection were not moved: see below.'}
             </Text>
           )}
           {outcome && (
