@@ -1,3 +1,6 @@
+import type Database from 'better-sqlite3';
+import { BackgroundCheckpoints } from '../../platform/background-checkpoints';
+
 /** After a failed step (a full or busy disk) the job tries again this much later. */
 export const RETRY_MS = 5000;
 
@@ -109,5 +112,45 @@ export class BackgroundJob {
         resolve();
       };
     });
+  }
+}
+
+/**
+ * What the background jobs of one connection share (`PetRestamps`, `PeopleRestamps`): one checkpoint worker, which
+ * copies the WAL into the database while any job writes (`BackgroundCheckpoints`), so that neither job's commit
+ * pays for a checkpoint. Sharing it keeps one job's end from turning the automatic checkpoint back on while
+ * another still writes.
+ */
+export class BackgroundLane {
+  private readonly checkpoints: BackgroundCheckpoints;
+  /** The jobs between their first write and their rest. */
+  private readonly writers = new Set<object>();
+
+  constructor(sqlite: Database.Database) {
+    this.checkpoints = new BackgroundCheckpoints(sqlite);
+  }
+
+  /** Before a job's step writes: the worker has the WAL until every writer has ended. */
+  beginWrites(writer: object): void {
+    this.writers.add(writer);
+    this.checkpoints.begin();
+  }
+
+  /** After a step's commit. */
+  written(): void {
+    this.checkpoints.written();
+  }
+
+  /** A job rests: the last one to rest hands the WAL back to the automatic checkpoint. */
+  async endWrites(writer: object): Promise<void> {
+    if (!this.writers.delete(writer) || this.writers.size > 0) return;
+    await this.checkpoints.end();
+    // A job began writing while the worker finished: it keeps the WAL.
+    if (this.writers.size > 0) this.checkpoints.begin();
+  }
+
+  /** Stops the checkpoint worker, once every job has stopped (before the database closes). */
+  close(): Promise<void> {
+    return this.checkpoints.close();
   }
 }
