@@ -6,13 +6,24 @@ import { addShelter, storedFees, tempDataDir } from './harness';
 
 const autocheckpoint = (app: ServerContext) => app.sqlite.pragma('wal_autocheckpoint', { simple: true });
 
-/** The automatic checkpoint setting seen between the chunks of a job (the first chunk runs after the queuing commit). */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Whether a chunk of any re-stamping job has moved its cursor. */
+const started = (app: ServerContext) =>
+  app.sqlite
+    .prepare(
+      'SELECT EXISTS (SELECT 1 FROM pet_restamp_jobs WHERE after_seq > 0 UNION ALL SELECT 1 FROM people_restamp_jobs WHERE after_seq > 0)',
+    )
+    .pluck()
+    .get() === 1;
+
+/** The automatic checkpoint setting seen between the chunks of the jobs, from the first chunk on. */
 async function duringJob(app: ServerContext, waiting: () => number): Promise<Set<unknown>> {
+  while (!started(app) && waiting() > 0) await nextTurn();
   const during: unknown[] = [];
-  await new Promise((resolve) => setImmediate(resolve));
   while (waiting() > 0) {
     during.push(autocheckpoint(app));
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
   expect(during.length).toBeGreaterThan(1);
   return new Set(during);

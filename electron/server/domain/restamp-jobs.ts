@@ -52,12 +52,15 @@ export abstract class RestampJobs<Job extends RestampJob> {
     this.count = sqlite.prepare(`SELECT COUNT(*) FROM ${table}`).pluck();
     this.advance = sqlite.prepare(`UPDATE ${table} SET after_seq = ? WHERE id = ?`);
     this.finish = sqlite.prepare(`DELETE FROM ${table} WHERE id = ?`);
-    this.background = new BackgroundJob({
-      name,
-      pending: () => this.waiting > 0,
-      step: () => this.chunk(),
-      rest: () => this.lane.endWrites(this),
-    });
+    this.background = new BackgroundJob(
+      {
+        name,
+        pending: () => this.waiting > 0,
+        step: () => this.chunk(),
+        rest: () => this.lane.endWrites(this),
+      },
+      lane.turns,
+    );
   }
 
   /** The next rows of a job after its cursor, in `seq` order, at most `limit`. */
