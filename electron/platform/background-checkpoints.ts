@@ -35,6 +35,9 @@ parentPort.on('message', (message) => {
  * connection checkpoints after each `written()` (PASSIVE: it never blocks the writer or the readers). Where a
  * worker cannot run (an in-memory database, a driver that will not load in a worker), nothing changes: the
  * automatic checkpoint stays on.
+ *
+ * With `everyFrames`, `written()` asks SQLite how many WAL frames wait (`wal_checkpoint(NOOP)`, which copies
+ * nothing) and checkpoints only from that many on: each checkpoint then copies a page changed by many commits once.
  */
 export class BackgroundCheckpoints {
   private worker: Worker | undefined;
@@ -45,8 +48,15 @@ export class BackgroundCheckpoints {
   private idle: Array<() => void> = [];
   private autocheckpoint = 1000;
 
-  constructor(private readonly sqlite: Database.Database) {
+  private readonly everyFrames: number;
+
+  constructor(
+    private readonly sqlite: Database.Database,
+    options: { everyFrames?: number } = {},
+  ) {
     this.unavailable = sqlite.memory || sqlite.pragma('journal_mode', { simple: true }) !== 'wal';
+    // An SQLite before 3.51 reads NOOP as PASSIVE, a checkpoint on this thread: there, every `written()` counts.
+    this.everyFrames = options.everyFrames && hasCheckpointNoop(sqlite) ? options.everyFrames : 0;
   }
 
   /** Hands checkpoints to the worker until `end()`. */
@@ -61,7 +71,8 @@ export class BackgroundCheckpoints {
 
   /** After a commit: the worker checkpoints what is in the WAL (once more after its current run, if busy). */
   written(): void {
-    if (!this.active || !this.worker) return;
+    if (!this.active || !this.worker || !this.sqlite.open) return;
+    if (this.everyFrames > 0 && !this.busy && waitingFrames(this.sqlite) < this.everyFrames) return;
     if (this.busy) {
       this.again = true;
       return;
@@ -72,6 +83,12 @@ export class BackgroundCheckpoints {
     this.worker.postMessage('checkpoint');
   }
 
+  /** Resolves when no checkpoint is running or asked for (at once when none is). */
+  settled(): Promise<void> {
+    if (!this.busy) return Promise.resolve();
+    return new Promise<void>((resolve) => this.idle.push(resolve));
+  }
+
   /**
    * Checkpoints once more, waits for the worker, then turns the automatic checkpoint back on: the WAL is short
    * again by then, so the next commit does not pay for the whole series.
@@ -79,7 +96,7 @@ export class BackgroundCheckpoints {
   async end(): Promise<void> {
     if (!this.active) return;
     this.written();
-    if (this.busy) await new Promise<void>((resolve) => this.idle.push(resolve));
+    await this.settled();
     this.restore();
   }
 
@@ -141,4 +158,16 @@ export class BackgroundCheckpoints {
     this.restore();
     for (const resolve of this.idle.splice(0)) resolve();
   }
+}
+
+function hasCheckpointNoop(sqlite: Database.Database): boolean {
+  const { version } = sqlite.prepare('SELECT sqlite_version() AS version').get() as { version: string };
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  return major > 3 || (major === 3 && minor >= 51);
+}
+
+/** WAL frames not yet copied into the database file. */
+function waitingFrames(sqlite: Database.Database): number {
+  const [state] = sqlite.pragma('wal_checkpoint(NOOP)') as Array<{ log: number; checkpointed: number }>;
+  return state ? state.log - state.checkpointed : 0;
 }

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiClient, createApiClient } from '../../electron/desk/client';
 import {
+  BULK_WAL_CHECKPOINT_FRAMES,
   listPeople,
   listPets,
   type Mirror,
@@ -12,7 +13,8 @@ import { openDeskMirror } from '../../electron/desk/outbox';
 import { BULK_LOAD_MIN_RECORDS, runSync } from '../../electron/desk/sync';
 import { type RunningApiServer, startApiServer } from '../../electron/server';
 import { tempDir } from '../temp-mirror';
-import { totalChanges } from './helpers';
+import { AdversarialServer } from './adversarial-server';
+import { fastClient, totalChanges } from './helpers';
 
 let server: RunningApiServer;
 let client: ApiClient;
@@ -79,13 +81,21 @@ describe('initial sync of a large list (search index built after the bulk load)'
     const indexesBefore = listIndexes();
     const checkpointEvery = mirror.db.pragma('wal_autocheckpoint', { simple: true });
     const controller = new AbortController();
+    let checkpointEveryDuringLoad: unknown;
     const run = runSync(mirror.db, client, {
       signal: controller.signal,
       onProgress: (progress) => {
-        if (progress.phase === 'Pets' && progress.pagesDone === 3) controller.abort();
+        if (progress.phase !== 'Pets') return;
+        if (progress.pagesDone === 2)
+          checkpointEveryDuringLoad = mirror.db.pragma('wal_autocheckpoint', { simple: true });
+        if (progress.pagesDone === 3) controller.abort();
       },
     });
     await expect(run).rejects.toThrow();
+    // While pages were stored a worker checkpointed between them (none inside a page's commit); once the pull
+    // stopped, the worker was let go and the automatic checkpoint came back, at the bulk load's wider interval.
+    expect(checkpointEveryDuringLoad).toBe(0);
+    expect(mirror.db.pragma('wal_autocheckpoint', { simple: true })).toBe(BULK_WAL_CHECKPOINT_FRAMES);
     const stored = (statement(mirror.db, 'SELECT COUNT(*) AS n FROM pet').get() as { n: number }).n;
     expect(stored).toBeGreaterThan(0);
     const watermark = searchIndexWatermark(mirror.db, 'pet');
@@ -135,5 +145,48 @@ describe('initial sync of a large list (search index built after the bulk load)'
     const poll = await runSync(mirror.db, client);
     expect(poll.written).toBe(0);
     expect(totalChanges(mirror.db)).toBe(before);
+  });
+});
+
+describe('a first sync of two large lists of one table (adopters, then fosters)', () => {
+  it('keeps one bulk load of people across both lists and builds their indexes once, after the fosters', async () => {
+    const people = new AdversarialServer();
+    people.addPets(5);
+    people.addPeople(BULK_LOAD_MIN_RECORDS + 50, 'adopter');
+    people.addPeople(BULK_LOAD_MIN_RECORDS + 50, 'foster');
+    await people.start();
+    const peopleClient = fastClient(people.origin);
+    const own = tempDir('sd-sync-bulk-people-');
+    const desk = await openDeskMirror({ dataDir: own.dir });
+    try {
+      const adopters = new Set<number | undefined>();
+      const fosters = new Set<number | undefined>();
+      const summary = await runSync(desk.db, peopleClient, {
+        onProgress: (progress) => {
+          const seen =
+            progress.phase === 'Adopters' ? adopters : progress.phase === 'Fosters' ? fosters : undefined;
+          seen?.add(searchIndexWatermark(desk.db, 'person'));
+        },
+      });
+      expect(summary.complete).toBe(true);
+      // The fosters' pages went into the load the adopters began: the same watermark, the person indexes still
+      // dropped (a load finished after the adopters would have built them, and the fosters' begun a new one).
+      const [begun] = [...adopters].filter((mark) => mark !== undefined);
+      expect(begun).toBeDefined();
+      expect([...fosters]).toEqual([begun]);
+      expect(searchIndexWatermark(desk.db, 'person')).toBeUndefined();
+      const personIndexes = statement(
+        desk.db,
+        "SELECT COUNT(*) AS n FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'person_list'",
+      ).get() as { n: number };
+      expect(personIndexes.n).toBeGreaterThanOrEqual(3);
+      const foster = [...people.people.values()].find((person) => person.type === 'foster');
+      expect(listPeople(desk.db, { search: foster?.name ?? '' }).total).toBeGreaterThan(0);
+    } finally {
+      await peopleClient.close();
+      await desk.close();
+      await people.close();
+      own.remove();
+    }
   });
 });

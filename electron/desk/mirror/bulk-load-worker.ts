@@ -87,8 +87,13 @@ parentPort.on('message', (message) => {
       parentPort.postMessage({ kind, ms: performance.now() - began });
       return;
     } catch (error) {
-      if (!isBusy(error) || Date.now() - waiting > waitLimitMs) {
-        parentPort.postMessage({ failed: error instanceof Error ? error.message : String(error) });
+      const why = error instanceof Error ? error.message : String(error);
+      if (!isBusy(error)) {
+        parentPort.postMessage({ failed: why });
+        return;
+      }
+      if (Date.now() - waiting > waitLimitMs) {
+        parentPort.postMessage({ busy: why });
         return;
       }
     }
@@ -112,8 +117,12 @@ interface Sizing {
   nextRows: (rows: number, ms: number) => number;
 }
 
-/** `finished`; `aborted` by the signal; `unavailable`: no worker could (the caller goes on on its own thread). */
-export type OffThreadOutcome = 'finished' | 'aborted' | 'unavailable';
+/**
+ * `finished`; `aborted` by the signal; `busy`: another writer kept the database longer than the write wait allows
+ * (what is done stays done; the next sync goes on); `unavailable`: no worker could (the caller goes on on its own
+ * thread).
+ */
+export type OffThreadOutcome = 'finished' | 'aborted' | 'busy' | 'unavailable';
 
 /**
  * Finishes a bulk load of a mirror file in a worker thread with its own connection: the catch-up steps and the
@@ -161,9 +170,19 @@ export function finishOffThread(
     let thrown: { error: unknown } | undefined;
     let done = false;
     let failed: string | undefined;
+    let busy = false;
     const stop = () => void worker.terminate();
     signal?.addEventListener('abort', stop, { once: true });
-    worker.on('message', (message: { kind: FinishStep | 'done'; ms: number } | { failed: string }) => {
+    type Answer = { kind: FinishStep | 'done'; ms: number } | { failed: string } | { busy: string };
+    worker.on('message', (message: Answer) => {
+      if ('busy' in message) {
+        console.error(
+          `[sync] the ${sql.entityType} bulk load's finish waits for the next sync: the database stayed busy (${message.busy})`,
+        );
+        busy = true;
+        stop();
+        return;
+      }
       if ('failed' in message) {
         failed = message.failed;
         stop();
@@ -194,6 +213,7 @@ export function finishOffThread(
       signal?.removeEventListener('abort', stop);
       if (thrown) reject(thrown.error);
       else if (done) resolve('finished');
+      else if (busy) resolve('busy');
       else if (failed !== undefined) resolve(fallback(failed));
       else if (signal?.aborted) resolve('aborted');
       else resolve(fallback(`it stopped, exit code ${code}`));

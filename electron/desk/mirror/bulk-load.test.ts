@@ -1,4 +1,5 @@
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makePerson, makePet } from '../../../test/sync/fixtures';
 import { type TempDir, tempDir } from '../../../test/temp-mirror';
@@ -250,6 +251,37 @@ describe('a file mirror finishes its bulk load on a worker thread', () => {
     expect(listIndexes()).toEqual(indexesBefore);
     expect(fileIndexIsExact()).toBe(true);
     expect(found('umpk')).toBe(1200);
+  });
+
+  it('leaves the finish to the next sync when another writer keeps the database, without blocking this thread', async () => {
+    loadPets(1200);
+    const other = new Database(path.join(folder.dir, 'mirror.sqlite'));
+    other.exec('BEGIN IMMEDIATE');
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    vi.stubEnv('SHELTER_DESK_WRITE_WAIT_MS', '300');
+    let ticks = 0;
+    const ticker = setInterval(() => {
+      ticks += 1;
+    }, 10);
+    try {
+      await finishBulkLoad(file.db, 'pet');
+      expect(errors).toHaveBeenCalledWith(expect.stringContaining('waits for the next sync'));
+      expect(errors).not.toHaveBeenCalledWith(expect.stringContaining('finishes on the main thread'));
+    } finally {
+      clearInterval(ticker);
+      vi.unstubAllEnvs();
+      errors.mockRestore();
+      other.exec('ROLLBACK');
+      other.close();
+    }
+    // This thread's event loop went on turning while the worker waited.
+    expect(ticks).toBeGreaterThan(10);
+    expect(searchIndexWatermark(file.db, 'pet')).toBeDefined();
+    expect(found('umpk')).toBe(1200);
+
+    await finishBulkLoad(file.db, 'pet');
+    expect(searchIndexWatermark(file.db, 'pet')).toBeUndefined();
+    expect(fileIndexIsExact()).toBe(true);
   });
 
   it('keeps every local edit this thread makes while the worker holds the write lock', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BackgroundCheckpoints } from '../../platform/background-checkpoints';
 import { type FinishOptions, finishOffThread } from './bulk-load-worker';
 import { COUNT_CARE_SQL } from './dashboard-counts';
 import { WORD_STARTS_INDEX } from './search-starts';
@@ -40,27 +41,71 @@ const CATCH_UP_MIN_ROWS = 200;
 const CATCH_UP_FIRST_ROWS = 1000;
 
 /**
- * WAL size (pages) that triggers a checkpoint during a bulk load. A checkpoint copies each changed database page
- * once, however many commits changed it, so a wider interval than SQLite's 1,000 pages writes the hot index pages of
- * a filling table less often; but the automatic checkpoint runs synchronously in the commit that crosses it, so its
- * size is a pause of the event loop: 4k pages (16 MiB) copy in about 20 ms (64 MiB took 70-220 ms). (Handing them to a
- * worker thread instead made the loop's pauses shorter on the whole but its longest ones longer: with a checkpoint
- * syncing the file meanwhile, some page commits waited 120-300 ms on the disk, holding the write lock.)
+ * WAL size (pages) at which a bulk load's WAL is copied into the database file. A checkpoint copies each changed
+ * page once, however many commits changed it, so a wider interval than SQLite's 1,000 pages writes the hot index
+ * pages of a filling table less often; 4k pages (16 MiB) copy in about 20 ms (64 MiB took 70-220 ms).
  */
-const BULK_WAL_AUTOCHECKPOINT = 4096;
-const checkpointBefore = new WeakMap<MirrorDb, number>();
+export const BULK_WAL_CHECKPOINT_FRAMES = 4096;
 
+interface BulkCheckpoints {
+  /** The connection's automatic checkpoint before the load. */
+  before: number;
+  /** The worker that checkpoints while this process stores pages; none before a page or after `releaseBulkLoadWorker`. */
+  worker?: BackgroundCheckpoints;
+}
+const bulkCheckpoints = new WeakMap<MirrorDb, BulkCheckpoints>();
+
+/**
+ * While a bulk load is under way the connection checkpoints every `BULK_WAL_CHECKPOINT_FRAMES` instead of 1,000
+ * pages, and, from the first page a process stores, in a worker thread between two page commits (see
+ * `storeBulkPage`): an automatic checkpoint runs inside the commit that crosses it, 20-30 ms of this thread's event
+ * loop every dozen pages. A worker checkpointing while pages commit made things worse (some commits then waited
+ * 120-300 ms on the disk, holding the write lock), so pages wait for its checkpoint instead; it runs while the next
+ * page is on its way. Where no worker can run (an in-memory database, a driver that will not load in one), the
+ * automatic checkpoint at the wider interval stays.
+ */
 function widenCheckpoints(db: MirrorDb): void {
-  if (checkpointBefore.has(db)) return;
-  checkpointBefore.set(db, db.pragma('wal_autocheckpoint', { simple: true }) as number);
-  db.pragma(`wal_autocheckpoint = ${BULK_WAL_AUTOCHECKPOINT}`);
+  const known = bulkCheckpoints.get(db);
+  const state = known ?? { before: db.pragma('wal_autocheckpoint', { simple: true }) as number };
+  if (!known) {
+    bulkCheckpoints.set(db, state);
+    db.pragma(`wal_autocheckpoint = ${BULK_WAL_CHECKPOINT_FRAMES}`);
+  }
+  if (state.worker || db.memory) return;
+  state.worker = new BackgroundCheckpoints(db, { everyFrames: BULK_WAL_CHECKPOINT_FRAMES });
+  state.worker.begin();
+}
+
+/**
+ * Stores one page of a bulk load: waits for the checkpoint the last page started (if any), writes, and starts the
+ * next checkpoint when the WAL has grown past its interval. Outside a bulk load it just writes.
+ */
+export async function storeBulkPage<T>(db: MirrorDb, write: () => T): Promise<T> {
+  const worker = bulkCheckpoints.get(db)?.worker;
+  await worker?.settled();
+  const written = write();
+  worker?.written();
+  return written;
+}
+
+/**
+ * Stops the checkpoint worker of a bulk load this process took part in (the automatic checkpoint, at the bulk
+ * interval, comes back): call it when a pull stops, whatever the reason, before the connection may close.
+ */
+export async function releaseBulkLoadWorker(db: MirrorDb): Promise<void> {
+  const state = bulkCheckpoints.get(db);
+  const worker = state?.worker;
+  if (!state || !worker) return;
+  state.worker = undefined;
+  await worker.end();
+  await worker.close();
 }
 
 function restoreCheckpoints(db: MirrorDb): void {
-  const before = checkpointBefore.get(db);
-  if (before === undefined) return;
-  checkpointBefore.delete(db);
-  db.pragma(`wal_autocheckpoint = ${Number(before)}`);
+  const state = bulkCheckpoints.get(db);
+  if (state === undefined || state.worker) return;
+  bulkCheckpoints.delete(db);
+  db.pragma(`wal_autocheckpoint = ${Number(state.before)}`);
   // Fold the WAL into the database now rather than on some later small write. PASSIVE: unlike TRUNCATE, it never
   // blocks another process's writer; the WAL file is cut back to `journal_size_limit` when it next restarts.
   db.pragma('wal_checkpoint(PASSIVE)');
@@ -207,13 +252,14 @@ export async function finishBulkLoad(
   signal?: AbortSignal,
   options: FinishOptions = {},
 ): Promise<void> {
+  await releaseBulkLoadWorker(db);
   const offThread = db.memory
     ? 'unavailable'
     : await finishOffThread(db, finishStatements(entityType), signal, options, {
         firstRows: CATCH_UP_FIRST_ROWS,
         nextRows: nextCatchUpRows,
       });
-  if (offThread !== 'finished') {
+  if (offThread === 'unavailable') {
     let rows = CATCH_UP_FIRST_ROWS;
     while (!signal?.aborted) {
       const started = performance.now();

@@ -1,5 +1,11 @@
 import type { ApiClient } from '../client';
-import { finishBulkLoad, type MirrorDb, readSyncState, searchIndexWatermark } from '../mirror';
+import {
+  finishBulkLoad,
+  type MirrorDb,
+  readSyncState,
+  releaseBulkLoadWorker,
+  searchIndexWatermark,
+} from '../mirror';
 import type { ListCollection } from './collections';
 import { repairUntilConverged } from './list-repair';
 import { startPosition } from './list-walk';
@@ -53,10 +59,15 @@ export async function pullList(
   collection: ListCollection,
   options: ListPullOptions = {},
 ): Promise<ListPullResult> {
-  const first = await pullChanges(db, client, collection, options);
-  const result = first.offsetWalkStartedAt !== null ? await catchUp(first) : first.result;
+  let result: ListPullResult;
+  try {
+    const first = await pullChanges(db, client, collection, options);
+    result = first.offsetWalkStartedAt !== null ? await catchUp(first) : first.result;
+  } finally {
+    await releaseBulkLoadWorker(db);
+  }
   // Rows a bulk load (this one, or one cut off earlier) left out of the search index are indexed now.
-  if (searchIndexWatermark(db, collection.entityType) !== undefined) {
+  if (options.finishBulkLoad !== false && searchIndexWatermark(db, collection.entityType) !== undefined) {
     await finishBulkLoad(db, collection.entityType, options.signal);
   }
   return result;

@@ -5,6 +5,7 @@ import {
   readHttpCache,
   type ServerPerson,
   type ServerPet,
+  storeBulkPage,
   storeServerPage,
   toMs,
   writeHttpCache,
@@ -190,13 +191,15 @@ export async function storePage(
       requestId: page.requestId,
     });
   }
-  const written = storeServerPage(db, collection.entityType, valid, 'listed', () => {
-    if (invalid.length === 0 && page.etag) {
-      const meta: CachedPageMeta = { ...page.facts };
-      writeHttpCache(db, page.url, cacheScope(collection, page.anchor.since), page.etag, meta);
-    }
-    alsoInTransaction?.();
-  });
+  const written = await storeBulkPage(db, () =>
+    storeServerPage(db, collection.entityType, valid, 'listed', () => {
+      if (invalid.length === 0 && page.etag) {
+        const meta: CachedPageMeta = { ...page.facts };
+        writeHttpCache(db, page.url, cacheScope(collection, page.anchor.since), page.etag, meta);
+      }
+      alsoInTransaction?.();
+    }),
+  );
   return { written, invalid, ids: valid.map((record) => record.id), maxUpdatedAt };
 }
 

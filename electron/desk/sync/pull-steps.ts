@@ -51,6 +51,11 @@ export interface ListPullResult {
 export interface ListPullOptions {
   onProgress?: (progress: PassProgress) => void;
   signal?: AbortSignal | undefined;
+  /**
+   * Whether the pull finishes a bulk load of its record table (default true). False while another list of the same
+   * table follows in the same run (adopters, then fosters), so its indexes are built once, after both.
+   */
+  finishBulkLoad?: boolean;
 }
 
 const positionSchema = z.object({

@@ -126,7 +126,12 @@ async function syncList(
       recordsDone: p.recordsDone,
       recordsTotal: p.recordsTotal,
     });
-  const pulled = await pullList(db, client, collection, { onProgress, signal: options.signal });
+  const last = LIST_COLLECTIONS.findLast((list) => list.entityType === collection.entityType);
+  const pulled = await pullList(db, client, collection, {
+    onProgress,
+    signal: options.signal,
+    finishBulkLoad: last === collection,
+  });
   absorb(summary, pulled);
   summary.reconciled.push(pulled.reconciled);
   // Removals are judged only against a converged mirror: otherwise the counts differ for other reasons.

@@ -1,0 +1,69 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { BackgroundCheckpoints } from '../../electron/platform/background-checkpoints';
+import { tempDir } from '../temp-mirror';
+
+const folder = tempDir('sd-checkpoints-');
+let opened: Database.Database[] = [];
+
+afterEach(() => {
+  for (const db of opened) db.close();
+  opened = [];
+});
+
+function walDatabase(name: string): Database.Database {
+  const db = new Database(path.join(folder.dir, name));
+  opened.push(db);
+  db.pragma('journal_mode = WAL');
+  db.exec('CREATE TABLE t (x BLOB)');
+  return db;
+}
+
+/** Frames in the WAL and how many of them are in the database file already (`NOOP` copies nothing). */
+const walState = (db: Database.Database) =>
+  (db.pragma('wal_checkpoint(NOOP)') as Array<{ log: number; checkpointed: number }>)[0];
+
+/** Commits `pages` pages' worth of new rows (4 KiB pages, one row a page). */
+const write = (db: Database.Database, pages: number) =>
+  db.transaction(() => {
+    for (let i = 0; i < pages; i += 1) db.prepare('INSERT INTO t VALUES (randomblob(3000))').run();
+  })();
+
+describe('BackgroundCheckpoints with a frame interval', () => {
+  it('checkpoints in its worker only once the WAL holds the interval, and settles when the copy is done', async () => {
+    const db = walDatabase('interval.sqlite');
+    const checkpoints = new BackgroundCheckpoints(db, { everyFrames: 50 });
+    checkpoints.begin();
+    try {
+      expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+      write(db, 20);
+      checkpoints.written();
+      await checkpoints.settled();
+      expect(walState(db)?.checkpointed).toBe(0);
+
+      write(db, 40);
+      checkpoints.written();
+      await checkpoints.settled();
+      const after = walState(db);
+      expect(after?.log).toBeGreaterThanOrEqual(60);
+      expect(after?.checkpointed).toBe(after?.log);
+    } finally {
+      await checkpoints.close();
+    }
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+  });
+
+  it('ends quietly when the connection closed first (a pull stopped by the app closing)', async () => {
+    const db = walDatabase('closed.sqlite');
+    const checkpoints = new BackgroundCheckpoints(db, { everyFrames: 50 });
+    checkpoints.begin();
+    write(db, 60);
+    db.close();
+    opened = opened.filter((other) => other !== db);
+    await expect(checkpoints.end()).resolves.toBeUndefined();
+    await checkpoints.close();
+  });
+});
+
+afterAll(() => folder.remove());
