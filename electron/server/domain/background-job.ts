@@ -44,10 +44,10 @@ export class BackgroundTurns {
 
 /**
  * Works off a job kept in the database in short steps, with the event loop free in between (`PetRestamps`,
- * `PeopleRestamps`), taking turns with the other jobs of its `BackgroundTurns`. A failed step ends the steps; the job tries again after RETRY_MS, and that wait is part of
- * the run: `settled()` waits for it, `stop()` cuts it short, `resume()` retries at once. A `resume()` after the
- * run's last look for work (a job queued while the last step's `rest()` runs, say) makes it look again, and
- * `settled()` waits for that too.
+ * `PeopleRestamps`), taking turns with the other jobs of its `BackgroundTurns`. A failed step ends the steps; the
+ * job tries again after RETRY_MS, and that wait is part of the run: `settled()` waits for it, `stop()` cuts it
+ * short, `resume()` retries at once. A `resume()` after the run's last look for work (a job queued while the last
+ * step's `rest()` runs, say) makes it look again, and `settled()` waits for that too.
  */
 export class BackgroundJob {
   private running: Promise<void> | undefined;
