@@ -130,7 +130,8 @@ export class BackgroundCheckpoints {
         if (this.again) {
           this.again = false;
           this.written();
-          return;
+          // With a frame interval the WAL just copied may be too short for another run: then it is idle now.
+          if (this.busy) return;
         }
         for (const resolve of this.idle.splice(0)) resolve();
       });

@@ -17,12 +17,22 @@ export const connectionSummarySchema = z.object({
   /** How the key is kept at rest: encrypted with the OS keychain (desktop) or an owner-only file. */
   keyProtection: z.enum(['encrypted', 'owner-only-file']),
   /**
-   * Set when what was entered on this desk with no connection could not be moved to this connection (a row of its
-   * own clashes with one to move): what clashed, that nothing was moved, and what to do, for people.
+   * Set when what was entered on this desk with no connection did not go through, in words for people (what
+   * happened, that nothing is lost, what to do): `clash`, it could not be moved to this connection (a row of its own
+   * clashes with one to move); `unfinished`, with no connection, it was moved to a connection before but this desk
+   * could not clear its copy.
    */
-  carryClash: z.string().optional(),
+  carryProblem: z
+    .object({
+      kind: z.enum(['clash', 'unfinished']),
+      message: z.string(),
+      /** A secondary detail: the record's id (a clash), the reason from the disk (unfinished). */
+      detail: z.string(),
+    })
+    .optional(),
 });
 export type ConnectionSummary = z.infer<typeof connectionSummarySchema>;
+export type CarryProblem = NonNullable<ConnectionSummary['carryProblem']>;
 
 export const connectionInputSchema = z.discriminatedUnion('mode', [
   z.strictObject({

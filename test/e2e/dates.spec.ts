@@ -1,5 +1,5 @@
 import { expect, test } from './desk-fixture';
-import { connect, postToServer, shoot } from './helpers';
+import { catFields, connect, postToServer, shoot } from './helpers';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -15,13 +15,7 @@ for (const timezoneId of ['America/Los_Angeles', 'Pacific/Auckland']) {
     }, testInfo) => {
       test.setTimeout(120_000);
       await postToServer(server, '/pets', {
-        name: 'Calendar Cat',
-        species: 'cat',
-        age_category: 'adult',
-        sex: 'female',
-        size: 'small',
-        status: 'available',
-        health: 'good',
+        ...catFields('Calendar Cat'),
         intake_date: '2026-05-14T00:00:00Z',
       });
       await connect(page, desk.url, server);

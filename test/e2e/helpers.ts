@@ -53,3 +53,16 @@ export async function postToServer<T>(server: DemoServer, path: string, body: un
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }
+
+/** The fields of a new pet (a small adult cat, available) named `name`, as the API and the outbox take them. */
+export function catFields(name: string) {
+  return {
+    name,
+    species: 'cat',
+    age_category: 'adult',
+    sex: 'female',
+    size: 'small',
+    status: 'available',
+    health: 'good',
+  };
+}

@@ -54,6 +54,29 @@ describe('BackgroundCheckpoints with a frame interval', () => {
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
   });
 
+  it('settles, and ends, when a commit made during a copy leaves too little for another one', async () => {
+    const db = walDatabase('again.sqlite');
+    const checkpoints = new BackgroundCheckpoints(db, { everyFrames: 50 });
+    checkpoints.begin();
+    write(db, 60);
+    checkpoints.written();
+    // A commit while the worker copies: noted for after it, when fewer than 50 frames will be waiting.
+    write(db, 1);
+    checkpoints.written();
+    const settled = await Promise.race([
+      checkpoints.settled().then(() => 'settled'),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 5_000)),
+    ]);
+    expect(settled).toBe('settled');
+    write(db, 60);
+    checkpoints.written();
+    write(db, 1);
+    checkpoints.written();
+    await checkpoints.end();
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    await checkpoints.close();
+  });
+
   it('ends quietly when the connection closed first (a pull stopped by the app closing)', async () => {
     const db = walDatabase('closed.sqlite');
     const checkpoints = new BackgroundCheckpoints(db, { everyFrames: 50 });

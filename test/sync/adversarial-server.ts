@@ -48,8 +48,17 @@ export interface AdversarialOptions {
   limitPerHour?: number;
   /** Serves at most this many records per list page, whatever limit was asked (clamps below the spec's 100). */
   maxPageSize?: number;
-  /** Called before each list page is answered (after faults): mutate data between page requests here. */
-  beforeListPage?: (info: { path: string; offset: number; requestNo: number; pageNo: number }) => void;
+  /**
+   * Called before each list page is answered (after faults): mutate data between page requests here. Returning
+   * `'fail'` answers that request 500.
+   */
+  beforeListPage?: (info: {
+    path: string;
+    type: string | null;
+    offset: number;
+    requestNo: number;
+    pageNo: number;
+  }) => undefined | 'fail';
 }
 
 interface StoredPet {
@@ -291,12 +300,17 @@ export class AdversarialServer {
       const pageNo = this.listRequests.get(key) ?? 0;
       this.listRequests.set(key, pageNo + 1);
       if (this.options.changeBeforeEveryPage) this.changeRandomPet();
-      this.options.beforeListPage?.({
+      const before = this.options.beforeListPage?.({
         path,
+        type: url.searchParams.get('type'),
         offset: Number(url.searchParams.get('offset') ?? 0),
         requestNo: this.requestNo,
         pageNo,
       });
+      if (before === 'fail') {
+        this.send(req, res, 500, 'Unexpected failure');
+        return;
+      }
       if (this.misbehaveBody(req, res)) return;
       this.list(req, res, url);
       return;

@@ -5,6 +5,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDeskCore, type DeskCore } from '../../electron/desk/api';
+import { carryUnconfigured } from '../../electron/desk/outbox';
+import { connectionFolder, UNCONFIGURED_ID } from '../../electron/desk/sync';
 import { petFields, readServerState, startServer, WRITE_KEY } from '../outbox/helpers';
 import { tempDir } from '../temp-mirror';
 import { AdversarialServer } from './adversarial-server';
@@ -19,16 +21,49 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function desk(dataDir?: string): Promise<DeskCore> {
-  let dir = dataDir;
-  if (!dir) {
-    const folder = tempDir('switch-desk-');
-    cleanups.push(() => folder.remove());
-    dir = folder.dir;
-  }
-  const core = await createDeskCore({ dataDir: dir, appVersion: 'test' });
+/** A data folder for a desk, removed after the test. */
+function dataFolder(): string {
+  const folder = tempDir('switch-desk-');
+  cleanups.push(() => folder.remove());
+  return folder.dir;
+}
+
+async function desk(dataDir = dataFolder()): Promise<DeskCore> {
+  const core = await createDeskCore({ dataDir, appVersion: 'test' });
   cleanups.push(() => core.close());
   return core;
+}
+
+/** A shelter server for the test, stopped after it. */
+async function shelterServer(options?: Parameters<typeof startServer>[0]) {
+  const started = await startServer(options);
+  cleanups.push(() => started.close());
+  return started;
+}
+
+/** The settings that connect to `server` with the write key. */
+const remoteOf = (started: { origin: string }) =>
+  ({ mode: 'remote', remote: started.origin, apiKey: WRITE_KEY }) as const;
+
+/**
+ * Connects `core` to `server` (so the connection has a folder of its own: a first connection would take the
+ * unconfigured mirror whole), then sets it back to no connection. Returns the settings to connect again.
+ */
+async function connectedThenOff(core: DeskCore, started: { origin: string }) {
+  const remote = remoteOf(started);
+  await core.registry.invoke('sync.connection.set', remote);
+  await core.registry.invoke('sync.connection.set', { mode: 'none' });
+  return remote;
+}
+
+/** Runs `sql` directly on the mirror file of the connection folder `connection` of `dataDir` (injected faults). */
+function onMirror(dataDir: string, connection: string, sql: string): void {
+  const db = new Database(path.join(dataDir, 'connections', connection, 'mirror.sqlite'));
+  try {
+    db.exec(sql);
+  } finally {
+    db.close();
+  }
 }
 
 async function until(check: () => boolean | Promise<boolean>, what: string, ms = 15_000): Promise<void> {
@@ -90,8 +125,39 @@ async function countingProxy(target: string, delayMs: number) {
   };
 }
 
+/** A trigger that makes the emptying of a mirror's outbox fail. */
+const REFUSE_DELETE = `CREATE TRIGGER refuse BEFORE DELETE ON outbox BEGIN SELECT RAISE(ABORT, 'disk said no'); END`;
+
+/** The connection folders of `dataDir` other than the unconfigured one. */
+const connectionIds = (dataDir: string) =>
+  fs.readdirSync(path.join(dataDir, 'connections')).filter((name) => name !== UNCONFIGURED_ID);
+
+/**
+ * A conflict notice about the same field of the same record in the unconfigured mirror and in the (one) connection's:
+ * neither may replace the other, so a carry between them stops with a clash.
+ */
+function clashOnBoth(dataDir: string): void {
+  for (const [connection, local] of [
+    [UNCONFIGURED_ID, 'offline'],
+    [connectionIds(dataDir)[0] as string, 'connection'],
+  ] as const) {
+    onMirror(
+      dataDir,
+      connection,
+      `INSERT INTO outbox_conflict (entity_type, entity_id, record_name, field, base_json, server_json, local_json,
+         detected_ms) VALUES ('pet', 'pet-on-both', 'On Both', 'description', '"a"', '"b"', '"${local}"', 1)`,
+    );
+  }
+}
+
 const petNames = async (core: DeskCore) =>
   (await core.registry.invoke('mirror.pets.list', { limit: 100 })).items.map((pet) => pet.record.name).sort();
+
+const pending = async (core: DeskCore) => (await core.registry.invoke('outbox.list')).counts.pending;
+
+/** Waits until nothing waits in the active connection's outbox. */
+const drained = (core: DeskCore, what = 'the queue to drain', ms?: number) =>
+  until(async () => (await pending(core)) === 0, what, ms);
 
 describe('a desk switching connections', () => {
   it('keeps waiting changes and pets made here with their connection, shows them on return, then sends them', async () => {
@@ -103,13 +169,13 @@ describe('a desk switching connections', () => {
     for (const name of ['Waiting One', 'Waiting Two']) {
       await core.registry.invoke('outbox.createPet', { fields: petFields({ name }) });
     }
-    expect((await core.registry.invoke('outbox.list')).counts.pending).toBe(2);
+    expect(await pending(core)).toBe(2);
 
     await core.registry.invoke('sync.connection.set', { mode: 'standalone' });
     expect(await petNames(core)).toEqual([]);
-    expect((await core.registry.invoke('outbox.list')).counts.pending).toBe(0);
+    expect(await pending(core)).toBe(0);
     await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Standalone Cat' }) });
-    await until(async () => (await core.registry.invoke('outbox.list')).counts.pending === 0, 'the cat sent');
+    await drained(core, 'the cat sent');
 
     // Back to A (its key is remembered): everything as it was, the cat not mixed in.
     await core.registry.invoke('sync.connection.set', { mode: 'remote', remote: remoteA });
@@ -120,10 +186,9 @@ describe('a desk switching connections', () => {
     expect(core.status.get().pending).toBe(2);
 
     // A comes back: both are sent, once.
-    const serverA = await startServer({ port });
-    cleanups.push(() => serverA.close());
+    const serverA = await shelterServer({ port });
     await core.registry.invoke('sync.now');
-    await until(async () => (await core.registry.invoke('outbox.list')).counts.pending === 0, 'A drained');
+    await drained(core, 'A drained');
     expect(
       readServerState(serverA.dataDir)
         .pets.map((pet) => pet.name)
@@ -135,8 +200,7 @@ describe('a desk switching connections', () => {
   }, 60_000);
 
   it('stops the old session (its replay awaited) before the new one starts: one sender, each change once', async () => {
-    const server = await startServer();
-    cleanups.push(() => server.close());
+    const server = await shelterServer();
     const proxy = await countingProxy(server.origin, 400);
     cleanups.push(() => proxy.close());
     const core = await desk();
@@ -164,11 +228,7 @@ describe('a desk switching connections', () => {
     await core.registry.invoke('sync.connection.set', { mode: 'remote', remote: proxy.origin });
     await core.registry.invoke('sync.connection.set', { mode: 'standalone' });
     await core.registry.invoke('sync.connection.set', { mode: 'remote', remote: proxy.origin });
-    await until(
-      async () => (await core.registry.invoke('outbox.list')).counts.pending === 0,
-      'the queue to drain',
-      30_000,
-    );
+    await drained(core, 'the queue to drain', 30_000);
     const names = readServerState(server.dataDir)
       .pets.map((pet) => pet.name)
       .sort();
@@ -209,8 +269,7 @@ describe('a desk switching connections', () => {
   }, 60_000);
 
   it('tries an address and key before saving: the pets it lists, or the reason in words; nothing saved', async () => {
-    const server = await startServer();
-    cleanups.push(() => server.close());
+    const server = await shelterServer();
     const core = await desk();
     await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Sent Later' }) });
     expect(
@@ -229,22 +288,13 @@ describe('a desk switching connections', () => {
 
   it('brings what was entered with no connection to a server it already has a folder for: sent once, shown', async () => {
     let clockShift = 0;
-    const server = await startServer({ now: () => Date.now() + clockShift });
-    cleanups.push(() => server.close());
-    const folder = tempDir('switch-desk-');
-    cleanups.push(() => folder.remove());
-    const unconfigured = path.join(folder.dir, 'connections', 'unconfigured', 'mirror.sqlite');
-    let core = await desk(folder.dir);
-    await core.registry.invoke('sync.connection.set', {
-      mode: 'remote',
-      remote: server.origin,
-      apiKey: WRITE_KEY,
-    });
+    const server = await shelterServer({ now: () => Date.now() + clockShift });
+    const dataDir = dataFolder();
+    const unconfigured = path.join(dataDir, 'connections', 'unconfigured', 'mirror.sqlite');
+    let core = await desk(dataDir);
+    await core.registry.invoke('sync.connection.set', remoteOf(server));
     await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Sent Before' }) });
-    await until(
-      async () => (await core.registry.invoke('outbox.list')).counts.pending === 0,
-      'the first pet sent',
-    );
+    await drained(core, 'the first pet sent');
 
     // Disconnected: two pets entered, one of them edited, all waiting in the unconfigured folder.
     await core.registry.invoke('sync.connection.set', { mode: 'none' });
@@ -259,24 +309,17 @@ describe('a desk switching connections', () => {
     });
     await core.close();
     // A copy of the unconfigured mirror as it was, to play a crash between the two commits below.
-    const copy = path.join(folder.dir, 'unconfigured-before.sqlite');
+    const copy = path.join(dataDir, 'unconfigured-before.sqlite');
     const source = new Database(unconfigured);
     await source.backup(copy);
     source.close();
 
-    core = await desk(folder.dir);
+    core = await desk(dataDir);
     // Disconnecting forgot the key: it is given again.
-    await core.registry.invoke('sync.connection.set', {
-      mode: 'remote',
-      remote: server.origin,
-      apiKey: WRITE_KEY,
-    });
+    await core.registry.invoke('sync.connection.set', remoteOf(server));
     // Shown at once, with the server's records, and sent.
     expect(await petNames(core)).toEqual(['Offline One', 'Offline Two', 'Sent Before']);
-    await until(
-      async () => (await core.registry.invoke('outbox.list')).counts.pending === 0,
-      'the queue to drain',
-    );
+    await drained(core);
     const sent = () =>
       readServerState(server.dataDir)
         .pets.map((pet) => `${pet.name}:${pet.description}`)
@@ -290,80 +333,95 @@ describe('a desk switching connections', () => {
     const saved = new Database(copy);
     await saved.backup(unconfigured);
     saved.close();
-    core = await desk(folder.dir);
+    core = await desk(dataDir);
     await core.registry.invoke('sync.now');
-    expect((await core.registry.invoke('outbox.list')).counts.pending).toBe(0);
+    expect(await pending(core)).toBe(0);
     expect(sent()).toEqual(['Offline One:Found by the gate', 'Offline Two:', 'Sent Before:']);
     expect(await petNames(core)).toEqual(['Offline One', 'Offline Two', 'Sent Before']);
     // Back to no connection: an empty desk, nothing left behind to send twice.
     await core.registry.invoke('sync.connection.set', { mode: 'none' });
     expect(await petNames(core)).toEqual([]);
-    expect((await core.registry.invoke('outbox.list')).counts.pending).toBe(0);
+    expect(await pending(core)).toBe(0);
   }, 60_000);
 
   it('tells, in the connection settings, that a clash stopped the carry of what was entered with no connection', async () => {
-    const server = await startServer();
-    cleanups.push(() => server.close());
-    const folder = tempDir('switch-desk-');
-    cleanups.push(() => folder.remove());
-    const connect = { mode: 'remote', remote: server.origin, apiKey: WRITE_KEY } as const;
-    let core = await desk(folder.dir);
-    await core.registry.invoke('sync.connection.set', connect);
-    expect((await core.registry.invoke('sync.connection.get')).carryClash).toBeUndefined();
-    await core.registry.invoke('sync.connection.set', { mode: 'none' });
+    const server = await shelterServer();
+    const dataDir = dataFolder();
+    let core = await desk(dataDir);
+    const connect = await connectedThenOff(core, server);
     await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Offline' }) });
     await core.close();
-    // A conflict notice about the same field of the same record in both mirrors: neither may replace the other.
-    const connections = path.join(folder.dir, 'connections');
-    const [target] = fs.readdirSync(connections).filter((name) => name !== 'unconfigured');
-    for (const [dir, local] of [
-      ['unconfigured', 'offline'],
-      [target as string, 'connection'],
-    ]) {
-      const db = new Database(path.join(connections, dir as string, 'mirror.sqlite'));
-      db.prepare(
-        `INSERT INTO outbox_conflict (entity_type, entity_id, record_name, field, base_json, server_json, local_json,
-           detected_ms) VALUES ('pet', 'pet-on-both', 'On Both', 'description', '"a"', '"b"', ?, 1)`,
-      ).run(JSON.stringify(local));
-      db.close();
-    }
+    clashOnBoth(dataDir);
 
-    core = await desk(folder.dir);
-    const summary = await core.registry.invoke('sync.connection.set', connect);
-    expect(summary.carryClash).toMatch(/not moved to this connection.*outbox_conflict.*Nothing was moved/);
-    expect(summary.carryClash).toMatch(/set the connection to Off/);
+    core = await desk(dataDir);
+    const { carryProblem } = await core.registry.invoke('sync.connection.set', connect);
+    expect(carryProblem?.kind).toBe('clash');
+    expect(carryProblem?.message).toContain(
+      'This connection already has its own conflict notice about the description of the pet “On Both”.',
+    );
+    expect(carryProblem?.detail).toBe('Pet id pet-on-both');
+    expect(carryProblem?.message).toMatch(/Nothing was moved, so no change is lost/);
+    expect(carryProblem?.message).toMatch(
+      /set the connection to Off, settle that notice under Sync, then connect again/,
+    );
+    // Words, not the row's table or key.
+    expect(carryProblem?.message).not.toMatch(/outbox_conflict|\[|"/);
     expect(await petNames(core)).toEqual([]);
     await core.close();
     // At the next start it is tried again, and still said.
-    core = await desk(folder.dir);
-    expect((await core.registry.invoke('sync.connection.get')).carryClash).toMatch(/Nothing was moved/);
+    core = await desk(dataDir);
+    expect((await core.registry.invoke('sync.connection.get')).carryProblem).toEqual(carryProblem);
     // Off: the changes are there, and nothing clashes.
     await core.registry.invoke('sync.connection.set', { mode: 'none' });
-    expect((await core.registry.invoke('sync.connection.get')).carryClash).toBeUndefined();
+    expect((await core.registry.invoke('sync.connection.get')).carryProblem).toBeUndefined();
     expect(await petNames(core)).toEqual(['Offline']);
   }, 60_000);
 
+  it('tells, in the connection settings, that a desk started with no connection holds a copy of a carry that cannot finish', async () => {
+    const server = await shelterServer();
+    const dataDir = dataFolder();
+    let core = await desk(dataDir);
+    await connectedThenOff(core, server);
+    expect((await core.registry.invoke('sync.connection.get')).carryProblem).toBeUndefined();
+    await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Entered Offline' }) });
+    await core.close();
+    // A carry to the connection whose emptying of the unconfigured folder fails, and keeps failing.
+    onMirror(dataDir, UNCONFIGURED_ID, REFUSE_DELETE);
+    const [target] = connectionIds(dataDir);
+    await expect(
+      carryUnconfigured(
+        connectionFolder(dataDir, UNCONFIGURED_ID),
+        connectionFolder(dataDir, target as string),
+      ),
+    ).rejects.toThrow(/disk said no/);
+
+    core = await desk(dataDir);
+    const { mode, carryProblem } = await core.registry.invoke('sync.connection.get');
+    expect(mode).toBe('none');
+    expect(carryProblem?.kind).toBe('unfinished');
+    expect(carryProblem?.message).toContain(
+      `What was entered with no connection was already moved to the server ${server.origin}, but this desk could not remove it`,
+    );
+    expect(carryProblem?.detail).toBe('Reason: disk said no');
+    expect(carryProblem?.message).toMatch(/Connect to that connection again to work on them/);
+    expect(`${carryProblem?.message} ${carryProblem?.detail}`).not.toContain(dataDir);
+    await core.close();
+
+    // Once the folder can be cleared, the next start finishes the carry: nothing to say, nothing left here.
+    onMirror(dataDir, UNCONFIGURED_ID, 'DROP TRIGGER refuse');
+    core = await desk(dataDir);
+    expect((await core.registry.invoke('sync.connection.get')).carryProblem).toBeUndefined();
+    expect(await petNames(core)).toEqual([]);
+  }, 60_000);
+
   it('goes back to no connection only once a carry cut short has emptied the unconfigured folder', async () => {
-    const server = await startServer();
-    cleanups.push(() => server.close());
-    const folder = tempDir('switch-desk-');
-    cleanups.push(() => folder.remove());
-    const unconfigured = path.join(folder.dir, 'connections', 'unconfigured', 'mirror.sqlite');
-    const onUnconfigured = (sql: string) => {
-      const db = new Database(unconfigured);
-      db.exec(sql);
-      db.close();
-    };
-    const core = await desk(folder.dir);
-    // The connection has its folder already (a first connection would take the unconfigured file whole).
-    const remote = { mode: 'remote', remote: server.origin, apiKey: WRITE_KEY } as const;
-    await core.registry.invoke('sync.connection.set', remote);
-    await core.registry.invoke('sync.connection.set', { mode: 'none' });
+    const server = await shelterServer();
+    const dataDir = dataFolder();
+    const core = await desk(dataDir);
+    const remote = await connectedThenOff(core, server);
     await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Entered Offline' }) });
     // The unconfigured folder cannot be emptied: the connection takes the pet, the folder keeps its copy.
-    onUnconfigured(
-      `CREATE TRIGGER refuse BEFORE DELETE ON outbox BEGIN SELECT RAISE(ABORT, 'disk said no'); END`,
-    );
+    onMirror(dataDir, UNCONFIGURED_ID, REFUSE_DELETE);
     await core.registry.invoke('sync.connection.set', remote);
     expect(await petNames(core)).toEqual(['Entered Offline']);
 
@@ -371,20 +429,17 @@ describe('a desk switching connections', () => {
     // refused while the folder cannot be emptied, and the desk stays on the connection.
     await expect(core.registry.invoke('sync.connection.set', { mode: 'none' })).rejects.toMatchObject({
       code: 'unavailable',
-      message: expect.stringMatching(/could not clear them from its no-connection folder/),
+      message: expect.stringMatching(/could not clear them from its no-connection folder \(disk said no\)/),
     });
     expect((await core.registry.invoke('sync.connection.get')).mode).toBe('remote');
 
     // Once it can be emptied, the switch goes through to an empty desk; the pet is sent once, from the connection.
-    onUnconfigured('DROP TRIGGER refuse');
+    onMirror(dataDir, UNCONFIGURED_ID, 'DROP TRIGGER refuse');
     await core.registry.invoke('sync.connection.set', { mode: 'none' });
     expect(await petNames(core)).toEqual([]);
-    expect((await core.registry.invoke('outbox.list')).counts.pending).toBe(0);
+    expect(await pending(core)).toBe(0);
     await core.registry.invoke('sync.connection.set', remote);
-    await until(
-      async () => (await core.registry.invoke('outbox.list')).counts.pending === 0,
-      'the queue to drain',
-    );
+    await drained(core);
     expect(readServerState(server.dataDir).pets.map((pet) => pet.name)).toEqual(['Entered Offline']);
   }, 60_000);
 

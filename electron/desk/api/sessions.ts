@@ -1,16 +1,25 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import {
+  type CarryProblem,
   type ConnectionInput,
   DeskCallError,
   type DeskMethodName,
   deskMethods,
 } from '../../../shared/desk-api';
 import { countRecords } from '../mirror';
-import { CarryConflictError, carryUnconfigured, finishInterruptedCarry } from '../outbox';
+import {
+  CarryConflictError,
+  carryUnconfigured,
+  finishInterruptedCarry,
+  UnfinishedCarryError,
+} from '../outbox';
 import {
   adoptLegacyMirror,
   adoptUnconfigured,
   type ConnectionManager,
   connectionFolder,
+  FOLDER_FILE,
   STANDALONE_ID,
   UNCONFIGURED_ID,
 } from '../sync';
@@ -19,25 +28,82 @@ import type { HandlerRegistry } from './handler-registry';
 import { type DeskSession, type DeskSessionOptions, openDeskSession } from './session';
 import { WatchLeases } from './watch-leases';
 
-/** What the rows of each carried table are, for people. */
-const CARRIED_ROWS: Record<string, string> = {
-  pet: 'a pet made on this desk',
-  person: 'a person made on this desk',
-  local_edit: 'an edit',
-  outbox: 'a waiting change',
-  outbox_conflict: 'a change the server also made (a conflict to settle)',
+/**
+ * What a clashing row of each carried table is, and what settles it, for people (`record`: "pet “Rex”", the kind and
+ * the name).
+ */
+const CLASHES: Record<string, { what: (record: string, field: string) => string; todo: string }> = {
+  pet: { what: (record) => `its own ${record} under the same id`, todo: 'discard that new pet under Sync' },
+  person: {
+    what: (record) => `its own ${record} under the same id`,
+    todo: 'discard that new person under Sync',
+  },
+  local_edit: {
+    what: (record) => `its own unsent edit of the ${record}`,
+    todo: 'discard that edit under Sync',
+  },
+  outbox_conflict: {
+    what: (record, field) => `its own conflict notice about the ${field} of the ${record}`,
+    todo: 'settle that notice under Sync',
+  },
 };
 
-/** A carry stopped by a clash, in words: what clashed, that nothing was moved, and what to do. */
-export function carryClashMessage(error: CarryConflictError): string {
-  const what = CARRIED_ROWS[error.table] ?? `a ${error.table} row`;
-  return (
-    `What was entered on this desk with no connection was not moved to this connection: it already has ${what} ` +
-    `of its own under the same key (${error.table} ${error.key}), and moving one over the other would lose a change. ` +
-    'Nothing was moved or lost: those changes stay on this desk, shown while the connection is Off. To bring them ' +
-    'over, set the connection to Off, discard or settle what clashes there (and enter it again under this ' +
-    'connection if it is still needed), then connect again: the desk tries again at every start and switch.'
-  );
+/**
+ * A carry stopped by a clash, in words: which record (by name; its id is the detail), what clashed, that nothing was
+ * moved, and what to do.
+ */
+export function carryClashProblem({ table, record }: CarryConflictError): CarryProblem {
+  const kind = record.type === 'person' ? 'person' : 'pet';
+  const named = `${kind} ${record.name ? `“${record.name}”` : record.id}`;
+  const field = (record.field ?? 'a field').replaceAll('_', ' ');
+  const clash = CLASHES[table] ?? {
+    what: () => `its own copy of the ${named}`,
+    todo: 'discard it under Sync',
+  };
+  return {
+    kind: 'clash',
+    message:
+      `This connection already has ${clash.what(named, field)}. Nothing was moved, so no change is lost: what was ` +
+      `entered with no connection stays on this desk. To bring it over, set the connection to Off, ${clash.todo}, ` +
+      'then connect again.',
+    detail: `${kind === 'pet' ? 'Pet' : 'Person'} id ${record.id}`,
+  };
+}
+
+/**
+ * A desk started with no connection whose carry cut short cannot finish, in words: the rows shown are a copy of what
+ * a connection took already, and what to do (why it cannot finish is the detail).
+ */
+export function unfinishedCarryProblem(error: UnfinishedCarryError): CarryProblem {
+  return {
+    kind: 'unfinished',
+    message:
+      `What was entered with no connection was already moved to ${connectionName(error.targetDir)}, but this desk ` +
+      'could not remove it from here. What shows now is a copy: changes made to it while Off would not be sent. ' +
+      'Connect to that connection again to work on them; this desk tries again to remove the copy at every start.',
+    detail: `Reason: ${error.reason}`,
+  };
+}
+
+/** A connection's folder as people know it: its server's address, or Standalone. */
+function connectionName(folder: string): string {
+  try {
+    const { mode, remote } = JSON.parse(fs.readFileSync(path.join(folder, FOLDER_FILE), 'utf8')) as {
+      mode?: string;
+      remote?: string | null;
+    };
+    if (mode === 'standalone') return 'Standalone';
+    if (remote) return `the server ${remote}`;
+  } catch {
+    // An older folder without its note: named in general.
+  }
+  return 'the connection used before';
+}
+
+function warnUnfinishedCarry(context: DeskContext, error: Error): void {
+  context.log.warn('an interrupted carry of changes entered with no connection cannot finish', {
+    reason: error.message,
+  });
 }
 
 /**
@@ -45,17 +111,20 @@ export function carryClashMessage(error: CarryConflictError): string {
  * connection without a mirror yet takes the whole file, one with a mirror takes its records and waiting changes
  * (`carryUnconfigured`). Runs on a switch and at every start, so a switch cut short by a crash is finished. When it
  * cannot run now (the unconfigured mirror open in another process), the records stay where they are and are taken
- * at the next start or switch. A clash (`CarryConflictError`) moves nothing either: its message for people is
- * returned, for the connection settings to show.
+ * at the next start or switch. A clash (`CarryConflictError`) moves nothing either; it, and a carry cut short that
+ * cannot finish on a desk with no connection, are returned in words for the connection settings to show.
  */
-async function bringUnconfigured(context: DeskContext, id: string): Promise<string | undefined> {
+async function bringUnconfigured(context: DeskContext, id: string): Promise<CarryProblem | undefined> {
   if (id === UNCONFIGURED_ID) {
     // A desk started with no connection after a carry was cut short: finished now if it can be (see `switchTo`).
-    await finishInterruptedCarry(connectionFolder(context.dataDir, UNCONFIGURED_ID)).catch((error: Error) =>
-      context.log.warn('an interrupted carry of changes entered with no connection cannot finish', {
-        reason: error.message,
-      }),
-    );
+    try {
+      await finishInterruptedCarry(connectionFolder(context.dataDir, UNCONFIGURED_ID));
+    } catch (error) {
+      warnUnfinishedCarry(context, error as Error);
+      if (error instanceof UnfinishedCarryError) {
+        return unfinishedCarryProblem(error);
+      }
+    }
     return undefined;
   }
   try {
@@ -72,7 +141,7 @@ async function bringUnconfigured(context: DeskContext, id: string): Promise<stri
       to: id,
       reason: (error as Error).message,
     });
-    if (error instanceof CarryConflictError) return carryClashMessage(error);
+    if (error instanceof CarryConflictError) return carryClashProblem(error);
   }
   return undefined;
 }
@@ -119,15 +188,15 @@ export class DeskSessions {
     private readonly connections: ConnectionManager,
     private readonly factory: SessionFactory,
     first: DeskSession,
-    /** Why the last carry to the active connection moved nothing (a clash), for people; see `bringUnconfigured`. */
-    private clash: string | undefined,
+    /** Why the last carry to or from the active connection did not go through, for people; see `bringUnconfigured`. */
+    private carryTrouble: CarryProblem | undefined,
   ) {
     this.active = Promise.resolve(first);
   }
 
-  /** Why what was entered with no connection could not be moved to the active connection, if it could not. */
-  carryClash(): string | undefined {
-    return this.clash;
+  /** Why what was entered with no connection could not be moved (or cleared after a move), if it could not. */
+  carryProblem(): CarryProblem | undefined {
+    return this.carryTrouble;
   }
 
   /** Adopts an older desk's single mirror if there is one, then opens the configured connection's session. */
@@ -138,9 +207,9 @@ export class DeskSessions {
   ): Promise<DeskSessions> {
     const id = connections.activeId();
     await adoptLegacyMirror(context.dataDir, id);
-    const clash = await bringUnconfigured(context, id);
+    const problem = await bringUnconfigured(context, id);
     const first = await DeskSessions.openSession(context, connections, factory, id);
-    return new DeskSessions(context, connections, factory, first, clash);
+    return new DeskSessions(context, connections, factory, first, problem);
   }
 
   private static openSession(
@@ -229,7 +298,7 @@ export class DeskSessions {
       await this.active;
       throw error;
     }
-    this.clash = await bringUnconfigured(context, target);
+    this.carryTrouble = await bringUnconfigured(context, target);
     this.active = this.reopen(target);
     const session = await this.active;
     context.log.info('connection switched', { from: old.id, to: target });
@@ -260,12 +329,10 @@ export class DeskSessions {
       if (finished)
         this.context.log.info('an interrupted carry of changes entered with no connection finished');
     } catch (error) {
-      this.context.log.warn('an interrupted carry of changes entered with no connection cannot finish', {
-        reason: (error as Error).message,
-      });
+      warnUnfinishedCarry(this.context, error as Error);
       throw new DeskCallError({
         code: 'unavailable',
-        message: `The changes entered with no connection were moved to this connection, but this desk could not clear them from its no-connection folder (${(error as Error).message}). They are sent from this connection; stay on it and try again later.`,
+        message: `The changes entered with no connection were moved to this connection, but this desk could not clear them from its no-connection folder (${error instanceof UnfinishedCarryError ? error.reason : (error as Error).message}). They are sent from this connection; stay on it and try again later.`,
       });
     }
   }

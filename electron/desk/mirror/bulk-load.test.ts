@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makePerson, makePet } from '../../../test/sync/fixtures';
 import { type TempDir, tempDir } from '../../../test/temp-mirror';
 import {
+  BULK_WAL_CHECKPOINT_FRAMES,
   beginBulkLoad,
   catchUpBulkLoad,
   finishBulkLoad,
@@ -235,6 +236,8 @@ describe('a file mirror finishes its bulk load on a worker thread', () => {
   it('finishes on this thread when the worker cannot load the driver', async () => {
     const indexesBefore = listIndexes();
     loadPets(1200);
+    // Beginning a load and storing pages outside a pull starts no checkpoint worker (nothing would stop it).
+    expect(file.db.pragma('wal_autocheckpoint', { simple: true })).toBe(BULK_WAL_CHECKPOINT_FRAMES);
     const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const steps: string[] = [];
     try {

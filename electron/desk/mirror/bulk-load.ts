@@ -65,23 +65,23 @@ const bulkCheckpoints = new WeakMap<MirrorDb, BulkCheckpoints>();
  * automatic checkpoint at the wider interval stays.
  */
 function widenCheckpoints(db: MirrorDb): void {
-  const known = bulkCheckpoints.get(db);
-  const state = known ?? { before: db.pragma('wal_autocheckpoint', { simple: true }) as number };
-  if (!known) {
-    bulkCheckpoints.set(db, state);
-    db.pragma(`wal_autocheckpoint = ${BULK_WAL_CHECKPOINT_FRAMES}`);
-  }
-  if (state.worker || db.memory) return;
-  state.worker = new BackgroundCheckpoints(db, { everyFrames: BULK_WAL_CHECKPOINT_FRAMES });
-  state.worker.begin();
+  if (bulkCheckpoints.has(db)) return;
+  bulkCheckpoints.set(db, { before: db.pragma('wal_autocheckpoint', { simple: true }) as number });
+  db.pragma(`wal_autocheckpoint = ${BULK_WAL_CHECKPOINT_FRAMES}`);
 }
 
 /**
  * Stores one page of a bulk load: waits for the checkpoint the last page started (if any), writes, and starts the
- * next checkpoint when the WAL has grown past its interval. Outside a bulk load it just writes.
+ * next checkpoint when the WAL has grown past its interval. The worker starts with the first page a pull stores
+ * (`releaseBulkLoadWorker` stops it when the pull stops). Outside a bulk load it just writes.
  */
 export async function storeBulkPage<T>(db: MirrorDb, write: () => T): Promise<T> {
-  const worker = bulkCheckpoints.get(db)?.worker;
+  const state = bulkCheckpoints.get(db);
+  if (state && !state.worker && !db.memory) {
+    state.worker = new BackgroundCheckpoints(db, { everyFrames: BULK_WAL_CHECKPOINT_FRAMES });
+    state.worker.begin();
+  }
+  const worker = state?.worker;
   await worker?.settled();
   const written = write();
   worker?.written();

@@ -48,6 +48,14 @@ function onFile(dir: string, sql: string): void {
   }
 }
 
+/** A conflict notice about the description of `pet`, its local value `local`. */
+function conflictNotice(db: MirrorDb, pet: { id: string; name: string }, local: string): void {
+  db.prepare(
+    `INSERT INTO outbox_conflict (entity_type, entity_id, record_name, field, base_json, server_json, local_json,
+       detected_ms) VALUES ('pet', ?, ?, 'description', '"a"', '"b"', ?, 1)`,
+  ).run(pet.id, pet.name, JSON.stringify(local));
+}
+
 /** The target's queue and local pets, as the checks compare them. */
 function targetState(outbox: Outbox) {
   return {
@@ -193,13 +201,7 @@ describe('carrying what was entered with no connection', () => {
     const pet = makePet({ name: 'On Both' });
     // A conflict notice about the same field of a record both mirrors have (one adopted from before connections had
     // their own folders): neither may silently replace the other.
-    const notice = (db: MirrorDb, local: string) =>
-      db
-        .prepare(
-          `INSERT INTO outbox_conflict (entity_type, entity_id, record_name, field, base_json, server_json, local_json,
-             detected_ms) VALUES ('pet', ?, 'On Both', 'description', '"a"', '"b"', ?, 1)`,
-        )
-        .run(pet.id, JSON.stringify(local));
+    const notice = (db: MirrorDb, local: string) => conflictNotice(db, pet, local);
     const entered = await withOutbox(unconfigured, (outbox, db) => {
       storeServerRecord(db, 'pet', pet, 'listed');
       notice(db, 'offline');
@@ -223,6 +225,65 @@ describe('carrying what was entered with no connection', () => {
       expect(getPet(db, entered)).toBeUndefined();
       expect(notices(db)).toEqual(['"connection"']);
     });
+  });
+
+  it('keeps the record of carried rows only while the unconfigured mirror may hold them: a later notice under the same key is carried', async () => {
+    const { unconfigured, target } = folders();
+    const pet = makePet({ name: 'Noticed' });
+    const notice = (db: MirrorDb, local: string) => conflictNotice(db, pet, local);
+    const carriedRows = () =>
+      withOutbox(target, (_outbox, db) => db.prepare('SELECT COUNT(*) FROM carried_row').pluck().get());
+    await withOutbox(unconfigured, (outbox, db) => {
+      storeServerRecord(db, 'pet', pet, 'listed');
+      notice(db, 'first');
+      outbox.createPet(petFields({ name: 'First Offline' }));
+    });
+    await withOutbox(target, (_outbox, db) => storeServerRecord(db, 'pet', pet, 'listed'));
+
+    // While the unconfigured mirror keeps a copy (its emptying failed), the target remembers what it took.
+    onFile(
+      unconfigured,
+      `CREATE TRIGGER refuse BEFORE DELETE ON outbox BEGIN SELECT RAISE(ABORT, 'disk said no'); END`,
+    );
+    await expect(carryUnconfigured(unconfigured, target)).rejects.toThrow(/disk said no/);
+    expect(await carriedRows()).toBeGreaterThan(0);
+    onFile(unconfigured, 'DROP TRIGGER refuse');
+    // Emptied: nothing there to skip any more.
+    await finishInterruptedCarry(unconfigured);
+    expect(await carriedRows()).toBe(0);
+
+    // The notice is settled on the connection; later, with no connection again, the same field clashes anew.
+    await withOutbox(target, (_outbox, db) => db.prepare('DELETE FROM outbox_conflict').run());
+    await withOutbox(unconfigured, (outbox, db) => {
+      notice(db, 'later');
+      outbox.createPet(petFields({ name: 'Second Offline' }));
+    });
+    await carryUnconfigured(unconfigured, target);
+    await withOutbox(target, (_outbox, db) => {
+      expect(db.prepare('SELECT local_json FROM outbox_conflict').pluck().all()).toEqual(['"later"']);
+    });
+    expect(await carriedRows()).toBe(0);
+  });
+
+  it('forgets the carried rows at the next start when a crash came between the emptying and the forgetting', async () => {
+    const { unconfigured, target } = folders();
+    await withOutbox(unconfigured, (outbox) => outbox.createPet(petFields({ name: 'Carried' })));
+    await carryUnconfigured(unconfigured, target);
+    // The state that crash leaves: the unconfigured mirror emptied, the target's record and the marker still there.
+    await withOutbox(target, (_outbox, db) =>
+      db
+        .prepare(
+          `INSERT INTO carried_row (source_table, row_key, carried_ms) VALUES ('outbox', '["key"]', 1)`,
+        )
+        .run(),
+    );
+    fs.writeFileSync(path.join(unconfigured, 'carrying-to'), path.basename(target));
+
+    await finishInterruptedCarry(unconfigured);
+    expect(
+      await withOutbox(target, (_outbox, db) => db.prepare('SELECT COUNT(*) FROM carried_row').pluck().get()),
+    ).toBe(0);
+    expect(fs.existsSync(path.join(unconfigured, 'carrying-to'))).toBe(false);
   });
 
   it('carries an edit of a record the target has too, next to its own edit, and shows both', async () => {

@@ -39,6 +39,15 @@ interface CarriedTable {
   targetWins?: true;
 }
 
+/** The record a clashing row belongs to, for people: its kind, id and name, and the field a conflict notice is about. */
+export interface ClashedRecord {
+  type: EntityType;
+  id: string;
+  /** Undefined when neither mirror names it. */
+  name: string | undefined;
+  field: string | undefined;
+}
+
 /**
  * The target holds a row under the key of one to carry that did not come from the unconfigured mirror: copying one
  * over the other would lose a change. Nothing is carried and the unconfigured mirror keeps everything.
@@ -47,11 +56,26 @@ export class CarryConflictError extends Error {
   constructor(
     readonly table: string,
     readonly key: string,
+    readonly record: ClashedRecord,
   ) {
     super(
       `Cannot carry the changes entered with no connection: the connection's mirror already has its own ${table} row ${key}. Nothing was moved; the changes stay in the unconfigured folder.`,
     );
     this.name = 'CarryConflictError';
+  }
+}
+
+/**
+ * A carry whose target took the rows but whose unconfigured mirror could not be emptied, still not finished:
+ * `targetDir` (the connection's folder) has them, the unconfigured mirror keeps a copy that must not be edited.
+ */
+export class UnfinishedCarryError extends Error {
+  constructor(
+    readonly targetDir: string,
+    readonly reason: string,
+  ) {
+    super(`The carry of the changes entered with no connection to ${targetDir} cannot finish: ${reason}`);
+    this.name = 'UnfinishedCarryError';
   }
 }
 
@@ -77,22 +101,27 @@ export interface CarryResult {
  * writes to an emptied mirror, never to rows already carried). The target commits first; the unconfigured mirror
  * is emptied in the commit after. The target records every row it took (`carried_row`) in the commit that copies it:
  * when the emptying fails or a crash cuts it short, the next run skips those rows, also once the target has sent,
- * edited or discarded them. (Rows carried by a version without that record are known by the local id of their record
- * in the target, their idempotency key, or a local id the target has already sent and mapped to its server id.) A row
- * whose key the target holds for another reason stops the carry (`CarryConflictError`) with nothing moved.
+ * edited or discarded them; once the emptying has committed, the record is forgotten (`forgetCarried`). (Rows carried
+ * by a version without that record are known by the local id of their record in the target, their idempotency key,
+ * or a local id the target has already sent and mapped to its server id.) A row whose key the target holds for
+ * another reason stops the carry (`CarryConflictError`) with nothing moved.
  */
 export async function carryUnconfigured(unconfiguredDir: string, targetDir: string): Promise<CarryResult> {
   const carried: Record<string, number> = {};
   const marker = path.join(unconfiguredDir, CARRYING_FILE);
-  const unfinished = unfinishedCarryTarget(unconfiguredDir);
-  if (unfinished === undefined) return { carried };
+  const state = unconfiguredState(unconfiguredDir);
+  if (state.kind === 'no-mirror') return { carried };
   // The rows an earlier carry left behind belong to its target: they go there first, never to a second connection.
-  if (unfinished && path.resolve(unfinished) !== path.resolve(targetDir)) {
-    await carryUnconfigured(unconfiguredDir, unfinished);
+  if (state.kind === 'interrupted' && path.resolve(state.targetDir) !== path.resolve(targetDir)) {
+    await carryUnconfigured(unconfiguredDir, state.targetDir);
   }
   const source = await openDeskMirror({ dataDir: unconfiguredDir, integrityCheck: 'marker' });
   try {
     if (!source.db.prepare('SELECT 1 FROM outbox UNION ALL SELECT 1 FROM local_edit LIMIT 1').get()) {
+      // Emptied by a carry to this target cut short before it forgot its carried rows: forgotten now.
+      if (state.kind === 'interrupted' && path.resolve(state.targetDir) === path.resolve(targetDir)) {
+        await forgetCarriedRows(targetDir);
+      }
       fs.rmSync(marker, { force: true });
       return { carried };
     }
@@ -115,6 +144,7 @@ export async function carryUnconfigured(unconfiguredDir: string, targetDir: stri
           source.db.prepare(`DELETE FROM ${table}${where ? ` WHERE ${where}` : ''}`).run();
         }
       })();
+      forgetCarried(target.db);
       fs.rmSync(marker, { force: true });
     } catch (error) {
       // Nothing reached the target: the rows are the unconfigured mirror's alone again.
@@ -134,34 +164,71 @@ export async function carryUnconfigured(unconfiguredDir: string, targetDir: stri
  * write, a crash): run before the unconfigured mirror is used again, so a person never edits rows the connection has
  * already taken (their edit would stay behind, skipped by the next carry as already carried, and then be deleted).
  * Returns undefined when no carry was cut short, or when its target folder is gone (the rows are then the unconfigured
- * mirror's only copy and stay). Throws when the carry still cannot finish.
+ * mirror's only copy and stay). Throws `UnfinishedCarryError` when the carry still cannot finish.
  */
 export async function finishInterruptedCarry(unconfiguredDir: string): Promise<CarryResult | undefined> {
-  const target = unfinishedCarryTarget(unconfiguredDir);
-  return target ? carryUnconfigured(unconfiguredDir, target) : undefined;
+  const state = unconfiguredState(unconfiguredDir);
+  if (state.kind !== 'interrupted') return undefined;
+  try {
+    return await carryUnconfigured(unconfiguredDir, state.targetDir);
+  } catch (error) {
+    throw new UnfinishedCarryError(state.targetDir, (error as Error).message);
+  }
 }
 
 /**
- * The target folder of a carry cut short (`CARRYING_FILE`), or null when there is none; undefined when there is no
- * unconfigured mirror at all (a first connection took the file whole, see `adoptUnconfigured`). A marker that names
- * nothing to finish (that mirror is gone, or the unconfigured one was moved away) is removed.
+ * The unconfigured mirror as a carry finds it: none at all (a first connection took the file whole, see
+ * `adoptUnconfigured`), one with no carry cut short, or one whose carry to `targetDir` was cut short
+ * (`CARRYING_FILE`) and must be finished there first.
  */
-function unfinishedCarryTarget(unconfiguredDir: string): string | null | undefined {
+type UnconfiguredState =
+  | { kind: 'no-mirror' }
+  | { kind: 'settled' }
+  | { kind: 'interrupted'; targetDir: string };
+
+/** See `UnconfiguredState`. A marker that names nothing to finish (its target or the mirror is gone) is removed. */
+function unconfiguredState(unconfiguredDir: string): UnconfiguredState {
   const marker = path.join(unconfiguredDir, CARRYING_FILE);
-  const hasMirror = fs.existsSync(path.join(unconfiguredDir, MIRROR_FILE));
+  const withoutMarker: UnconfiguredState = fs.existsSync(path.join(unconfiguredDir, MIRROR_FILE))
+    ? { kind: 'settled' }
+    : { kind: 'no-mirror' };
   let folder: string | undefined;
   try {
     folder = fs.readFileSync(marker, 'utf8').trim();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  if (folder === undefined) return hasMirror ? null : undefined;
+  if (folder === undefined) return withoutMarker;
   const targetDir = path.join(path.dirname(unconfiguredDir), folder);
-  if (!hasMirror || !/^[a-z0-9-]+$/.test(folder) || !fs.existsSync(path.join(targetDir, MIRROR_FILE))) {
+  if (
+    withoutMarker.kind === 'no-mirror' ||
+    !/^[a-z0-9-]+$/.test(folder) ||
+    !fs.existsSync(path.join(targetDir, MIRROR_FILE))
+  ) {
     fs.rmSync(marker, { force: true });
-    return hasMirror ? null : undefined;
+    return withoutMarker;
   }
-  return targetDir;
+  return { kind: 'interrupted', targetDir };
+}
+
+/**
+ * The target's record of carried rows serves only while the unconfigured mirror may still hold them (a carry run
+ * again skips them, and does not take them for a clash): once the emptying of the unconfigured mirror has committed,
+ * it holds none, and a row entered there later under the same key (a new conflict notice about the same field) is a
+ * new row that must be carried. Forgotten in the target's first commit after that emptying, before the marker goes: a
+ * crash in between leaves the marker, and the carry run at the next start forgets them.
+ */
+function forgetCarried(target: MirrorDb): void {
+  target.prepare('DELETE FROM carried_row').run();
+}
+
+async function forgetCarriedRows(targetDir: string): Promise<void> {
+  const target = await openDeskMirror({ dataDir: targetDir, integrityCheck: 'marker' });
+  try {
+    forgetCarried(target.db);
+  } finally {
+    await target.close();
+  }
 }
 
 /** The records made elsewhere (a server's) that changes entered here edit. */
@@ -227,9 +294,28 @@ function copyRows(
       insert.run(...row);
       copied += 1;
     } else if (!carriedBefore && !sameKeyIsCarried && !targetWins) {
-      throw new CarryConflictError(table, rowKey);
+      throw new CarryConflictError(table, rowKey, clashedRecord(source, table, columns, row));
     }
     markCarried.run(table, rowKey, now);
   }
   return copied;
+}
+
+/** The record `row` (of `table`, read as `columns`) belongs to, named as the unconfigured mirror names it. */
+function clashedRecord(source: MirrorDb, table: string, columns: string[], row: unknown[]): ClashedRecord {
+  const value = (column: string): string | undefined => {
+    const at = columns.indexOf(column);
+    return at >= 0 && row[at] !== null ? String(row[at]) : undefined;
+  };
+  const ownRecord = table === 'pet' || table === 'person';
+  const type = (ownRecord ? table : value('entity_type')) as EntityType;
+  const id = (ownRecord ? value('id') : value('entity_id')) ?? '';
+  const name =
+    value('record_name') ??
+    value('name') ??
+    (source
+      .prepare(`SELECT name FROM ${type === 'person' ? 'person' : 'pet'} WHERE id = ?`)
+      .pluck()
+      .get(id) as string | undefined);
+  return { type, id, name, field: value('field') };
 }

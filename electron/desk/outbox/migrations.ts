@@ -86,7 +86,7 @@ export const outboxDropMicrochipIndex: Migration = {
  * What this mirror took from the desk's unconfigured mirror (`carryUnconfigured`), one row per carried row (its table
  * and the key naming it there), written in the transaction that copies it: a carry run again (the unconfigured
  * mirror not emptied after the copy) skips every row it names, so a record discarded or edited here since is not
- * brought back or overwritten.
+ * brought back or overwritten. Forgotten once the unconfigured mirror has been emptied (`forgetCarried`).
  */
 export const carriedRows: Migration = {
   async up(db) {

@@ -17,7 +17,8 @@ const SALVAGE: ReadonlyArray<{ table: string; where?: string; addedLater?: true 
   // Applications sent from this desk: the API lists none, so they cannot be pulled again.
   { table: 'application' },
   { table: 'application_pet' },
-  // Which rows a carry from the unconfigured mirror took: without it, a carry cut short would take them again.
+  // Which rows a carry from the unconfigured mirror took (until it is emptied): without it, a carry cut short would
+  // take them again.
   { table: 'carried_row', addedLater: true },
 ];
 

@@ -1,6 +1,12 @@
 import type { SyncProgress } from '../../../shared/desk-api';
 import type { ApiClient } from '../client';
-import { type MirrorDb, refreshQueryStatistics } from '../mirror';
+import {
+  type EntityType,
+  finishBulkLoad,
+  type MirrorDb,
+  refreshQueryStatistics,
+  searchIndexWatermark,
+} from '../mirror';
 import { LIST_COLLECTIONS, type ListCollection } from './collections';
 import { type ListPullResult, type PassProgress, pullList } from './list-pull';
 import { pullMetadata } from './metadata-pull';
@@ -96,7 +102,26 @@ export async function runSync(
     const signal = 'pushSignal' in options ? options.pushSignal : options.signal;
     summary.push = await options.hooks.push({ db, client, signal });
   }
-  for (const collection of LIST_COLLECTIONS) await syncList(db, client, collection, options, summary);
+  const unfinished = new Set<EntityType>();
+  try {
+    for (const collection of LIST_COLLECTIONS) {
+      const last =
+        LIST_COLLECTIONS.findLast((list) => list.entityType === collection.entityType) === collection;
+      await syncList(db, client, collection, { ...options, finishBulkLoad: last }, summary);
+      if (last) unfinished.delete(collection.entityType);
+      else unfinished.add(collection.entityType);
+    }
+  } catch (error) {
+    // A later list of a table failed after an earlier one filled it (adopters stored, fosters cut off): its bulk
+    // load is finished now, or it would wait for a run in which that later list succeeds.
+    for (const entityType of unfinished) {
+      if (searchIndexWatermark(db, entityType) === undefined) continue;
+      await finishBulkLoad(db, entityType, options.signal).catch((finishing: unknown) =>
+        console.error(`[sync] the ${entityType} bulk load was not finished: ${String(finishing)}`),
+      );
+    }
+    throw error;
+  }
   if (options.metadata) await syncMetadata(db, client, options, summary);
   for (const invalid of summary.invalid) {
     summary.problems.push(
@@ -115,7 +140,7 @@ async function syncList(
   db: MirrorDb,
   client: ApiClient,
   collection: ListCollection,
-  options: SyncRunOptions,
+  options: SyncRunOptions & { finishBulkLoad: boolean },
   summary: SyncRunSummary,
 ): Promise<void> {
   const onProgress = (p: PassProgress) =>
@@ -126,11 +151,10 @@ async function syncList(
       recordsDone: p.recordsDone,
       recordsTotal: p.recordsTotal,
     });
-  const last = LIST_COLLECTIONS.findLast((list) => list.entityType === collection.entityType);
   const pulled = await pullList(db, client, collection, {
     onProgress,
     signal: options.signal,
-    finishBulkLoad: last === collection,
+    finishBulkLoad: options.finishBulkLoad,
   });
   absorb(summary, pulled);
   summary.reconciled.push(pulled.reconciled);

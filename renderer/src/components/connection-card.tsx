@@ -13,13 +13,18 @@ import {
 } from '@mantine/core';
 import { IconCircleCheck, IconKey, IconWifiOff } from '@tabler/icons-react';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
-import type { ConnectionInput, DeskError } from '../../../shared/desk-api';
+import type { CarryProblem, ConnectionInput, DeskError } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { toDeskError } from '../lib/desk-error';
 import { ConnectionSwitchModal, type PendingSwitch, sameRemote } from './connection-switch-modal';
 import { DeskErrorAlert } from './desk-error-alert';
 
 type Mode = ConnectionInput['mode'];
+
+const CARRY_PROBLEM_TITLES: Record<CarryProblem['kind'], string> = {
+  clash: 'Changes entered with no connection were not moved',
+  unfinished: 'Changes entered with no connection were already moved',
+};
 
 interface TestOutcome {
   color: string;
@@ -222,6 +227,8 @@ export function ConnectionCard() {
           {saved && !error && (
             <Text size="sm" c="dimmed" role="status">
               Saved. A sync starts now; its progress shows under Sync.
+              {summary?.carryProblem?.kind === 'clash' &&
+                ' The changes entered with no connection stay here: see below.'}
             </Text>
           )}
           {outcome && (
@@ -236,15 +243,18 @@ export function ConnectionCard() {
             </Alert>
           )}
           {error && <DeskErrorAlert error={error} title="Connection not changed" />}
-          {summary?.carryClash && (
+          {summary?.carryProblem && (
             <Alert
               color="orange"
               variant="light"
-              title="Changes entered with no connection were not moved"
+              title={CARRY_PROBLEM_TITLES[summary.carryProblem.kind]}
               role="alert"
-              data-testid="carry-clash"
+              data-testid={`carry-${summary.carryProblem.kind}`}
             >
-              {summary.carryClash}
+              {summary.carryProblem.message}
+              <Text size="xs" mt={6} opacity={0.75}>
+                {summary.carryProblem.detail}
+              </Text>
             </Alert>
           )}
         </Stack>

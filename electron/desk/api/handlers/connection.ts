@@ -15,10 +15,10 @@ export function registerConnectionHandlers(
   connections: ConnectionManager,
   sessions: DeskSessions,
 ): void {
-  // With why what was entered with no connection was not moved to this one, when it was not.
+  // With why what was entered with no connection did not go through, when it did not.
   const summary = async () => {
-    const carryClash = sessions.carryClash();
-    return { ...(await connections.summary()), ...(carryClash !== undefined && { carryClash }) };
+    const carryProblem = sessions.carryProblem();
+    return { ...(await connections.summary()), ...(carryProblem !== undefined && { carryProblem }) };
   };
   registry.handle('sync.connection.get', summary);
   registry.handle('sync.watch', ({ visible, watcher }) => {
