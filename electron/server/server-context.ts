@@ -9,6 +9,7 @@ import { serverMigrations } from './db/migrations';
 import type { ServerSchema } from './db/rows';
 import { UpdateClock } from './db/update-clock';
 import { ApiKeyRegistry } from './domain/api-key-store';
+import { BackgroundLane } from './domain/background-job';
 import { IdempotencyStore } from './domain/idempotency-store';
 import { ShelterMetadata } from './domain/metadata';
 import { PeopleRestamps } from './domain/people-restamps';
@@ -92,14 +93,15 @@ export async function openServerContext(
   const foreign = new ForeignCommits(sqlite);
   const clock = new UpdateClock(sqlite, now);
   const meta = new ShelterMetadata(sqlite);
-  const pets = new PetStore(sqlite, clock, meta, new SearchVocabulary(sqlite, 'pets'));
+  const background = new BackgroundLane(sqlite);
+  const pets = new PetStore(sqlite, clock, meta, new SearchVocabulary(sqlite, 'pets'), background);
   const people = new PeopleStore(sqlite, clock, pets, new SearchVocabulary(sqlite, 'people'), now);
   // A database from before stored responses gets them now (about 4 s per 100k pets, once); a re-rendering
   // interrupted by a crash carries on.
   const filled = await pets.bodies.fillMissing();
   if (filled > 1000) console.error(`[server] stored the responses of ${filled} pets`);
   pets.restamps.resume();
-  const peopleRestamps = new PeopleRestamps(sqlite, clock);
+  const peopleRestamps = new PeopleRestamps(sqlite, background, clock);
   peopleRestamps.resume();
   const keys = new ApiKeyRegistry(sqlite, now);
   // After another process's commit: settings first (pets render with them), keys, words, then the pets it
@@ -152,8 +154,8 @@ export async function openServerContext(
     },
     close: async () => {
       clearInterval(flushTimer);
-      peopleRestamps.stop();
-      await Promise.all([pets.stop(), peopleRestamps.settled()]);
+      await Promise.all([pets.stop(), peopleRestamps.stop()]);
+      await background.close();
       keys.flushUses();
       await close();
     },

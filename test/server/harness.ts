@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { ServerContext } from '../../electron/server/server-context';
 
 export const WRITE_KEY = 'test-write-key-0123456789abcdef';
 export const READ_KEY = 'test-read-key-0123456789abcdef';
@@ -170,4 +171,23 @@ export function newPet(overrides: Record<string, unknown> = {}): Record<string, 
     health: 'good',
     ...overrides,
   };
+}
+
+/** Adds `count` dogs ("Dog 0", "Dog 1", ...) and `people` adopters ("Person 0", ...) in one transaction. */
+export function addShelter(
+  app: ServerContext,
+  { dogs = 0, people = 0 }: { dogs?: number; people?: number },
+): void {
+  app.sqlite.transaction(() => {
+    for (let i = 0; i < dogs; i++) app.pets.create(newPet({ name: `Dog ${i}` }) as never);
+    for (let i = 0; i < people; i++) app.people.create({ type: 'adopter', name: `Person ${i}` } as never);
+  })();
+}
+
+/** The global adoption fees in the stored pet responses, each once: one value once a fee change reached every pet. */
+export function storedFees(app: ServerContext): unknown[] {
+  return app.sqlite
+    .prepare("SELECT DISTINCT json_extract(body, '$.global_adoption_fee') FROM pet_bodies")
+    .pluck()
+    .all();
 }

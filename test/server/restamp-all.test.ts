@@ -2,13 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openServerContext, type ServerContext } from '../../electron/server/server-context';
 import { createStaffOperations } from '../../electron/server/staff/staff-operations';
-import { newPet, tempDataDir } from './harness';
-
-function addPeople(app: ServerContext, count: number): void {
-  app.sqlite.transaction(() => {
-    for (let i = 0; i < count; i++) app.people.create({ type: 'adopter', name: `Person ${i}` } as never);
-  })();
-}
+import { addShelter, newPet, tempDataDir } from './harness';
 
 const oldestPersonStamp = (app: ServerContext) =>
   app.sqlite.prepare('SELECT MIN(updated_at) FROM people').pluck().get() as number;
@@ -17,7 +11,7 @@ const oldestPersonStamp = (app: ServerContext) =>
 describe('restampAll', () => {
   it('re-stamps a small shelter in its own transaction', async () => {
     const app = await openServerContext(':memory:');
-    addPeople(app, 40);
+    addShelter(app, { people: 40 });
     app.sqlite.transaction(() => app.pets.create(newPet() as never))();
     const before = app.sqlite.prepare('SELECT MAX(updated_at) FROM people').pluck().get() as number;
     expect(createStaffOperations(app).restampAll()).toEqual({ pets: 1, people: 40 });
@@ -28,15 +22,15 @@ describe('restampAll', () => {
   it('re-stamps many people in short transactions after it, serving in between; a stop leaves the rest for the next start', async () => {
     const file = path.join(tempDataDir('shelter-restamp-'), 'server.sqlite');
     let app = await openServerContext(file);
-    addPeople(app, 1500);
+    addShelter(app, { people: 1500 });
     const before = app.sqlite.prepare('SELECT MAX(updated_at) FROM people').pluck().get() as number;
     expect(createStaffOperations(app).restampAll().people).toBe(0);
-    expect(app.peopleRestamps.waiting).toBe(true);
+    expect(app.peopleRestamps.waiting).toBe(1);
     // Stopped before any chunk ran: the job is in the database.
     await app.close();
     app = await openServerContext(file);
     let turns = 0;
-    while (app.peopleRestamps.waiting) {
+    while (app.peopleRestamps.waiting > 0) {
       turns++;
       await new Promise((resolve) => setImmediate(resolve));
     }

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BackgroundCheckpoints } from '../../electron/platform/background-checkpoints';
 import { BackgroundJob } from '../../electron/server/domain/background-job';
-import { PeopleRestamps } from '../../electron/server/domain/people-restamps';
-import { openServerContext, type ServerContext } from '../../electron/server/server-context';
+import type { PeopleRestamps } from '../../electron/server/domain/people-restamps';
+import { RestampJobs } from '../../electron/server/domain/restamp-jobs';
+import { openServerContext } from '../../electron/server/server-context';
 import { createStaffOperations } from '../../electron/server/staff/staff-operations';
-import { newPet } from './harness';
+import { addShelter, storedFees } from './harness';
 
 /** A promise the test resolves itself. */
 function held(): { promise: Promise<void>; release: () => void } {
@@ -25,17 +26,6 @@ function isSettled(promise: Promise<void>): Promise<boolean> {
     done = true;
   });
   return new Promise((resolve) => setImmediate(() => resolve(done)));
-}
-
-async function shelterWith(kind: 'people' | 'pets', count: number): Promise<ServerContext> {
-  const app = await openServerContext(':memory:');
-  app.sqlite.transaction(() => {
-    for (let i = 0; i < count; i++) {
-      if (kind === 'people') app.people.create({ type: 'adopter', name: `Person ${i}` } as never);
-      else app.pets.create(newPet({ name: `Dog ${i}` }) as never);
-    }
-  })();
-  return app;
 }
 
 afterEach(() => {
@@ -93,7 +83,8 @@ describe('a resume() at the end of a background run', () => {
   });
 
   it('pets: a second fee change queued while the first re-rendering checkpoints is re-rendered too', async () => {
-    const app = await shelterWith('pets', 150);
+    const app = await openServerContext(':memory:');
+    addShelter(app, { dogs: 150 });
     const end = held();
     const ends = vi
       .spyOn(BackgroundCheckpoints.prototype, 'end')
@@ -110,27 +101,23 @@ describe('a resume() at the end of a background run', () => {
     end.release();
     await settled;
     expect(app.pets.restamps.waiting).toBe(0);
-    const fees = app.sqlite
-      .prepare("SELECT DISTINCT json_extract(body, '$.global_adoption_fee') FROM pet_bodies")
-      .pluck()
-      .all();
-    expect(fees).toEqual([90]);
+    expect(storedFees(app)).toEqual([90]);
     await app.close();
   });
 
   it('people: a second restore committed just after the last look for work is re-stamped too', async () => {
-    const app = await shelterWith('people', 150);
+    const app = await openServerContext(':memory:');
+    addShelter(app, { people: 150 });
     const staff = createStaffOperations(app);
     const newestStamp = () =>
       app.sqlite.prepare('SELECT MAX(updated_at) FROM people').pluck().get() as number;
-    const waiting = Object.getOwnPropertyDescriptor(PeopleRestamps.prototype, 'waiting')
-      ?.get as () => boolean;
+    const waiting = Object.getOwnPropertyDescriptor(RestampJobs.prototype, 'waiting')?.get as () => number;
     let afterFirst: number | undefined;
     let second: Promise<void> | undefined;
     // The run finds no work left; before it has ended (the next microtask), a second restore commits.
-    vi.spyOn(PeopleRestamps.prototype, 'waiting', 'get').mockImplementation(function (this: PeopleRestamps) {
+    vi.spyOn(RestampJobs.prototype, 'waiting', 'get').mockImplementation(function (this: PeopleRestamps) {
       const left = waiting.call(this);
-      if (!left && !second) {
+      if (this === app.peopleRestamps && left === 0 && !second) {
         second = Promise.resolve().then(() => {
           afterFirst = newestStamp();
           expect(staff.restampAll().people).toBe(0);
@@ -141,7 +128,7 @@ describe('a resume() at the end of a background run', () => {
     expect(staff.restampAll().people).toBe(0);
     await app.peopleRestamps.settled();
     await second;
-    expect(waiting.call(app.peopleRestamps)).toBe(false);
+    expect(waiting.call(app.peopleRestamps)).toBe(0);
     const oldest = app.sqlite.prepare('SELECT MIN(updated_at) FROM people').pluck().get() as number;
     expect(oldest).toBeGreaterThan(afterFirst as number);
     await app.close();

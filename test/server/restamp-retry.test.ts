@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { openServerContext, type ServerContext } from '../../electron/server/server-context';
 import { createStaffOperations } from '../../electron/server/staff/staff-operations';
-import { newPet } from './harness';
+import { addShelter, storedFees } from './harness';
 
 const DISK_FULL = 'database or disk is full';
 
@@ -13,12 +13,7 @@ async function jobFailingOnce(
   kind: 'people' | 'pets',
 ): Promise<{ app: ServerContext; errors: MockInstance }> {
   const app = await openServerContext(':memory:');
-  app.sqlite.transaction(() => {
-    for (let i = 0; i < 150; i++) {
-      if (kind === 'people') app.people.create({ type: 'adopter', name: `Person ${i}` } as never);
-      else app.pets.create(newPet({ name: `Dog ${i}` }) as never);
-    }
-  })();
+  addShelter(app, kind === 'people' ? { people: 150 } : { dogs: 150 });
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
   const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
   vi.spyOn(app.clock, 'next').mockImplementationOnce(() => {
@@ -48,7 +43,7 @@ describe('background re-stamping after a failed chunk', () => {
       `re-stamping people paused: ${DISK_FULL}; retrying in 5 s`,
     );
     await vi.advanceTimersByTimeAsync(5000);
-    expect(await waitingWhenSettled).toBe(false);
+    expect(await waitingWhenSettled).toBe(0);
     const stamps = app.sqlite.prepare('SELECT COUNT(DISTINCT updated_at) FROM people').pluck().get();
     expect(stamps).toBe(150);
     await app.close();
@@ -59,7 +54,7 @@ describe('background re-stamping after a failed chunk', () => {
     await untilLogged(errors);
     app.peopleRestamps.resume();
     await app.peopleRestamps.settled();
-    expect(app.peopleRestamps.waiting).toBe(false);
+    expect(app.peopleRestamps.waiting).toBe(0);
     expect(vi.getTimerCount()).toBe(0);
     await app.close();
   });
@@ -71,11 +66,7 @@ describe('background re-stamping after a failed chunk', () => {
     expect(String(errors.mock.calls[0]?.[0])).toContain(`re-rendering pets paused: ${DISK_FULL}`);
     await vi.advanceTimersByTimeAsync(5000);
     expect(await waitingWhenSettled).toBe(0);
-    const fees = app.sqlite
-      .prepare("SELECT DISTINCT json_extract(body, '$.global_adoption_fee') FROM pet_bodies")
-      .pluck()
-      .all();
-    expect(fees).toEqual([80]);
+    expect(storedFees(app)).toEqual([80]);
     await app.close();
   });
 

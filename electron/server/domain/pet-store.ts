@@ -4,6 +4,7 @@ import type { FieldError, PetCreate, PetListQuery, PetUpdate } from '../../../sh
 import type { PetRow } from '../db/rows';
 import type { UpdateClock } from '../db/update-clock';
 import { validationError } from './api-error';
+import type { BackgroundLane } from './background-job';
 import type { ShelterMetadata } from './metadata';
 import { PetBodies } from './pet-bodies';
 import { type PetColumns, toColumns, withTemplate } from './pet-columns';
@@ -93,6 +94,7 @@ export class PetStore {
     private readonly clock: UpdateClock,
     readonly meta: ShelterMetadata,
     readonly vocabulary: SearchVocabulary,
+    lane: BackgroundLane,
   ) {
     this.byId = sqlite.prepare('SELECT * FROM pets WHERE id = ? AND deleted_at IS NULL');
     this.byCustomId = sqlite.prepare('SELECT * FROM pets WHERE custom_id = ? AND deleted_at IS NULL');
@@ -107,6 +109,7 @@ export class PetStore {
     // change nobody read during took that read hundreds of milliseconds (every re-rendered pet re-read at once).
     this.restamps = new PetRestamps(
       sqlite,
+      lane,
       (seq) => this.restampOne(seq),
       () => {
         if (this.facets.warm) this.facets.refresh();
@@ -309,7 +312,7 @@ export class PetStore {
       : 0;
   }
 
-  /** Stops background work (before the database closes). */
+  /** Stops the re-rendering (before the background lane and the database close). */
   async stop(): Promise<void> {
     await this.restamps.stop();
   }

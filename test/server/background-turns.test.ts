@@ -1,0 +1,84 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BackgroundJob, BackgroundTurns } from '../../electron/server/domain/background-job';
+import { RestampJobs } from '../../electron/server/domain/restamp-jobs';
+import { openServerContext } from '../../electron/server/server-context';
+import { createStaffOperations } from '../../electron/server/staff/staff-operations';
+import { addShelter } from './harness';
+
+/** Keeps the loop busy this long, so a 1 ms timer is due in every turn that follows. */
+function busyFor(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {}
+}
+
+/**
+ * Counts the turns of the event loop (a 1 ms timer, due in the timers phase of every turn after a step of 2 ms);
+ * `steps` records the turn each step ran in.
+ */
+function turnCounter(): { turnOfEachStep: number[]; step(): void; stop(): void } {
+  let turn = 0;
+  const timer = setInterval(() => turn++, 1);
+  const turnOfEachStep: number[] = [];
+  return {
+    turnOfEachStep,
+    step: () => {
+      turnOfEachStep.push(turn);
+      busyFor(2);
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('background jobs sharing turns', () => {
+  it('take one step per turn of the event loop between them, in turn', async () => {
+    const counter = turnCounter();
+    const turns = new BackgroundTurns();
+    const order: string[] = [];
+    const job = (name: string, steps: number) => {
+      let left = steps;
+      return new BackgroundJob(
+        {
+          name,
+          pending: () => left > 0,
+          step: () => {
+            left--;
+            order.push(name);
+            counter.step();
+          },
+        },
+        turns,
+      );
+    };
+    const jobs = [job('a', 5), job('b', 3)];
+    for (const each of jobs) each.resume();
+    await Promise.all(jobs.map((each) => each.settled()));
+    counter.stop();
+    expect(order).toEqual(['a', 'b', 'a', 'b', 'a', 'b', 'a', 'a']);
+    expect(new Set(counter.turnOfEachStep).size).toBe(8);
+  });
+
+  it("server: a restore's pet and people chunks never run in the same turn", async () => {
+    const app = await openServerContext(':memory:');
+    addShelter(app, { dogs: 300, people: 2000 });
+    const counter = turnCounter();
+    const prototype = RestampJobs.prototype as unknown as { chunk(): void };
+    const chunk = prototype.chunk;
+    const chunks = { pets: 0, people: 0 };
+    vi.spyOn(prototype, 'chunk').mockImplementation(function (this: RestampJobs<never>) {
+      chunks[this === app.peopleRestamps ? 'people' : 'pets']++;
+      chunk.call(this);
+      counter.step();
+    });
+    expect(createStaffOperations(app).restampAll()).toEqual({ pets: 0, people: 0 });
+    await Promise.all([app.pets.restamps.settled(), app.peopleRestamps.settled()]);
+    counter.stop();
+    expect(chunks.pets).toBeGreaterThan(1);
+    expect(chunks.people).toBeGreaterThan(1);
+    expect(new Set(counter.turnOfEachStep).size).toBe(chunks.pets + chunks.people);
+    await app.close();
+  });
+});
