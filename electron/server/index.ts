@@ -150,7 +150,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
     // Warm the facets and list views now rather than on the first list or search (about a second on 100k pets),
     // in steps between requests.
     app.pets.facets
-      .warmInSteps(FACETS_WARM_STEP_MS, () => closing !== undefined)
+      .warmInSteps(
+        FACETS_WARM_STEP_MS,
+        () => closing !== undefined,
+        () => app.backgroundTurns.next(),
+      )
       .catch((error: unknown) => {
         // Damaged storage must not take the server down: the first request that needs it reports it (once).
         if (!isStorageError(error)) console.error(`[server] could not warm the search facets: ${error}`);

@@ -9,7 +9,7 @@ import { serverMigrations } from './db/migrations';
 import type { ServerSchema } from './db/rows';
 import { UpdateClock } from './db/update-clock';
 import { ApiKeyRegistry } from './domain/api-key-store';
-import { BackgroundLane } from './domain/background-job';
+import { BackgroundLane, type BackgroundTurns } from './domain/background-job';
 import { IdempotencyStore } from './domain/idempotency-store';
 import { ShelterMetadata } from './domain/metadata';
 import { PeopleRestamps } from './domain/people-restamps';
@@ -29,6 +29,8 @@ export interface ServerContext {
   people: PeopleStore;
   /** New stamps for every person after a restore, in chunks. */
   peopleRestamps: PeopleRestamps;
+  /** Turns of the event loop for background steps (re-stamps, the facets' first load): one step per turn in all. */
+  backgroundTurns: BackgroundTurns;
   keys: ApiKeyRegistry;
   idempotency: IdempotencyStore;
   /**
@@ -133,6 +135,7 @@ export async function openServerContext(
     pets,
     people,
     peopleRestamps,
+    backgroundTurns: background.turns,
     keys,
     idempotency: new IdempotencyStore(sqlite, now),
     catchUp,

@@ -81,4 +81,41 @@ describe('background jobs sharing turns', () => {
     expect(new Set(counter.turnOfEachStep).size).toBe(chunks.pets + chunks.people);
     await app.close();
   });
+
+  it("server: the facets' first load takes its steps in the turns of the re-stamps, not beside them", async () => {
+    const app = await openServerContext(':memory:');
+    addShelter(app, { dogs: 3000, people: 0 });
+    const counter = turnCounter();
+    const prototype = RestampJobs.prototype as unknown as { chunk(): void };
+    const chunk = prototype.chunk;
+    let restampSteps = 0;
+    vi.spyOn(prototype, 'chunk').mockImplementation(function (this: RestampJobs<never>) {
+      restampSteps++;
+      chunk.call(this);
+      counter.step();
+    });
+    const facets = app.pets.facets as unknown as { warmStep(ms: number): boolean };
+    const warmStep = facets.warmStep.bind(facets);
+    let warmSteps = 0;
+    facets.warmStep = () => {
+      warmSteps++;
+      counter.step();
+      // Small steps, so the load takes many turns.
+      return warmStep(0.1);
+    };
+    expect(createStaffOperations(app).restampAll()).toEqual({ pets: 0, people: 0 });
+    await Promise.all([
+      app.pets.facets.warmInSteps(
+        0.1,
+        () => false,
+        () => app.backgroundTurns.next(),
+      ),
+      app.pets.restamps.settled(),
+    ]);
+    counter.stop();
+    expect(warmSteps).toBeGreaterThan(1);
+    expect(restampSteps).toBeGreaterThan(1);
+    expect(new Set(counter.turnOfEachStep).size).toBe(warmSteps + restampSteps);
+    await app.close();
+  });
 });

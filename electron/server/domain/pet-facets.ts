@@ -104,13 +104,14 @@ export class PetFacets {
 
   /**
    * The first load in steps of about `stepMs` with the event loop free in between (lists answer from SQL
-   * meanwhile); resolves when it is complete or `stopped()`. A failed step ends the stepping (the next read loads
-   * the rest, and reports the failure).
+   * meanwhile), each step in a turn `nextTurn` gives (shared with the other background work, so a turn holds one
+   * step of one of them); resolves when it is complete or `stopped()`. A failed step ends the stepping (the next
+   * read loads the rest, and reports the failure).
    */
-  async warmInSteps(stepMs: number, stopped: () => boolean): Promise<void> {
+  async warmInSteps(stepMs: number, stopped: () => boolean, nextTurn: () => Promise<void>): Promise<void> {
     this.warming = true;
     try {
-      while (!stopped() && !this.warmStep(stepMs)) await new Promise((resolve) => setImmediate(resolve));
+      while (!stopped() && !this.warmStep(stepMs)) await nextTurn();
     } finally {
       this.warming = false;
     }
