@@ -45,7 +45,10 @@ export class BackgroundCheckpoints {
   private active = false;
   private busy = false;
   private again = false;
-  private idle: Array<() => void> = [];
+  /** Runs asked for (one running, one more after it when `again`) and runs ended, counted from the start. */
+  private asked = 0;
+  private ended = 0;
+  private waiters: Array<{ run: number; resolve: () => void }> = [];
   private autocheckpoint = 1000;
 
   private readonly everyFrames: number;
@@ -74,19 +77,40 @@ export class BackgroundCheckpoints {
     if (!this.active || !this.worker || !this.sqlite.open) return;
     if (this.everyFrames > 0 && !this.busy && waitingFrames(this.sqlite) < this.everyFrames) return;
     if (this.busy) {
+      if (!this.again) this.asked += 1;
       this.again = true;
       return;
     }
-    this.busy = true;
-    // Held open while it works (someone may be waiting for `end()`), let go when idle.
-    this.worker.ref();
-    this.worker.postMessage('checkpoint');
+    this.asked += 1;
+    this.run(this.worker);
   }
 
-  /** Resolves when no checkpoint is running or asked for (at once when none is). */
+  /**
+   * Resolves when the checkpoints asked for until now have ended (at once when none is running): later commits,
+   * another job's say, do not keep it waiting.
+   */
   settled(): Promise<void> {
-    if (!this.busy) return Promise.resolve();
-    return new Promise<void>((resolve) => this.idle.push(resolve));
+    const run = this.asked;
+    if (this.ended >= run) return Promise.resolve();
+    return new Promise<void>((resolve) => this.waiters.push({ run, resolve }));
+  }
+
+  private run(worker: Worker): void {
+    this.busy = true;
+    // Held open while it works (someone may be waiting for `end()`), let go when idle.
+    worker.ref();
+    worker.postMessage('checkpoint');
+  }
+
+  /** Counts a run as ended (`all`: every run asked for, the worker gone) and wakes who waited for it. */
+  private runEnded(all = false): void {
+    this.ended = all ? this.asked : this.ended + 1;
+    const still: typeof this.waiters = [];
+    for (const waiter of this.waiters) {
+      if (waiter.run <= this.ended) waiter.resolve();
+      else still.push(waiter);
+    }
+    this.waiters = still;
   }
 
   /**
@@ -127,18 +151,18 @@ export class BackgroundCheckpoints {
         if (result.error) console.error(`[storage] background checkpoint failed: ${result.error}`);
         this.busy = false;
         worker.unref();
+        this.runEnded();
+        // The run asked for meanwhile copies what was committed during this one (whatever the frame interval).
         if (this.again) {
           this.again = false;
-          this.written();
-          // With a frame interval the WAL just copied may be too short for another run: then it is idle now.
-          if (this.busy) return;
+          this.run(worker);
         }
-        for (const resolve of this.idle.splice(0)) resolve();
       });
       worker.on('error', (error) => this.giveUp(error));
       worker.on('exit', () => {
         this.busy = false;
-        for (const resolve of this.idle.splice(0)) resolve();
+        this.again = false;
+        this.runEnded(true);
       });
       this.worker = worker;
       return worker;
@@ -157,7 +181,7 @@ export class BackgroundCheckpoints {
     this.busy = false;
     this.again = false;
     this.restore();
-    for (const resolve of this.idle.splice(0)) resolve();
+    this.runEnded(true);
   }
 }
 

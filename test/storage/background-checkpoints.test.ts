@@ -77,6 +77,30 @@ describe('BackgroundCheckpoints with a frame interval', () => {
     await checkpoints.close();
   });
 
+  it('ends once the checkpoints asked for before end() are done, while another writer keeps committing', async () => {
+    const db = walDatabase('busy.sqlite');
+    const checkpoints = new BackgroundCheckpoints(db);
+    checkpoints.begin();
+    let writing = true;
+    let commits = 0;
+    const writer = (async () => {
+      while (writing && commits < 5000) {
+        write(db, 3);
+        checkpoints.written();
+        commits += 1;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    while (commits < 20) await new Promise((resolve) => setImmediate(resolve));
+    await checkpoints.end();
+    const atEnd = commits;
+    writing = false;
+    await writer;
+    // Before, end() waited for the worker to be idle, which a steady writer never let happen.
+    expect(atEnd).toBeLessThan(5000);
+    await checkpoints.close();
+  });
+
   it('ends quietly when the connection closed first (a pull stopped by the app closing)', async () => {
     const db = walDatabase('closed.sqlite');
     const checkpoints = new BackgroundCheckpoints(db, { everyFrames: 50 });

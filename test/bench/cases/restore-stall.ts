@@ -174,9 +174,9 @@ export const restoreCases: BenchCase[] = [
           {
             bridge: bridge.call,
             api: () =>
-              fetch(`${server.apiUrl}/pets?limit=1`, { headers: { 'x-api-key': BENCH_WRITE_KEY } }).catch(
-                () => undefined,
-              ),
+              fetch(`${server.apiUrl}/pets?limit=1`, { headers: { 'x-api-key': BENCH_WRITE_KEY } })
+                .then((response) => response.text())
+                .catch(() => undefined),
           },
         );
         await server.close();
