@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { type RunningApiServer, startApiServer } from '../../electron/server';
 
@@ -52,8 +53,22 @@ export interface EventLoopWatch {
   maxAtSeconds: number;
   /** How long the loop ran this process's code during the longest gap. */
   busyInMax: number;
+  /**
+   * How long the main thread was on a CPU during the longest gap (Linux's scheduler statistics; null elsewhere):
+   * busy with little CPU is the loop blocked in a system call (a disk wait), not running code.
+   */
+  cpuInMax: number | null;
   longestBusy: number;
   cpuSeconds: number;
+}
+
+/** This process's main thread's time on a CPU so far (Linux's scheduler statistics), null where unknown. */
+function mainThreadCpuMs(): number | null {
+  try {
+    return Number(fs.readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -65,20 +80,26 @@ export function watchEventLoop(): () => EventLoopWatch {
   const cpu = process.cpuUsage();
   const started = performance.now();
   const stalls: number[] = [];
-  let longest = { stall: 0, busy: 0, at: 0 };
+  let longest = { stall: 0, busy: 0, cpu: null as number | null, at: 0 };
   let longestBusy = 0;
   let last = performance.now();
   let lastUse = performance.eventLoopUtilization();
+  let lastCpu = mainThreadCpuMs();
   const timer = setInterval(() => {
     const now = performance.now();
     const use = performance.eventLoopUtilization();
     const busy = performance.eventLoopUtilization(use, lastUse).active;
+    const threadCpu = mainThreadCpuMs();
     const stall = Math.max(0, now - last - LOOP_TICK_MS);
     stalls.push(stall);
-    if (stall > longest.stall) longest = { stall, busy, at: (now - started) / 1000 };
+    if (stall > longest.stall) {
+      const cpuMs = threadCpu !== null && lastCpu !== null ? threadCpu - lastCpu : null;
+      longest = { stall, busy, cpu: cpuMs, at: (now - started) / 1000 };
+    }
     longestBusy = Math.max(longestBusy, busy);
     last = now;
     lastUse = use;
+    lastCpu = threadCpu;
   }, LOOP_TICK_MS);
   return () => {
     clearInterval(timer);
@@ -94,6 +115,7 @@ export function watchEventLoop(): () => EventLoopWatch {
       max: longest.stall,
       maxAtSeconds: longest.at,
       busyInMax: longest.busy,
+      cpuInMax: longest.cpu,
       longestBusy,
       cpuSeconds,
     };

@@ -184,7 +184,7 @@ export const restoreCases: BenchCase[] = [
         const load = `load average ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} CPUs`;
         const stall = (run: typeof before) =>
           `longest stall ${Math.round(run.max)} ms (at ${run.maxAtSeconds.toFixed(1)} s, the loop busy ` +
-          `${Math.round(run.busyInMax)} ms of it) over ${run.ticks} ticks in ${run.seconds.toFixed(1)} s and ` +
+          `${Math.round(run.busyInMax)} ms of it, on a CPU ${run.cpuInMax === null ? '?' : Math.round(run.cpuInMax)} ms) over ${run.ticks} ticks in ${run.seconds.toFixed(1)} s and ` +
           `${SETTLE_MS / 1000} s after`;
         const call = ({ ms, at }: LongestCall) => `${Math.round(ms)} ms (at ${at.toFixed(1)} s)`;
         return [
