@@ -63,7 +63,7 @@ export interface EventLoopWatch {
 }
 
 /** This process's main thread's time on a CPU so far (Linux's scheduler statistics), null where unknown. */
-function mainThreadCpuMs(): number | null {
+export function mainThreadCpuMs(): number | null {
   try {
     return Number(fs.readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
   } catch {

@@ -30,6 +30,30 @@ function turnCounter(): { turnOfEachStep: number[]; step(): void; stop(): void }
   };
 }
 
+/**
+ * Wraps `target[method]` so each call runs as before, then is noted in `counter` as a step of its turn; `seen` is
+ * told which object each call ran on.
+ */
+function stepsOf<T extends object>(
+  counter: ReturnType<typeof turnCounter>,
+  target: T,
+  method: keyof T & string,
+  seen: (self: unknown) => void = () => undefined,
+): void {
+  const original = (target as Record<string, (...args: unknown[]) => unknown>)[method] as (
+    ...args: unknown[]
+  ) => unknown;
+  vi.spyOn(target as Record<string, (...args: unknown[]) => unknown>, method).mockImplementation(function (
+    this: unknown,
+    ...args: unknown[]
+  ) {
+    seen(this);
+    const result = original.apply(this, args);
+    counter.step();
+    return result;
+  });
+}
+
 afterEach(() => {
   vi.restoreAllMocks();
 });
@@ -66,22 +90,14 @@ describe('background jobs sharing turns', () => {
     const app = await openServerContext(':memory:');
     addShelter(app, { dogs: 300, people: 2000 });
     const counter = turnCounter();
-    const prototype = RestampJobs.prototype as unknown as { chunk(): void };
-    const chunk = prototype.chunk;
     const chunks = { pets: 0, people: 0 };
-    vi.spyOn(prototype, 'chunk').mockImplementation(function (this: RestampJobs<never>) {
-      chunks[this === app.peopleRestamps ? 'people' : 'pets']++;
-      chunk.call(this);
-      counter.step();
+    stepsOf(counter, RestampJobs.prototype as unknown as { chunk(): void }, 'chunk', (self) => {
+      chunks[self === app.peopleRestamps ? 'people' : 'pets']++;
     });
     // The list views' update after a pets chunk is a step of its own too.
-    const pets = PetRestamps.prototype as unknown as { afterChunk(): void };
-    const afterChunk = pets.afterChunk;
     let viewUpdates = 0;
-    vi.spyOn(pets, 'afterChunk').mockImplementation(function (this: PetRestamps) {
+    stepsOf(counter, PetRestamps.prototype as unknown as { afterChunk(): void }, 'afterChunk', () => {
       viewUpdates++;
-      afterChunk.call(this);
-      counter.step();
     });
     expect(createStaffOperations(app).restampAll()).toEqual({ pets: 0, people: 0 });
     await Promise.all([app.pets.restamps.settled(), app.peopleRestamps.settled()]);
@@ -98,13 +114,9 @@ describe('background jobs sharing turns', () => {
     const app = await openServerContext(':memory:');
     addShelter(app, { dogs: 3000, people: 0 });
     const counter = turnCounter();
-    const prototype = RestampJobs.prototype as unknown as { chunk(): void };
-    const chunk = prototype.chunk;
     let restampSteps = 0;
-    vi.spyOn(prototype, 'chunk').mockImplementation(function (this: RestampJobs<never>) {
+    stepsOf(counter, RestampJobs.prototype as unknown as { chunk(): void }, 'chunk', () => {
       restampSteps++;
-      chunk.call(this);
-      counter.step();
     });
     const facets = app.pets.facets as unknown as { warmStep(ms: number): boolean };
     const warmStep = facets.warmStep.bind(facets);

@@ -30,11 +30,17 @@ const write = (db: Database.Database, pages: number) =>
     for (let i = 0; i < pages; i += 1) db.prepare('INSERT INTO t VALUES (randomblob(3000))').run();
   })();
 
+/** A checkpointer of a new database with a 50-frame interval, handed the WAL (`begin`). */
+function begun(name: string): { db: Database.Database; checkpoints: BackgroundCheckpoints } {
+  const db = walDatabase(name);
+  const checkpoints = new BackgroundCheckpoints(db, { everyFrames: 50 });
+  checkpoints.begin();
+  return { db, checkpoints };
+}
+
 describe('BackgroundCheckpoints with a frame interval', () => {
   it('checkpoints in its worker only once the WAL holds the interval, and settles when the copy is done', async () => {
-    const db = walDatabase('interval.sqlite');
-    const checkpoints = new BackgroundCheckpoints(db, { everyFrames: 50 });
-    checkpoints.begin();
+    const { db, checkpoints } = begun('interval.sqlite');
     try {
       expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
       write(db, 20);
@@ -55,9 +61,7 @@ describe('BackgroundCheckpoints with a frame interval', () => {
   });
 
   it('settles, and ends, when a commit made during a copy leaves too little for another one', async () => {
-    const db = walDatabase('again.sqlite');
-    const checkpoints = new BackgroundCheckpoints(db, { everyFrames: 50 });
-    checkpoints.begin();
+    const { db, checkpoints } = begun('again.sqlite');
     write(db, 60);
     checkpoints.written();
     // A commit while the worker copies: noted for after it, when fewer than 50 frames will be waiting.
@@ -102,9 +106,7 @@ describe('BackgroundCheckpoints with a frame interval', () => {
   });
 
   it('ends quietly when the connection closed first (a pull stopped by the app closing)', async () => {
-    const db = walDatabase('closed.sqlite');
-    const checkpoints = new BackgroundCheckpoints(db, { everyFrames: 50 });
-    checkpoints.begin();
+    const { db, checkpoints } = begun('closed.sqlite');
     write(db, 60);
     db.close();
     opened = opened.filter((other) => other !== db);

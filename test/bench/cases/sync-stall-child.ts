@@ -4,7 +4,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startBrowserHost } from '../../../electron/browser-host';
 import { createDeskCore } from '../../../electron/desk/api';
-import { watchEventLoop } from '../fixtures';
+import { mainThreadCpuMs, watchEventLoop } from '../fixtures';
 
 /**
  * Child process of the sync-stall case: a desk in browser mode (core and bridge in one Node process, as
@@ -29,21 +29,13 @@ loop.enable();
 const stopWatch = watchEventLoop();
 // The most CPU the main thread used between two ticks of a 16 ms timer (Linux's scheduler statistics: time on a CPU,
 // so a machine busy with other processes does not inflate it; I/O waits, such as a checkpoint's fsync, are left
-// out). Undefined where /proc does not say.
-const schedstat = `/proc/self/task/${process.pid}/schedstat`;
-const mainThreadCpuMs = () => {
-  try {
-    return Number(fs.readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6;
-  } catch {
-    return undefined;
-  }
-};
+// out). Null where /proc does not say.
 let cpuBefore = mainThreadCpuMs();
 let longestCpuBetweenTicks = 0;
 let longestCpuAt = 0;
 const cpuTimer = setInterval(() => {
   const cpu = mainThreadCpuMs();
-  if (cpu !== undefined && cpuBefore !== undefined) {
+  if (cpu !== null && cpuBefore !== null) {
     if (cpu - cpuBefore > longestCpuBetweenTicks) {
       longestCpuBetweenTicks = cpu - cpuBefore;
       longestCpuAt = performance.now() - started;
@@ -88,7 +80,7 @@ process.stdout.write(
     longestPauseMs: watched.max,
     busyInLongestPauseMs: watched.busyInMax,
     longestBusyMs: watched.longestBusy,
-    mainCpuLongestMs: cpuBefore === undefined ? null : longestCpuBetweenTicks,
+    mainCpuLongestMs: cpuBefore === null ? null : longestCpuBetweenTicks,
     mainCpuLongestAtMs: longestCpuAt,
   })}\n`,
 );
