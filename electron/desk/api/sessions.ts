@@ -32,15 +32,13 @@ import { WatchLeases } from './watch-leases';
  * What a clashing row of each carried table is, and what settles it, for people (`record`: "pet “Rex”", the kind and
  * the name).
  */
+const SAME_ID = {
+  what: (record: string) => `its own ${record} under the same id`,
+  todo: 'discard the one entered with no connection under Sync (enter it again here if it is still needed)',
+};
 const CLASHES: Record<string, { what: (record: string, field: string) => string; todo: string }> = {
-  pet: {
-    what: (record) => `its own ${record} under the same id`,
-    todo: 'discard the one entered with no connection under Sync (enter it again here if it is still needed)',
-  },
-  person: {
-    what: (record) => `its own ${record} under the same id`,
-    todo: 'discard the one entered with no connection under Sync (enter it again here if it is still needed)',
-  },
+  pet: SAME_ID,
+  person: SAME_ID,
   local_edit: {
     what: (record) => `its own unsent edit of the ${record}`,
     todo: 'discard the edit made with no connection under Sync (make it again here if it is still needed)',
