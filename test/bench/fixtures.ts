@@ -54,21 +54,63 @@ export interface EventLoopWatch {
   /** How long the loop ran this process's code during the longest gap. */
   busyInMax: number;
   /**
-   * How long the main thread was on a CPU during the longest gap (Linux's scheduler statistics; null elsewhere):
-   * busy with little CPU is the loop blocked in a system call (a disk wait), not running code.
+   * Where the main thread's time went during the longest gap (Linux's scheduler statistics; null elsewhere): on a
+   * CPU, waiting for one (a busy machine), and the rest blocked (a system call, a disk wait, a page fault), with
+   * the page faults that had to read from the disk.
    */
-  cpuInMax: number | null;
+  threadInMax: ThreadTimeSpent | null;
+  /** The whole interval between the two ticks around the longest gap (the gap plus the timer's period). */
+  gapInMax: number;
   longestBusy: number;
   cpuSeconds: number;
 }
 
-/** This process's main thread's time on a CPU so far (Linux's scheduler statistics), null where unknown. */
-export function mainThreadCpuMs(): number | null {
+/** The main thread's time so far (ms) and its page faults that read from the disk (Linux's /proc). */
+export interface ThreadTimeSpent {
+  cpuMs: number;
+  waitingForCpuMs: number;
+  majorFaults: number;
+}
+
+/** This process's main thread's time so far, null where /proc does not say. */
+export function mainThreadTime(): ThreadTimeSpent | null {
   try {
-    return Number(fs.readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+    const task = `/proc/self/task/${process.pid}`;
+    const [cpu, waiting] = fs.readFileSync(`${task}/schedstat`, 'utf8').split(' ');
+    // After the command name in parentheses (which may hold spaces): state is field 3, majflt field 12.
+    const stat = fs.readFileSync(`${task}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return {
+      cpuMs: Number(cpu) / 1e6,
+      waitingForCpuMs: Number(waiting) / 1e6,
+      majorFaults: Number(fields[9]),
+    };
   } catch {
     return null;
   }
+}
+
+/** `later` minus `earlier`, null when either is unknown. */
+export function threadTimeBetween(
+  earlier: ThreadTimeSpent | null,
+  later: ThreadTimeSpent | null,
+): ThreadTimeSpent | null {
+  if (!earlier || !later) return null;
+  return {
+    cpuMs: later.cpuMs - earlier.cpuMs,
+    waitingForCpuMs: later.waitingForCpuMs - earlier.waitingForCpuMs,
+    majorFaults: later.majorFaults - earlier.majorFaults,
+  };
+}
+
+/** "on a CPU 12 ms, waiting for one 3 ms, blocked 40 ms (0 disk page faults)" for a gap of `gapMs`. */
+export function describeThreadTime(spent: ThreadTimeSpent | null, gapMs: number): string {
+  if (!spent) return 'thread times unknown';
+  const blocked = Math.max(0, gapMs - spent.cpuMs - spent.waitingForCpuMs);
+  return (
+    `on a CPU ${Math.round(spent.cpuMs)} ms, waiting for one ${Math.round(spent.waitingForCpuMs)} ms, ` +
+    `blocked ${Math.round(blocked)} ms (${spent.majorFaults} disk page faults)`
+  );
 }
 
 /**
@@ -80,26 +122,31 @@ export function watchEventLoop(): () => EventLoopWatch {
   const cpu = process.cpuUsage();
   const started = performance.now();
   const stalls: number[] = [];
-  let longest = { stall: 0, busy: 0, cpu: null as number | null, at: 0 };
+  let longest = { stall: 0, gap: 0, busy: 0, thread: null as ThreadTimeSpent | null, at: 0 };
   let longestBusy = 0;
   let last = performance.now();
   let lastUse = performance.eventLoopUtilization();
-  let lastCpu = mainThreadCpuMs();
+  let lastThread = mainThreadTime();
   const timer = setInterval(() => {
     const now = performance.now();
     const use = performance.eventLoopUtilization();
     const busy = performance.eventLoopUtilization(use, lastUse).active;
-    const threadCpu = mainThreadCpuMs();
+    const thread = mainThreadTime();
     const stall = Math.max(0, now - last - LOOP_TICK_MS);
     stalls.push(stall);
     if (stall > longest.stall) {
-      const cpuMs = threadCpu !== null && lastCpu !== null ? threadCpu - lastCpu : null;
-      longest = { stall, busy, cpu: cpuMs, at: (now - started) / 1000 };
+      longest = {
+        stall,
+        gap: now - last,
+        busy,
+        thread: threadTimeBetween(lastThread, thread),
+        at: (now - started) / 1000,
+      };
     }
     longestBusy = Math.max(longestBusy, busy);
     last = now;
     lastUse = use;
-    lastCpu = threadCpu;
+    lastThread = thread;
   }, LOOP_TICK_MS);
   return () => {
     clearInterval(timer);
@@ -115,7 +162,8 @@ export function watchEventLoop(): () => EventLoopWatch {
       max: longest.stall,
       maxAtSeconds: longest.at,
       busyInMax: longest.busy,
-      cpuInMax: longest.cpu,
+      threadInMax: longest.thread,
+      gapInMax: longest.gap,
       longestBusy,
       cpuSeconds,
     };

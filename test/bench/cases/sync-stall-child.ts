@@ -4,7 +4,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startBrowserHost } from '../../../electron/browser-host';
 import { createDeskCore } from '../../../electron/desk/api';
-import { mainThreadCpuMs, watchEventLoop } from '../fixtures';
+import { mainThreadTime, watchEventLoop } from '../fixtures';
 
 /**
  * Child process of the sync-stall case: a desk in browser mode (core and bridge in one Node process, as
@@ -30,11 +30,11 @@ const stopWatch = watchEventLoop();
 // The most CPU the main thread used between two ticks of a 16 ms timer (Linux's scheduler statistics: time on a CPU,
 // so a machine busy with other processes does not inflate it; I/O waits, such as a checkpoint's fsync, are left
 // out). Null where /proc does not say.
-let cpuBefore = mainThreadCpuMs();
+let cpuBefore = mainThreadTime()?.cpuMs ?? null;
 let longestCpuBetweenTicks = 0;
 let longestCpuAt = 0;
 const cpuTimer = setInterval(() => {
-  const cpu = mainThreadCpuMs();
+  const cpu = mainThreadTime()?.cpuMs ?? null;
   if (cpu !== null && cpuBefore !== null) {
     if (cpu - cpuBefore > longestCpuBetweenTicks) {
       longestCpuBetweenTicks = cpu - cpuBefore;
