@@ -13,6 +13,10 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.filename, { fileMustExist: true });
 parentPort.on('message', (message) => {
   if (message === 'close') {
+    // What the WAL still holds, so that closing the main connection has nothing to copy or sync on its thread.
+    try {
+      db.pragma('wal_checkpoint(PASSIVE)');
+    } catch {}
     db.close();
     parentPort.close();
     return;
@@ -76,13 +80,18 @@ export class BackgroundCheckpoints {
   written(): void {
     if (!this.active || !this.worker || !this.sqlite.open) return;
     if (this.everyFrames > 0 && !this.busy && waitingFrames(this.sqlite) < this.everyFrames) return;
+    this.ask(this.worker);
+  }
+
+  /** A checkpoint now, or after the running one. */
+  private ask(worker: Worker): void {
     if (this.busy) {
       if (!this.again) this.asked += 1;
       this.again = true;
       return;
     }
     this.asked += 1;
-    this.run(this.worker);
+    this.run(worker);
   }
 
   /**
@@ -114,27 +123,41 @@ export class BackgroundCheckpoints {
   }
 
   /**
-   * Checkpoints once more, waits for the worker, then turns the automatic checkpoint back on: the WAL is short
-   * again by then, so the next commit does not pay for the whole series.
+   * Checkpoints once more (whatever the frame interval), waits for the worker, then turns the automatic checkpoint
+   * back on: the WAL is copied by then, so the next commit does not pay for the whole series.
    */
   async end(): Promise<void> {
     if (!this.active) return;
-    this.written();
+    if (this.worker && this.sqlite.open) this.ask(this.worker);
     await this.settled();
     this.restore();
   }
 
-  /** Stops the worker (before the database closes). */
+  /**
+   * Checkpoints what the WAL holds in the worker (started for it when frames wait and none runs), then stops it:
+   * call it before the database closes, so the close has nothing left to copy and sync on this thread.
+   */
   async close(): Promise<void> {
-    this.restore();
-    const worker = this.worker;
+    const worker = this.worker ?? (this.framesWaitAtClose() ? this.startWorker() : undefined);
     this.worker = undefined;
     this.unavailable = true;
-    if (!worker) return;
-    const exited = new Promise((resolve) => worker.once('exit', resolve));
-    worker.ref();
-    worker.postMessage('close');
-    await exited;
+    if (worker) {
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      worker.ref();
+      worker.postMessage('close');
+      await exited;
+    }
+    this.restore();
+  }
+
+  private framesWaitAtClose(): boolean {
+    // Counting them needs NOOP (a checkpoint on this thread before SQLite 3.51).
+    return (
+      !this.unavailable &&
+      this.sqlite.open &&
+      hasCheckpointNoop(this.sqlite) &&
+      waitingFrames(this.sqlite) > 0
+    );
   }
 
   private restore(): void {

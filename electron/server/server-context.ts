@@ -158,8 +158,9 @@ export async function openServerContext(
     close: async () => {
       clearInterval(flushTimer);
       await Promise.all([pets.stop(), peopleRestamps.stop()]);
-      await background.close();
       keys.flushUses();
+      // Copies the WAL in the checkpoint worker: the connection's own close then has nothing to sync here.
+      await background.close();
       await close();
     },
   };

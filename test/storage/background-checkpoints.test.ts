@@ -115,4 +115,41 @@ describe('BackgroundCheckpoints with a frame interval', () => {
   });
 });
 
+describe('BackgroundCheckpoints leaves nothing for this thread to copy', () => {
+  it('end() copies what waits, even below the frame interval, before the automatic checkpoint is back', async () => {
+    const { db, checkpoints } = begun('end-below-interval.sqlite');
+    write(db, 20);
+    checkpoints.written();
+    await checkpoints.end();
+    const state = walState(db);
+    expect(state?.log).toBeGreaterThanOrEqual(20);
+    expect(state?.checkpointed).toBe(state?.log);
+    await checkpoints.close();
+  });
+
+  it('close() copies what was committed after end(), in its worker', async () => {
+    const { db, checkpoints } = begun('close-after-end.sqlite');
+    write(db, 60);
+    checkpoints.written();
+    await checkpoints.end();
+    write(db, 5);
+    await checkpoints.close();
+    const state = walState(db);
+    expect(state?.checkpointed).toBe(state?.log);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+  });
+
+  it('close() starts a worker to copy the WAL when none ran (a server closing after only small writes)', async () => {
+    const db = walDatabase('close-without-worker.sqlite');
+    db.pragma('wal_autocheckpoint = 0');
+    const checkpoints = new BackgroundCheckpoints(db);
+    write(db, 10);
+    expect(walState(db)?.checkpointed).toBe(0);
+    await checkpoints.close();
+    const state = walState(db);
+    expect(state?.log).toBeGreaterThanOrEqual(10);
+    expect(state?.checkpointed).toBe(state?.log);
+  });
+});
+
 afterAll(() => folder.remove());
