@@ -29,3 +29,13 @@ export function moveAside(filename: string, reason: string): string {
   console.warn(`${path.basename(filename)} could not be read (${reason}); it was kept as ${aside}.`);
   return aside;
 }
+
+/** Waits until `file`'s content is on the disk, in the thread pool (an fsync can wait seconds on a busy disk). */
+export async function syncFileToDisk(file: string): Promise<void> {
+  const handle = await fs.promises.open(file, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

