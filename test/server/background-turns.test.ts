@@ -99,7 +99,7 @@ describe('background jobs sharing turns', () => {
     stepsOf(counter, PetRestamps.prototype as unknown as { afterChunk(): void }, 'afterChunk', () => {
       viewUpdates++;
     });
-    expect(createStaffOperations(app).restampAll()).toEqual({ pets: 0, people: 0 });
+    expect(await createStaffOperations(app).restampAll()).toEqual({ pets: 0, people: 0 });
     await Promise.all([app.pets.restamps.settled(), app.peopleRestamps.settled()]);
     counter.stop();
     expect(chunks.pets).toBeGreaterThan(1);
@@ -127,7 +127,7 @@ describe('background jobs sharing turns', () => {
       // Small steps, so the load takes many turns.
       return warmStep(0.1);
     };
-    expect(createStaffOperations(app).restampAll()).toEqual({ pets: 0, people: 0 });
+    expect(await createStaffOperations(app).restampAll()).toEqual({ pets: 0, people: 0 });
     await Promise.all([
       app.pets.facets.warmInSteps(
         0.1,

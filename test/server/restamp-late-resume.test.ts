@@ -118,14 +118,14 @@ describe('a resume() at the end of a background run', () => {
     vi.spyOn(RestampJobs.prototype, 'waiting', 'get').mockImplementation(function (this: PeopleRestamps) {
       const left = waiting.call(this);
       if (this === app.peopleRestamps && left === 0 && !second) {
-        second = Promise.resolve().then(() => {
+        second = Promise.resolve().then(async () => {
           afterFirst = newestStamp();
-          expect(staff.restampAll().people).toBe(0);
+          expect((await staff.restampAll()).people).toBe(0);
         });
       }
       return left;
     });
-    expect(staff.restampAll().people).toBe(0);
+    expect((await staff.restampAll()).people).toBe(0);
     await app.peopleRestamps.settled();
     await second;
     expect(waiting.call(app.peopleRestamps)).toBe(0);

@@ -20,7 +20,7 @@ async function jobFailingOnce(
     throw new Error(DISK_FULL);
   });
   const staff = createStaffOperations(app);
-  if (kind === 'people') expect(staff.restampAll().people).toBe(0);
+  if (kind === 'people') expect((await staff.restampAll()).people).toBe(0);
   else staff.setFeeRules([{ species: 'dog', attributeType: 'base', adjustment: 80 }]);
   return { app, errors };
 }

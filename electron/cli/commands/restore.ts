@@ -74,7 +74,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     // desks pull the restored version on their next incremental sync.
     const { staff, close } = await openStaffOperations(serverDir);
     try {
-      staff.restampAll();
+      await staff.restampAll();
     } finally {
       await close();
     }

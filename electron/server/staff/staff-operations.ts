@@ -1,3 +1,4 @@
+import { commitThenSyncOffThread } from '../../platform/durable-commit';
 import type { ServerContext } from '../server-context';
 import { apiKeyOperations } from './api-keys';
 import { applicationOperations } from './applications';
@@ -41,11 +42,14 @@ export function createStaffOperations(app: ServerContext) {
      * Re-stamps every pet and person (after a restore), so every desk pulls the restored version of each
      * record on its next incremental sync, even one it had seen with a later change. Commits the jobs at once;
      * a shelter of more than 100 pets or people is re-stamped in short transactions after it (`settled()` of the
-     * server waits for them; a job cut short by a stop carries on at the next start). Returns how many were
-     * re-stamped at once.
+     * server waits for them; a job cut short by a stop carries on at the next start). Resolves, with how many
+     * were re-stamped at once, when the jobs are on the disk; the event loop does not wait for it.
      */
-    restampAll(): { pets: number; people: number } {
-      return staff.tx(() => ({ pets: app.pets.touchWhere('1 = 1'), people: app.peopleRestamps.queueAll() }));
+    restampAll(): Promise<{ pets: number; people: number }> {
+      return commitThenSyncOffThread(app.sqlite, () => ({
+        pets: app.pets.touchWhere('1 = 1'),
+        people: app.peopleRestamps.queueAll(),
+      }));
     },
   };
 }

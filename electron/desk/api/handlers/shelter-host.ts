@@ -279,7 +279,7 @@ export class ShelterHost {
           message: `The backup could not be put in place (${(failure as Error).message}); the shelter runs on its previous data.`,
         });
       }
-      (this.server as RunningApiServer | undefined)?.staff.restampAll();
+      await (this.server as RunningApiServer | undefined)?.staff.restampAll();
       return { pets: info.pets, people: info.people };
     });
   }
@@ -292,7 +292,8 @@ export class ShelterHost {
       await this.server.staff.backup(file);
       await this.stopServer({ keepHold: true });
       const database = serverDatabasePath(this.serverDataDir);
-      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${database}${suffix}`, { force: true });
+      for (const suffix of ['', '-wal', '-shm'])
+        await fs.promises.rm(`${database}${suffix}`, { force: true });
       this.writeFile({ demo: false });
       await this.startServer();
     });
