@@ -4,8 +4,10 @@ import { syncFileToDisk } from './atomic-file';
 /**
  * Runs `work` in a write transaction whose commit does not wait for the disk on this thread (synchronous = NORMAL),
  * then waits for the WAL to reach the disk in the thread pool: once it resolves the commit is as durable as with
- * synchronous = FULL, and the event loop never sat in the fsync (which waited 170 ms on a disk busy with a
- * restore). A checkpoint that copies the commit into the database first syncs the WAL and the database itself.
+ * synchronous = FULL, and the event loop did not sit in the commit's fsync (which waited 170 ms on a disk busy
+ * with a restore). A checkpoint that copies the commit into the database first syncs the WAL and the database
+ * itself. SQLite still syncs on this thread when the commit starts the WAL over (its header must be on the disk
+ * before any frame).
  */
 export async function commitThenSyncOffThread<T>(sqlite: Database.Database, work: () => T): Promise<T> {
   const synchronous = sqlite.pragma('synchronous', { simple: true }) as number;

@@ -71,7 +71,7 @@ export interface RunningApiServer {
   staff: StaffOperations;
   /** Settings changes whose pets are still being re-rendered in the background. */
   pendingRestamps(): number;
-  /** Resolves when no pet waits to be re-rendered and no person to be re-stamped. */
+  /** Resolves when the start-up work is done (the facets' first load) and no pet or person waits for a new stamp. */
   settled(): Promise<void>;
   /**
    * Serves the same API on one more address (LAN sharing binds the PC's LAN address); the extra listener
@@ -149,7 +149,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
     let closing: Promise<void> | undefined;
     // Warm the facets and list views now rather than on the first list or search (about a second on 100k pets),
     // in steps between requests.
-    app.pets.facets
+    const warming = app.pets.facets
       .warmInSteps(
         FACETS_WARM_STEP_MS,
         () => closing !== undefined,
@@ -168,7 +168,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       staff,
       pendingRestamps: () => app.pets.restamps.waiting,
       settled: async () => {
-        await Promise.all([app.pets.restamps.settled(), app.peopleRestamps.settled()]);
+        await Promise.all([warming, app.pets.restamps.settled(), app.peopleRestamps.settled()]);
       },
       async listenAlso(extraHost, extraPort) {
         if (closing) throw new Error('The server is closing.');
