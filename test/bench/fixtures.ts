@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { type RunningApiServer, startApiServer } from '../../electron/server';
@@ -167,5 +168,40 @@ export function watchEventLoop(): () => EventLoopWatch {
       longestBusy,
       cpuSeconds,
     };
+  };
+}
+
+/** What the bridge poller saw: when it began (ms since the epoch), and each call's start (ms since then) and ms. */
+export interface PolledCalls {
+  began: number;
+  calls: Array<[number, number]>;
+}
+
+/**
+ * Calls a desk bridge at `port` every 16 ms from a child process (`bridge-poller.ts`), as a window does: only the
+ * answering side runs on this process's event loop. `stop()` ends the polling and gives every call.
+ */
+export async function pollBridge(port: number, secret = ''): Promise<{ stop(): Promise<PolledCalls> }> {
+  const poller = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(import.meta.dirname, 'cases', 'bridge-poller.ts'),
+      JSON.stringify({ port, secret }),
+    ],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  let polled = '';
+  poller.stdout.on('data', (chunk: Buffer) => {
+    polled += chunk.toString();
+  });
+  const exited = new Promise<void>((resolve) => poller.on('exit', () => resolve()));
+  return {
+    async stop() {
+      poller.stdin.end();
+      await exited;
+      return JSON.parse(polled) as PolledCalls;
+    },
   };
 }

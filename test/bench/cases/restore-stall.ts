@@ -20,6 +20,8 @@ import {
   describeThreadTime,
   type EventLoopWatch,
   LOOP_TICK_MS,
+  type PolledCalls,
+  pollBridge,
   watchEventLoop,
 } from '../fixtures';
 import type { BenchCase } from '../types';
@@ -44,6 +46,7 @@ async function watch<Name extends string>(
   // One call each first: a client's first request (its connection, the fetch machinery) is not a stall.
   for (const call of Object.values(calls) as Array<() => Promise<unknown>>) await call();
   const started = performance.now();
+  const from = performance.timeOrigin + started;
   const stopWatching = watchEventLoop();
   const longest = {} as Record<Name, LongestCall>;
   let polling = true;
@@ -72,23 +75,40 @@ async function watch<Name extends string>(
     polling = false;
     await Promise.all(pollers);
   }
-  return { ...loop, seconds, longest };
+  return { ...loop, seconds, longest, from, to: performance.timeOrigin + performance.now() };
 }
 
 /**
  * A stand-in for the desk's bridge in browser mode: a plain node:http answer from this process, where the core
- * (and, standalone, the server) runs. Its longest answer is what a window's call waits while the loop is busy.
+ * (and, standalone, the server) runs, called every 16 ms by a child process as a window calls it. Its longest
+ * answer while `work` runs is what a window's call waits while the loop is busy.
  */
-async function bridgeStandIn(): Promise<{ call: () => Promise<unknown>; close: () => Promise<void> }> {
-  const server = http.createServer((_request, response) => response.end('{"state":"idle"}'));
+async function bridgeStandIn() {
+  let answered = 0;
+  const server = http.createServer((_request, response) => {
+    answered += 1;
+    response.end('{"state":"idle"}');
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const poller = await pollBridge((server.address() as AddressInfo).port);
+  // Its first calls (a new connection) before the clock starts.
+  while (answered < 3) await new Promise((resolve) => setTimeout(resolve, LOOP_TICK_MS));
+  let polled: PolledCalls = { began: 0, calls: [] };
   return {
-    call: () =>
-      fetch(`http://127.0.0.1:${port}/desk/call/status.get`, { method: 'POST', body: 'null' })
-        .then((response) => response.text())
-        .catch(() => undefined),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    /** Stops the polling and the stand-in. */
+    async stop(): Promise<void> {
+      polled = await poller.stop();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+    /** After `stop()`: the longest call that started between `from` and `to` (ms since the epoch). */
+    longestBetween(from: number, to: number): LongestCall {
+      let longest: LongestCall = { ms: 0, at: 0 };
+      for (const [start, ms] of polled.calls) {
+        const at = polled.began + start;
+        if (at >= from && at <= to && ms > longest.ms) longest = { ms, at: (at - from) / 1000 };
+      }
+      return longest;
+    },
   };
 }
 
@@ -160,40 +180,44 @@ export const restoreCases: BenchCase[] = [
         const bridge = await bridgeStandIn();
         let pets = 0;
         const steps: string[] = [];
-        const after = await watch(
-          async () => {
-            // What ShelterHost.restore does; the desk's own sync of the restored shelter that follows is not measured.
-            const began = performance.now();
-            const mark = (step: string) =>
-              steps.push(`${step} ${((performance.now() - began) / 1000).toFixed(1)} s`);
-            ({ pets } = await inspectBackup(backup));
-            mark('checked');
-            const hold = holdServerFolder(dataDir);
-            try {
-              await server.close();
-              await swapDatabaseFile(serverDatabasePath(dataDir), backup);
-              mark('swapped');
-              server = await startApiServer({ dataDir, writeKey: BENCH_WRITE_KEY });
-              mark('serving');
-            } finally {
-              hold.release();
-            }
-            await server.staff.restampAll();
-            mark('re-stamp queued');
-            // The server's start-up work: facets warmed in steps, pets and people re-stamped in chunks.
-            await server.settled();
-            mark('re-stamped');
-          },
-          {
-            bridge: bridge.call,
-            api: () =>
-              fetch(`${server.apiUrl}/pets?limit=1`, { headers: { 'x-api-key': BENCH_WRITE_KEY } })
-                .then((response) => response.text())
-                .catch(() => undefined),
-          },
-        );
+        let after: Awaited<ReturnType<typeof watch<'api'>>>;
+        try {
+          after = await watch(
+            async () => {
+              // What ShelterHost.restore does; the desk's own sync of the restored shelter that follows is not measured.
+              const began = performance.now();
+              const mark = (step: string) =>
+                steps.push(`${step} ${((performance.now() - began) / 1000).toFixed(1)} s`);
+              ({ pets } = await inspectBackup(backup));
+              mark('checked');
+              const hold = holdServerFolder(dataDir);
+              try {
+                await server.close();
+                await swapDatabaseFile(serverDatabasePath(dataDir), backup);
+                mark('swapped');
+                server = await startApiServer({ dataDir, writeKey: BENCH_WRITE_KEY });
+                mark('serving');
+              } finally {
+                hold.release();
+              }
+              await server.staff.restampAll();
+              mark('re-stamp queued');
+              // The server's start-up work: facets warmed in steps, pets and people re-stamped in chunks.
+              await server.settled();
+              mark('re-stamped');
+            },
+            {
+              api: () =>
+                fetch(`${server.apiUrl}/pets?limit=1`, { headers: { 'x-api-key': BENCH_WRITE_KEY } })
+                  .then((response) => response.text())
+                  .catch(() => undefined),
+            },
+          );
+        } finally {
+          await bridge.stop();
+        }
         await server.close();
-        await bridge.close();
+        const bridgeCall = bridge.longestBetween(after.from, after.to);
         const load = `load average ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} CPUs`;
         const stall = (run: typeof before) =>
           `longest stall ${Math.round(run.max)} ms (at ${run.maxAtSeconds.toFixed(1)} s, the loop busy ` +
@@ -215,10 +239,10 @@ export const restoreCases: BenchCase[] = [
             p95Ms: Math.round(after.p95 * 10) / 10,
             p99Ms: Math.round(after.p99 * 10) / 10,
             target: `longest stall and bridge call < ${BUDGET_MS} ms`,
-            met: after.max < BUDGET_MS && after.longest.bridge.ms < BUDGET_MS,
+            met: after.max < BUDGET_MS && bridgeCall.ms < BUDGET_MS,
             note:
-              `${stall(after)}; longest bridge call (a node:http answer in this process every ${LOOP_TICK_MS} ms) ` +
-              `${call(after.longest.bridge)}; longest API call (a pet page every ${LOOP_TICK_MS} ms, refused while ` +
+              `${stall(after)}; longest bridge call (a node:http answer in this process, called every ${LOOP_TICK_MS} ms ` +
+              `from another process) ${call(bridgeCall)}; longest API call (a pet page every ${LOOP_TICK_MS} ms, refused while ` +
               `the server is stopped; it waits its turn behind the start-up work) ${call(after.longest.api)}; ` +
               `${pets} pets restored; steps: ${steps.join(', ')}; ${load}`,
           },

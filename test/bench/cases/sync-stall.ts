@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BENCH_READ_KEY, benchShelter } from '../fixtures';
+import { BENCH_READ_KEY, benchShelter, pollBridge } from '../fixtures';
 import type { BenchCase, BenchResult } from '../types';
 
 /**
@@ -42,26 +42,10 @@ export const syncStallCases: BenchCase[] = [
       try {
         const { port, secret } = (await line(0)) as { port: number; secret: string };
         context.log('sync-stall: first sync through the browser-mode host, bridge polled every 16 ms');
-        const poller = spawn(
-          process.execPath,
-          [
-            '--import',
-            'tsx',
-            path.join(import.meta.dirname, 'sync-stall-poller.ts'),
-            JSON.stringify({ port, secret }),
-          ],
-          { stdio: ['pipe', 'pipe', 'inherit'] },
-        );
-        let polled = '';
-        poller.stdout.on('data', (chunk: Buffer) => {
-          polled += chunk.toString();
-        });
-        const pollerDone = new Promise<void>((resolve) => poller.on('exit', () => resolve()));
+        const poller = await pollBridge(port, secret);
         const done = line(1);
         await done;
-        poller.stdin.end();
-        await pollerDone;
-        const calls = JSON.parse(polled) as Array<[number, number]>;
+        const { calls } = await poller.stop();
         const latencies = calls.map(([, ms]) => ms);
         const worst = [...calls].sort((a, b) => b[1] - a[1]).slice(0, 5);
         context.log(`sync-stall: slowest calls [start ms, duration ms]: ${JSON.stringify(worst)}`);

@@ -1,9 +1,10 @@
 import http from 'node:http';
 
 /**
- * Child process of the sync-stall case: calls the desk bridge every 16 ms from its own event loop (so neither the
- * desk nor the bench's server can delay the calls themselves) until stdin closes, then prints every call's start
- * (ms since it began) and duration as JSON.
+ * Child process of the sync-stall and restore-stall cases, what a window is to the core: calls the desk bridge
+ * every 16 ms from its own event loop (so neither the desk nor the bench's server can delay the calls themselves)
+ * until stdin closes, then prints as JSON when it began (ms since the epoch) and every call's start (ms since it
+ * began) and duration.
  * argv[2]: JSON { port, secret }.
  */
 const { port, secret } = JSON.parse(process.argv[2] ?? '{}') as { port: number; secret: string };
@@ -43,4 +44,4 @@ while (!stopped) {
   calls.push([Math.round(started - began), Math.round(ms * 10) / 10]);
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, POLL_MS - ms)));
 }
-process.stdout.write(`${JSON.stringify(calls)}\n`);
+process.stdout.write(`${JSON.stringify({ began: performance.timeOrigin + began, calls })}\n`);
