@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TempDir, tempDir } from '../../../test/temp-mirror';
 import { type RunningApiServer, startApiServer } from '../index';
-import { BackupRefusedError, inspectBackup, swapDatabaseFile } from './backup';
+import { type BackupInfo, BackupRefusedError, inspectBackup, swapDatabaseFile } from './backup';
 
 const folders: TempDir[] = [];
 function newFolder(): string {
@@ -64,15 +64,20 @@ describe('restoring a backup', () => {
     const target = path.join(newFolder(), 'server.sqlite');
     fs.writeFileSync(target, 'the previous database');
     fs.writeFileSync(`${target}.before-restore`, 'what an earlier restore kept aside');
-    // Deleting what an earlier restore kept aside (hundreds of MB at a shelter) takes 100-200 ms: never on this
+    // Deleting what an earlier restore kept aside (hundreds of MB at a shelter) took 60-80 ms: never on this
     // thread, nor any other move of a database file (the swap's own lock file is a few bytes).
     const onThisThread = [vi.spyOn(fs, 'rmSync'), vi.spyOn(fs, 'unlinkSync'), vi.spyOn(fs, 'renameSync')];
-    const { result, turns } = await turnsDuring(() => swapDatabaseFile(target, backup));
-    for (const spy of onThisThread) {
-      const files = spy.mock.calls.map(([file]) => String(file));
-      expect(files.filter((file) => !file.endsWith('.lock'))).toEqual([]);
-      spy.mockRestore();
+    let swapped: Awaited<ReturnType<typeof turnsDuring<BackupInfo>>>;
+    try {
+      swapped = await turnsDuring(() => swapDatabaseFile(target, backup));
+      for (const spy of onThisThread) {
+        const files = spy.mock.calls.map(([file]) => String(file));
+        expect(files.filter((file) => !file.endsWith('.lock'))).toEqual([]);
+      }
+    } finally {
+      for (const spy of onThisThread) spy.mockRestore();
     }
+    const { result, turns } = swapped;
     expect(result).toMatchObject({ file: backup, pets });
     expect(turns).toBeGreaterThan(20);
     expect(fs.readFileSync(`${target}.before-restore`, 'utf8')).toBe('the previous database');
@@ -83,6 +88,32 @@ describe('restoring a backup', () => {
     } finally {
       restored.close();
     }
+  });
+
+  it('leaves a database at its path after every step of the swap, so a crash at any point leaves one', async () => {
+    const target = path.join(newFolder(), 'server.sqlite');
+    fs.writeFileSync(target, 'the previous database');
+    fs.writeFileSync(`${target}-wal`, 'its WAL, left by a stop that did not close it');
+    const present: boolean[] = [];
+    const steps = (['rename', 'link', 'rm', 'copyFile'] as const).map((name) => {
+      const step = fs.promises[name] as (...args: unknown[]) => Promise<void>;
+      return vi.spyOn(fs.promises, name).mockImplementation(async (...args: unknown[]) => {
+        await step(...args);
+        present.push(fs.existsSync(target));
+      });
+    });
+    try {
+      await swapDatabaseFile(target, backup);
+    } finally {
+      for (const spy of steps) spy.mockRestore();
+    }
+    expect(present.length).toBeGreaterThan(3);
+    expect(present.every(Boolean)).toBe(true);
+    expect(fs.readFileSync(`${target}.before-restore`, 'utf8')).toBe('the previous database');
+    expect(fs.readFileSync(`${target}.before-restore-wal`, 'utf8')).toBe(
+      'its WAL, left by a stop that did not close it',
+    );
+    expect(fs.existsSync(`${target}-wal`)).toBe(false);
   });
 
   it('refuses a file that is missing, not SQLite, damaged or not a shelter, and leaves the current database as it was', async () => {
