@@ -1,8 +1,14 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../test/temp-mirror';
+import { syncFileToDisk } from './atomic-file';
 import { commitThenSyncOffThread } from './durable-commit';
+
+vi.mock('./atomic-file', async (original) => {
+  const actual = await original<typeof import('./atomic-file')>();
+  return { ...actual, syncFileToDisk: vi.fn(actual.syncFileToDisk) };
+});
 
 const folder = tempDir('sd-durable-commit-');
 afterAll(() => folder.remove());
@@ -33,6 +39,43 @@ describe('commitThenSyncOffThread', () => {
       expect(await committed).toBe(1);
       expect(during).toBe(1);
       expect(synchronous(db)).toBe(2);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('resolves only once the WAL is synced in the thread pool', async () => {
+    const db = walDatabase('synced.sqlite');
+    try {
+      let synced = () => {};
+      vi.mocked(syncFileToDisk).mockImplementationOnce(() => new Promise((resolve) => (synced = resolve)));
+      let resolved = false;
+      const committed = commitThenSyncOffThread(db, () =>
+        db.prepare("INSERT INTO jobs (what) VALUES ('x')").run(),
+      );
+      void committed.then(() => (resolved = true));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(syncFileToDisk).toHaveBeenLastCalledWith(`${db.name}-wal`);
+      expect(resolved).toBe(false);
+      synced();
+      await committed;
+      expect(resolved).toBe(true);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('commits with the connection’s own setting where there is no WAL (NORMAL there is not durable)', async () => {
+    const db = new Database(path.join(folder.dir, 'rollback.sqlite'));
+    try {
+      db.pragma('synchronous = FULL');
+      db.exec('CREATE TABLE jobs (what TEXT)');
+      let during: unknown;
+      await commitThenSyncOffThread(db, () => {
+        during = synchronous(db);
+        db.prepare("INSERT INTO jobs VALUES ('x')").run();
+      });
+      expect(during).toBe(2);
     } finally {
       db.close();
     }

@@ -5,11 +5,15 @@ import { syncFileToDisk } from './atomic-file';
  * Runs `work` in a write transaction whose commit does not wait for the disk on this thread (synchronous = NORMAL),
  * then waits for the WAL to reach the disk in the thread pool: once it resolves the commit is as durable as with
  * synchronous = FULL, and the event loop did not sit in the commit's fsync (which waited 170 ms on a disk busy
- * with a restore). A checkpoint that copies the commit into the database first syncs the WAL and the database
- * itself. SQLite still syncs on this thread when the commit starts the WAL over (its header must be on the disk
- * before any frame).
+ * with a restore). Other connections may read the commit before it is on the disk. A checkpoint that copies it
+ * into the database first syncs the WAL and the database itself. SQLite still syncs on this thread when the commit
+ * starts the WAL over (its header must be on the disk before any frame) or crosses the automatic checkpoint. Without
+ * a WAL (NORMAL would not be durable there) the commit keeps the connection's own setting.
  */
 export async function commitThenSyncOffThread<T>(sqlite: Database.Database, work: () => T): Promise<T> {
+  if (sqlite.memory || sqlite.pragma('journal_mode', { simple: true }) !== 'wal') {
+    return sqlite.transaction(work)();
+  }
   const synchronous = sqlite.pragma('synchronous', { simple: true }) as number;
   sqlite.pragma('synchronous = NORMAL');
   let result: T;
@@ -18,7 +22,6 @@ export async function commitThenSyncOffThread<T>(sqlite: Database.Database, work
   } finally {
     sqlite.pragma(`synchronous = ${synchronous}`);
   }
-  if (sqlite.memory) return result;
   try {
     await syncFileToDisk(`${sqlite.name}-wal`);
   } catch (error) {
