@@ -13,10 +13,13 @@ const Database = require(workerData.driver);
 const db = new Database(workerData.filename, { fileMustExist: true });
 parentPort.on('message', (message) => {
   if (message === 'close') {
-    // What the WAL still holds, so that closing the main connection has nothing to copy or sync on its thread.
+    // What the WAL still holds, so that closing the main connection has nothing to copy or sync on its thread;
+    // TRUNCATE leaves it an empty WAL file to delete (PASSIVE's work only, where a writer is still at work).
     try {
-      db.pragma('wal_checkpoint(PASSIVE)');
-    } catch {}
+      db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch (caught) {
+      console.error('[storage] the last background checkpoint failed: ' + (caught instanceof Error ? caught.message : caught));
+    }
     db.close();
     parentPort.close();
     return;

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -146,9 +147,9 @@ describe('BackgroundCheckpoints leaves nothing for this thread to copy', () => {
     write(db, 10);
     expect(walState(db)?.checkpointed).toBe(0);
     await checkpoints.close();
-    const state = walState(db);
-    expect(state?.log).toBeGreaterThanOrEqual(10);
-    expect(state?.checkpointed).toBe(state?.log);
+    // Copied and cut to nothing: the connection's close has no frame to copy and an empty file to delete.
+    expect(fs.statSync(`${db.name}-wal`).size).toBe(0);
+    expect(db.prepare('SELECT COUNT(*) FROM t').pluck().get()).toBe(10);
   });
 });
 
