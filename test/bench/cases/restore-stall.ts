@@ -92,7 +92,15 @@ async function bridgeStandIn() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const poller = await pollBridge((server.address() as AddressInfo).port);
   // Its first calls (a new connection) before the clock starts.
-  while (answered < 3) await new Promise((resolve) => setTimeout(resolve, LOOP_TICK_MS));
+  const deadline = performance.now() + 30_000;
+  while (answered < 3) {
+    if (performance.now() > deadline) {
+      server.close();
+      void poller.stop().catch(() => undefined);
+      throw new Error('restore-stall: the bridge poller made no call in 30 s');
+    }
+    await new Promise((resolve) => setTimeout(resolve, LOOP_TICK_MS));
+  }
   let polled: PolledCalls = { began: 0, calls: [] };
   return {
     /** Stops the polling and the stand-in. */
@@ -215,8 +223,8 @@ export const restoreCases: BenchCase[] = [
           );
         } finally {
           await bridge.stop();
+          await server.close();
         }
-        await server.close();
         const bridgeCall = bridge.longestBetween(after.from, after.to);
         const load = `load average ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} CPUs`;
         const stall = (run: typeof before) =>
