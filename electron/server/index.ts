@@ -159,6 +159,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
         // Damaged storage must not take the server down: the first request that needs it reports it (once).
         if (!isStorageError(error)) console.error(`[server] could not warm the search facets: ${error}`);
       });
+    app.pets.restamps.holdUntil(warming);
     const origin = originOf(host, port);
     return {
       origin,
