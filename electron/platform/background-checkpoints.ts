@@ -66,7 +66,14 @@ export class BackgroundCheckpoints {
   ) {
     this.unavailable = sqlite.memory || sqlite.pragma('journal_mode', { simple: true }) !== 'wal';
     // An SQLite before 3.51 reads NOOP as PASSIVE, a checkpoint on this thread: there, every `written()` counts.
-    this.everyFrames = options.everyFrames && hasCheckpointNoop(sqlite) ? options.everyFrames : 0;
+    this.everyFrames = options.everyFrames && this.countsFrames() ? options.everyFrames : 0;
+  }
+
+  private noop: boolean | undefined;
+  /** Whether `waitingFrames` can count without copying (SQLite 3.51 and later), asked once. */
+  private countsFrames(): boolean {
+    this.noop ??= hasCheckpointNoop(this.sqlite);
+    return this.noop;
   }
 
   /** Hands checkpoints to the worker until `end()`. */
@@ -154,13 +161,7 @@ export class BackgroundCheckpoints {
   }
 
   private framesWaitAtClose(): boolean {
-    // Counting them needs NOOP (a checkpoint on this thread before SQLite 3.51).
-    return (
-      !this.unavailable &&
-      this.sqlite.open &&
-      hasCheckpointNoop(this.sqlite) &&
-      waitingFrames(this.sqlite) > 0
-    );
+    return !this.unavailable && this.sqlite.open && this.countsFrames() && waitingFrames(this.sqlite) > 0;
   }
 
   private restore(): void {

@@ -63,6 +63,8 @@ export interface EventLoopWatch {
   /** The whole interval between the two ticks around the longest gap (the gap plus the timer's period). */
   gapInMax: number;
   longestBusy: number;
+  /** The most time the main thread was on a CPU between two ticks, and when (seconds); null where unknown. */
+  mostCpuBetweenTicks: { ms: number; at: number } | null;
   cpuSeconds: number;
 }
 
@@ -128,22 +130,19 @@ export function watchEventLoop(): () => EventLoopWatch {
   let last = performance.now();
   let lastUse = performance.eventLoopUtilization();
   let lastThread = mainThreadTime();
+  let mostCpu: { ms: number; at: number } | null = lastThread ? { ms: 0, at: 0 } : null;
   const timer = setInterval(() => {
     const now = performance.now();
     const use = performance.eventLoopUtilization();
     const busy = performance.eventLoopUtilization(use, lastUse).active;
     const thread = mainThreadTime();
+    const spent = threadTimeBetween(lastThread, thread);
     const stall = Math.max(0, now - last - LOOP_TICK_MS);
     stalls.push(stall);
     if (stall > longest.stall) {
-      longest = {
-        stall,
-        gap: now - last,
-        busy,
-        thread: threadTimeBetween(lastThread, thread),
-        at: (now - started) / 1000,
-      };
+      longest = { stall, gap: now - last, busy, thread: spent, at: (now - started) / 1000 };
     }
+    if (spent && spent.cpuMs > (mostCpu?.ms ?? 0)) mostCpu = { ms: spent.cpuMs, at: (now - started) / 1000 };
     longestBusy = Math.max(longestBusy, busy);
     last = now;
     lastUse = use;
@@ -166,6 +165,7 @@ export function watchEventLoop(): () => EventLoopWatch {
       threadInMax: longest.thread,
       gapInMax: longest.gap,
       longestBusy,
+      mostCpuBetweenTicks: mostCpu,
       cpuSeconds,
     };
   };
@@ -181,7 +181,7 @@ export interface PolledCalls {
  * Calls a desk bridge at `port` every 16 ms from a child process (`bridge-poller.ts`), as a window does: only the
  * answering side runs on this process's event loop. `stop()` ends the polling and gives every call.
  */
-export async function pollBridge(port: number, secret = ''): Promise<{ stop(): Promise<PolledCalls> }> {
+export function pollBridge(port: number, secret = ''): { stop(): Promise<PolledCalls> } {
   const poller = spawn(
     process.execPath,
     [

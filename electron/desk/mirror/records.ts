@@ -1,4 +1,5 @@
 import { type Person, personSchema, petSchema } from '../../../shared/contract';
+import { transactionWithoutSync } from '../../platform/durable-commit';
 import { effectivePerson, effectivePet } from './effective';
 import {
   type EntityType,
@@ -235,21 +236,15 @@ export function storeServerPage(
   sighting: Sighting,
   alsoInTransaction?: () => void,
 ): number {
-  const previous = db.pragma('synchronous', { simple: true }) as number;
-  db.pragma('synchronous = NORMAL');
-  try {
-    return db.transaction(() => {
-      let written = 0;
-      // No local edit of this kind (as in an initial sync): no record of the page needs its overlay looked up.
-      const overlays =
-        statement(db, 'SELECT 1 FROM local_edit WHERE entity_type = ? LIMIT 1').get(entityType) !== undefined;
-      for (const record of records) if (storeRecord(db, entityType, record, sighting, overlays)) written += 1;
-      alsoInTransaction?.();
-      return written;
-    })();
-  } finally {
-    db.pragma(`synchronous = ${Number(previous)}`);
-  }
+  return transactionWithoutSync(db, () => {
+    let written = 0;
+    // No local edit of this kind (as in an initial sync): no record of the page needs its overlay looked up.
+    const overlays =
+      statement(db, 'SELECT 1 FROM local_edit WHERE entity_type = ? LIMIT 1').get(entityType) !== undefined;
+    for (const record of records) if (storeRecord(db, entityType, record, sighting, overlays)) written += 1;
+    alsoInTransaction?.();
+    return written;
+  });
 }
 
 /**

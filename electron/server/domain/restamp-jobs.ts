@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { transactionWithoutSync } from '../../platform/durable-commit';
 import { BackgroundJob, type BackgroundLane } from './background-job';
 
 /**
@@ -145,18 +146,13 @@ export abstract class RestampJobs<Job extends RestampJob> {
   /** One background chunk of the first job, its own transaction, the WAL left to the lane's checkpoint worker. */
   private chunk(): void {
     this.lane.beginWrites(this);
-    this.sqlite.pragma('synchronous = NORMAL');
-    try {
-      // The job is read inside the chunk's write transaction: another process working on the same job (one it
-      // left unfinished) moves its cursor between our chunks, never during one. Settings another process
-      // changed are re-read first (in every write transaction).
-      this.sqlite.transaction(() => {
-        const job = this.first.get() as Job | undefined;
-        if (job) this.work(job);
-      })();
-    } finally {
-      this.sqlite.pragma('synchronous = FULL');
-    }
+    // The job is read inside the chunk's write transaction: another process working on the same job (one it left
+    // unfinished) moves its cursor between our chunks, never during one. Settings another process changed are
+    // re-read first (in every write transaction).
+    transactionWithoutSync(this.sqlite, () => {
+      const job = this.first.get() as Job | undefined;
+      if (job) this.work(job);
+    });
     this.lane.written();
   }
 

@@ -90,7 +90,7 @@ async function bridgeStandIn() {
     response.end('{"state":"idle"}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const poller = await pollBridge((server.address() as AddressInfo).port);
+  const poller = pollBridge((server.address() as AddressInfo).port);
   // Its first calls (a new connection) before the clock starts.
   const deadline = performance.now() + 30_000;
   while (answered < 3) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startBrowserHost } from '../../../electron/browser-host';
 import { createDeskCore } from '../../../electron/desk/api';
-import { mainThreadTime, watchEventLoop } from '../fixtures';
+import { watchEventLoop } from '../fixtures';
 
 /**
  * Child process of the sync-stall case: a desk in browser mode (core and bridge in one Node process, as
@@ -25,24 +25,10 @@ const started = performance.now();
 // The core's own event-loop delay, beside the bridge calls measured from outside.
 const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
-// With each pause, how long this process's code ran in it: survives a loaded machine better than wall-clock.
+// With each pause, how long this process's code ran in it: survives a loaded machine better than wall-clock; and
+// the most time the main thread was on a CPU between two 16 ms ticks (a machine busy with other processes does not
+// inflate it; I/O waits, such as a checkpoint's fsync, are left out).
 const stopWatch = watchEventLoop();
-// The most CPU the main thread used between two ticks of a 16 ms timer (Linux's scheduler statistics: time on a CPU,
-// so a machine busy with other processes does not inflate it; I/O waits, such as a checkpoint's fsync, are left
-// out). Null where /proc does not say.
-let cpuBefore = mainThreadTime()?.cpuMs ?? null;
-let longestCpuBetweenTicks = 0;
-let longestCpuAt = 0;
-const cpuTimer = setInterval(() => {
-  const cpu = mainThreadTime()?.cpuMs ?? null;
-  if (cpu !== null && cpuBefore !== null) {
-    if (cpu - cpuBefore > longestCpuBetweenTicks) {
-      longestCpuBetweenTicks = cpu - cpuBefore;
-      longestCpuAt = performance.now() - started;
-    }
-  }
-  cpuBefore = cpu;
-}, 16);
 // Where the sync is when (stderr), to match the slowest bridge calls with what the core was doing.
 let lastPhase = '';
 core.events.subscribe((event) => {
@@ -69,7 +55,6 @@ await new Promise<void>((resolve) => {
 });
 const status = core.status.get();
 const watched = stopWatch();
-clearInterval(cpuTimer);
 process.stdout.write(
   `${JSON.stringify({
     done: status.state,
@@ -80,8 +65,8 @@ process.stdout.write(
     longestPauseMs: watched.max,
     busyInLongestPauseMs: watched.busyInMax,
     longestBusyMs: watched.longestBusy,
-    mainCpuLongestMs: cpuBefore === null ? null : longestCpuBetweenTicks,
-    mainCpuLongestAtMs: longestCpuAt,
+    mainCpuLongestMs: watched.mostCpuBetweenTicks?.ms ?? null,
+    mainCpuLongestAtMs: (watched.mostCpuBetweenTicks?.at ?? 0) * 1000,
   })}\n`,
 );
 await host.close();

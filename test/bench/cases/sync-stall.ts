@@ -42,7 +42,7 @@ export const syncStallCases: BenchCase[] = [
       try {
         const { port, secret } = (await line(0)) as { port: number; secret: string };
         context.log('sync-stall: first sync through the browser-mode host, bridge polled every 16 ms');
-        const poller = await pollBridge(port, secret);
+        const poller = pollBridge(port, secret);
         const done = line(1);
         await done;
         const { calls } = await poller.stop();
