@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { api, openDesk, tempDir } from './helpers';
 
@@ -66,6 +67,27 @@ describe('a standalone shelter run from the desk', () => {
   }, 60_000);
 });
 
+/**
+ * Waits until the server lists every pet and person as changed since `since` (what another desk on the LAN asks
+ * on its next incremental sync): each restored record got a new stamp.
+ */
+async function everyRecordChangedSince(apiUrl: string, key: string, since: string): Promise<void> {
+  const total = async (list: string, query: string) =>
+    (
+      (await api(apiUrl, key, `${list}${list.includes('?') ? '&' : '?'}limit=1${query}`)).json as {
+        total: number;
+      }
+    ).total;
+  const lists = ['/pets', '/people?type=adopter', '/people?type=foster'];
+  for (const end = Date.now() + 30_000; ; ) {
+    const all = await Promise.all(lists.map((list) => total(list, '')));
+    const changed = await Promise.all(lists.map((list) => total(list, `&updated_since=${since}`)));
+    if (all.every((count, i) => count > 0 && count === changed[i])) return;
+    if (Date.now() > end) throw new Error(`not every record re-stamped: ${changed} of ${all}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe('a restore through the desk', () => {
   it('answers once the server serves the restored shelter; the desk pulls it afterwards, in the background', async () => {
     const core = await openDesk(tempDir());
@@ -80,17 +102,39 @@ describe('a restore through the desk', () => {
       );
     expect(await shown()).toBe(false);
 
+    const before = new Date().toISOString();
     const restored = await core.registry.invoke('shelter.backups.restore', { file: backup.file });
     // Answered before this desk pulled the restored shelter: the pet deleted after the backup is not in its mirror
     // yet, while the server serves it again...
     expect(await shown()).toBe(false);
     expect(restored.pets).toBeGreaterThan(50);
-    const key = (await core.registry.invoke('shelter.keys.create', { kind: 'read', name: 'check' })).key;
+    // A key made after the restore: the restored shelter has the keys of its backup.
+    const key = (await core.registry.invoke('shelter.keys.create', { kind: 'write', name: 'check' })).key;
     expect((await api(apiUrl as string, key, `/pets/${victim.id}`)).status).toBe(200);
     // ...and this desk pulls it afterwards, in the background.
     for (const end = Date.now() + 45_000; !(await shown()); ) {
       if (Date.now() > end) throw new Error('the desk never pulled the restored shelter');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+    await everyRecordChangedSince(apiUrl as string, key, before);
+  }, 90_000);
+
+  it('restores a backup from an older version: migrated when the server opens it, then re-stamped, and pulled', async () => {
+    const core = await openDesk(tempDir());
+    const { apiUrl } = await core.registry.invoke('shelter.setup', { choice: 'demo' });
+    const backup = await core.registry.invoke('shelter.backups.create');
+    // The backup as the version before migration 0601 wrote it.
+    const older = new Database(backup.file);
+    older.exec(`DROP INDEX applications_status;
+      ALTER TABLE applications DROP COLUMN decision_note;
+      DELETE FROM kysely_migration WHERE name = '0601-application-decision-note';`);
+    older.close();
+    const before = new Date().toISOString();
+
+    await core.registry.invoke('shelter.backups.restore', { file: backup.file });
+    const key = (await core.registry.invoke('shelter.keys.create', { kind: 'write', name: 'check' })).key;
+    const inbox = await core.registry.invoke('shelter.applications.list', { status: 'submitted' });
+    expect(inbox.length).toBeGreaterThan(0);
+    await everyRecordChangedSince(apiUrl as string, key, before);
   }, 90_000);
 });

@@ -60,7 +60,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     throw error;
   }
   try {
-    let info: { pets: number; people: number };
+    let info: { pets: number; people: number; restamped: boolean };
     try {
       info = await swapDatabaseFile(serverDatabasePath(serverDir), path.resolve(file));
     } catch (error) {
@@ -70,15 +70,16 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
       }
       throw error;
     }
-    // Open once: migrations bring an older backup up to date, and every record is re-stamped so connected
-    // desks pull the restored version on their next incremental sync.
+    // Open once: migrations bring an older backup up to date, and its records are re-stamped after them (a
+    // backup of this version was re-stamped in the swap) so connected desks pull the restored version.
     const { staff, close } = await openStaffOperations(serverDir);
     try {
-      await staff.restampAll();
+      if (!info.restamped) await staff.restampAll();
     } finally {
       await close();
     }
-    if (flags.json) io.stdout(`${JSON.stringify({ file: path.resolve(file), ...info })}\n`);
+    const { pets, people } = info;
+    if (flags.json) io.stdout(`${JSON.stringify({ file: path.resolve(file), pets, people })}\n`);
     else io.stdout(`Restored ${info.pets} pets and ${info.people} people from ${path.resolve(file)}.\n`);
     return 0;
   } finally {

@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import { syncFileToDisk } from '../../platform/atomic-file';
 import { readDatabaseOffThread } from '../../platform/database-integrity';
 import { holdDatabaseExclusively } from '../../platform/database-lock';
+import { type CopyRestamp, restampCopyOffThread } from './restamp-copy';
 
 /** A backup file that cannot be restored: damaged, not SQLite, or not a Shelter Desk server database. */
 export class BackupRefusedError extends Error {
@@ -99,25 +100,34 @@ async function removeWithSideFiles(file: string, suffixes = SIDE_FILES): Promise
 }
 
 /**
- * Replaces the database at `databasePath` by a checked copy of `backupFile`. The caller must hold the data
+/** What a swap put in place; `restamped`: every record already carries a new stamp (else call `restampAll`). */
+export interface RestoredInfo extends BackupInfo {
+  restamped: boolean;
+}
+
+/**
+ * Replaces the database at `databasePath` by a checked and re-stamped copy of `backupFile` (`restampCopyOffThread`;
+ * a backup from an older version is left for `restampAll` after its migrations). The caller must hold the data
  * folder (`holdServerFolder`) with no connection open on the database: this is the one place the file is
  * swapped, and it holds the database exclusively while it does (other processes that open it wait). The backup
  * is copied beside the database and the copy checked first (the current data is untouched if anything fails),
  * then the current file and its WAL are kept as `<name>.before-restore*` (a second name for the file) and the copy
  * replaces it in one rename, so a crash leaves either the old database or the new one at its path, never none.
- * The copy, the check and every deletion and rename run off this thread.
+ * The copy, the check, the re-stamp and every deletion and rename run off this thread.
  */
-export function swapDatabaseFile(databasePath: string, backupFile: string): Promise<BackupInfo> {
+export function swapDatabaseFile(databasePath: string, backupFile: string): Promise<RestoredInfo> {
   // Processes that open the database meanwhile (a CLI command, a desk starting) wait for the swap to end.
   return holdDatabaseExclusively(databasePath, 'restored from a backup', async () => {
     backupFileSize(backupFile, backupFile);
     const staged = `${databasePath}.restoring`;
     let info: BackupInfo;
+    let restamp: CopyRestamp;
     try {
       await removeWithSideFiles(staged);
       await fs.promises.copyFile(backupFile, staged);
-      await syncFileToDisk(staged);
       info = await inspectBackup(staged, backupFile);
+      restamp = await restampCopyOffThread(staged, databasePath);
+      await syncFileToDisk(staged);
     } catch (error) {
       await removeWithSideFiles(staged);
       throw error;
@@ -134,7 +144,7 @@ export function swapDatabaseFile(databasePath: string, backupFile: string): Prom
     }
     if (fs.existsSync(databasePath)) await keepUnderSecondName(databasePath, aside);
     await fs.promises.rename(staged, databasePath);
-    return info;
+    return { ...info, restamped: restamp.restamped };
   });
 }
 

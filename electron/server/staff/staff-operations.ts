@@ -39,8 +39,10 @@ export function createStaffOperations(app: ServerContext) {
     /** An online backup of the database to `file` while the server keeps serving. */
     backup: (file: string) => backupDatabase(app.sqlite, file),
     /**
-     * Re-stamps every pet and person (after a restore), so every desk pulls the restored version of each
-     * record on its next incremental sync, even one it had seen with a later change. Commits the jobs at once;
+     * Re-stamps every pet and person (after restoring a backup from an older version, once its migrations have
+     * run; the swap re-stamps a current one in the copy, `restampCopyOffThread`), so every desk pulls the restored
+     * version of each record on its next incremental sync, even one it had seen with a later change. Commits the
+     * jobs at once;
      * a shelter of more than 100 pets or people is re-stamped in short transactions after it (`settled()` of the
      * server waits for them; a job cut short by a stop carries on at the next start). Resolves, with how many
      * were re-stamped at once, when the jobs are on the disk; the event loop does not wait for it.

@@ -248,7 +248,8 @@ export class ShelterHost {
   /**
    * Replaces the shelter database by a backup: checks the file first (a damaged or foreign file is refused and
    * nothing changes), stops the server (no more writes), swaps the file while holding the folder, starts the
-   * server again on the same port, and re-stamps every record so connected desks pull the restored data.
+   * server again on the same port. Every record of the restored file is re-stamped (in the copy, before the swap;
+   * a backup from an older version after its migrations) so connected desks pull the restored data.
    */
   restore(file: string): Promise<{ pets: number; people: number }> {
     return this.serial(async () => {
@@ -267,8 +268,9 @@ export class ShelterHost {
       }
       await this.stopServer({ keepHold: true });
       let failure: unknown;
+      let restamped = false;
       try {
-        await swapDatabaseFile(serverDatabasePath(this.serverDataDir), file);
+        ({ restamped } = await swapDatabaseFile(serverDatabasePath(this.serverDataDir), file));
       } catch (error) {
         failure = error;
       }
@@ -279,7 +281,7 @@ export class ShelterHost {
           message: `The backup could not be put in place (${(failure as Error).message}); the shelter runs on its previous data.`,
         });
       }
-      await (this.server as RunningApiServer | undefined)?.staff.restampAll();
+      if (!restamped) await (this.server as RunningApiServer | undefined)?.staff.restampAll();
       return { pets: info.pets, people: info.people };
     });
   }
