@@ -26,11 +26,15 @@ export { serverDatabasePath } from './server-context';
 export {
   BackupRefusedError,
   backupDatabase,
+  dropStaged,
   type FolderHold,
   FolderInUseError,
   holdServerFolder,
   inspectBackup,
+  type StagedBackup,
+  stageBackup,
   swapDatabaseFile,
+  swapInStaged,
 } from './staff/backup';
 export { findShelterDatabaseDir, openStaffOperations } from './staff/open-staff';
 export { type ApplicationSummary, StaffOperationError } from './staff/staff-operations';

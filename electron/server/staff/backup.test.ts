@@ -4,7 +4,14 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type TempDir, tempDir } from '../../../test/temp-mirror';
 import { type RunningApiServer, startApiServer } from '../index';
-import { type BackupInfo, BackupRefusedError, inspectBackup, swapDatabaseFile } from './backup';
+import {
+  type BackupInfo,
+  BackupRefusedError,
+  dropStaged,
+  inspectBackup,
+  stageBackup,
+  swapDatabaseFile,
+} from './backup';
 
 const folders: TempDir[] = [];
 function newFolder(): string {
@@ -88,6 +95,17 @@ describe('restoring a backup', () => {
     } finally {
       restored.close();
     }
+  });
+
+  it('stages a checked copy beside the database without touching it, and a dropped copy leaves nothing behind', async () => {
+    const target = path.join(newFolder(), 'server.sqlite');
+    fs.writeFileSync(target, 'the database in use');
+    const staged = await stageBackup(target, backup);
+    expect(staged).toMatchObject({ file: backup, pets, databasePath: target });
+    expect(fs.readFileSync(target, 'utf8')).toBe('the database in use');
+    expect(fs.statSync(staged.staged).size).toBe(fs.statSync(backup).size);
+    await dropStaged(staged);
+    expect(fs.readdirSync(path.dirname(target))).toEqual(['server.sqlite']);
   });
 
   it('leaves a database at its path after every step of the swap, so a crash at any point leaves one', async () => {

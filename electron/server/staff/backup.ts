@@ -99,33 +99,58 @@ async function removeWithSideFiles(file: string, suffixes = SIDE_FILES): Promise
   for (const suffix of suffixes) await fs.promises.rm(`${file}${suffix}`, { force: true });
 }
 
-/**
+/** A checked copy of a backup beside the database it is to replace (`stageBackup`), not in use by anyone. */
+export interface StagedBackup extends BackupInfo {
+  /** The database it is to replace. */
+  databasePath: string;
+  /** The copy. */
+  staged: string;
+}
+
 /** What a swap put in place; `restamped`: every record already carries a new stamp (else call `restampAll`). */
 export interface RestoredInfo extends BackupInfo {
   restamped: boolean;
 }
 
 /**
- * Replaces the database at `databasePath` by a checked and re-stamped copy of `backupFile` (`restampCopyOffThread`;
- * a backup from an older version is left for `restampAll` after its migrations). The caller must hold the data
- * folder (`holdServerFolder`) with no connection open on the database: this is the one place the file is
- * swapped, and it holds the database exclusively while it does (other processes that open it wait). The backup
- * is copied beside the database and the copy checked first (the current data is untouched if anything fails),
- * then the current file and its WAL are kept as `<name>.before-restore*` (a second name for the file) and the copy
- * replaces it in one rename, so a crash leaves either the old database or the new one at its path, never none.
- * The copy, the check, the re-stamp and every deletion and rename run off this thread.
+ * Copies `backupFile` beside the database at `databasePath` and checks the copy (`inspectBackup`, naming
+ * `backupFile`), in the thread pool and a worker thread, while the server keeps serving: a damaged or foreign file
+ * is refused here, before anything stops. Put the copy in place with `swapInStaged`, or drop it with `dropStaged`.
  */
-export function swapDatabaseFile(databasePath: string, backupFile: string): Promise<RestoredInfo> {
+export async function stageBackup(databasePath: string, backupFile: string): Promise<StagedBackup> {
+  backupFileSize(backupFile, backupFile);
+  const staged = `${databasePath}.restoring`;
+  try {
+    await removeWithSideFiles(staged);
+    await fs.promises.copyFile(backupFile, staged);
+    const info = await inspectBackup(staged, backupFile);
+    return { ...info, databasePath, staged };
+  } catch (error) {
+    await removeWithSideFiles(staged);
+    throw error;
+  }
+}
+
+/** Deletes a staged copy that will not be put in place. */
+export function dropStaged({ staged }: StagedBackup): Promise<void> {
+  return removeWithSideFiles(staged);
+}
+
+/**
+ * Replaces the database by a staged copy, re-stamped first (`restampCopyOffThread`; a backup from an older version
+ * is left for `restampAll` after its migrations). The caller must hold the data folder (`holdServerFolder`) with no
+ * connection open on the database: this is the one place the file is swapped, and it holds the database exclusively
+ * while it does (other processes that open it wait). The current file and its WAL are kept as
+ * `<name>.before-restore*` (a second name for the file) and the copy replaces it in one rename, so a crash leaves
+ * either the old database or the new one at its path, never none (and the restored one re-stamped). The re-stamp
+ * and every deletion and rename run off this thread. The copy is gone afterwards, whatever happened.
+ */
+export function swapInStaged(copy: StagedBackup): Promise<RestoredInfo> {
+  const { databasePath, staged, ...info } = copy;
   // Processes that open the database meanwhile (a CLI command, a desk starting) wait for the swap to end.
   return holdDatabaseExclusively(databasePath, 'restored from a backup', async () => {
-    backupFileSize(backupFile, backupFile);
-    const staged = `${databasePath}.restoring`;
-    let info: BackupInfo;
     let restamp: CopyRestamp;
     try {
-      await removeWithSideFiles(staged);
-      await fs.promises.copyFile(backupFile, staged);
-      info = await inspectBackup(staged, backupFile);
       restamp = await restampCopyOffThread(staged, databasePath);
       await syncFileToDisk(staged);
     } catch (error) {
@@ -146,6 +171,11 @@ export function swapDatabaseFile(databasePath: string, backupFile: string): Prom
     await fs.promises.rename(staged, databasePath);
     return { ...info, restamped: restamp.restamped };
   });
+}
+
+/** `stageBackup` then `swapInStaged`: the command line's restore, with nothing serving meanwhile. */
+export async function swapDatabaseFile(databasePath: string, backupFile: string): Promise<RestoredInfo> {
+  return swapInStaged(await stageBackup(databasePath, backupFile));
 }
 
 /** `file` also as `aside` (a hard link; a copy where the file system has none), `file` left in place. */

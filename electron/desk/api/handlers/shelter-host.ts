@@ -6,15 +6,17 @@ import { DeskCallError, formatConnectionCode, type LanSharing } from '../../../.
 import { writeFileAtomic } from '../../../platform/atomic-file';
 import {
   BackupRefusedError,
+  dropStaged,
   type ExtraListener,
   type FolderHold,
   holdServerFolder,
-  inspectBackup,
   type RunningApiServer,
   type StaffOperations,
+  type StagedBackup,
   serverDatabasePath,
+  stageBackup,
   startApiServer,
-  swapDatabaseFile,
+  swapInStaged,
 } from '../../../server';
 import { CONNECTION_FILE, connectionSettingsSchema, type StartStandaloneServer } from '../../sync';
 import type { DeskContext } from '../desk-context';
@@ -246,17 +248,19 @@ export class ShelterHost {
   }
 
   /**
-   * Replaces the shelter database by a backup: checks the file first (a damaged or foreign file is refused and
-   * nothing changes), stops the server (no more writes), swaps the file while holding the folder, starts the
-   * server again on the same port. Every record of the restored file is re-stamped (in the copy, before the swap;
-   * a backup from an older version after its migrations) so connected desks pull the restored data.
+   * Replaces the shelter database by a backup: copies it beside the database and checks the copy while the server
+   * serves (a damaged or foreign file is refused and nothing changes), stops the server (no more writes), swaps the
+   * copy in while holding the folder, and starts the server again on the same port. Every record of the restored
+   * file gets a new stamp (in the copy, before the swap; a backup from an older version after its migrations), so
+   * connected desks pull the restored data.
    */
   restore(file: string): Promise<{ pets: number; people: number }> {
     return this.serial(async () => {
       if (!this.server) throw notStandalone();
-      let info: { pets: number; people: number };
+      const database = serverDatabasePath(this.serverDataDir);
+      let staged: StagedBackup;
       try {
-        info = await inspectBackup(file);
+        staged = await stageBackup(database, file);
       } catch (error) {
         if (error instanceof BackupRefusedError) {
           throw new DeskCallError({
@@ -266,11 +270,16 @@ export class ShelterHost {
         }
         throw error;
       }
-      await this.stopServer({ keepHold: true });
+      try {
+        await this.stopServer({ keepHold: true });
+      } catch (error) {
+        await dropStaged(staged);
+        throw error;
+      }
       let failure: unknown;
       let restamped = false;
       try {
-        ({ restamped } = await swapDatabaseFile(serverDatabasePath(this.serverDataDir), file));
+        ({ restamped } = await swapInStaged(staged));
       } catch (error) {
         failure = error;
       }
@@ -282,7 +291,7 @@ export class ShelterHost {
         });
       }
       if (!restamped) await (this.server as RunningApiServer | undefined)?.staff.restampAll();
-      return { pets: info.pets, people: info.people };
+      return { pets: staged.pets, people: staged.people };
     });
   }
 
