@@ -30,7 +30,6 @@ export {
   type FolderHold,
   FolderInUseError,
   holdServerFolder,
-  inspectBackup,
   type StagedBackup,
   stageBackup,
   swapDatabaseFile,

@@ -4,9 +4,10 @@ import type { BackgroundLane } from './background-job';
 import { type RestampJob, RestampJobs } from './restamp-jobs';
 
 /**
- * New `updated_at` stamps for every person after a restore, so every desk pulls the restored version on its next
- * incremental sync: a job (`people_restamp_jobs`, migration 0503) committed with the restore's re-stamping, worked
- * off as `RestampJobs` are. A job left by a crash or by another process (the command line's restore) carries on
+ * New `updated_at` stamps for every person after restoring a backup from an older version (a current one is
+ * re-stamped in the copy before the swap, `restampCopyOffThread`), so every desk pulls the restored version on its
+ * next incremental sync: a job (`people_restamp_jobs`, migration 0503) committed with the restore's re-stamping,
+ * worked off as `RestampJobs` are. A job left by a crash or by another process (the command line's restore) carries on
  * when the server opens the database or sees that process's commit.
  */
 export class PeopleRestamps extends RestampJobs<RestampJob> {

@@ -90,7 +90,7 @@ export abstract class RestampJobs<Job extends RestampJob> {
   /**
    * Takes no chunk until `until` settles, then carries on: the pets' re-stamps wait for the facets' first load,
    * which would otherwise read every re-stamped pet again and rebuild its list views each time (27 to 32 ms of the
-   * event loop per step during a restore).
+   * event loop per step during a restore that re-stamps on the server).
    */
   holdUntil(until: Promise<unknown>): void {
     const held = until.then(

@@ -11,6 +11,7 @@ import {
   inspectBackup,
   stageBackup,
   swapDatabaseFile,
+  swapInStaged,
 } from './backup';
 
 const folders: TempDir[] = [];
@@ -106,6 +107,46 @@ describe('restoring a backup', () => {
     expect(fs.statSync(staged.staged).size).toBe(fs.statSync(backup).size);
     await dropStaged(staged);
     expect(fs.readdirSync(path.dirname(target))).toEqual(['server.sqlite']);
+  });
+
+  it('re-stamps the copy above every stamp of the database it replaces, before putting it in place', async () => {
+    const target = path.join(newFolder(), 'server.sqlite');
+    fs.copyFileSync(backup, target);
+    const current = new Database(target);
+    // Stamps ahead of the clock, as a re-rendering of many pets leaves them: desks saw them.
+    const ahead = Date.now() + 3_600_000;
+    current.prepare('UPDATE pets SET updated_at = ? WHERE seq = (SELECT MAX(seq) FROM pets)').run(ahead);
+    current.close();
+    const swapped = await swapDatabaseFile(target, backup);
+    expect(swapped).toMatchObject({ restamped: true, pets });
+    const restored = new Database(target, { readonly: true });
+    try {
+      const oldest = restored
+        .prepare('SELECT MIN(updated_at) FROM pets WHERE deleted_at IS NULL')
+        .pluck()
+        .get();
+      expect(oldest).toBe(ahead + 1);
+    } finally {
+      restored.close();
+    }
+  });
+
+  it('deletes the staged copy when the swap fails, and leaves the current database in place', async () => {
+    const target = path.join(newFolder(), 'server.sqlite');
+    fs.writeFileSync(target, 'the previous database');
+    const staged = await stageBackup(target, backup);
+    const rename = fs.promises.rename;
+    const failing = vi.spyOn(fs.promises, 'rename').mockImplementation(async (from, to) => {
+      if (String(from) === staged.staged) throw new Error('EIO: the disk said no');
+      await rename(from, to);
+    });
+    try {
+      await expect(swapInStaged(staged)).rejects.toThrow('the disk said no');
+    } finally {
+      failing.mockRestore();
+    }
+    expect(fs.readFileSync(target, 'utf8')).toBe('the previous database');
+    expect(fs.readdirSync(path.dirname(target)).filter((name) => name.includes('restoring'))).toEqual([]);
   });
 
   it('leaves a database at its path after every step of the swap, so a crash at any point leaves one', async () => {

@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
 import { syncFileToDisk } from '../../platform/atomic-file';
 import { readDatabaseOffThread } from '../../platform/database-integrity';
 import { holdDatabaseExclusively } from '../../platform/database-lock';
-import { type CopyRestamp, restampCopyOffThread } from './restamp-copy';
+import { restampCopyOffThread } from './restamp-copy';
 
 /** A backup file that cannot be restored: damaged, not SQLite, or not a Shelter Desk server database. */
 export class BackupRefusedError extends Error {
@@ -90,7 +90,8 @@ export async function inspectBackup(file: string, name = file): Promise<BackupIn
   return { file: name, bytes, pets: Number(pets[0]), people: Number(people[0]) };
 }
 
-const SIDE_FILES = ['', '-wal', '-shm'];
+/** A file, its WAL and index, and the rollback journal a crash in the copy's re-stamp can leave. */
+const SIDE_FILES = ['', '-wal', '-shm', '-journal'];
 /** The check's read-only connection can leave an empty WAL and its index beside a copy: not part of it. */
 const CHECK_SIDE_FILES = ['-wal', '-shm'];
 
@@ -145,32 +146,31 @@ export function dropStaged({ staged }: StagedBackup): Promise<void> {
  * either the old database or the new one at its path, never none (and the restored one re-stamped). The re-stamp
  * and every deletion and rename run off this thread. The copy is gone afterwards, whatever happened.
  */
-export function swapInStaged(copy: StagedBackup): Promise<RestoredInfo> {
+export async function swapInStaged(copy: StagedBackup): Promise<RestoredInfo> {
   const { databasePath, staged, ...info } = copy;
-  // Processes that open the database meanwhile (a CLI command, a desk starting) wait for the swap to end.
-  return holdDatabaseExclusively(databasePath, 'restored from a backup', async () => {
-    let restamp: CopyRestamp;
-    try {
-      restamp = await restampCopyOffThread(staged, databasePath);
+  try {
+    // Processes that open the database meanwhile (a CLI command, a desk starting) wait for the swap to end.
+    return await holdDatabaseExclusively(databasePath, 'restored from a backup', async () => {
+      const { restamped } = await restampCopyOffThread(staged, databasePath);
       await syncFileToDisk(staged);
-    } catch (error) {
-      await removeWithSideFiles(staged);
-      throw error;
-    }
-    await removeWithSideFiles(staged, CHECK_SIDE_FILES);
-    const aside = `${databasePath}.before-restore`;
-    // In the thread pool: deleting what the last restore kept aside (hundreds of MB) blocked the loop 60-80 ms.
-    await removeWithSideFiles(aside);
-    // The current database's WAL and index (none after a clean stop) go first: the copy must never meet them.
-    for (const suffix of CHECK_SIDE_FILES) {
-      if (fs.existsSync(`${databasePath}${suffix}`)) {
-        await fs.promises.rename(`${databasePath}${suffix}`, `${aside}${suffix}`);
+      await removeWithSideFiles(staged, CHECK_SIDE_FILES);
+      const aside = `${databasePath}.before-restore`;
+      // In the thread pool: deleting what the last restore kept aside (hundreds of MB) blocked the loop 60-80 ms.
+      await removeWithSideFiles(aside);
+      // The current database's WAL and index (empty after a clean stop) go first: the copy must never meet them.
+      for (const suffix of CHECK_SIDE_FILES) {
+        if (fs.existsSync(`${databasePath}${suffix}`)) {
+          await fs.promises.rename(`${databasePath}${suffix}`, `${aside}${suffix}`);
+        }
       }
-    }
-    if (fs.existsSync(databasePath)) await keepUnderSecondName(databasePath, aside);
-    await fs.promises.rename(staged, databasePath);
-    return { ...info, restamped: restamp.restamped };
-  });
+      if (fs.existsSync(databasePath)) await keepUnderSecondName(databasePath, aside);
+      await fs.promises.rename(staged, databasePath);
+      return { ...info, restamped };
+    });
+  } finally {
+    // Gone after the rename; after any failure (the lock not had, the re-stamp, a rename) the copy goes too.
+    await removeWithSideFiles(staged);
+  }
 }
 
 /** `stageBackup` then `swapInStaged`: the command line's restore, with nothing serving meanwhile. */
