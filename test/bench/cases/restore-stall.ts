@@ -186,9 +186,14 @@ export const restoreCases: BenchCase[] = [
         const dataDir = path.join(folder, 'standalone');
         let server = await runningShelterOf100k(dataDir, backup);
         const bridge = await bridgeStandIn();
+        const page = (await fetch(`${server.apiUrl}/pets?limit=1`, {
+          headers: { 'x-api-key': BENCH_WRITE_KEY },
+        }).then((response) => response.json())) as { pets: Array<{ id: string }> };
+        const edited = page.pets[0]?.id;
+        let edits = 0;
         let pets = 0;
         const steps: string[] = [];
-        let after: Awaited<ReturnType<typeof watch<'api'>>>;
+        let after: Awaited<ReturnType<typeof watch<'api' | 'write'>>>;
         try {
           after = await watch(
             async () => {
@@ -224,6 +229,15 @@ export const restoreCases: BenchCase[] = [
                 fetch(`${server.apiUrl}/pets?limit=1`, { headers: { 'x-api-key': BENCH_WRITE_KEY } })
                   .then((response) => response.text())
                   .catch(() => undefined),
+              // A desk on the LAN replaying its outbox meanwhile: each write is committed before it is answered.
+              write: () =>
+                fetch(`${server.apiUrl}/pets/${edited}`, {
+                  method: 'PATCH',
+                  headers: { 'x-api-key': BENCH_WRITE_KEY, 'content-type': 'application/json' },
+                  body: JSON.stringify({ description: `Edited during the restore (${++edits})` }),
+                })
+                  .then((response) => response.text())
+                  .catch(() => undefined),
             },
           );
         } finally {
@@ -256,7 +270,8 @@ export const restoreCases: BenchCase[] = [
             note:
               `${stall(after)}; longest bridge call (a node:http answer in this process, called every ${LOOP_TICK_MS} ms ` +
               `from another process) ${call(bridgeCall)}; longest API call (a pet page every ${LOOP_TICK_MS} ms, refused while ` +
-              `the server is stopped; it waits its turn behind the start-up work) ${call(after.longest.api)}; ` +
+              `the server is stopped; it waits its turn behind the start-up work) ${call(after.longest.api)}; longest write (a ` +
+              `PATCH of one pet every ${LOOP_TICK_MS} ms, ${edits} sent) ${call(after.longest.write)}; ` +
               `${pets} pets restored; steps: ${steps.join(', ')}; ${load}`,
           },
         ];
