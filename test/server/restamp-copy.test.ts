@@ -53,14 +53,21 @@ describe('re-stamping a restored copy off the event loop', () => {
     };
   });
   afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
+  /** A copy of the backup as a restore stages it, changed first by `sql` when given. */
+  const copyOfBackup = (name: string, sql?: string) => {
+    const copy = path.join(folder, name);
+    fs.copyFileSync(backup, copy);
+    if (sql) {
+      const db = new Database(copy);
+      db.exec(sql);
+      db.close();
+    }
+    return copy;
+  };
 
   it('gives every pet and person a new stamp in seq order, after every stamp desks saw, bodies and ETags to match', async () => {
-    const copy = path.join(folder, 'copy.sqlite');
-    fs.copyFileSync(backup, copy);
     // A people re-stamp the backup caught half done: this one does it all.
-    const unfinished = new Database(copy);
-    unfinished.prepare('INSERT INTO people_restamp_jobs (after_seq) VALUES (3)').run();
-    unfinished.close();
+    const copy = copyOfBackup('copy.sqlite', 'INSERT INTO people_restamp_jobs (after_seq) VALUES (3)');
     let turns = 0;
     let done = false;
     const turn = () => {
@@ -106,8 +113,7 @@ describe('re-stamping a restored copy off the event loop', () => {
   });
 
   it('stamps from the copy and the clock when the database it replaces cannot be read', async () => {
-    const copy = path.join(folder, 'copy-over-garbage.sqlite');
-    fs.copyFileSync(backup, copy);
+    const copy = copyOfBackup('copy-over-garbage.sqlite');
     const garbage = path.join(folder, 'garbage.sqlite');
     fs.writeFileSync(garbage, 'not a database');
     const before = Date.now();
@@ -118,8 +124,7 @@ describe('re-stamping a restored copy off the event loop', () => {
   });
 
   it('leaves the copy untouched when no worker can load the driver: the server re-stamps it after the start', async () => {
-    const copy = path.join(folder, 'no-driver.sqlite');
-    fs.copyFileSync(backup, copy);
+    const copy = copyOfBackup('no-driver.sqlite');
     const untouched = digest(copy);
     expect(await restampCopyOffThread(copy, live, path.join(folder, 'no-such-driver.js'))).toEqual({
       restamped: false,
@@ -128,11 +133,10 @@ describe('re-stamping a restored copy off the event loop', () => {
   });
 
   it('leaves a backup from an older version untouched, for the server to re-stamp after its migrations', async () => {
-    const copy = path.join(folder, 'older.sqlite');
-    fs.copyFileSync(backup, copy);
-    const db = new Database(copy);
-    db.prepare("DELETE FROM kysely_migration WHERE name = '0601-application-decision-note'").run();
-    db.close();
+    const copy = copyOfBackup(
+      'older.sqlite',
+      "DELETE FROM kysely_migration WHERE name = '0601-application-decision-note'",
+    );
     const untouched = digest(copy);
     expect(await restampCopyOffThread(copy, live)).toEqual({ restamped: false });
     expect(digest(copy)).toBe(untouched);

@@ -41,6 +41,16 @@ async function turnsDuring<T>(work: () => Promise<T>): Promise<{ result: T; turn
   }
 }
 
+/** The first value `sql` reads from the database `file`. */
+function valueIn(file: string, sql: string): unknown {
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.prepare(sql).pluck().get();
+  } finally {
+    db.close();
+  }
+}
+
 describe('restoring a backup', () => {
   let server: RunningApiServer;
   let backup: string;
@@ -90,12 +100,7 @@ describe('restoring a backup', () => {
     expect(turns).toBeGreaterThan(20);
     expect(fs.readFileSync(`${target}.before-restore`, 'utf8')).toBe('the previous database');
     expect(fs.readdirSync(path.dirname(target)).filter((name) => name.includes('restoring'))).toEqual([]);
-    const restored = new Database(target, { readonly: true });
-    try {
-      expect(restored.prepare('SELECT COUNT(*) FROM pets WHERE deleted_at IS NULL').pluck().get()).toBe(pets);
-    } finally {
-      restored.close();
-    }
+    expect(valueIn(target, 'SELECT COUNT(*) FROM pets WHERE deleted_at IS NULL')).toBe(pets);
   });
 
   it('stages a checked copy beside the database without touching it, and a dropped copy leaves nothing behind', async () => {
@@ -119,16 +124,7 @@ describe('restoring a backup', () => {
     current.close();
     const swapped = await swapDatabaseFile(target, backup);
     expect(swapped).toMatchObject({ restamped: true, pets });
-    const restored = new Database(target, { readonly: true });
-    try {
-      const oldest = restored
-        .prepare('SELECT MIN(updated_at) FROM pets WHERE deleted_at IS NULL')
-        .pluck()
-        .get();
-      expect(oldest).toBe(ahead + 1);
-    } finally {
-      restored.close();
-    }
+    expect(valueIn(target, 'SELECT MIN(updated_at) FROM pets WHERE deleted_at IS NULL')).toBe(ahead + 1);
   });
 
   it('deletes the staged copy when the swap fails, and leaves the current database in place', async () => {
