@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Kysely } from 'kysely';
+import { transactionWithoutSync } from '../platform/durable-commit';
 import { openDatabase } from '../platform/open-database';
 import { atEveryWriteTransaction } from '../platform/write-lock';
 import { ForeignCommits } from './db/foreign-commits';
@@ -46,6 +47,9 @@ export interface ServerContext {
   read<T>(work: () => T): T;
   close(): Promise<void>;
 }
+
+/** How often the times of keys' last use are written when no write carries them. */
+export const KEY_USES_FLUSH_MS = 10 * 60_000;
 
 /** The way out of a damaged server database, named when it is refused. */
 export const SERVER_DATABASE_REMEDY =
@@ -117,8 +121,17 @@ export async function openServerContext(
   foreign.onCommit(() => pets.restamps.resume());
   foreign.onCommit(() => peopleRestamps.resume());
   atEveryWriteTransaction(sqlite, () => foreign.check());
-  // A server that only serves reads still records when its keys were last used, a few times an hour.
-  const flushTimer = setInterval(() => keys.flushUses(), 10 * 60_000);
+  // A server that only serves reads still records when its keys were last used, a few times an hour, in one
+  // transaction that does not wait for the disk on the event loop (a hint for staff; the next write or the close's
+  // checkpoint syncs it). A failure loses a few uses' times: they are noted again at the next use.
+  const flushUsesWithoutSync = () => {
+    try {
+      transactionWithoutSync(sqlite, () => keys.flushUses());
+    } catch {
+      // Tried again at the next flush.
+    }
+  };
+  const flushTimer = setInterval(flushUsesWithoutSync, KEY_USES_FLUSH_MS);
   flushTimer.unref();
   const beginRead = sqlite.prepare('BEGIN');
   const endRead = sqlite.prepare('COMMIT');
@@ -158,7 +171,7 @@ export async function openServerContext(
     close: async () => {
       clearInterval(flushTimer);
       await Promise.all([pets.stop(), peopleRestamps.stop()]);
-      keys.flushUses();
+      flushUsesWithoutSync();
       // Copies the WAL in the checkpoint worker: the connection's own close then has nothing to sync here.
       await background.close();
       await close();
