@@ -30,6 +30,7 @@ export {
   type FolderHold,
   FolderInUseError,
   holdServerFolder,
+  type RestoredInfo,
   type StagedBackup,
   stageBackup,
   swapDatabaseFile,

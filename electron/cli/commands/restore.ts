@@ -7,6 +7,7 @@ import {
   findShelterDatabaseDir,
   holdServerFolder,
   openStaffOperations,
+  type RestoredInfo,
   serverDatabasePath,
   swapDatabaseFile,
 } from '../../server';
@@ -60,7 +61,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     throw error;
   }
   try {
-    let info: { pets: number; people: number; restamped: boolean };
+    let info: RestoredInfo;
     try {
       info = await swapDatabaseFile(serverDatabasePath(serverDir), path.resolve(file));
     } catch (error) {
@@ -80,7 +81,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     }
     const { pets, people } = info;
     if (flags.json) io.stdout(`${JSON.stringify({ file: path.resolve(file), pets, people })}\n`);
-    else io.stdout(`Restored ${info.pets} pets and ${info.people} people from ${path.resolve(file)}.\n`);
+    else io.stdout(`Restored ${pets} pets and ${people} people from ${path.resolve(file)}.\n`);
     return 0;
   } finally {
     hold.release();

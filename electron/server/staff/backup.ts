@@ -153,7 +153,6 @@ export async function swapInStaged(copy: StagedBackup): Promise<RestoredInfo> {
     return await holdDatabaseExclusively(databasePath, 'restored from a backup', async () => {
       const { restamped } = await restampCopyOffThread(staged, databasePath);
       await syncFileToDisk(staged);
-      await removeWithSideFiles(staged, CHECK_SIDE_FILES);
       const aside = `${databasePath}.before-restore`;
       // In the thread pool: deleting what the last restore kept aside (hundreds of MB) blocked the loop 60-80 ms.
       await removeWithSideFiles(aside);
@@ -168,7 +167,8 @@ export async function swapInStaged(copy: StagedBackup): Promise<RestoredInfo> {
       return { ...info, restamped };
     });
   } finally {
-    // Gone after the rename; after any failure (the lock not had, the re-stamp, a rename) the copy goes too.
+    // The copy's own WAL and index (left by its check), and after any failure (the lock not had, the re-stamp, a
+    // rename) the copy itself.
     await removeWithSideFiles(staged);
   }
 }
