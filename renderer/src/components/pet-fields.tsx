@@ -1,6 +1,7 @@
 import { Divider, MultiSelect, Select, SimpleGrid, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import type { CustomField } from '../../../shared/contract';
-import type { FieldMessages, PetDraft } from '../lib/pet-form';
+import type { FieldMessages } from '../lib/form-messages';
+import type { PetDraft } from '../lib/pet-form';
 import {
   AGE_OPTIONS,
   COMPATIBILITY_OPTIONS,
