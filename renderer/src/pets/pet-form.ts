@@ -1,6 +1,6 @@
 import { type FieldError, petCreateSchema, petUpdateSchema, toFieldErrors } from '../../../shared/contract';
-import { calendarDate, calendarDateToApi, localToday } from './dates';
-import type { FieldMessages } from './form-messages';
+import { calendarDate, calendarDateToApi, localToday } from '../lib/dates';
+import type { FieldMessages } from '../lib/form-messages';
 
 /** The pet form's state: what the inputs hold (lists as comma-separated text, dates as YYYY-MM-DD). */
 export interface PetDraft {
