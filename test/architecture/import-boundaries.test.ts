@@ -27,6 +27,21 @@ async function lintProbe(folder: string, specifier: string): Promise<{ code: num
   }
 }
 
+/** The lint refuses the probe's import with a noRestrictedImports message that says `says`. */
+async function isRefused(folder: string, specifier: string, says: string): Promise<void> {
+  const { code, output } = await lintProbe(folder, specifier);
+  expect(code).not.toBe(0);
+  expect(output).toContain('noRestrictedImports');
+  expect(output).toContain(says);
+}
+
+/** The lint lets the probe's import through. */
+async function passes(folder: string, specifier: string): Promise<void> {
+  const { code, output } = await lintProbe(folder, specifier);
+  expect(output).not.toContain('noRestrictedImports');
+  expect(code).toBe(0);
+}
+
 describe('import boundaries (biome.json) fail the lint when an arrow climbs', () => {
   const climbing: Array<[folder: string, specifier: string, says: string]> = [
     ['electron/desk/mirror', '../outbox', 'extraMigrations'],
@@ -46,21 +61,45 @@ describe('import boundaries (biome.json) fail the lint when an arrow climbs', ()
     ['renderer/src', '../../electron/desk/mirror', 'knows only DeskApi'],
   ];
 
-  it.each(climbing)('%s importing %s is refused', async (folder, specifier, says) => {
-    const { code, output } = await lintProbe(folder, specifier);
-    expect(code).not.toBe(0);
-    expect(output).toContain('noRestrictedImports');
-    expect(output).toContain(says);
-  });
+  it.each(climbing)('%s importing %s is refused', isRefused);
 
   it.each([
     ['electron/desk/sync', '../mirror'],
     ['electron/desk/outbox', '../client'],
     ['electron/server/http', '../domain/api-error'],
     ['electron/cli', '../desk/api'],
-  ])('%s importing %s (downwards) passes', async (folder, specifier) => {
-    const { code, output } = await lintProbe(folder, specifier);
-    expect(output).not.toContain('noRestrictedImports');
-    expect(code).toBe(0);
-  });
+  ])('%s importing %s (downwards) passes', passes);
+});
+
+describe("the renderer's folders (biome.json): shared folders never import a feature or app/", () => {
+  // app/ on top; the feature folders (pets/, people/, intake/, sync/, …) import shared folders and each other;
+  // the shared folders import down only: components/ -> lib/ -> bridge/ -> shared/.
+  const climbing: Array<[folder: string, specifier: string, says: string]> = [
+    ['renderer/src/components', '../pets/pet-view', 'never a feature'],
+    ['renderer/src/components', '../a-feature-not-yet-written/its-screen', 'never a feature'],
+    ['renderer/src/components', '../app/sections', 'never a feature'],
+    ['renderer/src/lib', '../people/person-edit', 'never components/, a feature'],
+    ['renderer/src/lib', '../components/empty-state', 'never components/'],
+    ['renderer/src/bridge', '../lib/desk-error', 'bottom floor'],
+    ['renderer/src/pets', '../app/sections', 'no feature imports it'],
+    // Each folder's override replaces the renderer's patterns, so it repeats them: they still hold there.
+    ['renderer/src/components', 'node:fs', 'knows only DeskApi'],
+    ['renderer/src/lib', '../../../electron/desk/mirror', 'knows only DeskApi'],
+    ['renderer/src/bridge', 'electron', 'knows only DeskApi'],
+    ['renderer/src/people', 'better-sqlite3', 'knows only DeskApi'],
+    ['renderer/src/app', 'node:path', 'knows only DeskApi'],
+  ];
+
+  it.each(climbing)('%s importing %s is refused', isRefused);
+
+  it.each([
+    ['renderer/src/components', '../lib/words'],
+    ['renderer/src/components', '../bridge/hooks'],
+    ['renderer/src/components', './empty-state'],
+    ['renderer/src/lib', '../bridge/hooks'],
+    ['renderer/src/bridge', '../../../shared/desk-api'],
+    ['renderer/src/people', '../pets/pet-picker'],
+    ['renderer/src/intake', '../components/screen-header'],
+    ['renderer/src/app', '../pets/pets-screen'],
+  ])('%s importing %s (downwards or sideways) passes', passes);
 });

@@ -20,13 +20,13 @@ import { useLocation } from 'wouter';
 import { useDeskQuery } from '../bridge/hooks';
 import { useNetworkChangeHint } from '../bridge/network-hint';
 import { useSettings } from '../bridge/settings';
-import { StatusBadge } from '../components/status-badge';
 import { DemoBadge } from '../shelter/demo-badge';
 import { DeskSpotlight, openSpotlight } from './desk-spotlight';
 import { DesktopShellEvents } from './desktop-shell';
 import { KeyboardShortcuts } from './keyboard';
 import { NavScroll } from './nav-scroll';
 import { SECTIONS, type Section } from './sections';
+import { StatusBadge } from './status-badge';
 
 /** Header (name, shelter, status), navigation to every section, and the screen. */
 export function AppFrame({ children }: { children: ReactNode }) {

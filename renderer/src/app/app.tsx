@@ -2,10 +2,10 @@ import { Route, Router, Switch } from 'wouter';
 import { useHashLocation } from 'wouter/use-hash-location';
 import { SettingsProvider } from '../bridge/settings';
 import { HomeRedirect } from '../dashboard/home-redirect';
-import { NotFoundScreen } from '../screens/not-found-screen';
 import { FirstRunRedirect } from '../shelter/first-run-redirect';
 import { WelcomeScreen } from '../shelter/welcome-screen';
 import { AppFrame } from './app-frame';
+import { NotFoundScreen } from './not-found-screen';
 import { HOME_PATH, SECTIONS } from './sections';
 
 /** Hash routes (`#/pets`), so deep links work from app:// and from the browser host alike. */

@@ -14,18 +14,18 @@ import {
   type TablerIcon,
 } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
+import { ContractsScreen } from '../contracts/contracts-screen';
 import { DashboardScreen } from '../dashboard/dashboard-screen';
+import { FeesScreen } from '../fees/fees-screen';
+import { IntakeScreen } from '../intake/intake-screen';
+import { PeopleScreen } from '../people/people-screen';
 import { PetsScreen } from '../pets/pets-screen';
-import { ContractsScreen } from '../screens/contracts-screen';
-import { FeesScreen } from '../screens/fees-screen';
-import { IntakeScreen } from '../screens/intake-screen';
-import { PeopleScreen } from '../screens/people-screen';
-import { SettingsScreen } from '../screens/settings-screen';
-import { SyncScreen } from '../screens/sync-screen';
+import { SettingsScreen } from '../settings/settings-screen';
 import { ApplicationsScreen } from '../shelter/applications-screen';
 import { BackupScreen } from '../shelter/backup-screen';
 import { KeysScreen } from '../shelter/keys-screen';
 import { ShelterSettingsScreen } from '../shelter/shelter-settings-screen';
+import { SyncScreen } from '../sync/sync-screen';
 
 export interface Section {
   /** Hash route, e.g. `/pets` (URL `#/pets`). */

@@ -1,5 +1,8 @@
 import { humanize } from './words';
 
+/** A form's messages by field name (the first message of each field). */
+export type FieldMessages = Record<string, string>;
+
 /** Labels of the form fields, as the forms show them (field errors read as sentences with them). */
 const LABELS: Record<string, string> = {
   name: 'name',

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import type { DeskError, DuplicateWarning } from '../../../shared/desk-api';
 import { fieldMessages, toDeskError } from './desk-error';
-import { fieldSentences } from './form-messages';
-import type { FieldMessages } from './pet-form';
+import { type FieldMessages, fieldSentences } from './form-messages';
 
 type WriteResult = { status: 'duplicates'; warnings: DuplicateWarning[] } | { status: 'queued' };
 

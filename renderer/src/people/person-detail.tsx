@@ -10,11 +10,11 @@ import { RecordBadges } from '../components/record-badges';
 import { customFieldSections, formatCustomValue, type StoredKeys } from '../lib/custom-field-rows';
 import { formatMomentDate } from '../lib/dates';
 import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
-import { useStoredFieldKeys } from '../lib/stored-field-keys';
 import { formatValue, humanize } from '../lib/words';
 import { ContractButton } from '../print/contract-button';
 import { PersonStatusSection } from '../shelter/person-status-section';
 import { PersonEditForm } from './person-edit-form';
+import { useStoredFieldKeys } from './stored-field-keys';
 
 /** A person's page (in the People drawer): details, custom fields in their sections, applications, an Edit form. */
 export function PersonDetail({ id }: { id: string }) {

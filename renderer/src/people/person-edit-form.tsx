@@ -3,14 +3,14 @@ import { type FormEvent, useState } from 'react';
 import type { CustomField, Person } from '../../../shared/contract';
 import type { DeskError } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
-import { ContactFields } from '../components/contact-fields';
 import { CustomFieldInputs } from '../components/custom-field-inputs';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { FormErrorSummary } from '../components/form-error-summary';
 import type { StoredKeys } from '../lib/custom-field-rows';
 import { fieldMessages, toDeskError } from '../lib/desk-error';
 import { fieldSentences } from '../lib/form-messages';
-import { buildPersonEdit, draftFromPerson, type PersonEditDraft } from '../lib/person-edit';
+import { ContactFields } from './contact-fields';
+import { buildPersonEdit, draftFromPerson, type PersonEditDraft } from './person-edit';
 
 /**
  * Edits a person on the shelter this desk runs: saved at once through the shelter's staff operations (the embedded

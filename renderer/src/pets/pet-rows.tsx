@@ -2,12 +2,12 @@ import { Badge, Group, Loader, Table, Text } from '@mantine/core';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { MirrorPet } from '../../../shared/desk-api';
-import { PetPhoto } from '../components/pet-photo';
 import { RecordBadges } from '../components/record-badges';
 import { formatCalendarDate } from '../lib/dates';
-import type { ListPages } from '../lib/use-list-pages';
 import { humanize, statusColor } from '../lib/words';
+import { PetPhoto } from './pet-photo';
 import classes from './pet-rows.module.css';
+import type { ListPages } from './use-list-pages';
 
 const ROW_HEIGHT = 64;
 

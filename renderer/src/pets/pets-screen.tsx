@@ -5,17 +5,17 @@ import type { MirrorPet, MirrorPetQuery } from '../../../shared/desk-api';
 import { useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
-import { PetDrawer } from '../components/pet-drawer';
 import { ScreenHeader } from '../components/screen-header';
-import { useFillingProgress } from '../lib/filling';
-import { fillingWords } from '../lib/filling-progress';
 import { useNeedsAttention, useReloadOnChange, useStandalone } from '../lib/live-data';
 import { useOpenRequests } from '../lib/open-record';
 import { useRememberedScroll, useRememberedState } from '../lib/remembered';
-import { useListPages } from '../lib/use-list-pages';
 import { EventCardsButton } from '../print/event-cards-button';
+import { useFillingProgress } from './filling';
+import { fillingWords } from './filling-progress';
+import { PetDrawer } from './pet-drawer';
 import { PetFilterSelects, PetVisibilityFilters, type Sort, VISIBILITY } from './pet-filters';
 import { PetRows } from './pet-rows';
+import { useListPages } from './use-list-pages';
 
 export function PetsScreen() {
   // Filters, sort and search stay as they were when staff come back to the list.

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { ContractType } from '../../../shared/contract';
 import type { Paper } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
-import { PetPicker } from '../components/pet-picker';
+import { PetPicker } from '../pets/pet-picker';
 import { preferredPaper } from './save-pdf';
 import { DownloadOutcome, useDownloadPdf } from './use-download-pdf';
 

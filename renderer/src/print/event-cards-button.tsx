@@ -4,7 +4,7 @@ import { IconPrinter } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { MirrorPetQuery, Paper } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
-import { PetPicker } from '../components/pet-picker';
+import { PetPicker } from '../pets/pet-picker';
 import { preferredPaper } from './save-pdf';
 import { DownloadOutcome, useDownloadPdf } from './use-download-pdf';
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
-import type { StoredKeys } from './custom-field-rows';
+import type { StoredKeys } from '../lib/custom-field-rows';
 
 const NONE: StoredKeys = new Map();
 

@@ -1,7 +1,7 @@
 import type { CustomField, Person, PersonEdit } from '../../../shared/contract';
 import { personEditSchema } from '../../../shared/contract';
-import { type StoredKeys, storedKeyOf } from './custom-field-rows';
-import { fieldSentences } from './form-messages';
+import { type StoredKeys, storedKeyOf } from '../lib/custom-field-rows';
+import { fieldSentences } from '../lib/form-messages';
 
 /** The edit form's values: text as typed, capacity as a number or '', custom values under their public keys. */
 export interface PersonEditDraft {

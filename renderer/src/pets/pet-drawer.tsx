@@ -2,8 +2,8 @@ import { Drawer, Loader, Text } from '@mantine/core';
 import { useState } from 'react';
 import type { MirrorPet } from '../../../shared/desk-api';
 import { useDeskQuery } from '../bridge/hooks';
+import { DeskErrorAlert } from '../components/desk-error-alert';
 import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
-import { DeskErrorAlert } from './desk-error-alert';
 import { PetEditForm } from './pet-edit-form';
 import { PetView } from './pet-view';
 

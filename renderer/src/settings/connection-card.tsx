@@ -15,9 +15,9 @@ import { IconCircleCheck, IconKey, IconWifiOff } from '@tabler/icons-react';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import type { CarryProblem, ConnectionInput, DeskError } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
+import { DeskErrorAlert } from '../components/desk-error-alert';
 import { toDeskError } from '../lib/desk-error';
 import { ConnectionSwitchModal, type PendingSwitch, sameRemote } from './connection-switch-modal';
-import { DeskErrorAlert } from './desk-error-alert';
 
 type Mode = ConnectionInput['mode'];
 

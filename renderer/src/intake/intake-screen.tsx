@@ -3,13 +3,13 @@ import { IconInfoCircle, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
-import { PetDrawer } from '../components/pet-drawer';
-import { PetFormBody } from '../components/pet-form-body';
 import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
-import { buildPetCreate, emptyPetDraft, type PetDraft } from '../lib/pet-form';
 import { useRememberedState } from '../lib/remembered';
 import { useOutboxWrite } from '../lib/use-outbox-write';
+import { PetDrawer } from '../pets/pet-drawer';
+import { buildPetCreate, emptyPetDraft, type PetDraft } from '../pets/pet-form';
+import { PetFormBody } from '../pets/pet-form-body';
 
 export function IntakeScreen() {
   const api = useDesk();

@@ -4,15 +4,15 @@ import { useEffect, useState } from 'react';
 import type { CustomField } from '../../../shared/contract';
 import type { MirrorPet } from '../../../shared/desk-api';
 import { useCurrency } from '../bridge/settings';
+import { ApplicationsList } from '../components/applications-list';
+import { RecordBadges } from '../components/record-badges';
 import { formatCustomValue } from '../lib/custom-field-rows';
 import { formatCalendarDate, formatMomentDate } from '../lib/dates';
 import { formatCoat, formatFee, formatValue, humanize, statusColor } from '../lib/words';
 import { KennelCardButton } from '../print/kennel-card-button';
 import { DeletePetSection } from '../shelter/delete-pet-section';
-import { ApplicationsList } from './applications-list';
 import { PetPhoto } from './pet-photo';
 import { QuickStatus } from './pet-quick-status';
-import { RecordBadges } from './record-badges';
 
 /**
  * False until the browser has painted once since the component mounted: a drawer shows its heading in the frame after

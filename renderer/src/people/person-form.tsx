@@ -15,22 +15,22 @@ import {
 import { useState } from 'react';
 import { MAX_APPLICATION_PETS, PERSON_CREATE_STATUSES } from '../../../shared/contract';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
+import { CustomFieldInputs } from '../components/custom-field-inputs';
+import { DeskErrorAlert } from '../components/desk-error-alert';
+import { DuplicateWarnings } from '../components/duplicate-warnings';
+import { FormErrorSummary } from '../components/form-error-summary';
+import { MarkdownText } from '../components/markdown-text';
+import { useOutboxWrite } from '../lib/use-outbox-write';
+import { optionsOf } from '../lib/words';
+import { PetPicker } from '../pets/pet-picker';
+import { ContactFields } from './contact-fields';
 import {
   buildPersonRequest,
   emptyPersonDraft,
   PERSON_FORM_TYPES,
   type PersonDraft,
   type PersonFormType,
-} from '../lib/person-form';
-import { useOutboxWrite } from '../lib/use-outbox-write';
-import { optionsOf } from '../lib/words';
-import { ContactFields } from './contact-fields';
-import { CustomFieldInputs } from './custom-field-inputs';
-import { DeskErrorAlert } from './desk-error-alert';
-import { DuplicateWarnings } from './duplicate-warnings';
-import { FormErrorSummary } from './form-error-summary';
-import { MarkdownText } from './markdown-text';
-import { PetPicker } from './pet-picker';
+} from './person-form-state';
 
 const TYPE_WORDS: Record<PersonFormType, string> = {
   adopter: 'Adopter',

@@ -1,5 +1,5 @@
 import { MAX_APPLICATION_PETS, personCreateSchema, toFieldErrors } from '../../../shared/contract';
-import type { FieldMessages } from './pet-form';
+import type { FieldMessages } from '../lib/form-messages';
 
 export const PERSON_FORM_TYPES = ['adopter', 'foster', 'volunteer', 'surrender'] as const;
 export type PersonFormType = (typeof PERSON_FORM_TYPES)[number];

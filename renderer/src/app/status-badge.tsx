@@ -1,6 +1,6 @@
 import { Badge, Group, Loader, Tooltip } from '@mantine/core';
 import { useDeskStatus } from '../bridge/hooks';
-import { describeWhen, STATUS_LOOKS, statusLine } from './status-presentation';
+import { describeWhen, STATUS_LOOKS, statusLine } from '../components/status-presentation';
 
 /** The header's connection and sync status; updated live by `status` events. */
 export function StatusBadge() {

@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
 import type { CustomField } from '../../../shared/contract';
+import { DuplicateWarnings } from '../components/duplicate-warnings';
+import { FormErrorSummary } from '../components/form-error-summary';
 import { changedFields } from '../lib/form-messages';
-import type { PetDraft } from '../lib/pet-form';
 import type { useOutboxWrite } from '../lib/use-outbox-write';
-import { DuplicateWarnings } from './duplicate-warnings';
-import { FormErrorSummary } from './form-error-summary';
 import { PetFields } from './pet-fields';
+import type { PetDraft } from './pet-form';
 
 /**
  * What the intake and the pet edit form both show: the summary of field messages, the pet's fields (a change takes

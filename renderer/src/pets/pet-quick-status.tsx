@@ -3,9 +3,9 @@ import { IconCheck } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import type { DeskError, MirrorPet } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
+import { DeskErrorAlert } from '../components/desk-error-alert';
 import { toDeskError } from '../lib/desk-error';
 import { statusOptions } from '../lib/words';
-import { DeskErrorAlert } from './desk-error-alert';
 
 /** The most common edit at an event: a new status with a short note. Sends only those two fields. */
 export function QuickStatus({ pet, statuses }: { pet: MirrorPet; statuses: readonly string[] }) {

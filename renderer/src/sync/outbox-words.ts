@@ -1,5 +1,5 @@
 import type { OutboxEntry, OutboxError } from '../../../shared/desk-api';
-import { humanize } from './words';
+import { humanize } from '../lib/words';
 
 /** Field names as people say them when they speak of a change ("Bella's adoption fee"). */
 const FIELD_WORDS: Record<string, string> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPersonRequest, emptyPersonDraft } from './person-form';
+import { buildPersonRequest, emptyPersonDraft } from './person-form-state';
 
 const PET = '3f1c2a4e-0b5d-4c6e-8f70-112233445566';
 

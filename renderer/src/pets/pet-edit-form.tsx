@@ -3,9 +3,9 @@ import { useState } from 'react';
 import type { CustomField } from '../../../shared/contract';
 import type { MirrorPet } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
-import { buildPetUpdate, draftFromPet, type PetDraft } from '../lib/pet-form';
+import { DeskErrorAlert } from '../components/desk-error-alert';
 import { useOutboxWrite } from '../lib/use-outbox-write';
-import { DeskErrorAlert } from './desk-error-alert';
+import { buildPetUpdate, draftFromPet, type PetDraft } from './pet-form';
 import { PetFormBody } from './pet-form-body';
 
 /** The Edit form of a pet in the drawer: sends only the changed fields through the outbox. */

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { buildPetCreate, buildPetUpdate, draftFromPet, emptyPetDraft } from './pet-form';
 
 const pet = {
@@ -22,7 +22,26 @@ const pet = {
   intake_date: '2026-05-14T00:00:00.000Z',
 };
 
+// The renderer has no Node types; the tests run in Node, whose TZ variable sets the zone of `Date`.
+const env = (globalThis as unknown as { process: { env: Record<string, string | undefined> } }).process.env;
+const originalZone = env.TZ;
+afterEach(() => {
+  env.TZ = originalZone;
+});
+
 describe('new pet form', () => {
+  // West and east of UTC: late afternoon in California is already tomorrow in UTC, early morning in Auckland
+  // still yesterday.
+  it.each(['America/Los_Angeles', 'Pacific/Auckland'])(
+    "dates a new intake the desk's local today in %s, not UTC's",
+    (zone) => {
+      env.TZ = zone;
+      for (const hour of [0, 6, 17, 23]) {
+        expect(emptyPetDraft(new Date(2026, 4, 14, hour, 30)).intake_date).toBe('2026-05-14');
+      }
+    },
+  );
+
   it('names every missing required field', () => {
     const result = buildPetCreate({ ...emptyPetDraft(), name: '  ' });
     expect(result.ok).toBe(false);

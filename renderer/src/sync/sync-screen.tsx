@@ -15,11 +15,11 @@ import { useState } from 'react';
 import type { DeskError, DeskStatus } from '../../../shared/desk-api';
 import { useDesk, useDeskStatus } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
-import { OutboxPanel } from '../components/outbox-panel';
 import { ScreenHeader } from '../components/screen-header';
 import { describeWhen, STATUS_LOOKS } from '../components/status-presentation';
 import { toDeskError } from '../lib/desk-error';
-import { FullCheckCard } from '../sync/full-check-card';
+import { FullCheckCard } from './full-check-card';
+import { OutboxPanel } from './outbox-panel';
 
 export function SyncScreen() {
   const { status, error } = useDeskStatus();

@@ -1,5 +1,6 @@
 import { type FieldError, petCreateSchema, petUpdateSchema, toFieldErrors } from '../../../shared/contract';
-import { calendarDate, calendarDateToApi, localToday } from './dates';
+import { calendarDate, calendarDateToApi, localToday } from '../lib/dates';
+import type { FieldMessages } from '../lib/form-messages';
 
 /** The pet form's state: what the inputs hold (lists as comma-separated text, dates as YYYY-MM-DD). */
 export interface PetDraft {
@@ -146,8 +147,6 @@ function toApiFields(draft: PetDraft): Record<string, unknown> {
   if (Object.keys(custom).length > 0) fields.custom_field_data = custom;
   return fields;
 }
-
-export type FieldMessages = Record<string, string>;
 
 function byField(errors: FieldError[]): FieldMessages {
   const messages: FieldMessages = {};

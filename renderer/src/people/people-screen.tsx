@@ -19,16 +19,16 @@ import type { PersonType } from '../../../shared/contract';
 import { useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
-import { PersonForm } from '../components/person-form';
 import { RecordBadges } from '../components/record-badges';
 import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
 import { useNeedsAttention, useReloadOnChange, useStandalone } from '../lib/live-data';
 import { useOpenRequests } from '../lib/open-record';
-import type { PersonFormType } from '../lib/person-form';
 import { useRememberedState } from '../lib/remembered';
 import { humanize } from '../lib/words';
-import { PersonDetail } from '../people/person-detail';
+import { PersonDetail } from './person-detail';
+import { PersonForm } from './person-form';
+import type { PersonFormType } from './person-form-state';
 
 const PAGE_SIZE = 50;
 

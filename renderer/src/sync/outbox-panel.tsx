@@ -25,11 +25,11 @@ import {
 import { useEffect, useState } from 'react';
 import type { DeskError, OutboxConflict, OutboxEntry } from '../../../shared/desk-api';
 import { useDesk, useDeskEvent, useDeskQuery } from '../bridge/hooks';
+import { DeskErrorAlert } from '../components/desk-error-alert';
+import { describeWhen } from '../components/status-presentation';
 import { toDeskError } from '../lib/desk-error';
-import { applicationPetIds, changeInWords, errorInWords } from '../lib/outbox-words';
 import { formatValue, humanize } from '../lib/words';
-import { DeskErrorAlert } from './desk-error-alert';
-import { describeWhen } from './status-presentation';
+import { applicationPetIds, changeInWords, errorInWords } from './outbox-words';
 
 /** The queue of local changes: what waits, what is retried, what the server refused and why. */
 export function OutboxPanel() {

@@ -19,10 +19,10 @@ import { COLOR_SCHEMES, type DeskError, type DeskSettings } from '../../../share
 import { formatMoney } from '../../../shared/wording/money';
 import { useDeskQuery } from '../bridge/hooks';
 import { useSettings } from '../bridge/settings';
-import { ConnectionCard } from '../components/connection-card';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
 import { toDeskError } from '../lib/desk-error';
+import { ConnectionCard } from './connection-card';
 
 /** Every currency the runtime can write, as "EUR · Euro", for the currency picker. */
 function currencyOptions(): Array<{ value: string; label: string }> {

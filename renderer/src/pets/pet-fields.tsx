@@ -1,6 +1,9 @@
 import { Divider, MultiSelect, Select, SimpleGrid, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import type { CustomField } from '../../../shared/contract';
-import type { FieldMessages, PetDraft } from '../lib/pet-form';
+import { CalendarDateInput } from '../components/calendar-date-input';
+import { CheckboxRow } from '../components/checkbox-row';
+import { CustomFieldInputs } from '../components/custom-field-inputs';
+import type { FieldMessages } from '../lib/form-messages';
 import {
   AGE_OPTIONS,
   COMPATIBILITY_OPTIONS,
@@ -11,9 +14,7 @@ import {
   statusOptions,
   TEMPERAMENT_OPTIONS,
 } from '../lib/words';
-import { CalendarDateInput } from './calendar-date-input';
-import { CheckboxRow } from './checkbox-row';
-import { CustomFieldInputs } from './custom-field-inputs';
+import type { PetDraft } from './pet-form';
 
 /** The pet form's inputs, shared by Intake and Edit; `errors` are shown under each field. */
 export function PetFields({
