@@ -17,8 +17,11 @@ export interface AdversarialOptions {
    * random order on every request (`shuffle`).
    */
   order?: 'updated' | 'arbitrary' | 'newest-first' | 'shuffle';
-  /** Changes one random pet before every list page request (a busy shelter). */
-  changeBeforeEveryPage?: boolean;
+  /**
+   * Changes one random pet before every list page request (a busy shelter); `'offset-pages'`: only before a page
+   * with `offset > 0`, and only a public pet, so the pages of one walk shift under it.
+   */
+  changeBeforeEveryPage?: boolean | 'offset-pages';
   /** Timestamps in whole seconds, so many records share one `updated_at`. */
   secondPrecision?: boolean;
   /**
@@ -61,6 +64,14 @@ export interface AdversarialOptions {
   }) => undefined | 'fail';
 }
 
+/** What the server held at one moment, with every version written after it (see `AdversarialServer.snapshot`). */
+export interface ServerSnapshot {
+  pets: Map<string, { pet: Pet; public: boolean; deleted: boolean }>;
+  people: Map<string, Person>;
+  /** Versions written since the snapshot, by record id, oldest first. */
+  later: Map<string, Array<Pet | Person>>;
+}
+
 interface StoredPet {
   pet: Pet;
   hidden: boolean;
@@ -94,6 +105,7 @@ export class AdversarialServer {
   /** Open trickling responses, ended on close. */
   private readonly trickles = new Set<NodeJS.Timeout>();
   private readonly windows = new Map<string, { start: number; used: number }>();
+  private readonly snapshots: ServerSnapshot[] = [];
   origin = '';
 
   constructor(options: AdversarialOptions = {}) {
@@ -124,9 +136,9 @@ export class AdversarialServer {
       .map((s) => s.pet);
   }
 
-  /** Changes one random pet (random from the fault generator, so a seed replays it). */
-  changeRandomPet(): void {
-    const ids = [...this.pets.keys()];
+  /** Changes one random pet (random from the fault generator, so a seed replays it); a public one with `publicOnly`. */
+  changeRandomPet(publicOnly = false): void {
+    const ids = publicOnly ? this.publicPets().map((pet) => pet.id) : [...this.pets.keys()];
     const id = ids[Math.floor(this.random() * ids.length)];
     if (id) this.updatePet(id, { description: `changed at request ${this.requestNo}` });
   }
@@ -171,7 +183,35 @@ export class AdversarialServer {
     const stored = this.pets.get(id);
     if (!stored) throw new Error(`no pet ${id}`);
     stored.pet = { ...stored.pet, ...changes, updated_at: this.stamp() };
+    this.noteVersion(stored.pet);
     return stored.pet;
+  }
+
+  /**
+   * What the server holds now; every version written afterwards is noted in it, so a test can tell whether the desk
+   * holds each record at the version it had then or a later one.
+   */
+  snapshot(): ServerSnapshot {
+    const snapshot: ServerSnapshot = {
+      pets: new Map(
+        [...this.pets.values()].map((s) => [
+          s.pet.id,
+          { pet: s.pet, public: !s.hidden && !s.deleted && s.pet.show_public, deleted: s.deleted },
+        ]),
+      ),
+      people: new Map(this.people),
+      later: new Map(),
+    };
+    this.snapshots.push(snapshot);
+    return snapshot;
+  }
+
+  private noteVersion(record: Pet | Person): void {
+    for (const snapshot of this.snapshots) {
+      const versions = snapshot.later.get(record.id) ?? [];
+      versions.push(record);
+      snapshot.later.set(record.id, versions);
+    }
   }
 
   updatePerson(id: string, changes: Partial<Person>): Person {
@@ -179,13 +219,21 @@ export class AdversarialServer {
     if (!person) throw new Error(`no person ${id}`);
     const next = { ...person, ...changes, updated_at: this.stamp() };
     this.people.set(id, next);
+    this.noteVersion(next);
     return next;
   }
 
-  /** Takes a pet off the public list (non-public custom status): no tombstone, `updated_at` unchanged. */
-  hidePet(id: string, hidden = true): void {
+  /**
+   * Takes a pet off the public list (non-public custom status): no tombstone, `updated_at` unchanged unless
+   * `touch` (a status change made by staff, which moves it).
+   */
+  hidePet(id: string, hidden = true, touch = false): void {
     const stored = this.pets.get(id);
-    if (stored) stored.hidden = hidden;
+    if (!stored) return;
+    stored.hidden = hidden;
+    if (!touch) return;
+    stored.pet = { ...stored.pet, updated_at: this.stamp() };
+    this.noteVersion(stored.pet);
   }
 
   deletePet(id: string): void {
@@ -299,7 +347,11 @@ export class AdversarialServer {
       const key = `${path}?${url.searchParams.get('type') ?? ''}`;
       const pageNo = this.listRequests.get(key) ?? 0;
       this.listRequests.set(key, pageNo + 1);
-      if (this.options.changeBeforeEveryPage) this.changeRandomPet();
+      const change = this.options.changeBeforeEveryPage;
+      if (change === true) this.changeRandomPet();
+      else if (change === 'offset-pages' && Number(url.searchParams.get('offset') ?? 0) > 0) {
+        this.changeRandomPet(true);
+      }
       const before = this.options.beforeListPage?.({
         path,
         type: url.searchParams.get('type'),

@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
 import { type ApiClient, createApiClient } from '../../electron/desk/client';
 import { getPerson, getPet, type MirrorDb, statement } from '../../electron/desk/mirror';
-import type { AdversarialServer } from './adversarial-server';
+import type { Person, Pet } from '../../shared/contract';
+import type { AdversarialServer, ServerSnapshot } from './adversarial-server';
 
 /** A client with tiny backoffs, so fault-injection tests run fast. */
 export function fastClient(origin: string, apiKey = 'key'): ApiClient {
@@ -46,4 +47,38 @@ export function expectConverged(
   }
   const peopleRows = statement(db, 'SELECT COUNT(*) AS n FROM person').get() as { n: number };
   expect(peopleRows.n).toBe(server.people.size);
+}
+
+/**
+ * Asserts the mirror holds what the server held at `snapshot` (taken before a sync began), or a version written
+ * since: every pet and person at that version or a later one, pets public then and unchanged since listed, pets
+ * deleted or off the list then (and known to the desk) not listed. Changes made while the sync ran may or may not
+ * be held yet.
+ */
+export function expectHolds(db: MirrorDb, snapshot: ServerSnapshot, label: string): void {
+  const heldAtOrAfter = (id: string, then: Pet | Person, held: unknown) => {
+    const accepted = [then, ...(snapshot.later.get(id) ?? [])];
+    expect(
+      accepted.some((version) => JSON.stringify(version) === JSON.stringify(held)),
+      `${label}: ${id} is held at ${JSON.stringify(held)?.slice(0, 160)}, expected ${JSON.stringify(then).slice(0, 160)} or later`,
+    ).toBe(true);
+  };
+  for (const [id, then] of snapshot.pets) {
+    const mirrored = getPet(db, id);
+    const changedSince = snapshot.later.has(id);
+    if (then.deleted) {
+      // Deleted off the list: a desk that already held it off the list learns of it by the periodic re-check.
+      if (mirrored) expect(mirrored.presence, `${label}: deleted pet ${id}`).not.toBe('listed');
+      continue;
+    }
+    if (!then.public) {
+      if (mirrored && !changedSince)
+        expect(mirrored.presence, `${label}: hidden pet ${id}`).not.toBe('listed');
+      continue;
+    }
+    expect(mirrored, `${label}: public pet ${id} missing`).toBeDefined();
+    heldAtOrAfter(id, then.pet, mirrored?.record);
+    if (!changedSince) expect(mirrored?.presence, `${label}: public pet ${id}`).toBe('listed');
+  }
+  for (const [id, then] of snapshot.people) heldAtOrAfter(id, then, getPerson(db, id)?.record);
 }

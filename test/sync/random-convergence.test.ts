@@ -4,15 +4,7 @@ import { type Mirror, openMirror } from '../../electron/desk/mirror';
 import { runSync } from '../../electron/desk/sync';
 import { AdversarialServer } from './adversarial-server';
 import { expectConverged, fastClient } from './helpers';
-
-/** Small deterministic PRNG for the scenario (the server has its own for faults). */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 4294967296;
-  };
-}
+import { seededRandom } from './seeded-random';
 
 let server: AdversarialServer | undefined;
 let mirror: Mirror | undefined;
@@ -26,7 +18,7 @@ afterEach(async () => {
 describe('random convergence', () => {
   for (const seed of [3, 7, 11, 19, 23]) {
     it(`converges exactly after random edits during pulls, any order, faults (seed ${seed})`, async () => {
-      const random = prng(seed);
+      const random = seededRandom(seed);
       const orders = ['updated', 'arbitrary', 'newest-first'] as const;
       let mutating = true;
       const active = new AdversarialServer({

@@ -44,9 +44,9 @@ export {
  * - On a server that lists in ascending `updated_at` order the walk pages by keyset (see `nextAnchor`): records
  *   edited meanwhile move to the end instead of shifting pages. Otherwise it pages by offset, and pages may shift or
  *   be reordered between requests.
- * - Completeness is checked against the server's own count: the list's `total` for the checkpoint must equal the
- *   records the mirror holds as listed at or after it, and after an offset walk every one of them must have been
- *   seen by this pull (see `repairUntilConverged`). Only what shifted is read again; nothing read is thrown away.
+ * - Completeness is proved by what the pull itself read: a fresh `total` for the checkpoint's query must not exceed
+ *   the distinct records this pull saw in its list pages (see `repairUntilConverged`). Until it does, what may have
+ *   shifted is read again, boundedly; nothing read is thrown away.
  * - The checkpoint moves to the newest `updated_at` seen, but after an offset walk no later than the server's clock
  *   when that walk began: edits made behind the walk are read by one more pull at once (`catchUp`), and what is
  *   edited during that one by the next sync, so no quiet moment is needed to finish (see `checkpointOf`). It is
@@ -124,9 +124,9 @@ async function pullChanges(
     maxSeen: since,
     stage: since === null ? 'filling' : 'updating',
     persisted: stored.pass !== undefined,
-    resumed: resume !== undefined,
     seen: new Set(),
     offsetWalkStartedAt: null,
+    shiftedTieAt: null,
     result: {
       collection: collection.name,
       complete: false,
@@ -147,6 +147,12 @@ async function pullChanges(
   // One page from the start is one snapshot of the list: nothing can have shifted.
   if (!resume && first.position.pages === 1 && !first.emptyPage) {
     if (since === null) pull.result.listTotal = first.lastTotal;
+    commit(pull);
+    return pull;
+  }
+  // A walk resumed from an earlier run saw only its last pages in this one. In updated order throughout, it missed
+  // nothing by construction (records edited meanwhile went to its end); in any other order it is read again.
+  if (resume && first.position.keyset && !first.emptyPage) {
     commit(pull);
     return pull;
   }

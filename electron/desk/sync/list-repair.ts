@@ -1,110 +1,71 @@
-import { countListed, listedIds, toMs } from '../mirror';
 import { startPosition, type WalkResult } from './list-walk';
-import { commit, currentTotal, type ListPullResult, type Pull, stopForInvalid, walk } from './pull-steps';
-import { checkByIds } from './reconcile';
+import {
+  commit,
+  currentTotal,
+  type ListPullResult,
+  type Pull,
+  stopForInvalid,
+  stopIncomplete,
+  walk,
+} from './pull-steps';
 
 /** Repair rounds of one pull (re-reading what may have shifted) before it gives up for this run. */
 export const MAX_REPAIR_ROUNDS = 12;
 
-/** Rounds in a row that did not bring the counts closer, after which the pull stops repairing for this run. */
+/** Whole walks in a row that brought no record not seen before, after which the pull gives up for this run. */
 const MAX_STALLED_ROUNDS = 5;
 
-/** Records asked about by id in one pull (records the list stopped showing, or listed records it never showed). */
-const MAX_CHECKS_BY_ID = 500;
-
 /**
- * Compares the server's count with the mirror's and repairs until they agree:
- * - a shortfall reads again what may have shifted (first the end of the list, where edited records go on a server
- *   that lists in updated order, then the whole query);
- * - a surplus asks by id about the records the last whole walk did not show (they left the list);
- * - once the counts agree after a walk that paged by offset, listed records the pull never saw (the mirror may count
- *   an older copy of them) are fetched by id, or the list is walked again when there are too many.
- * Each round keeps what it read, so a busy server that reorders on every request still lets the pull finish.
+ * Reads again until the pull has proved it holds the list, then commits; after a bounded number of rounds it stops
+ * and says why, with the checkpoint where it was.
+ *
+ * The proof: a fresh `total` for the pull's query is at most the number of distinct records this pull saw in its
+ * list pages. Every record the list shows at that moment was then seen by this pull, so at the version the server
+ * had when the pull began or a later one (records only move forward, and nothing read is thrown away). It holds
+ * whatever the list's order and however its pages shifted, where counting the mirror's rows would not: a walk in a
+ * shuffled order can leave the right number of rows with stale contents, and records that left the list since the
+ * last sync can hide as many that were skipped. (A record seen and then taken off the list during the pull is
+ * counted too; the removal check that follows the pull reads the whole list again when that happens.)
+ *
+ * Each round reads again what may have been skipped: first the end of the list (on a server that lists in updated
+ * order, records edited meanwhile go there), then the whole query. Every page read is kept.
  */
 export async function repairUntilConverged(
   pull: Pull,
   lastWhole: WalkResult | undefined,
 ): Promise<ListPullResult> {
-  const { db, collection, since, result } = pull;
-  const scope = { entityType: collection.entityType, personType: collection.personType };
-  const sinceMs = since === null ? undefined : toMs(since);
+  const { collection, since, result } = pull;
   // Reading only the end of the list helps when the server lists in updated order (edited records go there).
-  const tailHelps = lastWhole?.position.keyset ?? true;
-  let whole = lastWhole;
-  let checkedById = 0;
+  const inUpdatedOrder = lastWhole?.position.keyset ?? true;
   let requestId: string | undefined;
-  let counts = { server: 0, mirror: 0 };
-  let gap = Number.POSITIVE_INFINITY;
+  let total = 0;
   let stalled = 0;
+  let seenBefore = pull.seen.size;
   let lastReadTailOnly = false;
-  const checkById = async (ids: string[], presence: 'unlisted' | 'keep') => {
-    checkedById += ids.length;
-    await checkByIds(db, pull.client, collection, ids, pull.options.signal, result.reconciled, presence);
-    result.requests += ids.length;
-    for (const id of ids) pull.seen.add(id);
-  };
   for (let round = 0; ; round += 1) {
     const current = await currentTotal(pull);
     requestId = current.requestId;
-    counts = { server: current.total, mirror: countListed(db, scope, sinceMs) };
-    if (counts.server === counts.mirror && !result.problem) {
-      const unseen = unseenListed(pull, sinceMs);
-      if (unseen.length === 0) {
-        if (since === null) result.listTotal = counts.server;
-        return commit(pull);
-      }
-      if (round >= MAX_REPAIR_ROUNDS) break;
-      result.repairs += 1;
-      pull.stage = 'repairing';
-      if (unseen.length <= MAX_CHECKS_BY_ID - checkedById) await checkById(unseen, 'keep');
-      else await walk(pull, startPosition(since, false), false);
-      continue;
+    total = current.total;
+    if (pull.seen.size >= total && !result.problem) {
+      if (since === null) result.listTotal = total;
+      return commit(pull);
     }
-    const nowGap = Math.abs(counts.server - counts.mirror);
-    // Only a whole read that left the gap as it was counts as stalled: on a server that reorders on every request
-    // an offset walk is a sample, and a short tail read that finds nothing says little.
-    if (nowGap < gap) stalled = 0;
-    else if (!lastReadTailOnly) stalled += 1;
-    gap = Math.min(gap, nowGap);
+    // Only a whole read that found nothing new counts as stalled: a short tail read that finds nothing says little.
+    if (pull.seen.size > seenBefore) stalled = 0;
+    else if (round > 0 && !lastReadTailOnly) stalled += 1;
+    seenBefore = pull.seen.size;
     if (round >= MAX_REPAIR_ROUNDS || stalled >= MAX_STALLED_ROUNDS) break;
     result.repairs += 1;
     pull.stage = 'repairing';
     result.problem = undefined;
-    if (counts.mirror > counts.server && whole) {
-      const seen = whole.seen;
-      const unseen = listedIds(db, scope, sinceMs).filter((id) => !seen.has(id));
-      const batch = unseen.slice(0, Math.max(0, MAX_CHECKS_BY_ID - checkedById));
-      if (batch.length > 0) {
-        await checkById(batch, 'unlisted');
-        whole = undefined;
-        lastReadTailOnly = false;
-        continue;
-      }
-    }
-    const tailOnly = tailHelps && counts.mirror < counts.server && round % 2 === 0;
+    // A whole read pages by offset: the order the last one relied on did not prove the list complete.
+    const tailOnly = inUpdatedOrder && round % 2 === 0;
     lastReadTailOnly = tailOnly;
     const walked = await walk(pull, startPosition(tailOnly ? pull.maxSeen : since, tailOnly), false);
     if (walked.invalid.length > 0) return stopForInvalid(pull);
-    if (!tailOnly) whole = walked;
-    else for (const id of walked.seen) whole?.seen.add(id);
   }
-  result.incompleteReason = result.problem ? 'empty-page' : 'unconverged';
+  stopIncomplete(pull, result.problem ? 'empty-page' : 'unconverged');
   const where = requestId ? ` (request id ${requestId})` : '';
-  result.problem ??=
-    counts.server === counts.mirror
-      ? `The server's ${collection.name} kept changing faster than the desk could read them after ${result.repairs} repairs${where}; what was read is kept and the next sync goes on from there.`
-      : `The server's ${collection.name} total (${counts.server}) still differs from the ${counts.mirror} records it listed after ${result.repairs} repairs${where}; what was read is kept and the next sync goes on from there.`;
+  result.problem ??= `The server's ${collection.name} list kept changing while the desk read it: after ${result.repairs} repairs the desk had seen ${pull.seen.size} of the ${total} records of the list's total${where}. The mirror may be behind; what was read is kept and the next sync goes on from there.`;
   return result;
-}
-
-/**
- * Listed records in the pull's range that it never saw, when that matters: after a walk that paged by offset the
- * counts can agree while the mirror counts an older copy of a record the walk skipped. A pull resumed from an earlier
- * run did not see the pages stored then, so there the counts alone decide.
- */
-function unseenListed(pull: Pull, sinceMs: number | undefined): string[] {
-  if (pull.offsetWalkStartedAt === null || pull.resumed) return [];
-  const { collection } = pull;
-  const scope = { entityType: collection.entityType, personType: collection.personType };
-  return listedIds(pull.db, scope, sinceMs).filter((id) => !pull.seen.has(id));
 }

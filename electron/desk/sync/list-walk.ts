@@ -1,8 +1,9 @@
 import { type ApiClient, ApiError } from '../client';
-import type { MirrorDb } from '../mirror';
+import { type MirrorDb, toMs } from '../mirror';
 import { type ListCollection, PAGE_LIMIT } from './collections';
 import {
   type Anchor,
+  earlierOf,
   type InvalidRecord,
   laterOf,
   nextAnchor,
@@ -30,6 +31,13 @@ export interface WalkPosition {
   firstTotal: number | null;
   /** `X-Generated-At` of the walk's first page: the server's clock when the walk began. */
   startedAt: string | null;
+  /**
+   * The earliest `updated_at` whose tie shifted while the walk paged inside it by keyset (see `tieShifted`): the
+   * checkpoint does not move past it, so the next pull reads that tie again.
+   */
+  shiftedTieAt: string | null;
+  /** The id of the last record read, when the next page is asked from inside its tie by keyset. */
+  lastIdInTie: string | null;
 }
 
 export interface WalkOptions {
@@ -65,6 +73,8 @@ export function startPosition(since: string | null, keyset = true): WalkPosition
     records: 0,
     firstTotal: null,
     startedAt: null,
+    shiftedTieAt: null,
+    lastIdInTie: null,
   };
 }
 
@@ -78,6 +88,31 @@ const EXTRA_RECORDS = 10 * PAGE_LIMIT;
 /** The largest number of records a walk over a list of `total` records may read. */
 export function recordBudget(total: number): number {
   return 2 * total + EXTRA_RECORDS;
+}
+
+/**
+ * Records a walk's first page must hold, in (`updated_at`, `id`) order, before the walk pages by keyset: a few
+ * records can be in that order by chance (two in half of all orders), so a server that serves tiny pages, or whose
+ * whole list fits a page, is read by offset.
+ */
+const PAGE_SHOWING_ORDER = 10;
+
+function showsOrder(page: RequestedPage): boolean {
+  return page.facts.count >= PAGE_SHOWING_ORDER;
+}
+
+/**
+ * Whether `page`, asked from inside a tie by keyset, starts with a record the walk already read there: the tie
+ * shifted under the walk (a record edited meanwhile took that stamp with a smaller id), so a record may have been
+ * skipped by the offset.
+ */
+function tieShifted(page: RequestedPage, lastIdInTie: string | null): boolean {
+  const { anchor, facts } = page;
+  if (lastIdInTie === null || anchor.since === null || anchor.offset === 0 || facts.minUpdatedAt == null) {
+    return false;
+  }
+  const first = facts.ids[0];
+  return first !== undefined && toMs(facts.minUpdatedAt) === toMs(anchor.since) && first <= lastIdInTie;
 }
 
 /**
@@ -118,16 +153,22 @@ export async function walkList(
     if (page.status === 304) result.notModified += 1;
     result.lastTotal = page.facts.total;
     const before = result.position;
-    const keyset = before.keyset && page.facts.sorted;
+    const keyset = before.keyset && page.facts.sorted && (before.pages > 0 || showsOrder(page));
     const firstTotal = before.firstTotal ?? page.facts.total;
+    const anchor = nextAnchor(page, keyset);
     const position: WalkPosition = {
-      anchor: nextAnchor(page, keyset),
+      anchor,
       keyset,
       maxSeen: before.maxSeen,
       pages: before.pages + 1,
       records: before.records + page.facts.count,
       firstTotal,
       startedAt: before.pages === 0 ? (page.generatedAt ?? null) : before.startedAt,
+      shiftedTieAt:
+        before.keyset && page.anchor.since !== null && tieShifted(page, before.lastIdInTie)
+          ? earlierOf(before.shiftedTieAt, page.anchor.since)
+          : before.shiftedTieAt,
+      lastIdInTie: keyset && anchor.offset > 0 ? (page.facts.ids.at(-1) ?? null) : null,
     };
     const empty = page.facts.hasMore && page.facts.count === 0;
     if (page.facts.hasMore && !empty) {

@@ -35,10 +35,15 @@ export interface PageFacts {
   count: number;
   ids: string[];
   maxUpdatedAt: string | null;
-  /** Records in ascending `updated_at` order, each with a readable `updated_at`. */
+  /**
+   * Records in ascending `updated_at` order and, among equal stamps, ascending `id` (the order keyset paging needs:
+   * a page of equal stamps in another order says the server does not sort), each with a readable `updated_at`.
+   */
   sorted: boolean;
   /** Records carrying `maxUpdatedAt`. */
   tail: number;
+  /** Smallest `updated_at` on the page (its first record's, when sorted); unknown for pages cached before it was kept. */
+  minUpdatedAt?: string | null;
 }
 
 export interface RequestedPage {
@@ -65,28 +70,52 @@ export function laterOf(a: string | null, b: string | null | undefined): string 
   return diff > 0 || (diff === 0 && b > a) ? b : a;
 }
 
+/** Earlier of two server timestamps. */
+export function earlierOf(a: string | null, b: string): string {
+  if (a === null) return b;
+  return toMs(b) < toMs(a) ? b : a;
+}
+
+/**
+ * A little before a server clock reading (seeing a few records twice is harmless): a whole second when the server
+ * stamps whole seconds (`X-Generated-At` has milliseconds, so a record stamped in that second sorts before it), a few
+ * milliseconds otherwise.
+ */
+export function marginBefore(clock: string, stampSample: string | null): string {
+  const margin = stampSample !== null && !/\.\d/.test(stampSample) ? 1_000 : 5;
+  return new Date(toMs(clock) - margin).toISOString();
+}
+
 function factsOf(records: unknown[], total: number, hasMore: boolean): PageFacts {
   let sorted = true;
   let max: string | null = null;
   let maxMs = Number.NEGATIVE_INFINITY;
+  let min: string | null = null;
+  let minMs = Number.POSITIVE_INFINITY;
   let tail = 0;
+  let previousId = '';
   const ids: string[] = [];
   for (const record of records) {
     const { id, updated_at: at } = (record ?? {}) as { id?: unknown; updated_at?: unknown };
     if (typeof id === 'string') ids.push(id);
     const ms = typeof at === 'string' ? Date.parse(at) : Number.NaN;
-    if (Number.isNaN(ms)) {
+    if (Number.isNaN(ms) || typeof id !== 'string') {
       sorted = false;
       continue;
     }
-    if (ms < maxMs) sorted = false;
+    if (ms < maxMs || (ms === maxMs && id <= previousId)) sorted = false;
+    previousId = id;
+    if (ms < minMs) {
+      minMs = ms;
+      min = at as string;
+    }
     if (ms > maxMs) {
       maxMs = ms;
       max = at as string;
       tail = 1;
     } else if (ms === maxMs) tail += 1;
   }
-  return { total, hasMore, count: records.length, ids, maxUpdatedAt: max, sorted, tail };
+  return { total, hasMore, count: records.length, ids, maxUpdatedAt: max, minUpdatedAt: min, sorted, tail };
 }
 
 /** Requests one list page, conditionally with the ETag stored for its exact URL. Writes nothing. */
@@ -121,6 +150,7 @@ export async function requestPage(
         maxUpdatedAt: meta.maxUpdatedAt ?? null,
         sorted: meta.sorted ?? false,
         tail: meta.tail ?? 0,
+        minUpdatedAt: meta.minUpdatedAt ?? null,
       },
     };
   }

@@ -11,7 +11,7 @@ import {
 } from '../mirror';
 import { type ListCollection, pageEnvelopeSchema, pageUrl } from './collections';
 import { type WalkPosition, type WalkResult, walkList } from './list-walk';
-import { cacheScope, type InvalidRecord, laterOf } from './page-store';
+import { cacheScope, earlierOf, type InvalidRecord, laterOf, marginBefore } from './page-store';
 import type { ReconcileResult } from './reconcile';
 
 /**
@@ -66,6 +66,8 @@ const positionSchema = z.object({
   records: z.number().int().min(0),
   firstTotal: z.number().int().nullable(),
   startedAt: z.string().nullable(),
+  shiftedTieAt: z.string().nullable().default(null),
+  lastIdInTie: z.string().nullable().default(null),
 });
 
 export const listStateSchema = z.object({
@@ -90,15 +92,19 @@ export interface Pull {
   stage: SyncStage;
   /** A walk position is stored in the sync state (it must be cleared when the pull ends). */
   persisted: boolean;
-  /** The pull went on from a walk cut off in an earlier run (the records stored then are not in `seen`). */
-  resumed: boolean;
-  /** Ids of every record this pull saw in a list page (stored or unchanged) or fetched by id. */
+  /**
+   * Ids of every record this pull saw in a page of its list (stored, or unchanged with a 304); not records fetched by
+   * id, which may be off the list. A pull resumed from an earlier run starts empty: the pages stored then were read
+   * before this run, and proving the list complete needs records seen by this one (see `repairUntilConverged`).
+   */
   seen: Set<string>;
   /**
    * The server's clock at the first page of the earliest walk that paged by offset. Records edited behind such a
    * walk may have been read at an older version, so the checkpoint may not move past it (see `checkpointOf`).
    */
   offsetWalkStartedAt: string | null;
+  /** The earliest tie that shifted under a keyset walk of this pull (see `WalkPosition.shiftedTieAt`). */
+  shiftedTieAt: string | null;
 }
 
 /** Walks from `from`, persisting the position with each page when `persist`, and adds its figures to the pull. */
@@ -136,7 +142,8 @@ export async function walk(pull: Pull, from: WalkPosition, persist: boolean): Pr
   result.invalid.push(...walked.invalid);
   for (const id of walked.seen) pull.seen.add(id);
   pull.maxSeen = laterOf(pull.maxSeen, walked.position.maxSeen);
-  const { keyset, pages, startedAt } = walked.position;
+  const { keyset, pages, startedAt, shiftedTieAt } = walked.position;
+  if (shiftedTieAt) pull.shiftedTieAt = earlierOf(pull.shiftedTieAt, shiftedTieAt);
   if (!keyset && pages > 1 && startedAt)
     pull.offsetWalkStartedAt = earlierOf(pull.offsetWalkStartedAt, startedAt);
   if (walked.emptyPage) {
@@ -159,43 +166,40 @@ export async function currentTotal(pull: Pull): Promise<{ total: number; request
 }
 
 /**
- * A little before a server clock reading (seeing a few records twice is harmless): a whole second when the server
- * stamps whole seconds (`X-Generated-At` has milliseconds, so a record stamped in that second sorts before it), a few
- * milliseconds otherwise.
- */
-function marginBefore(clock: string, stampSample: string | null): string {
-  const margin = stampSample !== null && !/\.\d/.test(stampSample) ? 1_000 : 5;
-  return new Date(toMs(clock) - margin).toISOString();
-}
-
-/**
  * Where the next pull asks from. Normally the newest `updated_at` seen. After a walk that paged by offset it is no
  * later than the server's clock when that walk began: a record edited behind the walk may have been read at its
  * older version, and its edit carries a stamp after that clock, so the next pull reads it again. Never earlier than
  * the pull's own checkpoint (a server clock going back must not make the desk re-read everything).
  */
 function checkpointOf(pull: Pull): string | null {
-  if (pull.offsetWalkStartedAt === null) return pull.maxSeen;
+  // A record edited into a tie the walk was inside may have been skipped: the next pull reads that tie again.
+  const maxSeen = pull.shiftedTieAt === null ? pull.maxSeen : earlierOf(pull.maxSeen, pull.shiftedTieAt);
+  if (pull.offsetWalkStartedAt === null) return maxSeen;
   const bound = marginBefore(pull.offsetWalkStartedAt, pull.maxSeen);
-  const capped = pull.maxSeen !== null && toMs(pull.maxSeen) <= toMs(bound) ? pull.maxSeen : bound;
+  const capped = maxSeen !== null && toMs(maxSeen) <= toMs(bound) ? maxSeen : bound;
   return laterOf(pull.since, capped);
-}
-
-/** Earlier of two server timestamps. */
-function earlierOf(a: string | null, b: string): string {
-  if (a === null) return b;
-  return toMs(b) < toMs(a) ? b : a;
 }
 
 /** A record failed validation: the pull stops without moving the checkpoint, so the page is asked for again. */
 export function stopForInvalid(pull: Pull): ListPullResult {
+  return stopIncomplete(pull, 'invalid-records');
+}
+
+/**
+ * The pull ends without converging: the checkpoint stays, and so does no walk position (the next pull starts its
+ * reading afresh rather than resuming a walk that already reached its end).
+ */
+export function stopIncomplete(
+  pull: Pull,
+  reason: NonNullable<ListPullResult['incompleteReason']>,
+): ListPullResult {
   const { db, collection, since, result } = pull;
   if (pull.persisted) {
     db.transaction(() =>
       writeSyncState(db, stateKey(collection), { checkpoint: since } satisfies ListState),
     )();
   }
-  result.incompleteReason = 'invalid-records';
+  result.incompleteReason = reason;
   return result;
 }
 

@@ -24,7 +24,7 @@ export const MAX_RECORD_CHECKS = 500;
 
 /**
  * Whole-list walks a removal check may take to see every listed record (a busy or unordered list can shift under
- * one); it stops earlier once a walk adds nothing new.
+ * one); it stops earlier once a walk shows exactly the records of the walk before (the list is not moving).
  */
 const LISTING_WALKS = 10;
 
@@ -88,6 +88,7 @@ export async function checkRemovals(
   if (!options.force && result.serverTotal === result.mirrorListed) return result;
   result.walked = true;
   const seen = new Set<string>();
+  let previousWalk = new Set<string>();
   let total = result.serverTotal;
   for (let attempt = 0; attempt < LISTING_WALKS; attempt += 1) {
     const walked = await walkList(db, client, collection, startPosition(null), {
@@ -106,11 +107,20 @@ export async function checkRemovals(
     result.notModified += walked.notModified;
     result.written += walked.written;
     result.invalid.push(...walked.invalid);
-    const before = seen.size;
     for (const id of walked.seen) seen.add(id);
-    total = walked.lastTotal;
     if (walked.invalid.length > 0 || walked.emptyPage) break;
-    if (seen.size >= total || (attempt > 0 && seen.size === before)) break;
+    // One page is one snapshot of the list; after more, only a count taken now says how many it shows now (a page
+    // asked by keyset counts from its own stamp, not the whole list).
+    if (walked.position.pages === 1) total = walked.lastTotal;
+    else {
+      const fresh = await listTotal(db, client, collection, options.signal);
+      result.requests += 1;
+      if (fresh.notModified) result.notModified += 1;
+      total = fresh.total;
+    }
+    const standingStill = sameIds(walked.seen, previousWalk);
+    previousWalk = walked.seen;
+    if (seen.size >= total || standingStill) break;
   }
   if (seen.size < total || result.invalid.length > 0) {
     result.problem = `The ${collection.name} list could not be read completely (${seen.size} of ${total}); records it did not show are kept as they are and checked again next time.`;
@@ -132,6 +142,12 @@ export async function checkRemovals(
   result.written += result.reconciled.removed + result.reconciled.unlisted;
   result.invalid.push(...result.reconciled.invalid);
   return result;
+}
+
+function sameIds(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  if (a.size !== b.size) return false;
+  for (const id of a) if (!b.has(id)) return false;
+  return true;
 }
 
 function recordsOffList(db: MirrorDb, collection: ListCollection): string[] {

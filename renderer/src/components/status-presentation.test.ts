@@ -30,6 +30,21 @@ describe('status presentation', () => {
     ).toBe('Syncing · Adopters 0');
   });
 
+  it('says "Not up to date" after a sync that could not prove the mirror complete, never "Up to date"', () => {
+    const behind = {
+      ...INITIAL_DESK_STATUS,
+      state: 'error' as const,
+      error: {
+        code: 'sync_incomplete',
+        message: 'The server’s pets list kept changing while the desk read it.',
+      },
+    };
+    expect(statusLine(behind)).toBe('Not up to date');
+    expect(
+      statusLine({ ...behind, error: { code: 'invalid_response', message: 'A record broke the contract.' } }),
+    ).toBe('Sync problem');
+  });
+
   it('describes when the last sync happened', () => {
     const now = Date.parse('2026-05-01T12:00:00Z');
     expect(describeWhen(null, now)).toBe('never');

@@ -78,6 +78,8 @@ export function describeWhen(iso: string | null, now: number = Date.now()): stri
 /** One short line for the header, e.g. "Syncing · Pets 120 of 480". */
 export function statusLine(status: DeskStatus): string {
   const look = STATUS_LOOKS[status.state];
+  // A sync that read the server but could not prove it holds everything: the mirror may be behind.
+  if (status.state === 'error' && status.error?.code === 'sync_incomplete') return 'Not up to date';
   if (status.state === 'syncing' && status.progress) {
     const { phase, recordsDone, recordsTotal } = status.progress;
     return `${look.label} · ${phase} ${recordsDone}${recordsTotal === null ? '' : ` of ${recordsTotal}`}`;
