@@ -144,6 +144,25 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     const adopted = found.find((pet) => pet.name === petBadge && pet.adopted_by === person?.id);
     expect(adopted?.status).toBe('adopted');
 
+    // The adopted pet's page names who adopted it, linked to their page (not the person's id).
+    const adoptedRow = adopted?.custom_id ?? adopted?.name ?? '';
+    await page.goto(`${desk.url}#/pets`);
+    await page.getByLabel('Search').fill(adoptedRow);
+    await page
+      .getByRole('table', { name: 'Pets' })
+      .getByRole('row')
+      .filter({ hasText: adoptedRow })
+      .first()
+      .click();
+    const adopter = page
+      .getByRole('dialog')
+      .getByRole('table', { name: 'Pet fields' })
+      .getByRole('button', { name: applicant });
+    await expect(adopter).toBeVisible({ timeout: 30_000 });
+    await adopter.click();
+    await expect(page.getByRole('dialog').getByRole('heading', { name: applicant })).toBeVisible();
+    await page.keyboard.press('Escape');
+
     // A staff decision on a person: blocked, with notes, from the person's record.
     await page.goto(`${desk.url}#/people`);
     await page.getByLabel('Search').fill(applicant);

@@ -1,6 +1,6 @@
 import { Alert, Badge, Button, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconClockHour4, IconEdit } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import type { CustomField } from '../../../shared/contract';
 import type { MirrorPet } from '../../../shared/desk-api';
 import { useCurrency } from '../bridge/settings';
@@ -11,6 +11,7 @@ import { formatCalendarDate, formatMomentDate } from '../lib/dates';
 import { formatCoat, formatFee, formatValue, humanize, statusColor } from '../lib/words';
 import { KennelCardButton } from '../print/kennel-card-button';
 import { DeletePetSection } from '../shelter/delete-pet-section';
+import { AdoptedBy } from './adopted-by';
 import { PetPhoto } from './pet-photo';
 import { QuickStatus } from './pet-quick-status';
 
@@ -134,7 +135,7 @@ function PetDetails({
   statuses: readonly string[];
 }) {
   const { record } = pet;
-  const rows: [string, string, string][] = [
+  const rows: [string, string, ReactNode][] = [
     ['species', 'Species', humanize(record.species)],
     ['breed', 'Breed', formatValue(record.breed)],
     ['color', 'Colour', formatValue(record.color)],
@@ -164,7 +165,7 @@ function PetDetails({
     ['intake_date', 'Intake', formatCalendarDate(record.intake_date)],
     ['outcome_date', 'Outcome', formatCalendarDate(record.outcome_date)],
     ['adopted_on', 'Adopted on', formatCalendarDate(record.adopted_on)],
-    ['adopted_by', 'Adopted by', formatValue(record.adopted_by)],
+    ['adopted_by', 'Adopted by', record.adopted_by ? <AdoptedBy personId={record.adopted_by} /> : '—'],
     ['primary_veterinarian', 'Veterinarian', formatValue(record.primary_veterinarian)],
     ['status_change_notes', 'Status notes', formatValue(record.status_change_notes)],
     ['updated_at', 'Last changed', formatMomentDate(record.updated_at)],
