@@ -78,11 +78,14 @@ export function serverDatabasePath(dataDir: string): string {
 
 /**
  * Opens (creating and migrating) the server database and builds the stores on it.
- * `filename` may be ':memory:' for unit tests.
+ * `filename` may be ':memory:' for unit tests. `lookOnThisThread`: the look for pets without a stored response
+ * runs on this thread rather than a worker's (the command line, which serves nothing meanwhile: a worker's start,
+ * about 0.1 s, is more than the look takes on most shelters).
  */
 export async function openServerContext(
   filename: string,
   now: () => number = Date.now,
+  options: { lookOnThisThread?: boolean } = {},
 ): Promise<ServerContext> {
   if (filename !== ':memory:') fs.mkdirSync(path.dirname(filename), { recursive: true, mode: 0o700 });
   const { db, sqlite, close } = await openDatabase<ServerSchema>({
@@ -104,7 +107,7 @@ export async function openServerContext(
   const people = new PeopleStore(sqlite, clock, pets, new SearchVocabulary(sqlite, 'people'), now);
   // A database from before stored responses gets them now (about 4 s per 100k pets, once); a re-rendering
   // interrupted by a crash carries on.
-  const filled = await pets.bodies.fillMissing();
+  const filled = await pets.bodies.fillMissing(options.lookOnThisThread ? 'this-thread' : undefined);
   if (filled > 1000) console.error(`[server] stored the responses of ${filled} pets`);
   pets.restamps.resume();
   const peopleRestamps = new PeopleRestamps(sqlite, background, clock);
