@@ -23,7 +23,7 @@ export async function openStaffOperations(
   serverDataDir: string,
 ): Promise<{ staff: StaffOperations; close(): Promise<void> }> {
   const app = await openServerContext(serverDatabasePath(serverDataDir), Date.now, {
-    lookOnThisThread: true,
+    checksOnThisThread: true,
   });
   return { staff: createStaffOperations(app), close: () => app.close() };
 }
