@@ -1,3 +1,4 @@
+import type { Token } from 'marked';
 import type QRCodeModule from 'qrcode';
 import type { Paper } from '../../../shared/desk-api/print';
 import { FONT_NAMES, type FontSegment, fontSegments, registerFonts, widthOfSegments } from './fonts';
@@ -22,17 +23,39 @@ export const COLORS = {
 export type Doc = PDFKit.PDFDocument;
 
 /**
- * pdfkit and qrcode, imported by the first document rather than with this module: loading them costs more than a
- * command line call that prints nothing (`outbox list` assembles the whole desk core, print service included).
+ * pdfkit, qrcode and marked, imported by the first document rather than with this module: loading them costs more
+ * than a command line call that prints nothing (`outbox list` assembles the whole desk core, print service
+ * included).
  */
-let libraries: { PDFDocument: typeof import('pdfkit'); QRCode: typeof QRCodeModule } | undefined;
+let libraries:
+  | {
+      PDFDocument: typeof import('pdfkit');
+      QRCode: typeof QRCodeModule;
+      lexer: typeof import('marked').lexer;
+    }
+  | undefined;
 
 async function loadLibraries(): Promise<NonNullable<typeof libraries>> {
   if (!libraries) {
-    const [pdfkit, qrcode] = await Promise.all([import('pdfkit'), import('qrcode')]);
-    libraries = { PDFDocument: pdfkit.default, QRCode: qrcode.default };
+    const [pdfkit, qrcode, marked] = await Promise.all([
+      import('pdfkit'),
+      import('qrcode'),
+      import('marked'),
+    ]);
+    libraries = { PDFDocument: pdfkit.default, QRCode: qrcode.default, lexer: marked.lexer };
   }
   return libraries;
+}
+
+/** Loaded with the first document: what drawing on a `Doc` may use. */
+function loaded(): NonNullable<typeof libraries> {
+  if (!libraries) throw new Error('Drawing needs a document from createDocument.');
+  return libraries;
+}
+
+/** Markdown's block tokens (marked's lexer), for text drawn into a document from `createDocument`. */
+export function markdownTokens(markdown: string): Token[] {
+  return loaded().lexer(markdown);
 }
 
 /**
@@ -163,13 +186,9 @@ export function boxText(doc: Doc, text: string, box: BoxText): number {
   return used;
 }
 
-/**
- * A QR code drawn as vector squares (sharp at any printer resolution), `size` points wide, quiet zone included.
- * `doc` comes from `createDocument`, which loaded qrcode.
- */
+/** A QR code drawn as vector squares (sharp at any printer resolution), `size` points wide, quiet zone included. */
 export function drawQrCode(doc: Doc, text: string, x: number, y: number, size: number): void {
-  if (!libraries) throw new Error('drawQrCode needs a document from createDocument.');
-  const qr = libraries.QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const qr = loaded().QRCode.create(text, { errorCorrectionLevel: 'M' });
   const count = qr.modules.size;
   const quiet = 2;
   const cell = size / (count + quiet * 2);
