@@ -26,6 +26,8 @@ describe('the command line build in out/cli', () => {
       const later = new Date(Date.now() + 60_000);
       fs.utimesSync(path.join(root, 'src/a.ts'), later, later);
       expect(staleReason(['desk-cli'], root)).toBeUndefined();
+      const manifest = JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8'));
+      expect(manifest.files['src/a.ts'].mtimeMs).toBe(fs.statSync(path.join(root, 'src/a.ts')).mtimeMs);
       // The same size, other contents.
       fs.writeFileSync(path.join(root, 'src/a.ts'), 'export const a = 9;\n');
       expect(staleReason(['desk-cli'], root)).toBe('src/a.ts changed');
