@@ -4,6 +4,12 @@ import path from 'node:path';
 /** The repository's root: commands run from here. */
 export const ROOT = path.resolve(import.meta.dirname, '..');
 
+/**
+ * The command line's launcher, what `npm run cli`, `npm run serve` (its first argument `serve`) and the
+ * `shelter-desk` bin run: the build in out/cli, rebuilt first when its sources changed.
+ */
+export const LAUNCHER = path.join(ROOT, 'scripts', 'shelter-desk.mjs');
+
 export interface Run {
   code: number;
   stdout: string;
@@ -45,9 +51,7 @@ export function run(
   });
 }
 
-/** Runs `npm run cli -- ARGS` the way the IT person does (node + tsx, no npm banner), bounded to 60 s. */
+/** Runs `npm run cli -- ARGS` the way the IT person does (the launcher, without npm's banner), bounded to 60 s. */
 export function deskCli(args: string[]): Promise<Run> {
-  return run(process.execPath, ['--import', 'tsx', 'electron/cli/desk-cli.ts', ...args], {
-    timeoutMs: 60_000,
-  });
+  return run(process.execPath, [LAUNCHER, ...args], { timeoutMs: 60_000 });
 }

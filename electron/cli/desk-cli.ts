@@ -24,5 +24,5 @@ await runCli(async () => {
     io.stderr(`Unknown command "${name}".\n${usage()}`);
     return 2;
   }
-  return command.run(argv, io);
+  return (await command.load()).run(argv, io);
 });

@@ -224,15 +224,20 @@ export function readDatabaseOffThread(
 }
 
 /**
- * SQLite's own check of a file (`quick` or `full`, see `IntegrityLevel`) in a worker thread: the problems found,
- * empty when sound; a storage error (not a database, unreadable) is a problem too.
+ * SQLite's own check of a file (`quick` or `full`, see `IntegrityLevel`) in a worker thread (`onThisThread`: on
+ * this one, for a process that has nothing else to answer meanwhile): the problems found, empty when sound; a
+ * storage error (not a database, unreadable) is a problem too.
  */
 export async function checkFileOffThread(
   file: string,
   level: Exclude<IntegrityLevel, 'marker'>,
+  { onThisThread = false }: { onThisThread?: boolean } = {},
 ): Promise<string[]> {
   const pragma = level === 'full' ? 'integrity_check' : 'quick_check';
-  const { results, error } = await readDatabaseOffThread(file, [`PRAGMA ${pragma}(20)`]);
+  const statements = [`PRAGMA ${pragma}(20)`];
+  const { results, error } = onThisThread
+    ? readOnThisThread(file, statements)
+    : await readDatabaseOffThread(file, statements);
   if (error) {
     if (isStorageError(error)) return [error.message];
     throw error;

@@ -75,7 +75,7 @@ export function otherProcessesUsing(filename: string): string[] {
   return [...pids].map(describeProcess);
 }
 
-/** "process 4242 (node … desk-cli.ts pet update …)", or "this process". */
+/** "process 4242 (node … shelter-desk.mjs pet update …)", or "this process". */
 export function describeProcess(pid: number): string {
   if (pid === process.pid) return `this process (${pid})`;
   try {

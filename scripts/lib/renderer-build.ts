@@ -22,15 +22,14 @@ export function rendererIsStale(): boolean {
   return INPUTS.some((input) => newestMtime(path.join(ROOT, input)) > built.mtimeMs);
 }
 
-/** Runs `electron-vite build` (main, preload and renderer; a few seconds). */
+/** Runs `electron-vite build` (main, preload and renderer; a few seconds), then the command line's build, as `npm run build`. */
 export function buildApp(): void {
   const cli = path.join(ROOT, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
-  const result = spawnSync(process.execPath, [cli, 'build', '--logLevel', 'warn'], {
-    cwd: ROOT,
-    stdio: ['ignore', 2, 2],
-  });
-  if (result.status !== 0)
-    throw new Error('Building the app failed (see above). Fix the error and start again.');
+  for (const args of [[cli, 'build', '--logLevel', 'warn'], [path.join(ROOT, 'scripts', 'build-cli.mjs')]]) {
+    const result = spawnSync(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 2, 2] });
+    if (result.status !== 0)
+      throw new Error('Building the app failed (see above). Fix the error and start again.');
+  }
 }
 
 /** Builds the app when the UI is missing or out of date. */

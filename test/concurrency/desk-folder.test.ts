@@ -1,12 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeMirrorFile } from '../../electron/desk/sync';
 import { petFields, startServer, WRITE_KEY } from '../outbox/helpers';
 import { tempDir } from '../temp-mirror';
-import { bundleCli, burnCpus, run, startChild, stopChild } from './helpers';
+import { burnCpus, LAUNCHER, run, startChild, stopChild } from './helpers';
 
 /**
  * Issue #17: one desk folder, many processes. Eight command-line writers at once, 25 offline edits each, against
@@ -18,18 +17,15 @@ const WRITERS = 8;
 const EDITS = 25;
 
 let server: Awaited<ReturnType<typeof startServer>>;
-let cli: string;
 const folder = tempDir('desk-concurrency-');
 const dataDir = path.join(folder.dir, 'desk');
 
 beforeAll(async () => {
   server = await startServer();
-  cli = await bundleCli();
 }, 60_000);
 
 afterAll(async () => {
   await server?.close();
-  fs.rmSync(cli, { force: true });
   folder.remove();
 });
 
@@ -61,7 +57,7 @@ async function bridge(url: string): Promise<(method: string, input?: unknown) =>
 describe('one desk folder, many processes', () => {
   it('8 CLI writers x 25 edits while browser mode syncs the folder, on a loaded machine: all exit 0, each edit once', async () => {
     const first = await run(process.execPath, [
-      cli,
+      LAUNCHER,
       'sync',
       '--remote',
       server.origin,
@@ -101,7 +97,7 @@ describe('one desk folder, many processes', () => {
             const edit = editOf(writer, index);
             lane.push({
               edit,
-              result: await run(process.execPath, [cli, ...edit.args, '--data-dir', dataDir]),
+              result: await run(process.execPath, [LAUNCHER, ...edit.args, '--data-dir', dataDir]),
             });
           }
           return lane;

@@ -1,35 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import os from 'node:os';
-import path from 'node:path';
-import { build } from 'esbuild';
 
 import { ROOT } from '../run-command';
 
-export { ROOT, type Run, run } from '../run-command';
-
-/**
- * Bundles the desk's CLI once into one file, so a test can start hundreds of commands without paying tsx's start-up
- * for each (the code is the same; only better-sqlite3, a native module, is loaded from node_modules).
- */
-export async function bundleCli(): Promise<string> {
-  const outfile = path.join(ROOT, 'test-results', 'concurrency', `desk-cli-${process.pid}.mjs`);
-  await build({
-    entryPoints: [path.join(ROOT, 'electron/cli/desk-cli.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    // pdfkit loads its standard fonts from its own package at run time (package imports), so it cannot be inlined.
-    external: ['better-sqlite3', 'electron', 'pdfkit'],
-    outfile,
-    logLevel: 'warning',
-    banner: {
-      // Under a name no bundled module imports (they may import createRequire themselves).
-      js: "import { createRequire as bannerCreateRequire } from 'node:module'; const require = bannerCreateRequire(import.meta.url);",
-    },
-  });
-  return outfile;
-}
+export { LAUNCHER, ROOT, type Run, run } from '../run-command';
 
 /** One CPU-burning child per core, so the machine is as loaded as a busy shelter PC; stop() kills exactly them. */
 export function burnCpus(): { stop(): void } {

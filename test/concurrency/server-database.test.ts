@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { petFields } from '../outbox/helpers';
 import { tempDir } from '../temp-mirror';
-import { burnCpus, run, startChild, stopChild } from './helpers';
+import { burnCpus, LAUNCHER, run, startChild, stopChild } from './helpers';
 
 /**
  * Issue #17, the server's side: the server under a write load (clients creating pets with idempotency keys) while
@@ -27,7 +27,7 @@ describe('one server database, many processes', () => {
     const burners = burnCpus();
     const serve = await startChild(
       process.execPath,
-      ['--import', 'tsx', 'electron/cli/serve.ts', '--port', '0', '--data-dir', dataDir],
+      [LAUNCHER, 'serve', '--port', '0', '--data-dir', dataDir],
       /listening on (http:\/\/127\.0\.0\.1:\d+)\/api/,
       { SHELTER_DESK_WRITE_KEY: KEY, SHELTER_DESK_RATE_LIMIT: '1000000' },
     );

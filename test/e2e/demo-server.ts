@@ -44,7 +44,7 @@ export async function startDemoServer(dataDir: string): Promise<DemoServer> {
 async function spawnServer(dataDir: string, port: number): Promise<ServerProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', 'electron/cli/serve.ts', '--demo', '--port', String(port), '--data-dir', dataDir],
+    ['scripts/shelter-desk.mjs', 'serve', '--demo', '--port', String(port), '--data-dir', dataDir],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],

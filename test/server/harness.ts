@@ -24,7 +24,7 @@ function childrenOf(pid: number): number[] {
     .filter((n) => n > 0);
 }
 
-/** The node process that runs serve.ts: the deepest descendant of npm whose command line names it. */
+/** The node process that runs the server: the deepest descendant of npm whose command line names the launcher. */
 function serverPid(npmPid: number): number {
   let found = npmPid;
   const queue = [npmPid];
@@ -37,7 +37,7 @@ function serverPid(npmPid: number): number {
       } catch {
         continue;
       }
-      if (commandLine.includes('serve.ts')) found = child;
+      if (commandLine.includes('shelter-desk.mjs')) found = child;
       queue.push(child);
     }
   }

@@ -14,6 +14,7 @@ import {
 } from '../../electron/desk/sync';
 import { FileSecretStore } from '../../electron/platform/secret-store';
 import { petFields } from '../outbox/helpers';
+import { LAUNCHER } from '../run-command';
 import { tempDir } from '../temp-mirror';
 
 /**
@@ -41,7 +42,7 @@ async function legacyFolder(name: string): Promise<string> {
 }
 
 function cli(args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'electron/cli/desk-cli.ts', ...args], {
+  return spawnSync(process.execPath, [LAUNCHER, ...args], {
     cwd: ROOT,
     encoding: 'utf8',
   });

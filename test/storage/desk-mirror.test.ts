@@ -8,6 +8,7 @@ import { Outbox, openDeskMirror, rebuildMirror } from '../../electron/desk/outbo
 import { connectionFolder, UNCONFIGURED_ID } from '../../electron/desk/sync';
 import { DamagedDatabaseError } from '../../electron/platform/database-integrity';
 import { petFields } from '../outbox/helpers';
+import { LAUNCHER } from '../run-command';
 import { tempDir } from '../temp-mirror';
 import { btrees, copyDatabase, corruptPage } from './damage';
 
@@ -64,7 +65,7 @@ async function expectRefused(filename: string): Promise<void> {
 }
 
 function cli(args: string[]) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'electron/cli/desk-cli.ts', ...args], {
+  return spawnSync(process.execPath, [LAUNCHER, ...args], {
     cwd: ROOT,
     encoding: 'utf8',
   });

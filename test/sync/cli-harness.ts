@@ -18,7 +18,7 @@ export async function runCliCommand(
       stderr += text;
     },
   };
-  const code = await command.run(argv, io);
+  const code = await (await command.load()).run(argv, io);
   return { code, stdout, stderr };
 }
 

@@ -68,8 +68,6 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 export const backupCommand: CliCommand = {
-  name: 'backup',
-  summary: 'write a backup of the shelter database while it keeps serving',
   usage: USAGE,
   run,
 };

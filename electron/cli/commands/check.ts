@@ -112,8 +112,6 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 export const checkCommand: CliCommand = {
-  name: 'check',
-  summary: 'Check every database of a data folder in full; rebuild a damaged desk mirror.',
   usage: USAGE,
   run,
 };

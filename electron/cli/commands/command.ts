@@ -4,12 +4,16 @@ export interface CliIo {
   stderr(text: string): void;
 }
 
-/** One `npm run cli -- <name> …` subcommand. */
+/** One `npm run cli -- <name> …` subcommand's code. */
 export interface CliCommand {
-  name: string;
-  /** One line for the command list. */
-  summary: string;
   usage: string;
   /** Runs the command; resolves the exit code. Usage mistakes throw `CliUsageError` (exit 2). */
   run(argv: readonly string[], io: CliIo): Promise<number>;
+}
+
+/** A subcommand as listed (commands/index.ts): its name and one line for the list; `load` imports its code. */
+export interface CliCommandEntry {
+  name: string;
+  summary: string;
+  load(): Promise<CliCommand>;
 }

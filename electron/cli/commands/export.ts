@@ -110,8 +110,6 @@ function copyToStdout(file: string, io: CliIo): void {
 }
 
 export const exportCommand: CliCommand = {
-  name: 'export',
-  summary: 'Print mirrored pets, adopters or fosters as JSON or CSV.',
   usage: USAGE,
   run,
 };

@@ -125,8 +125,6 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 export const keysCommand: CliCommand = {
-  name: 'keys',
-  summary: "the shelter's API keys: list, create --read|--write --name N, revoke ID",
   usage: USAGE,
   run,
 };

@@ -73,8 +73,6 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 export const outboxCommand: CliCommand = {
-  name: 'outbox',
-  summary: 'List, retry or discard queued local writes (sent by sync).',
   usage: USAGE,
   run,
 };

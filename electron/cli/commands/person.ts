@@ -31,8 +31,6 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 export const personCommand: CliCommand = {
-  name: 'person',
-  summary: 'Create an adopter, foster, surrender or volunteer on this desk (queued; works offline).',
   usage: USAGE,
   run,
 };

@@ -41,8 +41,6 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 export const petCommand: CliCommand = {
-  name: 'pet',
-  summary: 'Create or update a pet on this desk (queued; works offline).',
   usage: USAGE,
   run,
 };

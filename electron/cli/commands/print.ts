@@ -181,8 +181,6 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 export const printCommand: CliCommand = {
-  name: 'print',
-  summary: 'Print kennel cards, event batches and contracts as PDF from the mirror (works offline).',
   usage: USAGE,
   run,
 };

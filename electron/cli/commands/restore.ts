@@ -89,8 +89,6 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 export const restoreCommand: CliCommand = {
-  name: 'restore',
-  summary: 'replace the shelter database by a backup (refuses damaged or foreign files)',
   usage: USAGE,
   run,
 };

@@ -218,8 +218,6 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 export const syncCommand: CliCommand = {
-  name: 'sync',
-  summary: 'Pull the server into the local mirror (once, or every 60 s).',
   usage: USAGE,
   run,
 };

@@ -130,7 +130,7 @@ export async function printContract(
   const contractPets: ContractPet[] = pets.map(({ record }) =>
     type === 'adopter' ? { pet: record, fee: explainFee(record, rules, settings.currency) } : { pet: record },
   );
-  const { doc, done } = createDocument(settings.paper, `${type} agreement: ${person.name}`, {
+  const { doc, done } = await createDocument(settings.paper, `${type} agreement: ${person.name}`, {
     margin: MARGIN,
     bufferPages: true,
   });

@@ -1,8 +1,8 @@
-import { lexer, type Token, type Tokens } from 'marked';
+import type { Token, Tokens } from 'marked';
 import type { ContractType, Person, Pet } from '../../../shared/contract';
 import type { FeeExplanation } from './fee';
 import { inlineRuns, writeMarkdown, writeRuns } from './markdown';
-import { boxText, COLORS, type Doc, PAPER_SIZES, type Paper, rule } from './pdf-document';
+import { boxText, COLORS, type Doc, markdownTokens, PAPER_SIZES, type Paper, rule } from './pdf-document';
 import { formatCalendarDate, formatMoney, humanize } from './words';
 
 export interface ContractPet {
@@ -208,7 +208,7 @@ export function drawContract(doc: Doc, contract: ContractPrint, paper: Paper): v
   const { width: pageWidth, height } = PAPER_SIZES[paper];
   doc.addPage({ size: [pageWidth, height], margin: MARGIN });
   const width = pageWidth - 2 * MARGIN;
-  const { title, body } = splitTitle(lexer(contract.markdown), contract.type);
+  const { title, body } = splitTitle(markdownTokens(contract.markdown), contract.type);
   if (contract.shelterName)
     boxText(doc, contract.shelterName, {
       x: MARGIN,

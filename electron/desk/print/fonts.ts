@@ -37,8 +37,9 @@ const FALLBACKS: Record<FontStyle, FontKey[]> = {
 };
 
 /**
- * The font folder: `resources/fonts` beside the sources (CLI, tests, browser mode), or `fonts/` beside the built
- * bundle in `out/main` (copied there by electron.vite.config.ts, so the packaged app has them).
+ * The font folder: `resources/fonts` beside the sources (tests, browser mode), or `fonts/` beside the built bundle:
+ * `out/main/fonts` (copied there by electron.vite.config.ts, so the packaged app has them) and `out/cli/fonts`
+ * (scripts/lib/cli-build.mjs; this module is then in `out/cli/chunks`, hence the parent folder).
  */
 function fontFolder(): string {
   const here = import.meta.dirname;

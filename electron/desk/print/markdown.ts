@@ -1,6 +1,6 @@
-import { lexer, type Token, type Tokens } from 'marked';
+import type { Token, Tokens } from 'marked';
 import { FONT_NAMES, type FontStyle, fontSegments } from './fonts';
-import { COLORS, type Doc, writeSegments } from './pdf-document';
+import { COLORS, type Doc, markdownTokens, writeSegments } from './pdf-document';
 
 /** A piece of inline text with its style. */
 export interface Run {
@@ -85,7 +85,7 @@ export function writeMarkdown(
   doc: Doc,
   markdown: string,
   box: FlowBox,
-  tokens: Token[] = lexer(markdown),
+  tokens: Token[] = markdownTokens(markdown),
 ): void {
   for (const token of tokens) {
     switch (token.type) {

@@ -1,5 +1,5 @@
-import PDFDocument from 'pdfkit';
-import QRCode from 'qrcode';
+import type { Token } from 'marked';
+import type QRCodeModule from 'qrcode';
 import type { Paper } from '../../../shared/desk-api/print';
 import { FONT_NAMES, type FontSegment, fontSegments, registerFonts, widthOfSegments } from './fonts';
 import { printable } from './words';
@@ -23,16 +23,53 @@ export const COLORS = {
 export type Doc = PDFKit.PDFDocument;
 
 /**
+ * pdfkit, qrcode and marked, imported by the first document rather than with this module: loading them costs more
+ * than a command line call that prints nothing (`outbox list` assembles the whole desk core, print service
+ * included).
+ */
+let libraries:
+  | {
+      PDFDocument: typeof import('pdfkit');
+      QRCode: typeof QRCodeModule;
+      lexer: typeof import('marked').lexer;
+    }
+  | undefined;
+
+async function loadLibraries(): Promise<NonNullable<typeof libraries>> {
+  if (!libraries) {
+    const [pdfkit, qrcode, marked] = await Promise.all([
+      import('pdfkit'),
+      import('qrcode'),
+      import('marked'),
+    ]);
+    libraries = { PDFDocument: pdfkit.default, QRCode: qrcode.default, lexer: marked.lexer };
+  }
+  return libraries;
+}
+
+/** Loaded with the first document: what drawing on a `Doc` may use. */
+function loaded(): NonNullable<typeof libraries> {
+  if (!libraries) throw new Error('Drawing needs a document from createDocument.');
+  return libraries;
+}
+
+/** Markdown's block tokens (marked's lexer), for text drawn into a document from `createDocument`. */
+export function markdownTokens(markdown: string): Token[] {
+  return loaded().lexer(markdown);
+}
+
+/**
  * A new PDF with the desk's settings: the print fonts (fonts.ts: every script the desk's records may hold, subset
  * to the glyphs used) and document metadata for the PDF reader's title bar. Cards use no page margins (every block places itself and bounds its own height, so
  * text never spills onto an extra page or off the edge); contracts flow within `flow.margin` onto as many pages as
  * their text needs, buffered so each page can be numbered at the end.
  */
-export function createDocument(
+export async function createDocument(
   paper: Paper,
   title: string,
   flow: { margin: number; bufferPages: boolean } = { margin: 0, bufferPages: false },
-): { doc: Doc; done: Promise<Buffer> } {
+): Promise<{ doc: Doc; done: Promise<Buffer> }> {
+  const { PDFDocument } = await loadLibraries();
   const size = PAPER_SIZES[paper];
   const doc = new PDFDocument({
     size: [size.width, size.height],
@@ -151,7 +188,7 @@ export function boxText(doc: Doc, text: string, box: BoxText): number {
 
 /** A QR code drawn as vector squares (sharp at any printer resolution), `size` points wide, quiet zone included. */
 export function drawQrCode(doc: Doc, text: string, x: number, y: number, size: number): void {
-  const qr = QRCode.create(text, { errorCorrectionLevel: 'M' });
+  const qr = loaded().QRCode.create(text, { errorCorrectionLevel: 'M' });
   const count = qr.modules.size;
   const quiet = 2;
   const cell = size / (count + quiet * 2);

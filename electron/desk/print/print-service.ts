@@ -110,7 +110,7 @@ async function renderCards(
   title: string,
 ): Promise<Buffer> {
   const today = settings.today ?? localToday();
-  const { doc, done } = createDocument(settings.paper, title);
+  const { doc, done } = await createDocument(settings.paper, title);
   // Photos load a few at a time (each bounded by the loader's own deadline); pages are drawn in order.
   const cards: KennelCard[] = new Array(pets.length);
   let next = 0;

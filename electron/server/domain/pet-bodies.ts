@@ -134,14 +134,15 @@ export class PetBodies {
 
   /**
    * Renders the pets that have no stored body yet (a database from before bodies were stored), in chunks of
-   * their own transactions. Returns how many were filled.
+   * their own transactions. Returns how many were filled. `workerDriver`: the driver's path for the worker, or
+   * 'this-thread' to look without one.
    */
   async fillMissing(workerDriver?: string): Promise<number> {
     // Looking is a pass over every pet (100 to 400 ms on 100k pets, nearly always to find none): a file's is done
     // by a worker thread's own connection while this thread serves.
     const onThisThread = () => this.sqlite.prepare(MISSING_BODIES).pluck().all() as number[];
     const seqs =
-      this.sqlite.memory || this.sqlite.readonly
+      this.sqlite.memory || this.sqlite.readonly || workerDriver === 'this-thread'
         ? onThisThread()
         : await missingOffThread(this.sqlite.name, workerDriver).catch((error: unknown) => {
             // A worker that cannot load the driver (a packaging fault) must not keep the server from starting.

@@ -15,10 +15,15 @@ export function findShelterDatabaseDir(dataDir: string): string | undefined {
   return undefined;
 }
 
-/** Staff operations on a shelter database from outside the server (the command line), and how to close it. */
+/**
+ * Staff operations on a shelter database from outside the server (the command line), and how to close it. The
+ * command waits for the open anyway, so its checks run on this thread (no worker to start).
+ */
 export async function openStaffOperations(
   serverDataDir: string,
 ): Promise<{ staff: StaffOperations; close(): Promise<void> }> {
-  const app = await openServerContext(serverDatabasePath(serverDataDir));
+  const app = await openServerContext(serverDatabasePath(serverDataDir), Date.now, {
+    checksOnThisThread: true,
+  });
   return { staff: createStaffOperations(app), close: () => app.close() };
 }

@@ -19,16 +19,7 @@ const SYNC_LIMIT_MS = 15 * 60_000;
 async function serveElsewhere(context: BenchContext): Promise<{ origin: string; close(): void }> {
   const child = spawn(
     process.execPath,
-    [
-      '--import',
-      'tsx',
-      'electron/cli/serve.ts',
-      '--data-dir',
-      benchDataDir(),
-      '--demo',
-      '--demo-pets',
-      '100000',
-    ],
+    ['scripts/shelter-desk.mjs', 'serve', '--data-dir', benchDataDir(), '--demo', '--demo-pets', '100000'],
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,4 +1,5 @@
 import type { BenchCase } from '../types';
+import { cliStartCases } from './cli-start';
 import { dashboardCases } from './dashboard-print';
 import { deskUiCases } from './desk-ui';
 import { desktopCases } from './desktop-main';
@@ -22,4 +23,5 @@ export const benchCases: BenchCase[] = [
   ...desktopCases,
   ...restoreCases,
   ...dashboardCases,
+  ...cliStartCases,
 ];

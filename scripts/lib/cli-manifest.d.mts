@@ -1,0 +1,11 @@
+/** Types of cli-manifest.mjs (plain JavaScript, so the launcher runs without compiling anything). */
+export declare const ROOT: string;
+export declare const CLI_OUT: string;
+export declare const MANIFEST_FILE: string;
+export interface RecordedFile {
+  size: number;
+  mtimeMs: number;
+  sha256: string;
+}
+export declare function recordFile(file: string, root?: string): RecordedFile;
+export declare function staleReason(entries: readonly string[], root?: string): string | undefined;

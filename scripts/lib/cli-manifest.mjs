@@ -1,0 +1,65 @@
+// Whether out/cli was built from the files now on disk: out/cli/manifest.json (written by cli-build.mjs) lists
+// every repository file the build read with its size, modification time and SHA-256. Fast path: size and time
+// all match (a stat per file, a few milliseconds). A file whose time moved (a checkout, a touch) is hashed, and
+// counts as changed only when its contents did. Imports only node:fs and node:path, so the launcher stays quick.
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** The repository root (scripts/lib/../..). */
+export const ROOT = path.resolve(import.meta.dirname, '..', '..');
+export const CLI_OUT = path.join(ROOT, 'out', 'cli');
+export const MANIFEST_FILE = path.join(CLI_OUT, 'manifest.json');
+
+function hashOf(file, root) {
+  // Loaded only when a file needs hashing: most calls only stat.
+  return process
+    .getBuiltinModule('node:crypto')
+    .createHash('sha256')
+    .update(fs.readFileSync(path.join(root, file)))
+    .digest('hex');
+}
+
+/** What the manifest keeps of one file (a path relative to `root`, with forward slashes). */
+export function recordFile(file, root = ROOT) {
+  const stat = fs.statSync(path.join(root, file));
+  return { size: stat.size, mtimeMs: stat.mtimeMs, sha256: hashOf(file, root) };
+}
+
+/**
+ * Why `root`'s out/cli must be rebuilt before it runs, or undefined when it is current: no build yet, an entry
+ * missing, or the first input file that changed or is gone.
+ */
+export function staleReason(entries, root = ROOT) {
+  const out = path.join(root, 'out', 'cli');
+  let manifest;
+  try {
+    manifest = JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8'));
+  } catch {
+    return 'no build in out/cli yet';
+  }
+  for (const entry of entries) {
+    if (!fs.existsSync(path.join(out, `${entry}.js`))) return `out/cli/${entry}.js is missing`;
+  }
+  let touched = false;
+  for (const [file, recorded] of Object.entries(manifest.files ?? {})) {
+    const stat = fs.statSync(path.join(root, file), { throwIfNoEntry: false });
+    if (!stat) return `${file} is gone`;
+    if (stat.size !== recorded.size) return `${file} changed`;
+    if (stat.mtimeMs !== recorded.mtimeMs) {
+      if (hashOf(file, root) !== recorded.sha256) return `${file} changed`;
+      recorded.mtimeMs = stat.mtimeMs;
+      touched = true;
+    }
+  }
+  // Same contents, new times: noted, so the next call needs only the stats again (best effort).
+  if (touched) {
+    const temporary = path.join(out, `manifest.json.${process.pid}.tmp`);
+    try {
+      fs.writeFileSync(temporary, `${JSON.stringify(manifest, null, 1)}\n`);
+      fs.renameSync(temporary, path.join(out, 'manifest.json'));
+    } catch {
+      fs.rmSync(temporary, { force: true });
+    }
+  }
+  return undefined;
+}

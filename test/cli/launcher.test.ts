@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { recordFile, staleReason } from '../../scripts/lib/cli-manifest.mjs';
+import { ROOT, run } from '../run-command';
+import { tempDir } from '../temp-mirror';
+
+describe('the command line build in out/cli', () => {
+  it('is stale without a build or an entry, or when a file it was built from changed or went; not after a touch', () => {
+    const folder = tempDir('sd-cli-manifest-');
+    try {
+      const root = folder.dir;
+      const out = path.join(root, 'out', 'cli');
+      fs.mkdirSync(out, { recursive: true });
+      fs.mkdirSync(path.join(root, 'src'));
+      fs.writeFileSync(path.join(root, 'src/a.ts'), 'export const a = 1;\n');
+      fs.writeFileSync(path.join(root, 'src/b.ts'), 'export const b = 2;\n');
+      expect(staleReason(['desk-cli'], root)).toBe('no build in out/cli yet');
+      const files = { 'src/a.ts': recordFile('src/a.ts', root), 'src/b.ts': recordFile('src/b.ts', root) };
+      fs.writeFileSync(path.join(out, 'manifest.json'), JSON.stringify({ files }));
+      expect(staleReason(['desk-cli'], root)).toBe('out/cli/desk-cli.js is missing');
+      fs.writeFileSync(path.join(out, 'desk-cli.js'), '');
+      expect(staleReason(['desk-cli'], root)).toBeUndefined();
+
+      // A checkout or an editor's save that leaves the contents as they were: the hash says current.
+      const later = new Date(Date.now() + 60_000);
+      fs.utimesSync(path.join(root, 'src/a.ts'), later, later);
+      expect(staleReason(['desk-cli'], root)).toBeUndefined();
+      const manifest = JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8'));
+      expect(manifest.files['src/a.ts'].mtimeMs).toBe(fs.statSync(path.join(root, 'src/a.ts')).mtimeMs);
+      // The same size, other contents.
+      fs.writeFileSync(path.join(root, 'src/a.ts'), 'export const a = 9;\n');
+      expect(staleReason(['desk-cli'], root)).toBe('src/a.ts changed');
+      fs.writeFileSync(path.join(root, 'src/a.ts'), 'export const a = 1;\n');
+      expect(staleReason(['desk-cli'], root)).toBeUndefined();
+      fs.rmSync(path.join(root, 'src/b.ts'));
+      expect(staleReason(['desk-cli'], root)).toBe('src/b.ts is gone');
+    } finally {
+      folder.remove();
+    }
+  });
+
+  it('runs as typed: npm run cli, npm run serve and npx shelter-desk, from a current build', async () => {
+    const help = await run('npm', ['run', '--silent', 'cli', '--', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: npm run cli -- <command>/);
+    expect(help.stdout).toContain('keys');
+    const serveHelp = await run('npm', ['run', '--silent', 'serve', '--', '--help']);
+    expect(serveHelp.code).toBe(0);
+    expect(serveHelp.stdout).toMatch(/^Usage: npm run serve -- /);
+    const bin = await run('npx', ['--no-install', 'shelter-desk', 'serve', '--help']);
+    expect(bin.code).toBe(0);
+    expect(bin.stdout).toBe(serveHelp.stdout);
+    const unknown = await run('npx', ['--no-install', 'shelter-desk', 'no-such-command']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Unknown command "no-such-command"');
+    // What ran was built from the files as they are now.
+    expect(staleReason(['desk-cli', 'serve'], ROOT)).toBeUndefined();
+    expect(fs.existsSync(path.join(ROOT, 'out/cli/fonts/DejaVuSans.ttf'))).toBe(true);
+  });
+});
