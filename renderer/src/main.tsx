@@ -7,6 +7,13 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { theme } from './app/theme';
+import { callEarly } from './bridge/early-calls';
+import { LIST_PAGE_SIZE } from './pets/use-list-pages';
+
+// A new tab on the Pets list asks for its first rows now, while React and the screen start (see early-calls).
+if (window.location.hash === '#/pets') {
+  callEarly('mirror.pets.list', { sort: 'name', direction: 'asc', limit: LIST_PAGE_SIZE, offset: 0 });
+}
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -3,10 +3,11 @@ import { useHashLocation } from 'wouter/use-hash-location';
 import { SettingsProvider } from '../bridge/settings';
 import { HomeRedirect } from '../dashboard/home-redirect';
 import { FirstRunRedirect } from '../shelter/first-run-redirect';
-import { WelcomeScreen } from '../shelter/welcome-screen';
 import { AppFrame } from './app-frame';
 import { NotFoundScreen } from './not-found-screen';
-import { HOME_PATH, SECTIONS } from './sections';
+import { HOME_PATH, lazyScreen, SECTIONS } from './sections';
+
+const WelcomeScreen = lazyScreen(async () => (await import('../shelter/welcome-screen')).WelcomeScreen);
 
 /** Hash routes (`#/pets`), so deep links work from app:// and from the browser host alike. */
 export function App() {

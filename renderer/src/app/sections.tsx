@@ -1,3 +1,4 @@
+import { Center, Loader } from '@mantine/core';
 import {
   IconAddressBook,
   IconBuildingCommunity,
@@ -13,19 +14,34 @@ import {
   IconSquareRoundedPlus,
   type TablerIcon,
 } from '@tabler/icons-react';
-import type { ComponentType } from 'react';
-import { ContractsScreen } from '../contracts/contracts-screen';
-import { DashboardScreen } from '../dashboard/dashboard-screen';
-import { FeesScreen } from '../fees/fees-screen';
-import { IntakeScreen } from '../intake/intake-screen';
-import { PeopleScreen } from '../people/people-screen';
+import { type ComponentType, lazy, Suspense } from 'react';
 import { PetsScreen } from '../pets/pets-screen';
-import { SettingsScreen } from '../settings/settings-screen';
-import { ApplicationsScreen } from '../shelter/applications-screen';
-import { BackupScreen } from '../shelter/backup-screen';
-import { KeysScreen } from '../shelter/keys-screen';
-import { ShelterSettingsScreen } from '../shelter/shelter-settings-screen';
-import { SyncScreen } from '../sync/sync-screen';
+
+/** Shown in a screen's place while its code loads (the first visit to it, for a moment). */
+function ScreenLoading() {
+  return (
+    <Center py="xl">
+      <Loader size="sm" aria-label="Loading the screen" />
+    </Center>
+  );
+}
+
+/**
+ * A screen whose code loads the first time it is shown, in a chunk of its own: the first screen (Pets) and the frame
+ * load with the app, and a new tab does not wait for charts, editors or printing it does not show. Each screen has
+ * its own Suspense boundary, mounted with it: the screen it replaces is gone at once, never kept hidden (and still
+ * listening, to a scroll it no longer has) while the new one loads.
+ */
+export function lazyScreen(load: () => Promise<ComponentType>): ComponentType {
+  const Screen = lazy(async () => ({ default: await load() }));
+  return function LazyScreen() {
+    return (
+      <Suspense fallback={<ScreenLoading />}>
+        <Screen />
+      </Suspense>
+    );
+  };
+}
 
 export interface Section {
   /** Hash route, e.g. `/pets` (URL `#/pets`). */
@@ -47,7 +63,7 @@ export const SECTIONS: readonly Section[] = [
     label: 'Overview',
     hint: 'Your shelter at a glance',
     icon: IconLayoutDashboard,
-    screen: DashboardScreen,
+    screen: lazyScreen(async () => (await import('../dashboard/dashboard-screen')).DashboardScreen),
   },
   { path: '/pets', label: 'Pets', hint: 'Animals in your care', icon: IconPaw, screen: PetsScreen },
   {
@@ -55,36 +71,44 @@ export const SECTIONS: readonly Section[] = [
     label: 'Intake',
     hint: 'Record a new arrival',
     icon: IconSquareRoundedPlus,
-    screen: IntakeScreen,
+    screen: lazyScreen(async () => (await import('../intake/intake-screen')).IntakeScreen),
   },
   {
     path: '/people',
     label: 'People',
     hint: 'Adopters and fosters',
     icon: IconAddressBook,
-    screen: PeopleScreen,
+    screen: lazyScreen(async () => (await import('../people/people-screen')).PeopleScreen),
   },
   {
     path: '/applications',
     label: 'Applications',
     hint: 'Waiting for a decision',
     icon: IconInbox,
-    screen: ApplicationsScreen,
+    screen: lazyScreen(async () => (await import('../shelter/applications-screen')).ApplicationsScreen),
   },
-  { path: '/fees', label: 'Fees', hint: 'Adoption fee rules', icon: IconReceipt2, screen: FeesScreen },
+  {
+    path: '/fees',
+    label: 'Fees',
+    hint: 'Adoption fee rules',
+    icon: IconReceipt2,
+    screen: lazyScreen(async () => (await import('../fees/fees-screen')).FeesScreen),
+  },
   {
     path: '/contracts',
     label: 'Contracts',
     hint: 'Agreement texts',
     icon: IconFileText,
-    screen: ContractsScreen,
+    screen: lazyScreen(async () => (await import('../contracts/contracts-screen')).ContractsScreen),
   },
   {
     path: '/shelter',
     label: 'Shelter',
     hint: 'Statuses, fields, contracts',
     icon: IconBuildingCommunity,
-    screen: ShelterSettingsScreen,
+    screen: lazyScreen(
+      async () => (await import('../shelter/shelter-settings-screen')).ShelterSettingsScreen,
+    ),
     secondary: true,
   },
   {
@@ -92,7 +116,7 @@ export const SECTIONS: readonly Section[] = [
     label: 'Keys and sharing',
     hint: 'API keys, other desks',
     icon: IconKey,
-    screen: KeysScreen,
+    screen: lazyScreen(async () => (await import('../shelter/keys-screen')).KeysScreen),
     secondary: true,
   },
   {
@@ -100,7 +124,7 @@ export const SECTIONS: readonly Section[] = [
     label: 'Backup',
     hint: 'Copies of the records',
     icon: IconDatabaseExport,
-    screen: BackupScreen,
+    screen: lazyScreen(async () => (await import('../shelter/backup-screen')).BackupScreen),
     secondary: true,
   },
   {
@@ -108,7 +132,7 @@ export const SECTIONS: readonly Section[] = [
     label: 'Sync',
     hint: 'Connection to your server',
     icon: IconCloudDataConnection,
-    screen: SyncScreen,
+    screen: lazyScreen(async () => (await import('../sync/sync-screen')).SyncScreen),
     secondary: true,
   },
   {
@@ -116,7 +140,7 @@ export const SECTIONS: readonly Section[] = [
     label: 'Settings',
     hint: 'This desk',
     icon: IconSettings,
-    screen: SettingsScreen,
+    screen: lazyScreen(async () => (await import('../settings/settings-screen')).SettingsScreen),
     secondary: true,
   },
 ];

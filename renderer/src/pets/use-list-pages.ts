@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { DeskError, DeskInput, DeskOutput } from '../../../shared/desk-api';
 import { DeskCallError } from '../../../shared/desk-api';
+import { takeEarly } from '../bridge/early-calls';
 import { useDesk } from '../bridge/hooks';
 
 type ListMethod = 'mirror.pets.list' | 'mirror.people.list';
@@ -57,7 +58,7 @@ export function useListPages<M extends ListMethod>(method: M, query: Query<M>): 
         limit: LIST_PAGE_SIZE,
         offset: page * LIST_PAGE_SIZE,
       } as DeskInput<M>;
-      call(method, input).then(
+      (takeEarly(method, input) ?? call(method, input)).then(
         (result) => {
           inFlight.current.delete(flightKey);
           if (current.current !== forKey) return;

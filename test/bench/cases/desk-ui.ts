@@ -124,6 +124,89 @@ const KEYSTROKE = `async (text) => {
   return performance.now() - started;
 }`;
 
+/**
+ * Runs in every new tab before the page's own scripts: notes the first animation frame in which a pet row is inside
+ * the viewport (that frame paints right after its callbacks). Frame times count from the tab's navigation start.
+ */
+const FIRST_ROWS_WATCH = `(() => {
+  const check = (frameAt) => {
+    const row = document.querySelector('table[aria-label="Pets"] tbody tr');
+    const box = row?.getBoundingClientRect();
+    if (box && box.height > 0 && box.bottom > 0 && box.top < innerHeight) {
+      window.__firstRowsAt = frameAt;
+      return;
+    }
+    requestAnimationFrame(check);
+  };
+  requestAnimationFrame(check);
+})()`;
+
+/** In the page, once the rows show: where the time went (ms from navigation start). */
+const FIRST_ROWS_SPLIT = `(() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  const calls = performance.getEntriesByType('resource').filter((entry) => entry.name.includes('/desk/call/'));
+  const list = calls.find((entry) => entry.name.includes('mirror.pets.list'));
+  return {
+    firstRows: window.__firstRowsAt,
+    domContentLoaded: nav ? nav.domContentLoadedEventEnd : null,
+    firstDeskCall: calls.length ? Math.min(...calls.map((entry) => entry.startTime)) : null,
+    listAsked: list ? list.startTime : null,
+    listAnswered: list ? list.responseEnd : null,
+  };
+})()`;
+
+interface FirstRowsSplit {
+  firstRows: number;
+  domContentLoaded: number | null;
+  firstDeskCall: number | null;
+  listAsked: number | null;
+  listAnswered: number | null;
+}
+
+/**
+ * First rows as a person meets them: the desk's Pets screen opened in a new tab of a browser that has loaded the
+ * desk before (its cache warm, as on any morning after the first), timed from the tab's navigation start to the
+ * first frame with a row in view.
+ */
+async function firstRowsInNewTabs(
+  browser: import('@playwright/test').Browser,
+  url: string,
+  runs: number,
+): Promise<FirstRowsSplit[]> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(FIRST_ROWS_WATCH);
+  const warm = await context.newPage();
+  await warm.goto(`${url}#/pets`);
+  await warm.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).waitFor();
+  await warm.close();
+  const splits: FirstRowsSplit[] = [];
+  try {
+    for (let run = 0; run < runs; run++) {
+      const tab = await context.newPage();
+      await tab.goto(`${url}#/pets`, { waitUntil: 'commit' });
+      // Polled from here: the desk's Content Security Policy forbids the page to evaluate a string itself.
+      const deadline = Date.now() + 30_000;
+      while (!(await tab.evaluate<boolean>('window.__firstRowsAt !== undefined'))) {
+        if (Date.now() > deadline) throw new Error('no pet rows in a new tab within 30 s');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      splits.push(await tab.evaluate<FirstRowsSplit>(FIRST_ROWS_SPLIT));
+      await tab.close();
+    }
+  } finally {
+    await context.close();
+  }
+  return splits;
+}
+
+const median = (values: Array<number | null>) =>
+  Math.round(
+    percentile(
+      values.filter((value): value is number => value !== null),
+      50,
+    ),
+  );
+
 async function measure(context: BenchContext): Promise<BenchResult[]> {
   if (!fs.existsSync(path.join(ROOT, 'out', 'renderer', 'index.html'))) {
     return [{ case: 'desk-ui', metric: 'skipped', met: false, note: 'run npm run build first' }];
@@ -135,22 +218,10 @@ async function measure(context: BenchContext): Promise<BenchResult[]> {
     args: ['--no-sandbox', '--disable-gpu'],
   });
   try {
+    const firstRows = await firstRowsInNewTabs(browser, url, 5);
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    // Baseline: the same UI's Settings screen (no list), loaded the same way.
-    const loads: number[] = [];
-    const baselines: number[] = [];
-    for (let run = 0; run < 5; run++) {
-      let started = Date.now();
-      await page.goto(`${url}#/settings`);
-      await page.getByRole('heading', { name: 'Settings' }).waitFor();
-      baselines.push(Date.now() - started);
-      started = Date.now();
-      await page.goto(`about:blank`);
-      started = Date.now();
-      await page.goto(`${url}#/pets`);
-      await page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).waitFor();
-      loads.push(Date.now() - started);
-    }
+    await page.goto(`${url}#/pets`);
+    await page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).waitFor();
     const keystrokes: Record<string, number[]> = { name: [], 'custom id': [], microchip: [] };
     const typed: Record<string, string[]> = {
       name: ['Bella 4821', 'Coco 77', 'Husky'],
@@ -180,18 +251,21 @@ async function measure(context: BenchContext): Promise<BenchResult[]> {
       await page.keyboard.press('Escape');
       await page.getByRole('dialog').waitFor({ state: 'detached' });
     }
-    const load = percentile(loads, 50);
-    const baseline = percentile(baselines, 50);
+    const load = median(firstRows.map((split) => split.firstRows));
     return [
       {
         case: 'desk-ui-load',
-        metric: 'page load to first pet rows (ms)',
+        metric: 'new tab to the first frame with pet rows in view (ms)',
         p50Ms: load,
-        p95Ms: percentile(loads, 95),
-        ratio: Number((load / Math.max(1, baseline)).toFixed(2)),
-        target: 'p50 < 1000 ms',
-        met: load < 1000,
-        note: `${PETS.toLocaleString()} pets mirrored; baseline (Settings screen, same UI) ${baseline} ms`,
+        p95Ms: Math.round(
+          percentile(
+            firstRows.map((split) => split.firstRows),
+            95,
+          ),
+        ),
+        target: 'median < 800 ms',
+        met: load < 800,
+        note: `${PETS.toLocaleString()} pets mirrored, ${firstRows.length} new tabs; medians from navigation start: DOMContentLoaded ${median(firstRows.map((split) => split.domContentLoaded))} ms, first desk call sent ${median(firstRows.map((split) => split.firstDeskCall))} ms, pet list asked ${median(firstRows.map((split) => split.listAsked))} ms and answered ${median(firstRows.map((split) => split.listAnswered))} ms`,
       },
       ...Object.entries(keystrokes).map(([kind, values]) => ({
         case: `desk-ui-keystroke-${kind.replace(' ', '-')}`,
