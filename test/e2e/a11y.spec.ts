@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
-import { expect, test } from './desk-fixture';
+import { expect, startDesk, test } from './desk-fixture';
 
 /** WCAG 2.2 AA as axe-core checks it (issue #30): these tags, and only serious or critical findings fail. */
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
@@ -220,6 +220,51 @@ test('every screen and state passes axe (WCAG 2.2 AA, serious and critical) in l
     await report(findings, counts, testInfo);
   }
   expect(findings.map((f) => `[${f.scheme}] ${f.screen}: ${f.rule} ${f.target}`)).toEqual([]);
+});
+
+/** Records the pet drawer's panel as it is when it first enters the page (before any frame of a transition). */
+async function watchForDrawer(page: Page): Promise<void> {
+  // A string, because this file is type-checked without the DOM library.
+  await page.evaluate(`(() => {
+    delete window.drawerSeen;
+    const observer = new MutationObserver(() => {
+      const panel = document.querySelector('.mantine-Drawer-content');
+      if (!panel) return;
+      const style = getComputedStyle(panel);
+      window.drawerSeen = { duration: style.transitionDuration, opacity: style.opacity, transform: style.transform };
+      observer.disconnect();
+    });
+    observer.observe(document.body, { childList: true, subtree: true });
+  })()`);
+}
+
+test('with prefers-reduced-motion: reduce the pet drawer is in place at once; without it, it slides in', async ({
+  page,
+  dataDir,
+}) => {
+  test.setTimeout(150_000);
+  const desk = await startDesk(dataDir, ['--standalone', '--demo']);
+  try {
+    const seen: Record<string, Record<string, string>> = {};
+    for (const reducedMotion of ['no-preference', 'reduce'] as const) {
+      await page.emulateMedia({ reducedMotion });
+      await page.goto(`${desk.url}#/pets`);
+      const rows = page.getByRole('table', { name: 'Pets' }).getByRole('row');
+      await expect(rows).not.toHaveCount(1, { timeout: 30_000 });
+      await watchForDrawer(page);
+      await rows.nth(1).click();
+      await expect(page.getByRole('dialog').getByRole('table', { name: 'Pet fields' })).toBeVisible();
+      seen[reducedMotion] = await page.evaluate<Record<string, string>>('window.drawerSeen');
+      await page.keyboard.press('Escape');
+      await expect(page.getByRole('dialog')).toHaveCount(0);
+    }
+    // Without the preference the panel starts off-screen and slides in (the check can tell the difference)...
+    expect(seen['no-preference']?.duration).not.toBe('0s');
+    // ...with it, the first frame shows the panel fully in place and opaque, with no transition.
+    expect(seen.reduce).toEqual({ duration: '0s', opacity: '1', transform: 'none' });
+  } finally {
+    await desk.stop();
+  }
 });
 
 /** A table of the counts per screen and scheme, then every finding: rule, impact, target, summary. */

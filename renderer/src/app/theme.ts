@@ -31,6 +31,8 @@ export const theme = createTheme({
     'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   headings: { fontWeight: '650' },
   cursorType: 'pointer',
+  // prefers-reduced-motion: reduce sets every Mantine transition (drawers, modals, popovers, collapses) to 0 ms.
+  respectReducedMotion: true,
   components: {
     // Sentence case reads calmer than Mantine's default all-caps badges.
     Badge: Badge.extend({ defaultProps: { tt: 'none' } }),
