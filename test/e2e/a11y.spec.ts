@@ -361,3 +361,72 @@ async function report(
   console.log(report);
   return report;
 }
+
+test('the intake form with its errors and the pet drawer read as they should (aria snapshots); each error is tied to its field', async ({
+  page,
+  demoDesk: desk,
+}) => {
+  await page.goto(`${desk.url}#/intake`);
+  const form = page.getByRole('form', { name: 'New pet' });
+  await form.getByRole('button', { name: 'Save intake' }).click();
+  // The summary is an alert (announced at once), each message a button to its field; the fields are invalid.
+  await expect(form).toMatchAriaSnapshot(`
+    - form "New pet":
+      - alert "Please check the marked fields":
+        - list:
+          - listitem:
+            - button "Please enter the name."
+          - listitem:
+            - button "Please choose the species."
+          - listitem:
+            - button "Please choose the age."
+          - listitem:
+            - button "Please choose the sex."
+          - listitem:
+            - button "Please choose the size."
+          - listitem:
+            - button "Please choose the health."
+      - heading "The basics" [level=4]
+      - textbox "Name" [invalid]
+      - combobox "Species" [invalid]
+      - combobox "Age" [invalid]
+      - combobox "Sex" [invalid]
+      - combobox "Size" [invalid]
+      - combobox "Health" [invalid]
+      - heading "Status" [level=4]
+      - combobox "Status"
+      - checkbox "Show on the public list"
+      - heading "Details" [level=4]
+      - textbox "Intake date"
+      - button "Save intake"
+  `);
+  // Each message is the description of its field, so a screen reader reads it with the field.
+  await expect(form.getByRole('textbox', { name: 'Name' })).toHaveAccessibleDescription(
+    'Please enter the name.',
+  );
+  await expect(form.getByRole('combobox', { name: 'Species' })).toHaveAccessibleDescription(
+    'Please choose the species.',
+  );
+
+  await page.goto(`${desk.url}#/pets`);
+  await page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).click();
+  const drawer = page.getByRole('dialog', { name: 'Pet details' });
+  await expect(drawer.getByRole('table', { name: 'Pet fields' })).toBeVisible();
+  await expect(drawer).toMatchAriaSnapshot(`
+    - dialog "Pet details":
+      - banner:
+        - heading "Pet details" [level=2]
+        - button "Close"
+      - img /photo of /
+      - heading [level=2]
+      - button "Print kennel card"
+      - button "Edit"
+      - form "Change status":
+        - combobox "Change status"
+        - textbox "Notes"
+        - button "Save status" [disabled]
+      - table "Pet fields":
+        - rowgroup:
+          - row /^Species /
+  `);
+});
