@@ -6,7 +6,7 @@ import { MantineProvider } from '@mantine/core';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
-import { theme } from './app/theme';
+import { cssVariablesResolver, theme } from './app/theme';
 import { callEarly } from './bridge/early-calls';
 import { LIST_PAGE_SIZE } from './pets/use-list-pages';
 
@@ -20,7 +20,7 @@ if (!root) throw new Error('index.html has no #root element');
 
 createRoot(root).render(
   <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="auto">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto">
       <App />
     </MantineProvider>
   </StrictMode>,

@@ -73,7 +73,12 @@ export async function startDesk(dataDir: string, extraArgs: string[] = []): Prom
   };
 }
 
-export const test = base.extend<{ dataDir: string; desk: RunningDesk; server: DemoServer }>({
+export const test = base.extend<{
+  dataDir: string;
+  desk: RunningDesk;
+  demoDesk: RunningDesk;
+  server: DemoServer;
+}>({
   // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures take their dependencies by destructuring.
   dataDir: async ({}, use) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-e2e-'));
@@ -82,6 +87,12 @@ export const test = base.extend<{ dataDir: string; desk: RunningDesk; server: De
   },
   desk: async ({ dataDir }, use) => {
     const desk = await startDesk(dataDir);
+    await use(desk);
+    await desk.stop();
+  },
+  /** A standalone desk running the demo shelter (`npm start -- --standalone --demo`), stopped after the test. */
+  demoDesk: async ({ dataDir }, use) => {
+    const desk = await startDesk(dataDir, ['--standalone', '--demo']);
     await use(desk);
     await desk.stop();
   },

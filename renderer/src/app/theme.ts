@@ -1,4 +1,11 @@
-import { Badge, createTheme, type MantineColorsTuple } from '@mantine/core';
+import {
+  Badge,
+  type CSSVariablesResolver,
+  createTheme,
+  Drawer,
+  type MantineColorsTuple,
+  Modal,
+} from '@mantine/core';
 
 /** A calm green-teal: reads as "care", stays quiet next to pet photos, good contrast in both schemes. */
 const sage: MantineColorsTuple = [
@@ -16,15 +23,68 @@ const sage: MantineColorsTuple = [
 
 export const theme = createTheme({
   primaryColor: 'sage',
-  primaryShade: { light: 8, dark: 6 },
+  // Shade 8 in both schemes: white button text on it is 4.6:1 (shade 6 in the dark scheme was 2.9:1).
+  primaryShade: { light: 8, dark: 8 },
   colors: { sage },
   defaultRadius: 'md',
   fontFamily:
     'Inter, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
   headings: { fontWeight: '650' },
   cursorType: 'pointer',
+  // prefers-reduced-motion: reduce sets every Mantine transition (drawers, modals, popovers, collapses) to 0 ms.
+  respectReducedMotion: true,
   components: {
     // Sentence case reads calmer than Mantine's default all-caps badges.
     Badge: Badge.extend({ defaultProps: { tt: 'none' } }),
+    // Icon-only close buttons (dialogs, drawers, notifications) and the clear button of inputs need a name.
+    CloseButton: { defaultProps: { 'aria-label': 'Close' } },
+    InputClearButton: { defaultProps: { 'aria-label': 'Clear' } },
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
+    Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
   },
 });
+
+/** Mantine's colours a light-variant badge, an outline or coloured text use, per scheme. */
+const TEXT_COLORS = ['red', 'pink', 'grape', 'violet', 'indigo', 'blue', 'cyan', 'teal', 'green', 'lime'];
+
+/**
+ * WCAG AA contrast (4.5:1 for text) in both schemes, where Mantine's defaults fall short: dimmed text
+ * (gray 6 on white was 3.3:1, dark 2 on a dark card 3.5:1), error text, light badges (shade 9 on
+ * shade 1 was 4.3:1: now on shade 0), outline badges and coloured text (shade 8: now 9). Orange and
+ * yellow have no shade dark enough on white, so they get a deeper brown-orange / ochre for text.
+ */
+export const cssVariablesResolver: CSSVariablesResolver = () => {
+  const light: Record<string, string> = {
+    '--mantine-color-dimmed': '#5c636a',
+    '--mantine-color-error': 'var(--mantine-color-red-9)',
+    '--mantine-color-anchor': 'var(--mantine-color-sage-9)',
+  };
+  for (const color of [...TEXT_COLORS, 'sage', 'orange', 'yellow', 'gray']) {
+    light[`--mantine-color-${color}-light`] = `var(--mantine-color-${color}-0)`;
+    light[`--mantine-color-${color}-light-hover`] = `var(--mantine-color-${color}-1)`;
+  }
+  for (const color of [...TEXT_COLORS, 'sage', 'gray']) {
+    light[`--mantine-color-${color}-text`] = `var(--mantine-color-${color}-9)`;
+    light[`--mantine-color-${color}-outline`] = `var(--mantine-color-${color}-9)`;
+  }
+  for (const [color, deep] of [
+    ['orange', '#a94300'],
+    ['yellow', '#8a5a00'],
+  ] as const) {
+    light[`--mantine-color-${color}-light-color`] = deep;
+    light[`--mantine-color-${color}-text`] = deep;
+    light[`--mantine-color-${color}-outline`] = deep;
+  }
+  light['--mantine-color-orange-filled'] = '#bf4400';
+  light['--mantine-color-orange-filled-hover'] = '#a94300';
+  return {
+    variables: {},
+    light,
+    dark: {
+      '--mantine-color-dimmed': '#a9a9a9',
+      '--mantine-color-error': 'var(--mantine-color-red-4)',
+      '--mantine-color-orange-filled': '#bf4400',
+      '--mantine-color-orange-filled-hover': '#a94300',
+    },
+  };
+};

@@ -133,6 +133,9 @@ export function InCarePanels({ data }: { data: Dashboard }) {
             thickness={28}
             chartLabel={`${total.toLocaleString()} in care`}
             withTooltip
+            // Recharts makes the chart a focusable "application"; it is hidden here (the table carries the figures).
+            pieChartProps={{ accessibilityLayer: false }}
+            pieProps={{ rootTabIndex: -1 }}
           />
           <Stack gap={8}>
             {bySpecies.map((row) => (
@@ -180,6 +183,7 @@ export function MonthsPanel({ data }: { data: Dashboard }) {
           withLegend
           tickLine="y"
           gridAxis="y"
+          barChartProps={{ accessibilityLayer: false }}
         />
       </div>
       <FigureTable

@@ -5,6 +5,7 @@ import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
+import { scrollBehavior } from '../lib/motion';
 import { useRememberedState } from '../lib/remembered';
 import { useOutboxWrite } from '../lib/use-outbox-write';
 import { PetDrawer } from '../pets/pet-drawer';
@@ -29,7 +30,7 @@ export function IntakeScreen() {
     if (!queued) return;
     setSaved((previous) => [{ id: queued.entityId, name: draft.name.trim() }, ...previous]);
     setDraft(emptyPetDraft());
-    window.scrollTo({ top: 0, behavior: 'smooth' });
+    window.scrollTo({ top: 0, behavior: scrollBehavior() });
   }
 
   const errorCount = Object.keys(errors).length;

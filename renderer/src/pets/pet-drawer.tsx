@@ -25,7 +25,6 @@ export function PetDrawer({
       position="right"
       size="xl"
       title={<Text fw={600}>Pet details</Text>}
-      aria-label="Pet details"
     >
       {id !== null && <PetDetail id={id} initial={initial} />}
     </Drawer>

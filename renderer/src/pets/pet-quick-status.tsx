@@ -60,7 +60,7 @@ export function QuickStatus({ pet, statuses }: { pet: MirrorPet; statuses: reado
           </Button>
         </Group>
         {saved && (
-          <Group gap={6} mt="xs" c="yellow.7" role="status">
+          <Group gap={6} mt="xs" c="yellow" role="status">
             <IconCheck size={16} />
             <Text size="sm">Saved on this desk; sent when the connection allows.</Text>
           </Group>

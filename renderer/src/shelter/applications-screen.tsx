@@ -22,6 +22,7 @@ import { EmptyState } from '../components/empty-state';
 import { ScreenHeader } from '../components/screen-header';
 import { formatMomentDate } from '../lib/dates';
 import { useReloadOnChange } from '../lib/live-data';
+import { useFocusBack } from '../lib/use-focus-back';
 import { humanize, statusColor } from '../lib/words';
 import { ApplicationContractButton } from '../print/application-contract-button';
 import { PersonStatusModal } from './person-status-modal';
@@ -208,6 +209,7 @@ function DecisionModal({
   const [petId, setPetId] = useState(available[0]?.id ?? '');
   const approving = deciding?.decision === 'approved';
   const adoption = deciding?.application.kind === 'adopter';
+  useFocusBack(deciding !== undefined);
 
   async function confirm() {
     if (!deciding) return;

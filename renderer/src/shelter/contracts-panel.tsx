@@ -88,6 +88,9 @@ function ContractEditor({
             p="md"
             mah={560}
             style={{ overflow: 'auto' }}
+            // A scrolling region: reachable and scrollable by keyboard, named for screen readers.
+            role="region"
+            tabIndex={0}
             aria-label="Contract preview"
           >
             {text.trim() === '' ? (

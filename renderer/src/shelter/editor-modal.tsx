@@ -1,6 +1,7 @@
 import { Button, Group, Modal, type ModalProps, Stack } from '@mantine/core';
 import type { FormEvent, ReactNode } from 'react';
 import { DeskErrorAlert } from '../components/desk-error-alert';
+import { useFocusBack } from '../lib/use-focus-back';
 import { useAction } from './use-shelter';
 
 /**
@@ -30,6 +31,7 @@ export function EditorModal({
   children: ReactNode;
 }) {
   const action = useAction();
+  useFocusBack(true);
   async function submit(event: FormEvent) {
     event.preventDefault();
     const done = await action.run(save);

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { PERSON_STATUSES } from '../../../shared/contract';
 import { useDesk } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
+import { useFocusBack } from '../lib/use-focus-back';
 import { humanize } from '../lib/words';
 import { useAction } from './use-shelter';
 
@@ -20,6 +21,7 @@ export function PersonStatusModal({
   const [status, setStatus] = useState<string | null>(person?.status ?? null);
   const [notes, setNotes] = useState('');
   const action = useAction();
+  useFocusBack(person !== undefined);
   async function save() {
     if (!person || !status) return;
     const done = await action.run(() =>

@@ -85,9 +85,10 @@ export function FullCheckCard({ connected }: { connected: boolean }) {
                 <Progress
                   value={Math.min(100, (100 * progress.recordsDone) / progress.recordsTotal)}
                   animated
+                  aria-label="Full check progress"
                 />
               ) : (
-                <Progress value={100} animated striped />
+                <Progress value={100} animated striped aria-label="Full check progress" />
               )}
             </Stack>
           )}

@@ -139,7 +139,11 @@ function StatusCard({ status }: { status: DeskStatus }) {
                 {progress.pagesDone} {progress.pagesDone === 1 ? 'page' : 'pages'}
               </Text>
               {progress.recordsTotal !== null && progress.recordsTotal > 0 && (
-                <Progress value={(100 * progress.recordsDone) / progress.recordsTotal} animated />
+                <Progress
+                  value={(100 * progress.recordsDone) / progress.recordsTotal}
+                  animated
+                  aria-label="Sync progress"
+                />
               )}
             </Stack>
           )}

@@ -1,0 +1,105 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './desk-fixture';
+
+/** Presses Tab until `target` has the focus, as a keyboard user gets there (at most `max` presses). */
+async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {
+  for (let presses = 0; presses <= max; presses += 1) {
+    const focused = await target
+      .first()
+      .evaluate(
+        (element: { ownerDocument: { activeElement: unknown } }) =>
+          element === element.ownerDocument.activeElement,
+      )
+      .catch(() => false);
+    if (focused) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`${target} not reached with ${max} presses of Tab`);
+}
+
+/** Horizontal overflow of the page: how far the document is wider than the window (0: no horizontal scroll). */
+const overflow = (page: Page) =>
+  page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
+
+test('keyboard only (issue #30, item 4): find a pet, change its status, and the focus returns to what opened the drawer and a dialog', async ({
+  page,
+  demoDesk: desk,
+}) => {
+  test.setTimeout(150_000);
+  await page.goto(`${desk.url}#/pets`);
+  const rows = page.getByRole('table', { name: 'Pets' }).getByRole('row');
+  await expect(rows).not.toHaveCount(1, { timeout: 30_000 });
+  const name = (await rows.nth(3).getAttribute('aria-label')) ?? '';
+  expect(name).not.toBe('');
+
+  // Search, then Tab to the pet's row and open it with Enter.
+  await tabTo(page, page.getByRole('textbox', { name: 'Search', exact: true }));
+  await page.keyboard.type(name);
+  const row = page.getByRole('table', { name: 'Pets' }).getByRole('row', { name, exact: true }).first();
+  await expect(row).toBeVisible();
+  await tabTo(page, row);
+  await page.keyboard.press('Enter');
+  const drawer = page.getByRole('dialog', { name: 'Pet details' });
+  await expect(drawer.getByRole('heading', { level: 2, name })).toBeVisible();
+
+  // The status: typed into its searchable select, the notes, then Save status with Enter.
+  const statusForm = drawer.getByRole('form', { name: 'Change status' });
+  const status = statusForm.getByRole('combobox', { name: 'Change status' });
+  const next = (await status.inputValue()) === 'Hold' ? 'Available' : 'Hold';
+  await tabTo(page, status);
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(next);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(status).toHaveValue(next);
+  await tabTo(page, statusForm.getByRole('textbox', { name: 'Notes' }));
+  await page.keyboard.type('Changed from the keyboard');
+  await tabTo(page, statusForm.getByRole('button', { name: 'Save status' }));
+  await page.keyboard.press('Enter');
+  await expect(statusForm.getByRole('status')).toBeVisible();
+
+  // Escape closes the drawer; the focus is back on the row that opened it.
+  await page.keyboard.press('Escape');
+  await expect(drawer).toHaveCount(0);
+  await expect(row).toBeFocused();
+  await expect(row).toContainText(next);
+
+  // A dialog: Approve on an application, Escape, and the focus is back on that Approve button.
+  await page.goto(`${desk.url}#/applications`);
+  const approve = page.getByRole('article').first().getByRole('button', { name: 'Approve' });
+  await expect(approve).toBeVisible();
+  await tabTo(page, approve);
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('textbox', { name: 'Note' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(approve).toBeFocused();
+});
+
+test('1280×720 at 200 % zoom (640×360 CSS px): no screen scrolls sideways', async ({
+  page,
+  demoDesk: desk,
+}) => {
+  test.setTimeout(150_000);
+  await page.setViewportSize({ width: 640, height: 360 });
+  const wide: string[] = [];
+  for (const screen of [
+    'overview',
+    'pets',
+    'intake',
+    'people',
+    'applications',
+    'shelter',
+    'sync',
+    'settings',
+  ]) {
+    await page.goto(`${desk.url}#/${screen}`);
+    await expect(page.getByRole('heading', { level: 2 }).first()).toBeVisible({ timeout: 30_000 });
+    await page.waitForLoadState('networkidle');
+    const extra = await overflow(page);
+    if (extra > 0) wide.push(`${screen}: ${extra} px`);
+  }
+  expect(wide).toEqual([]);
+});
