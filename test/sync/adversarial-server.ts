@@ -70,6 +70,8 @@ export interface ServerSnapshot {
   people: Map<string, Person>;
   /** Versions written since the snapshot, by record id, oldest first. */
   later: Map<string, Array<Pet | Person>>;
+  /** Pets hidden without a new version, or deleted, since the snapshot. */
+  left: Set<string>;
 }
 
 interface StoredPet {
@@ -201,6 +203,7 @@ export class AdversarialServer {
       ),
       people: new Map(this.people),
       later: new Map(),
+      left: new Set(),
     };
     this.snapshots.push(snapshot);
     return snapshot;
@@ -231,14 +234,19 @@ export class AdversarialServer {
     const stored = this.pets.get(id);
     if (!stored) return;
     stored.hidden = hidden;
-    if (!touch) return;
+    if (!touch) {
+      for (const snapshot of this.snapshots) snapshot.left.add(id);
+      return;
+    }
     stored.pet = { ...stored.pet, updated_at: this.stamp() };
     this.noteVersion(stored.pet);
   }
 
   deletePet(id: string): void {
     const stored = this.pets.get(id);
-    if (stored) stored.deleted = true;
+    if (!stored) return;
+    stored.deleted = true;
+    for (const snapshot of this.snapshots) snapshot.left.add(id);
   }
 
   /** What GET /api/pets/{id} would return for every pet that is not deleted. */

@@ -65,7 +65,12 @@ export function expectHolds(db: MirrorDb, snapshot: ServerSnapshot, label: strin
   };
   for (const [id, then] of snapshot.pets) {
     const mirrored = getPet(db, id);
-    const changedSince = snapshot.later.has(id);
+    const changedSince = snapshot.later.has(id) || snapshot.left.has(id);
+    if (snapshot.left.has(id)) {
+      // Hidden without a new stamp, or deleted, while the sync ran: held at that version or later, if at all.
+      if (mirrored && !then.deleted && then.public) heldAtOrAfter(id, then.pet, mirrored.record);
+      continue;
+    }
     if (then.deleted) {
       // Deleted off the list: a desk that already held it off the list learns of it by the periodic re-check.
       if (mirrored) expect(mirrored.presence, `${label}: deleted pet ${id}`).not.toBe('listed');

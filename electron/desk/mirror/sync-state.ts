@@ -39,8 +39,6 @@ export const cachedPageMetaSchema = z.object({
   sorted: z.boolean().optional(),
   /** How many records of the page carry `maxUpdatedAt` (lists). */
   tail: z.number().int().min(0).optional(),
-  /** Smallest `updated_at` on the page (lists). */
-  minUpdatedAt: z.string().nullable().optional(),
 });
 export type CachedPageMeta = z.infer<typeof cachedPageMetaSchema>;
 

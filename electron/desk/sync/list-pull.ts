@@ -126,7 +126,8 @@ async function pullChanges(
     persisted: stored.pass !== undefined,
     seen: new Set(),
     offsetWalkStartedAt: null,
-    shiftedTieAt: null,
+    lastTotal: null,
+    pagedByOffset: false,
     result: {
       collection: collection.name,
       complete: false,
@@ -150,9 +151,10 @@ async function pullChanges(
     commit(pull);
     return pull;
   }
-  // A walk resumed from an earlier run saw only its last pages in this one. In updated order throughout, it missed
-  // nothing by construction (records edited meanwhile went to its end); in any other order it is read again.
-  if (resume && first.position.keyset && !first.emptyPage) {
+  // A walk resumed from an earlier run saw only its last pages in this one. In updated order throughout, checking
+  // each page's overlap, it missed nothing by construction (records edited meanwhile went to its end); in any other
+  // order, or saved by an older version that did not check the overlap, it is read again.
+  if (resume?.layout === 2 && first.position.keyset && !first.emptyPage) {
     commit(pull);
     return pull;
   }

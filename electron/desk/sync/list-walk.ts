@@ -1,9 +1,8 @@
 import { type ApiClient, ApiError } from '../client';
-import { type MirrorDb, toMs } from '../mirror';
+import type { MirrorDb } from '../mirror';
 import { type ListCollection, PAGE_LIMIT } from './collections';
 import {
   type Anchor,
-  earlierOf,
   type InvalidRecord,
   laterOf,
   nextAnchor,
@@ -32,12 +31,12 @@ export interface WalkPosition {
   /** `X-Generated-At` of the walk's first page: the server's clock when the walk began. */
   startedAt: string | null;
   /**
-   * The earliest `updated_at` whose tie shifted while the walk paged inside it by keyset (see `tieShifted`): the
-   * checkpoint does not move past it, so the next pull reads that tie again.
+   * Keyset only: the id of the last record read. The next page, asked from its timestamp, reads it again (an overlap
+   * of one record); asked past the start of that timestamp by offset, it must start with it (see `walkList`).
    */
-  shiftedTieAt: string | null;
-  /** The id of the last record read, when the next page is asked from inside its tie by keyset. */
-  lastIdInTie: string | null;
+  lastId: string | null;
+  /** 2 for positions saved by walks that check the overlap; older saved positions lack it. */
+  layout?: 2;
 }
 
 export interface WalkOptions {
@@ -59,6 +58,8 @@ export interface WalkResult {
   invalid: InvalidRecord[];
   /** The `total` of the last page. */
   lastTotal: number;
+  /** Set when a keyset page did not start with its overlap (see `walkList`): the walk stopped there. */
+  shifted?: boolean;
   /** Set when the server said more pages follow but sent an empty page: the walk stopped there. */
   emptyPage?: { requestId: string | undefined };
 }
@@ -73,8 +74,8 @@ export function startPosition(since: string | null, keyset = true): WalkPosition
     records: 0,
     firstTotal: null,
     startedAt: null,
-    shiftedTieAt: null,
-    lastIdInTie: null,
+    lastId: null,
+    layout: 2,
   };
 }
 
@@ -99,20 +100,6 @@ const PAGE_SHOWING_ORDER = 10;
 
 function showsOrder(page: RequestedPage): boolean {
   return page.facts.count >= PAGE_SHOWING_ORDER;
-}
-
-/**
- * Whether `page`, asked from inside a tie by keyset, starts with a record the walk already read there: the tie
- * shifted under the walk (a record edited meanwhile took that stamp with a smaller id), so a record may have been
- * skipped by the offset.
- */
-function tieShifted(page: RequestedPage, lastIdInTie: string | null): boolean {
-  const { anchor, facts } = page;
-  if (lastIdInTie === null || anchor.since === null || anchor.offset === 0 || facts.minUpdatedAt == null) {
-    return false;
-  }
-  const first = facts.ids[0];
-  return first !== undefined && toMs(facts.minUpdatedAt) === toMs(anchor.since) && first <= lastIdInTie;
 }
 
 /**
@@ -142,6 +129,8 @@ export async function walkList(
     pending.catch(() => undefined);
     return pending;
   };
+  // Records read, overlaps included (the bound against a server that never stops saying more follow).
+  let read = from.records;
   let next: Promise<RequestedPage> | undefined = request(from.anchor);
   while (next) {
     const page: RequestedPage = await next;
@@ -155,24 +144,28 @@ export async function walkList(
     const before = result.position;
     const keyset = before.keyset && page.facts.sorted && (before.pages > 0 || showsOrder(page));
     const firstTotal = before.firstTotal ?? page.facts.total;
-    const anchor = nextAnchor(page, keyset);
+    // A keyset page asked with an overlap must start with the record read last. If it does not, the records of that
+    // timestamp changed under the walk (one joined or left the tie), and the offset may have skipped one: the list
+    // is not holding still in the order keyset paging needs, and the walk ends here, to be read by offset.
+    const first = page.facts.ids[0];
+    const shifted = before.keyset && page.anchor.offset > 0 && first !== before.lastId;
+    const overlap = before.keyset && before.lastId !== null && first === before.lastId ? 1 : 0;
+    const anchor = nextAnchor(page, keyset && !shifted);
     const position: WalkPosition = {
       anchor,
-      keyset,
+      keyset: keyset && !shifted,
       maxSeen: before.maxSeen,
       pages: before.pages + 1,
-      records: before.records + page.facts.count,
+      records: before.records + page.facts.count - overlap,
       firstTotal,
       startedAt: before.pages === 0 ? (page.generatedAt ?? null) : before.startedAt,
-      shiftedTieAt:
-        before.keyset && page.anchor.since !== null && tieShifted(page, before.lastIdInTie)
-          ? earlierOf(before.shiftedTieAt, page.anchor.since)
-          : before.shiftedTieAt,
-      lastIdInTie: keyset && anchor.offset > 0 ? (page.facts.ids.at(-1) ?? null) : null,
+      lastId: keyset && !shifted ? (page.facts.ids.at(-1) ?? null) : null,
+      layout: 2,
     };
     const empty = page.facts.hasMore && page.facts.count === 0;
-    if (page.facts.hasMore && !empty) {
-      if (position.records >= recordBudget(firstTotal)) {
+    read += page.facts.count;
+    if (page.facts.hasMore && !empty && !shifted) {
+      if (read >= recordBudget(firstTotal)) {
         throw new ApiError({
           kind: 'invalid-response',
           code: 'endless_list',
@@ -184,7 +177,8 @@ export async function walkList(
       next = request(position.anchor);
     }
     position.maxSeen = laterOf(before.maxSeen, page.facts.maxUpdatedAt);
-    const stored = await storePage(db, collection, page, () => options.persist?.(position));
+    // A walk that ends on a shift keeps the position saved before it: resuming it asks that page again.
+    const stored = await storePage(db, collection, page, () => shifted || options.persist?.(position));
     result.position = position;
     result.written += stored.written;
     result.invalid.push(...stored.invalid);
@@ -192,6 +186,10 @@ export async function walkList(
     options.onPage?.(page, position);
     if (empty) {
       result.emptyPage = { requestId: page.requestId };
+      break;
+    }
+    if (shifted) {
+      result.shifted = true;
       break;
     }
   }

@@ -42,8 +42,6 @@ export interface PageFacts {
   sorted: boolean;
   /** Records carrying `maxUpdatedAt`. */
   tail: number;
-  /** Smallest `updated_at` on the page (its first record's, when sorted); unknown for pages cached before it was kept. */
-  minUpdatedAt?: string | null;
 }
 
 export interface RequestedPage {
@@ -70,28 +68,10 @@ export function laterOf(a: string | null, b: string | null | undefined): string 
   return diff > 0 || (diff === 0 && b > a) ? b : a;
 }
 
-/** Earlier of two server timestamps. */
-export function earlierOf(a: string | null, b: string): string {
-  if (a === null) return b;
-  return toMs(b) < toMs(a) ? b : a;
-}
-
-/**
- * A little before a server clock reading (seeing a few records twice is harmless): a whole second when the server
- * stamps whole seconds (`X-Generated-At` has milliseconds, so a record stamped in that second sorts before it), a few
- * milliseconds otherwise.
- */
-export function marginBefore(clock: string, stampSample: string | null): string {
-  const margin = stampSample !== null && !/\.\d/.test(stampSample) ? 1_000 : 5;
-  return new Date(toMs(clock) - margin).toISOString();
-}
-
 function factsOf(records: unknown[], total: number, hasMore: boolean): PageFacts {
   let sorted = true;
   let max: string | null = null;
   let maxMs = Number.NEGATIVE_INFINITY;
-  let min: string | null = null;
-  let minMs = Number.POSITIVE_INFINITY;
   let tail = 0;
   let previousId = '';
   const ids: string[] = [];
@@ -105,17 +85,13 @@ function factsOf(records: unknown[], total: number, hasMore: boolean): PageFacts
     }
     if (ms < maxMs || (ms === maxMs && id <= previousId)) sorted = false;
     previousId = id;
-    if (ms < minMs) {
-      minMs = ms;
-      min = at as string;
-    }
     if (ms > maxMs) {
       maxMs = ms;
       max = at as string;
       tail = 1;
     } else if (ms === maxMs) tail += 1;
   }
-  return { total, hasMore, count: records.length, ids, maxUpdatedAt: max, minUpdatedAt: min, sorted, tail };
+  return { total, hasMore, count: records.length, ids, maxUpdatedAt: max, sorted, tail };
 }
 
 /** Requests one list page, conditionally with the ETag stored for its exact URL. Writes nothing. */
@@ -150,7 +126,6 @@ export async function requestPage(
         maxUpdatedAt: meta.maxUpdatedAt ?? null,
         sorted: meta.sorted ?? false,
         tail: meta.tail ?? 0,
-        minUpdatedAt: meta.minUpdatedAt ?? null,
       },
     };
   }
@@ -234,16 +209,18 @@ export async function storePage(
 }
 
 /**
- * Where the page after `page` starts. When the server lists in ascending `updated_at` order (as many do), the next
- * page is asked from the last timestamp seen (`updated_since` is inclusive; the records already seen at it are
- * skipped by offset): records edited meanwhile move to the end of the list instead of shifting the pages still to
- * read, so nothing is skipped however busy the server is. Any other order pages by offset in the same query.
+ * Where the page after `page` starts. When the server lists in ascending (`updated_at`, `id`) order, the next page
+ * is asked from the last timestamp seen (`updated_since` is inclusive): records edited meanwhile move to the end of
+ * the list instead of shifting the pages still to read. The records already read at that timestamp are skipped by
+ * offset, all but the last one, which the next page must start with (see `walkList`). Any other order pages by
+ * offset in the same query.
  */
 export function nextAnchor(page: RequestedPage, keyset: boolean): Anchor {
   const { anchor, facts } = page;
   if (keyset && facts.sorted && facts.maxUpdatedAt !== null && facts.count > 0) {
     const sameStamp = anchor.since !== null && toMs(anchor.since) === toMs(facts.maxUpdatedAt);
-    if (!sameStamp) return { since: facts.maxUpdatedAt, offset: facts.tail };
+    if (sameStamp) return { since: anchor.since, offset: anchor.offset + facts.count - 1 };
+    return { since: facts.maxUpdatedAt, offset: facts.tail - 1 };
   }
   return { since: anchor.since, offset: anchor.offset + facts.count };
 }

@@ -11,7 +11,7 @@ import {
 } from '../mirror';
 import { type ListCollection, pageEnvelopeSchema, pageUrl } from './collections';
 import { type WalkPosition, type WalkResult, walkList } from './list-walk';
-import { cacheScope, earlierOf, type InvalidRecord, laterOf, marginBefore } from './page-store';
+import { cacheScope, type InvalidRecord, laterOf } from './page-store';
 import type { ReconcileResult } from './reconcile';
 
 /**
@@ -66,8 +66,8 @@ const positionSchema = z.object({
   records: z.number().int().min(0),
   firstTotal: z.number().int().nullable(),
   startedAt: z.string().nullable(),
-  shiftedTieAt: z.string().nullable().default(null),
-  lastIdInTie: z.string().nullable().default(null),
+  lastId: z.string().nullable().default(null),
+  layout: z.literal(2).optional(),
 });
 
 export const listStateSchema = z.object({
@@ -103,8 +103,13 @@ export interface Pull {
    * walk may have been read at an older version, so the checkpoint may not move past it (see `checkpointOf`).
    */
   offsetWalkStartedAt: string | null;
-  /** The earliest tie that shifted under a keyset walk of this pull (see `WalkPosition.shiftedTieAt`). */
-  shiftedTieAt: string | null;
+  /**
+   * The last `total` of the pull's own query (its first keyset page, offset pages, fresh counts): one lower than an
+   * earlier one means a record left the list while the pull read it (see `noteTotal`).
+   */
+  lastTotal: number | null;
+  /** The pull has read a page by offset (its pages can shift when a record leaves the list). */
+  pagedByOffset: boolean;
 }
 
 /** Walks from `from`, persisting the position with each page when `persist`, and adds its figures to the pull. */
@@ -123,6 +128,8 @@ export async function walk(pull: Pull, from: WalkPosition, persist: boolean): Pr
       },
     }),
     onPage: (page, position) => {
+      if (page.anchor.since === since) noteTotal(pull, page.facts.total, !position.keyset);
+      for (const id of page.facts.ids) pull.seen.add(id);
       if (since === null && page.status === 200 && page.facts.total >= BULK_LOAD_MIN_RECORDS) {
         beginBulkLoad(db, collection.entityType);
       }
@@ -140,10 +147,8 @@ export async function walk(pull: Pull, from: WalkPosition, persist: boolean): Pr
   result.notModified += walked.notModified;
   result.written += walked.written;
   result.invalid.push(...walked.invalid);
-  for (const id of walked.seen) pull.seen.add(id);
   pull.maxSeen = laterOf(pull.maxSeen, walked.position.maxSeen);
-  const { keyset, pages, startedAt, shiftedTieAt } = walked.position;
-  if (shiftedTieAt) pull.shiftedTieAt = earlierOf(pull.shiftedTieAt, shiftedTieAt);
+  const { keyset, pages, startedAt } = walked.position;
   if (!keyset && pages > 1 && startedAt)
     pull.offsetWalkStartedAt = earlierOf(pull.offsetWalkStartedAt, startedAt);
   if (walked.emptyPage) {
@@ -162,7 +167,38 @@ export async function currentTotal(pull: Pull): Promise<{ total: number; request
   pull.result.requests += 1;
   if (response.status !== 200)
     throw new Error(`Unexpected ${response.status} for the count of ${collection.name}.`);
+  noteTotal(pull, response.body.total, false);
   return { total: response.body.total, requestId: response.requestId };
+}
+
+/**
+ * Notes a `total` of the pull's own query (`byOffset`: from a page asked by offset). Once the pull has paged by
+ * offset, one lower than the last means a record left the list while the pull read it: pages may have shifted past
+ * a record never seen, and the records seen so far may include the one that left, so counting them would prove
+ * nothing. The proof starts again from what is read from here on. (A keyset walk checks each page's overlap instead;
+ * a record that left while another joined between the same two requests shows no drop: the removal check after the
+ * pull, and the next sync, are what find that.)
+ */
+function noteTotal(pull: Pull, total: number, byOffset: boolean): void {
+  if (byOffset) pull.pagedByOffset = true;
+  if (pull.pagedByOffset && pull.lastTotal !== null && total < pull.lastTotal) pull.seen.clear();
+  pull.lastTotal = total;
+}
+
+/** Earlier of two server timestamps. */
+function earlierOf(a: string | null, b: string): string {
+  if (a === null) return b;
+  return toMs(b) < toMs(a) ? b : a;
+}
+
+/**
+ * A little before a server clock reading (seeing a few records twice is harmless): a whole second when the server
+ * stamps whole seconds (`X-Generated-At` has milliseconds, so a record stamped in that second sorts before it), a few
+ * milliseconds otherwise.
+ */
+function marginBefore(clock: string, stampSample: string | null): string {
+  const margin = stampSample !== null && !/\.\d/.test(stampSample) ? 1_000 : 5;
+  return new Date(toMs(clock) - margin).toISOString();
 }
 
 /**
@@ -172,8 +208,7 @@ export async function currentTotal(pull: Pull): Promise<{ total: number; request
  * the pull's own checkpoint (a server clock going back must not make the desk re-read everything).
  */
 function checkpointOf(pull: Pull): string | null {
-  // A record edited into a tie the walk was inside may have been skipped: the next pull reads that tie again.
-  const maxSeen = pull.shiftedTieAt === null ? pull.maxSeen : earlierOf(pull.maxSeen, pull.shiftedTieAt);
+  const { maxSeen } = pull;
   if (pull.offsetWalkStartedAt === null) return maxSeen;
   const bound = marginBefore(pull.offsetWalkStartedAt, pull.maxSeen);
   const capped = maxSeen !== null && toMs(maxSeen) <= toMs(bound) ? maxSeen : bound;

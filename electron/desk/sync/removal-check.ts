@@ -90,24 +90,35 @@ export async function checkRemovals(
   const seen = new Set<string>();
   let previousWalk = new Set<string>();
   let total = result.serverTotal;
+  // As in a pull (see `noteTotal`): once pages were read by offset, a total lower than the last means a record left
+  // while the list was read, so the records seen so far may include it in place of one skipped: count afresh.
+  let lastTotal: number | null = null;
+  let pagedByOffset = false;
+  const noteTotal = (next: number, byOffset: boolean) => {
+    if (byOffset) pagedByOffset = true;
+    if (pagedByOffset && lastTotal !== null && next < lastTotal) seen.clear();
+    lastTotal = next;
+  };
   for (let attempt = 0; attempt < LISTING_WALKS; attempt += 1) {
     const walked = await walkList(db, client, collection, startPosition(null), {
       keyset: attempt === 0,
       signal: options.signal,
-      onPage: (_page, position) =>
+      onPage: (page, position) => {
+        if (page.anchor.since === null) noteTotal(page.facts.total, !position.keyset);
+        for (const id of page.facts.ids) seen.add(id);
         options.onProgress?.({
           collection,
           stage: 'checking',
           pagesDone: position.pages,
           recordsDone: position.records,
           recordsTotal: position.firstTotal,
-        }),
+        });
+      },
     });
     result.requests += walked.requests;
     result.notModified += walked.notModified;
     result.written += walked.written;
     result.invalid.push(...walked.invalid);
-    for (const id of walked.seen) seen.add(id);
     if (walked.invalid.length > 0 || walked.emptyPage) break;
     // One page is one snapshot of the list; after more, only a count taken now says how many it shows now (a page
     // asked by keyset counts from its own stamp, not the whole list).
@@ -117,6 +128,7 @@ export async function checkRemovals(
       result.requests += 1;
       if (fresh.notModified) result.notModified += 1;
       total = fresh.total;
+      noteTotal(total, false);
     }
     const standingStill = sameIds(walked.seen, previousWalk);
     previousWalk = walked.seen;
