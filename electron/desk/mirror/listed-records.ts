@@ -17,30 +17,23 @@ function where(scope: ListScope): { table: string; clause: string; params: unkno
 }
 
 /**
- * How many mirrored records of a list are marked listed, optionally only those whose server version is at or after
- * `sinceMs` (what the server's list answers with `updated_since`). Compared with the list's `total` it tells the sync
- * whether the mirror holds the list exactly, without reading the list.
+ * How many mirrored records of a list are marked listed. Compared with the list's `total`, it tells the removal check
+ * whether records left the list, without reading the list.
  */
-export function countListed(db: MirrorDb, scope: ListScope, sinceMs?: number): number {
+export function countListed(db: MirrorDb, scope: ListScope): number {
   const { table, clause, params } = where(scope);
-  const since = sinceMs === undefined ? '' : ' AND server_updated_ms >= ?';
-  const row = statement(db, `SELECT COUNT(*) AS n FROM ${table} WHERE ${clause}${since}`).get(
-    ...params,
-    ...(sinceMs === undefined ? [] : [sinceMs]),
-  ) as { n: number };
+  const row = statement(db, `SELECT COUNT(*) AS n FROM ${table} WHERE ${clause}`).get(...params) as {
+    n: number;
+  };
   return row.n;
 }
 
-/** Ids of the listed records of a list (with a server version at or after `sinceMs` when given). */
-export function listedIds(db: MirrorDb, scope: ListScope, sinceMs?: number): string[] {
+/** Ids of the listed records of a list. */
+export function listedIds(db: MirrorDb, scope: ListScope): string[] {
   const { table, clause, params } = where(scope);
-  const since = sinceMs === undefined ? '' : ' AND server_updated_ms >= ?';
-  return (
-    statement(db, `SELECT id FROM ${table} WHERE ${clause}${since}`).all(
-      ...params,
-      ...(sinceMs === undefined ? [] : [sinceMs]),
-    ) as { id: string }[]
-  ).map((row) => row.id);
+  return (statement(db, `SELECT id FROM ${table} WHERE ${clause}`).all(...params) as { id: string }[]).map(
+    (row) => row.id,
+  );
 }
 
 /**
@@ -66,8 +59,8 @@ export function recordsToRecheck(
 }
 
 /**
- * Indexes for `countListed`: a sync compares the list's `total` with these counts on every multi-page pass and
- * every removal check, so they must not scan the wide record rows.
+ * Indexes for `countListed`: every removal check compares the list's `total` with these counts, so they must not scan
+ * the wide record rows.
  */
 export const listedCountIndexes: Migration = {
   async up(db: Kysely<unknown>) {

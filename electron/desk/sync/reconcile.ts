@@ -30,9 +30,9 @@ export function emptyReconcile(collection: ListCollection): ReconcileResult {
 }
 
 /**
- * Asks the server about each record by id: 200 stores it (refreshed; marked `unlisted` for records the list no longer
- * shows, or with `presence` 'keep' left as it is, for listed records a walk skipped), 404 marks it `removed`. Nothing
- * is deleted, and pending local edits stay as they are (the overlay is kept on top of whatever the server says).
+ * Asks the server about each record by id, for records the list no longer shows: 200 stores it (refreshed, marked
+ * `unlisted`), 404 marks it `removed`. Nothing is deleted, and pending local edits stay as they are (the overlay is
+ * kept on top of whatever the server says).
  */
 export async function checkByIds(
   db: MirrorDb,
@@ -41,7 +41,6 @@ export async function checkByIds(
   ids: Iterable<string>,
   signal?: AbortSignal,
   into: ReconcileResult = emptyReconcile(collection),
-  presence: 'unlisted' | 'keep' = 'unlisted',
 ): Promise<ReconcileResult> {
   for (const id of ids) {
     const path = collection.recordPath(id);
@@ -75,16 +74,15 @@ export async function checkByIds(
       })();
       continue;
     }
-    const sighting = presence === 'keep' ? 'keep' : 'fetched-unlisted';
     db.transaction(() => {
       if (response.status === 200) {
         // A stale copy (older than a write response) is not stored; the presence still follows the list.
-        storeServerRecord(db, collection.entityType, response.body, sighting);
+        storeServerRecord(db, collection.entityType, response.body, 'fetched-unlisted');
         if (response.etag) writeHttpCache(db, path, 'record', response.etag, {});
       }
-      if (presence === 'unlisted') markPresence(db, collection.entityType, id, 'unlisted');
+      markPresence(db, collection.entityType, id, 'unlisted');
     })();
-    if (presence === 'keep' || before === 'unlisted') into.checked += 1;
+    if (before === 'unlisted') into.checked += 1;
     else into.unlisted += 1;
   }
   return into;
