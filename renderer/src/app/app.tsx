@@ -5,7 +5,7 @@ import { HomeRedirect } from '../dashboard/home-redirect';
 import { FirstRunRedirect } from '../shelter/first-run-redirect';
 import { AppFrame } from './app-frame';
 import { NotFoundScreen } from './not-found-screen';
-import { HOME_PATH, lazyScreen, SECTIONS } from './sections';
+import { HOME_PATH, lazyScreen, ScreenBoundary, SECTIONS } from './sections';
 
 const WelcomeScreen = lazyScreen(async () => (await import('../shelter/welcome-screen')).WelcomeScreen);
 
@@ -19,9 +19,17 @@ export function App() {
             <Route path="/">
               <HomeRedirect fallback={HOME_PATH} redirect={(home) => <FirstRunRedirect home={home} />} />
             </Route>
-            <Route path="/welcome" component={WelcomeScreen} />
-            {SECTIONS.map((section) => (
-              <Route key={section.path} path={section.path} component={section.screen} />
+            <Route path="/welcome">
+              <ScreenBoundary>
+                <WelcomeScreen />
+              </ScreenBoundary>
+            </Route>
+            {SECTIONS.map(({ path, screen: Screen }) => (
+              <Route key={path} path={path}>
+                <ScreenBoundary>
+                  <Screen />
+                </ScreenBoundary>
+              </Route>
             ))}
             <Route component={NotFoundScreen} />
           </Switch>

@@ -1,4 +1,4 @@
-import { Center, Loader } from '@mantine/core';
+import { Alert, Button, Center, Loader, Text } from '@mantine/core';
 import {
   IconAddressBook,
   IconBuildingCommunity,
@@ -14,7 +14,7 @@ import {
   IconSquareRoundedPlus,
   type TablerIcon,
 } from '@tabler/icons-react';
-import { type ComponentType, lazy, Suspense } from 'react';
+import { Component, type ComponentType, lazy, type ReactNode, Suspense } from 'react';
 import { PetsScreen } from '../pets/pets-screen';
 
 /** Shown in a screen's place while its code loads (the first visit to it, for a moment). */
@@ -27,20 +27,50 @@ function ScreenLoading() {
 }
 
 /**
+ * A screen whose code could not be loaded (the desk was updated while this window stayed open, or the host stopped
+ * answering) says so and offers a reload, instead of leaving the window blank.
+ */
+class ScreenLoadFailure extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <Alert color="red" title="This screen could not be loaded" role="alert" m="md">
+        <Text size="sm" mb="sm">
+          The desk may have been updated while this window was open. Reloading brings the current version;
+          nothing you saved is lost.
+        </Text>
+        <Button size="xs" onClick={() => window.location.reload()}>
+          Reload
+        </Button>
+      </Alert>
+    );
+  }
+}
+
+/**
+ * Where a screen is shown. Each route mounts its own (routes are keyed), so the screen it replaces is gone at once,
+ * never kept hidden (and still listening, to a scroll it no longer has) while a lazy screen's code loads.
+ */
+export function ScreenBoundary({ children }: { children: ReactNode }) {
+  return (
+    <ScreenLoadFailure>
+      <Suspense fallback={<ScreenLoading />}>{children}</Suspense>
+    </ScreenLoadFailure>
+  );
+}
+
+/**
  * A screen whose code loads the first time it is shown, in a chunk of its own: the first screen (Pets) and the frame
- * load with the app, and a new tab does not wait for charts, editors or printing it does not show. Each screen has
- * its own Suspense boundary, mounted with it: the screen it replaces is gone at once, never kept hidden (and still
- * listening, to a scroll it no longer has) while the new one loads.
+ * load with the app, and a new tab does not wait for charts, editors or printing it does not show.
  */
 export function lazyScreen(load: () => Promise<ComponentType>): ComponentType {
-  const Screen = lazy(async () => ({ default: await load() }));
-  return function LazyScreen() {
-    return (
-      <Suspense fallback={<ScreenLoading />}>
-        <Screen />
-      </Suspense>
-    );
-  };
+  return lazy(async () => ({ default: await load() }));
 }
 
 export interface Section {

@@ -165,7 +165,11 @@ function PetDetails({
     ['intake_date', 'Intake', formatCalendarDate(record.intake_date)],
     ['outcome_date', 'Outcome', formatCalendarDate(record.outcome_date)],
     ['adopted_on', 'Adopted on', formatCalendarDate(record.adopted_on)],
-    ['adopted_by', 'Adopted by', record.adopted_by ? <AdoptedBy personId={record.adopted_by} /> : '—'],
+    [
+      'adopted_by',
+      'Adopted by',
+      record.adopted_by ? <AdoptedBy key="adopted_by" personId={record.adopted_by} /> : '—',
+    ],
     ['primary_veterinarian', 'Veterinarian', formatValue(record.primary_veterinarian)],
     ['status_change_notes', 'Status notes', formatValue(record.status_change_notes)],
     ['updated_at', 'Last changed', formatMomentDate(record.updated_at)],

@@ -48,7 +48,7 @@ export function useListPages<M extends ListMethod>(method: M, query: Query<M>): 
   queryRef.current = query;
 
   const fetchPage = useCallback(
-    (page: number, forKey: string) => {
+    (page: number, forKey: string, first = false) => {
       const flightKey = `${forKey}#${page}`;
       if (inFlight.current.has(flightKey)) return;
       inFlight.current.add(flightKey);
@@ -58,7 +58,8 @@ export function useListPages<M extends ListMethod>(method: M, query: Query<M>): 
         limit: LIST_PAGE_SIZE,
         offset: page * LIST_PAGE_SIZE,
       } as DeskInput<M>;
-      (takeEarly(method, input) ?? call(method, input)).then(
+      // The first page a screen asks for when it mounts may have been asked already, before React started.
+      ((first ? takeEarly(method, input) : undefined) ?? call(method, input)).then(
         (result) => {
           inFlight.current.delete(flightKey);
           if (current.current !== forKey) return;
@@ -84,7 +85,7 @@ export function useListPages<M extends ListMethod>(method: M, query: Query<M>): 
 
   useEffect(() => {
     setState((previous) => ({ ...previous, loading: true }));
-    fetchPage(0, key);
+    fetchPage(0, key, true);
   }, [key, fetchPage]);
 
   // Until the first page of a new query arrives, the previous results stay on screen (no flash of an empty list).
