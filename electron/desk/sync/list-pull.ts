@@ -8,6 +8,7 @@ import {
 } from '../mirror';
 import type { ListCollection } from './collections';
 import { repairUntilConverged } from './list-repair';
+import { ListSighting } from './list-sighting';
 import { startPosition } from './list-walk';
 import {
   commit,
@@ -124,10 +125,8 @@ async function pullChanges(
     maxSeen: since,
     stage: since === null ? 'filling' : 'updating',
     persisted: stored.pass !== undefined,
-    seen: new Set(),
+    seen: new ListSighting(),
     offsetWalkStartedAt: null,
-    lastTotal: null,
-    pagedByOffset: false,
     result: {
       collection: collection.name,
       complete: false,

@@ -10,6 +10,7 @@ import {
   writeSyncState,
 } from '../mirror';
 import { type ListCollection, pageEnvelopeSchema, pageUrl } from './collections';
+import type { ListSighting } from './list-sighting';
 import { type WalkPosition, type WalkResult, walkList } from './list-walk';
 import { cacheScope, type InvalidRecord, laterOf } from './page-store';
 import type { ReconcileResult } from './reconcile';
@@ -93,23 +94,16 @@ export interface Pull {
   /** A walk position is stored in the sync state (it must be cleared when the pull ends). */
   persisted: boolean;
   /**
-   * Ids of every record this pull saw in a page of its list (stored, or unchanged with a 304); not records fetched by
-   * id, which may be off the list. A pull resumed from an earlier run starts empty: the pages stored then were read
-   * before this run, and proving the list complete needs records seen by this one (see `repairUntilConverged`).
+   * The records this pull saw in the pages of its own list (not records fetched by id, which may be off the list). A
+   * pull resumed from an earlier run starts with none: the pages stored then were read before this run, and proving
+   * the list complete needs records seen by this one (see `repairUntilConverged`).
    */
-  seen: Set<string>;
+  seen: ListSighting;
   /**
    * The server's clock at the first page of the earliest walk that paged by offset. Records edited behind such a
    * walk may have been read at an older version, so the checkpoint may not move past it (see `checkpointOf`).
    */
   offsetWalkStartedAt: string | null;
-  /**
-   * The last `total` of the pull's own query (its first keyset page, offset pages, fresh counts): one lower than an
-   * earlier one means a record left the list while the pull read it (see `noteTotal`).
-   */
-  lastTotal: number | null;
-  /** The pull has read a page by offset (its pages can shift when a record leaves the list). */
-  pagedByOffset: boolean;
 }
 
 /** Walks from `from`, persisting the position with each page when `persist`, and adds its figures to the pull. */
@@ -128,8 +122,7 @@ export async function walk(pull: Pull, from: WalkPosition, persist: boolean): Pr
       },
     }),
     onPage: (page, position) => {
-      if (page.anchor.since === since) noteTotal(pull, page.facts.total, !position.keyset);
-      for (const id of page.facts.ids) pull.seen.add(id);
+      pull.seen.notePage(page, !position.keyset, page.anchor.since === since);
       if (since === null && page.status === 200 && page.facts.total >= BULK_LOAD_MIN_RECORDS) {
         beginBulkLoad(db, collection.entityType);
       }
@@ -167,22 +160,8 @@ export async function currentTotal(pull: Pull): Promise<{ total: number; request
   pull.result.requests += 1;
   if (response.status !== 200)
     throw new Error(`Unexpected ${response.status} for the count of ${collection.name}.`);
-  noteTotal(pull, response.body.total, false);
+  pull.seen.noteTotal(response.body.total);
   return { total: response.body.total, requestId: response.requestId };
-}
-
-/**
- * Notes a `total` of the pull's own query (`byOffset`: from a page asked by offset). Once the pull has paged by
- * offset, one lower than the last means a record left the list while the pull read it: pages may have shifted past
- * a record never seen, and the records seen so far may include the one that left, so counting them would prove
- * nothing. The proof starts again from what is read from here on. (A keyset walk checks each page's overlap instead;
- * a record that left while another joined between the same two requests shows no drop: the removal check after the
- * pull, and the next sync, are what find that.)
- */
-function noteTotal(pull: Pull, total: number, byOffset: boolean): void {
-  if (byOffset) pull.pagedByOffset = true;
-  if (pull.pagedByOffset && pull.lastTotal !== null && total < pull.lastTotal) pull.seen.clear();
-  pull.lastTotal = total;
 }
 
 /** Earlier of two server timestamps. */
