@@ -25,7 +25,8 @@ export const MAX_RECORD_CHECKS = 500;
 
 /**
  * Whole-list walks a removal check may take to see every listed record (a busy or unordered list can shift under
- * one); it stops earlier once a walk shows exactly the records of the walk before (the list is not moving). A list
+ * one); it stops earlier once a walk shows exactly the records of the walk before, in the same order (the list is
+ * not moving). A list
  * in a new order on every request shows each walk about two thirds of its records at random: after 10 walks one
  * record in a few hundred thousand is still unseen, after 20 about one in ten billion.
  */
@@ -91,14 +92,18 @@ export async function checkRemovals(
   if (!options.force && result.serverTotal === result.mirrorListed) return result;
   result.walked = true;
   const seen = new ListSighting();
-  let previousWalk = new Set<string>();
+  let previousWalk: string[] = [];
   let total = result.serverTotal;
   for (let attempt = 0; attempt < LISTING_WALKS; attempt += 1) {
+    // The records this walk showed, in its order: a walk that shows the same ones in the same order as the one before
+    // is a list holding still (one in a new order every request can show the same few records twice).
+    const shown: string[] = [];
     const walked = await walkList(db, client, collection, startPosition(null), {
       keyset: attempt === 0,
       signal: options.signal,
       onPage: (page, position) => {
         seen.notePage(page, !position.keyset, page.anchor.since === null);
+        shown.push(...page.facts.ids);
         options.onProgress?.({
           collection,
           stage: 'checking',
@@ -123,8 +128,9 @@ export async function checkRemovals(
       total = fresh.total;
       seen.noteTotal(total);
     }
-    const standingStill = sameIds(walked.seen, previousWalk);
-    previousWalk = walked.seen;
+    const standingStill =
+      shown.length === previousWalk.length && shown.every((id, i) => id === previousWalk[i]);
+    previousWalk = shown;
     if (seen.size >= total || standingStill) break;
   }
   if (seen.size < total || result.invalid.length > 0) {
@@ -147,12 +153,6 @@ export async function checkRemovals(
   result.written += result.reconciled.removed + result.reconciled.unlisted;
   result.invalid.push(...result.reconciled.invalid);
   return result;
-}
-
-function sameIds(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  if (a.size !== b.size) return false;
-  for (const id of a) if (!b.has(id)) return false;
-  return true;
 }
 
 function recordsOffList(db: MirrorDb, collection: ListCollection): string[] {
