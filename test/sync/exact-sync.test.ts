@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ApiClient } from '../../electron/desk/client';
-import { type Mirror, openMirror } from '../../electron/desk/mirror';
+import { getPet, type Mirror, openMirror } from '../../electron/desk/mirror';
 import { runSync } from '../../electron/desk/sync';
 import { AdversarialServer } from './adversarial-server';
 import { expectConverged, expectHolds, fastClient } from './helpers';
@@ -110,6 +110,33 @@ describe('a record taken off the list while the desk pages over it', () => {
     shelter.options.beforeListPage = undefined;
     const next = await runSync(mirror.db, client);
     expect(next.complete).toBe(true);
+    expectConverged(mirror.db, server, { reconciled: true });
+  });
+});
+
+describe('a pet that goes back to an earlier version under the same whole-second stamp', () => {
+  it('is fetched again, not taken from a 304 that vouches for the earlier version', async () => {
+    server = new AdversarialServer({ order: 'arbitrary', secondPrecision: true, seed: 3 });
+    await server.start();
+    // Every write in the same second: the server's stamp alone cannot tell the versions apart.
+    vi.spyOn(server, 'stamp').mockReturnValue('2026-11-29T08:00:00Z');
+    const [pet] = server.addPets(3);
+    const id = pet?.id ?? '';
+    mirror = await openMirror({ filename: ':memory:' });
+    client = fastClient(server.origin);
+    const syncs = [];
+    syncs.push(await runSync(mirror.db, client));
+    server.updatePet(id, { show_public: false });
+    syncs.push(await runSync(mirror.db, client));
+    expect(getPet(mirror.db, id)?.record.show_public).toBe(false);
+    server.updatePet(id, { show_public: true });
+    syncs.push(await runSync(mirror.db, client));
+    expect(getPet(mirror.db, id)?.record.show_public).toBe(true);
+    // Back to the version the desk fetched by id two syncs ago, byte for byte: same ETag as then.
+    server.updatePet(id, { show_public: false });
+    syncs.push(await runSync(mirror.db, client, { reconcile: true }));
+    for (const run of syncs) expect(run.complete, run.problems.join(' ')).toBe(true);
+    expect(getPet(mirror.db, id)?.record.show_public).toBe(false);
     expectConverged(mirror.db, server, { reconciled: true });
   });
 });

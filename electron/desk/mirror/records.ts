@@ -31,6 +31,11 @@ function readBookkeeping(db: MirrorDb, entityType: EntityType, id: string): Book
   ).get(id) as Bookkeeping | undefined;
 }
 
+/** The server version of a record as the mirror stores it (its JSON text), or undefined when it holds none. */
+export function storedServerJson(db: MirrorDb, entityType: EntityType, id: string): string | undefined {
+  return readBookkeeping(db, entityType, id)?.server_json ?? undefined;
+}
+
 /** The pending overlay of a record, or null when it has none. */
 export function readOverlay(db: MirrorDb, entityType: EntityType, id: string): LocalFields | null {
   const row = statement(db, 'SELECT fields_json FROM local_edit WHERE entity_type = ? AND entity_id = ?').get(

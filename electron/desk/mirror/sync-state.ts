@@ -39,6 +39,11 @@ export const cachedPageMetaSchema = z.object({
   sorted: z.boolean().optional(),
   /** How many records of the page carry `maxUpdatedAt` (lists). */
   tail: z.number().int().min(0).optional(),
+  /**
+   * Digest of the record the mirror stored from this response (single records): a 304 vouches for the stored record
+   * only while it is still that one (see `checkByIds`).
+   */
+  held: z.string().optional(),
 });
 export type CachedPageMeta = z.infer<typeof cachedPageMetaSchema>;
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type ApiClient, ApiError } from '../client';
 import {
   deleteHttpCache,
@@ -7,6 +8,7 @@ import {
   type ServerPerson,
   type ServerPet,
   statement,
+  storedServerJson,
   storeServerRecord,
   writeHttpCache,
 } from '../mirror';
@@ -45,13 +47,19 @@ export async function checkByIds(
   for (const id of ids) {
     const path = collection.recordPath(id);
     const cached = readHttpCache(db, path);
+    // A 304 says the server's record is still the one this ETag was stored with. The mirror may have stored another
+    // version since (from a list page), and a server whose stamps are whole seconds can go back to the first version
+    // under the same stamp: the ETag is sent only while the mirror still holds the version it came with.
+    const held = storedServerJson(db, collection.entityType, id);
+    const etag =
+      cached && held !== undefined && cached.meta.held === digestOf(held) ? cached.etag : undefined;
     const before = presenceOf(db, collection, id);
     let response: Awaited<ReturnType<typeof client.get<ServerPet | ServerPerson>>>;
     try {
       into.requests += 1;
       response = await client.get(path, {
         schema: collection.recordSchema as never,
-        etag: cached?.etag,
+        etag,
         allowNotFound: true,
         ...(signal && { signal }),
       });
@@ -78,7 +86,11 @@ export async function checkByIds(
       if (response.status === 200) {
         // A stale copy (older than a write response) is not stored; the presence still follows the list.
         storeServerRecord(db, collection.entityType, response.body, 'fetched-unlisted');
-        if (response.etag) writeHttpCache(db, path, 'record', response.etag, {});
+        const answered = JSON.stringify(response.body);
+        // Remembered only when the mirror now holds what the server answered (not a stale copy it refused).
+        if (response.etag && storedServerJson(db, collection.entityType, id) === answered) {
+          writeHttpCache(db, path, 'record', response.etag, { held: digestOf(answered) });
+        } else deleteHttpCache(db, path);
       }
       markPresence(db, collection.entityType, id, 'unlisted');
     })();
@@ -87,6 +99,8 @@ export async function checkByIds(
   }
   return into;
 }
+
+const digestOf = (json: string) => createHash('sha256').update(json).digest('base64url').slice(0, 22);
 
 function presenceOf(db: MirrorDb, collection: ListCollection, id: string): string | undefined {
   const table = collection.entityType === 'pet' ? 'pet' : 'person';
