@@ -1,7 +1,7 @@
 import { Button, Group, Loader, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { IconPaw, IconPlus, IconSearch } from '@tabler/icons-react';
 import { type RefObject, useCallback, useEffect, useImperativeHandle, useRef, useState } from 'react';
-import type { MirrorPet, MirrorPetQuery } from '../../../shared/desk-api';
+import type { MirrorPet } from '../../../shared/desk-api';
 import { useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
@@ -14,33 +14,32 @@ import { useFillingProgress } from './filling';
 import { fillingWords } from './filling-progress';
 import { PetDrawer } from './pet-drawer';
 import { PetFilterSelects, PetVisibilityFilters, type Sort, VISIBILITY } from './pet-filters';
+import { FIRST_PET_FILTERS, petListQuery } from './pet-list-query';
 import { PetRows } from './pet-rows';
 import { useListPages } from './use-list-pages';
 
 export function PetsScreen() {
   // Filters, sort and search stay as they were when staff come back to the list.
-  const [search, setSearch] = useRememberedState('pets.search', '');
-  const [species, setSpecies] = useRememberedState<string | null>('pets.species', null);
-  const [status, setStatus] = useRememberedState<string | null>('pets.status', null);
+  const [search, setSearch] = useRememberedState('pets.search', FIRST_PET_FILTERS.search);
+  const [species, setSpecies] = useRememberedState('pets.species', FIRST_PET_FILTERS.species);
+  const [status, setStatus] = useRememberedState('pets.status', FIRST_PET_FILTERS.status);
   const [visibility, setVisibility] = useRememberedState('pets.visibility', 'all');
-  const [pendingOnly, setPendingOnly] = useRememberedState('pets.pendingOnly', false);
-  const [sort, setSort] = useRememberedState<Sort>('pets.sort', 'relevance');
-  const [direction, setDirection] = useRememberedState<'asc' | 'desc'>('pets.direction', 'asc');
+  const [pendingOnly, setPendingOnly] = useRememberedState('pets.pendingOnly', FIRST_PET_FILTERS.pendingOnly);
+  const [sort, setSort] = useRememberedState<Sort>('pets.sort', FIRST_PET_FILTERS.sort);
+  const [direction, setDirection] = useRememberedState('pets.direction', FIRST_PET_FILTERS.direction);
   const drawer = useRef<PetOpener>(null);
   const openPet = useCallback((pet: MirrorPet) => drawer.current?.(pet), []);
 
   const text = search.trim();
-  // Best match means name order until there is something to match.
-  const effectiveSort = sort === 'relevance' && !text ? 'name' : sort;
-  const query: Omit<MirrorPetQuery, 'limit' | 'offset'> = {
-    ...(text && { search: text }),
-    ...(species && { species: species as MirrorPetQuery['species'] }),
-    ...(status && { status }),
-    ...(VISIBILITY[visibility]?.presence && { presence: VISIBILITY[visibility].presence }),
-    ...(pendingOnly && { pendingOnly }),
-    sort: effectiveSort,
+  const query = petListQuery({
+    search,
+    species,
+    status,
+    presence: VISIBILITY[visibility]?.presence,
+    pendingOnly,
+    sort,
     direction,
-  };
+  });
   const pages = useListPages('mirror.pets.list', query);
   const counts = useDeskQuery('mirror.counts');
   const statuses = useDeskQuery('mirror.pets.statuses');
@@ -132,7 +131,7 @@ export function PetsScreen() {
                 statuses={statuses.data}
                 sort={sort}
                 onSort={setSort}
-                effectiveSort={effectiveSort}
+                effectiveSort={query.sort}
                 direction={direction}
                 onDirection={setDirection}
               />
