@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { type Kysely, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { DamagedDatabaseError } from './database-integrity';
 import { openDatabase } from './open-database';
 
 const migrations = {
@@ -46,5 +48,47 @@ describe('openDatabase', () => {
       },
     };
     await expect(openDatabase({ filename: ':memory:', migrations: broken })).rejects.toThrow(/0001-broken/);
+  });
+
+  it('skips the check of a file closed clean, and checks it again once anything wrote to it since', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-db-'));
+    const filename = path.join(dir, 'test.sqlite');
+    const created = await openDatabase({ filename, migrations });
+    expect(created.soundness).toBe('created');
+    created.sqlite.prepare(`INSERT INTO note (id, body) VALUES (1, 'first')`).run();
+    await created.close();
+    const again = await openDatabase({ filename, migrations });
+    expect(again.soundness).toBe('closed-clean');
+    await again.close();
+    // Another program writes to it (here another SQLite connection): the record no longer vouches for it.
+    const other = new Database(filename);
+    other.prepare(`INSERT INTO note (id, body) VALUES (2, 'second')`).run();
+    other.close();
+    const afterOther = await openDatabase({ filename, migrations });
+    expect(afterOther.soundness).toBe('checked');
+    await afterOther.close();
+    // A page overwritten after a clean close is found: the bytes changed, so the check runs and refuses the file.
+    const size = 4096;
+    const fd = fs.openSync(filename, 'r+');
+    fs.writeSync(fd, Buffer.alloc(size, 0xa5), 0, size, size);
+    fs.closeSync(fd);
+    await expect(openDatabase({ filename, migrations })).rejects.toBeInstanceOf(DamagedDatabaseError);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('never records as clean a file it only looked at the marker of', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-db-'));
+    const filename = path.join(dir, 'test.sqlite');
+    await (await openDatabase({ filename, migrations })).close();
+    // Copied in from elsewhere: nothing vouches for the copy.
+    fs.copyFileSync(filename, `${filename}.copy`);
+    fs.renameSync(`${filename}.copy`, filename);
+    const quick = await openDatabase({ filename, migrations, integrityCheck: 'marker' });
+    expect(quick.soundness).toBe('unchecked');
+    await quick.close();
+    const full = await openDatabase({ filename, migrations });
+    expect(full.soundness).toBe('checked');
+    await full.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, type Migration, type MigrationProvider, Migrator, SqliteDialect } from 'kysely';
+import { closedCleanSince, forgetCleanClose, recordCleanClose } from './clean-close';
 import {
   checkDatabase,
   checkFileOffThread,
@@ -41,6 +42,12 @@ export interface OpenedDatabase<Schema> {
   /** The raw handle, for hot paths and transactions that must stay synchronous. */
   sqlite: Database.Database;
   close(): Promise<void>;
+  /**
+   * Why the file is trusted: SQLite's check ran and passed, it was created here, it is as a connection that vouched
+   * for it left it on closing (clean-close.ts), or (`unchecked`) only its marker was looked at. A connection closing a
+   * file it could vouch for records it closed clean.
+   */
+  soundness: 'checked' | 'created' | 'closed-clean' | 'unchecked';
 }
 
 /**
@@ -80,6 +87,7 @@ function pendingMigrations(sqlite: Database.Database, migrations: Record<string,
 export async function openDatabase<Schema>(options: OpenDatabaseOptions): Promise<OpenedDatabase<Schema>> {
   const { filename } = options;
   const memory = filename === ':memory:';
+  let soundness: OpenedDatabase<Schema>['soundness'] = memory ? 'created' : 'unchecked';
   const remedy = options.remedy ?? 'Restore it from a backup, or move it aside to start over.';
   if (!memory) {
     fs.mkdirSync(path.dirname(filename), { recursive: true });
@@ -102,12 +110,19 @@ export async function openDatabase<Schema>(options: OpenDatabaseOptions): Promis
     // Damage must be found before anything is served: a read of a bad page fails only when it is reached. SQLite's
     // check takes seconds on a large file, so it runs in a worker while this process keeps answering (a file just
     // created here holds only its marker).
+    // A file no one has written since a connection that vouched for it closed it needs no new check.
     const level = options.integrityCheck ?? 'quick';
-    if (level !== 'marker' && !createdHere) {
+    if (createdHere) soundness = 'created';
+    else if (closedCleanSince(filename)) soundness = 'closed-clean';
+    else if (level !== 'marker') {
       const problems = await checkFileOffThread(filename, level, {
         onThisThread: options.checkOnThisThread === true,
       });
-      if (problems.length > 0) throw new DamagedDatabaseError(filename, problems, remedy);
+      if (problems.length > 0) {
+        forgetCleanClose(filename);
+        throw new DamagedDatabaseError(filename, problems, remedy);
+      }
+      soundness = 'checked';
     }
   }
   const sqlite = new Database(filename, memory ? {} : { fileMustExist: true });
@@ -133,9 +148,14 @@ export async function openDatabase<Schema>(options: OpenDatabaseOptions): Promis
   }
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
   // Kysely closes the connection only if a query went through it; a file with nothing to migrate may have none.
+  let closed = false;
   const close = async () => {
     await db.destroy();
     if (sqlite.open) sqlite.close();
+    // Once, right as it closes: a later call would vouch for writes made since by others.
+    if (closed) return;
+    closed = true;
+    if (!memory && soundness !== 'unchecked') recordCleanClose(filename);
   };
   try {
     if (pendingMigrations(sqlite, options.migrations).length > 0) {
@@ -146,7 +166,7 @@ export async function openDatabase<Schema>(options: OpenDatabaseOptions): Promis
     await close();
     throw error;
   }
-  return { db, sqlite, close };
+  return { db, sqlite, close, soundness };
 }
 
 async function runMigrations<Schema>(
