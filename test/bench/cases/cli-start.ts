@@ -24,7 +24,11 @@ const SERVE_ENV = {
  * Runs a command from the repository root; resolves its wall time in ms, from spawn until it exited, or until its
  * output matched `until` (then its process group is stopped, untimed, and waited for). Rejects on a non-zero exit.
  */
-function timed(command: string, args: string[], until?: RegExp): Promise<{ ms: number; output: string }> {
+export function timed(
+  command: string,
+  args: string[],
+  until?: RegExp,
+): Promise<{ ms: number; output: string }> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child: ChildProcess = spawn(command, args, {

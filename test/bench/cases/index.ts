@@ -8,6 +8,7 @@ import { outboxCases } from './outbox-replay';
 import { restoreCases } from './restore-stall';
 import { serverPetCases } from './server-pets';
 import { syncBusyCases } from './sync-busy';
+import { syncCliCases } from './sync-cli';
 import { syncCases } from './sync-mirror';
 import { syncStallCases } from './sync-stall';
 
@@ -16,6 +17,7 @@ export const benchCases: BenchCase[] = [
   ...serverPetCases,
   ...syncCases,
   ...syncBusyCases,
+  ...syncCliCases,
   ...syncStallCases,
   ...outboxCases,
   ...lockCases,
