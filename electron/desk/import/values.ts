@@ -212,7 +212,9 @@ function readWeight(text: string, bareUnit: 'kg' | 'lb'): ReadValue {
       `"${text}": the unit "${match[2]}" is not kilograms, grams or pounds (write it as 12 kg or 26 lb)`,
     );
   }
-  const kg = unit === 'kg' ? amount : unit === 'g' ? amount / 1000 : amount / POUNDS_PER_KG;
+  // Kilograms keep their digits as written ("3.0 kg" stays so, and an export reads back unchanged).
+  if (unit === 'kg') return ok(`${(match[1] ?? '').replace(',', '.')} kg`);
+  const kg = unit === 'g' ? amount / 1000 : amount / POUNDS_PER_KG;
   return ok(`${Math.round(kg * 10) / 10} kg`);
 }
 
