@@ -41,7 +41,7 @@ describe('export, then import: a round trip keeps every field', () => {
     const csv = path.join(tempDir('round-trip-files-'), 'pets.csv');
     fs.writeFileSync(csv, await exportPets(deskA, 'csv'));
     const original = JSON.parse(await exportPets(deskA, 'json')) as PetRecord[];
-    const statuses = [...new Set(original.map((pet) => pet.status))];
+    const statuses = [...new Set(original.map((pet) => String(pet.status)))];
 
     // The same desk: every row is its own record (by id) and nothing differs from what the desk holds.
     const same = await cli(['import', 'pets', csv, '--data-dir', deskA, '--update-existing', '--json']);

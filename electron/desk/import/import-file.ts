@@ -49,6 +49,9 @@ export interface ImportDesk {
 /** A mapping or file the import cannot work with at all (exit 2 on the command line), in words. */
 export class ImportSetupError extends Error {}
 
+/** "1 row", "7 rows" (with a word between: "7 rejected rows"). */
+const rowCount = (count: number, word = '') => `${count} ${word}${count === 1 ? 'row' : 'rows'}`;
+
 /** Rows written per transaction: short enough that other writers wait little, long enough to be fast. */
 const CHUNK_ROWS = 250;
 const MAX_MATCHES = 1000;
@@ -279,8 +282,8 @@ export async function importFile(
       skipped: options.dryRun ? skipped : 0,
       blocked,
       summary: options.dryRun
-        ? `Check only, nothing written: ${report.totals.new} new ${noun}, ${report.totals.existing} already on the desk, ${checked.rejectedRows} rows rejected.${blocked ? ' Fix the rejected rows, or import with the choice to skip them.' : ''}`
-        : `Nothing imported: ${checked.rejectedRows} rows were rejected. Fix them in the file and import again, or choose to skip them (--skip-bad).`,
+        ? `Check only, nothing written: ${report.totals.new} new ${noun}, ${report.totals.existing} already on the desk, ${rowCount(checked.rejectedRows)} rejected.${blocked ? ' Fix the rejected rows, or import with the choice to skip them.' : ''}`
+        : `Nothing imported: ${rowCount(checked.rejectedRows)} ${checked.rejectedRows === 1 ? 'was' : 'were'} rejected. Fix them in the file and import again, or choose to skip them (--skip-bad).`,
     };
   }
   let chunk: PlannedRow[] = [];
@@ -309,6 +312,6 @@ export async function importFile(
     updated,
     skipped,
     blocked: false,
-    summary: `Imported ${imported} ${noun}${updated ? `, updated ${updated}` : ''}; ${report.totals.existing - updated} already on the desk${unchanged ? ` (${unchanged} with nothing to change)` : ''}; ${written.rejectedRows} rejected rows skipped.${imported + updated > 0 ? ' The outbox sends them to the server.' : ''}`,
+    summary: `Imported ${imported} ${noun}${updated ? `, updated ${updated}` : ''}; ${report.totals.existing - updated} already on the desk${unchanged ? ` (${unchanged} with nothing to change)` : ''}; ${rowCount(written.rejectedRows, 'rejected ')} skipped.${imported + updated > 0 ? ' The outbox sends them to the server.' : ''}`,
   };
 }
