@@ -62,6 +62,20 @@ describe('an import made offline, then a standalone shelter', () => {
       expect(new Set(onServer.map((pet) => pet.custom_id)).size).toBe(PETS);
       console.log(`${PETS} imported pets on the standalone server ${took} ms after the shelter was set up`);
 
+      // Any other key keeps the hourly write limit (250 an hour): the 251st write is refused.
+      const { apiUrl } = await core.registry.invoke('shelter.overview');
+      const other = await core.registry.invoke('shelter.keys.create', { kind: 'write', name: 'Script' });
+      const write = () =>
+        fetch(`${apiUrl}/pets`, {
+          method: 'POST',
+          headers: { 'x-api-key': other.key, 'content-type': 'application/json' },
+          body: '{"name":""}',
+        });
+      for (let index = 0; index < 250; index += 1) expect((await write()).status).toBe(400);
+      const refused = await write();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('x-ratelimit-limit')).toBe('250');
+
       // The same file again imports nothing, and nothing more reaches the server.
       const again = await importPets(core, dataDir, csv);
       expect(again).toMatchObject({ imported: 0, totals: { existing: PETS } });
