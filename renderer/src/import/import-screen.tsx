@@ -61,6 +61,8 @@ export function ImportScreen() {
 
   async function choose(file: File | null) {
     if (!file) return;
+    // The file chosen before is not needed any more.
+    if (preview) void api.call('import.discard', { token: preview.token }).catch(() => undefined);
     setReport(undefined);
     setChosen({});
     setProgress(0);

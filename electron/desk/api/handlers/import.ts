@@ -80,6 +80,7 @@ export function registerImportHandlers(
 
   registry.handle('import.upload', async (input) => {
     const token = input.token ?? beginStaged(context.dataDir, input.fileName).token;
+    if (input.token) staged(input.token);
     const bytes = appendStaged(context.dataDir, token, Buffer.from(input.base64, 'base64'));
     return { token, bytes, preview: input.done ? await preview(token, input.kind, input.sheet) : null };
   });
