@@ -4,6 +4,7 @@ import {
   HEALTH_VALUES,
   KNOWN_PET_STATUSES,
   PERSON_CREATE_STATUSES,
+  PERSON_STATUSES,
   SIZES,
   TEMPERAMENTS,
 } from '../../../shared/contract';
@@ -99,6 +100,14 @@ export function readValue(kind: ValueKind, text: string, context: ValueContext):
     case 'status':
       return readStatus(text, context);
     case 'person-status':
+      if (
+        PERSON_STATUSES.some((status) => status === text.trim().toLowerCase()) &&
+        !PERSON_CREATE_STATUSES.some((status) => status === text.trim().toLowerCase())
+      ) {
+        return no(
+          `"${text}" is a staff decision a new record cannot start with (pending, active, training or inactive); import it as one of those and set it on the desk that runs the shelter`,
+        );
+      }
       return choice(
         new Map(PERSON_CREATE_STATUSES.map((status) => [headerKey(status), status])),
         text,
