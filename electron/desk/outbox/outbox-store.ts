@@ -138,6 +138,23 @@ export function headEntries(db: MirrorDb): OutboxRow[] {
   ).all() as OutboxRow[];
 }
 
+/**
+ * Up to `limit` first entries of their record that are due to be sent (pending, due by `nowMs`, naming no local id
+ * that is still waiting), after entry `afterId`, in queue order. A replay asks for the few it can start, so a queue of
+ * 10,000 entries is not read whole after every send. The `+` keeps SQLite walking the queue in id order from `afterId`
+ * (stopping at `limit`) rather than reading every pending entry through the state index and sorting them.
+ */
+export function dueHeadEntries(db: MirrorDb, nowMs: number, afterId: number, limit: number): OutboxRow[] {
+  return statement(
+    db,
+    `SELECT o.* FROM outbox o
+     WHERE o.id > ? AND +o.state = 'pending' AND +o.next_attempt_ms <= ? AND json_array_length(o.refs_json) = 0
+       AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.entity_type = o.entity_type AND p.entity_id = o.entity_id
+                         AND p.id < o.id)
+     ORDER BY o.id LIMIT ?`,
+  ).all(afterId, nowMs, limit) as OutboxRow[];
+}
+
 export function countEntries(db: MirrorDb): { pending: number; needsAttention: number; conflicts: number } {
   return statement(
     db,
