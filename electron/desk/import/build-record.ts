@@ -6,7 +6,8 @@ import {
 } from '../../../shared/contract';
 import type { ImportColumn, ImportKind, ImportRejection } from '../../../shared/desk-api/import';
 import { CUSTOM_PREFIX, type FieldSpec, fieldsOf, IGNORE } from './fields';
-import { cellValue, type ReadValue, readDate, readValue, type ValueContext } from './values';
+import { cellValue, readValue, type ValueContext } from './values';
+import { type ReadValue, readDate } from './written-dates';
 
 /** A row read into the body of a create request, or the problems that keep it out. */
 export type BuiltRecord =

@@ -7,3 +7,4 @@ export * from './read-table';
 export * from './staging';
 export * from './text-encoding';
 export * from './values';
+export * from './written-dates';

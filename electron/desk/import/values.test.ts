@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { headerKey } from './fields';
-import { cellValue, readDate, readValue } from './values';
+import { cellValue, readValue } from './values';
+import { readDate } from './written-dates';
 
 const context = { statusLabels: new Map([['bigdogsroom', 'Big Dogs Room']]) };
 const read = (kind: Parameters<typeof readValue>[0], text: string) => readValue(kind, text, context);
