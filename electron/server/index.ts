@@ -48,6 +48,12 @@ export interface ApiServerOptions {
   port?: number;
   /** Replaces every per-endpoint hourly limit when set. */
   rateLimitPerHour?: number;
+  /**
+   * The key of the desk that runs this shelter (standalone): provisioned like `writeKey` and not held to the hourly
+   * limits, so the desk's own outbox (an import of hundreds of pets) reaches its server at once. Other keys stay
+   * limited.
+   */
+  ownKey?: string;
   /** Provision these keys at start (stored hashed). */
   writeKey?: string;
   readKey?: string;
@@ -126,6 +132,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
   try {
     const staff = createStaffOperations(app);
     if (options.writeKey) app.keys.provision(options.writeKey, 'write', 'provisioned write key');
+    if (options.ownKey && options.ownKey !== options.writeKey) {
+      app.keys.provision(options.ownKey, 'write', 'provisioned write key');
+    }
+    const ownKeyId = options.ownKey ? app.keys.authenticate(options.ownKey)?.id : undefined;
     if (options.readKey) app.keys.provision(options.readKey, 'read', 'provisioned read key');
     let generatedKeys: RunningApiServer['generatedKeys'];
     if (app.keys.activeCount === 0) {
@@ -137,7 +147,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
     if (options.demo) loadDemoShelter(app, staff, { pets: options.demoPets });
 
     const override = options.rateLimitPerHour;
-    const limiter = new FixedWindowRateLimiter((endpoint) => override ?? DEFAULT_HOURLY_LIMITS[endpoint]);
+    const limiter = new FixedWindowRateLimiter(
+      (endpoint) => override ?? DEFAULT_HOURLY_LIMITS[endpoint],
+      (keyId) => keyId === ownKeyId,
+    );
     const router = new Router([...metadataRoutes, ...petRoutes, ...peopleRoutes, ...openapiRoutes]);
     const listener = createRequestListener(
       app,

@@ -63,7 +63,8 @@ export async function buildCli() {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    external: ['better-sqlite3', 'pdfkit', 'electron'],
+    // exceljs (import of .xlsx) is large CommonJS with its own optional requires: loaded from node_modules as it is.
+    external: ['better-sqlite3', 'pdfkit', 'electron', 'exceljs'],
     chunkNames: 'chunks/[name]-[hash]',
     metafile: true,
     logLevel: 'warning',

@@ -4,6 +4,7 @@ import type { DeskTransport } from './channels';
 import { dashboardMethods } from './dashboard';
 import { DeskCallError, type DeskError, deskResultSchema } from './errors';
 import { type DeskEvent, deskEventSchema } from './events';
+import { importMethods } from './import';
 import { mirrorMethods } from './mirror';
 import { outboxMethods } from './outbox';
 import { peopleMethods } from './people';
@@ -20,6 +21,7 @@ export * from './dashboard';
 export * from './define';
 export * from './errors';
 export * from './events';
+export * from './import';
 export * from './mirror';
 export * from './outbox';
 export * from './people';
@@ -48,6 +50,7 @@ export const deskMethods = {
   ...dashboardMethods,
   ...shelterMethods,
   ...photoMethods,
+  ...importMethods,
 };
 
 export type DeskMethods = typeof deskMethods;

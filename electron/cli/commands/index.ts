@@ -19,6 +19,12 @@ export const COMMANDS: readonly CliCommandEntry[] = [
     load: async () => (await import('./export')).exportCommand,
   },
   {
+    name: 'import',
+    summary:
+      'Import pets, adopters or fosters from a CSV or .xlsx file (checked first; queued; works offline).',
+    load: async () => (await import('./import')).importCommand,
+  },
+  {
     name: 'pet',
     summary: 'Create or update a pet on this desk (queued; works offline).',
     load: async () => (await import('./pet')).petCommand,

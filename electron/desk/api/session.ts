@@ -7,6 +7,7 @@ import { connectionFolder, type ResolvedConnection, STANDALONE_ID } from '../syn
 import type { DeskContext } from './desk-context';
 import type { DeskHandler, HandlerTable } from './handler-registry';
 import { registerDashboardHandlers } from './handlers/dashboard';
+import { registerImportHandlers } from './handlers/import';
 import { registerMirrorHandlers } from './handlers/mirror';
 import { type DeskOutbox, registerOutboxHandlers } from './handlers/outbox';
 import { registerPrintHandlers } from './handlers/print';
@@ -118,6 +119,23 @@ export async function openDeskSession(options: DeskSessionOptions): Promise<Desk
       ...(options.syncClient && { service: { clientOptions: options.syncClient } }),
     });
     outbox.attach(sync);
+    // Import (issue #33): files read into this connection's mirror through its outbox.
+    registerImportHandlers(table, sessionContext, mirror, outbox, {
+      ...(id === STANDALONE_ID && {
+        customStatusLabels: () => {
+          try {
+            return options.shelter
+              .staff()
+              .listCustomStatuses()
+              .filter((status) => status.isActive)
+              .map((status) => status.label);
+          } catch {
+            // The shelter's server is not running (a command line): the statuses in use still match.
+            return [];
+          }
+        },
+      }),
+    });
     halt = () => outbox.outbox.close();
     return {
       id,

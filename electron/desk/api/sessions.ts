@@ -149,7 +149,7 @@ async function bringUnconfigured(context: DeskContext, id: string): Promise<Carr
 }
 
 /** Method families answered by the active connection's session (the rest belong to the core). */
-const SESSION_PREFIXES = ['mirror.', 'outbox.', 'print.', 'dashboard.', 'sync.'] as const;
+const SESSION_PREFIXES = ['mirror.', 'outbox.', 'print.', 'dashboard.', 'sync.', 'import.'] as const;
 const CORE_METHODS = new Set<string>([
   'sync.connection.get',
   'sync.connection.set',

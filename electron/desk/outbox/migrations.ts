@@ -99,10 +99,28 @@ export const carriedRows: Migration = {
   },
 };
 
+/**
+ * The rows an import wrote (issue #33): a fingerprint of each row's fields and the record it became, written in the
+ * transaction that queues the record, so the same file imported again writes nothing new, also for rows with no
+ * shelter id, microchip or email to match by.
+ */
+export const importedRows: Migration = {
+  async up(db) {
+    await sql`CREATE TABLE imported_row (
+      kind TEXT NOT NULL,
+      fingerprint TEXT NOT NULL,
+      entity_id TEXT NOT NULL,
+      imported_ms INTEGER NOT NULL,
+      PRIMARY KEY (kind, fingerprint)
+    ) STRICT, WITHOUT ROWID`.execute(db);
+  },
+};
+
 /** The outbox's migrations, named to sort after the mirror's own. */
 export const OUTBOX_MIGRATIONS: Record<string, Migration> = {
   '1001-outbox-initial': outboxInitial,
   '1002-outbox-duplicate-indexes': outboxDuplicateIndexes,
   '1003-outbox-drop-microchip-index': outboxDropMicrochipIndex,
   '1004-outbox-carried-rows': carriedRows,
+  '1005-imported-rows': importedRows,
 };

@@ -138,6 +138,23 @@ export function headEntries(db: MirrorDb): OutboxRow[] {
   ).all() as OutboxRow[];
 }
 
+/**
+ * Up to `limit` first entries of their record that are due to be sent (pending, due by `nowMs`, naming no local id
+ * that is still waiting), after entry `afterId`, in queue order. A replay asks for the few it can start, so a queue of
+ * 10,000 entries is not read whole after every send. The `+` keeps SQLite walking the queue in id order from `afterId`
+ * (stopping at `limit`) rather than reading every pending entry through the state index and sorting them.
+ */
+export function dueHeadEntries(db: MirrorDb, nowMs: number, afterId: number, limit: number): OutboxRow[] {
+  return statement(
+    db,
+    `SELECT o.* FROM outbox o
+     WHERE o.id > ? AND +o.state = 'pending' AND +o.next_attempt_ms <= ? AND json_array_length(o.refs_json) = 0
+       AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.entity_type = o.entity_type AND p.entity_id = o.entity_id
+                         AND p.id < o.id)
+     ORDER BY o.id LIMIT ?`,
+  ).all(afterId, nowMs, limit) as OutboxRow[];
+}
+
 export function countEntries(db: MirrorDb): { pending: number; needsAttention: number; conflicts: number } {
   return statement(
     db,
@@ -255,12 +272,13 @@ export function rewriteLocalId(
     entityType,
     localId,
   );
-  const like = `%${localId}%`;
-  const rows = statement(db, 'SELECT * FROM outbox WHERE path LIKE ? OR body LIKE ? OR refs_json LIKE ?').all(
-    like,
-    like,
-    like,
-  ) as OutboxRow[];
+  // Only the record's own entries and those whose refs name it can hold the local id (refs are recomputed at every
+  // write of a body), so the short refs are searched, not every body: with an import of 10,000 pets queued, searching
+  // the bodies at each settled create made the replay quadratic (hours instead of minutes).
+  const rows = statement(
+    db,
+    `SELECT * FROM outbox WHERE (entity_type = ? AND entity_id = ?) OR (refs_json != '[]' AND refs_json LIKE ?)`,
+  ).all(entityType, serverId, `%${localId}%`) as OutboxRow[];
   for (const row of rows) {
     const refs = entryRefs(row).filter((ref) => ref !== localId);
     statement(db, 'UPDATE outbox SET path = ?, body = ?, fields_json = ?, refs_json = ? WHERE id = ?').run(

@@ -125,6 +125,25 @@ export class Outbox {
     return this.afterWrite(createPerson(this.writeContext, request, options));
   }
 
+  /**
+   * Runs many local writes (an import's chunk of rows) in one transaction, with the same context the single writes
+   * get, then tells about them once and replays soon: thousands of records do not make thousands of events.
+   * `write` returns the records it wrote.
+   */
+  writeBatch<T>(
+    write: (context: LocalWriteContext) => {
+      value: T;
+      changed: Array<{ entityType: EntityType; id: string }>;
+    },
+  ): T {
+    const { value, changed } = this.db.transaction(() => write(this.writeContext))();
+    if (changed.length > 0) {
+      this.changed(changed);
+      this.kick();
+    }
+    return value;
+  }
+
   /** Entries in queue order, as the bridge shows them. */
   list(filter: { state?: OutboxState | undefined; entityId?: string | undefined } = {}): OutboxEntry[] {
     return listEntryViews({ db: this.db, pausedReason: this.scheduler.pausedReason, now: this.now }, filter);

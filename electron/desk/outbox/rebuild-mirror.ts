@@ -20,6 +20,8 @@ const SALVAGE: ReadonlyArray<{ table: string; where?: string; addedLater?: true 
   // Which rows a carry from the unconfigured mirror took (until it is emptied): without it, a carry cut short would
   // take them again.
   { table: 'carried_row', addedLater: true },
+  // What imports wrote: without it, importing the same file again would write its rows again.
+  { table: 'imported_row', addedLater: true },
 ];
 
 export interface RebuildResult {

@@ -6,11 +6,11 @@ import { type ApiClient, ApiError } from '../client';
 import { type MirrorDb, replaceWithServerRecord, statement } from '../mirror';
 import { checkOldWrite, isOldWrite } from './old-write-check';
 import {
+  dueHeadEntries,
   entityEntries,
   entryBase,
   entryFields,
   entryRefs,
-  headEntries,
   markAttempt,
   markNeedsAttention,
   type OutboxRow,
@@ -108,16 +108,23 @@ export async function replayPass(options: ReplayOptions): Promise<ReplayResult> 
   const checkedConflicts = new Set<string>();
   let stop = false;
 
-  function dueHeads(): OutboxRow[] {
+  /** The next `wanted` records' first entries that may be sent now (read a page at a time, in queue order). */
+  function dueHeads(wanted: number): OutboxRow[] {
     const now = options.now();
-    return headEntries(db).filter(
-      (entry) =>
-        entry.state === 'pending' &&
-        entry.next_attempt_ms <= now &&
-        entryRefs(entry).length === 0 &&
-        !busy.has(entityKey(entry)) &&
-        !finished.has(entityKey(entry)),
-    );
+    const picked: OutboxRow[] = [];
+    const page = wanted + busy.size + finished.size;
+    let after = 0;
+    while (wanted > 0) {
+      const rows = dueHeadEntries(db, now, after, page);
+      for (const entry of rows) {
+        if (busy.has(entityKey(entry)) || finished.has(entityKey(entry))) continue;
+        picked.push(entry);
+        if (picked.length >= wanted) return picked;
+      }
+      if (rows.length < page) break;
+      after = (rows.at(-1) as OutboxRow).id;
+    }
+    return picked;
   }
 
   function backoff(attempts: number): number {
@@ -364,7 +371,7 @@ export async function replayPass(options: ReplayOptions): Promise<ReplayResult> 
   const running = new Set<Promise<void>>();
   for (;;) {
     if (stop || options.signal?.aborted || options.halted?.()) break;
-    const heads = dueHeads();
+    const heads = dueHeads(options.concurrency - running.size);
     for (const head of heads) {
       if (running.size >= options.concurrency) break;
       if (busy.has(entityKey(head))) continue;

@@ -31,4 +31,17 @@ describe('FixedWindowRateLimiter', () => {
     expect(limiter.peek('k', 'GET /api/contracts', hour).limit).toBe(50);
     expect(limiter.peek('k', 'POST /api/people', hour).limit).toBe(250);
   });
+
+  it('never counts nor refuses an unlimited key (the key of the standalone desk); other keys keep their limit', () => {
+    const limiter = new FixedWindowRateLimiter(
+      () => 250,
+      (keyId) => keyId === 'own',
+    );
+    for (let index = 0; index < 1000; index += 1) {
+      expect(limiter.hit('own', 'POST /api/pets', hour + index).allowed).toBe(true);
+    }
+    expect(limiter.peek('own', 'POST /api/pets', hour + 1000)).toMatchObject({ remaining: 250 });
+    for (let index = 0; index < 250; index += 1) limiter.hit('other', 'POST /api/pets', hour + index);
+    expect(limiter.hit('other', 'POST /api/pets', hour + 2000).allowed).toBe(false);
+  });
 });

@@ -50,11 +50,18 @@ export class FixedWindowRateLimiter {
   private window = -1;
   private readonly counts = new Map<string, number>();
 
-  constructor(private readonly limitFor: (endpoint: EndpointId) => number) {}
+  /**
+   * @param unlimited keys not held to the hourly window: a standalone shelter's own desk key, whose outbox must
+   * reach its own server at the desk's pace (an import of hundreds of pets would otherwise wait for the next hour).
+   */
+  constructor(
+    private readonly limitFor: (endpoint: EndpointId) => number,
+    private readonly unlimited: (keyId: string) => boolean = () => false,
+  ) {}
 
-  /** Counts one request unless the limit is already reached. */
+  /** Counts one request unless the limit is already reached; an unlimited key is never counted nor refused. */
   hit(keyId: string, endpoint: EndpointId, nowMs: number): RateState {
-    return this.evaluate(keyId, endpoint, nowMs, true);
+    return this.evaluate(keyId, endpoint, nowMs, !this.unlimited(keyId));
   }
 
   /** The state without counting (for responses that do not consume the quota, like 401s). */

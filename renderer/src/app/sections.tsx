@@ -4,6 +4,7 @@ import {
   IconBuildingCommunity,
   IconCloudDataConnection,
   IconDatabaseExport,
+  IconFileImport,
   IconFileText,
   IconInbox,
   IconKey,
@@ -155,6 +156,14 @@ export const SECTIONS: readonly Section[] = [
     hint: 'Copies of the records',
     icon: IconDatabaseExport,
     screen: lazyScreen(async () => (await import('../shelter/backup-screen')).BackupScreen),
+    secondary: true,
+  },
+  {
+    path: '/import',
+    label: 'Import',
+    hint: 'From a spreadsheet or system',
+    icon: IconFileImport,
+    screen: lazyScreen(async () => (await import('../import/import-screen')).ImportScreen),
     secondary: true,
   },
   {

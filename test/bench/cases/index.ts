@@ -3,6 +3,7 @@ import { cliStartCases } from './cli-start';
 import { dashboardCases } from './dashboard-print';
 import { deskUiCases } from './desk-ui';
 import { desktopCases } from './desktop-main';
+import { importCases } from './import-pets';
 import { lockCases } from './lock-hold';
 import { outboxCases } from './outbox-replay';
 import { restoreCases } from './restore-stall';
@@ -26,4 +27,5 @@ export const benchCases: BenchCase[] = [
   ...restoreCases,
   ...dashboardCases,
   ...cliStartCases,
+  ...importCases,
 ];

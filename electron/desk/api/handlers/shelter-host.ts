@@ -183,6 +183,8 @@ export class ShelterHost {
         dataDir: options.dataDir,
         port: this.boundPort ?? options.port,
         writeKey: options.writeKey,
+        // The desk's own key: its outbox is not held to the hourly write limits of other keys.
+        ownKey: options.writeKey,
         demo: file.demo,
       });
     } catch (error) {

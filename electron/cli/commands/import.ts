@@ -1,0 +1,164 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import {
+  type ColumnMapping,
+  dateFormatSchema,
+  IMPORT_KINDS,
+  type ImportReport,
+} from '../../../shared/desk-api/import';
+import { discardStaged, stageFile } from '../../desk/import';
+import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
+import { withDeskCore } from './cli-context';
+import type { CliCommand, CliIo } from './command';
+
+const USAGE = `Usage: npm run --silent cli -- import pets|adopters|fosters FILE [--data-dir DIR] [--dry-run] [--skip-bad]
+       [--update-existing] [--map "Header=field,…"] [--date-format DMY|MDY|YMD] [--sheet NAME] [--json]
+
+Reads a spreadsheet or another shelter system's export into this desk. Every row is checked first; the records
+are then saved on this desk as ordinary local records (they show at once, offline too) and sent to the server
+by the outbox, exactly once. Importing the same file again adds nothing new.
+
+  FILE              CSV (comma, semicolon or tab; UTF-8, UTF-16 or Windows-1252) or Excel .xlsx
+  --dry-run         check only: report what would be imported and every rejected row; change nothing
+  --skip-bad        import the good rows even when some are rejected (default: all or nothing)
+  --update-existing update pets that match one on the desk (same id, shelter id or microchip) instead of
+                    skipping them; people cannot be updated through the API and are always skipped
+  --map "Header=field,…"   choose where columns go: a field (name, species, breed, sex, intake_date, …),
+                    custom:<key> for a custom field, or ignore; other columns are matched by their header
+  --date-format DMY|MDY|YMD   how to read dates such as 03/04/2025 (which could be either way round)
+  --sheet NAME      the sheet of an .xlsx workbook to read (default: the first)
+  --json            print the report as one JSON object: imported, updated, skipped, rejected (line, column,
+                    reason), duplicates, matches, totals
+  --data-dir DIR    the desk's data folder (default: ${defaultDataDir()})
+
+Exit codes: 0 everything asked was done; 1 rows were rejected and nothing was imported (with --dry-run: an
+import would import nothing; add --skip-bad to check the import that skips them); 2 a bad command, an unusable
+mapping or a file that cannot be read.`;
+
+const flagsSchema = z.object({
+  'data-dir': folderFlagSchema.optional(),
+  'dry-run': z.boolean().default(false),
+  'skip-bad': z.boolean().default(false),
+  'update-existing': z.boolean().default(false),
+  map: z.array(z.string()).default([]),
+  'date-format': z
+    .string()
+    .transform((value) => value.toUpperCase())
+    .pipe(dateFormatSchema)
+    .optional(),
+  sheet: z.string().min(1).optional(),
+  json: z.boolean().default(false),
+});
+
+/** `Header=field,Other Header=custom:key` (repeatable) as a mapping; `\,` keeps a comma in a header. */
+export function parseMapping(values: readonly string[], hint: string): ColumnMapping {
+  const mapping: ColumnMapping = {};
+  for (const value of values) {
+    for (const pair of value.split(/(?<!\\),/)) {
+      if (pair.trim() === '') continue;
+      const at = pair.lastIndexOf('=');
+      const header = pair.slice(0, at).replaceAll('\\,', ',').trim();
+      const target = pair.slice(at + 1).trim();
+      if (at <= 0 || header === '' || target === '') {
+        throw new CliUsageError(
+          `--map: "${pair}" is not Header=field (e.g. --map "Animal Name=name").`,
+          hint,
+        );
+      }
+      mapping[header] = target;
+    }
+  }
+  return mapping;
+}
+
+function printReport(report: ImportReport, io: CliIo): void {
+  const lines = [report.summary];
+  for (const problem of report.rejected.slice(0, 50)) {
+    lines.push(`  line ${problem.line}${problem.column ? `, ${problem.column}` : ''}: ${problem.reason}`);
+  }
+  if (report.rejected.length > 50)
+    lines.push(`  … and ${report.rejected.length - 50} more (--json lists all)`);
+  const defaults = Object.entries(report.defaults);
+  if (defaults.length > 0) {
+    lines.push(
+      `No column for ${defaults.map(([field, value]) => `${field} (every record: ${value})`).join(', ')}.`,
+    );
+  }
+  io.stderr(`${lines.join('\n')}\n`);
+}
+
+async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  const hint = 'See: npm run cli -- import --help';
+  if (argv.includes('--help')) {
+    io.stdout(`${USAGE}\n`);
+    return 0;
+  }
+  const [kindArg, fileArg, ...rest] = argv;
+  const kind = z.enum(IMPORT_KINDS).safeParse(kindArg);
+  if (!kind.success) {
+    throw new CliUsageError(
+      `Say what the file holds: pets, adopters or fosters${kindArg ? ` (not "${kindArg}")` : ''}.`,
+      hint,
+    );
+  }
+  if (!fileArg || fileArg.startsWith('--')) throw new CliUsageError('Name the file to import.', hint);
+  const file = path.resolve(fileArg);
+  try {
+    fs.accessSync(file, fs.constants.R_OK);
+    if (!fs.statSync(file).isFile()) throw new Error('not a file');
+  } catch {
+    throw new CliUsageError(`Cannot read ${file}: check the path and that the file is readable.`, hint);
+  }
+  const flags = parseFlags(
+    rest,
+    {
+      'data-dir': { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      'skip-bad': { type: 'boolean' },
+      'update-existing': { type: 'boolean' },
+      map: { type: 'string', multiple: true },
+      'date-format': { type: 'string' },
+      sheet: { type: 'string' },
+      json: { type: 'boolean' },
+    },
+    flagsSchema,
+    hint,
+  );
+  const dataDir = flags['data-dir'] ?? defaultDataDir();
+  const mapping = parseMapping(flags.map, hint);
+  const report = await withDeskCore(dataDir, { integrityCheck: 'marker' }, async (core) => {
+    const staged = await stageFile(dataDir, file);
+    try {
+      const request = {
+        token: staged.token,
+        kind: kind.data,
+        mapping,
+        ...(flags['date-format'] && { dateFormat: flags['date-format'] }),
+        ...(flags.sheet && { sheet: flags.sheet }),
+      };
+      return flags['dry-run']
+        ? await core.registry.invoke('import.check', request)
+        : await core.registry.invoke('import.run', {
+            ...request,
+            skipBad: flags['skip-bad'],
+            updateExisting: flags['update-existing'],
+          });
+    } finally {
+      discardStaged(dataDir, staged.token);
+    }
+  });
+  if (flags.json) io.stdout(`${JSON.stringify(report)}\n`);
+  printReport(report, io);
+  if (!report.dryRun && report.imported + report.updated > 0) {
+    io.stderr(
+      'Saved on this desk; the outbox sends them to the server at the next sync (npm run cli -- sync --once).\n',
+    );
+  }
+  return report.blocked ? 1 : 0;
+}
+
+export const importCommand: CliCommand = {
+  usage: USAGE,
+  run,
+};

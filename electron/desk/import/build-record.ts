@@ -1,0 +1,164 @@
+import {
+  type CustomField,
+  personCreateSchema,
+  petCreateSchema,
+  toFieldErrors,
+} from '../../../shared/contract';
+import type { ImportColumn, ImportKind, ImportRejection } from '../../../shared/desk-api/import';
+import { CUSTOM_PREFIX, type FieldSpec, fieldsOf, IGNORE } from './fields';
+import { cellValue, readValue, type ValueContext } from './values';
+import { type ReadValue, readDate } from './written-dates';
+
+/** A row read into the body of a create request, or the problems that keep it out. */
+export type BuiltRecord =
+  | { ok: true; body: Record<string, unknown>; id: string | undefined; defaulted: string[] }
+  | { ok: false; problems: ImportRejection[] };
+
+export interface RecordPlan {
+  kind: ImportKind;
+  columns: ImportColumn[];
+  customFields: readonly CustomField[];
+  values: ValueContext;
+  /** Today on this desk's calendar (`YYYY-MM-DD`), for the age group from a birthday. */
+  today: string;
+}
+
+/** Values a pet gets for a required field no column fills (the report lists those used). */
+export const PET_DEFAULTS: Record<string, string> = {
+  sex: 'unknown',
+  size: 'medium',
+  age_category: 'adult',
+  health: 'unknown',
+  status: 'available',
+};
+
+/** Fields of the plan with no column: they get the defaults (the age group from the birthday when there is one). */
+export function defaultedFields(plan: RecordPlan): Record<string, string> {
+  if (plan.kind !== 'pets') return {};
+  const mapped = new Set(plan.columns.map((column) => column.target));
+  return Object.fromEntries(
+    Object.entries(PET_DEFAULTS)
+      .filter(([field]) => !mapped.has(field))
+      .map(([field, value]) => [
+        field,
+        field === 'age_category' && mapped.has('age_birthday') ? 'from the birthday, else adult' : value,
+      ]),
+  );
+}
+
+/** The age group of a pet born on `birthday` (calendar days compared as text, never through a time zone). */
+export function ageGroupFrom(birthday: string, today: string): string {
+  const [by, bm, bd] = birthday.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const [ty, tm, td] = today.split('-').map(Number) as [number, number, number];
+  const months = (ty - by) * 12 + (tm - bm) - (td < bd ? 1 : 0);
+  if (months < 6) return 'youngest';
+  if (months < 24) return 'young';
+  if (months < 96) return 'adult';
+  return 'senior';
+}
+
+function customValue(field: CustomField | undefined, text: string, values: ValueContext): ReadValue {
+  const type = field?.field_type ?? 'text';
+  if (type === 'boolean' || type === 'checkbox') return readValue('boolean', text, values);
+  if (type === 'number') {
+    const number = Number(text.replace(',', '.'));
+    return Number.isFinite(number)
+      ? { ok: true, value: number }
+      : { ok: false, reason: `"${text}" is not a number` };
+  }
+  if (type === 'date') {
+    const day = readDate(text, values.dateFormat);
+    // The shelter's own date fields hold calendar days alone.
+    return day.ok ? { ok: true, value: String(day.value).slice(0, 10) } : day;
+  }
+  return { ok: true, value: text };
+}
+
+/**
+ * Reads one row into a create request for the plan's kind: each mapped cell normalized (see values.ts), checked
+ * for length, then the whole body checked with the same zod schema the API and the desk's forms use. Every problem
+ * is named by the column it came from.
+ */
+export function buildRecord(plan: RecordPlan, line: number, cells: readonly string[]): BuiltRecord {
+  const specs = new Map<string, FieldSpec>(fieldsOf(plan.kind).map((spec) => [spec.field, spec]));
+  const customByKey = new Map(plan.customFields.map((field) => [field.field_key, field]));
+  const problems: ImportRejection[] = [];
+  const body: Record<string, unknown> = {};
+  const custom: Record<string, unknown> = {};
+  const columnOf = new Map<string, string>();
+  plan.columns.forEach((column, index) => {
+    if (column.target === IGNORE) return;
+    if (!columnOf.has(column.target)) columnOf.set(column.target, column.header);
+    const text = cellValue(cells[index]);
+    if (text === '') return;
+    if (column.target.startsWith(CUSTOM_PREFIX)) {
+      const key = column.target.slice(CUSTOM_PREFIX.length);
+      const read = customValue(customByKey.get(key), text, plan.values);
+      if (read.ok) custom[key] = read.value;
+      else problems.push({ line, column: column.header, reason: read.reason });
+      return;
+    }
+    const spec = specs.get(column.target);
+    if (!spec) return;
+    const length = [...text].length;
+    if (spec.max !== undefined && length > spec.max) {
+      problems.push({
+        line,
+        column: column.header,
+        reason: `is ${length} characters long; ${spec.label.toLowerCase()} takes at most ${spec.max}`,
+      });
+      return;
+    }
+    const weightUnit = /lb|pound/i.test(column.header) ? 'lb' : 'kg';
+    const read = readValue(spec.kind, text, { ...plan.values, weightUnit });
+    if (read.ok) body[spec.field] = read.value;
+    else problems.push({ line, column: column.header, reason: read.reason });
+  });
+  if (Object.keys(custom).length > 0) {
+    body.custom_field_data = {
+      ...(body.custom_field_data as Record<string, unknown> | undefined),
+      ...custom,
+    };
+  }
+  const id = typeof body.id === 'string' ? body.id : undefined;
+  delete body.id;
+  const defaulted = plan.kind === 'pets' ? fillPetDefaults(body, plan.today) : [];
+  if (plan.kind !== 'pets') {
+    const parts = [body.first_name, body.last_name].filter((part) => typeof part === 'string');
+    if (body.name === undefined && parts.length > 0) body.name = parts.join(' ');
+    delete body.first_name;
+    delete body.last_name;
+    body.type = plan.kind === 'adopters' ? 'adopter' : 'foster';
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  const parsed = (plan.kind === 'pets' ? petCreateSchema : personCreateSchema).safeParse(body);
+  if (!parsed.success) {
+    for (const error of toFieldErrors(parsed.error, body)) {
+      const field = error.field.split(/[.[]/)[0] ?? error.field;
+      const column = columnOf.get(field) ?? '';
+      const reason =
+        error.message === 'is required'
+          ? column === ''
+            ? `${error.field} is missing: no column gives it`
+            : 'is empty'
+          : `${error.field} ${error.message}`;
+      problems.push({ line, column, reason });
+    }
+    return { ok: false, problems };
+  }
+  return { ok: true, body, id, defaulted };
+}
+
+/** Fills the required fields no cell gave; returns their names (an update leaves them as they are). */
+function fillPetDefaults(body: Record<string, unknown>, today: string): string[] {
+  const filled: string[] = [];
+  for (const [field, value] of Object.entries(PET_DEFAULTS)) {
+    if (body[field] !== undefined) continue;
+    filled.push(field);
+    body[field] =
+      field === 'age_category' && typeof body.age_birthday === 'string'
+        ? ageGroupFrom(body.age_birthday, today)
+        : value;
+  }
+  return filled;
+}

@@ -1,0 +1,80 @@
+import type { ImportKind, ImportMatch } from '../../../shared/desk-api/import';
+import { MICROCHIP_KEY_SQL, type MirrorDb, microchipKey, statement } from '../mirror';
+import { mappedServerId } from '../outbox';
+
+type Found = { id: string; name: string } | undefined;
+
+/** The record a local id became once the server accepted it (or the local id while it waits). */
+function current(db: MirrorDb, table: 'pet' | 'person', id: string): Found {
+  const read = (wanted: string) =>
+    statement(db, `SELECT id, name FROM ${table} WHERE id = ? AND presence != 'removed'`).get(
+      wanted,
+    ) as Found;
+  return read(id) ?? read(mappedServerId(db, table, id) ?? '');
+}
+
+/**
+ * The record on the desk a row stands for: by the record id (an export read back), the shelter id, the microchip
+ * (compared as the duplicate check compares it) or, for people, the email; else a record an earlier import wrote
+ * from the same row. Records the server deleted do not count.
+ */
+export function findExisting(
+  db: MirrorDb,
+  kind: ImportKind,
+  body: Record<string, unknown>,
+  id: string | undefined,
+  fingerprint: string,
+  line: number,
+): ImportMatch | undefined {
+  const table = kind === 'pets' ? 'pet' : 'person';
+  const match = (found: Found, by: ImportMatch['by']): ImportMatch | undefined =>
+    found ? { line, existingId: found.id, existingName: found.name, by, outcome: 'skipped' } : undefined;
+  const byId = id ? match(current(db, table, id), 'id') : undefined;
+  if (byId) return byId;
+  if (kind === 'pets') {
+    const customId = typeof body.custom_id === 'string' ? body.custom_id.trim() : '';
+    if (customId) {
+      const found = statement(
+        db,
+        `SELECT id, name FROM pet WHERE custom_id = ? COLLATE NOCASE AND presence != 'removed' LIMIT 1`,
+      ).get(customId) as Found;
+      if (found) return match(found, 'custom_id');
+    }
+    const chip = typeof body.microchip_id === 'string' ? microchipKey(body.microchip_id) : '';
+    if (chip) {
+      const found = statement(
+        db,
+        `SELECT id, name FROM pet WHERE microchip_id IS NOT NULL AND ${MICROCHIP_KEY_SQL} = ?
+           AND presence != 'removed' LIMIT 1`,
+      ).get(chip) as Found;
+      if (found) return match(found, 'microchip');
+    }
+  } else if (typeof body.email === 'string' && body.email.trim()) {
+    const found = statement(
+      db,
+      `SELECT id, name FROM person WHERE email IS NOT NULL AND lower(trim(email)) = ? AND presence != 'removed'
+         LIMIT 1`,
+    ).get(body.email.trim().toLowerCase()) as Found;
+    if (found) return match(found, 'email');
+  }
+  const earlier = statement(db, 'SELECT entity_id FROM imported_row WHERE kind = ? AND fingerprint = ?').get(
+    kind,
+    fingerprint,
+  ) as { entity_id: string } | undefined;
+  return earlier ? match(current(db, table, earlier.entity_id), 'earlier-import') : undefined;
+}
+
+/** Notes a row an import wrote, in the transaction that wrote it. */
+export function recordImportedRow(
+  db: MirrorDb,
+  kind: ImportKind,
+  fingerprint: string,
+  entityId: string,
+  nowMs: number,
+): void {
+  statement(
+    db,
+    `INSERT INTO imported_row (kind, fingerprint, entity_id, imported_ms) VALUES (?, ?, ?, ?)
+       ON CONFLICT (kind, fingerprint) DO UPDATE SET entity_id = excluded.entity_id, imported_ms = excluded.imported_ms`,
+  ).run(kind, fingerprint, entityId, nowMs);
+}

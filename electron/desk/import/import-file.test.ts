@@ -1,0 +1,149 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { getPet, type Mirror, statement } from '../mirror';
+import { Outbox, openDeskMirror } from '../outbox';
+import { headerKey } from './fields';
+import { type ImportDesk, type ImportOptions, ImportSetupError, importFile } from './import-file';
+
+const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-import-file-'));
+afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
+
+let mirror: Mirror;
+let outbox: Outbox;
+beforeEach(async () => {
+  mirror = await openDeskMirror({ filename: ':memory:' });
+  outbox = new Outbox({ db: mirror.db });
+});
+afterEach(async () => {
+  await outbox.close();
+  await mirror.close();
+});
+
+function desk(): ImportDesk {
+  return {
+    db: mirror.db,
+    customFields: [
+      {
+        field_key: 'kennel',
+        label: 'Kennel',
+        field_type: 'text',
+        required: false,
+        help_text: null,
+        options: null,
+        section: null,
+        hidden: false,
+        internal_only: false,
+      },
+    ],
+    statusLabels: new Map([[headerKey('Meet and Greet Ready'), 'Meet and Greet Ready']]),
+    writeBatch: (write) => outbox.writeBatch(write),
+    today: '2026-11-29',
+    now: () => 1_000,
+  };
+}
+
+let files = 0;
+function csv(lines: string[]): string {
+  files += 1;
+  const file = path.join(folder, `file-${files}.csv`);
+  fs.writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+const run = (file: string, options: Partial<ImportOptions> = {}) =>
+  importFile(file, { kind: 'pets', ...options }, desk());
+const entries = () =>
+  statement(mirror.db, 'SELECT operation, body FROM outbox ORDER BY id').all() as Array<{
+    operation: string;
+    body: string;
+  }>;
+
+describe('importFile', () => {
+  it('reads statuses by label, custom fields and dates in the chosen order', async () => {
+    const file = csv([
+      'Name,Species,Status,Kennel,Intake,Date of birth',
+      'Rex,Dog,meet and greet ready,A1,03/04/2025,2026-08-10',
+    ]);
+    const unsure = await run(file);
+    expect(unsure.rejected).toEqual([
+      { line: 2, column: 'Intake', reason: expect.stringContaining('could be 3 April or 4 March') },
+    ]);
+    expect(entries()).toEqual([]);
+    const report = await run(file, { dateFormat: 'DMY' });
+    expect(report).toMatchObject({ imported: 1, blocked: false });
+    const body = JSON.parse(entries()[0]?.body ?? '{}');
+    expect(body).toMatchObject({
+      name: 'Rex',
+      species: 'dog',
+      status: 'Meet and Greet Ready',
+      custom_field_data: { kennel: 'A1' },
+      intake_date: '2025-04-03T00:00:00Z',
+      age_birthday: '2026-08-10T00:00:00Z',
+      age_category: 'youngest',
+      sex: 'unknown',
+    });
+  });
+
+  it('updates matching pets with only the columns the file has, and skips them otherwise', async () => {
+    await run(csv(['Name,Species,Size,Microchip', 'Rex,dog,large,985-141']));
+    const id = (statement(mirror.db, 'SELECT id FROM pet').get() as { id: string }).id;
+    const file = csv(['Name,Species,Microchip,Description', 'Rex,dog,985141,Loves water']);
+    const skipped = await run(file);
+    expect(skipped).toMatchObject({
+      imported: 0,
+      skipped: 1,
+      matches: [{ by: 'microchip', outcome: 'skipped' }],
+    });
+    const updated = await run(file, { updateExisting: true });
+    expect(updated).toMatchObject({ updated: 1, matches: [{ existingId: id, outcome: 'updated' }] });
+    // The size the file did not give stays; the default ("medium") is not written over it.
+    expect(getPet(mirror.db, id)?.record).toMatchObject({ size: 'large', description: 'Loves water' });
+    const again = await run(file, { updateExisting: true });
+    expect(again).toMatchObject({ updated: 0, matches: [{ outcome: 'unchanged' }] });
+  });
+
+  it('remembers rows with nothing to match by, so the same file again adds nothing', async () => {
+    const file = csv(['Name,Species', 'Tom,cat', 'Jerry,cat']);
+    expect(await run(file)).toMatchObject({ imported: 2 });
+    const again = await run(file);
+    expect(again).toMatchObject({ imported: 0, totals: { new: 0, existing: 2 } });
+    expect(again.matches.map((match) => match.by)).toEqual(['earlier-import', 'earlier-import']);
+  });
+
+  it('imports adopters: names from first and last, emails matched, repeated emails reported', async () => {
+    const file = csv([
+      'OwnerForeNames,OwnerSurname,EmailAddress,HomeTelephone',
+      'Zoë,Martin,ZOE@example.org,555 0101',
+      'Ann,Lee,zoe@example.org,555 0102',
+      'Bo,Ng,not-an-email,555 0103',
+    ]);
+    const report = await importFile(file, { kind: 'adopters', skipBad: true }, desk());
+    expect(report.imported).toBe(1);
+    expect(report.duplicates).toEqual([
+      { line: 3, firstLine: 2, column: 'EmailAddress', value: 'zoe@example.org' },
+    ]);
+    expect(report.rejected.map((problem) => [problem.line, problem.column])).toEqual([
+      [3, 'EmailAddress'],
+      [4, 'EmailAddress'],
+    ]);
+    expect(JSON.parse(entries()[0]?.body ?? '{}')).toMatchObject({
+      type: 'adopter',
+      name: 'Zoë Martin',
+      email: 'zoe@example.org',
+      phone: '555 0101',
+    });
+    const again = await importFile(file, { kind: 'adopters', skipBad: true, updateExisting: true }, desk());
+    expect(again).toMatchObject({ imported: 0, updated: 0, matches: [{ by: 'email', outcome: 'skipped' }] });
+  });
+
+  it('refuses a mapping it cannot use before reading any row', async () => {
+    const file = csv(['Pet,Kind', 'Rex,dog']);
+    await expect(run(file)).rejects.toThrow(ImportSetupError);
+    await expect(run(file, { mapping: { Pet: 'name', Kind: 'species', Nope: 'breed' } })).rejects.toThrow(
+      /no column "Nope"/,
+    );
+    expect(await run(file, { mapping: { Pet: 'name', Kind: 'species' } })).toMatchObject({ imported: 1 });
+  });
+});

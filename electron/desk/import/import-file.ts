@@ -1,0 +1,317 @@
+import { createHash } from 'node:crypto';
+import type { CustomField } from '../../../shared/contract';
+import type {
+  ColumnMapping,
+  DateFormat,
+  ImportColumn,
+  ImportDuplicate,
+  ImportKind,
+  ImportMatch,
+  ImportRejection,
+  ImportReport,
+} from '../../../shared/desk-api/import';
+import { type EntityType, type MirrorDb, microchipKey } from '../mirror';
+import { createPerson, createPet, type LocalWriteContext, LocalWriteError, updatePet } from '../outbox';
+import { buildRecord, defaultedFields, type RecordPlan } from './build-record';
+import { findExisting, recordImportedRow } from './existing';
+import { matchColumns, unknownTargets } from './fields';
+import { openTable, type TableRow } from './read-table';
+
+/** What to import and how. */
+export interface ImportOptions {
+  kind: ImportKind;
+  mapping?: ColumnMapping | undefined;
+  dateFormat?: DateFormat | undefined;
+  sheet?: string | undefined;
+  dryRun?: boolean | undefined;
+  skipBad?: boolean | undefined;
+  updateExisting?: boolean | undefined;
+}
+
+/** What the import needs from the desk: the mirror, the shelter's fields and statuses, and a batch writer. */
+export interface ImportDesk {
+  db: MirrorDb;
+  customFields: readonly CustomField[];
+  /** Custom status labels by `headerKey` (the exact spelling as value). */
+  statusLabels: ReadonlyMap<string, string>;
+  /** Runs one chunk of writes in one transaction (the outbox's `writeBatch`). */
+  writeBatch<T>(
+    write: (context: LocalWriteContext) => {
+      value: T;
+      changed: Array<{ entityType: EntityType; id: string }>;
+    },
+  ): T;
+  /** Today on the desk's calendar, `YYYY-MM-DD`. */
+  today: string;
+  now: () => number;
+}
+
+/** A mapping or file the import cannot work with at all (exit 2 on the command line), in words. */
+export class ImportSetupError extends Error {}
+
+/** "1 row", "7 rows" (with a word between: "7 rejected rows"). */
+const rowCount = (count: number, word = '') => `${count} ${word}${count === 1 ? 'row' : 'rows'}`;
+
+/** Rows written per transaction: short enough that other writers wait little, long enough to be fast. */
+const CHUNK_ROWS = 250;
+const MAX_MATCHES = 1000;
+
+interface PlannedRow {
+  line: number;
+  body: Record<string, unknown>;
+  fingerprint: string;
+  existing: ImportMatch | undefined;
+  /** Fields the row did not give (filled with defaults for a new record; an update leaves them). */
+  defaulted: string[];
+}
+
+/** The header row (the first row with a cell) and the plan built from it. */
+async function readPlan(
+  rows: AsyncGenerator<TableRow>,
+  options: ImportOptions,
+  desk: ImportDesk,
+): Promise<RecordPlan> {
+  const first = await rows.next();
+  if (first.done) throw new ImportSetupError('The file is empty: no header row.');
+  const headers = first.value.cells.map((cell) => cell.trim());
+  return planFor(options, desk, headers);
+}
+
+/** The columns of `headers` for the options, checked: every target known, the required fields given. */
+export function planFor(
+  options: ImportOptions,
+  desk: Omit<ImportDesk, 'writeBatch' | 'db' | 'now'>,
+  headers: string[],
+): RecordPlan {
+  const columns = matchColumns(options.kind, headers, desk.customFields, options.mapping);
+  const wrong = unknownTargets(options.kind, columns, desk.customFields);
+  const unknownHeaders = Object.keys(options.mapping ?? {}).filter((header) => !headers.includes(header));
+  if (unknownHeaders.length > 0) {
+    wrong.push(`the file has no column ${unknownHeaders.map((header) => `"${header}"`).join(', ')}`);
+  }
+  const targets = new Set(columns.map((column) => column.target));
+  const needs = options.kind === 'pets' ? ['name', 'species'] : ['name'];
+  for (const field of needs) {
+    const given =
+      targets.has(field) || (field === 'name' && (targets.has('first_name') || targets.has('last_name')));
+    if (!given) wrong.push(`no column gives ${field}: map one with --map "Header=${field}"`);
+  }
+  if (wrong.length > 0) throw new ImportSetupError(`${wrong.join('; ')}.`);
+  return {
+    kind: options.kind,
+    columns,
+    customFields: desk.customFields,
+    values: { dateFormat: options.dateFormat, statusLabels: desk.statusLabels },
+    today: desk.today,
+  };
+}
+
+/** Fingerprint of a row's fields, keys sorted: the same row in the same kind of import gives the same one. */
+function fingerprintOf(kind: ImportKind, body: Record<string, unknown>): string {
+  const sorted = JSON.stringify(body, (_key, value) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)))
+      : value,
+  );
+  return createHash('sha256').update(`${kind}\n${sorted}`).digest('hex');
+}
+
+/** The keys two rows of one file must not share, with the column they come from. */
+function rowKeys(
+  kind: ImportKind,
+  body: Record<string, unknown>,
+  columns: readonly ImportColumn[],
+): Array<{ key: string; column: string; value: string }> {
+  const header = (field: string) => columns.find((column) => column.target === field)?.header ?? field;
+  const keys: Array<{ key: string; column: string; value: string }> = [];
+  const text = (field: string) => (typeof body[field] === 'string' ? (body[field] as string).trim() : '');
+  if (kind === 'pets') {
+    if (text('custom_id'))
+      keys.push({
+        key: `id:${text('custom_id').toLowerCase()}`,
+        column: header('custom_id'),
+        value: text('custom_id'),
+      });
+    const chip = microchipKey(text('microchip_id'));
+    if (chip) keys.push({ key: `chip:${chip}`, column: header('microchip_id'), value: text('microchip_id') });
+  } else if (text('email')) {
+    keys.push({ key: `email:${text('email').toLowerCase()}`, column: header('email'), value: text('email') });
+  }
+  return keys;
+}
+
+/**
+ * One pass over the file: every row read, checked and matched; `onRow` gets each row that would be written, in
+ * file order. Rows are not kept: the report keeps only the problems and (at most 1,000) matches.
+ */
+async function pass(
+  file: string,
+  options: ImportOptions,
+  desk: ImportDesk,
+  onRow: (row: PlannedRow) => void,
+): Promise<{ report: Omit<ImportReport, 'summary' | 'blocked' | 'dryRun'>; rejectedRows: number }> {
+  const table = await openTable(file, { sheet: options.sheet });
+  const rows = table.rows();
+  const plan = await readPlan(rows, options, desk);
+  const rejected: ImportRejection[] = [];
+  const duplicates: ImportDuplicate[] = [];
+  const matches: ImportMatch[] = [];
+  const seen = new Map<string, number>();
+  let count = 0;
+  let fresh = 0;
+  let existing = 0;
+  let rejectedRows = 0;
+  for await (const row of rows) {
+    count += 1;
+    const built = buildRecord(plan, row.line, row.cells);
+    if (!built.ok) {
+      rejectedRows += 1;
+      rejected.push(...built.problems);
+      continue;
+    }
+    const repeats = rowKeys(options.kind, built.body, plan.columns).filter(({ key }) => seen.has(key));
+    if (repeats.length > 0) {
+      rejectedRows += 1;
+      for (const repeat of repeats) {
+        const firstLine = seen.get(repeat.key) as number;
+        duplicates.push({ line: row.line, firstLine, column: repeat.column, value: repeat.value });
+        rejected.push({
+          line: row.line,
+          column: repeat.column,
+          reason: `${repeat.value} is also on line ${firstLine}: the same animal or person twice in the file`,
+        });
+      }
+      continue;
+    }
+    for (const { key } of rowKeys(options.kind, built.body, plan.columns)) seen.set(key, row.line);
+    const fingerprint = fingerprintOf(options.kind, built.body);
+    const match = findExisting(desk.db, options.kind, built.body, built.id, fingerprint, row.line);
+    if (match) {
+      existing += 1;
+      const updating = options.updateExisting && options.kind === 'pets' && match.by !== 'earlier-import';
+      match.outcome = updating ? 'updated' : 'skipped';
+      if (matches.length < MAX_MATCHES) matches.push(match);
+    } else {
+      fresh += 1;
+    }
+    onRow({ line: row.line, body: built.body, fingerprint, existing: match, defaulted: built.defaulted });
+  }
+  return {
+    rejectedRows,
+    report: {
+      kind: options.kind,
+      rows: count,
+      imported: fresh,
+      updated: matches.filter((match) => match.outcome === 'updated').length,
+      skipped: 0,
+      rejected,
+      duplicates,
+      matches,
+      totals: { new: fresh, existing, rejected: rejectedRows },
+      columns: plan.columns,
+      defaults: defaultedFields(plan),
+    },
+  };
+}
+
+/** Writes one chunk of rows through the outbox: new records created, matches updated or left as they are. */
+function writeChunk(desk: ImportDesk, options: ImportOptions, chunk: PlannedRow[]) {
+  return desk.writeBatch((context) => {
+    const changed: Array<{ entityType: EntityType; id: string }> = [];
+    let imported = 0;
+    let updated = 0;
+    let unchanged = 0;
+    for (const row of chunk) {
+      if (row.existing) {
+        if (row.existing.outcome !== 'updated') continue;
+        try {
+          const given = Object.fromEntries(
+            Object.entries(row.body).filter(([field]) => !row.defaulted.includes(field)),
+          );
+          const result = updatePet(context, row.existing.existingId, given, { force: true });
+          if (result.status === 'queued') changed.push({ entityType: 'pet', id: result.entityId });
+          updated += 1;
+        } catch (error) {
+          if (!(error instanceof LocalWriteError) || error.code !== 'invalid_input') throw error;
+          // Nothing differs from what the desk holds.
+          row.existing.outcome = 'unchanged';
+          unchanged += 1;
+        }
+        continue;
+      }
+      const result =
+        options.kind === 'pets'
+          ? createPet(context, row.body, { force: true })
+          : createPerson(context, row.body, { force: true });
+      if (result.status !== 'queued') continue;
+      const entityType = options.kind === 'pets' ? 'pet' : 'person';
+      changed.push({ entityType, id: result.entityId });
+      recordImportedRow(context.db, options.kind, row.fingerprint, result.entityId, desk.now());
+      imported += 1;
+    }
+    return { value: { imported, updated, unchanged }, changed };
+  });
+}
+
+/**
+ * Imports a table file into the desk (issue #33). First a check of every row (read, normalized, validated with the
+ * API's schemas, matched against the file's earlier rows and the desk's records); a dry run stops there. Rejected
+ * rows stop the whole import unless `skipBad`. Then a second read of the file writes the rows, a chunk per
+ * transaction, as ordinary local records with their outbox entries and idempotency keys: they show at once and are
+ * sent by the outbox, exactly once. Records matching existing ones are left as they are, or updated with
+ * `updateExisting` (pets; the API cannot update people). Each written row is noted (`imported_row`), so the same
+ * file imported again writes nothing new.
+ * @throws ImportSetupError or UnreadableFileError when the file or the mapping cannot be used at all.
+ */
+export async function importFile(
+  file: string,
+  options: ImportOptions,
+  desk: ImportDesk,
+): Promise<ImportReport> {
+  const checked = await pass(file, options, desk, () => undefined);
+  const blocked = checked.rejectedRows > 0 && !options.skipBad;
+  const noun = options.kind === 'pets' ? 'pets' : options.kind;
+  if (options.dryRun || blocked) {
+    const { report } = checked;
+    const skipped = report.totals.existing - report.updated + (options.skipBad ? checked.rejectedRows : 0);
+    return {
+      ...report,
+      dryRun: options.dryRun === true,
+      imported: options.dryRun ? report.imported : 0,
+      updated: options.dryRun ? report.updated : 0,
+      skipped: options.dryRun ? skipped : 0,
+      blocked,
+      summary: options.dryRun
+        ? `Check only, nothing written: ${report.totals.new} new ${noun}, ${report.totals.existing} already on the desk, ${rowCount(checked.rejectedRows)} rejected.${blocked ? ' Fix the rejected rows, or import with the choice to skip them.' : ''}`
+        : `Nothing imported: ${rowCount(checked.rejectedRows)} ${checked.rejectedRows === 1 ? 'was' : 'were'} rejected. Fix them in the file and import again, or choose to skip them (--skip-bad).`,
+    };
+  }
+  let chunk: PlannedRow[] = [];
+  let imported = 0;
+  let updated = 0;
+  let unchanged = 0;
+  const flush = () => {
+    if (chunk.length === 0) return;
+    const done = writeChunk(desk, options, chunk);
+    imported += done.imported;
+    updated += done.updated;
+    unchanged += done.unchanged;
+    chunk = [];
+  };
+  const written = await pass(file, options, desk, (row) => {
+    chunk.push(row);
+    if (chunk.length >= CHUNK_ROWS) flush();
+  });
+  flush();
+  const { report } = written;
+  const skipped = report.totals.existing - updated + written.rejectedRows;
+  return {
+    ...report,
+    dryRun: false,
+    imported,
+    updated,
+    skipped,
+    blocked: false,
+    summary: `Imported ${imported} ${noun}${updated ? `, updated ${updated}` : ''}; ${report.totals.existing - updated} already on the desk${unchanged ? ` (${unchanged} with nothing to change)` : ''}; ${rowCount(written.rejectedRows, 'rejected ')} skipped.${imported + updated > 0 ? ' The outbox sends them to the server.' : ''}`,
+  };
+}

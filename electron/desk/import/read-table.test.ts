@@ -1,0 +1,119 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { matchColumns } from './fields';
+import { openTable, type TableRow, UnreadableFileError } from './read-table';
+import { detectEncoding } from './text-encoding';
+
+const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-read-table-'));
+afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
+
+function write(name: string, bytes: Buffer | string): string {
+  const file = path.join(folder, name);
+  fs.writeFileSync(file, bytes);
+  return file;
+}
+
+async function readAll(file: string, sheet?: string): Promise<TableRow[]> {
+  const table = await openTable(file, { sheet });
+  const rows: TableRow[] = [];
+  for await (const row of table.rows()) rows.push(row);
+  return rows;
+}
+
+const TEXT = 'Name;Note\r\nZoë;"two\nlines; and ""quotes"""\r\n\r\nŁukasz;plain\r\n李小龍;x\r\n';
+
+describe('reading table files', () => {
+  it('finds the encoding from the mark, the zeros of UTF-16, or UTF-8 validity', () => {
+    expect(detectEncoding(write('bom.csv', `\uFEFF${TEXT}`))).toMatchObject({
+      encoding: 'utf-8',
+      bomBytes: 3,
+    });
+    expect(detectEncoding(write('plain.csv', TEXT)).encoding).toBe('utf-8');
+    expect(detectEncoding(write('le.csv', Buffer.from(`\uFEFF${TEXT}`, 'utf16le'))).encoding).toBe(
+      'utf-16le',
+    );
+    expect(
+      detectEncoding(write('le-nomark.csv', Buffer.from('Name,Species\r\nRex,dog\r\n', 'utf16le'))).encoding,
+    ).toBe('utf-16le');
+    expect(detectEncoding(write('1252.csv', Buffer.from([0x5a, 0x6f, 0xeb, 0x0d, 0x0a]))).encoding).toBe(
+      'windows-1252',
+    );
+  });
+
+  it('reads CSV with its delimiter, quoted line breaks and the line each record starts on', async () => {
+    for (const [name, bytes] of [
+      ['utf8.csv', `\uFEFF${TEXT}`],
+      ['utf16.csv', Buffer.from(`\uFEFF${TEXT}`, 'utf16le')],
+    ] as const) {
+      const rows = await readAll(write(name, bytes));
+      expect(rows).toEqual([
+        { line: 1, cells: ['Name', 'Note'] },
+        { line: 2, cells: ['Zoë', 'two\nlines; and "quotes"'] },
+        { line: 5, cells: ['Łukasz', 'plain'] },
+        { line: 6, cells: ['李小龍', 'x'] },
+      ]);
+    }
+    const tabs = await readAll(write('tabs.tsv', 'Name\tSpecies\r\nRex, the dog\tdog\r\n'));
+    expect(tabs[1]?.cells).toEqual(['Rex, the dog', 'dog']);
+    const latin = await readAll(write('latin.csv', Buffer.from([0x4e, 0x0a, 0x5a, 0x6f, 0xeb, 0x0a])));
+    expect(latin[1]?.cells).toEqual(['Zoë']);
+  });
+
+  it('reads the first sheet of a workbook, or the one named, with dates as calendar days', async () => {
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('Notes').addRow(['Read me']);
+    const sheet = workbook.addWorksheet('Animals');
+    sheet.addRow(['Animal Name', 'DateBroughtIn', 'Weight']);
+    sheet.addRow(['Zoë', new Date(Date.UTC(2025, 2, 4)), 12]);
+    sheet.addRow([]);
+    sheet.addRow([
+      { richText: [{ text: 'Łu' }, { text: 'kasz' }] },
+      '4 March 2025',
+      { formula: '2*6', result: 12 },
+    ]);
+    const file = path.join(folder, 'book.xlsx');
+    await workbook.xlsx.writeFile(file);
+    expect((await readAll(file))[0]?.cells).toEqual(['Read me']);
+    expect(await readAll(file, 'Animals')).toEqual([
+      { line: 1, cells: ['Animal Name', 'DateBroughtIn', 'Weight'] },
+      { line: 2, cells: ['Zoë', '2025-03-04', '12'] },
+      { line: 4, cells: ['Łukasz', '4 March 2025', '12'] },
+    ]);
+    await expect(openTable(file, { sheet: 'Dogs' })).rejects.toThrow(UnreadableFileError);
+  });
+
+  it('matches headers of other systems to fields; unknown ones are left out unless a custom field has the name', () => {
+    const columns = matchColumns(
+      'pets',
+      ['Animal Name', 'AnimalTypeName', 'BreedName', 'IdentichipNumber', 'ShelterCode', 'Kennel', 'Species'],
+      [
+        {
+          field_key: 'kennel',
+          label: 'Kennel',
+          field_type: 'text',
+          required: false,
+          help_text: null,
+          options: null,
+          section: null,
+          hidden: false,
+          internal_only: false,
+        },
+      ],
+    );
+    expect(columns.map((column) => column.target)).toEqual([
+      'name',
+      'species',
+      'breed',
+      'microchip_id',
+      'custom_id',
+      'custom:kennel',
+      'ignore',
+    ]);
+    expect(matchColumns('pets', ['Pet'], [], { Pet: 'name' })).toEqual([
+      { header: 'Pet', target: 'name', source: 'chosen' },
+    ]);
+  });
+});

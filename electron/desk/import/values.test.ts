@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { headerKey } from './fields';
+import { cellValue, readValue } from './values';
+import { readDate } from './written-dates';
+
+const context = { statusLabels: new Map([['bigdogsroom', 'Big Dogs Room']]) };
+const read = (kind: Parameters<typeof readValue>[0], text: string) => readValue(kind, text, context);
+
+describe('import values as people write them', () => {
+  it('reads sexes, species, booleans and sizes in their usual spellings', () => {
+    for (const text of ['M', 'Male', 'male', ' MALE '])
+      expect(read('sex', text.trim())).toEqual({ ok: true, value: 'male' });
+    expect(read('sex', 'F')).toEqual({ ok: true, value: 'female' });
+    expect(read('sex', 'X')).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('"X" is not a sex'),
+    });
+    expect(read('species', 'Canine')).toEqual({ ok: true, value: 'dog' });
+    expect(read('species', 'Feline')).toEqual({ ok: true, value: 'cat' });
+    expect(read('species', 'Parrot')).toMatchObject({ ok: false });
+    for (const text of ['Yes', 'Y', '1', 'true'])
+      expect(read('boolean', text)).toEqual({ ok: true, value: true });
+    for (const text of ['No', 'n', '0']) expect(read('boolean', text)).toEqual({ ok: true, value: false });
+    expect(read('size', 'Extra Large')).toEqual({ ok: true, value: 'xLarge' });
+  });
+
+  it('turns weights into kilograms and refuses units it does not know', () => {
+    expect(read('weight', '12 kg')).toEqual({ ok: true, value: '12 kg' });
+    expect(read('weight', '26 lb')).toEqual({ ok: true, value: '11.8 kg' });
+    expect(read('weight', '850 g')).toEqual({ ok: true, value: '0.9 kg' });
+    expect(read('weight', '12,5kg')).toEqual({ ok: true, value: '12.5 kg' });
+    expect(readValue('weight', '22', { ...context, weightUnit: 'lb' })).toEqual({ ok: true, value: '10 kg' });
+    expect(read('weight', '3 st')).toMatchObject({ ok: false, reason: expect.stringContaining('"st"') });
+  });
+
+  it('reads dates in their written forms and asks for the order only where it is ambiguous', () => {
+    const day = (text: string, format?: 'DMY' | 'MDY' | 'YMD') => readDate(text, format);
+    expect(day('2025-03-04')).toEqual({ ok: true, value: '2025-03-04T00:00:00Z' });
+    expect(day('2025-03-04T10:30:00Z')).toEqual({ ok: true, value: '2025-03-04T10:30:00Z' });
+    expect(day('4 March 2025')).toEqual({ ok: true, value: '2025-03-04T00:00:00Z' });
+    expect(day('March 4th, 2025')).toEqual({ ok: true, value: '2025-03-04T00:00:00Z' });
+    expect(day('25/03/2025')).toEqual({ ok: true, value: '2025-03-25T00:00:00Z' });
+    expect(day('03/25/2025')).toEqual({ ok: true, value: '2025-03-25T00:00:00Z' });
+    expect(day('03/04/2025')).toMatchObject({ ok: false, reason: expect.stringContaining('--date-format') });
+    expect(day('03/04/2025', 'DMY')).toEqual({ ok: true, value: '2025-04-03T00:00:00Z' });
+    expect(day('03/04/2025', 'MDY')).toEqual({ ok: true, value: '2025-03-04T00:00:00Z' });
+    expect(day('31/02/2025')).toMatchObject({ ok: false });
+    expect(day('soon')).toMatchObject({ ok: false, reason: expect.stringContaining('not a date') });
+  });
+
+  it('matches custom statuses by label, and reads exported cells back as they were', () => {
+    expect(read('status', 'big dogs room')).toEqual({ ok: true, value: 'Big Dogs Room' });
+    expect(read('status', 'Medical Hold')).toEqual({ ok: true, value: 'medicalHold' });
+    expect(read('status', 'Adoptable')).toEqual({ ok: true, value: 'available' });
+    expect(read('list', '["Labrador","Mixed"]')).toEqual({ ok: true, value: ['Labrador', 'Mixed'] });
+    expect(read('list', 'Labrador / Mixed')).toEqual({ ok: true, value: ['Labrador', 'Mixed'] });
+    expect(cellValue("'-friendly")).toBe('-friendly');
+    expect(headerKey('Animal Name')).toBe(headerKey('animal_name'));
+    expect(headerKey('Zoë')).toBe('zoe');
+  });
+});

@@ -1,0 +1,235 @@
+import {
+  AGE_CATEGORIES,
+  COMPATIBILITY_VALUES,
+  HEALTH_VALUES,
+  KNOWN_PET_STATUSES,
+  PERSON_CREATE_STATUSES,
+  PERSON_STATUSES,
+  SIZES,
+  TEMPERAMENTS,
+} from '../../../shared/contract';
+import type { DateFormat } from '../../../shared/desk-api/import';
+import { headerKey, type ValueKind } from './fields';
+import { type ReadValue, readDate } from './written-dates';
+
+export interface ValueContext {
+  dateFormat?: DateFormat | undefined;
+  /** Status labels the shelter uses besides the known ones (custom statuses), matched by label. */
+  statusLabels: ReadonlyMap<string, string>;
+  /** The header says the unit of a bare weight number ("Weight (lb)"). */
+  weightUnit?: 'kg' | 'lb' | undefined;
+}
+
+const ok = (value: unknown): ReadValue => ({ ok: true, value });
+const no = (reason: string): ReadValue => ({ ok: false, reason });
+
+/** Words people write for each value, by `headerKey`. */
+function lookup(table: Record<string, readonly string[]>): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const [value, words] of Object.entries(table)) {
+    map.set(headerKey(value), value);
+    for (const word of words) map.set(headerKey(word), value);
+  }
+  return map;
+}
+
+const SPECIES = lookup({
+  dog: ['dogs', 'canine', 'k9', 'puppy', 'pup', 'hund', 'chien', 'perro'],
+  cat: ['cats', 'feline', 'kitten', 'kitty', 'katze', 'chat', 'gato'],
+  rabbit: ['rabbits', 'bunny', 'houserabbit', 'lapin', 'kaninchen', 'conejo'],
+});
+const SEX = lookup({
+  male: ['m', 'boy', 'malealtered', 'maleneutered', 'maleintact', 'neuteredmale'],
+  female: ['f', 'girl', 'femalealtered', 'femalespayed', 'femaleintact', 'spayedfemale'],
+  unknown: ['u', 'unknown', 'unk', 'notknown', '?'],
+});
+const SIZE = lookup({
+  xSmall: ['xs', 'extrasmall', 'tiny', 'toy', 'verysmall'],
+  small: ['s', 'sm'],
+  medium: ['m', 'med', 'mid', 'average'],
+  large: ['l', 'lg', 'big'],
+  xLarge: ['xl', 'extralarge', 'giant', 'verylarge'],
+});
+const AGE = lookup({
+  youngest: ['baby', 'puppy', 'kitten', 'infant', 'neonate'],
+  young: ['juvenile', 'youth', 'adolescent'],
+  adult: ['grown'],
+  senior: ['old', 'elderly', 'geriatric'],
+});
+const HEALTH = lookup({
+  great: ['excellent', 'verygood'],
+  good: ['fine', 'healthy'],
+  poor: ['bad', 'sick'],
+  unknown: [],
+});
+const STATUS_WORDS = lookup({
+  available: ['adoptable', 'forAdoption', 'availableforadoption'],
+  hold: ['onhold'],
+  fostered: ['foster', 'infoster', 'infostercare'],
+  returnedToOwner: ['reclaimed', 'rto', 'returnedtoowner'],
+  medicalHold: ['medical'],
+});
+const TRUE_WORDS = new Set(['yes', 'y', 'true', 't', '1', 'x', 'ja', 'oui', 'si', '✓', '✔']);
+const FALSE_WORDS = new Set(['no', 'n', 'false', 'f', '0', 'nein', 'non', '-']);
+
+function choice(map: Map<string, string>, text: string, what: string, allowed: readonly string[]): ReadValue {
+  const value = map.get(headerKey(text));
+  return value ? ok(value) : no(`"${text}" is not a ${what} the desk knows (${allowed.join(', ')})`);
+}
+
+/** A cell read as `kind`. Empty cells are handled by the caller (the field is left out). */
+export function readValue(kind: ValueKind, text: string, context: ValueContext): ReadValue {
+  switch (kind) {
+    case 'text':
+    case 'long-text':
+      return ok(text);
+    case 'email':
+      return ok(text.toLowerCase());
+    case 'species':
+      return choice(SPECIES, text, 'species', ['dog', 'cat', 'rabbit']);
+    case 'sex':
+      return choice(SEX, text, 'sex', ['male', 'female', 'unknown']);
+    case 'size':
+      return choice(SIZE, text, 'size', SIZES);
+    case 'age':
+      return choice(AGE, text, 'age group', AGE_CATEGORIES);
+    case 'health':
+      return choice(HEALTH, text, 'health value', HEALTH_VALUES);
+    case 'status':
+      return readStatus(text, context);
+    case 'person-status':
+      if (
+        PERSON_STATUSES.some((status) => status === text.trim().toLowerCase()) &&
+        !PERSON_CREATE_STATUSES.some((status) => status === text.trim().toLowerCase())
+      ) {
+        return no(
+          `"${text}" is a staff decision a new record cannot start with (pending, active, training or inactive); import it as one of those and set it on the desk that runs the shelter`,
+        );
+      }
+      return choice(
+        new Map(PERSON_CREATE_STATUSES.map((status) => [headerKey(status), status])),
+        text,
+        'person status',
+        PERSON_CREATE_STATUSES,
+      );
+    case 'boolean':
+      return readBoolean(text);
+    case 'date':
+      return readDate(text, context.dateFormat);
+    case 'weight':
+      return readWeight(text, context.weightUnit ?? 'kg');
+    case 'list':
+      return ok(readList(text));
+    case 'good-with':
+      return readEnumList(text, COMPATIBILITY_VALUES, 'good-with value');
+    case 'temperaments':
+      return readEnumList(text, TEMPERAMENTS, 'temperament');
+    case 'object':
+      return readObject(text);
+    case 'fee':
+      return /^[$€£]?\s*\d+([.,]\d{1,2})?$/.test(text) || text === ''
+        ? ok(text.replace(/^[$€£]\s*/, '').replace(',', '.'))
+        : no(`"${text}" is not an amount (write it as 75 or 75.50)`);
+    case 'number': {
+      const number = Number(text);
+      return Number.isInteger(number) && number >= 0 ? ok(number) : no(`"${text}" is not a whole number`);
+    }
+  }
+}
+
+function readStatus(text: string, context: ValueContext): ReadValue {
+  const key = headerKey(text);
+  const known = KNOWN_PET_STATUSES.find((status) => headerKey(status) === key) ?? STATUS_WORDS.get(key);
+  if (known) return ok(known);
+  const custom = context.statusLabels.get(key);
+  if (custom) return ok(custom);
+  return no(`"${text}" is neither a status the desk knows nor one of the shelter's own statuses`);
+}
+
+function readBoolean(text: string): ReadValue {
+  const word = text.trim().toLowerCase();
+  if (TRUE_WORDS.has(word)) return ok(true);
+  if (FALSE_WORDS.has(word)) return ok(false);
+  return no(`"${text}" is not yes or no`);
+}
+
+/** Splits a list cell: a JSON array (what `export` writes), else by `,`, `;`, `/` or `|`. */
+export function readList(text: string): string[] {
+  if (text.startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (Array.isArray(parsed)) return parsed.map(String);
+    } catch {
+      // Not JSON after all: read as written.
+    }
+  }
+  return text
+    .split(/[,;|/]/)
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+}
+
+function readEnumList(text: string, allowed: readonly string[], what: string): ReadValue {
+  const byKey = new Map(allowed.map((value) => [headerKey(value), value]));
+  const values: string[] = [];
+  for (const part of readList(text)) {
+    const value = byKey.get(headerKey(part));
+    if (!value) return no(`"${part}" is not a ${what} the desk knows`);
+    if (!values.includes(value)) values.push(value);
+  }
+  return ok(values);
+}
+
+function readObject(text: string): ReadValue {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return ok(parsed);
+  } catch {
+    // Reported below.
+  }
+  return no('must be a JSON object, e.g. {"house_trained": true}');
+}
+
+const POUNDS_PER_KG = 2.204_622_621_8;
+const UNITS: Record<string, 'kg' | 'lb' | 'g'> = {
+  kg: 'kg',
+  kgs: 'kg',
+  kilo: 'kg',
+  kilos: 'kg',
+  kilogram: 'kg',
+  kilograms: 'kg',
+  g: 'g',
+  gram: 'g',
+  grams: 'g',
+  lb: 'lb',
+  lbs: 'lb',
+  pound: 'lb',
+  pounds: 'lb',
+};
+
+/** A weight in kilograms (`12 kg`, `26 lb`, `850 g`, a bare number in the header's unit), as `"11.8 kg"`. */
+function readWeight(text: string, bareUnit: 'kg' | 'lb'): ReadValue {
+  const match = /^(\d+(?:[.,]\d+)?)\s*([\p{L}.]*)$/u.exec(text.trim());
+  if (!match) return no(`"${text}" is not a weight (write it as 12 kg or 26 lb)`);
+  const amount = Number((match[1] ?? '').replace(',', '.'));
+  const unitWord = (match[2] ?? '').toLowerCase().replace(/\.$/, '');
+  const unit = unitWord === '' ? bareUnit : UNITS[unitWord];
+  if (!unit) {
+    return no(
+      `"${text}": the unit "${match[2]}" is not kilograms, grams or pounds (write it as 12 kg or 26 lb)`,
+    );
+  }
+  // Kilograms keep their digits as written ("3.0 kg" stays so, and an export reads back unchanged).
+  if (unit === 'kg') return ok(`${(match[1] ?? '').replace(',', '.')} kg`);
+  const kg = unit === 'g' ? amount / 1000 : amount / POUNDS_PER_KG;
+  return ok(`${Math.round(kg * 10) / 10} kg`);
+}
+
+/**
+ * A cell's text as the import reads it: trimmed, and without the apostrophe `export` puts before text a
+ * spreadsheet would run as a formula, so an exported file reads back as it was.
+ */
+export function cellValue(raw: string | undefined): string {
+  const text = (raw ?? '').trim();
+  return /^'[=+\-@\t\r]/.test(text) ? text.slice(1) : text;
+}

@@ -1,0 +1,113 @@
+import type { DateFormat } from '../../../shared/desk-api/import';
+
+/** A cell read as a field's value, or the reason it cannot be, in words. */
+export type ReadValue = { ok: true; value: unknown } | { ok: false; reason: string };
+
+const ok = (value: unknown): ReadValue => ({ ok: true, value });
+const no = (reason: string): ReadValue => ({ ok: false, reason });
+
+const MONTHS = new Map<string, number>();
+[
+  ['january', 'jan', 'januar', 'janvier', 'enero'],
+  ['february', 'feb', 'februar', 'fevrier', 'febrero'],
+  ['march', 'mar', 'marz', 'mars', 'marzo'],
+  ['april', 'apr', 'avril', 'abril'],
+  ['may', 'mai', 'mayo'],
+  ['june', 'jun', 'juni', 'juin', 'junio'],
+  ['july', 'jul', 'juli', 'juillet', 'julio'],
+  ['august', 'aug', 'aout', 'agosto'],
+  ['september', 'sep', 'sept', 'septembre', 'septiembre'],
+  ['october', 'oct', 'oktober', 'octobre', 'octubre'],
+  ['november', 'nov', 'novembre', 'noviembre'],
+  ['december', 'dec', 'dez', 'dezember', 'decembre', 'diciembre'],
+].forEach((names, index) => {
+  for (const name of names) MONTHS.set(name, index + 1);
+});
+
+const pad = (value: number) => String(value).padStart(2, '0');
+
+function calendarDay(year: number, month: number, day: number, text: string): ReadValue {
+  const full = year < 100 ? (year < 50 ? 2000 + year : 1900 + year) : year;
+  const days = [
+    31,
+    full % 4 === 0 && (full % 100 !== 0 || full % 400 === 0) ? 29 : 28,
+    31,
+    30,
+    31,
+    30,
+    31,
+    31,
+    30,
+    31,
+    30,
+    31,
+  ];
+  if (month < 1 || month > 12 || day < 1 || day > (days[month - 1] ?? 0) || full < 1900 || full > 2200) {
+    return no(`"${text}" is not a date`);
+  }
+  // A calendar day, written as the API takes it: never through a time zone.
+  return ok(`${full}-${pad(month)}-${pad(day)}T00:00:00Z`);
+}
+
+/**
+ * A date as people write it: `2025-03-04` (also with a time, kept as it is), `4 March 2025`, `March 4, 2025`,
+ * `04/03/2025`, `4.3.25`. Where day and month could be either way round (both 12 or less), `dateFormat` decides;
+ * without it such a date is refused with the choice to make.
+ */
+export function readDate(text: string, dateFormat?: DateFormat): ReadValue {
+  const trimmed = text.trim();
+  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(trimmed))
+    return ok(trimmed);
+  let match = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[ T]\d{1,2}:\d{2}(:\d{2})?)?$/.exec(trimmed);
+  if (match) return calendarDay(Number(match[1]), Number(match[2]), Number(match[3]), text);
+  match = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{2}|\d{4})(?:\s+\d{1,2}:\d{2}(:\d{2})?)?$/.exec(trimmed);
+  if (match) {
+    const first = Number(match[1]);
+    const second = Number(match[2]);
+    const year = Number(match[3]);
+    if (dateFormat === 'DMY' || (dateFormat !== 'MDY' && first > 12))
+      return calendarDay(year, second, first, text);
+    if (dateFormat === 'MDY' || second > 12) return calendarDay(year, first, second, text);
+    if (first === second) return calendarDay(year, first, second, text);
+    return no(
+      `"${text}" could be ${first} ${monthName(second)} or ${second} ${monthName(first)}: choose the date order (--date-format DMY or MDY)`,
+    );
+  }
+  const words = trimmed
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/,/g, ' ')
+    .replace(/(\d)(st|nd|rd|th)\b/g, '$1')
+    .split(/[\s.-]+/)
+    .filter(Boolean);
+  if (words.length === 3) {
+    const [a, b, c] = words as [string, string, string];
+    if (MONTHS.has(b) && /^\d+$/.test(a) && /^\d+$/.test(c)) {
+      return calendarDay(Number(c), MONTHS.get(b) ?? 0, Number(a), text);
+    }
+    if (MONTHS.has(a) && /^\d+$/.test(b) && /^\d+$/.test(c)) {
+      return calendarDay(Number(c), MONTHS.get(a) ?? 0, Number(b), text);
+    }
+  }
+  return no(`"${text}" is not a date (write it as 2025-03-04 or 4 March 2025)`);
+}
+
+function monthName(month: number): string {
+  return (
+    [
+      'January',
+      'February',
+      'March',
+      'April',
+      'May',
+      'June',
+      'July',
+      'August',
+      'September',
+      'October',
+      'November',
+      'December',
+    ][month - 1] ?? String(month)
+  );
+}

@@ -1,0 +1,305 @@
+import {
+  Button,
+  Card,
+  Checkbox,
+  FileButton,
+  Group,
+  Progress,
+  SegmentedControl,
+  Select,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { IconFileSpreadsheet, IconFileUpload, IconListCheck } from '@tabler/icons-react';
+import { type DragEvent, useState } from 'react';
+import type { DateFormat, ImportKind, ImportPreview, ImportReport } from '../../../shared/desk-api';
+import { useDesk } from '../bridge/hooks';
+import { DeskErrorAlert } from '../components/desk-error-alert';
+import { ScreenHeader } from '../components/screen-header';
+import { useAction } from '../shelter/use-shelter';
+import { type ChosenTargets, MappingTable } from './mapping-table';
+import { ReportView } from './report-view';
+import { uploadFile } from './upload-file';
+
+const KIND_WORDS: Record<ImportKind, string> = { pets: 'pets', adopters: 'adopters', fosters: 'fosters' };
+const DATE_ORDERS = [
+  { value: 'auto', label: 'Work it out (ask when unsure)' },
+  { value: 'DMY', label: 'Day / month / year (31/12/2025)' },
+  { value: 'MDY', label: 'Month / day / year (12/31/2025)' },
+  { value: 'YMD', label: 'Year / month / day (2025/12/31)' },
+];
+
+/**
+ * Moving in (issue #33): a spreadsheet or another system's export is dropped here, its columns are matched to the
+ * desk's fields (each can be changed), a check reports every row it would reject, and the import saves the rest as
+ * ordinary local records that the outbox sends.
+ */
+export function ImportScreen() {
+  const api = useDesk();
+  const [kind, setKind] = useState<ImportKind>('pets');
+  const [preview, setPreview] = useState<ImportPreview>();
+  const [chosen, setChosen] = useState<ChosenTargets>({});
+  const [dateOrder, setDateOrder] = useState('auto');
+  const [report, setReport] = useState<ImportReport>();
+  const [skipBad, setSkipBad] = useState(false);
+  const [updateExisting, setUpdateExisting] = useState(false);
+  const [progress, setProgress] = useState<number>();
+  const [dragging, setDragging] = useState(false);
+  const reading = useAction();
+  const checking = useAction();
+  const importing = useAction();
+
+  const request = () =>
+    preview && {
+      token: preview.token,
+      kind,
+      mapping: chosen,
+      ...(dateOrder !== 'auto' && { dateFormat: dateOrder as DateFormat }),
+      ...(preview.sheet && { sheet: preview.sheet }),
+    };
+
+  async function choose(file: File | null) {
+    if (!file) return;
+    // The file chosen before is not needed any more.
+    if (preview) void api.call('import.discard', { token: preview.token }).catch(() => undefined);
+    setReport(undefined);
+    setChosen({});
+    setProgress(0);
+    const read = await reading.run(() => uploadFile(api, file, kind, setProgress));
+    setProgress(undefined);
+    if (read) setPreview(read);
+  }
+
+  async function reread(next: { kind?: ImportKind; sheet?: string }) {
+    if (!preview) return;
+    setReport(undefined);
+    setChosen({});
+    const read = await reading.run(() =>
+      api.call('import.preview', {
+        token: preview.token,
+        kind: next.kind ?? kind,
+        ...((next.sheet ?? preview.sheet) && { sheet: next.sheet ?? preview.sheet ?? undefined }),
+      }),
+    );
+    if (read) setPreview(read);
+  }
+
+  async function check() {
+    const input = request();
+    if (!input) return;
+    const checked = await checking.run(() => api.call('import.check', input));
+    if (checked) setReport(checked);
+  }
+
+  async function runImport() {
+    const input = request();
+    if (!input) return;
+    const done = await importing.run(() => api.call('import.run', { ...input, skipBad, updateExisting }));
+    if (done) setReport(done);
+  }
+
+  function onDrop(event: DragEvent<HTMLElement>) {
+    event.preventDefault();
+    setDragging(false);
+    void choose(event.dataTransfer.files[0] ?? null);
+  }
+
+  const finished = report && !report.dryRun && !report.blocked;
+  const wouldImport = report ? report.totals.new : 0;
+  const blockedWithoutSkip = report ? report.totals.rejected > 0 && !skipBad : true;
+
+  return (
+    <>
+      <ScreenHeader
+        title="Import"
+        description="Bring your animals and people over from a spreadsheet or another shelter system. Nothing is saved until you have checked the file."
+      />
+      <Stack gap="lg">
+        <Card withBorder radius="lg" p="lg">
+          <Group justify="space-between" align="flex-start" mb="md">
+            <Stack gap={2}>
+              <Title order={3} size="h4">
+                1. The file
+              </Title>
+              <Text size="sm" c="dimmed">
+                CSV (comma, semicolon or tab separated, any common encoding) or Excel .xlsx.
+              </Text>
+            </Stack>
+            <SegmentedControl
+              aria-label="What the file holds"
+              value={kind}
+              onChange={(value) => {
+                setKind(value as ImportKind);
+                void reread({ kind: value as ImportKind });
+              }}
+              data={[
+                { value: 'pets', label: 'Pets' },
+                { value: 'adopters', label: 'Adopters' },
+                { value: 'fosters', label: 'Fosters' },
+              ]}
+            />
+          </Group>
+          <section
+            aria-label="Drop a file here"
+            onDragOver={(event) => {
+              event.preventDefault();
+              setDragging(true);
+            }}
+            onDragLeave={() => setDragging(false)}
+            onDrop={onDrop}
+            style={{
+              border: `2px dashed var(--mantine-color-${dragging ? 'blue-5' : 'default-border'})`,
+              borderRadius: 'var(--mantine-radius-md)',
+              padding: 'var(--mantine-spacing-xl)',
+              textAlign: 'center',
+            }}
+          >
+            <Stack align="center" gap="xs">
+              <IconFileSpreadsheet size={36} stroke={1.4} aria-hidden />
+              <Text size="sm">
+                {preview ? (
+                  <>
+                    <b>{preview.fileName}</b>: {preview.headers.length} columns
+                    {preview.format === 'csv'
+                      ? `, ${preview.encoding}, separated by ${preview.delimiter === '\t' ? 'tabs' : `"${preview.delimiter}"`}`
+                      : `, sheet "${preview.sheet}"`}
+                  </>
+                ) : (
+                  'Drop a CSV or Excel file here, or choose one.'
+                )}
+              </Text>
+              <FileButton onChange={(file) => void choose(file)} accept=".csv,.tsv,.txt,.xlsx">
+                {(props) => (
+                  <Button
+                    {...props}
+                    variant="light"
+                    leftSection={<IconFileUpload size={18} />}
+                    loading={reading.busy}
+                  >
+                    {preview ? 'Choose another file' : 'Choose a file'}
+                  </Button>
+                )}
+              </FileButton>
+              {progress !== undefined && (
+                <Progress value={progress * 100} w={240} aria-label="Sending the file to the desk" />
+              )}
+            </Stack>
+          </section>
+          {preview && preview.sheets.length > 1 && (
+            <Select
+              mt="md"
+              maw={320}
+              label="Sheet"
+              data={preview.sheets}
+              value={preview.sheet}
+              onChange={(sheet) => sheet && void reread({ sheet })}
+              allowDeselect={false}
+            />
+          )}
+          {reading.error && <DeskErrorAlert error={reading.error} title="The file could not be read" />}
+        </Card>
+
+        {preview && (
+          <Card withBorder radius="lg" p="lg">
+            <Title order={3} size="h4" mb={4}>
+              2. Columns
+            </Title>
+            <Text size="sm" c="dimmed" mb="md">
+              Each column of the file and where its values go. Change any that the desk matched wrongly;
+              columns set to “Ignore” are left out.
+            </Text>
+            <MappingTable
+              preview={preview}
+              chosen={chosen}
+              onChange={(header, target) => {
+                setChosen((previous) => ({ ...previous, [header]: target }));
+                setReport(undefined);
+              }}
+            />
+            <Select
+              mt="md"
+              maw={360}
+              label="Dates like 03/04/2025 are"
+              data={DATE_ORDERS}
+              value={dateOrder}
+              onChange={(value) => {
+                setDateOrder(value ?? 'auto');
+                setReport(undefined);
+              }}
+              allowDeselect={false}
+            />
+            <Group mt="lg">
+              <Button
+                leftSection={<IconListCheck size={18} />}
+                onClick={() => void check()}
+                loading={checking.busy}
+              >
+                Check the file
+              </Button>
+            </Group>
+            {checking.error && (
+              <DeskErrorAlert error={checking.error} title="The file could not be checked" />
+            )}
+          </Card>
+        )}
+
+        {preview && report && (
+          <Card withBorder radius="lg" p="lg">
+            <Title order={3} size="h4" mb="md">
+              3. {finished ? 'Done' : 'Check and import'}
+            </Title>
+            <ReportView report={report} />
+            {!finished && (
+              <Stack gap="xs" mt="md">
+                {report.totals.rejected > 0 && (
+                  <Checkbox
+                    label={
+                      report.totals.rejected === 1
+                        ? 'Skip the rejected row and import the rest'
+                        : `Skip the ${report.totals.rejected} rejected rows and import the rest`
+                    }
+                    checked={skipBad}
+                    onChange={(event) => setSkipBad(event.currentTarget.checked)}
+                  />
+                )}
+                {kind === 'pets' && report.totals.existing > 0 && (
+                  <Checkbox
+                    label="Update the pets already on the desk with the file’s values"
+                    checked={updateExisting}
+                    onChange={(event) => setUpdateExisting(event.currentTarget.checked)}
+                  />
+                )}
+                <Group mt="sm">
+                  <Button
+                    onClick={() => void runImport()}
+                    loading={importing.busy}
+                    disabled={blockedWithoutSkip || (wouldImport === 0 && !updateExisting)}
+                  >
+                    Import {wouldImport.toLocaleString()} {KIND_WORDS[kind]}
+                  </Button>
+                  {blockedWithoutSkip && (
+                    <Text size="sm" c="dimmed">
+                      Fix the rejected rows in the file and choose it again, or skip them.
+                    </Text>
+                  )}
+                </Group>
+              </Stack>
+            )}
+            {finished && (
+              <Group mt="md">
+                <Button component="a" href={kind === 'pets' ? '#/pets' : '#/people'} variant="light">
+                  {kind === 'pets' ? 'Open Pets' : 'Open People'}
+                </Button>
+                <Text size="sm" c="dimmed">
+                  They show on this desk now, marked “Not sent yet” until the outbox has sent them.
+                </Text>
+              </Group>
+            )}
+            {importing.error && <DeskErrorAlert error={importing.error} title="Nothing was imported" />}
+          </Card>
+        )}
+      </Stack>
+    </>
+  );
+}

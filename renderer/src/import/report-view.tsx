@@ -1,0 +1,106 @@
+import { Alert, Group, Paper, ScrollArea, SimpleGrid, Table, Text, Title } from '@mantine/core';
+import { IconAlertTriangle, IconCircleCheck, IconCopy } from '@tabler/icons-react';
+import type { ImportReport } from '../../../shared/desk-api';
+
+function Figure({ label, value, tone }: { label: string; value: number; tone?: string }) {
+  return (
+    <Paper withBorder radius="md" p="sm">
+      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text size="xl" fw={700} c={tone}>
+        {value.toLocaleString()}
+      </Text>
+    </Paper>
+  );
+}
+
+/** A check's or an import's outcome: the totals, each rejected row (line, column, reason) and repeated rows. */
+export function ReportView({ report }: { report: ImportReport }) {
+  const done = !report.dryRun && !report.blocked;
+  return (
+    <section aria-label={report.dryRun ? 'Check of the file' : 'Import result'}>
+      {done ? (
+        <Alert color="sage" variant="light" icon={<IconCircleCheck />} title="Imported" role="status" mb="md">
+          {report.summary}
+        </Alert>
+      ) : (
+        <Alert
+          color={report.totals.rejected > 0 ? 'yellow' : 'blue'}
+          variant="light"
+          icon={report.totals.rejected > 0 ? <IconAlertTriangle /> : <IconCircleCheck />}
+          title={report.dryRun ? 'Check of the file (nothing written yet)' : 'Nothing imported'}
+          role="status"
+          mb="md"
+        >
+          {report.summary}
+        </Alert>
+      )}
+      <SimpleGrid cols={{ base: 2, sm: 4 }} mb="md">
+        <Figure label="Rows" value={report.rows} />
+        <Figure
+          label={done ? 'Imported' : 'New'}
+          value={done ? report.imported : report.totals.new}
+          tone="sage"
+        />
+        <Figure label="Already on the desk" value={report.totals.existing} />
+        <Figure
+          label="Rejected"
+          value={report.totals.rejected}
+          tone={report.totals.rejected ? 'red' : undefined}
+        />
+      </SimpleGrid>
+      {Object.keys(report.defaults).length > 0 && (
+        <Text size="sm" c="dimmed" mb="md">
+          No column for{' '}
+          {Object.entries(report.defaults)
+            .map(([field, value]) => `${field.replace('_', ' ')} (every record: ${value})`)
+            .join(', ')}
+          .
+        </Text>
+      )}
+      {report.rejected.length > 0 && (
+        <>
+          <Title order={3} size="h5" mb="xs">
+            Rejected rows
+          </Title>
+          <ScrollArea.Autosize mah={320} type="auto" mb="md">
+            <Table striped aria-label="Rejected rows" verticalSpacing={6}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th w={80}>Line</Table.Th>
+                  <Table.Th w={200}>Column</Table.Th>
+                  <Table.Th>Reason</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {report.rejected.slice(0, 500).map((problem) => (
+                  <Table.Tr key={`${problem.line}-${problem.column}-${problem.reason}`}>
+                    <Table.Td>{problem.line}</Table.Td>
+                    <Table.Td>{problem.column || '—'}</Table.Td>
+                    <Table.Td>{problem.reason}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </ScrollArea.Autosize>
+        </>
+      )}
+      {report.duplicates.length > 0 && (
+        <Group gap={6} mb="md" align="flex-start" wrap="nowrap">
+          <IconCopy size={18} aria-hidden />
+          <Text size="sm">
+            Twice in the file:{' '}
+            {report.duplicates
+              .slice(0, 20)
+              .map(
+                (item) => `line ${item.line} repeats line ${item.firstLine} (${item.column} ${item.value})`,
+              )
+              .join('; ')}
+            .
+          </Text>
+        </Group>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,69 @@
+import { expect, startDesk, test } from './desk-fixture';
+import { shoot } from './helpers';
+
+/** A small export of another system: "Called" is a header the desk cannot match, so the person maps it. */
+const CSV = [
+  'Called;AnimalTypeName;Sex;Intake Date;Microchip;Kennel;Description',
+  'Zoë;Canine;F;4 March 2025;985141000000001;A1;"Calm, loves walks"',
+  'Łukasz;Feline;M;2025-02-11;985141000000002;B2;Shy',
+  '李小龍;Dog;Male;11/28/2024;985141000000003;A3;"Big, gentle\nNeeds a yard"',
+  'Polly;Parrot;F;2025-01-02;985141000000004;C1;Talks',
+].join('\r\n');
+
+test('Import screen: a column mapped by hand, the check, then the import', async ({
+  page,
+  dataDir,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  const desk = await startDesk(dataDir, ['--standalone']);
+  try {
+    await page.goto(`${desk.url}#/overview`);
+    await page.getByRole('link', { name: /Import/ }).click();
+    await expect(page.getByRole('heading', { name: 'Import', level: 2 })).toBeVisible();
+
+    await page.locator('input[type=file]').setInputFiles({
+      name: 'old-system.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(CSV, 'utf8'),
+    });
+    await expect(page.getByText(/old-system\.csv.*7 columns, utf-8, separated by ";"/)).toBeVisible();
+    const mapping = page.getByRole('table', { name: 'Column mapping' });
+    await expect(mapping.getByRole('row', { name: /Called/ })).toContainText('not matched');
+    await expect(page.getByRole('combobox', { name: 'Where "AnimalTypeName" goes' })).toHaveValue(
+      'Species (required)',
+    );
+
+    // The desk could not tell that "Called" holds the names: the person says so.
+    await page.getByRole('combobox', { name: 'Where "Called" goes' }).click();
+    await page.getByRole('option', { name: 'Name (required)' }).click();
+    await expect(page.getByRole('combobox', { name: 'Where "Called" goes' })).toHaveValue('Name (required)');
+    await expect(mapping.getByRole('row', { name: /Called/ })).toContainText('your choice');
+    await page.getByRole('combobox', { name: 'Where "Kennel" goes' }).click();
+    await page.getByRole('option', { name: 'Ignore this column' }).click();
+    await shoot(page, testInfo, 'import-mapping');
+
+    await page.getByRole('button', { name: 'Check the file' }).click();
+    const check = page.getByRole('region', { name: 'Check of the file' });
+    await expect(check).toContainText('3 new pets');
+    const rejected = page.getByRole('table', { name: 'Rejected rows' });
+    await expect(
+      rejected.getByRole('row', { name: /6.*AnimalTypeName.*"Parrot" is not a species/ }),
+    ).toBeVisible();
+    const importButton = page.getByRole('button', { name: 'Import 3 pets' });
+    await expect(importButton).toBeDisabled();
+    await page.getByLabel('Skip the rejected row and import the rest').check();
+    await shoot(page, testInfo, 'import-check');
+
+    await importButton.click();
+    await expect(page.getByRole('region', { name: 'Import result' })).toContainText('Imported 3 pets');
+    await shoot(page, testInfo, 'import-done');
+
+    await page.getByRole('link', { name: 'Open Pets' }).click();
+    for (const name of ['Zoë', 'Łukasz', '李小龍']) {
+      await expect(page.getByRole('main').getByText(name, { exact: true }).first()).toBeVisible();
+    }
+    await expect(page.getByRole('main').getByText('Polly')).toHaveCount(0);
+  } finally {
+    await desk.stop();
+  }
+});

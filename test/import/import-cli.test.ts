@@ -1,0 +1,150 @@
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ImportReport } from '../../shared/desk-api/import';
+import { deskCli } from '../run-command';
+import { tempDir, withDeskMirror } from '../temp-mirror';
+import { BAD_ROWS, LATIN_NAMES, shelterTable, WIDE_NAMES, writeCsv, writeXlsx } from './fixtures';
+
+const folder = tempDir('import-cli-');
+afterAll(() => folder.remove());
+
+const file = (name: string) => path.join(folder.dir, name);
+const importCli = (args: string[]) => deskCli(['import', ...args]);
+const report = (stdout: string) => JSON.parse(stdout) as ImportReport;
+
+/** Pets and queued entries on a desk, read from its mirror. */
+async function deskState(dataDir: string) {
+  return withDeskMirror(dataDir, (mirror) => ({
+    pets: mirror.db
+      .prepare(`SELECT name, custom_id AS customId FROM pet WHERE presence != 'removed' ORDER BY custom_id`)
+      .all() as Array<{ name: string; customId: string }>,
+    queued: mirror.db.prepare('SELECT COUNT(*) FROM outbox').pluck().get() as number,
+  }));
+}
+
+describe('npm run cli -- import: a 500-row export of another system with 7 bad rows', () => {
+  const table = shelterTable(500, { bad: true });
+  const csv = file('animals.csv');
+  writeCsv(csv, table, 'utf-8');
+  const desk = path.join(folder.dir, 'desk');
+
+  it('dry run reports each bad row by line, column and reason, and changes nothing', async () => {
+    const run = await importCli(['pets', csv, '--data-dir', desk, '--dry-run', '--json']);
+    expect(run.code, run.stderr).toBe(1);
+    const dry = report(run.stdout);
+    expect(dry).toMatchObject({ dryRun: true, rows: 500, imported: 493, blocked: true });
+    expect(dry.totals).toEqual({ new: 493, existing: 0, rejected: 7 });
+    const byColumn = Object.fromEntries(dry.rejected.map((problem) => [problem.column, problem]));
+    expect(dry.rejected).toHaveLength(7);
+    expect(byColumn.AnimalTypeName?.reason).toMatch(/"Parrot" is not a species/);
+    expect(byColumn.DateBroughtIn?.reason).toMatch(/"last spring" is not a date/);
+    expect(byColumn.Sex?.reason).toMatch(/"X" is not a sex/);
+    expect(byColumn.Weight?.reason).toMatch(/"st" is not kilograms, grams or pounds/);
+    expect(byColumn.IdentichipNumber?.reason).toMatch(/also on line 19/);
+    expect(dry.rejected.filter((problem) => problem.column === 'Animal Name').map((p) => p.reason)).toEqual([
+      'is empty',
+      expect.stringMatching(/is 319 characters long; name takes at most 200/),
+    ]);
+    // Lines are the file's: descriptions with line breaks take two lines each.
+    expect(dry.rejected.every((problem) => problem.line > BAD_ROWS.unknownSpecies)).toBe(true);
+    expect(dry.duplicates).toEqual([
+      {
+        line: byColumn.IdentichipNumber?.line,
+        firstLine: 19,
+        column: 'IdentichipNumber',
+        value: '985141000000010',
+      },
+    ]);
+    expect(await deskState(desk)).toEqual({ pets: [], queued: 0 });
+  }, 60_000);
+
+  it('imports nothing by default when rows are rejected (exit 1)', async () => {
+    const run = await importCli(['pets', csv, '--data-dir', desk, '--json']);
+    expect(run.code).toBe(1);
+    expect(report(run.stdout)).toMatchObject({ imported: 0, blocked: true });
+    expect(run.stderr).toMatch(/Nothing imported: 7 rows were rejected/);
+    expect(await deskState(desk)).toEqual({ pets: [], queued: 0 });
+  }, 60_000);
+
+  it('--skip-bad imports the 493 good rows once; a second run imports nothing new', async () => {
+    const run = await importCli(['pets', csv, '--data-dir', desk, '--skip-bad', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(report(run.stdout)).toMatchObject({ imported: 493, skipped: 7, blocked: false });
+    const state = await deskState(desk);
+    expect(state.pets).toHaveLength(493);
+    expect(state.queued).toBe(493);
+    expect(state.pets.slice(0, 3).map((pet) => pet.name)).toEqual([...WIDE_NAMES]);
+
+    const again = await importCli(['pets', csv, '--data-dir', desk, '--skip-bad', '--json']);
+    expect(again.code).toBe(0);
+    const second = report(again.stdout);
+    expect(second).toMatchObject({ imported: 0, totals: { new: 0, existing: 493, rejected: 7 } });
+    expect(second.matches[0]).toMatchObject({ by: 'custom_id', outcome: 'skipped' });
+    expect(await deskState(desk)).toEqual({ pets: state.pets, queued: 493 });
+  }, 60_000);
+
+  it('reads the same data from .xlsx (a named sheet), UTF-16 and Windows-1252 with names intact', async () => {
+    const xlsx = file('animals.xlsx');
+    await writeXlsx(xlsx, table, { sheet: 'Animals', before: ['Read me'] });
+    const fromXlsx = await importCli([
+      'pets',
+      xlsx,
+      '--data-dir',
+      path.join(folder.dir, 'xlsx'),
+      '--sheet',
+      'Animals',
+      '--skip-bad',
+      '--json',
+    ]);
+    expect(fromXlsx.code, fromXlsx.stderr).toBe(0);
+    const xlsxReport = report(fromXlsx.stdout);
+    expect(xlsxReport).toMatchObject({ imported: 493, totals: { rejected: 7 } });
+    // A sheet's rows are numbered as the spreadsheet shows them: the header is row 1.
+    expect(xlsxReport.rejected.map((problem) => problem.line)).toEqual(
+      Object.values(BAD_ROWS).map((row) => row + 1),
+    );
+    expect((await deskState(path.join(folder.dir, 'xlsx'))).pets.slice(0, 3).map((pet) => pet.name)).toEqual([
+      ...WIDE_NAMES,
+    ]);
+
+    const utf16 = file('animals-utf16.txt');
+    writeCsv(utf16, shelterTable(20), 'utf-16le', '\t');
+    const fromUtf16 = await importCli([
+      'pets',
+      utf16,
+      '--data-dir',
+      path.join(folder.dir, 'utf16'),
+      '--json',
+    ]);
+    expect(fromUtf16.code, fromUtf16.stderr).toBe(0);
+    expect(report(fromUtf16.stdout).imported).toBe(20);
+    const utf16Names = (await deskState(path.join(folder.dir, 'utf16'))).pets.map((pet) => pet.name);
+    expect(utf16Names.slice(0, 3)).toEqual([...WIDE_NAMES]);
+
+    const latin = file('animals-1252.csv');
+    writeCsv(latin, shelterTable(20, { names: LATIN_NAMES }), 'windows-1252', ';');
+    const fromLatin = await importCli([
+      'pets',
+      latin,
+      '--data-dir',
+      path.join(folder.dir, 'latin'),
+      '--json',
+    ]);
+    expect(fromLatin.code, fromLatin.stderr).toBe(0);
+    const latinNames = (await deskState(path.join(folder.dir, 'latin'))).pets.map((pet) => pet.name);
+    expect(latinNames.slice(0, 4)).toEqual([...LATIN_NAMES]);
+  }, 120_000);
+
+  it('exit 2 for a bad command, an unreadable file or a mapping to nothing', async () => {
+    expect((await importCli(['parrots', csv])).code).toBe(2);
+    const missing = await importCli(['pets', file('nope.csv'), '--data-dir', desk]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/Cannot read .*nope\.csv/);
+    const badMap = await importCli(['pets', csv, '--data-dir', desk, '--map', 'Sex=gender', '--dry-run']);
+    expect(badMap.code).toBe(2);
+    expect(badMap.stderr).toMatch(/"Sex" is mapped to "gender"/);
+    const noSpecies = await importCli(['pets', csv, '--data-dir', desk, '--map', 'AnimalTypeName=ignore']);
+    expect(noSpecies.code).toBe(2);
+    expect(noSpecies.stderr).toMatch(/no column gives species/);
+  }, 60_000);
+});
