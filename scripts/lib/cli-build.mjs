@@ -63,7 +63,7 @@ export async function buildCli() {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    external: ['better-sqlite3', 'pdfkit', 'electron'],
+    external: ['better-sqlite3', 'pdfkit', 'electron', 'sharp'],
     chunkNames: 'chunks/[name]-[hash]',
     metafile: true,
     logLevel: 'warning',

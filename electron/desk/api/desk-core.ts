@@ -115,7 +115,6 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     registerStatusHandlers(registry, context);
     // Pet photos seen once stay on the desk: the screens and the kennel cards both read them offline.
     const photos = new PhotoCache({ dir: photoCacheDir(options.dataDir) });
-    registerPhotoHandlers(registry, photos);
     // The standalone shelter (issue #12): runs the embedded server for the connection, closed after the sessions.
     const shelter = new ShelterHost(context);
     context.onClose(() => shelter.close());
@@ -125,10 +124,12 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     const sessions = await DeskSessions.open(context, connections, {
       shelter,
       loadPhoto: async (url) => (await photos.get(url)).bytes,
+      keepPhoto: (url, bytes) => void photos.put(url, 'image/jpeg', bytes).catch(() => undefined),
       ...(options.integrityCheck && { integrityCheck: options.integrityCheck }),
       ...(options.syncClient && { syncClient: options.syncClient }),
     });
     context.onClose(() => sessions.close());
+    registerPhotoHandlers(registry, photos, sessions);
     context.onStart(() => sessions.start());
     sessions.forward(registry, await sessions.current());
     registerConnectionHandlers(registry, connections, sessions);

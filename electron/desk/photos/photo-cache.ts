@@ -130,6 +130,29 @@ export class PhotoCache {
     return pending;
   }
 
+  /**
+   * Keeps a photo the desk already has the bytes of (one taken here, once the server gave it an address), so it
+   * shows and prints offline without a download.
+   */
+  async put(url: string, mime: string, bytes: Buffer): Promise<void> {
+    const ext = EXTENSIONS[mime];
+    if (!ext) return;
+    await this.store(url, ext, bytes);
+    this.failedUntil.delete(url);
+  }
+
+  private async store(url: string, ext: string, bytes: Buffer): Promise<void> {
+    const file = path.join(this.dir, `${keyOf(url)}.${ext}`);
+    const temporary = `${file}.${process.pid}.tmp`;
+    // Asynchronous file work throughout: a photo of up to `maxPhotoBytes` and a folder of thousands of them never
+    // hold up the core's event loop (the bridge, a sync).
+    await fs.promises.writeFile(temporary, bytes);
+    await fs.promises.rename(temporary, file);
+    const evicted = this.evicting.then(() => this.evict(file));
+    this.evicting = evicted.catch(() => undefined);
+    await evicted;
+  }
+
   private async download(url: string): Promise<CachedPhoto> {
     let parsed: URL;
     try {
@@ -174,15 +197,7 @@ export class PhotoCache {
       chunks.push(chunk as Buffer);
     }
     const bytes = Buffer.concat(chunks);
-    const file = path.join(this.dir, `${keyOf(url)}.${ext}`);
-    const temporary = `${file}.${process.pid}.tmp`;
-    // Asynchronous file work throughout: a photo of up to `maxPhotoBytes` and a folder of thousands of them never
-    // hold up the core's event loop (the bridge, a sync).
-    await fs.promises.writeFile(temporary, bytes);
-    await fs.promises.rename(temporary, file);
-    const evicted = this.evicting.then(() => this.evict(file));
-    this.evicting = evicted.catch(() => undefined);
-    await evicted;
+    await this.store(url, ext, bytes);
     return { mime: mime as string, bytes };
   }
 
