@@ -1,0 +1,164 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import Database from 'better-sqlite3';
+import sharp from 'sharp';
+import { phoneJpegWithGps } from '../photo-fixtures';
+import type { DemoServer } from './demo-server';
+import { expect, test } from './desk-fixture';
+import { connect, shoot } from './helpers';
+
+interface ApiPet {
+  id: string;
+  name: string;
+  image_urls: string[];
+}
+
+/** Fills the intake's required fields (and lists the pet publicly, where the test reads it back). */
+async function fillIntake(page: Page, name: string) {
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Intake' }).click();
+  const form = page.getByRole('form', { name: 'New pet' });
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('Show on the public list').check();
+  for (const [label, option] of [
+    ['Species', 'Dog'],
+    ['Age', 'Adult'],
+    ['Sex', 'Male'],
+    ['Size', 'Medium'],
+    ['Health', 'Good'],
+  ] as const) {
+    await form.getByRole('combobox', { name: label, exact: true }).click();
+    await page.getByRole('option', { name: option, exact: true }).click();
+  }
+  return form;
+}
+
+async function addPhotoFile(form: ReturnType<Page['getByRole']>) {
+  const buffer = await phoneJpegWithGps();
+  await form
+    .locator('input[type="file"]')
+    .setInputFiles({ name: 'phone.jpg', mimeType: 'image/jpeg', buffer });
+  await expect(form.getByTestId('form-photo')).toHaveCount(1, { timeout: 20_000 });
+  await expect(form.getByRole('img', { name: /photo 1/ })).toBeVisible();
+}
+
+async function serverPet(server: DemoServer, name: string): Promise<ApiPet | undefined> {
+  const { pets } = await server.api<{ pets: ApiPet[] }>(`/pets?search=${encodeURIComponent(name)}&limit=5`);
+  return pets.find((pet) => pet.name === name);
+}
+
+function storedPhotos(server: DemoServer): number {
+  const db = new Database(path.join(server.dataDir, 'server.sqlite'), {
+    readonly: true,
+    fileMustExist: true,
+  });
+  try {
+    return (db.prepare('SELECT COUNT(*) AS count FROM photos').get() as { count: number }).count;
+  } finally {
+    db.close();
+  }
+}
+
+/** The photo answers without a key, upright, within 1600 px and 400 KB, with no EXIF. */
+async function expectSafePhoto(url: string) {
+  const response = await fetch(url);
+  expect(response.status).toBe(200);
+  const bytes = Buffer.from(await response.arrayBuffer());
+  expect(bytes.length).toBeLessThanOrEqual(400 * 1024);
+  const metadata = await sharp(bytes).metadata();
+  expect(metadata.exif).toBeUndefined();
+  expect(Math.max(metadata.width ?? 0, metadata.height ?? 0)).toBeLessThanOrEqual(1600);
+  // Stored landscape with "rotate 90°": upright it is portrait, and the red half is on top.
+  expect(metadata.height).toBeGreaterThan(metadata.width ?? 0);
+  const { data } = await sharp(bytes)
+    .resize(1, 2, { fit: 'fill' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  expect(data[0]).toBeGreaterThan(150);
+}
+
+test('an intake with a phone photo: the server has it upright and without EXIF, and the kennel card prints it', async ({
+  page,
+  desk,
+  server,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  await connect(page, desk.url, server);
+  const form = await fillIntake(page, 'Photo Phoebe');
+  await addPhotoFile(form);
+  await shoot(page, testInfo, 'intake-photo-controls');
+  await form.getByRole('button', { name: 'Save intake' }).click();
+
+  let pet: ApiPet | undefined;
+  await expect(async () => {
+    pet = await serverPet(server, 'Photo Phoebe');
+    expect(pet?.image_urls).toHaveLength(1);
+    expect(pet?.image_urls[0]).toMatch(/\/api\/photos\/[0-9a-f]{64}\.jpg$/);
+  }).toPass({ timeout: 30_000 });
+  await expectSafePhoto((pet as ApiPet).image_urls[0] as string);
+
+  await page.goto(`${desk.url}#/pets`);
+  await page.getByRole('textbox', { name: /search/i }).fill('Photo Phoebe');
+  await page.getByRole('table', { name: 'Pets' }).getByRole('row', { name: 'Photo Phoebe' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Pet details' });
+  await expect(drawer.getByRole('img', { name: 'Photo Phoebe' })).toBeVisible();
+  await shoot(page, testInfo, 'drawer-with-photo', false);
+  await drawer.getByRole('button', { name: 'Print kennel card' }).click();
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('menuitem', { name: 'A4 PDF' }).click();
+  const file = testInfo.outputPath('kennel-card.pdf');
+  await (await downloading).saveAs(file);
+  const images = execFileSync('pdfimages', ['-list', file], { encoding: 'utf8' }).trim().split('\n').slice(2);
+  expect(images.length).toBeGreaterThanOrEqual(1);
+  expect(images[0]).toMatch(/\bimage\s+\d+\s+\d+\s+rgb\b/);
+  execFileSync('pdftoppm', [
+    '-png',
+    '-r',
+    '60',
+    '-f',
+    '1',
+    '-l',
+    '1',
+    file,
+    testInfo.outputPath('kennel-card'),
+  ]);
+
+  // The edit form shows the same controls on the saved pet.
+  await drawer.getByRole('button', { name: 'Edit' }).click();
+  const edit = page.getByRole('form', { name: 'Edit pet' });
+  await expect(edit.getByTestId('form-photo')).toHaveCount(1);
+  await shoot(page, testInfo, 'edit-photo-controls', false);
+});
+
+test('the same intake offline, then online: the photo reaches the server once and the pet names it', async ({
+  page,
+  desk,
+  server,
+}) => {
+  test.setTimeout(180_000);
+  await connect(page, desk.url, server);
+  await server.stop();
+  const form = await fillIntake(page, 'Offline Otto');
+  await addPhotoFile(form);
+  await form.getByRole('button', { name: 'Save intake' }).click();
+  await expect(page.getByText('Offline Otto is recorded')).toBeVisible();
+  // Shows at once on the pet, from this desk.
+  await page
+    .getByRole('article', { name: 'Saved intake Offline Otto' })
+    .getByRole('button', { name: 'Open' })
+    .click();
+  const drawer = page.getByRole('dialog', { name: 'Pet details' });
+  await expect(drawer.getByRole('img', { name: 'Offline Otto' })).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  await server.restart();
+  let pet: ApiPet | undefined;
+  await expect(async () => {
+    pet = await serverPet(server, 'Offline Otto');
+    expect(pet?.image_urls).toHaveLength(1);
+  }).toPass({ timeout: 60_000 });
+  await expectSafePhoto((pet as ApiPet).image_urls[0] as string);
+  expect(storedPhotos(server)).toBe(1);
+  expect(fs.existsSync(path.join(server.dataDir, 'server.sqlite'))).toBe(true);
+});
