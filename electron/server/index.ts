@@ -143,7 +143,6 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
         read: app.keys.create('read', 'generated read key').key,
       };
     }
-    if (options.demo) loadDemoShelter(app, staff, { pets: options.demoPets });
 
     const override = options.rateLimitPerHour;
     const limiter = new FixedWindowRateLimiter((endpoint) => override ?? DEFAULT_HOURLY_LIMITS[endpoint]);
@@ -164,6 +163,16 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
     const server = http.createServer({ keepAliveTimeout: 5000 }, listener);
     const host = options.host ?? '127.0.0.1';
     const port = await listen(server, options.port ?? 0, host);
+    // Right after the listen and synchronously, so no request is served before it: the demo's photo addresses
+    // need the port.
+    if (options.demo) {
+      try {
+        loadDemoShelter(app, staff, { pets: options.demoPets, photoOrigin: originOf(host, port) });
+      } catch (error) {
+        server.close();
+        throw error;
+      }
+    }
     const extras = new Set<http.Server>();
     let closing: Promise<void> | undefined;
     // Warm the facets and list views now rather than on the first list or search (about a second on 100k pets),

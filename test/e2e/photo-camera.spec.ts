@@ -26,7 +26,7 @@ test('a photo taken with the camera at intake is kept with the new pet', async (
   const video = dialog.getByLabel('Camera picture');
   await expect(video).toBeVisible();
   await expect
-    .poll(() => video.evaluate((element) => (element as HTMLVideoElement).videoWidth), { timeout: 15_000 })
+    .poll(() => video.evaluate('(element) => element.videoWidth'), { timeout: 15_000 })
     .toBeGreaterThan(0);
   await expect(dialog.getByText('Frame the animal, then take the photo.')).toBeVisible();
   await shoot(page, testInfo, 'camera-dialog', false);
@@ -38,10 +38,8 @@ test('a photo taken with the camera at intake is kept with the new pet', async (
   // The camera is off once the dialog is closed.
   await expect
     .poll(() =>
-      page.evaluate(() =>
-        [...document.querySelectorAll('video')].some(
-          (element) => (element.srcObject as MediaStream | null)?.active === true,
-        ),
+      page.evaluate<boolean>(
+        "[...document.querySelectorAll('video')].some((element) => element.srcObject?.active === true)",
       ),
     )
     .toBe(false);

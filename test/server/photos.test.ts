@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApiServer, startApiServer, swapDatabaseFile } from '../../electron/server';
@@ -156,6 +157,41 @@ describe('photos no pet names', () => {
       expect(restoredPet.json.image_urls).toEqual([kept.url]);
     } finally {
       await restored.close();
+    }
+  });
+});
+
+describe('the demo shelter', () => {
+  it('shows generated pet photos stored on the server, and intakes and adoptions in the months before today', async () => {
+    const demoDir = tempDataDir('shelter-photos-demo-');
+    const demo = await startApiServer({ dataDir: demoDir, writeKey: WRITE_KEY, demo: true });
+    try {
+      const { json } = await call(demo.apiUrl, '/pets?limit=100');
+      const pets = json.pets as Array<{ image_urls: string[] }>;
+      expect(pets.length).toBeGreaterThan(50);
+      expect(pets.every((pet) => pet.image_urls.length >= 1)).toBe(true);
+      const first = pets[0]?.image_urls[0] as string;
+      expect(first.startsWith(`${demo.apiUrl}/photos/`)).toBe(true);
+      const photo = await fetch(first);
+      expect(photo.status).toBe(200);
+      expect((await sharp(Buffer.from(await photo.arrayBuffer())).metadata()).format).toBe('jpeg');
+    } finally {
+      await demo.close();
+    }
+    const db = new Database(path.join(demoDir, 'server.sqlite'), { readonly: true });
+    try {
+      const now = new Date();
+      const pad = (n: number) => String(n).padStart(2, '0');
+      const today = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+      const yearAgo = `${now.getFullYear() - 1}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+      const count = (sql: string) => (db.prepare(sql).pluck().get(yearAgo, today) as number) ?? 0;
+      expect(
+        count('SELECT COUNT(*) FROM pets WHERE substr(intake_date, 1, 10) BETWEEN ? AND ?'),
+      ).toBeGreaterThan(40);
+      expect(count('SELECT COUNT(*) FROM pets WHERE adopted_on BETWEEN ? AND ?')).toBeGreaterThan(10);
+      expect(db.prepare('SELECT COUNT(*) FROM photos').pluck().get()).toBe(32);
+    } finally {
+      db.close();
     }
   });
 });

@@ -114,11 +114,19 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     registerSettingsHandlers(registry, context);
     registerStatusHandlers(registry, context);
     // Pet photos seen once stay on the desk: the screens and the kennel cards both read them offline.
-    const photos = new PhotoCache({ dir: photoCacheDir(options.dataDir) });
+    let connectionsForPhotos: ConnectionManager | undefined;
+    const photos = new PhotoCache({
+      dir: photoCacheDir(options.dataDir),
+      currentServerOrigin: async () => {
+        const connection = await connectionsForPhotos?.resolve();
+        return connection ? new URL(connection.baseUrl).origin : undefined;
+      },
+    });
     // The standalone shelter (issue #12): runs the embedded server for the connection, closed after the sessions.
     const shelter = new ShelterHost(context);
     context.onClose(() => shelter.close());
     const connections = new ConnectionManager(context.dataDir, context.secretStore, shelter.start);
+    connectionsForPhotos = connections;
     context.onClose(() => connections.close());
     // One session per connection (issue #13): the active one's mirror, outbox, sync, prints and figures.
     const sessions = await DeskSessions.open(context, connections, {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { request } from 'undici';
+import { storedPhotoHash } from '../../../shared/contract';
 
 /** A photo as the desk keeps it: its bytes and their media type. */
 export interface CachedPhoto {
@@ -20,6 +21,12 @@ export interface PhotoCacheOptions {
   timeoutMs?: number;
   /** How long an address that failed is answered from memory before it is tried again. */
   retryAfterMs?: number;
+  /**
+   * The origin of the server the desk is connected to now. A photo a Shelter Desk server stores is named by its
+   * content (`/api/photos/<sha256>.jpg`), so it is fetched from this server whatever host and port its address was
+   * written with: a standalone desk's own server gets a new port at each start.
+   */
+  currentServerOrigin?: () => Promise<string | undefined>;
 }
 
 const EXTENSIONS: Record<string, string> = {
@@ -97,8 +104,10 @@ export class PhotoCache {
   /** The eviction under way: one at a time (each reads the whole folder). */
   private evicting: Promise<void> = Promise.resolve();
   private readonly retryAfterMs: number;
+  private readonly currentServerOrigin: PhotoCacheOptions['currentServerOrigin'];
 
   constructor(options: PhotoCacheOptions) {
+    this.currentServerOrigin = options.currentServerOrigin;
     this.dir = options.dir;
     this.maxBytes = options.maxBytes ?? 200 * 1024 * 1024;
     this.maxPhotoBytes = options.maxPhotoBytes ?? 8 * 1024 * 1024;
@@ -153,13 +162,22 @@ export class PhotoCache {
     await evicted;
   }
 
-  private async download(url: string): Promise<CachedPhoto> {
+  /** Where to fetch `url` from: a stored photo of a Shelter Desk server from the server connected now. */
+  private async sourceOf(url: string): Promise<URL> {
     let parsed: URL;
     try {
       parsed = new URL(url);
     } catch {
       throw new PhotoUnavailableError('The photo address is not a valid address.');
     }
+    const hash = storedPhotoHash(url);
+    if (!hash || !this.currentServerOrigin) return parsed;
+    const origin = await this.currentServerOrigin().catch(() => undefined);
+    return origin ? new URL(`/api/photos/${hash}.jpg`, origin) : parsed;
+  }
+
+  private async download(url: string): Promise<CachedPhoto> {
+    const parsed = await this.sourceOf(url);
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
       throw new PhotoUnavailableError('Only http and https photo addresses are fetched.');
     }
