@@ -26,7 +26,9 @@ test('a photo taken with the camera at intake is kept with the new pet', async (
   const video = dialog.getByLabel('Camera picture');
   await expect(video).toBeVisible();
   await expect
-    .poll(() => video.evaluate('(element) => element.videoWidth'), { timeout: 15_000 })
+    .poll(() => video.evaluate((element) => (element as unknown as { videoWidth: number }).videoWidth), {
+      timeout: 15_000,
+    })
     .toBeGreaterThan(0);
   await expect(dialog.getByText('Frame the animal, then take the photo.')).toBeVisible();
   await shoot(page, testInfo, 'camera-dialog', false);
