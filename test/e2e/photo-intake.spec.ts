@@ -162,3 +162,50 @@ test('the same intake offline, then online: the photo reaches the server once an
   expect(storedPhotos(server)).toBe(1);
   expect(fs.existsSync(path.join(server.dataDir, 'server.sqlite'))).toBe(true);
 });
+
+test('the demo shelter shows its pets with photos, prints them on cards, and its Overview has this year’s months', async ({
+  page,
+  demoDesk,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  await page.goto(`${demoDesk.url}#/pets`);
+  const table = page.getByRole('table', { name: 'Pets' });
+  const firstRow = table.getByRole('row').nth(1);
+  await expect(firstRow.getByRole('img')).toHaveAttribute('src', /^data:image\/jpeg;base64,/, {
+    timeout: 30_000,
+  });
+  await shoot(page, testInfo, 'demo-pets-with-photos', false);
+  await firstRow.click();
+  const drawer = page.getByRole('dialog', { name: 'Pet details' });
+  await expect(drawer.locator('img[src^="data:image/jpeg;base64,"]').first()).toBeVisible();
+  await shoot(page, testInfo, 'demo-drawer', false);
+  await drawer.getByRole('button', { name: 'Print kennel card' }).click();
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('menuitem', { name: 'A4 PDF' }).click();
+  const file = testInfo.outputPath('demo-card.pdf');
+  await (await downloading).saveAs(file);
+  const images = execFileSync('pdfimages', ['-list', file], { encoding: 'utf8' }).trim().split('\n').slice(2);
+  expect(images.length).toBeGreaterThanOrEqual(1);
+  execFileSync('pdftoppm', [
+    '-png',
+    '-r',
+    '60',
+    '-f',
+    '1',
+    '-l',
+    '1',
+    file,
+    testInfo.outputPath('demo-card'),
+  ]);
+  await page.keyboard.press('Escape');
+
+  await page.goto(`${demoDesk.url}#/overview`);
+  const months = page.getByRole('table', { name: /Intakes and adoptions/i });
+  await expect(months).toBeAttached({ timeout: 30_000 });
+  const cells = await months.getByRole('cell').allTextContents();
+  const numbers = cells
+    .map((text) => Number(text.replace(/,/g, '')))
+    .filter((value) => Number.isFinite(value));
+  expect(numbers.filter((value) => value > 0).length).toBeGreaterThan(12);
+  await shoot(page, testInfo, 'demo-overview', false);
+});
