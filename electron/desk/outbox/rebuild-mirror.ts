@@ -20,6 +20,8 @@ const SALVAGE: ReadonlyArray<{ table: string; where?: string; addedLater?: true 
   // Which rows a carry from the unconfigured mirror took (until it is emptied): without it, a carry cut short would
   // take them again.
   { table: 'carried_row', addedLater: true },
+  // Photos taken on this desk: the only copy of one not uploaded yet, and of one its server takes links only.
+  { table: 'desk_photo', addedLater: true },
 ];
 
 export interface RebuildResult {
