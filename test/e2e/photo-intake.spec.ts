@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import Database from 'better-sqlite3';
@@ -138,6 +137,8 @@ test('the same intake offline, then online: the photo reaches the server once an
 }) => {
   test.setTimeout(180_000);
   await connect(page, desk.url, server);
+  // The demo shelter's own pictures are there already.
+  const before = storedPhotos(server);
   await server.stop();
   const form = await fillIntake(page, 'Offline Otto');
   await addPhotoFile(form);
@@ -159,8 +160,7 @@ test('the same intake offline, then online: the photo reaches the server once an
     expect(pet?.image_urls).toHaveLength(1);
   }).toPass({ timeout: 60_000 });
   await expectSafePhoto((pet as ApiPet).image_urls[0] as string);
-  expect(storedPhotos(server)).toBe(1);
-  expect(fs.existsSync(path.join(server.dataDir, 'server.sqlite'))).toBe(true);
+  expect(storedPhotos(server)).toBe(before + 1);
 });
 
 test('the demo shelter shows its pets with photos, prints them on cards, and its Overview has this year’s months', async ({
