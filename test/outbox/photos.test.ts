@@ -57,6 +57,8 @@ describe('photos taken at the desk go through the outbox', () => {
     const again = await desk.outbox.replay(desk.client);
     expect(again.sent).toBe(0);
     expect(serverRows('SELECT sha256 FROM photos')).toHaveLength(1);
+    // The pet names the server's address now: the desk's copy is dropped (the photo cache keeps the bytes).
+    expect(desk.mirror.db.prepare('SELECT COUNT(*) FROM desk_photo').pluck().get()).toBe(0);
   });
 
   it('an upload repeated after a crash (sent, answer lost) stores the photo once', async () => {

@@ -127,6 +127,24 @@ function settlePhoto(db: MirrorDb, photo: DeskPhotoRow, serverUrl: string | unde
   })();
 }
 
+/** How long a photo taken and never saved with a pet is kept (a form left open over a weekend still works). */
+export const UNSAVED_PHOTO_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Drops the photos nothing on this desk names any more: one the server has (its bytes stay in the photo cache under
+ * the server's address) once the writes naming it were accepted, and one taken but never saved with a pet after
+ * UNSAVED_PHOTO_KEPT_MS. A photo the server could not take stays: it is the only copy. Returns how many went.
+ */
+export function pruneDeskPhotos(db: MirrorDb, now: number): number {
+  return statement(
+    db,
+    `DELETE FROM desk_photo
+     WHERE (state = 'sent' OR (state = 'pending' AND created_ms < ?))
+       AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.body LIKE '%' || desk_photo.local_id || '%')
+       AND NOT EXISTS (SELECT 1 FROM local_edit e WHERE e.fields_json LIKE '%' || desk_photo.local_id || '%')`,
+  ).run(now - UNSAVED_PHOTO_KEPT_MS).changes;
+}
+
 export interface PhotoSendResult {
   sent: number;
   /** Set when the server could not be reached or refused the key: the pass stops as for any other write. */
@@ -148,6 +166,7 @@ export async function sendPendingPhotos(options: {
   onSent?: (url: string, photo: DeskPhotoRow) => void;
 }): Promise<PhotoSendResult> {
   const { db } = options;
+  pruneDeskPhotos(db, options.now());
   let sent = 0;
   for (const photo of photosToUpload(db)) {
     statement(db, 'UPDATE desk_photo SET first_sent_ms = COALESCE(first_sent_ms, ?) WHERE local_id = ?').run(

@@ -45,13 +45,6 @@ export class PhotoStore {
     return row && { sha256: row.sha256, contentType: row.content_type, bytes: row.bytes };
   }
 
-  /** Stored photos and their total size (the backup screen, tests). */
-  stats(): { count: number; bytes: number } {
-    return this.sqlite
-      .prepare('SELECT COUNT(*) AS count, COALESCE(SUM(length(bytes)), 0) AS bytes FROM photos')
-      .get() as { count: number; bytes: number };
-  }
-
   /** The hashes of stored photos some pet (not deleted) names in its `image_urls`, whatever the origin. */
   private namedHashes(): Set<string> {
     const named = new Set<string>();

@@ -257,8 +257,7 @@ export function createRequestListener(
       const contentType = header(req, 'content-type');
       // An upload's slow work (decoding, scaling) happens here, before the write transaction and its lock.
       const upload = route.upload ? await route.upload.prepare(bytes, contentType) : undefined;
-      const body =
-        route.upload || isEmptyBody(bytes) ? undefined : parseJsonObject(bytes, header(req, 'content-type'));
+      const body = route.upload || isEmptyBody(bytes) ? undefined : parseJsonObject(bytes, contentType);
       const host = header(req, 'host');
       // The transaction catches up again under the write lock: a commit of another process may have landed while
       // the body was read. The answer waits until the commit is on the disk; the event loop does not (a write's
