@@ -11,7 +11,7 @@ import { createHandlerRegistry, type HandlerRegistry } from './handler-registry'
 import { registerAppHandlers } from './handlers/app';
 import { registerConnectionHandlers } from './handlers/connection';
 import { registerPeopleHandlers } from './handlers/people';
-import { registerPhotoHandlers } from './handlers/photos';
+import { photoExtensionProbe, registerPhotoHandlers } from './handlers/photos';
 import { registerSettingsHandlers } from './handlers/settings';
 import { registerShelterHandlers } from './handlers/shelter';
 import { ShelterHost } from './handlers/shelter-host';
@@ -137,7 +137,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
       ...(options.syncClient && { syncClient: options.syncClient }),
     });
     context.onClose(() => sessions.close());
-    registerPhotoHandlers(registry, photos, sessions);
+    registerPhotoHandlers(registry, photos, sessions, photoExtensionProbe(connections));
     context.onStart(() => sessions.start());
     sessions.forward(registry, await sessions.current());
     registerConnectionHandlers(registry, connections, sessions);

@@ -1,3 +1,5 @@
+import { request } from 'undici';
+import { EXTENSIONS_HEADER, PHOTOS_EXTENSION } from '../../../../shared/contract';
 import { DeskCallError } from '../../../../shared/desk-api';
 import { PHOTO_CHUNK_BYTES, PHOTO_FILE_MAX_BYTES } from '../../../../shared/desk-api/photos';
 import { PhotoRejectedError, processPhoto } from '../../../platform/photo-image';
@@ -9,9 +11,48 @@ import {
   serverTakesLinksOnly,
 } from '../../outbox';
 import { type PhotoCache, PhotoUnavailableError } from '../../photos';
-import { STANDALONE_ID } from '../../sync';
+import { type ConnectionManager, STANDALONE_ID } from '../../sync';
 import type { HandlerRegistry } from '../handler-registry';
 import type { DeskSessions } from '../sessions';
+
+/** How long what a server announced is believed before it is asked again. */
+const PROBE_KEPT_MS = 10 * 60_000;
+const PROBE_TIMEOUT_MS = 3_000;
+
+/**
+ * Whether the connected server announces the photo extension (`X-Shelter-Desk-Extensions: photos` on any
+ * response): one small keyed GET, remembered per server for a few minutes; undefined when it cannot be asked.
+ */
+export function photoExtensionProbe(
+  connections: Pick<ConnectionManager, 'resolve'>,
+): () => Promise<boolean | undefined> {
+  let remembered: { baseUrl: string; at: number; announced: boolean } | undefined;
+  return async () => {
+    const connection = await connections.resolve();
+    if (!connection) return undefined;
+    if (remembered?.baseUrl === connection.baseUrl && Date.now() - remembered.at < PROBE_KEPT_MS) {
+      return remembered.announced;
+    }
+    const base = connection.baseUrl.replace(/\/+$/, '').replace(/\/api$/, '');
+    try {
+      const response = await request(`${base}/api/pets?limit=1`, {
+        headers: { 'x-api-key': connection.apiKey },
+        headersTimeout: PROBE_TIMEOUT_MS,
+        bodyTimeout: PROBE_TIMEOUT_MS,
+        signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+      });
+      await response.body.dump();
+      if (response.statusCode >= 500 || response.statusCode === 401 || response.statusCode === 429)
+        return undefined;
+      const header = String(response.headers[EXTENSIONS_HEADER] ?? '');
+      const announced = header.split(',').some((name) => name.trim() === PHOTOS_EXTENSION);
+      remembered = { baseUrl: connection.baseUrl, at: Date.now(), announced };
+      return announced;
+    } catch {
+      return undefined;
+    }
+  };
+}
 
 /** A file on its way from a window in pieces; dropped when it is not taken within this time. */
 const STAGED_FOR_MS = 10 * 60_000;
@@ -34,6 +75,8 @@ export function registerPhotoHandlers(
   registry: HandlerRegistry,
   cache: PhotoCache,
   sessions: Pick<DeskSessions, 'current'>,
+  /** Asks the connected server whether it announces the photo extension (undefined: it could not be asked). */
+  probeServer?: () => Promise<boolean | undefined>,
 ): void {
   const staged = new Map<string, Staged>();
   const drop = (uploadId: string) => {
@@ -125,6 +168,10 @@ export function registerPhotoHandlers(
   registry.handle('photos.support', async () => {
     const session = await sessions.current();
     if (session.id === STANDALONE_ID) return { support: 'uploads' as const };
+    const announced = await probeServer?.().catch(() => undefined);
+    if (announced !== undefined)
+      return { support: announced ? ('uploads' as const) : ('links-only' as const) };
+    // Not reachable now: what the last upload found.
     if (serverTakesLinksOnly(session.mirror.db)) return { support: 'links-only' as const };
     const known = session.mirror.db.prepare(`SELECT 1 FROM desk_photo WHERE state = 'sent' LIMIT 1`).get();
     return { support: known ? ('uploads' as const) : ('unknown' as const) };
