@@ -209,3 +209,51 @@ test('the demo shelter shows its pets with photos, prints them on cards, and its
   expect(numbers.filter((value) => value > 0).length).toBeGreaterThan(12);
   await shoot(page, testInfo, 'demo-overview', false);
 });
+
+/** A script that builds a DataTransfer holding one JPEG file, for a drop or a paste. */
+const dataTransferWith = (name: string, jpeg: Buffer) => `(() => {
+  const bytes = Uint8Array.from(atob('${jpeg.toString('base64')}'), (c) => c.charCodeAt(0));
+  const transfer = new DataTransfer();
+  transfer.items.add(new File([bytes], '${name}', { type: 'image/jpeg' }));
+  return transfer;
+})()`;
+
+test('photos dropped on the Photos box and pasted into the form are added; reorder and remove work', async ({
+  page,
+  desk,
+}) => {
+  test.setTimeout(120_000);
+  await page.goto(`${desk.url}#/intake`);
+  const form = page.getByRole('form', { name: 'New pet' });
+  const box = form.getByRole('group', { name: 'Photos: drop photo files here' });
+  const dropped = await page.evaluateHandle(
+    dataTransferWith('dropped.jpg', await phoneJpegWithGps(600, 400)),
+  );
+  await box.dispatchEvent('dragover', { dataTransfer: dropped });
+  await box.dispatchEvent('drop', { dataTransfer: dropped });
+  await expect(form.getByTestId('form-photo')).toHaveCount(1, { timeout: 20_000 });
+
+  const pasted = await page.evaluateHandle(dataTransferWith('pasted.jpg', await phoneJpegWithGps(400, 600)));
+  await form
+    .getByLabel('Name')
+    .evaluate(
+      (input, transfer) =>
+        input.dispatchEvent(
+          new (
+            globalThis as unknown as { ClipboardEvent: new (type: string, init: object) => Event }
+          ).ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }),
+        ),
+      pasted,
+    );
+  await expect(form.getByTestId('form-photo')).toHaveCount(2, { timeout: 20_000 });
+
+  const first = form.getByRole('img', { name: 'this pet, photo 1' });
+  const second = form.getByRole('img', { name: 'this pet, photo 2' });
+  const [firstSource, secondSource] = [await first.getAttribute('src'), await second.getAttribute('src')];
+  expect(firstSource).not.toBe(secondSource);
+  await form.getByRole('button', { name: 'Move photo 2 earlier' }).click();
+  await expect(first).toHaveAttribute('src', secondSource as string);
+  await form.getByRole('button', { name: 'Remove photo 1' }).click();
+  await expect(form.getByTestId('form-photo')).toHaveCount(1);
+  await expect(first).toHaveAttribute('src', firstSource as string);
+});
