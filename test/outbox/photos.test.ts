@@ -100,4 +100,13 @@ describe('photos taken at the desk go through the outbox', () => {
       deskOnlyPhotosOf(desk.mirror.db, String(pet?.id)).map((row) => deskPhotoRef(row.local_id)),
     ).toEqual([ref]);
   });
+
+  it('a change naming a photo the desk no longer has is sent without it instead of waiting', async () => {
+    const ref = await takePhoto();
+    desk.outbox.createPet(petFields({ name: 'Lost Pic', image_urls: [ref] }));
+    desk.mirror.db.prepare('DELETE FROM desk_photo').run();
+    await desk.outbox.replay(desk.client);
+    const [pet] = serverRows(`SELECT image_urls FROM pets WHERE name = 'Lost Pic'`);
+    expect(JSON.parse(String(pet?.image_urls))).toEqual([]);
+  });
 });

@@ -145,6 +145,39 @@ export function pruneDeskPhotos(db: MirrorDb, now: number): number {
   ).run(now - UNSAVED_PHOTO_KEPT_MS).changes;
 }
 
+/**
+ * Changes that name a photo this desk no longer has (its row is gone) would wait for ever: they go without it.
+ * Returns how many changes were freed.
+ */
+export function dropMissingPhotoRefs(db: MirrorDb): number {
+  let freed = 0;
+  const rows = statement(
+    db,
+    `SELECT * FROM outbox WHERE body LIKE '%${DESK_PHOTO_SCHEME}%'`,
+  ).all() as OutboxRow[];
+  for (const row of rows) {
+    const missing = entryRefs(row).filter(
+      (id) => row.body.includes(deskPhotoRef(id)) && deskPhoto(db, id) === undefined,
+    );
+    if (missing.length === 0) continue;
+    let body = row.body;
+    let fields = row.fields_json;
+    for (const id of missing) {
+      body = replaceInImageUrls(body, deskPhotoRef(id), undefined);
+      fields = replaceInImageUrls(fields, deskPhotoRef(id), undefined);
+    }
+    const refs = entryRefs(row).filter((id) => !missing.includes(id));
+    statement(db, 'UPDATE outbox SET body = ?, fields_json = ?, refs_json = ? WHERE id = ?').run(
+      body,
+      fields,
+      JSON.stringify(refs),
+      row.id,
+    );
+    freed += 1;
+  }
+  return freed;
+}
+
 export interface PhotoSendResult {
   sent: number;
   /** Set when the server could not be reached or refused the key: the pass stops as for any other write. */
@@ -166,7 +199,10 @@ export async function sendPendingPhotos(options: {
   onSent?: (url: string, photo: DeskPhotoRow) => void;
 }): Promise<PhotoSendResult> {
   const { db } = options;
-  pruneDeskPhotos(db, options.now());
+  db.transaction(() => {
+    pruneDeskPhotos(db, options.now());
+    dropMissingPhotoRefs(db);
+  })();
   let sent = 0;
   for (const photo of photosToUpload(db)) {
     statement(db, 'UPDATE desk_photo SET first_sent_ms = COALESCE(first_sent_ms, ?) WHERE local_id = ?').run(
