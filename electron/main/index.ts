@@ -93,9 +93,25 @@ if (!app.requestSingleInstanceLock()) {
       const dataDir = app.getPath('userData');
       const logDir = app.getPath('logs');
       logs.main.info('starting', { version: app.getVersion(), electron: process.versions.electron });
-      session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) =>
-        callback(false),
-      );
+      // Every permission is refused but the camera (a photo at intake), asked for video only by the app's own main
+      // frame; the microphone, screen capture and the rest stay refused.
+      session.defaultSession.setPermissionRequestHandler((_contents, permission, callback, details) => {
+        const media = details as { mediaTypes?: string[]; requestingUrl?: string; isMainFrame?: boolean };
+        const types = media.mediaTypes ?? [];
+        let fromApp = false;
+        try {
+          fromApp = new URL(media.requestingUrl ?? '').origin === allowedOrigin;
+        } catch {
+          fromApp = false;
+        }
+        callback(
+          permission === 'media' &&
+            fromApp &&
+            media.isMainFrame !== false &&
+            types.length > 0 &&
+            types.every((type) => type === 'video'),
+        );
+      });
       if (devServerUrl) {
         const csp = devContentSecurityPolicy(allowedOrigin);
         session.defaultSession.webRequest.onHeadersReceived((details, callback) => {

@@ -4,6 +4,7 @@ import { isStorageError } from '../platform/database-integrity';
 import type { Logger } from '../platform/log';
 import { loadDemoShelter } from './demo/load-demo';
 import { AuthThrottle } from './domain/auth-throttle';
+import { PHOTO_GRACE_MS } from './domain/photo-store';
 import { DEFAULT_HOURLY_LIMITS, FixedWindowRateLimiter } from './domain/rate-limit';
 import { createRequestListener } from './http/pipeline';
 import { Router } from './http/route';
@@ -11,6 +12,7 @@ import { metadataRoutes } from './routes/metadata';
 import { openapiRoutes } from './routes/openapi';
 import { peopleRoutes } from './routes/people';
 import { petRoutes } from './routes/pets';
+import { photoRoutes } from './routes/photos';
 import { openServerContext, serverDatabasePath } from './server-context';
 import { createStaffOperations, type StaffOperations } from './staff/staff-operations';
 
@@ -18,6 +20,9 @@ export type { StaffOperations } from './staff/staff-operations';
 
 /** One step of warming the search facets after a start (the event loop is free between steps). */
 const FACETS_WARM_STEP_MS = 8;
+
+/** How often uploaded photos no pet names are looked for. */
+const PHOTO_SWEEP_MS = 60 * 60 * 1000;
 
 /** How long close() lets in-flight requests finish before dropping their connections. */
 const CLOSE_GRACE_MS = 10_000;
@@ -67,6 +72,8 @@ export interface ApiServerOptions {
   now?: () => number;
   /** One line per request with its id (a standalone desk's core.log). */
   log?: Logger;
+  /** How long an uploaded photo no pet names is kept (default PHOTO_GRACE_MS, 7 days). */
+  photoGraceMs?: number;
 }
 
 export interface RunningApiServer {
@@ -81,6 +88,8 @@ export interface RunningApiServer {
   staff: StaffOperations;
   /** Settings changes whose pets are still being re-rendered in the background. */
   pendingRestamps(): number;
+  /** Deletes the uploaded photos no pet has named for the grace period (also run hourly); returns how many. */
+  sweepPhotos(): number;
   /** Resolves when the start-up work is done (the facets' first load) and no pet or person waits for a new stamp. */
   settled(): Promise<void>;
   /**
@@ -144,14 +153,19 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
         read: app.keys.create('read', 'generated read key').key,
       };
     }
-    if (options.demo) loadDemoShelter(app, staff, { pets: options.demoPets });
 
     const override = options.rateLimitPerHour;
     const limiter = new FixedWindowRateLimiter(
       (endpoint) => override ?? DEFAULT_HOURLY_LIMITS[endpoint],
       (keyId) => keyId === ownKeyId,
     );
-    const router = new Router([...metadataRoutes, ...petRoutes, ...peopleRoutes, ...openapiRoutes]);
+    const router = new Router([
+      ...metadataRoutes,
+      ...petRoutes,
+      ...peopleRoutes,
+      ...photoRoutes,
+      ...openapiRoutes,
+    ]);
     const listener = createRequestListener(
       app,
       router,
@@ -162,6 +176,16 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
     const server = http.createServer({ keepAliveTimeout: 5000 }, listener);
     const host = options.host ?? '127.0.0.1';
     const port = await listen(server, options.port ?? 0, host);
+    // Right after the listen and synchronously, so no request is served before it: the demo's photo addresses
+    // need the port.
+    if (options.demo) {
+      try {
+        loadDemoShelter(app, staff, { pets: options.demoPets, photoOrigin: originOf(host, port) });
+      } catch (error) {
+        server.close();
+        throw error;
+      }
+    }
     const extras = new Set<http.Server>();
     let closing: Promise<void> | undefined;
     // Warm the facets and list views now rather than on the first list or search (about a second on 100k pets),
@@ -177,6 +201,16 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
         if (!isStorageError(error)) console.error(`[server] could not warm the search facets: ${error}`);
       });
     app.pets.restamps.holdUntil(warming);
+    const sweepPhotos = () => app.photos.sweep(app.now(), options.photoGraceMs ?? PHOTO_GRACE_MS);
+    const photoSweep = setInterval(() => {
+      try {
+        sweepPhotos();
+      } catch (error) {
+        // Tried again at the next sweep; a storage error is reported by the first request that meets it.
+        if (!isStorageError(error)) console.error(`[server] could not sweep unused photos: ${error}`);
+      }
+    }, PHOTO_SWEEP_MS);
+    photoSweep.unref();
     const origin = originOf(host, port);
     return {
       origin,
@@ -185,6 +219,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       generatedKeys,
       staff,
       pendingRestamps: () => app.pets.restamps.waiting,
+      sweepPhotos,
       settled: async () => {
         await Promise.all([warming, app.pets.restamps.settled(), app.peopleRestamps.settled()]);
       },
@@ -211,6 +246,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       },
       close() {
         closing ??= (async () => {
+          clearInterval(photoSweep);
           await Promise.all([closeServer(server), ...[...extras].map(closeServer)]);
           await app.close();
         })();

@@ -16,6 +16,7 @@ import { ShelterMetadata } from './domain/metadata';
 import { PeopleRestamps } from './domain/people-restamps';
 import { PeopleStore } from './domain/people-store';
 import { PetStore } from './domain/pet-store';
+import { PhotoStore } from './domain/photo-store';
 import { SearchVocabulary } from './domain/search';
 
 /** Everything the routes and staff operations share: one database, its stores and caches. */
@@ -34,6 +35,8 @@ export interface ServerContext {
   backgroundTurns: BackgroundTurns;
   keys: ApiKeyRegistry;
   idempotency: IdempotencyStore;
+  /** Photos uploaded through the photo extension (`POST /api/photos`). */
+  photos: PhotoStore;
   /**
    * Brings what is held in memory up to date with commits of other processes (the command line, a staff script):
    * one `PRAGMA data_version` when there were none. Called before every request; every write transaction does it
@@ -155,6 +158,7 @@ export async function openServerContext(
     backgroundTurns: background.turns,
     keys,
     idempotency: new IdempotencyStore(sqlite, now),
+    photos: new PhotoStore(sqlite),
     catchUp,
     read: (work) => {
       if (sqlite.inTransaction) {

@@ -63,8 +63,9 @@ export async function buildCli() {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    // exceljs (import of .xlsx) is large CommonJS with its own optional requires: loaded from node_modules as it is.
-    external: ['better-sqlite3', 'pdfkit', 'electron', 'exceljs'],
+    // exceljs (import of .xlsx) is large CommonJS with its own optional requires, and sharp (photos) loads its
+    // platform's libvips build: both are loaded from node_modules as they are.
+    external: ['better-sqlite3', 'pdfkit', 'electron', 'exceljs', 'sharp'],
     chunkNames: 'chunks/[name]-[hash]',
     metafile: true,
     logLevel: 'warning',

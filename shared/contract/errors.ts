@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   'idempotency_request_in_progress',
   'payload_too_large',
   'unsupported_media_type',
+  'invalid_image',
   'rate_limited',
   'internal_error',
   'storage_full',

@@ -5,5 +5,6 @@ export * from './lists';
 export * from './metadata';
 export * from './person';
 export * from './pet';
+export * from './photo';
 export * from './primitives';
 export * from './validation';

@@ -1,11 +1,61 @@
 import { z } from 'zod';
 import { defineMethod } from './define';
 
+/** Bytes of one `photos.chunk` call before base64 (the browser host takes calls up to 1 MiB). */
+export const PHOTO_CHUNK_BYTES = 512 * 1024;
+/** Largest file the desk takes in (the same bound as the server's upload). */
+export const PHOTO_FILE_MAX_BYTES = 50 * 1024 * 1024;
+
+/** A photo taken at this desk, as the form shows it before the pet is saved. */
+export const takenPhotoSchema = z.object({
+  /** What goes into the pet's `image_urls`: `desk-photo:local-…` until the server has the photo. */
+  ref: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  bytes: z.number().int(),
+  /** A small preview for the form. */
+  dataUrl: z.string(),
+});
+export type TakenPhoto = z.infer<typeof takenPhotoSchema>;
+
+export const photoServerSupportSchema = z.object({
+  /**
+   * `uploads`: the server keeps photos (Shelter Desk's own, or a standalone shelter); `links-only`: the server said it
+   * takes photo links only (photos stay on this desk); `unknown`: not known until the first upload.
+   */
+  support: z.enum(['uploads', 'links-only', 'unknown']),
+});
+
 export const photoMethods = {
   'photos.get': defineMethod({
     summary:
-      'A pet photo as a data: URL, from the desk’s photo cache (kept from an earlier look, so it shows offline) or downloaded once and kept; fails with not_found when the address gives no image.',
+      'A pet photo as a data: URL: one taken at this desk, or from the desk’s photo cache (kept from an earlier look, so it shows offline) or downloaded once and kept; fails with not_found when the address gives no image.',
     input: z.strictObject({ url: z.string().trim().min(1).max(2000) }),
     output: z.object({ dataUrl: z.string() }),
+  }),
+  'photos.chunk': defineMethod({
+    summary:
+      'One piece of a photo file on its way from the window to the core (base64, at most PHOTO_CHUNK_BYTES before encoding); pieces are numbered from 0.',
+    input: z.strictObject({
+      uploadId: z.uuid(),
+      index: z
+        .number()
+        .int()
+        .min(0)
+        .max(Math.ceil(PHOTO_FILE_MAX_BYTES / PHOTO_CHUNK_BYTES)),
+      data: z.base64().max(Math.ceil((PHOTO_CHUNK_BYTES * 4) / 3) + 4),
+    }),
+    output: z.object({ received: z.number().int() }),
+  }),
+  'photos.take': defineMethod({
+    summary:
+      'Makes the file sent in pieces a photo safe to publish (upright, 1600 px, JPEG under 400 KB, no metadata) and keeps it on this desk; fails with invalid_input saying why a file is not taken.',
+    input: z.strictObject({ uploadId: z.uuid(), pieces: z.number().int().min(1) }),
+    output: takenPhotoSchema,
+  }),
+  'photos.support': defineMethod({
+    summary: 'Whether the connection’s server keeps uploaded photos, or takes photo links only.',
+    input: z.strictObject({}),
+    output: photoServerSupportSchema,
   }),
 };

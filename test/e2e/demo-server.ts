@@ -7,6 +7,8 @@ export interface DemoServer {
   /** Base address without /api, as a person types it into Settings. */
   base: string;
   key: string;
+  /** The server's data folder (its `server.sqlite`), for checks of what it stored. */
+  dataDir: string;
   /** GET/POST against the server's API with the write key (for checking what reached the server). */
   api<T = unknown>(pathAndQuery: string): Promise<T>;
   stop(): Promise<void>;
@@ -28,6 +30,7 @@ export async function startDemoServer(dataDir: string): Promise<DemoServer> {
   return {
     base,
     key: KEY,
+    dataDir,
     async api<T>(pathAndQuery: string) {
       const response = await fetch(`${base}/api${pathAndQuery}`, { headers: { 'x-api-key': KEY } });
       if (!response.ok) throw new Error(`${pathAndQuery}: ${response.status} ${await response.text()}`);

@@ -32,6 +32,8 @@ describe('GET /api/openapi.json', () => {
       '/api/pets',
       '/api/pets/custom-fields',
       '/api/pets/{petIdentifier}',
+      '/api/photos',
+      '/api/photos/{photoName}',
     ]);
     expect(Object.keys(doc.paths['/api/pets'].post.responses)).toEqual(
       expect.arrayContaining(['200', '400', '401', '403', '405', '409', '429', '500']),

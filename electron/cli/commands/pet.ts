@@ -1,13 +1,18 @@
 import { CliUsageError, defaultDataDir } from '../args';
 import type { CliCommand, CliIo } from './command';
+import { runPetPhoto } from './pet-photo';
 import { parseWriteCall, runWrite } from './write-command';
 
 const USAGE = `Usage: npm run cli -- pet create --json '<pet write fields>' [--force] [--data-dir DIR]
        npm run cli -- pet update <id | custom_id | local id> --json '<fields to change>' [--force] [--data-dir DIR]
+       npm run cli -- pet photo add <id | custom_id> FILE... [--data-dir DIR]
+       npm run cli -- pet photo remove <id | custom_id> <position | address>... [--data-dir DIR]
 
   create   a new pet (required: name, species, age_category, sex, size, status, health); saved on this desk
            at once under a local id and sent by the next sync
   update   change only the given fields (sent as a PATCH)
+  photo    add photo files (turned upright, at most 1600 px, re-encoded without metadata such as GPS; up to
+           50 MB each) after the pet's photos, or remove photos by position (1 is the main photo) or address
   --force  save even when the microchip is already on another pet
   --data-dir DIR   the desk's data folder (default: ${defaultDataDir()})
 
@@ -17,6 +22,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const call = parseWriteCall('pet', USAGE, argv, io);
   if (!call) return 0;
   const [action, id, extra] = call.words;
+  if (action === 'photo') return runPetPhoto(call, io);
   if (extra !== undefined) throw new CliUsageError(`Unexpected argument "${extra}".`, call.hint);
   if (action === 'create') {
     if (id !== undefined) throw new CliUsageError(`pet create takes no id (got "${id}").`, call.hint);

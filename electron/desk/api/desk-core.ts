@@ -11,7 +11,7 @@ import { createHandlerRegistry, type HandlerRegistry } from './handler-registry'
 import { registerAppHandlers } from './handlers/app';
 import { registerConnectionHandlers } from './handlers/connection';
 import { registerPeopleHandlers } from './handlers/people';
-import { registerPhotoHandlers } from './handlers/photos';
+import { photoExtensionProbe, registerPhotoHandlers } from './handlers/photos';
 import { registerSettingsHandlers } from './handlers/settings';
 import { registerShelterHandlers } from './handlers/shelter';
 import { ShelterHost } from './handlers/shelter-host';
@@ -114,21 +114,30 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     registerSettingsHandlers(registry, context);
     registerStatusHandlers(registry, context);
     // Pet photos seen once stay on the desk: the screens and the kennel cards both read them offline.
-    const photos = new PhotoCache({ dir: photoCacheDir(options.dataDir) });
-    registerPhotoHandlers(registry, photos);
+    let connectionsForPhotos: ConnectionManager | undefined;
+    const photos = new PhotoCache({
+      dir: photoCacheDir(options.dataDir),
+      currentServerOrigin: async () => {
+        const connection = await connectionsForPhotos?.resolve();
+        return connection ? new URL(connection.baseUrl).origin : undefined;
+      },
+    });
     // The standalone shelter (issue #12): runs the embedded server for the connection, closed after the sessions.
     const shelter = new ShelterHost(context);
     context.onClose(() => shelter.close());
     const connections = new ConnectionManager(context.dataDir, context.secretStore, shelter.start);
+    connectionsForPhotos = connections;
     context.onClose(() => connections.close());
     // One session per connection (issue #13): the active one's mirror, outbox, sync, prints and figures.
     const sessions = await DeskSessions.open(context, connections, {
       shelter,
       loadPhoto: async (url) => (await photos.get(url)).bytes,
+      keepPhoto: (url, bytes) => void photos.put(url, 'image/jpeg', bytes).catch(() => undefined),
       ...(options.integrityCheck && { integrityCheck: options.integrityCheck }),
       ...(options.syncClient && { syncClient: options.syncClient }),
     });
     context.onClose(() => sessions.close());
+    registerPhotoHandlers(registry, photos, sessions, photoExtensionProbe(connections));
     context.onStart(() => sessions.start());
     sessions.forward(registry, await sessions.current());
     registerConnectionHandlers(registry, connections, sessions);

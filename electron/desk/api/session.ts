@@ -1,8 +1,8 @@
 import type { DeskMethodName } from '../../../shared/desk-api';
 import type { ApiClientOptions } from '../client';
 import type { Mirror } from '../mirror';
-import { openDeskMirror } from '../outbox';
-import type { LoadPhoto } from '../print';
+import { deskOnlyPhotosOf, deskPhoto, deskPhotoLocalId, deskPhotoRef, openDeskMirror } from '../outbox';
+import { fetchPhoto, type LoadPhoto } from '../print';
 import { connectionFolder, type ResolvedConnection, STANDALONE_ID } from '../sync';
 import type { DeskContext } from './desk-context';
 import type { DeskHandler, HandlerTable } from './handler-registry';
@@ -44,6 +44,8 @@ export interface DeskSessionOptions {
   /** The standalone shelter: its session copies the shelter's applications into its mirror. */
   shelter: ShelterHost;
   loadPhoto?: LoadPhoto;
+  /** Keeps a photo taken here under the address the server gave it (the desk's photo cache). */
+  keepPhoto?: (url: string, bytes: Buffer) => void;
   integrityCheck?: 'quick' | 'marker';
   syncClient?: Pick<ApiClientOptions, 'deadlineMs' | 'maxResponseBytes'>;
 }
@@ -99,13 +101,20 @@ export async function openDeskSession(options: DeskSessionOptions): Promise<Desk
     // Only the standalone shelter's session reads the shelter's applications (the API lists none).
     const applications =
       id === STANDALONE_ID ? shelterApplications(options.shelter, mirror, context.log) : undefined;
+    // Cards print the photos taken here from the mirror, before (or without) the server having them.
+    const loadPhoto = options.loadPhoto;
     registerPrintHandlers(table, sessionContext, mirror, {
-      ...(options.loadPhoto && { loadPhoto: options.loadPhoto }),
+      loadPhoto: async (url) => {
+        const localId = deskPhotoLocalId(url);
+        if (localId) return deskPhoto(mirror.db, localId)?.bytes;
+        return (loadPhoto ?? fetchPhoto)(url);
+      },
+      deskPhotos: (petId) => deskOnlyPhotosOf(mirror.db, petId).map((photo) => deskPhotoRef(photo.local_id)),
       ...(applications && { refreshApplications: () => void applications.refresh() }),
     });
     registerDashboardHandlers(table, sessionContext, mirror);
     // Outbox (issue #5): local writes, replayed by every sync run first and, once started, after each write.
-    const outbox = registerOutboxHandlers(table, sessionContext, mirror);
+    const outbox = registerOutboxHandlers(table, sessionContext, mirror, options.keepPhoto);
     const sync = registerSyncHandlers(table, sessionContext, mirror, {
       resolveConnection: options.resolveConnection,
       hooks: {

@@ -242,11 +242,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }
       return { status: 200, body: parsed.data, ...meta };
     },
-    async send({ method, path, body, idempotencyKey, signal }) {
+    async send({ method, path, body, idempotencyKey, contentType, signal }) {
       const response = await execute(
         method,
         path,
-        { 'content-type': 'application/json', 'idempotency-key': idempotencyKey },
+        { 'content-type': contentType ?? 'application/json', 'idempotency-key': idempotencyKey },
         body,
         signal,
       );

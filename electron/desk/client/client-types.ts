@@ -81,6 +81,8 @@ export interface ApiClient {
     path: string;
     body: string | Uint8Array;
     idempotencyKey: string;
+    /** Default `application/json`; a photo upload sends the image's type. */
+    contentType?: string;
     signal?: AbortSignal;
   }): Promise<SendResult>;
   /** The request id of the last response, for error reports. */

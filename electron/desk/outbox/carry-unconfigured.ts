@@ -23,6 +23,8 @@ const CARRIED: ReadonlyArray<CarriedTable> = [
   { table: 'outbox_conflict', ownKey: 'id', key: ['entity_type', 'entity_id', 'field'], record: 'entity_id' },
   { table: 'application', key: ['id'], targetWins: true },
   { table: 'application_pet', key: ['application_id', 'pet_id'], targetWins: true },
+  // Photos taken here: the carried changes name them (`desk-photo:local-…`) and wait for their upload.
+  { table: 'desk_photo', key: ['local_id'], targetWins: true },
 ];
 
 interface CarriedTable {

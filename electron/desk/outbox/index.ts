@@ -8,6 +8,7 @@ export * from './old-write-check';
 export * from './open-desk-mirror';
 export * from './outbox';
 export * from './outbox-store';
+export * from './photo-uploads';
 export * from './queue-view';
 export * from './rebuild-mirror';
 export * from './replay';

@@ -116,6 +116,31 @@ export const importedRows: Migration = {
   },
 };
 
+/**
+ * Photos taken at this desk (`photo-uploads.ts`): the processed bytes (at most about 400 KB each), until the server
+ * has them and afterwards (a server that takes links only never gets them). `local_id` is what a pet's `image_urls`
+ * names (`desk-photo:local-…`) while the upload waits.
+ */
+export const deskPhotos: Migration = {
+  async up(db) {
+    await sql`CREATE TABLE desk_photo (
+      local_id TEXT PRIMARY KEY,
+      sha256 TEXT NOT NULL,
+      bytes BLOB NOT NULL,
+      width INTEGER NOT NULL,
+      height INTEGER NOT NULL,
+      state TEXT NOT NULL CHECK (state IN ('pending', 'sent', 'links-only')),
+      server_url TEXT,
+      idempotency_key TEXT NOT NULL UNIQUE,
+      pet_id TEXT,
+      created_ms INTEGER NOT NULL,
+      first_sent_ms INTEGER,
+      last_error TEXT
+    ) STRICT`.execute(db);
+    await sql`CREATE INDEX desk_photo_pet ON desk_photo (pet_id) WHERE pet_id IS NOT NULL`.execute(db);
+  },
+};
+
 /** The outbox's migrations, named to sort after the mirror's own. */
 export const OUTBOX_MIGRATIONS: Record<string, Migration> = {
   '1001-outbox-initial': outboxInitial,
@@ -123,4 +148,5 @@ export const OUTBOX_MIGRATIONS: Record<string, Migration> = {
   '1003-outbox-drop-microchip-index': outboxDropMicrochipIndex,
   '1004-outbox-carried-rows': carriedRows,
   '1005-imported-rows': importedRows,
+  '1006-desk-photos': deskPhotos,
 };

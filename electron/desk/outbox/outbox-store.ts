@@ -294,6 +294,9 @@ export function rewriteLocalId(
     entityType,
     localId,
   );
+  // A photo the server could not take stays with the pet on this desk, under the pet's server id from now on.
+  if (entityType === 'pet')
+    statement(db, 'UPDATE desk_photo SET pet_id = ? WHERE pet_id = ?').run(serverId, localId);
 }
 
 /** The server id a local id was given, if its create has been accepted. */

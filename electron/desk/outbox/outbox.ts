@@ -44,6 +44,8 @@ export interface OutboxOptions {
    * unreachable, so the desk's connection state follows: the sync service then owns reconnecting.
    */
   onUnreachable?: () => void;
+  /** Told when the server took a photo taken here (the desk's photo cache keeps it under its address). */
+  onPhotoSent?: (url: string, photo: { bytes: Buffer }) => void;
   /** Told after every change of the queue or of records it touched (the desk turns it into an `outbox` event). */
   /** The desk's log: each replay's outcome and every refused change's request id. */
   log?: Logger;
@@ -79,6 +81,7 @@ export class Outbox {
       onRecordChanged: (change) => this.pendingChanges.push(change),
       onPassChanged: () => this.changed([]),
       log: options.log,
+      onPhotoSent: options.onPhotoSent,
     });
   }
 

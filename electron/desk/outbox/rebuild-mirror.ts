@@ -22,6 +22,8 @@ const SALVAGE: ReadonlyArray<{ table: string; where?: string; addedLater?: true 
   { table: 'carried_row', addedLater: true },
   // What imports wrote: without it, importing the same file again would write its rows again.
   { table: 'imported_row', addedLater: true },
+  // Photos taken on this desk: the only copy of one not uploaded yet, and of one its server takes links only.
+  { table: 'desk_photo', addedLater: true },
 ];
 
 export interface RebuildResult {

@@ -2,7 +2,7 @@ import type { Logger } from '../../platform/log';
 import type { ApiClient } from '../client';
 import type { EntityType, MirrorDb } from '../mirror';
 import { statement } from '../mirror';
-import { type ReplayResult, replayPass } from './replay';
+import { type ReplayOptions, type ReplayResult, replayPass } from './replay';
 
 export interface ReplaySchedulerOptions {
   db: MirrorDb;
@@ -20,6 +20,8 @@ export interface ReplaySchedulerOptions {
   onPassChanged: () => void;
   /** Each pass's outcome and every refused change's request id. */
   log?: Logger | undefined;
+  /** Told when the server took a photo taken here. */
+  onPhotoSent?: ReplayOptions['onPhotoSent'];
 }
 
 /**
@@ -86,6 +88,7 @@ export class ReplayScheduler {
           options.onRecordChanged(change);
         },
         log: options.log,
+        onPhotoSent: options.onPhotoSent,
       });
       if (result.sent + result.failed > 0 || result.unreachable || result.needsAuth) {
         options.log?.info('outbox replay', {

@@ -16,6 +16,7 @@ import {
   type OutboxRow,
   scheduleRetry,
 } from './outbox-store';
+import { type DeskPhotoRow, sendPendingPhotos } from './photo-uploads';
 import { type AcceptedWrite, parseWriteResponse, recordName, settleAccepted, settleOverlay } from './settle';
 import { isLocalId, sameFieldValue } from './values';
 
@@ -39,6 +40,8 @@ export interface ReplayOptions {
   onChange: (change: { entityType: 'pet' | 'person'; id: string }) => void;
   /** Outcomes with entry and request ids (never bodies: they hold people's details). */
   log?: Logger | undefined;
+  /** Told when the server took a photo taken here (the desk's photo cache keeps it under its address). */
+  onPhotoSent?: ((url: string, photo: DeskPhotoRow) => void) | undefined;
 }
 
 export interface ReplayResult {
@@ -103,6 +106,28 @@ export async function replayPass(options: ReplayOptions): Promise<ReplayResult> 
     stoppedEarly: false,
     unreachable: false,
   };
+  // Photos first: the changes that name them wait for their addresses.
+  const photos = await sendPendingPhotos({
+    db,
+    client: options.client,
+    now: options.now,
+    signal: options.signal,
+    onSent: options.onPhotoSent,
+  });
+  result.sent += photos.sent;
+  if (photos.stop) {
+    result.stoppedEarly = true;
+    if (photos.stop.kind === 'unreachable') result.unreachable = true;
+    if (photos.stop.kind === 'needs-auth' && photos.stop.status !== 403) {
+      result.needsAuth = {
+        status: photos.stop.status ?? null,
+        code: photos.stop.code ?? photos.stop.kind,
+        message: photos.stop.message,
+        requestId: photos.stop.requestId ?? null,
+      };
+    }
+    return result;
+  }
   const busy = new Set<string>();
   const finished = new Set<string>();
   const checkedConflicts = new Set<string>();

@@ -25,7 +25,7 @@ beforeEach(async () => {
     if (req.url?.startsWith('/big')) {
       res.writeHead(200, { 'content-type': 'image/png' });
       res.end(Buffer.alloc(4096));
-    } else if (req.url?.startsWith('/pet')) {
+    } else if (req.url?.startsWith('/pet') || req.url?.startsWith('/api/photos/')) {
       res.writeHead(200, { 'content-type': 'image/png' });
       res.end(PNG);
     } else if (req.url === '/page') {
@@ -46,6 +46,20 @@ afterEach(async () => {
 });
 
 describe('photo cache', () => {
+  it('fetches a Shelter Desk server’s stored photo from the server connected now, whatever port its address names', async () => {
+    const cache = new PhotoCache({
+      dir: photoCacheDir(dataDir),
+      timeoutMs: 2000,
+      currentServerOrigin: async () => base,
+    });
+    // Written when the standalone server listened on another port (nothing listens on port 9 here).
+    const stored = `http://127.0.0.1:9/api/photos/${'ab'.repeat(32)}.jpg`;
+    expect((await cache.get(stored)).bytes.equals(PNG)).toBe(true);
+    expect(hits).toBe(1);
+    // Any other address is fetched where it points.
+    await expect(cache.get('http://127.0.0.1:9/pet/elsewhere.png')).rejects.toThrow();
+  });
+
   it('keeps a photo seen once and gives it again without the network', async () => {
     const cache = new PhotoCache({ dir: photoCacheDir(dataDir), timeoutMs: 2000 });
     const url = `${base}/pet/1.png`;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { request } from 'undici';
+import { storedPhotoHash } from '../../../shared/contract';
 
 /** A photo as the desk keeps it: its bytes and their media type. */
 export interface CachedPhoto {
@@ -20,6 +21,12 @@ export interface PhotoCacheOptions {
   timeoutMs?: number;
   /** How long an address that failed is answered from memory before it is tried again. */
   retryAfterMs?: number;
+  /**
+   * The origin of the server the desk is connected to now. A photo a Shelter Desk server stores is named by its
+   * content (`/api/photos/<sha256>.jpg`), so it is fetched from this server whatever host and port its address was
+   * written with: a standalone desk's own server gets a new port at each start.
+   */
+  currentServerOrigin?: () => Promise<string | undefined>;
 }
 
 const EXTENSIONS: Record<string, string> = {
@@ -97,8 +104,10 @@ export class PhotoCache {
   /** The eviction under way: one at a time (each reads the whole folder). */
   private evicting: Promise<void> = Promise.resolve();
   private readonly retryAfterMs: number;
+  private readonly currentServerOrigin: PhotoCacheOptions['currentServerOrigin'];
 
   constructor(options: PhotoCacheOptions) {
+    this.currentServerOrigin = options.currentServerOrigin;
     this.dir = options.dir;
     this.maxBytes = options.maxBytes ?? 200 * 1024 * 1024;
     this.maxPhotoBytes = options.maxPhotoBytes ?? 8 * 1024 * 1024;
@@ -130,13 +139,45 @@ export class PhotoCache {
     return pending;
   }
 
-  private async download(url: string): Promise<CachedPhoto> {
+  /**
+   * Keeps a photo the desk already has the bytes of (one taken here, once the server gave it an address), so it
+   * shows and prints offline without a download.
+   */
+  async put(url: string, mime: string, bytes: Buffer): Promise<void> {
+    const ext = EXTENSIONS[mime];
+    if (!ext) return;
+    await this.store(url, ext, bytes);
+    this.failedUntil.delete(url);
+  }
+
+  private async store(url: string, ext: string, bytes: Buffer): Promise<void> {
+    const file = path.join(this.dir, `${keyOf(url)}.${ext}`);
+    const temporary = `${file}.${process.pid}.tmp`;
+    // Asynchronous file work throughout: a photo of up to `maxPhotoBytes` and a folder of thousands of them never
+    // hold up the core's event loop (the bridge, a sync).
+    await fs.promises.writeFile(temporary, bytes);
+    await fs.promises.rename(temporary, file);
+    const evicted = this.evicting.then(() => this.evict(file));
+    this.evicting = evicted.catch(() => undefined);
+    await evicted;
+  }
+
+  /** Where to fetch `url` from: a stored photo of a Shelter Desk server from the server connected now. */
+  private async sourceOf(url: string): Promise<URL> {
     let parsed: URL;
     try {
       parsed = new URL(url);
     } catch {
       throw new PhotoUnavailableError('The photo address is not a valid address.');
     }
+    const hash = storedPhotoHash(url);
+    if (!hash || !this.currentServerOrigin) return parsed;
+    const origin = await this.currentServerOrigin().catch(() => undefined);
+    return origin ? new URL(`/api/photos/${hash}.jpg`, origin) : parsed;
+  }
+
+  private async download(url: string): Promise<CachedPhoto> {
+    const parsed = await this.sourceOf(url);
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
       throw new PhotoUnavailableError('Only http and https photo addresses are fetched.');
     }
@@ -174,15 +215,7 @@ export class PhotoCache {
       chunks.push(chunk as Buffer);
     }
     const bytes = Buffer.concat(chunks);
-    const file = path.join(this.dir, `${keyOf(url)}.${ext}`);
-    const temporary = `${file}.${process.pid}.tmp`;
-    // Asynchronous file work throughout: a photo of up to `maxPhotoBytes` and a folder of thousands of them never
-    // hold up the core's event loop (the bridge, a sync).
-    await fs.promises.writeFile(temporary, bytes);
-    await fs.promises.rename(temporary, file);
-    const evicted = this.evicting.then(() => this.evict(file));
-    this.evicting = evicted.catch(() => undefined);
-    await evicted;
+    await this.store(url, ext, bytes);
     return { mime: mime as string, bytes };
   }
 

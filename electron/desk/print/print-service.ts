@@ -33,6 +33,8 @@ export class PrintError extends Error {
 export interface PrintSettings {
   paper: Paper;
   loadPhoto: LoadPhoto;
+  /** The photos of a pet kept on this desk only (a server that takes photo links only): tried after its own. */
+  deskPhotos?: (petId: string) => string[];
   shelterName: string;
   /** The shelter's currency (ISO 4217) for fees; default US dollars. */
   currency?: string;
@@ -92,7 +94,10 @@ async function cardFor(
   today: string,
 ): Promise<KennelCard> {
   const pet = entry.record;
-  const urls = pet.image_urls.length > 0 ? pet.image_urls : pet.image_url ? [pet.image_url] : [];
+  const urls = [
+    ...(pet.image_urls.length > 0 ? pet.image_urls : pet.image_url ? [pet.image_url] : []),
+    ...(settings.deskPhotos?.(pet.id) ?? []),
+  ];
   return {
     pet,
     fee: explainFee(pet, getAdoptionFees(db).fees, settings.currency),

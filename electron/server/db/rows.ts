@@ -197,4 +197,15 @@ export interface ServerSchema {
   api_keys: ApiKeyRow;
   applications: ApplicationRow;
   idempotency_keys: IdempotencyRow;
+  photos: PhotoRow;
+}
+
+export interface PhotoRow {
+  sha256: string;
+  content_type: string;
+  bytes: Buffer;
+  width: number;
+  height: number;
+  uploaded_at: number;
+  unreferenced_since: number | null;
 }

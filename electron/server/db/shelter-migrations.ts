@@ -1,14 +1,36 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 
 /**
- * Migrations of the standalone shelter's staff features (numbers 06xx). A denial or approval can carry a note
- * for the staff who read the application later.
+ * Migrations of the standalone shelter's staff features (numbers 06xx: a denial or approval can carry a note for
+ * the staff who read the application later) and of its photos (07xx).
  */
 export const shelterMigrations: Record<string, Migration> = {
   '0601-application-decision-note': {
     async up(db: Kysely<unknown>) {
       await sql.raw('ALTER TABLE applications ADD COLUMN decision_note TEXT').execute(db);
       await sql.raw('CREATE INDEX applications_status ON applications (status, submitted_at)').execute(db);
+    },
+  },
+  /**
+   * Photos uploaded through `POST /api/photos`, by the SHA-256 of their stored bytes. Kept in the database so a
+   * backup and a restore carry them with the pets that name them. `unreferenced_since`: when a sweep first found no
+   * pet naming the photo (cleared when one does again); it is deleted once that and its upload are a grace period old.
+   */
+  '0701-photos': {
+    async up(db: Kysely<unknown>) {
+      await sql
+        .raw(
+          `CREATE TABLE photos (
+            sha256 TEXT PRIMARY KEY,
+            content_type TEXT NOT NULL,
+            bytes BLOB NOT NULL,
+            width INTEGER NOT NULL,
+            height INTEGER NOT NULL,
+            uploaded_at INTEGER NOT NULL,
+            unreferenced_since INTEGER
+          ) STRICT`,
+        )
+        .execute(db);
     },
   },
 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import catalogueJson from '../../../resources/demo/catalogue.json' with { type: 'json' };
 import contractsJson from '../../../resources/demo/contracts.json' with { type: 'json' };
+import photosJson from '../../../resources/demo/photos.json' with { type: 'json' };
 import {
   AGE_CATEGORIES,
   COMPATIBILITY_VALUES,
@@ -11,8 +12,10 @@ import {
   SPECIES,
   TEMPERAMENTS,
 } from '../../../shared/contract';
+import { sha256Hex } from '../../platform/photo-image';
 import type { PetRow } from '../db/rows';
 import type { ServerContext } from '../server-context';
+import { localCalendarDate } from '../staff/applications';
 import type { StaffOperations } from '../staff/staff-operations';
 
 const DEFAULT_DEMO_PETS = 120;
@@ -87,6 +90,36 @@ const catalogueSchema = z.object({
   }),
 });
 const contractsSchema = z.record(z.enum(CONTRACT_TYPES), z.string());
+/** The demo's pet pictures (drawn by scripts/make-demo-photos.mjs): small JPEGs, base64. */
+const photosSchema = z.object({
+  photos: z.array(z.object({ species: z.enum(['dog', 'cat', 'rabbit']), jpeg: z.string() })).min(1),
+});
+
+/** How far back the demo's intakes go, in days before today: the Overview's twelve months are all filled. */
+const INTAKE_SPAN_DAYS = 540;
+
+/** The calendar day `days` after a `YYYY-MM-DD` day (arithmetic on the day numbers, no time zone involved). */
+export function addDays(day: string, days: number): string {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  const shifted = new Date(Date.UTC(year, month - 1, date + days));
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${shifted.getUTCFullYear()}-${pad(shifted.getUTCMonth() + 1)}-${pad(shifted.getUTCDate())}`;
+}
+
+/**
+ * Stores the demo's pictures as uploaded photos; returns each species' addresses on `origin`. The pictures are the
+ * same on every run, so their content addresses are too.
+ */
+function storeDemoPhotos(app: ServerContext, origin: string): Record<'dog' | 'cat' | 'rabbit', string[]> {
+  const bySpecies: Record<'dog' | 'cat' | 'rabbit', string[]> = { dog: [], cat: [], rabbit: [] };
+  for (const photo of photosSchema.parse(photosJson).photos) {
+    const bytes = Buffer.from(photo.jpeg, 'base64');
+    const sha256 = sha256Hex(bytes);
+    app.photos.put({ bytes, sha256, mime: 'image/jpeg', width: 400, height: 400 }, app.now());
+    bySpecies[photo.species].push(`${origin}/api/photos/${sha256}.jpg`);
+  }
+  return bySpecies;
+}
 
 /** mulberry32: a small seeded PRNG, so the demo (and its 100k-pet variant) is the same on every run. */
 export function seededRandom(seed: number): () => number {
@@ -111,6 +144,11 @@ function seededUuid(random: () => number): string {
 export interface DemoOptions {
   /** Number of pets (default about 120). */
   pets?: number;
+  /**
+   * The server's origin (`http://host:port`): the demo's pictures are stored as photos and each pet names one or two
+   * of its species at this address. Without it the pets have no photos.
+   */
+  photoOrigin?: string;
 }
 
 export interface DemoSummary {
@@ -197,7 +235,12 @@ export function loadDemoShelter(
 
   const adopterIds: string[] = [];
   const total = options.pets ?? DEFAULT_DEMO_PETS;
+  // Dates move with today, so the Overview's months are alive on the day someone tries the demo. Adoptions draw
+  // from their own sequence: the pets themselves stay what they were.
+  const today = localCalendarDate(app.now());
+  const outcomes = seededRandom(SEED + 1);
   app.sqlite.transaction(() => {
+    const pictures = options.photoOrigin ? storeDemoPhotos(app, options.photoOrigin) : undefined;
     for (const [name, email, phone, address, status] of catalogue.people.adopters) {
       const person = app.people.create({
         type: 'adopter',
@@ -267,12 +310,23 @@ export function loadDemoShelter(
         ? (catalogue.customStatuses.find((s) => s.key === customStatus)?.label ?? 'available')
         : (status ?? 'available');
       const ageCategory = pick(AGE_CATEGORIES);
-      const images = Array.from(
-        { length: 1 + Math.floor(random() * 3) },
-        (_, k) =>
-          `https://images.riverbend-rescue.example/pets/${species}/${String(index + 1).padStart(6, '0')}-${k + 1}.webp`,
-      );
-      const intake = new Date(Date.UTC(2025, 0, 1) + Math.floor(random() * 600) * 86_400_000).toISOString();
+      const pictureCount = 1 + Math.floor(random() * 3);
+      const speciesPictures = pictures?.[species] ?? [];
+      const images =
+        speciesPictures.length === 0
+          ? []
+          : Array.from(
+              { length: Math.min(2, pictureCount) },
+              (_, k) => speciesPictures[(index * 7 + k * 3) % speciesPictures.length] as string,
+            ).filter((url, k, all) => all.indexOf(url) === k);
+      const intakeDay = addDays(today, -Math.floor(random() * (INTAKE_SPAN_DAYS + 1)));
+      const intake = `${intakeDay}T00:00:00.000Z`;
+      // About a fifth of the pets have found a home since (never the first ten: the demo's applications name them).
+      const adoptedAfter = 7 + Math.floor(outcomes() * 120);
+      const adoptedOn = addDays(intakeDay, adoptedAfter);
+      const adopted =
+        index >= 10 && outcomes() < 0.22 && adoptedOn < today && adopterIds.length > 0 ? adoptedOn : null;
+      const adoptedBy = adopted ? (adopterIds[Math.floor(outcomes() * adopterIds.length)] ?? null) : null;
       const customData: Record<string, unknown> = {
         kennel:
           species === 'rabbit'
@@ -280,7 +334,7 @@ export function loadDemoShelter(
             : species === 'cat'
               ? pick(['Cattery 1', 'Cattery 2'])
               : pick(['A1', 'A2', 'A3', 'B1', 'B2']),
-        last_vaccination: intake.slice(0, 10),
+        last_vaccination: intakeDay,
       };
       if (chance(0.4))
         customData.intake_location = pick(['River trail', 'Main Street', 'County road 9', 'Harbor park']);
@@ -293,9 +347,9 @@ export function loadDemoShelter(
         age_category: ageCategory,
         sex: pick(SEXES),
         size: species === 'dog' ? pick(SIZES) : pick(['xSmall', 'small', 'medium']),
-        status,
-        custom_status_id: customStatusId,
-        status_label: label,
+        status: adopted ? 'adopted' : status,
+        custom_status_id: adopted ? null : customStatusId,
+        status_label: adopted ? 'adopted' : label,
         health: pick(HEALTH_VALUES.filter((h) => h !== 'poor')),
         breed: JSON.stringify(breed),
         color: JSON.stringify(
@@ -316,7 +370,7 @@ export function loadDemoShelter(
         custom_field_data: JSON.stringify(customData),
         custom_id: `RAR-${String(index + 1).padStart(6, '0')}`,
         intake_date: intake,
-        outcome_date: null,
+        outcome_date: adopted ? `${adopted}T12:00:00.000Z` : null,
         location_found: null,
         reason_for_surrender: null,
         primary_veterinarian_id: chance(0.7) ? pick(vetIds) : null,
@@ -326,8 +380,8 @@ export function loadDemoShelter(
         status_change_notes: null,
         weight:
           species === 'dog' ? `${5 + Math.floor(random() * 40)} kg` : `${(1 + random() * 5).toFixed(1)} kg`,
-        adopted_on: null,
-        adopted_by: null,
+        adopted_on: adopted,
+        adopted_by: adoptedBy,
         deleted_at: null,
       };
       app.pets.insertGenerated(columns);

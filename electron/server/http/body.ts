@@ -5,7 +5,15 @@ import { ApiError, validationError } from '../domain/api-error';
 /** Past this many bytes an oversized body is no longer drained but the connection is dropped. */
 const DRAIN_LIMIT = 16 * MAX_BODY_BYTES;
 
-function tooLarge(): ApiError {
+function tooLarge(limit: number): ApiError {
+  if (limit !== MAX_BODY_BYTES) {
+    return new ApiError(
+      413,
+      'payload_too_large',
+      `The upload is larger than ${limit} bytes (${Math.round(limit / 1024 / 1024)} MB).`,
+      { hint: 'Export a smaller copy of the photo and upload that.', headers: { Connection: 'close' } },
+    );
+  }
   return new ApiError(
     413,
     'payload_too_large',
@@ -18,25 +26,26 @@ function tooLarge(): ApiError {
 }
 
 /**
- * Reads the whole body, at most 1 MiB. An oversized body is drained (so the client can read the 413)
- * up to a hard limit, past which the socket is destroyed.
+ * Reads the whole body, at most `limit` bytes (1 MiB for JSON). An oversized body is drained (so the client can
+ * read the 413) up to a hard limit, past which the socket is destroyed.
  */
-export function readBody(req: IncomingMessage): Promise<Buffer> {
+export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  const drainLimit = Math.max(DRAIN_LIMIT, 2 * limit);
   const declared = Number(req.headers['content-length']);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let over = Number.isFinite(declared) && declared > MAX_BODY_BYTES;
+    let over = Number.isFinite(declared) && declared > limit;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) over = true;
+      if (size > limit) over = true;
       if (over) {
-        if (size > DRAIN_LIMIT) req.destroy();
+        if (size > drainLimit) req.destroy();
         return;
       }
       chunks.push(chunk);
     });
-    req.on('end', () => (over ? reject(tooLarge()) : resolve(Buffer.concat(chunks, size))));
+    req.on('end', () => (over ? reject(tooLarge(limit)) : resolve(Buffer.concat(chunks, size))));
     req.on('error', reject);
   });
 }

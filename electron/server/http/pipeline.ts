@@ -4,6 +4,7 @@ import {
   API_VERSION,
   type ErrorBody,
   GET_CACHE_CONTROL,
+  PHOTOS_EXTENSION,
   WRITE_CACHE_CONTROL,
 } from '../../../shared/contract';
 import { createStorageErrorReporter } from '../../platform/database-integrity';
@@ -27,6 +28,9 @@ const ANONYMOUS = 'anonymous';
 const UNMATCHED: EndpointId = 'GET /api/pets';
 
 const EMPTY_QUERY = new URLSearchParams();
+
+/** Announces this server's extensions of the API on every response, so a client can tell it takes photos. */
+const EXTENSIONS_HEADER_NAME = 'X-Shelter-Desk-Extensions';
 
 interface Exchange {
   requestId: string;
@@ -92,6 +96,7 @@ export function createRequestListener(
       'X-RateLimit-Limit': String(rate.limit),
       'X-RateLimit-Remaining': String(rate.remaining),
       'X-RateLimit-Reset': String(rate.reset),
+      [EXTENSIONS_HEADER_NAME]: PHOTOS_EXTENSION,
     };
   };
 
@@ -233,8 +238,7 @@ export function createRequestListener(
       );
     }
     try {
-      const bytes = await readBody(req);
-      const body = isEmptyBody(bytes) ? undefined : parseJsonObject(bytes, header(req, 'content-type'));
+      const bytes = await readBody(req, route.upload?.maxBytes);
       const fingerprint = tracked ? requestFingerprint(req.method ?? '', url, keyId, bytes) : '';
       if (tracked) {
         const stored = app.idempotency.lookup(keyId, idempotencyKey);
@@ -250,11 +254,16 @@ export function createRequestListener(
           return { status: stored.status, body: stored.body, replay: true };
         }
       }
+      const contentType = header(req, 'content-type');
+      // An upload's slow work (decoding, scaling) happens here, before the write transaction and its lock.
+      const upload = route.upload ? await route.upload.prepare(bytes, contentType) : undefined;
+      const body = route.upload || isEmptyBody(bytes) ? undefined : parseJsonObject(bytes, contentType);
+      const host = header(req, 'host');
       // The transaction catches up again under the write lock: a commit of another process may have landed while
       // the body was read. The answer waits until the commit is on the disk; the event loop does not (a write's
       // fsync waited 70 ms while a restore copied its backup).
       return await commitThenSyncOffThread(app.sqlite, () => {
-        const result = route.handle({ app, params, query, body, idempotencyKey });
+        const result = route.handle({ app, params, query, body, idempotencyKey, upload, host });
         app.keys.flushUses();
         if (tracked && result.status === 200) {
           app.idempotency.record(keyId, idempotencyKey, fingerprint, result.status, result.body.toString());
@@ -289,10 +298,12 @@ export function createRequestListener(
       String(rate.remaining),
       'X-RateLimit-Reset',
       String(rate.reset),
+      EXTENSIONS_HEADER_NAME,
+      PHOTOS_EXTENSION,
     ];
     if (route.method === 'GET') {
       const etag = result.etag ?? strongEtag(body);
-      headers.push('ETag', etag, 'Cache-Control', GET_CACHE_CONTROL);
+      headers.push('ETag', etag, 'Cache-Control', result.cacheControl ?? GET_CACHE_CONTROL);
       if (result.status === 200 && ifNoneMatchMatches(header(req, 'if-none-match'), etag)) {
         res.writeHead(304, headers);
         res.end();
@@ -303,7 +314,13 @@ export function createRequestListener(
       if (result.replay) headers.push('Idempotency-Replay', 'true');
     }
     const length = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-    headers.push('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(length));
+    headers.push(
+      'Content-Type',
+      result.contentType ?? 'application/json; charset=utf-8',
+      'Content-Length',
+      String(length),
+    );
+    if (result.contentType) headers.push('X-Content-Type-Options', 'nosniff');
     res.writeHead(result.status, headers);
     // A text body leaves in one write with the head (node joins them); a buffer in a second one.
     res.end(body);

@@ -12,6 +12,10 @@ export interface RouteResult {
   body: string | Buffer;
   /** The strong ETag of `body` when the handler already has it (cached responses). */
   etag?: string;
+  /** A body that is not JSON (a photo): its media type. */
+  contentType?: string;
+  /** A GET whose answer never changes (a photo named by its content) says so instead of the API's short caching. */
+  cacheControl?: string;
 }
 
 export interface HandlerInput {
@@ -22,6 +26,17 @@ export interface HandlerInput {
   body: Record<string, unknown> | undefined;
   /** The `Idempotency-Key` header when one was sent. */
   idempotencyKey: string | undefined;
+  /** What an upload route's `prepare` made of the body (outside the transaction). */
+  upload?: unknown;
+  /** The request's `Host` header: an upload answers with an address on the origin the client reached. */
+  host?: string | undefined;
+}
+
+/** A write whose body is a file, not JSON: read up to `maxBytes`, prepared before the write transaction starts. */
+export interface UploadSpec {
+  maxBytes: number;
+  /** Checks and transforms the bytes (slow, asynchronous: image work); throws ApiError to refuse them. */
+  prepare(bytes: Buffer, contentType: string | undefined): Promise<unknown>;
 }
 
 export interface Route {
@@ -32,6 +47,8 @@ export interface Route {
   access: Access;
   /** Writes read a JSON body, run in one SQLite transaction and may carry an Idempotency-Key. */
   write?: { idempotent: boolean };
+  /** Set on a write that takes a file instead of a JSON body. */
+  upload?: UploadSpec;
   /** Synchronous on purpose: a write and its idempotency record commit in one transaction. */
   handle(input: HandlerInput): RouteResult;
 }

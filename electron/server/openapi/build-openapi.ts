@@ -19,6 +19,7 @@ import {
   petListResponseSchema,
   petSchema,
   petUpdateSchema,
+  photoUploadResponseSchema,
 } from '../../../shared/contract';
 
 type JsonObject = Record<string, unknown>;
@@ -93,8 +94,8 @@ const ERROR_DESCRIPTIONS: Record<string, string> = {
   '404': 'No such record (`not_found`).',
   '405': 'POST /api/pets with an empty body (`method_not_allowed`).',
   '409': 'Idempotency conflict (`idempotency_key_reused`, `idempotency_request_in_progress`).',
-  '413': 'Body over 1 MiB (`payload_too_large`).',
-  '415': 'Body is not JSON (`unsupported_media_type`).',
+  '413': 'Body over 1 MiB, or a photo over 50 MB (`payload_too_large`).',
+  '415': 'Body is not JSON, or an upload is not an image type (`unsupported_media_type`).',
   '429': 'Hourly rate limit reached (`rate_limited`); see `Retry-After`.',
   '500': 'Unexpected failure (`internal_error`).',
 };
@@ -181,6 +182,60 @@ const path = (name: string, description: string): JsonObject => ({
   schema: { type: 'string' },
 });
 
+/** `POST /api/photos`: the file itself is the body; the answer names the stored photo's public address. */
+function photoUploadOperation(): JsonObject {
+  const operation = writeOperation(
+    'uploadPhoto',
+    'Upload a photo (Shelter Desk extension)',
+    'PhotoUpload',
+    'PhotoUpload',
+    [],
+    ['400', '401', '403', '409', '413', '415', '429', '500'],
+  );
+  return {
+    ...operation,
+    description:
+      'The body is the image file (JPEG, PNG, WebP, GIF, TIFF, HEIF or AVIF, at most 50 MB, at most 30000 px a ' +
+      'side and 100 megapixels). The server turns it upright from its EXIF orientation, scales it to 1600 px on ' +
+      'its long side at most, re-encodes it as a JPEG under about 400 KB with no metadata, and stores it by the ' +
+      'SHA-256 of those bytes: the same photo sent twice is stored once. A file that is not an image or has absurd ' +
+      'dimensions is a 400 `invalid_image` (`details.reason`). A photo no pet names in `image_urls` is deleted ' +
+      'after a grace period of 7 days.',
+    requestBody: {
+      required: true,
+      content: { 'image/*': { schema: { type: 'string', format: 'binary' } } },
+    },
+    tags: ['photos'],
+  };
+}
+
+/** `GET /api/photos/{sha256}.jpg`: public (no key), cached for a year: the address names the content. */
+function photoGetOperation(): JsonObject {
+  return {
+    operationId: 'getPhoto',
+    summary: 'A stored photo (Shelter Desk extension; no key needed)',
+    security: [],
+    parameters: [
+      path('photoName', 'The SHA-256 of the photo (lower-case hex) followed by `.jpg`.'),
+      { $ref: '#/components/parameters/IfNoneMatch' },
+    ],
+    responses: {
+      '200': {
+        description: 'The JPEG.',
+        headers: {
+          ...metadataHeaderRefs,
+          ETag: { schema: { type: 'string' } },
+          'Cache-Control': { schema: { type: 'string', const: 'public, max-age=31536000, immutable' } },
+        },
+        content: { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } },
+      },
+      '304': { description: 'Not modified since the given entity tag.', headers: metadataHeaderRefs },
+      ...errorResponses(['400', '404', '429', '500']),
+    },
+    tags: ['photos'],
+  };
+}
+
 /** The OpenAPI 3.1 document of the API, generated from the shared zod contract. */
 export function buildOpenApiDocument(): JsonObject {
   const common = ['401', '429', '500'];
@@ -202,6 +257,12 @@ export function buildOpenApiDocument(): JsonObject {
         description: 'Adopters and fosters (and surrender and volunteer records on create).',
       },
       { name: 'metadata', description: 'Custom field metadata, adoption fee rules and contract texts.' },
+      {
+        name: 'photos',
+        description:
+          'Shelter Desk extension (announced by `X-Shelter-Desk-Extensions: photos` on every response): upload a ' +
+          'photo, then put its address in a pet’s `image_urls`.',
+      },
     ],
     paths: {
       '/api/pets': {
@@ -300,6 +361,8 @@ export function buildOpenApiDocument(): JsonObject {
           tags: ['metadata'],
         },
       },
+      '/api/photos': { post: photoUploadOperation() },
+      '/api/photos/{photoName}': { get: photoGetOperation() },
       '/api/contracts': {
         get: {
           ...getOperation(
@@ -345,6 +408,7 @@ export function buildOpenApiDocument(): JsonObject {
         AdoptionFees: jsonSchema(adoptionFeesResponseSchema, 'output'),
         Contract: jsonSchema(contractSchema, 'output'),
         ErrorBody: jsonSchema(errorBodySchema, 'output'),
+        PhotoUpload: jsonSchema(photoUploadResponseSchema, 'output'),
       },
     },
   };

@@ -6,9 +6,10 @@ import { changedFields } from '../lib/form-messages';
 import type { useOutboxWrite } from '../lib/use-outbox-write';
 import { PetFields } from './pet-fields';
 import type { PetDraft } from './pet-form';
+import { PetPhotosInput } from './pet-photos-input';
 
 /**
- * What the intake and the pet edit form both show: the summary of field messages, the pet's fields (a change takes
+ * What the intake and the pet edit form both show: the summary of field messages, the pet's photos, its fields (a change takes
  * away the messages of the fields it touched) and the duplicate warnings of the last save. `children` go between
  * the fields and the warnings (the intake's error).
  */
@@ -38,6 +39,14 @@ export function PetFormBody({
   return (
     <>
       <FormErrorSummary errors={write.errors} />
+      <PetPhotosInput
+        name={draft.name}
+        urls={draft.image_urls}
+        onChange={(image_urls) => {
+          write.clearFields(['image_urls']);
+          onDraftChange({ ...draft, image_urls });
+        }}
+      />
       <PetFields
         draft={draft}
         onChange={(next) => {

@@ -29,6 +29,8 @@ export interface PetDraft {
   bad_with: string[];
   temperaments: string[];
   custom_field_data: Record<string, unknown>;
+  /** Photo addresses, the main photo first; `desk-photo:…` for one taken here and not on the server yet. */
+  image_urls: string[];
 }
 
 /** A new intake: the desk's local today, status "intake", nothing else guessed. */
@@ -59,6 +61,7 @@ export function emptyPetDraft(today: Date = new Date()): PetDraft {
     bad_with: [],
     temperaments: [],
     custom_field_data: {},
+    image_urls: [],
   };
 }
 
@@ -97,6 +100,7 @@ export function draftFromPet(pet: Record<string, unknown>): PetDraft {
       pet.custom_field_data && typeof pet.custom_field_data === 'object'
         ? { ...(pet.custom_field_data as Record<string, unknown>) }
         : {},
+    image_urls: list(pet.image_urls),
   };
 }
 
@@ -143,6 +147,7 @@ function toApiFields(draft: PetDraft): Record<string, unknown> {
   if (draft.good_with.length > 0) fields.good_with = draft.good_with;
   if (draft.bad_with.length > 0) fields.bad_with = draft.bad_with;
   if (draft.temperaments.length > 0) fields.temperaments = draft.temperaments;
+  if (draft.image_urls.length > 0) fields.image_urls = draft.image_urls;
   const custom = cleanCustomData(draft.custom_field_data);
   if (Object.keys(custom).length > 0) fields.custom_field_data = custom;
   return fields;

@@ -28,6 +28,11 @@ function whenFree(): Promise<() => void> {
 const shown = new Map<string, string | null>();
 const SHOWN_LIMIT = 400;
 
+/** Shows a photo the window already has (one just taken) without asking the desk for it again. */
+export function rememberPhoto(url: string, dataUrl: string): void {
+  remember(url, dataUrl);
+}
+
 function remember(url: string, dataUrl: string | null): void {
   if (shown.size >= SHOWN_LIMIT) {
     const oldest = shown.keys().next().value;

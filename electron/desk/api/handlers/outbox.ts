@@ -26,6 +26,8 @@ export function registerOutboxHandlers(
   registry: HandlerTable,
   context: DeskContext,
   mirror: Mirror,
+  /** Keeps a photo the server took under its address, so it shows and prints offline at once. */
+  keepPhoto?: (url: string, bytes: Buffer) => void,
 ): DeskOutbox {
   let sync: DeskSync | undefined;
   let started = false;
@@ -46,6 +48,7 @@ export function registerOutboxHandlers(
     db: mirror.db,
     resolveClient: async () => (started ? resolveClient() : undefined),
     log: context.log,
+    ...(keepPhoto && { onPhotoSent: (url: string, photo: { bytes: Buffer }) => keepPhoto(url, photo.bytes) }),
     // The sync service owns the connection state: its run marks the desk offline and retries until reconnected,
     // and every run replays the outbox first.
     onUnreachable: () => void sync?.service.syncNow(),

@@ -14,6 +14,8 @@ import type { HandlerTable } from '../handler-registry';
 export interface PrintHandlerOptions {
   /** Where card photos come from: the desk's photo cache in the app; default (tests): a bounded fetch. */
   loadPhoto?: LoadPhoto;
+  /** The photos of a pet kept on this desk only (its server takes photo links only): printed after its own. */
+  deskPhotos?: (petId: string) => string[];
   /** Brings the mirror's applications up to date when this desk runs its shelter (see `shelterApplications`). */
   refreshApplications?: () => void;
 }
@@ -41,6 +43,7 @@ export function registerPrintHandlers(
   const settings = (paper: 'a4' | 'letter') => ({
     paper,
     loadPhoto: options.loadPhoto ?? ((url: string) => fetchPhoto(url)),
+    ...(options.deskPhotos && { deskPhotos: options.deskPhotos }),
     shelterName: context.settings.get().shelterName,
     currency: context.settings.get().currency,
   });
