@@ -1,14 +1,15 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { isStorageError } from '../platform/database-integrity';
 import type { Logger } from '../platform/log';
 import { loadDemoShelter } from './demo/load-demo';
 import { AuthThrottle } from './domain/auth-throttle';
 import { DEFAULT_HOURLY_LIMITS, FixedWindowRateLimiter } from './domain/rate-limit';
+import { ChangeFeed, type ChangeFeedOptions } from './http/change-feed';
+import { createListener, type Listener, type TlsIdentity } from './http/listener';
 import { createRequestListener } from './http/pipeline';
 import { Router } from './http/route';
 import { metadataRoutes } from './routes/metadata';
 import { openapiRoutes } from './routes/openapi';
+import { changeStreamRoutes, pairingRoutes } from './routes/pairing';
 import { peopleRoutes } from './routes/people';
 import { petRoutes } from './routes/pets';
 import { openServerContext, serverDatabasePath } from './server-context';
@@ -19,9 +20,9 @@ export type { StaffOperations } from './staff/staff-operations';
 /** One step of warming the search facets after a start (the event loop is free between steps). */
 const FACETS_WARM_STEP_MS = 8;
 
-/** How long close() lets in-flight requests finish before dropping their connections. */
-const CLOSE_GRACE_MS = 10_000;
-
+export { PAIRING_CODE_TTL_MS, pairedKeyName } from './domain/pairing-store';
+export { CHANGE_STREAM_HEADER, CHANGE_STREAM_PATH } from './http/change-feed';
+export type { TlsIdentity } from './http/listener';
 export { serverDatabasePath } from './server-context';
 export {
   BackupRefusedError,
@@ -38,6 +39,13 @@ export {
 } from './staff/backup';
 export { findShelterDatabaseDir, openStaffOperations } from './staff/open-staff';
 export { type ApplicationSummary, StaffOperationError } from './staff/staff-operations';
+export {
+  CERTIFICATE_FILE,
+  certificateFingerprint,
+  readShelterCertificate,
+  type ShelterCertificate,
+  shelterCertificate,
+} from './tls/shelter-certificate';
 
 export interface ApiServerOptions {
   /** Database at <dataDir>/server.sqlite (created if missing). */
@@ -61,6 +69,10 @@ export interface ApiServerOptions {
   now?: () => number;
   /** One line per request with its id (a standalone desk's core.log). */
   log?: Logger;
+  /** Serve HTTPS with this certificate and key (PEM) instead of plain HTTP (`npm run serve -- --tls`). */
+  tls?: TlsIdentity;
+  /** The change stream's timings and bounds (tests shorten the heartbeat). */
+  changeFeed?: ChangeFeedOptions;
 }
 
 export interface RunningApiServer {
@@ -81,7 +93,9 @@ export interface RunningApiServer {
    * Serves the same API on one more address (LAN sharing binds the PC's LAN address); the extra listener
    * closes on its own `close()` or with the server.
    */
-  listenAlso(host: string, port: number): Promise<ExtraListener>;
+  listenAlso(host: string, port: number, options?: { tls?: TlsIdentity }): Promise<ExtraListener>;
+  /** Desks listening on the change stream now. */
+  changeStreams(): number;
   /** Stop accepting, finish in-flight requests, close the database. */
   close(): Promise<void>;
 }
@@ -92,29 +106,8 @@ export interface ExtraListener {
   close(): Promise<void>;
 }
 
-function listen(server: http.Server, port: number, host: string): Promise<number> {
-  return new Promise<number>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
-}
-
-function closeServer(server: http.Server): Promise<void> {
-  return new Promise<void>((resolve) => {
-    // A client that never finishes its request must not keep the database open forever.
-    const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-    server.close(() => {
-      clearTimeout(force);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
-}
-
-const originOf = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+const originOf = (host: string, port: number, tls: boolean) =>
+  `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 /**
  * Starts the embedded animal placement API (its contract: electron/server/API.md) on its own SQLite database.
@@ -138,18 +131,27 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
 
     const override = options.rateLimitPerHour;
     const limiter = new FixedWindowRateLimiter((endpoint) => override ?? DEFAULT_HOURLY_LIMITS[endpoint]);
-    const router = new Router([...metadataRoutes, ...petRoutes, ...peopleRoutes, ...openapiRoutes]);
+    const router = new Router([
+      ...metadataRoutes,
+      ...petRoutes,
+      ...peopleRoutes,
+      ...openapiRoutes,
+      ...pairingRoutes,
+      ...changeStreamRoutes,
+    ]);
+    const changes = new ChangeFeed(app, options.changeFeed);
     const listener = createRequestListener(
       app,
       router,
       limiter,
       new AuthThrottle(options.failedKeyAllowance),
       options.log,
+      changes,
     );
-    const server = http.createServer({ keepAliveTimeout: 5000 }, listener);
+    const server = createListener(listener, options.tls);
     const host = options.host ?? '127.0.0.1';
-    const port = await listen(server, options.port ?? 0, host);
-    const extras = new Set<http.Server>();
+    const port = await server.listen(options.port ?? 0, host);
+    const extras = new Set<Listener>();
     let closing: Promise<void> | undefined;
     // Warm the facets and list views now rather than on the first list or search (about a second on 100k pets),
     // in steps between requests.
@@ -164,7 +166,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
         if (!isStorageError(error)) console.error(`[server] could not warm the search facets: ${error}`);
       });
     app.pets.restamps.holdUntil(warming);
-    const origin = originOf(host, port);
+    const origin = originOf(host, port, options.tls !== undefined);
     return {
       origin,
       apiUrl: `${origin}/api`,
@@ -175,21 +177,19 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       settled: async () => {
         await Promise.all([warming, app.pets.restamps.settled(), app.peopleRestamps.settled()]);
       },
-      async listenAlso(extraHost, extraPort) {
+      changeStreams: () => changes.size,
+      async listenAlso(extraHost, extraPort, extraOptions = {}) {
         if (closing) throw new Error('The server is closing.');
-        const extra = http.createServer({ keepAliveTimeout: 5000 }, listener);
-        const bound = await listen(extra, extraPort, extraHost);
+        const extra = createListener(listener, extraOptions.tls);
+        const bound = await extra.listen(extraPort, extraHost);
         extras.add(extra);
         let closed: Promise<void> | undefined;
         return {
-          origin: originOf(extraHost, bound),
+          origin: originOf(extraHost, bound, extraOptions.tls !== undefined),
           port: bound,
           close() {
             // At once: turning sharing off must not wait for another desk's keep-alive connections.
-            closed ??= new Promise<void>((resolve) => {
-              extra.close(() => resolve());
-              extra.closeAllConnections();
-            }).then(() => {
+            closed ??= extra.closeNow().then(() => {
               extras.delete(extra);
             });
             return closed;
@@ -198,7 +198,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       },
       close() {
         closing ??= (async () => {
-          await Promise.all([closeServer(server), ...[...extras].map(closeServer)]);
+          // Streams never end by themselves: closed first, so the close does not wait out its grace for them.
+          changes.closeAll();
+          await Promise.all([server.close(), ...[...extras].map((extra) => extra.close())]);
           await app.close();
         })();
         return closing;

@@ -13,6 +13,7 @@ import { ApiKeyRegistry } from './domain/api-key-store';
 import { BackgroundLane, type BackgroundTurns } from './domain/background-job';
 import { IdempotencyStore } from './domain/idempotency-store';
 import { ShelterMetadata } from './domain/metadata';
+import { PairingCodes } from './domain/pairing-store';
 import { PeopleRestamps } from './domain/people-restamps';
 import { PeopleStore } from './domain/people-store';
 import { PetStore } from './domain/pet-store';
@@ -34,6 +35,8 @@ export interface ServerContext {
   backgroundTurns: BackgroundTurns;
   keys: ApiKeyRegistry;
   idempotency: IdempotencyStore;
+  /** One-time codes a desk exchanges for a key of its own (LAN sharing). */
+  pairing: PairingCodes;
   /**
    * Brings what is held in memory up to date with commits of other processes (the command line, a staff script):
    * one `PRAGMA data_version` when there were none. Called before every request; every write transaction does it
@@ -155,6 +158,7 @@ export async function openServerContext(
     backgroundTurns: background.turns,
     keys,
     idempotency: new IdempotencyStore(sqlite, now),
+    pairing: new PairingCodes(sqlite, keys, now),
     catchUp,
     read: (work) => {
       if (sqlite.inTransaction) {

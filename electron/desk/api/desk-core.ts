@@ -131,7 +131,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     context.onClose(() => sessions.close());
     context.onStart(() => sessions.start());
     sessions.forward(registry, await sessions.current());
-    registerConnectionHandlers(registry, connections, sessions);
+    registerConnectionHandlers(registry, connections, sessions, () => context.settings.get().deskName);
     registerShelterHandlers(registry, context, { host: shelter, connections, sessions });
     registerPeopleHandlers(registry, context, { host: shelter, connections, sessions });
   } catch (error) {

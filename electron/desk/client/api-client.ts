@@ -10,6 +10,7 @@ import {
   isNetworkError,
   type RawResponse,
 } from './exchange';
+import { CertificateMismatchError, pinnedAgent } from './pinned-connect';
 import { delayBeforeRequest, type RateWindow, rateBucket, readRateWindow } from './rate-limit';
 import {
   BoundsExceeded,
@@ -52,7 +53,17 @@ function parseJson(text: string): unknown {
   return text.length === 0 ? undefined : JSON.parse(text);
 }
 
-/** Creates an API client on one keep-alive undici agent. */
+/** The pin refusal inside an error undici passed on, if that is what it is. */
+function certificateMismatch(error: unknown): CertificateMismatchError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current; depth += 1) {
+    if (current instanceof CertificateMismatchError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** Creates an API client on one keep-alive undici agent (pinned to one certificate when `pin` is given). */
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const baseUrl = normalizeBaseUrl(options.baseUrl);
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -67,16 +78,19 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const sleep =
     options.sleep ?? ((ms: number, signal?: AbortSignal) => sleepTimer(ms, undefined, { signal }));
   const ownsDispatcher = !options.dispatcher;
+  const agentOptions = {
+    keepAliveTimeout: 30_000,
+    keepAliveMaxTimeout: 120_000,
+    connections: 4,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  };
+  const connectTimeoutMs = Math.min(timeoutMs, 10_000);
   const dispatcher =
     options.dispatcher ??
-    new Agent({
-      keepAliveTimeout: 30_000,
-      keepAliveMaxTimeout: 120_000,
-      connections: 4,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      connect: { timeout: Math.min(timeoutMs, 10_000) },
-    });
+    (options.pin
+      ? pinnedAgent(options.pin, { ...agentOptions, connectTimeoutMs })
+      : new Agent({ ...agentOptions, connect: { timeout: connectTimeoutMs } }));
   const once = createExchange({
     baseUrl,
     apiKey: options.apiKey,
@@ -133,6 +147,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
             cause: error,
           });
         }
+        const mismatch = certificateMismatch(error);
+        if (mismatch) {
+          throw new ApiError({
+            kind: 'needs-auth',
+            code: 'certificate_mismatch',
+            message: mismatch.message,
+            cause: error,
+          });
+        }
         if (!isNetworkError(error)) throw error;
         failures += 1;
         if (failures >= (isConnectFailure(error) ? Math.min(CONNECT_ATTEMPTS, maxAttempts) : maxAttempts)) {
@@ -185,12 +208,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         throw new ApiError({
           kind: 'needs-auth',
           status: response.status,
-          code: described.code,
+          code: response.status === 401 && options.paired ? 'desk_disconnected' : described.code,
           requestId: described.requestId ?? requestId,
           message:
-            response.status === 401
-              ? `The server refused the API key (${described.message ?? '401'}). Enter a valid key in the connection settings.`
-              : `The API key has no access to this (${described.message ?? '403'}). Use a key with the needed access.`,
+            response.status === 401 && options.paired
+              ? 'The shelter disconnected this desk: its key was revoked there. To connect again, ask the shelter desk for a new connection code (Shelter → Keys and sharing).'
+              : response.status === 401
+                ? `The server refused the API key (${described.message ?? '401'}). Enter a valid key in the connection settings.`
+                : `The API key has no access to this (${described.message ?? '403'}). Use a key with the needed access.`,
         });
       }
       return response;

@@ -181,7 +181,7 @@ export class SyncService {
   }
 
   private clientFor(connection: ResolvedConnection): ApiClient {
-    const key = `${connection.baseUrl}\n${connection.apiKey}`;
+    const key = `${connection.baseUrl}\n${connection.apiKey}\n${connection.pin ?? ''}`;
     if (this.client?.key !== key) {
       void this.client?.client.close();
       this.client = {
@@ -190,6 +190,8 @@ export class SyncService {
           ...this.options.clientOptions,
           baseUrl: connection.baseUrl,
           apiKey: connection.apiKey,
+          pin: connection.pin,
+          paired: connection.paired,
         }),
       };
     }

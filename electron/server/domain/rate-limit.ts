@@ -11,7 +11,9 @@ export type EndpointId =
   | 'GET /api/people/custom-fields'
   | 'GET /api/adoption-fees'
   | 'GET /api/contracts'
-  | 'GET /api/openapi.json';
+  | 'GET /api/openapi.json'
+  | 'POST /api/pairing'
+  | 'GET /api/changes';
 
 /** Requests per key per hour, per endpoint (API.md "Limits"); the keyless OpenAPI document per address. */
 export const DEFAULT_HOURLY_LIMITS: Record<EndpointId, number> = {
@@ -27,6 +29,9 @@ export const DEFAULT_HOURLY_LIMITS: Record<EndpointId, number> = {
   'POST /api/pets': 250,
   'PATCH /api/pets/{id}': 250,
   'POST /api/people': 250,
+  // Shelter Desk extensions: pairing is counted per address (it has no key yet); a stream per reconnection.
+  'POST /api/pairing': 30,
+  'GET /api/changes': 500,
 };
 
 export const WINDOW_MS = 60 * 60 * 1000;

@@ -32,6 +32,8 @@ export interface Route {
   access: Access;
   /** Writes read a JSON body, run in one SQLite transaction and may carry an Idempotency-Key. */
   write?: { idempotent: boolean };
+  /** The change stream: answered by the pipeline's change feed after the key check, never by `handle`. */
+  stream?: true;
   /** Synchronous on purpose: a write and its idempotency record commit in one transaction. */
   handle(input: HandlerInput): RouteResult;
 }
