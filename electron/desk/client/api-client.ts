@@ -1,6 +1,7 @@
 import { setTimeout as sleepTimer } from 'node:timers/promises';
 import { Agent } from 'undici';
 import { ApiError, describeErrorBody } from './api-error';
+import { CHANGE_STREAM_HEADER } from './change-stream';
 import type { ApiClient, ApiClientOptions, ResponseMeta } from './client-types';
 import {
   CONNECT_ATTEMPTS,
@@ -101,6 +102,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   });
   const windows = new Map<string, RateWindow>();
   let lastRequestId: string | undefined;
+  let changeStream: string | undefined;
 
   async function wait(ms: number, reason: 'backoff' | 'rate-limit' | 'retry-after', signal?: AbortSignal) {
     if (ms <= 0) return;
@@ -170,6 +172,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }
       const requestId = headerValue(response.headers, 'x-request-id');
       if (requestId) lastRequestId = requestId;
+      const announced = headerValue(response.headers, CHANGE_STREAM_HEADER);
+      if (announced && /^\/api\/[\w/-]{1,100}$/.test(announced)) changeStream = announced;
       const window = readRateWindow(response.headers, now());
       if (window) windows.set(bucket, window);
       if (response.status === 429) {
@@ -223,6 +227,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
 
   return {
+    changeStream: () => changeStream,
     baseUrl,
     async get(path, { schema, etag, allowNotFound, signal }) {
       const response = await execute('GET', path, etag ? { 'if-none-match': etag } : {}, undefined, signal);

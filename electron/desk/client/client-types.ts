@@ -63,6 +63,8 @@ export interface SendResult {
 
 export interface ApiClient {
   readonly baseUrl: string;
+  /** The change stream's path when the server announced one (a Shelter Desk server does; the hosted service not). */
+  changeStream?(): string | undefined;
   /**
    * GET a path (starting with `/api`) and validate the JSON body with `schema`. With `etag`, sends
    * `If-None-Match` and returns `{status: 304}` when unchanged. A 404 returns `{status: 404}` when `allowNotFound`.

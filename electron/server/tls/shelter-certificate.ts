@@ -25,7 +25,12 @@ let loaded: Promise<typeof X509> | undefined;
 function loadX509(): Promise<typeof X509> {
   loaded ??= (async () => {
     installReflectMetadata();
-    const x509 = await import('@peculiar/x509');
+    const loadedModule = await import('@peculiar/x509');
+    // Bundled as CommonJS (the command line's esbuild build), the library sits under `default`.
+    const x509 =
+      'cryptoProvider' in loadedModule
+        ? loadedModule
+        : (loadedModule as unknown as { default: typeof X509 }).default;
     x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
     return x509;
   })();

@@ -3,6 +3,7 @@ import { cliStartCases } from './cli-start';
 import { dashboardCases } from './dashboard-print';
 import { deskUiCases } from './desk-ui';
 import { desktopCases } from './desktop-main';
+import { liveChangeCases } from './live-changes';
 import { lockCases } from './lock-hold';
 import { outboxCases } from './outbox-replay';
 import { restoreCases } from './restore-stall';
@@ -24,4 +25,5 @@ export const benchCases: BenchCase[] = [
   ...restoreCases,
   ...dashboardCases,
   ...cliStartCases,
+  ...liveChangeCases,
 ];
