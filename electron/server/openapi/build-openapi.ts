@@ -20,6 +20,7 @@ import {
   petSchema,
   petUpdateSchema,
 } from '../../../shared/contract';
+import { EXTENSION_TAG, EXTENSIONS_SUMMARY, extensionPaths } from './extensions';
 
 type JsonObject = Record<string, unknown>;
 
@@ -202,7 +203,9 @@ export function buildOpenApiDocument(): JsonObject {
         description: 'Adopters and fosters (and surrender and volunteer records on create).',
       },
       { name: 'metadata', description: 'Custom field metadata, adoption fee rules and contract texts.' },
+      EXTENSION_TAG,
     ],
+    'x-shelter-desk-extensions': EXTENSIONS_SUMMARY,
     paths: {
       '/api/pets': {
         get: {
@@ -312,6 +315,7 @@ export function buildOpenApiDocument(): JsonObject {
           tags: ['metadata'],
         },
       },
+      ...extensionPaths(metadataHeaderRefs),
     },
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
