@@ -147,6 +147,26 @@ describe('the change stream (a Shelter Desk extension)', () => {
     await until(() => server.changeStreams() === 0);
   });
 
+  it('sharing turned off closes the LAN listener at once, a desk’s open stream included', async () => {
+    const { server, certificate } = await tlsServer();
+    const extra = await server.listenAlso('127.0.0.1', 0, { tls: certificate });
+    const stream = new ChangeStream({
+      baseUrl: extra.origin,
+      path: '/api/changes',
+      apiKey: READ_KEY,
+      pin: certificate.fingerprint,
+      onChange: () => undefined,
+      onReconnect: () => undefined,
+    });
+    stream.start();
+    await until(() => server.changeStreams() === 1);
+    const started = Date.now();
+    await extra.close();
+    expect(Date.now() - started).toBeLessThan(1000);
+    await until(() => server.changeStreams() === 0);
+    await stream.stop();
+  });
+
   it('the desk side reconnects after the server restarts and asks for one sync to catch up', async () => {
     const { server, certificate, dataDir } = await tlsServer();
     const port = server.port;

@@ -59,10 +59,13 @@ function bind(server: net.Server, port: number, host: string): Promise<number> {
   });
 }
 
-function closeGracefully(outer: net.Server, inner: http.Server): Promise<void> {
+function closeGracefully(outer: net.Server, inner: http.Server, dropAll?: () => void): Promise<void> {
   return new Promise<void>((resolve) => {
     // A client that never finishes its request must not keep the database open forever.
-    const force = setTimeout(() => inner.closeAllConnections(), CLOSE_GRACE_MS);
+    const force = setTimeout(() => {
+      inner.closeAllConnections();
+      dropAll?.();
+    }, CLOSE_GRACE_MS);
     outer.close(() => {
       clearTimeout(force);
       resolve();
@@ -95,8 +98,12 @@ export function createListener(handler: http.RequestListener, tls: TlsIdentity |
     { ...options, cert: tls.cert, key: tls.key, minVersion: 'TLSv1.2' },
     handler,
   );
+  // Every connection, for closing: a socket handed on to the TLS server is still the front server's to close.
+  const sockets = new Set<net.Socket>();
   const waiting = new Set<net.Socket>();
   const front = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
     waiting.add(socket);
     socket.setTimeout(FIRST_BYTE_MS, () => socket.destroy());
     socket.on('error', () => socket.destroy());
@@ -118,19 +125,23 @@ export function createListener(handler: http.RequestListener, tls: TlsIdentity |
     for (const socket of waiting) socket.destroy();
     waiting.clear();
   };
+  const dropAll = () => {
+    for (const socket of sockets) socket.destroy();
+    sockets.clear();
+  };
   return {
     tls: true,
     listen: (port, host) => bind(front, port, host),
     close: () => {
       dropWaiting();
-      return closeGracefully(front, secure);
+      return closeGracefully(front, secure, dropAll);
     },
     closeNow: () =>
       new Promise<void>((resolve) => {
         front.close(() => resolve());
-        dropWaiting();
         secure.close();
         secure.closeAllConnections();
+        dropAll();
       }),
   };
 }
