@@ -36,7 +36,7 @@ async function call<T>(page: Page, method: string, input: unknown): Promise<T> {
     const response = await fetch('/desk/call/${method}', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-desk-token': token },
-      body: ${JSON.stringify(JSON.stringify(input ?? null))},
+      ${input === undefined ? '' : `body: ${JSON.stringify(JSON.stringify(input))},`}
     });
     return response.json();
   })()`)) as { ok: boolean; value: T; error?: { message: string } };
@@ -93,7 +93,7 @@ test('two desks over HTTPS: pairing by code, a status change on A on B’s open 
     await expect(shown).toHaveAttribute('aria-label', new RegExp(fingerprintLine));
     await pageB.getByLabel('This desk’s name').fill('Adoption table');
     await shoot(pageB, testInfo, 'pairing-second-desk');
-    await pageB.getByRole('button', { name: 'The fingerprints match: connect' }).click();
+    await pageB.getByRole('button', { name: 'They match: connect' }).click();
     await expect(pageB).not.toHaveURL(/#\/welcome$/, { timeout: 60_000 });
 
     // A pet both desks show; B keeps its Pets screen open on it.
@@ -136,7 +136,7 @@ test('two desks over HTTPS: pairing by code, a status change on A on B’s open 
     const pageC = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     await pageC.goto(deskC.url);
     await pageC.getByLabel('Server address or connection code').fill(code);
-    await pageC.getByRole('button', { name: 'The fingerprints match: connect' }).click();
+    await pageC.getByRole('button', { name: 'They match: connect' }).click();
     const refusal = pageC.getByRole('alert').filter({ hasText: 'Not connected' });
     await expect(refusal).toContainText('already used');
     await expect(refusal).toContainText('new code');
@@ -147,7 +147,7 @@ test('two desks over HTTPS: pairing by code, a status change on A on B’s open 
       (_all, first: string) => `pin=${first === 'A' ? 'B' : 'A'}`,
     );
     await pageC.getByLabel('Server address or connection code').fill(otherPin);
-    await pageC.getByRole('button', { name: 'The fingerprints match: connect' }).click();
+    await pageC.getByRole('button', { name: 'They match: connect' }).click();
     await expect(refusal).toContainText('different certificate');
     await shoot(pageC, testInfo, 'refused-other-certificate');
 

@@ -1,11 +1,20 @@
-import { Box, SimpleGrid, Text } from '@mantine/core';
+import { Box, Text } from '@mantine/core';
 import { fingerprintGroups } from '../../../shared/desk-api';
 
 /**
  * A certificate fingerprint as two people compare it aloud, one reading and one checking: 16 groups of 4
  * characters in four numbered rows, in a fixed-width font so no two characters look alike.
  */
-export function FingerprintGrid({ fingerprint, label }: { fingerprint: string; label: string }) {
+export function FingerprintGrid({
+  fingerprint,
+  label,
+  compact = false,
+}: {
+  fingerprint: string;
+  label: string;
+  /** Smaller type and gaps, for a narrow card. */
+  compact?: boolean;
+}) {
   const groups = fingerprintGroups(fingerprint);
   const rows = [0, 1, 2, 3].map((row) => groups.slice(row * 4, row * 4 + 4));
   return (
@@ -14,28 +23,37 @@ export function FingerprintGrid({ fingerprint, label }: { fingerprint: string; l
         {label}
       </Text>
       <Box
-        p="xs"
-        style={{ borderRadius: 'var(--mantine-radius-md)', background: 'var(--mantine-color-default-hover)' }}
+        aria-hidden
+        px={compact ? 'xs' : 'md'}
+        py="xs"
+        style={{
+          display: 'inline-grid',
+          maxWidth: '100%',
+          overflowX: 'auto',
+          gridTemplateColumns: 'auto repeat(4, auto)',
+          columnGap: compact ? 'var(--mantine-spacing-sm)' : 'var(--mantine-spacing-lg)',
+          alignItems: 'baseline',
+          borderRadius: 'var(--mantine-radius-md)',
+          background: 'var(--mantine-color-default-hover)',
+        }}
       >
-        {rows.map((row, index) => (
-          <SimpleGrid key={row.join('')} cols={5} spacing={4} verticalSpacing={0} aria-hidden>
-            <Text size="xs" c="dimmed" ff="monospace" ta="right" pr={4} style={{ lineHeight: 1.9 }}>
-              {index + 1}
+        {rows.flatMap((row, index) => [
+          <Text key={`row-${row.join('')}`} size="xs" c="dimmed" ff="monospace" ta="right">
+            {index + 1}
+          </Text>,
+          ...row.map((group, position) => (
+            <Text
+              // biome-ignore lint/suspicious/noArrayIndexKey: a group's place in the grid is its identity
+              key={index * 4 + position}
+              ff="monospace"
+              fw={600}
+              size={compact ? 'md' : 'lg'}
+              style={{ letterSpacing: compact ? '0.04em' : '0.1em', lineHeight: 1.7 }}
+            >
+              {group}
             </Text>
-            {row.map((group, position) => (
-              <Text
-                // biome-ignore lint/suspicious/noArrayIndexKey: a group's place in the row is its identity
-                key={position}
-                ff="monospace"
-                fw={600}
-                size="md"
-                style={{ letterSpacing: '0.08em', lineHeight: 1.6 }}
-              >
-                {group}
-              </Text>
-            ))}
-          </SimpleGrid>
-        ))}
+          )),
+        ])}
       </Box>
     </Box>
   );

@@ -26,7 +26,7 @@ export function PairingPreview({
         Pairing code for {code.remote}. Read this fingerprint aloud with someone at the shelter desk (it is on
         its sharing card). Connect only if every group matches: this desk will accept no other certificate.
       </Alert>
-      <FingerprintGrid fingerprint={code.fingerprint} label="The shelter’s certificate fingerprint" />
+      <FingerprintGrid fingerprint={code.fingerprint} label="The shelter’s certificate fingerprint" compact />
       <TextInput
         label="This desk’s name"
         description="The shelter lists this desk’s key under it, so it can be revoked alone."

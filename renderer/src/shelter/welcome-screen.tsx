@@ -230,7 +230,7 @@ function ConnectCard({ disabled }: { disabled: boolean }) {
             />
           )}
           <Button type="submit" variant="default" loading={action.busy} disabled={disabled} fullWidth>
-            {code?.kind === 'pairing' ? 'The fingerprints match: connect' : 'Test and connect'}
+            {code?.kind === 'pairing' ? 'They match: connect' : 'Test and connect'}
           </Button>
           {action.error && <DeskErrorAlert error={action.error} title="Not connected" />}
         </Stack>
