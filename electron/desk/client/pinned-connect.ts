@@ -11,9 +11,9 @@ export class CertificateMismatchError extends Error {
     readonly presented: string,
   ) {
     super(
-      'The shelter answered with a different certificate than the one this desk paired with, so the desk sent ' +
-        'nothing. Someone on this network may be trying to listen in. If the shelter made a new certificate, ' +
-        'ask it for a new connection code and compare the fingerprint aloud.',
+      'The shelter answered with a different certificate than the one its connection code names, so the desk ' +
+        'sent nothing. Someone on this network may be trying to listen in. If the shelter made a new ' +
+        'certificate, ask it for a new connection code and compare the fingerprint aloud.',
     );
     this.name = 'CertificateMismatchError';
   }
