@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
 import { expect, type RunningDesk, startDesk, test } from './desk-fixture';
 import { shootBoth } from './shelter-helpers';
@@ -44,9 +45,31 @@ async function call<T>(page: Page, method: string, input: unknown): Promise<T> {
   return answer.value;
 }
 
-/** Screenshots in both schemes, kept with the test's output and copied to SHELTER_DESK_SHOTS when it is set. */
+/** WCAG 2.2 AA as the a11y suite checks it: serious or critical findings in either scheme fail. */
+async function expectAccessible(page: Page, name: string): Promise<void> {
+  const findings: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+      .analyze();
+    for (const violation of results.violations) {
+      if (violation.impact === 'serious' || violation.impact === 'critical') {
+        findings.push(`[${scheme}] ${name}: ${violation.id} ${violation.nodes[0]?.target.join(' ')}`);
+      }
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  expect(findings).toEqual([]);
+}
+
+/**
+ * Screenshots in both schemes (kept with the test's output, copied to SHELTER_DESK_SHOTS when it is set), and the
+ * same screen checked with axe.
+ */
 async function shoot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   await shootBoth(page, testInfo, name);
+  await expectAccessible(page, name);
   const folder = process.env.SHELTER_DESK_SHOTS;
   if (!folder) return;
   fs.mkdirSync(folder, { recursive: true });
