@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -165,6 +167,37 @@ describe('the change stream (a Shelter Desk extension)', () => {
     expect(Date.now() - started).toBeLessThan(1000);
     await until(() => server.changeStreams() === 0);
     await stream.stop();
+  });
+
+  it('the desk side drops a stream gone silent (a sleeping laptop, a Wi-Fi gone without a word) and opens a new one', async () => {
+    // A server that opens streams and then never sends another byte, as a dead network path looks from the desk.
+    const opened: http.ServerResponse[] = [];
+    const silent = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write('event: ready\ndata: {}\n\n');
+      opened.push(res);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    let reconnects = 0;
+    const stream = new ChangeStream({
+      baseUrl: `http://127.0.0.1:${port}`,
+      path: '/api/changes',
+      apiKey: READ_KEY,
+      onChange: () => undefined,
+      onReconnect: () => {
+        reconnects += 1;
+      },
+      silenceMs: 300,
+      backoffMs: 50,
+      maxBackoffMs: 100,
+    });
+    stream.start();
+    await until(() => reconnects >= 1, 5000);
+    expect(opened.length).toBeGreaterThanOrEqual(2);
+    await stream.stop();
+    for (const res of opened) res.destroy();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
   });
 
   it('the desk side reconnects after the server restarts and asks for one sync to catch up', async () => {
