@@ -140,6 +140,7 @@ test('two desks over HTTPS: pairing by code, a status change on A on B’s open 
     };
     const first = await changeOnA(pageA, 'hold', 2000);
     testInfo.annotations.push({ type: 'change-to-screen', description: `${first} ms` });
+    console.log(`change on A to B's open Pets screen: ${first} ms`);
 
     // A's server restarts (the whole desk, same data and LAN port): B's stream reconnects by itself.
     await pageA.context().close();
@@ -149,9 +150,12 @@ test('two desks over HTTPS: pairing by code, a status change on A on B’s open 
     const pageA2 = await (await browser.newContext()).newPage();
     await pageA2.goto(deskA.url);
     // The first change after the restart may wait out B's reconnection backoff; the next one is live again.
-    await changeOnA(pageA2, 'available', 30_000);
+    const reconnected = await changeOnA(pageA2, 'available', 30_000);
     const afterRestart = await changeOnA(pageA2, 'hold', 2000);
     testInfo.annotations.push({ type: 'change-to-screen after restart', description: `${afterRestart} ms` });
+    console.log(
+      `after A's restart, a change on A to B's open Pets screen: ${reconnected} ms, then ${afterRestart} ms`,
+    );
 
     // A used code is refused on a third desk, with what to do; so is a code naming another certificate.
     const deskC = await startDesk(path.join(root, 'c'));
