@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { defaultDataDir, folderFlagSchema, parseFlags, portFlagSchema } from '../electron/cli/args';
 import { startBrowserMode } from '../electron/cli/start-browser';
 import { prepareStandaloneShelter } from '../electron/desk/api/handlers/shelter-host';
+import { formatFingerprint, type LanSharing } from '../shared/desk-api';
 import { ensureElectron } from './lib/electron-binary';
 import { ensureNative } from './lib/native';
 import { RENDERER_OUT, ROOT } from './lib/paths';
@@ -26,6 +27,8 @@ Options:
   --dev            desktop: run with the Vite dev server and live reload
   --standalone     run the shelter on this desk (skips the welcome screen); prints the shelter API's address
   --demo           with --standalone: start with the demo shelter (removable later under Shelter)
+  --share-lan      with --standalone: share the shelter on the LAN (HTTPS); prints the address and a pairing
+                   code for a second desk (SHELTER_DESK_LAN_HOST / SHELTER_DESK_LAN_PORT choose where)
   -h, --help       show this help
 
 Environment: SHELTER_DESK_MODE=browser|electron has the effect of --browser / --electron.`;
@@ -41,6 +44,7 @@ const flagOptions = {
   dev: { type: 'boolean' },
   standalone: { type: 'boolean' },
   demo: { type: 'boolean' },
+  'share-lan': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -54,7 +58,12 @@ const flagsSchema = z
     dev: z.boolean().default(false),
     standalone: z.boolean().default(false),
     demo: z.boolean().default(false),
+    'share-lan': z.boolean().default(false),
     help: z.boolean().default(false),
+  })
+  .refine((flags) => !flags['share-lan'] || flags.standalone, {
+    error: '--share-lan needs --standalone (npm start -- --standalone --share-lan)',
+    path: ['share-lan'],
   })
   .refine((flags) => !flags.demo || flags.standalone, {
     error: '--demo needs --standalone (npm start -- --standalone --demo)',
@@ -95,6 +104,18 @@ function runDesktop(dataDir: string, dev: boolean): Promise<number> {
   });
 }
 
+/** The lines `--share-lan` prints: the LAN address, the fingerprint and a pairing code (or why there are none). */
+function describeSharing(sharing: LanSharing): string {
+  if (!sharing.address || !sharing.code) {
+    return `LAN sharing is on but not running: ${sharing.problem ?? 'see Shelter → Keys and sharing.'}`;
+  }
+  return [
+    `Shared on the LAN at ${sharing.address}`,
+    `Certificate fingerprint: ${sharing.fingerprint ? formatFingerprint(sharing.fingerprint) : '?'}`,
+    `Pairing code (works once, until ${sharing.expiresAt}): ${sharing.code}`,
+  ].join('\n');
+}
+
 /**
  * `npm start`: parses flags, picks desktop or browser mode, and runs it. Resolves with an exit code
  * for the desktop (when the window closes); in browser mode it resolves once serving, and the process
@@ -114,7 +135,9 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
     return 2;
   }
   const dataDir = flags['data-dir'] ?? defaultDataDir();
-  if (flags.standalone) prepareStandaloneShelter(dataDir, { demo: flags.demo });
+  if (flags.standalone) {
+    prepareStandaloneShelter(dataDir, { demo: flags.demo, shareLan: flags['share-lan'] });
+  }
   const wantBrowser = flags.browser || envMode.data === 'browser';
   const forceElectron = flags.electron || envMode.data === 'electron';
 
@@ -123,7 +146,11 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
     reason = 'asked for with --browser.';
   } else {
     const electron = await ensureElectron({ force: forceElectron });
-    if (electron.available) return runDesktop(dataDir, flags.dev);
+    if (electron.available) {
+      if (flags['share-lan'])
+        console.log('LAN sharing is on: the pairing code is under Shelter → Keys and sharing.');
+      return runDesktop(dataDir, flags.dev);
+    }
     reason = electron.reason;
   }
 
@@ -140,5 +167,9 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
   const shelter = await running.core.registry.invoke('shelter.overview');
   // Scripts and other tools read this line to reach the standalone shelter's API.
   if (shelter.apiUrl) console.log(`Shelter API at ${shelter.apiUrl}`);
+  if (flags['share-lan']) {
+    const sharing = await running.core.registry.invoke('shelter.lan.get');
+    console.log(describeSharing(sharing));
+  }
   return undefined;
 }

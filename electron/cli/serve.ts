@@ -1,16 +1,19 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { type FolderHold, holdServerFolder, startApiServer } from '../server';
+import { formatFingerprint } from '../../shared/desk-api';
+import { type FolderHold, holdServerFolder, shelterCertificate, startApiServer } from '../server';
 import { defaultDataDir } from './args';
 
-const USAGE = `Usage: npm run serve -- [--host HOST] [--port N] [--data-dir DIR] [--demo] [--demo-pets N]
+const USAGE = `Usage: npm run serve -- [--host HOST] [--port N] [--data-dir DIR] [--demo] [--demo-pets N] [--tls]
 
   --host HOST      interface to bind (default 127.0.0.1; anything else exposes the API on the network)
   --port N         TCP port, 0 picks a free one (default 8787)
   --data-dir DIR   folder of server.sqlite (default: ${defaultServerDataDir()})
   --demo           load the demo shelter when the database is empty
   --demo-pets N    number of demo pets (default about 120; implies --demo)
+  --tls            serve HTTPS only, as a desk's LAN sharing does, with the shelter's own certificate (made on
+                   first use in DIR/lan-tls.json, readable only by you); prints its SHA-256 fingerprint
 
 Environment: SHELTER_DESK_WRITE_KEY, SHELTER_DESK_READ_KEY provision keys;
 SHELTER_DESK_RATE_LIMIT=N replaces every hourly limit with N.`;
@@ -36,6 +39,7 @@ const flagsSchema = z.object({
   'data-dir': z.string().trim().min(1, { error: '--data-dir must not be empty' }).optional(),
   demo: z.boolean().default(false),
   'demo-pets': wholeNumber('--demo-pets', 1_000_000).optional(),
+  tls: z.boolean().default(false),
   help: z.boolean().default(false),
 });
 
@@ -71,6 +75,7 @@ async function main(): Promise<void> {
         'data-dir': { type: 'string' },
         demo: { type: 'boolean' },
         'demo-pets': { type: 'string' },
+        tls: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -104,7 +109,13 @@ async function main(): Promise<void> {
   try {
     // Held while serving, so `npm run cli -- restore` cannot swap the database under this server.
     hold = holdServerFolder(dataDir);
+    const tls = flags.data.tls ? await shelterCertificate(dataDir) : undefined;
+    if (tls) {
+      console.log(`Certificate fingerprint (SHA-256): ${formatFingerprint(tls.fingerprint)}`);
+      console.log(`Pin for desks: ${tls.fingerprint}`);
+    }
     server = await startApiServer({
+      tls,
       dataDir,
       host,
       port,

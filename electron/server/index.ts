@@ -1,15 +1,16 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { isStorageError } from '../platform/database-integrity';
 import type { Logger } from '../platform/log';
 import { loadDemoShelter } from './demo/load-demo';
 import { AuthThrottle } from './domain/auth-throttle';
 import { PHOTO_GRACE_MS } from './domain/photo-store';
 import { DEFAULT_HOURLY_LIMITS, FixedWindowRateLimiter } from './domain/rate-limit';
+import { ChangeFeed, type ChangeFeedOptions } from './http/change-feed';
+import { createListener, type Listener, type TlsIdentity } from './http/listener';
 import { createRequestListener } from './http/pipeline';
 import { Router } from './http/route';
 import { metadataRoutes } from './routes/metadata';
 import { openapiRoutes } from './routes/openapi';
+import { changeStreamRoutes, pairingRoutes } from './routes/pairing';
 import { peopleRoutes } from './routes/people';
 import { petRoutes } from './routes/pets';
 import { photoRoutes } from './routes/photos';
@@ -24,9 +25,9 @@ const FACETS_WARM_STEP_MS = 8;
 /** How often uploaded photos no pet names are looked for. */
 const PHOTO_SWEEP_MS = 60 * 60 * 1000;
 
-/** How long close() lets in-flight requests finish before dropping their connections. */
-const CLOSE_GRACE_MS = 10_000;
-
+export { PAIRING_CODE_TTL_MS, pairedKeyName } from './domain/pairing-store';
+export { CHANGE_STREAM_HEADER, CHANGE_STREAM_PATH } from './http/change-feed';
+export type { TlsIdentity } from './http/listener';
 export { serverDatabasePath } from './server-context';
 export {
   BackupRefusedError,
@@ -43,6 +44,13 @@ export {
 } from './staff/backup';
 export { findShelterDatabaseDir, openStaffOperations } from './staff/open-staff';
 export { type ApplicationSummary, StaffOperationError } from './staff/staff-operations';
+export {
+  CERTIFICATE_FILE,
+  certificateFingerprint,
+  readShelterCertificate,
+  type ShelterCertificate,
+  shelterCertificate,
+} from './tls/shelter-certificate';
 
 export interface ApiServerOptions {
   /** Database at <dataDir>/server.sqlite (created if missing). */
@@ -74,6 +82,10 @@ export interface ApiServerOptions {
   log?: Logger;
   /** How long an uploaded photo no pet names is kept (default PHOTO_GRACE_MS, 7 days). */
   photoGraceMs?: number;
+  /** Serve HTTPS with this certificate and key (PEM) instead of plain HTTP (`npm run serve -- --tls`). */
+  tls?: TlsIdentity;
+  /** The change stream's timings and bounds (tests shorten the heartbeat). */
+  changeFeed?: ChangeFeedOptions;
 }
 
 export interface RunningApiServer {
@@ -96,7 +108,9 @@ export interface RunningApiServer {
    * Serves the same API on one more address (LAN sharing binds the PC's LAN address); the extra listener
    * closes on its own `close()` or with the server.
    */
-  listenAlso(host: string, port: number): Promise<ExtraListener>;
+  listenAlso(host: string, port: number, options?: { tls?: TlsIdentity }): Promise<ExtraListener>;
+  /** Desks listening on the change stream now. */
+  changeStreams(): number;
   /** Stop accepting, finish in-flight requests, close the database. */
   close(): Promise<void>;
 }
@@ -107,29 +121,8 @@ export interface ExtraListener {
   close(): Promise<void>;
 }
 
-function listen(server: http.Server, port: number, host: string): Promise<number> {
-  return new Promise<number>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
-}
-
-function closeServer(server: http.Server): Promise<void> {
-  return new Promise<void>((resolve) => {
-    // A client that never finishes its request must not keep the database open forever.
-    const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-    server.close(() => {
-      clearTimeout(force);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
-}
-
-const originOf = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+const originOf = (host: string, port: number, tls: boolean) =>
+  `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 /**
  * Starts the embedded animal placement API (its contract: electron/server/API.md) on its own SQLite database.
@@ -165,28 +158,35 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       ...peopleRoutes,
       ...photoRoutes,
       ...openapiRoutes,
+      ...pairingRoutes,
+      ...changeStreamRoutes,
     ]);
+    const changes = new ChangeFeed(app, options.changeFeed);
     const listener = createRequestListener(
       app,
       router,
       limiter,
       new AuthThrottle(options.failedKeyAllowance),
       options.log,
+      changes,
     );
-    const server = http.createServer({ keepAliveTimeout: 5000 }, listener);
+    const server = createListener(listener, options.tls);
     const host = options.host ?? '127.0.0.1';
-    const port = await listen(server, options.port ?? 0, host);
+    const port = await server.listen(options.port ?? 0, host);
     // Right after the listen and synchronously, so no request is served before it: the demo's photo addresses
     // need the port.
     if (options.demo) {
       try {
-        loadDemoShelter(app, staff, { pets: options.demoPets, photoOrigin: originOf(host, port) });
+        loadDemoShelter(app, staff, {
+          pets: options.demoPets,
+          photoOrigin: originOf(host, port, options.tls !== undefined),
+        });
       } catch (error) {
-        server.close();
+        void server.closeNow();
         throw error;
       }
     }
-    const extras = new Set<http.Server>();
+    const extras = new Set<Listener>();
     let closing: Promise<void> | undefined;
     // Warm the facets and list views now rather than on the first list or search (about a second on 100k pets),
     // in steps between requests.
@@ -211,7 +211,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       }
     }, PHOTO_SWEEP_MS);
     photoSweep.unref();
-    const origin = originOf(host, port);
+    const origin = originOf(host, port, options.tls !== undefined);
     return {
       origin,
       apiUrl: `${origin}/api`,
@@ -223,21 +223,19 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       settled: async () => {
         await Promise.all([warming, app.pets.restamps.settled(), app.peopleRestamps.settled()]);
       },
-      async listenAlso(extraHost, extraPort) {
+      changeStreams: () => changes.size,
+      async listenAlso(extraHost, extraPort, extraOptions = {}) {
         if (closing) throw new Error('The server is closing.');
-        const extra = http.createServer({ keepAliveTimeout: 5000 }, listener);
-        const bound = await listen(extra, extraPort, extraHost);
+        const extra = createListener(listener, extraOptions.tls);
+        const bound = await extra.listen(extraPort, extraHost);
         extras.add(extra);
         let closed: Promise<void> | undefined;
         return {
-          origin: originOf(extraHost, bound),
+          origin: originOf(extraHost, bound, extraOptions.tls !== undefined),
           port: bound,
           close() {
             // At once: turning sharing off must not wait for another desk's keep-alive connections.
-            closed ??= new Promise<void>((resolve) => {
-              extra.close(() => resolve());
-              extra.closeAllConnections();
-            }).then(() => {
+            closed ??= extra.closeNow().then(() => {
               extras.delete(extra);
             });
             return closed;
@@ -247,7 +245,9 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       close() {
         closing ??= (async () => {
           clearInterval(photoSweep);
-          await Promise.all([closeServer(server), ...[...extras].map(closeServer)]);
+          // Streams never end by themselves: closed first, so the close does not wait out its grace for them.
+          changes.closeAll();
+          await Promise.all([server.close(), ...[...extras].map((extra) => extra.close())]);
           await app.close();
         })();
         return closing;

@@ -13,6 +13,7 @@ import { ApiKeyRegistry } from './domain/api-key-store';
 import { BackgroundLane, type BackgroundTurns } from './domain/background-job';
 import { IdempotencyStore } from './domain/idempotency-store';
 import { ShelterMetadata } from './domain/metadata';
+import { PairingCodes } from './domain/pairing-store';
 import { PeopleRestamps } from './domain/people-restamps';
 import { PeopleStore } from './domain/people-store';
 import { PetStore } from './domain/pet-store';
@@ -37,6 +38,8 @@ export interface ServerContext {
   idempotency: IdempotencyStore;
   /** Photos uploaded through the photo extension (`POST /api/photos`). */
   photos: PhotoStore;
+  /** One-time codes a desk exchanges for a key of its own (LAN sharing). */
+  pairing: PairingCodes;
   /**
    * Brings what is held in memory up to date with commits of other processes (the command line, a staff script):
    * one `PRAGMA data_version` when there were none. Called before every request; every write transaction does it
@@ -159,6 +162,7 @@ export async function openServerContext(
     keys,
     idempotency: new IdempotencyStore(sqlite, now),
     photos: new PhotoStore(sqlite),
+    pairing: new PairingCodes(sqlite, keys, now),
     catchUp,
     read: (work) => {
       if (sqlite.inTransaction) {

@@ -23,6 +23,12 @@ export const ERROR_CODES = [
   'storage_full',
   'storage_busy',
   'storage_error',
+  // Shelter Desk extensions (pairing a desk over the LAN, the change stream); the hosted service sends none.
+  'pairing_code_invalid',
+  'pairing_code_expired',
+  'pairing_code_used',
+  'too_many_streams',
+  'https_required',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -17,6 +17,7 @@ import { syncMethods } from './sync';
 
 export * from './app';
 export * from './channels';
+export * from './connection-code';
 export * from './dashboard';
 export * from './define';
 export * from './errors';

@@ -23,6 +23,8 @@ export const deskSettingsSchema = z.object({
   shelterName: z.string().trim().max(80).default(''),
   /** The shelter's currency: fees on the screens, kennel cards and contracts are shown in it. */
   currency: currencySchema.default(DEFAULT_CURRENCY),
+  /** This desk's name ("Front desk"): a shelter lists the key this desk pairs with under it (empty: the host name). */
+  deskName: z.string().trim().max(60).default(''),
 });
 export type DeskSettings = z.infer<typeof deskSettingsSchema>;
 
@@ -32,6 +34,7 @@ export const deskSettingsPatchSchema = z
     colorScheme: z.enum(COLOR_SCHEMES),
     shelterName: z.string().trim().max(80, { error: 'must be at most 80 characters' }),
     currency: currencySchema,
+    deskName: z.string().trim().max(60, { error: 'must be at most 60 characters' }),
   })
   .partial()
   .refine((patch) => Object.keys(patch).length > 0, { error: 'must change at least one setting' });

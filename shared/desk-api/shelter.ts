@@ -87,34 +87,18 @@ export const backupListSchema = z.object({
 
 export const lanSharingSchema = z.object({
   enabled: z.boolean(),
-  /** The address other desks use while sharing (http://LAN-IP:PORT/api). */
+  /** The address other desks use while sharing (https://LAN-IP:PORT/api). */
   address: z.string().nullable(),
-  /** Address and a write key in one string, for the other desk's connect screen. */
+  /** A pairing code (address, certificate fingerprint, one-time secret) for the other desk's connect screen. */
   code: z.string().nullable(),
+  /** When the code stops working (ISO 8601); a code also stops once a desk has used it. */
+  expiresAt: z.string().nullable(),
+  /** SHA-256 of the shelter's certificate (base64url); shown grouped so two people can compare it aloud. */
+  fingerprint: z.string().nullable(),
   /** Why sharing is not running although enabled (port taken, no network). */
   problem: z.string().nullable(),
 });
 export type LanSharing = z.infer<typeof lanSharingSchema>;
-
-/** `shelterdesk:` + the API address + `#` + a write key: one string to paste on the second desk. */
-export const CONNECTION_CODE_PREFIX = 'shelterdesk:';
-
-export function formatConnectionCode(apiUrl: string, key: string): string {
-  return `${CONNECTION_CODE_PREFIX}${apiUrl}#${key}`;
-}
-
-/** The address and key in a connection code, or undefined when the text is not one. */
-export function parseConnectionCode(text: string): { remote: string; apiKey: string } | undefined {
-  const trimmed = text.trim();
-  if (!trimmed.startsWith(CONNECTION_CODE_PREFIX)) return undefined;
-  const rest = trimmed.slice(CONNECTION_CODE_PREFIX.length);
-  const hash = rest.lastIndexOf('#');
-  if (hash <= 0) return undefined;
-  const remote = rest.slice(0, hash);
-  const apiKey = rest.slice(hash + 1);
-  if (!/^https?:\/\/[^\s#]+$/.test(remote) || !/^[\w-]{8,200}$/.test(apiKey)) return undefined;
-  return { remote, apiKey };
-}
 
 export const shelterMethods = {
   'shelter.overview': defineMethod({

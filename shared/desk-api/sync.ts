@@ -16,6 +16,8 @@ export const connectionSummarySchema = z.object({
   hasKey: z.boolean(),
   /** How the key is kept at rest: encrypted with the OS keychain (desktop) or an owner-only file. */
   keyProtection: z.enum(['encrypted', 'owner-only-file']),
+  /** The paired shelter's certificate fingerprint (base64url), shown grouped to compare aloud; null otherwise. */
+  fingerprint: z.string().nullable().default(null),
   /**
    * Set when what was entered on this desk with no connection did not go through, in words for people (what
    * happened, that nothing is lost, what to do): `clash`, it could not be moved to this connection (a row of its own
@@ -41,6 +43,13 @@ export const connectionInputSchema = z.discriminatedUnion('mode', [
     remote: z.string().trim().min(1, { error: 'enter the server address' }).max(500),
     /** Omit to keep the stored key. */
     apiKey: z.string().trim().min(1).max(500).optional(),
+    /** The certificate fingerprint to pin (from a pairing code; `sync.connection.pair` sets it). */
+    pin: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{43}$/)
+      .optional(),
+    /** The key came from pairing with that shelter. */
+    paired: z.boolean().optional(),
   }),
   /** Host the shelter's data on this desk (embedded server on loopback, key provisioned automatically). */
   z.strictObject({ mode: z.literal('standalone') }),
@@ -136,6 +145,16 @@ export const syncMethods = {
       'Tries a server address and key without saving anything: one request (the first page of pets). Fails with the reason in words (unreachable, key refused, not a Shelter Desk server).',
     input: connectionTestInputSchema,
     output: connectionTestResultSchema,
+  }),
+  'sync.connection.pair': defineMethod({
+    summary:
+      'Joins a shelter with its pairing code: over TLS pinned to the code’s certificate, exchanges the one-time secret for a key named after this desk, then connects to it (a sync follows). Refuses another certificate, and a used or expired code, in words that say what to do.',
+    input: z.strictObject({
+      code: z.string().trim().min(1, { error: 'paste the connection code' }).max(1000),
+      /** The name the shelter lists this desk's key under (default: the desk's name from Settings, or the host name). */
+      deskName: z.string().trim().min(1).max(80).optional(),
+    }),
+    output: connectionSummarySchema,
   }),
   'sync.connection.set': defineMethod({
     summary: 'Change the connection (remote address and key, standalone, or none); a sync follows.',

@@ -20,7 +20,11 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..');
  * Starts browser mode the way a person does (`node scripts/start.mjs --no-open --port 0 --data-dir
  * DIR`), with a fresh data folder, and reads the address from the printed line.
  */
-export async function startDesk(dataDir: string, extraArgs: string[] = []): Promise<RunningDesk> {
+export async function startDesk(
+  dataDir: string,
+  extraArgs: string[] = [],
+  env: Record<string, string> = {},
+): Promise<RunningDesk> {
   const child: ChildProcess = spawn(
     process.execPath,
     ['scripts/start.mjs', '--no-open', '--port', '0', '--data-dir', dataDir, ...extraArgs],
@@ -33,6 +37,7 @@ export async function startDesk(dataDir: string, extraArgs: string[] = []): Prom
         SHELTER_DESK_MODE: '',
         SHELTER_DESK_LAN_HOST: '127.0.0.1',
         SHELTER_DESK_LAN_PORT: '0',
+        ...env,
       },
     },
   );

@@ -42,19 +42,21 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     expect((await callApi(apiUrl, readKey, '/pets?limit=1')).status).toBe(401);
     const key = await createKeyInUi(page, desk.url, 'Test checks', 'Read and write');
 
-    // LAN sharing: off by default; on shows the address and a connection code; off closes the listener.
+    // LAN sharing: off by default; on shows the HTTPS address and a pairing code (no key in it) and refuses plain
+    // HTTP; off closes the listener. Pairing itself: lan-sharing.spec.ts.
     const sharing = page.getByRole('switch', { name: /Let other desks on this network connect/ });
     await expect(sharing).not.toBeChecked();
     await sharing.click({ force: true });
-    const code = page.getByLabel('Connection code');
-    await expect(code).toContainText(/^shelterdesk:http:\/\/127\.0\.0\.1:\d+\/api#sd_w_/);
-    const lanApi = /^shelterdesk:(http:\/\/[^#]+)#(.+)$/.exec((await code.textContent()) ?? '');
+    const code = page.getByLabel('Pairing code');
+    await expect(code).toContainText(/^shelterdesk:https:\/\/127\.0\.0\.1:\d+\/api#pin=[\w-]{43}&pair=/);
+    const lanApi = /^shelterdesk:https:\/\/([^#]+)#/.exec((await code.textContent()) ?? '');
     expect(lanApi).not.toBeNull();
-    expect((await callApi(lanApi?.[1] ?? '', lanApi?.[2] ?? '', '/pets?limit=1')).status).toBe(200);
+    const plain = `http://${lanApi?.[1]}`;
+    expect((await callApi(plain, key, '/pets?limit=1')).status).toBe(426);
     await shootBoth(page, testInfo, 'keys-and-sharing');
     await sharing.click({ force: true });
     await expect(code).toHaveCount(0);
-    await expect(fetch(`${lanApi?.[1]}/pets?limit=1`)).rejects.toThrow();
+    await expect(fetch(`${plain}/pets?limit=1`)).rejects.toThrow();
 
     // A custom status that is not public: a pet moved to it leaves GET /api/pets.
     await page.goto(`${desk.url}#/shelter`);

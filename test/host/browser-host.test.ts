@@ -200,7 +200,7 @@ describe('browser host', () => {
     });
     expect(JSON.parse(await received)).toEqual({
       type: 'settings',
-      settings: { colorScheme: 'auto', shelterName: 'Whisker Haven', currency: 'USD' },
+      settings: { colorScheme: 'auto', shelterName: 'Whisker Haven', currency: 'USD', deskName: '' },
     });
   });
 });

@@ -86,7 +86,7 @@ export async function startServe(
   const apiUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), 90_000);
     const check = () => {
-      const match = output.match(/Shelter Desk API listening on (http:\/\/\S+\/api)/);
+      const match = output.match(/Shelter Desk API listening on (https?:\/\/\S+\/api)/);
       if (match?.[1]) {
         clearTimeout(timer);
         resolve(match[1]);

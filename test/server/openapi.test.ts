@@ -25,7 +25,9 @@ describe('GET /api/openapi.json', () => {
     const doc = (await call(server.apiUrl, '/openapi.json', { key: null })).json;
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/api/adoption-fees',
+      '/api/changes',
       '/api/contracts',
+      '/api/pairing',
       '/api/people',
       '/api/people/custom-fields',
       '/api/people/{personId}',
@@ -43,6 +45,10 @@ describe('GET /api/openapi.json', () => {
     );
     expect(doc.components.schemas.Pet.required).toContain('updated_at');
     expect(doc.components.schemas.PetCreate.additionalProperties).toBe(false);
+    // The Shelter Desk extensions are marked as such, and said where a client finds them.
+    expect(doc.paths['/api/changes'].get['x-shelter-desk-extension']).toBe(true);
+    expect(doc.paths['/api/pairing'].post['x-shelter-desk-extension']).toBe(true);
+    expect(doc['x-shelter-desk-extensions'].changeStream.announcedBy).toBe('X-Shelter-Desk-Changes');
   });
 
   it('passes the Redocly OpenAPI linter (recommended rules) without errors or warnings', async () => {

@@ -54,6 +54,7 @@ describe('DeskApi: mirror and sync', () => {
       remote: server.origin,
       hasKey: true,
       keyProtection: 'owner-only-file',
+      fingerprint: null,
     });
     expect(JSON.stringify(summary)).not.toContain(READ_KEY);
     const run = await core.registry.invoke('sync.now', { full: true });

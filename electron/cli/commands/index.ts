@@ -40,6 +40,11 @@ export const COMMANDS: readonly CliCommandEntry[] = [
     load: async () => (await import('./outbox')).outboxCommand,
   },
   {
+    name: 'share',
+    summary: 'LAN sharing of a standalone shelter: on, off, status, code (a one-time pairing code)',
+    load: async () => (await import('./share')).shareCommand,
+  },
+  {
     name: 'keys',
     summary: "the shelter's API keys: list, create --read|--write --name N, revoke ID",
     load: async () => (await import('./keys')).keysCommand,

@@ -14,8 +14,12 @@ const USAGE = `Usage: npm run cli -- sync [--remote URL --key KEY | --code CODE 
 
   --remote URL     the server's address (paths start with /api); remembered in the data folder
   --key KEY        its API key; kept in <data-dir>/secrets.json, readable only by you
-  --code CODE      a standalone shelter's connection code (shelterdesk:ADDRESS#KEY, from its Keys and sharing
-                   screen): the same as --remote ADDRESS --key KEY
+  --pin FINGERPRINT  with --remote https://…: accept only the certificate with this SHA-256 (the "Pin for desks"
+                   line of \`npm run serve -- --tls\`); remembered
+  --code CODE      a shelter's connection code (from its Keys and sharing screen, or \`share code\`): pairs
+                   this data folder with the shelter over TLS pinned to the code's certificate, once (the
+                   code works once, for 15 minutes); an older code (shelterdesk:ADDRESS#KEY) is the same as
+                   --remote ADDRESS --key KEY
   --standalone     sync with this desk's own embedded server (<data-dir>/standalone/)
   --data-dir DIR   the desk's data folder (default: ${defaultDataDir()})
   --once           pull everything once, print a one-line summary, exit 0 when the mirror is current
@@ -33,6 +37,11 @@ const flagsSchema = z.object({
     .min(1, { error: 'must be an address such as https://shelter.example.org' })
     .optional(),
   key: z.string().trim().min(1, { error: 'must not be empty' }).optional(),
+  pin: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{43}$/, { error: 'must be the 43-character pin that serve --tls prints' })
+    .optional(),
   code: z
     .string()
     .transform((text, ctx) => {
@@ -44,7 +53,7 @@ const flagsSchema = z.object({
         });
         return z.NEVER;
       }
-      return parsed;
+      return { text: text.trim(), code: parsed };
     })
     .optional(),
   standalone: z.boolean().default(false),
@@ -92,7 +101,12 @@ function summaryLine(
 /** Points the data folder at --remote or --standalone through the core, or checks one is remembered. */
 async function connect(
   core: DeskCore,
-  flags: { remote?: string | undefined; key?: string | undefined; standalone: boolean },
+  flags: {
+    remote?: string | undefined;
+    key?: string | undefined;
+    pin?: string | undefined;
+    standalone: boolean;
+  },
   dataDir: string,
   hint: string,
 ): Promise<void> {
@@ -102,6 +116,7 @@ async function connect(
         mode: 'remote',
         remote: flags.remote,
         ...(flags.key && { apiKey: flags.key }),
+        ...(flags.pin && { pin: flags.pin }),
       });
       return;
     }
@@ -118,6 +133,20 @@ async function connect(
       `${dataDir} has no server to sync with yet.`,
       'Pass --remote URL --key KEY once (or --standalone); the data folder remembers them.',
     );
+  }
+}
+
+/**
+ * Pairs the data folder with a shelter by its pairing code, as the connect screen does; a refusal (another
+ * certificate, a code used or expired, the shelter unreachable) exits 1 with what to do.
+ */
+async function pair(core: DeskCore, code: string, io: CliIo): Promise<void> {
+  try {
+    const summary = await core.registry.invoke('sync.connection.pair', { code });
+    io.stderr(`Paired with ${summary.remote}; this desk has a key of its own now.\n`);
+  } catch (error) {
+    if (error instanceof DeskCallError) throw new Error(error.message);
+    throw error;
   }
 }
 
@@ -186,6 +215,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     {
       remote: { type: 'string' },
       key: { type: 'string' },
+      pin: { type: 'string' },
       code: { type: 'string' },
       standalone: { type: 'boolean' },
       'data-dir': { type: 'string' },
@@ -198,11 +228,14 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     flagsSchema,
     hint,
   );
-  if (flags.code && (flags.remote || flags.key || flags.standalone)) {
+  if (flags.code && (flags.remote || flags.key || flags.pin || flags.standalone)) {
     throw new CliUsageError('--code already holds the address and the key: use it alone.', hint);
   }
   if (flags.remote && flags.standalone) throw new CliUsageError('Use either --remote or --standalone.', hint);
   if (flags.key && !flags.remote) throw new CliUsageError('--key goes with --remote URL.', hint);
+  if (flags.pin && !flags.remote?.startsWith('https://')) {
+    throw new CliUsageError('--pin goes with --remote https://…', hint);
+  }
   const dataDir = flags['data-dir'] ?? defaultDataDir();
   // The same core the app assembles (mirror, outbox, sync service, connection, standalone server), through its
   // handlers: every run first sends the outbox's queued local writes.
@@ -211,8 +244,13 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     ...(flags['max-response-mb'] && { maxResponseBytes: flags['max-response-mb'] * 1024 * 1024 }),
   };
   return withDeskCore(dataDir, { syncClient }, async (core) => {
-    const target = flags.code ? { ...flags, remote: flags.code.remote, key: flags.code.apiKey } : flags;
-    await connect(core, target, dataDir, hint);
+    const code = flags.code;
+    if (code?.code.kind === 'pairing') await pair(core, code.text, io);
+    else {
+      const target =
+        code?.code.kind === 'key' ? { ...flags, remote: code.code.remote, key: code.code.apiKey } : flags;
+      await connect(core, target, dataDir, hint);
+    }
     return flags.once ? syncOnce(core, flags, dataDir, io) : syncForever(core, io);
   });
 }

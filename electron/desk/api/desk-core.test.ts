@@ -40,6 +40,7 @@ describe('desk core', () => {
       colorScheme: 'auto',
       shelterName: '',
       currency: 'USD',
+      deskName: '',
     });
     await core.registry.invoke('settings.update', {
       colorScheme: 'dark',
@@ -47,7 +48,10 @@ describe('desk core', () => {
       currency: 'eur',
     });
     expect(seen).toEqual([
-      { type: 'settings', settings: { colorScheme: 'dark', shelterName: 'Happy Tails', currency: 'EUR' } },
+      {
+        type: 'settings',
+        settings: { colorScheme: 'dark', shelterName: 'Happy Tails', currency: 'EUR', deskName: '' },
+      },
     ]);
     await core.close();
 
@@ -56,6 +60,7 @@ describe('desk core', () => {
       colorScheme: 'dark',
       shelterName: 'Happy Tails',
       currency: 'EUR',
+      deskName: '',
     });
     await again.close();
   });
@@ -90,6 +95,7 @@ describe('desk core', () => {
       colorScheme: 'auto',
       shelterName: 'Paws',
       currency: 'USD',
+      deskName: '',
     });
     await core.registry.invoke('settings.update', { colorScheme: 'light' });
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({
@@ -107,6 +113,7 @@ describe('desk core', () => {
       colorScheme: 'auto',
       shelterName: '',
       currency: 'USD',
+      deskName: '',
     });
     expect(fs.readdirSync(dataDir).some((name) => name.startsWith('settings.json.unreadable-'))).toBe(true);
     await core.close();

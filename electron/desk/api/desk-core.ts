@@ -140,7 +140,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     registerPhotoHandlers(registry, photos, sessions, photoExtensionProbe(connections));
     context.onStart(() => sessions.start());
     sessions.forward(registry, await sessions.current());
-    registerConnectionHandlers(registry, connections, sessions);
+    registerConnectionHandlers(registry, connections, sessions, () => context.settings.get().deskName);
     registerShelterHandlers(registry, context, { host: shelter, connections, sessions });
     registerPeopleHandlers(registry, context, { host: shelter, connections, sessions });
   } catch (error) {

@@ -34,7 +34,7 @@ describe('handler registry', () => {
     let ran = false;
     registry.handle('settings.update', () => {
       ran = true;
-      return { colorScheme: 'dark', shelterName: '', currency: 'USD' };
+      return { colorScheme: 'dark', shelterName: '', currency: 'USD', deskName: '' };
     });
     const result = await registry.call('settings.update', { colorScheme: 'purple', extra: 1 });
     expect(ran).toBe(false);
@@ -86,11 +86,17 @@ describe('handler registry', () => {
 
   it('invoke resolves the validated output or throws DeskCallError', async () => {
     const registry = createHandlerRegistry(quiet);
-    registry.handle('settings.get', () => ({ colorScheme: 'light', shelterName: 'Paws', currency: 'EUR' }));
+    registry.handle('settings.get', () => ({
+      colorScheme: 'light',
+      shelterName: 'Paws',
+      currency: 'EUR',
+      deskName: '',
+    }));
     await expect(registry.invoke('settings.get')).resolves.toEqual({
       colorScheme: 'light',
       shelterName: 'Paws',
       currency: 'EUR',
+      deskName: '',
     });
     await expect(registry.invoke('status.get')).rejects.toBeInstanceOf(DeskCallError);
   });

@@ -282,7 +282,8 @@ export class DeskSessions {
           ? STANDALONE_ID
           : UNCONFIGURED_ID;
     const apply = async () => {
-      if (input.mode === 'remote') await connections.setRemote(input.remote, input.apiKey);
+      if (input.mode === 'remote')
+        await connections.setRemote(input.remote, input.apiKey, { pin: input.pin, paired: input.paired });
       else if (input.mode === 'standalone') await connections.setStandalone();
       else await connections.clear();
     };

@@ -1,6 +1,7 @@
 import { setTimeout as sleepTimer } from 'node:timers/promises';
 import { Agent } from 'undici';
 import { ApiError, describeErrorBody } from './api-error';
+import { CHANGE_STREAM_HEADER } from './change-stream';
 import type { ApiClient, ApiClientOptions, ResponseMeta } from './client-types';
 import {
   CONNECT_ATTEMPTS,
@@ -10,6 +11,7 @@ import {
   isNetworkError,
   type RawResponse,
 } from './exchange';
+import { CertificateMismatchError, pinnedAgent } from './pinned-connect';
 import { delayBeforeRequest, type RateWindow, rateBucket, readRateWindow } from './rate-limit';
 import {
   BoundsExceeded,
@@ -52,7 +54,17 @@ function parseJson(text: string): unknown {
   return text.length === 0 ? undefined : JSON.parse(text);
 }
 
-/** Creates an API client on one keep-alive undici agent. */
+/** The pin refusal inside an error undici passed on, if that is what it is. */
+function certificateMismatch(error: unknown): CertificateMismatchError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current; depth += 1) {
+    if (current instanceof CertificateMismatchError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** Creates an API client on one keep-alive undici agent (pinned to one certificate when `pin` is given). */
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const baseUrl = normalizeBaseUrl(options.baseUrl);
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -67,16 +79,19 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const sleep =
     options.sleep ?? ((ms: number, signal?: AbortSignal) => sleepTimer(ms, undefined, { signal }));
   const ownsDispatcher = !options.dispatcher;
+  const agentOptions = {
+    keepAliveTimeout: 30_000,
+    keepAliveMaxTimeout: 120_000,
+    connections: 4,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  };
+  const connectTimeoutMs = Math.min(timeoutMs, 10_000);
   const dispatcher =
     options.dispatcher ??
-    new Agent({
-      keepAliveTimeout: 30_000,
-      keepAliveMaxTimeout: 120_000,
-      connections: 4,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-      connect: { timeout: Math.min(timeoutMs, 10_000) },
-    });
+    (options.pin
+      ? pinnedAgent(options.pin, { ...agentOptions, connectTimeoutMs })
+      : new Agent({ ...agentOptions, connect: { timeout: connectTimeoutMs } }));
   const once = createExchange({
     baseUrl,
     apiKey: options.apiKey,
@@ -87,6 +102,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   });
   const windows = new Map<string, RateWindow>();
   let lastRequestId: string | undefined;
+  let changeStream: string | undefined;
 
   async function wait(ms: number, reason: 'backoff' | 'rate-limit' | 'retry-after', signal?: AbortSignal) {
     if (ms <= 0) return;
@@ -133,6 +149,15 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
             cause: error,
           });
         }
+        const mismatch = certificateMismatch(error);
+        if (mismatch) {
+          throw new ApiError({
+            kind: 'needs-auth',
+            code: 'certificate_mismatch',
+            message: mismatch.message,
+            cause: error,
+          });
+        }
         if (!isNetworkError(error)) throw error;
         failures += 1;
         if (failures >= (isConnectFailure(error) ? Math.min(CONNECT_ATTEMPTS, maxAttempts) : maxAttempts)) {
@@ -147,6 +172,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }
       const requestId = headerValue(response.headers, 'x-request-id');
       if (requestId) lastRequestId = requestId;
+      const announced = headerValue(response.headers, CHANGE_STREAM_HEADER);
+      if (announced && /^\/api\/[\w/-]{1,100}$/.test(announced)) changeStream = announced;
       const window = readRateWindow(response.headers, now());
       if (window) windows.set(bucket, window);
       if (response.status === 429) {
@@ -185,12 +212,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         throw new ApiError({
           kind: 'needs-auth',
           status: response.status,
-          code: described.code,
+          code: response.status === 401 && options.paired ? 'desk_disconnected' : described.code,
           requestId: described.requestId ?? requestId,
           message:
-            response.status === 401
-              ? `The server refused the API key (${described.message ?? '401'}). Enter a valid key in the connection settings.`
-              : `The API key has no access to this (${described.message ?? '403'}). Use a key with the needed access.`,
+            response.status === 401 && options.paired
+              ? 'The shelter disconnected this desk: its key was revoked there. To connect again, ask the shelter desk for a new connection code (Shelter → Keys and sharing).'
+              : response.status === 401
+                ? `The server refused the API key (${described.message ?? '401'}). Enter a valid key in the connection settings.`
+                : `The API key has no access to this (${described.message ?? '403'}). Use a key with the needed access.`,
         });
       }
       return response;
@@ -198,6 +227,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
 
   return {
+    changeStream: () => changeStream,
     baseUrl,
     async get(path, { schema, etag, allowNotFound, signal }) {
       const response = await execute('GET', path, etag ? { 'if-none-match': etag } : {}, undefined, signal);

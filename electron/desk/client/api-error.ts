@@ -51,9 +51,12 @@ export class ApiError extends Error {
 
   /** The bridge shape (the handler registry uses it), so the UI shows the message and the request id. */
   toDeskError(): DeskError {
+    // A paired desk's two refusals keep their own codes, so the screens can say which it is.
     const code =
       this.kind === 'needs-auth'
-        ? 'needs_auth'
+        ? this.code === 'certificate_mismatch' || this.code === 'desk_disconnected'
+          ? this.code
+          : 'needs_auth'
         : this.kind === 'unreachable'
           ? 'unavailable'
           : (this.code ?? this.kind);

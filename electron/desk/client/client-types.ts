@@ -27,6 +27,13 @@ export interface ApiClientOptions {
   random?: () => number;
   now?: () => number;
   dispatcher?: Dispatcher;
+  /**
+   * SHA-256 of the one certificate this server may present (base64url), from a pairing code: every connection is
+   * checked against it before a byte is sent, and any other certificate fails as `certificate_mismatch`.
+   */
+  pin?: string | undefined;
+  /** The key came from pairing with a shelter: a refused key means that shelter disconnected this desk. */
+  paired?: boolean | undefined;
   /** Told about every wait (backoff, 429, pacing), e.g. for a status line. */
   onWait?: (wait: { reason: 'backoff' | 'rate-limit' | 'retry-after'; ms: number }) => void;
 }
@@ -56,6 +63,8 @@ export interface SendResult {
 
 export interface ApiClient {
   readonly baseUrl: string;
+  /** The change stream's path when the server announced one (a Shelter Desk server does; the hosted service not). */
+  changeStream?(): string | undefined;
   /**
    * GET a path (starting with `/api`) and validate the JSON body with `schema`. With `etag`, sends
    * `If-None-Match` and returns `{status: 304}` when unchanged. A 404 returns `{status: 404}` when `allowNotFound`.

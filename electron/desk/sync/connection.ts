@@ -16,7 +16,14 @@ import {
 
 /** Where the desk syncs: a remote server (hosted service or a shelter's own), or its own embedded server. */
 export const connectionSettingsSchema = z.discriminatedUnion('mode', [
-  z.object({ mode: z.literal('remote'), remote: z.string() }),
+  z.object({
+    mode: z.literal('remote'),
+    remote: z.string(),
+    /** SHA-256 of the shelter's certificate (base64url) from a pairing code: the only one accepted. */
+    pin: z.string().optional(),
+    /** The key came from pairing: a refused key means the shelter disconnected this desk. */
+    paired: z.boolean().optional(),
+  }),
   /** The embedded API on loopback, with its database in `<dataDir>/standalone/`. */
   z.object({ mode: z.literal('standalone'), port: z.number().int().min(0).max(65535).default(0) }),
 ]);
@@ -40,6 +47,16 @@ export interface ResolvedConnection {
   apiKey: string;
   /** What the status shows as the remote (the address, or "standalone" with its loopback address). */
   label: string;
+  /** The pinned certificate fingerprint of a paired shelter (every connection is checked against it). */
+  pin?: string | undefined;
+  /** The key came from pairing with a shelter. */
+  paired?: boolean | undefined;
+}
+
+/** How a remote connection is secured: a pinned certificate and a key of its own from pairing, or neither. */
+export interface RemoteTrust {
+  pin?: string | undefined;
+  paired?: boolean | undefined;
 }
 
 /** The part of the embedded server the desk needs to run it in standalone mode. */
@@ -55,6 +72,8 @@ export interface ConnectionSummary {
   remote: string | null;
   hasKey: boolean;
   keyProtection: SecretStore['protection'];
+  /** The pinned certificate's fingerprint (base64url) when paired with a shelter by code. */
+  fingerprint: string | null;
 }
 
 /** A data folder's connection settings, or undefined when none are set (or the file is unreadable). */
@@ -122,6 +141,7 @@ export class ConnectionManager {
         settings?.mode === 'remote' ? settings.remote : settings?.mode === 'standalone' ? 'standalone' : null,
       hasKey: settings ? (await this.secrets.get(secret)) !== undefined : false,
       keyProtection: this.secrets.protection,
+      fingerprint: settings?.mode === 'remote' ? (settings.pin ?? null) : null,
     };
   }
 
@@ -145,14 +165,20 @@ export class ConnectionManager {
    * Points the desk at a remote server. The key may be omitted to keep the one already stored.
    * @throws Error naming the problem (bad address, no key).
    */
-  async setRemote(remote: string, apiKey?: string): Promise<void> {
+  async setRemote(remote: string, apiKey?: string, trust: RemoteTrust = {}): Promise<void> {
     const plan = await this.planRemote(remote, apiKey);
+    // A key typed again for the same paired shelter keeps its pin; a new pairing brings its own.
+    const current = this.read();
+    const kept =
+      current?.mode === 'remote' && current.remote === plan.remote && trust.pin === undefined
+        ? { pin: current.pin, paired: current.paired && apiKey === undefined }
+        : trust;
     await this.secrets.set(REMOTE_KEY_SECRET, plan.apiKey);
     await this.secrets.set(connectionKeySecret(plan.id), plan.apiKey);
     await this.stopStandalone();
     writeFileAtomic(
       this.filename,
-      `${JSON.stringify({ mode: 'remote', remote: plan.remote }, null, 2)}\n`,
+      `${JSON.stringify({ mode: 'remote', remote: plan.remote, ...(kept.pin && { pin: kept.pin }), ...(kept.paired && { paired: true }) }, null, 2)}\n`,
       0o600,
     );
     touchConnectionFolder(this.dataDir, plan.id, { mode: 'remote', remote: plan.remote });
@@ -186,7 +212,14 @@ export class ConnectionManager {
     if (settings.mode === 'remote') {
       const apiKey = await this.secrets.get(REMOTE_KEY_SECRET);
       if (!apiKey) return undefined;
-      return { mode: 'remote', baseUrl: settings.remote, apiKey, label: settings.remote };
+      return {
+        mode: 'remote',
+        baseUrl: settings.remote,
+        apiKey,
+        label: settings.remote,
+        pin: settings.pin,
+        paired: settings.paired,
+      };
     }
     if (!this.startServer) throw new Error('Standalone mode is not available in this build.');
     let apiKey = await this.secrets.get(STANDALONE_KEY_SECRET);

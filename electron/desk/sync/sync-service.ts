@@ -1,6 +1,13 @@
 import net from 'node:net';
 import type { Logger } from '../../platform/log';
-import { type ApiClient, type ApiClientOptions, ApiError, createApiClient } from '../client';
+import {
+  type ApiClient,
+  type ApiClientOptions,
+  ApiError,
+  ChangeStream,
+  type ChangeStreamOptions,
+  createApiClient,
+} from '../client';
 import { clearServerData, countRecords, type MirrorDb } from '../mirror';
 import type { ResolvedConnection } from './connection';
 import { estimateFullCheck, type FullCheckEstimate } from './full-check';
@@ -46,6 +53,8 @@ export interface SyncServiceOptions {
   log?: Logger;
   /** Options for the API client (tests shorten backoffs). */
   clientOptions?: Partial<ApiClientOptions>;
+  /** Timings of the change stream (tests shorten the silence and backoff). */
+  changeStream?: Pick<ChangeStreamOptions, 'silenceMs' | 'backoffMs' | 'maxBackoffMs'>;
   now?: () => number;
 }
 
@@ -60,6 +69,8 @@ export class SyncService {
   private readonly schedule = new SyncSchedule((request) => this.run(request));
   private readonly fullCheck = new FullCheckControl();
   private client: { key: string; client: ApiClient } | undefined;
+  /** The server's change stream while this desk follows it (a server that announces one, once started). */
+  private changes: { key: string; stream: ChangeStream } | undefined;
   private offlineFailures = 0;
   private lastMetadataAt = 0;
   /** Aborts the run under way when the service stops (a switch of connection does not wait for a long sync). */
@@ -162,6 +173,8 @@ export class SyncService {
   reconfigure(): void {
     void this.client?.client.close();
     this.client = undefined;
+    void this.changes?.stream.stop();
+    this.changes = undefined;
     this.offlineFailures = 0;
     this.reach.reset();
     if (this.schedule.started) void this.syncNow({ metadata: true });
@@ -171,6 +184,8 @@ export class SyncService {
   async stop(): Promise<void> {
     this.stopping.abort();
     if (this.watchTimer) clearTimeout(this.watchTimer);
+    await this.changes?.stream.stop();
+    this.changes = undefined;
     await this.schedule.stop();
     await this.client?.client.close();
     this.client = undefined;
@@ -180,8 +195,37 @@ export class SyncService {
     this.options.status.update({ pending: countRecords(this.options.db).pending });
   }
 
+  /**
+   * Follows the server's change stream when it announces one (a Shelter Desk server; the hosted service does not,
+   * and against it the desk polls as before): each "something changed" asks for an ordinary sync, coalesced with any
+   * under way, and a stream back after a gap asks for one sync to catch up. One stream per desk; a new connection or
+   * key replaces it.
+   */
+  private followChanges(connection: ResolvedConnection, client: ApiClient): void {
+    const path = client.changeStream?.();
+    if (!path || !this.schedule.active || this.stopping.signal.aborted) return;
+    const key = `${connection.baseUrl}\n${connection.apiKey}\n${connection.pin ?? ''}\n${path}`;
+    if (this.changes?.key === key) return;
+    void this.changes?.stream.stop();
+    const stream: ChangeStream = new ChangeStream({
+      ...this.options.changeStream,
+      baseUrl: connection.baseUrl,
+      path,
+      apiKey: connection.apiKey,
+      pin: connection.pin,
+      onChange: () => void this.syncNow(),
+      onReconnect: () => void this.syncNow(),
+      // Refused (a revoked key): the sync says why; a later good run follows the stream again.
+      onRefused: () => {
+        if (this.changes?.stream === stream) this.changes = undefined;
+      },
+    });
+    this.changes = { key, stream };
+    stream.start();
+  }
+
   private clientFor(connection: ResolvedConnection): ApiClient {
-    const key = `${connection.baseUrl}\n${connection.apiKey}`;
+    const key = `${connection.baseUrl}\n${connection.apiKey}\n${connection.pin ?? ''}`;
     if (this.client?.key !== key) {
       void this.client?.client.close();
       this.client = {
@@ -190,6 +234,8 @@ export class SyncService {
           ...this.options.clientOptions,
           baseUrl: connection.baseUrl,
           apiKey: connection.apiKey,
+          pin: connection.pin,
+          paired: connection.paired,
         }),
       };
     }
@@ -244,8 +290,9 @@ export class SyncService {
       request.metadata || this.now() - this.lastMetadataAt >= (this.options.metadataEveryMs ?? 15 * 60_000);
     const fullCheck = request.fullCheck ? this.fullCheck.signal : undefined;
     const signal = fullCheck ? AbortSignal.any([this.stopping.signal, fullCheck]) : this.stopping.signal;
+    const client = this.clientFor(connection);
     try {
-      const summary = await runSync(db, this.clientFor(connection), {
+      const summary = await runSync(db, client, {
         reconcile: request.fullCheck ?? false,
         recheckRemoved: { everyMs: this.options.recheckEveryMs ?? 6 * 3_600_000, now: this.now() },
         metadata,
@@ -257,6 +304,7 @@ export class SyncService {
       });
       this.offlineFailures = 0;
       this.reach.reached(this.now());
+      this.followChanges(connection, client);
       if (metadata) this.lastMetadataAt = this.now();
       const syncedAt = new Date(this.now()).toISOString();
       if (mirrored !== identity) writeMirroredServer(db, identity);

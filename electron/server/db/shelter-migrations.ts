@@ -11,6 +11,21 @@ export const shelterMigrations: Record<string, Migration> = {
       await sql.raw('CREATE INDEX applications_status ON applications (status, submitted_at)').execute(db);
     },
   },
+  '0602-pairing-codes': {
+    // One-time codes a second desk exchanges for a key of its own (LAN sharing); only a hash of each is kept.
+    async up(db: Kysely<unknown>) {
+      await sql
+        .raw(`CREATE TABLE pairing_codes (
+        id TEXT PRIMARY KEY,
+        secret_hash TEXT NOT NULL UNIQUE,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        used_at INTEGER,
+        key_id TEXT
+      ) STRICT`)
+        .execute(db);
+    },
+  },
   /**
    * Photos uploaded through `POST /api/photos`, by the SHA-256 of their stored bytes. Kept in the database so a
    * backup and a restore carry them with the pets that name them. `unreferenced_since`: when a sweep first found no

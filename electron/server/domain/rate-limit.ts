@@ -13,7 +13,9 @@ export type EndpointId =
   | 'GET /api/contracts'
   | 'GET /api/openapi.json'
   | 'POST /api/photos'
-  | 'GET /api/photos/{id}';
+  | 'GET /api/photos/{id}'
+  | 'POST /api/pairing'
+  | 'GET /api/changes';
 
 /** Requests per key per hour, per endpoint (API.md "Limits"); the keyless OpenAPI document per address. */
 export const DEFAULT_HOURLY_LIMITS: Record<EndpointId, number> = {
@@ -32,6 +34,9 @@ export const DEFAULT_HOURLY_LIMITS: Record<EndpointId, number> = {
   'POST /api/photos': 250,
   // Keyless, counted per client address: a listing page shows many photos, and browsers cache each for a year.
   'GET /api/photos/{id}': 20000,
+  // Shelter Desk extensions: pairing is counted per address (it has no key yet); a stream per reconnection.
+  'POST /api/pairing': 30,
+  'GET /api/changes': 500,
 };
 
 export const WINDOW_MS = 60 * 60 * 1000;

@@ -17,6 +17,7 @@ import { IDEMPOTENCY_KEY_SHAPE, requestFingerprint } from '../domain/idempotency
 import type { EndpointId, FixedWindowRateLimiter, RateState } from '../domain/rate-limit';
 import { SERVER_DATABASE_REMEDY, type ServerContext } from '../server-context';
 import { isEmptyBody, parseJsonObject, readBody } from './body';
+import { CHANGE_STREAM_HEADER, CHANGE_STREAM_PATH, type ChangeFeed } from './change-feed';
 import { ifNoneMatchMatches } from './etag';
 import { parseQueryString, type Route, type RouteResult, type Router } from './route';
 import { storageError } from './storage-errors';
@@ -72,6 +73,8 @@ export function createRequestListener(
   throttle: AuthThrottle = new AuthThrottle(),
   /** The desk's log (standalone desk): one line per request with its id; none when headless. */
   log?: Logger,
+  /** The change stream (a Shelter Desk extension), announced on every answer when present. */
+  changes?: ChangeFeed,
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const reportStorageError = createStorageErrorReporter(app.sqlite.name, SERVER_DATABASE_REMEDY);
   // Many clients at once: the requests of one poll start over several turns, with timers and I/O in between.
@@ -141,6 +144,12 @@ export function createRequestListener(
     }
     const route = match.route;
     exchange.endpoint = route.endpoint;
+    if (route.stream) {
+      if (!changes) throw new ApiError(404, 'not_found', `No endpoint at ${pathname}.`);
+      const keyId = app.read(() => admit(req, route, exchange));
+      changes.open(req, res, keyId, metadataHeaders(exchange));
+      return undefined;
+    }
     if (!route.write) {
       // What another process committed (a key, a pet, a setting) counts from this request on.
       const result = app.read(() => {
@@ -301,6 +310,7 @@ export function createRequestListener(
       EXTENSIONS_HEADER_NAME,
       PHOTOS_EXTENSION,
     ];
+    if (changes) headers.push(CHANGE_STREAM_HEADER, CHANGE_STREAM_PATH);
     if (route.method === 'GET') {
       const etag = result.etag ?? strongEtag(body);
       headers.push('ETag', etag, 'Cache-Control', result.cacheControl ?? GET_CACHE_CONTROL);

@@ -49,6 +49,8 @@ export interface Route {
   write?: { idempotent: boolean };
   /** Set on a write that takes a file instead of a JSON body. */
   upload?: UploadSpec;
+  /** The change stream: answered by the pipeline's change feed after the key check, never by `handle`. */
+  stream?: true;
   /** Synchronous on purpose: a write and its idempotency record commit in one transaction. */
   handle(input: HandlerInput): RouteResult;
 }

@@ -21,6 +21,7 @@ import {
   petUpdateSchema,
   photoUploadResponseSchema,
 } from '../../../shared/contract';
+import { EXTENSION_TAG, EXTENSIONS_SUMMARY, extensionPaths } from './extensions';
 
 type JsonObject = Record<string, unknown>;
 
@@ -263,7 +264,9 @@ export function buildOpenApiDocument(): JsonObject {
           'Shelter Desk extension (announced by `X-Shelter-Desk-Extensions: photos` on every response): upload a ' +
           'photo, then put its address in a pet’s `image_urls`.',
       },
+      EXTENSION_TAG,
     ],
+    'x-shelter-desk-extensions': EXTENSIONS_SUMMARY,
     paths: {
       '/api/pets': {
         get: {
@@ -375,6 +378,7 @@ export function buildOpenApiDocument(): JsonObject {
           tags: ['metadata'],
         },
       },
+      ...extensionPaths(metadataHeaderRefs),
     },
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },

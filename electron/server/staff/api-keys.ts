@@ -41,5 +41,25 @@ export function apiKeyOperations({ app }: StaffContext) {
     listApiKeys(): ApiKeySummary[] {
       return app.keys.list();
     },
+
+    /**
+     * A one-time pairing secret for a second desk (LAN sharing): works once, for 15 minutes, and is exchanged by
+     * that desk (POST /api/pairing) for a write key named after it. Returned here once; only its hash is stored.
+     */
+    createPairingCode(): { secret: string; expiresAt: string } {
+      const created = app.pairing.create();
+      return { secret: created.secret, expiresAt: new Date(created.expiresAt).toISOString() };
+    },
+
+    /** Whether a pairing code can still be used (not used, expired or cancelled). */
+    pairingCodeOpen(secret: string): boolean {
+      app.catchUp();
+      return app.pairing.isOpen(secret);
+    },
+
+    /** Ends a pairing code that was not used. */
+    cancelPairingCode(secret: string): void {
+      app.pairing.cancel(secret);
+    },
   };
 }

@@ -1,6 +1,6 @@
 import { Badge, Group, Loader, Tooltip } from '@mantine/core';
 import { useDeskStatus } from '../bridge/hooks';
-import { describeWhen, STATUS_LOOKS, statusLine } from '../components/status-presentation';
+import { describeWhen, lookOf, statusLine } from '../components/status-presentation';
 
 /** The header's connection and sync status; updated live by `status` events. */
 export function StatusBadge() {
@@ -19,7 +19,7 @@ export function StatusBadge() {
     );
   }
   if (!status) return <Loader size="xs" aria-label="Loading status" />;
-  const look = STATUS_LOOKS[status.state];
+  const look = lookOf(status);
   const Icon = look.icon;
   const busy = status.state === 'syncing' || status.state === 'connecting';
   const line = statusLine(status);

@@ -1,5 +1,6 @@
 import {
   IconAlertTriangle,
+  IconCertificateOff,
   IconCircleCheck,
   IconKey,
   IconPlugConnectedX,
@@ -62,6 +63,31 @@ export const STATUS_LOOKS: Readonly<Record<DeskStatusState, StatusLook>> = {
   },
 };
 
+/** A paired desk's two refusals, told apart from a plain refused key by their codes. */
+const PAIRED_REFUSALS: Readonly<Record<string, StatusLook>> = {
+  desk_disconnected: {
+    label: 'Disconnected by the shelter',
+    color: 'red',
+    icon: IconPlugConnectedX,
+    advice:
+      'The shelter revoked this desk’s key. Changes made here wait on this desk. Ask the shelter desk for a new code to connect again.',
+  },
+  certificate_mismatch: {
+    label: 'Certificate refused',
+    color: 'red',
+    icon: IconCertificateOff,
+    advice:
+      'The shelter answered with another certificate than the one this desk paired with, so nothing was sent. Someone may be listening in on this network.',
+  },
+};
+
+/** How the status looks: by its state, or by the refusal a paired desk met. */
+export function lookOf(status: DeskStatus): StatusLook {
+  const refusal =
+    status.state === 'needs-auth' && status.error ? PAIRED_REFUSALS[status.error.code] : undefined;
+  return refusal ?? STATUS_LOOKS[status.state];
+}
+
 /** "3 minutes ago"-style text for a date-time, or "never". */
 export function describeWhen(iso: string | null, now: number = Date.now()): string {
   if (!iso) return 'never';
@@ -77,7 +103,7 @@ export function describeWhen(iso: string | null, now: number = Date.now()): stri
 
 /** One short line for the header, e.g. "Syncing · Pets 120 of 480". */
 export function statusLine(status: DeskStatus): string {
-  const look = STATUS_LOOKS[status.state];
+  const look = lookOf(status);
   // A sync that read the server but could not prove it holds everything: the mirror may be behind.
   if (status.state === 'error' && status.error?.code === 'sync_incomplete') return 'Not up to date';
   if (status.state === 'syncing' && status.progress) {

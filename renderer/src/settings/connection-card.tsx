@@ -13,10 +13,17 @@ import {
 } from '@mantine/core';
 import { IconCircleCheck, IconKey, IconWifiOff } from '@tabler/icons-react';
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
-import type { CarryProblem, ConnectionInput, DeskError } from '../../../shared/desk-api';
+import {
+  type CarryProblem,
+  type ConnectionInput,
+  type DeskError,
+  parseConnectionCode,
+} from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
+import { FingerprintGrid } from '../components/fingerprint-grid';
 import { toDeskError } from '../lib/desk-error';
+import { PairingPreview, pairAndSync } from '../shelter/pairing-preview';
 import { ConnectionSwitchModal, type PendingSwitch, sameRemote } from './connection-switch-modal';
 
 type Mode = ConnectionInput['mode'];
@@ -49,6 +56,8 @@ export function ConnectionCard() {
   const [saved, setSaved] = useState(false);
   const [outcome, setOutcome] = useState<TestOutcome>();
   const [pending, setPending] = useState<PendingSwitch>();
+  const [deskName, setDeskName] = useState('');
+  const pairing = parseConnectionCode(remote);
 
   useEffect(() => {
     if (!connection.data) return;
@@ -74,6 +83,19 @@ export function ConnectionCard() {
     setError(undefined);
     setSaved(false);
     setOutcome(undefined);
+    if (mode === 'remote' && pairing?.kind === 'pairing') {
+      setSaving(true);
+      try {
+        await pairAndSync(api, remote, deskName);
+        setSaved(true);
+        connection.reload();
+      } catch (caught) {
+        setError(toDeskError(caught));
+      } finally {
+        setSaving(false);
+      }
+      return;
+    }
     const input = requested();
     // A desk with no connection takes what was entered meanwhile to its first connection: it says so first.
     const firstConnection = connection.data?.mode === 'none' && input.mode !== 'none';
@@ -176,24 +198,45 @@ export function ConnectionCard() {
           {mode === 'remote' && (
             <>
               <TextInput
-                label="Server address"
-                description="For example https://api.your-shelter.org or http://192.168.1.20:8787"
-                placeholder="https://…"
+                label="Server address or pairing code"
+                description="For example https://api.your-shelter.org, or the pairing code from a shelter desk on your network"
+                placeholder="https://… or shelterdesk:…"
                 value={remote}
                 onChange={(event) => setRemote(event.currentTarget.value)}
                 required
               />
-              <PasswordInput
-                label="API key"
-                description={
-                  summary?.hasKey
-                    ? `A key is stored (${summary.keyProtection === 'encrypted' ? 'encrypted' : 'in a file only you can read'}). Leave empty to keep it.`
-                    : 'From your shelter’s coordinator.'
-                }
-                value={apiKey}
-                onChange={(event) => setApiKey(event.currentTarget.value)}
-                autoComplete="off"
-              />
+              {pairing?.kind === 'pairing' && (
+                <PairingPreview
+                  code={pairing}
+                  deskName={deskName}
+                  onDeskName={setDeskName}
+                  disabled={saving}
+                />
+              )}
+              {pairing?.kind !== 'pairing' && summary?.fingerprint && sameRemote(remote, summary.remote) && (
+                <Stack gap={4}>
+                  <FingerprintGrid
+                    fingerprint={summary.fingerprint}
+                    label="The shelter’s certificate fingerprint (checked on every sync)"
+                  />
+                  <Text size="xs" c="dimmed">
+                    Read it aloud with someone at the shelter desk to check that both screens show the same.
+                  </Text>
+                </Stack>
+              )}
+              {pairing?.kind !== 'pairing' && (
+                <PasswordInput
+                  label="API key"
+                  description={
+                    summary?.hasKey
+                      ? `A key is stored (${summary.keyProtection === 'encrypted' ? 'encrypted' : 'in a file only you can read'}). Leave empty to keep it.`
+                      : 'From your shelter’s coordinator.'
+                  }
+                  value={apiKey}
+                  onChange={(event) => setApiKey(event.currentTarget.value)}
+                  autoComplete="off"
+                />
+              )}
             </>
           )}
           {mode === 'standalone' && (
@@ -213,7 +256,7 @@ export function ConnectionCard() {
             <Button type="submit" loading={saving}>
               {mode === 'none' ? 'Disconnect' : 'Save and connect'}
             </Button>
-            {mode === 'remote' && (
+            {mode === 'remote' && pairing?.kind !== 'pairing' && (
               <Button
                 variant="default"
                 onClick={() => void test()}

@@ -63,11 +63,13 @@ export function SettingsScreen() {
 function PreferencesCard({ settings }: { settings: DeskSettings }) {
   const { update } = useSettings();
   const [name, setName] = useState(settings.shelterName);
+  const [deskName, setDeskName] = useState(settings.deskName);
   const [error, setError] = useState<DeskError>();
   const [saved, setSaved] = useState(false);
   const [saving, setSaving] = useState(false);
 
   useEffect(() => setName(settings.shelterName), [settings.shelterName]);
+  useEffect(() => setDeskName(settings.deskName), [settings.deskName]);
 
   async function save(patch: Parameters<typeof update>[0]): Promise<void> {
     setSaving(true);
@@ -86,6 +88,11 @@ function PreferencesCard({ settings }: { settings: DeskSettings }) {
   function submitName(event: FormEvent) {
     event.preventDefault();
     void save({ shelterName: name });
+  }
+
+  function submitDeskName(event: FormEvent) {
+    event.preventDefault();
+    void save({ deskName });
   }
 
   return (
@@ -140,6 +147,22 @@ function PreferencesCard({ settings }: { settings: DeskSettings }) {
               style={{ flex: 1 }}
             />
             <Button type="submit" loading={saving} disabled={name.trim() === settings.shelterName}>
+              Save
+            </Button>
+          </Group>
+        </form>
+        <form onSubmit={submitDeskName}>
+          <Group align="flex-end" wrap="nowrap">
+            <TextInput
+              label="This desk’s name"
+              description="When this desk pairs with a shelter on your network, its key is listed there under this name (empty: the computer’s name)."
+              placeholder="e.g. Front desk"
+              value={deskName}
+              onChange={(event) => setDeskName(event.currentTarget.value)}
+              maxLength={60}
+              style={{ flex: 1 }}
+            />
+            <Button type="submit" loading={saving} disabled={deskName.trim() === settings.deskName}>
               Save
             </Button>
           </Group>

@@ -18,15 +18,29 @@ import { useEffect, useState } from 'react';
 import type { LanSharing } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
+import { FingerprintGrid } from '../components/fingerprint-grid';
 import { useAction } from './use-shelter';
 
-/** The switch that lets other desks on the network reach this shelter, with the code they paste. */
+/** How often the card asks again while sharing, so a code a desk has used or that expired is replaced. */
+const CODE_REFRESH_MS = 15_000;
+
+const timeOf = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+
+/** The switch that lets other desks on the network reach this shelter, with the pairing code they paste. */
 export function LanSharingCard() {
   const api = useDesk();
   const query = useDeskQuery('shelter.lan.get');
   const [state, setState] = useState<LanSharing>();
   const action = useAction();
   useEffect(() => setState(query.data), [query.data]);
+  const sharing = state?.enabled === true && state.address !== null;
+  useEffect(() => {
+    if (!sharing) return;
+    const timer = setInterval(() => {
+      api.call('shelter.lan.get').then(setState, () => undefined);
+    }, CODE_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [api, sharing]);
 
   async function toggle(enabled: boolean) {
     const next = await action.run(() => api.call('shelter.lan.set', { enabled }));
@@ -61,9 +75,9 @@ export function LanSharingCard() {
             disabled={action.busy}
           />
           <Text size="sm" c="dimmed">
-            While on, anyone on your network who has a key can read and change this shelter’s pets, people and
-            applications through its API, at the address below. Desks without a key get nothing. Keys are
-            listed below; revoke the one in the code to shut a desk out.
+            While on, this shelter answers on your network over an encrypted connection (HTTPS) with its own
+            certificate. A desk joins with a one-time code and gets a key of its own, listed below under its
+            name: revoke that key to shut out that desk alone. Desks without a key get nothing.
           </Text>
           {state.problem && (
             <Alert color="orange" variant="light" icon={<IconAlertTriangle />} title="Sharing is not running">
@@ -76,10 +90,12 @@ export function LanSharingCard() {
                 Address: <Code>{state.address}</Code>
               </Text>
               <Text size="sm">
-                On the other desk, choose “Connect to a server” and paste this connection code:
+                On the other desk, choose “Connect to a server” and paste this pairing code. It works once,
+                until {state.expiresAt ? timeOf(state.expiresAt) : 'it is used'}; a new one appears here
+                after.
               </Text>
               <Group gap="xs" wrap="nowrap" align="flex-start">
-                <Code block aria-label="Connection code" style={{ wordBreak: 'break-all', flex: 1 }}>
+                <Code block aria-label="Pairing code" style={{ wordBreak: 'break-all', flex: 1 }}>
                   {state.code}
                 </Code>
                 <CopyButton value={state.code}>
@@ -95,8 +111,17 @@ export function LanSharingCard() {
                   )}
                 </CopyButton>
               </Group>
+              {state.fingerprint && (
+                <FingerprintGrid
+                  fingerprint={state.fingerprint}
+                  label="This shelter’s certificate fingerprint"
+                />
+              )}
               <List size="sm" c="dimmed">
-                <List.Item>The code holds a write key: share it like a door key.</List.Item>
+                <List.Item>
+                  Before the other desk connects, read the fingerprint aloud while someone there checks it on
+                  their screen, row by row. If any group differs, stop: someone may be listening in.
+                </List.Item>
                 <List.Item>
                   <Button
                     size="compact-xs"
@@ -106,7 +131,7 @@ export function LanSharingCard() {
                   >
                     Make a new code
                   </Button>
-                  revokes the old one: desks using it must be given the new code.
+                  ends this one (if no desk used it yet). Desks already connected keep their own keys.
                 </List.Item>
               </List>
             </Stack>

@@ -24,6 +24,7 @@ import { useLocation } from 'wouter';
 import { parseConnectionCode } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
+import { PairingPreview, pairAndSync } from './pairing-preview';
 import { useAction } from './use-shelter';
 
 /** The first screen of a new desk: connect to a server, run the shelter here, or try the demo shelter. */
@@ -150,11 +151,21 @@ function ConnectCard({ disabled }: { disabled: boolean }) {
   const [, navigate] = useLocation();
   const [remote, setRemote] = useState('');
   const [apiKey, setApiKey] = useState('');
+  const settings = useDeskQuery('settings.get');
+  const [deskName, setDeskName] = useState<string>();
   const action = useAction();
   const code = parseConnectionCode(remote);
 
   async function connect(event: FormEvent) {
     event.preventDefault();
+    if (code?.kind === 'pairing') {
+      const paired = await action.run(async () => {
+        await pairAndSync(api, remote, deskName ?? settings.data?.deskName ?? '');
+        return true;
+      });
+      if (paired) navigate('/');
+      return;
+    }
     const target = code ?? { remote: remote.trim(), apiKey: apiKey.trim() };
     const connected = await action.run(async () => {
       await api.call('sync.connection.set', { mode: 'remote', remote: target.remote, apiKey: target.apiKey });
@@ -205,13 +216,21 @@ function ConnectCard({ disabled }: { disabled: boolean }) {
               disabled={disabled}
             />
           )}
-          {code && (
+          {code?.kind === 'key' && (
             <Text size="xs" c="dimmed">
               Connection code for {code.remote}: the key is included.
             </Text>
           )}
+          {code?.kind === 'pairing' && (
+            <PairingPreview
+              code={code}
+              deskName={deskName ?? settings.data?.deskName ?? ''}
+              onDeskName={setDeskName}
+              disabled={disabled || action.busy}
+            />
+          )}
           <Button type="submit" variant="default" loading={action.busy} disabled={disabled} fullWidth>
-            Test and connect
+            {code?.kind === 'pairing' ? 'They match: connect' : 'Test and connect'}
           </Button>
           {action.error && <DeskErrorAlert error={action.error} title="Not connected" />}
         </Stack>

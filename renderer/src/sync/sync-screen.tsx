@@ -16,7 +16,7 @@ import type { DeskError, DeskStatus } from '../../../shared/desk-api';
 import { useDesk, useDeskStatus } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
-import { describeWhen, STATUS_LOOKS } from '../components/status-presentation';
+import { describeWhen, lookOf } from '../components/status-presentation';
 import { toDeskError } from '../lib/desk-error';
 import { FullCheckCard } from './full-check-card';
 import { OutboxPanel } from './outbox-panel';
@@ -115,7 +115,7 @@ function SetupCards() {
 }
 
 function StatusCard({ status }: { status: DeskStatus }) {
-  const look = STATUS_LOOKS[status.state];
+  const look = lookOf(status);
   const Icon = look.icon;
   const progress = status.progress;
   return (

@@ -4,6 +4,7 @@ import { dashboardCases } from './dashboard-print';
 import { deskUiCases } from './desk-ui';
 import { desktopCases } from './desktop-main';
 import { importCases } from './import-pets';
+import { liveChangeCases } from './live-changes';
 import { lockCases } from './lock-hold';
 import { outboxCases } from './outbox-replay';
 import { restoreCases } from './restore-stall';
@@ -28,4 +29,5 @@ export const benchCases: BenchCase[] = [
   ...dashboardCases,
   ...cliStartCases,
   ...importCases,
+  ...liveChangeCases,
 ];

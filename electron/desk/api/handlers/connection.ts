@@ -1,6 +1,7 @@
+import os from 'node:os';
 import { petListResponseSchema } from '../../../../shared/contract';
-import { DeskCallError } from '../../../../shared/desk-api';
-import { createApiClient } from '../../client';
+import { DeskCallError, parseConnectionCode } from '../../../../shared/desk-api';
+import { ApiError, createApiClient, pairWithShelter } from '../../client';
 import type { ConnectionManager } from '../../sync';
 import type { HandlerRegistry } from '../handler-registry';
 import type { DeskSessions } from '../sessions';
@@ -14,6 +15,8 @@ export function registerConnectionHandlers(
   registry: HandlerRegistry,
   connections: ConnectionManager,
   sessions: DeskSessions,
+  /** This desk's name from its settings ('' when none was given: the host name stands in). */
+  deskName: () => string = () => '',
 ): void {
   // With why what was entered with no connection did not go through, when it did not.
   const summary = async () => {
@@ -33,9 +36,12 @@ export function registerConnectionHandlers(
       throw new DeskCallError({ code: 'invalid_input', message: (error as Error).message });
     }
     // One short try: a person is waiting for the answer, and nothing here is kept.
+    const current = connections.read();
+    const pin = current?.mode === 'remote' && current.remote === plan.remote ? current.pin : undefined;
     const client = createApiClient({
       baseUrl: plan.remote,
       apiKey: plan.apiKey,
+      pin,
       maxAttempts: 1,
       deadlineMs: 15_000,
     });
@@ -48,6 +54,39 @@ export function registerConnectionHandlers(
     } finally {
       await client.close();
     }
+  });
+  registry.handle('sync.connection.pair', async ({ code: text, deskName: given }) => {
+    const code = parseConnectionCode(text);
+    if (!code) {
+      throw new DeskCallError({
+        code: 'invalid_input',
+        message: 'This is not a connection code: copy the whole code (shelterdesk:…) from the shelter desk.',
+      });
+    }
+    if (code.kind === 'key') {
+      await sessions.setConnection({ mode: 'remote', remote: code.remote, apiKey: code.apiKey });
+      return summary();
+    }
+    let paired: { key: string };
+    try {
+      paired = await pairWithShelter({
+        remote: code.remote,
+        fingerprint: code.fingerprint,
+        secret: code.secret,
+        deskName: given || deskName() || os.hostname() || 'Shelter Desk',
+      });
+    } catch (error) {
+      if (error instanceof ApiError) throw new DeskCallError(error.toDeskError());
+      throw error;
+    }
+    await sessions.setConnection({
+      mode: 'remote',
+      remote: code.remote,
+      apiKey: paired.key,
+      pin: code.fingerprint,
+      paired: true,
+    });
+    return summary();
   });
   registry.handle('sync.connection.set', async (input) => {
     try {

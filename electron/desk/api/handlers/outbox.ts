@@ -36,10 +36,18 @@ export function registerOutboxHandlers(
   async function resolveClient(): Promise<ApiClient | undefined> {
     const connection = await sync?.resolve();
     if (!connection) return undefined;
-    const key = `${connection.baseUrl}\n${connection.apiKey}`;
+    const key = `${connection.baseUrl}\n${connection.apiKey}\n${connection.pin ?? ''}`;
     if (cached?.key !== key) {
       void cached?.client.close();
-      cached = { key, client: createApiClient({ baseUrl: connection.baseUrl, apiKey: connection.apiKey }) };
+      cached = {
+        key,
+        client: createApiClient({
+          baseUrl: connection.baseUrl,
+          apiKey: connection.apiKey,
+          pin: connection.pin,
+          paired: connection.paired,
+        }),
+      };
     }
     return cached.client;
   }

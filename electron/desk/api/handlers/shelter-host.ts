@@ -1,13 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { DeskCallError, formatConnectionCode, type LanSharing } from '../../../../shared/desk-api';
+import { DeskCallError, type LanSharing } from '../../../../shared/desk-api';
 import { writeFileAtomic } from '../../../platform/atomic-file';
 import {
   BackupRefusedError,
   dropStaged,
-  type ExtraListener,
   type FolderHold,
   holdServerFolder,
   type RunningApiServer,
@@ -27,6 +25,7 @@ import {
   listBackups,
   pruneAutomaticBackups,
 } from './shelter-backups';
+import { LanShare } from './shelter-lan';
 
 /** The standalone shelter's own settings, beside the desk's: `<dataDir>/shelter.json`. */
 const shelterFileSchema = z.object({
@@ -37,17 +36,42 @@ const shelterFileSchema = z.object({
 });
 type ShelterFile = z.infer<typeof shelterFileSchema>;
 
-export const LAN_KEY_SECRET = 'shelter.lan-write-key';
-export const LAN_KEY_ID_SECRET = 'shelter.lan-write-key-id';
+/** How often a running desk looks at `shelter.json` for sharing turned on or off from the command line. */
+const SHARE_FILE_CHECK_MS = 1000;
 /** How often the desk checks whether the daily backup is due. */
 const BACKUP_CHECK_MS = 60 * 60 * 1000;
 const FIRST_BACKUP_CHECK_MS = 30_000;
 
+/** A shelter's `shelter.json` (defaults when it is missing or unreadable). */
+export function readShelterFile(dataDir: string): ShelterFile {
+  try {
+    const parsed = shelterFileSchema.safeParse(
+      JSON.parse(fs.readFileSync(path.join(dataDir, 'shelter.json'), 'utf8')),
+    );
+    if (parsed.success) return parsed.data;
+  } catch {}
+  return shelterFileSchema.parse({});
+}
+
+/** Turns LAN sharing on or off in `shelter.json`; a desk running that shelter follows within a second. */
+export function writeLanEnabled(dataDir: string, enabled: boolean): void {
+  const file = readShelterFile(dataDir);
+  writeFileAtomic(
+    path.join(dataDir, 'shelter.json'),
+    `${JSON.stringify({ ...file, lan: { ...file.lan, enabled } }, null, 2)}\n`,
+    0o600,
+  );
+}
+
 /**
- * `npm start -- --standalone [--demo]`: makes a data folder a standalone shelter before the desk starts, as the
- * welcome screen's "Run this shelter here" / "Try the demo" do. A folder already standalone keeps its data.
+ * `npm start -- --standalone [--demo] [--share-lan]`: makes a data folder a standalone shelter before the desk
+ * starts, as the welcome screen's "Run this shelter here" / "Try the demo" do (and turns LAN sharing on). A folder
+ * already standalone keeps its data.
  */
-export function prepareStandaloneShelter(dataDir: string, options: { demo: boolean }): void {
+export function prepareStandaloneShelter(
+  dataDir: string,
+  options: { demo: boolean; shareLan?: boolean },
+): void {
   const connectionFile = path.join(dataDir, CONNECTION_FILE);
   const current = connectionSettingsSchema.safeParse(
     (() => {
@@ -72,22 +96,20 @@ export function prepareStandaloneShelter(dataDir: string, options: { demo: boole
   const file = parsed.success ? parsed.data : shelterFileSchema.parse({});
   writeFileAtomic(
     shelterFile,
-    `${JSON.stringify({ ...file, demo: file.demo || options.demo }, null, 2)}\n`,
+    `${JSON.stringify(
+      {
+        ...file,
+        demo: file.demo || options.demo,
+        lan: { ...file.lan, enabled: file.lan.enabled || options.shareLan === true },
+      },
+      null,
+      2,
+    )}\n`,
     0o600,
   );
   if (!current.success) {
     writeFileAtomic(connectionFile, `${JSON.stringify({ mode: 'standalone', port: 0 }, null, 2)}\n`, 0o600);
   }
-}
-
-/** The PC's first non-internal IPv4 address (what other desks on the LAN reach), or undefined. */
-export function lanAddress(): string | undefined {
-  for (const addresses of Object.values(os.networkInterfaces())) {
-    for (const address of addresses ?? []) {
-      if (address.family === 'IPv4' && !address.internal) return address.address;
-    }
-  }
-  return undefined;
 }
 
 function notStandalone(): DeskCallError {
@@ -108,15 +130,23 @@ export class ShelterHost {
   private hold: FolderHold | undefined;
   private startOptions: Parameters<StartStandaloneServer>[0] | undefined;
   private boundPort: number | undefined;
-  private lan: ExtraListener | undefined;
-  private lanProblem: string | null = null;
+  private readonly lan: LanShare;
   private backupTimer: NodeJS.Timeout | undefined;
   private busy: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly context: DeskContext,
-    private readonly env: NodeJS.ProcessEnv = process.env,
-  ) {}
+    env: NodeJS.ProcessEnv = process.env,
+  ) {
+    this.lan = new LanShare({
+      dataDir: context.dataDir,
+      serverDataDir: this.serverDataDir,
+      env,
+      server: () => this.server,
+      staff: () => this.staff(),
+      configuredPort: () => this.readFile().lan.port,
+    });
+  }
 
   private get filename(): string {
     return path.join(this.context.dataDir, 'shelter.json');
@@ -127,11 +157,7 @@ export class ShelterHost {
   }
 
   readFile(): ShelterFile {
-    try {
-      const parsed = shelterFileSchema.safeParse(JSON.parse(fs.readFileSync(this.filename, 'utf8')));
-      if (parsed.success) return parsed.data;
-    } catch {}
-    return shelterFileSchema.parse({});
+    return readShelterFile(this.context.dataDir);
   }
 
   writeFile(patch: Partial<ShelterFile>): ShelterFile {
@@ -193,14 +219,22 @@ export class ShelterHost {
       throw error;
     }
     this.boundPort = this.server.port;
-    if (file.lan.enabled) await this.openLan();
+    if (file.lan.enabled) await this.lan.start();
     this.scheduleBackups();
+    // `npm run cli -- share on|off` writes the file while the desk runs: the desk follows within a second.
+    fs.watchFile(this.filename, { interval: SHARE_FILE_CHECK_MS }, this.followShareFile);
   }
+
+  private readonly followShareFile = () => {
+    const enabled = this.readFile().lan.enabled;
+    if (this.server && enabled !== this.lan.open) void this.setLan(enabled).catch(() => undefined);
+  };
 
   private async stopServer(options: { keepHold?: boolean } = {}): Promise<void> {
     clearTimeout(this.backupTimer);
     this.backupTimer = undefined;
-    await this.closeLan();
+    fs.unwatchFile(this.filename, this.followShareFile);
+    await this.lan.stop({ keepProblem: true });
     const server = this.server;
     this.server = undefined;
     await server?.close();
@@ -312,85 +346,24 @@ export class ShelterHost {
     });
   }
 
-  private lanHost(): string | undefined {
-    return this.env.SHELTER_DESK_LAN_HOST || lanAddress();
-  }
-
-  private lanPort(): number {
-    const fromEnv = z.coerce.number().int().min(0).max(65535).safeParse(this.env.SHELTER_DESK_LAN_PORT);
-    return this.env.SHELTER_DESK_LAN_PORT && fromEnv.success ? fromEnv.data : this.readFile().lan.port;
-  }
-
-  private async openLan(): Promise<void> {
-    if (!this.server || this.lan) return;
-    const host = this.lanHost();
-    if (!host) {
-      this.lanProblem = 'This PC has no network address: connect it to the shelter’s network first.';
-      return;
-    }
-    try {
-      this.lan = await this.server.listenAlso(host, this.lanPort());
-      this.lanProblem = null;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      this.lanProblem =
-        code === 'EADDRINUSE'
-          ? `Port ${this.lanPort()} is already used by another program on this PC.`
-          : `Could not listen on ${host}: ${(error as Error).message}`;
-    }
-  }
-
-  private async closeLan(): Promise<void> {
-    const lan = this.lan;
-    this.lan = undefined;
-    await lan?.close();
-  }
-
-  /** The write key in the connection code: made on first use, kept until a new code is asked for. */
-  private async lanKey(): Promise<string> {
-    const secrets = this.context.secretStore;
-    const stored = await secrets.get(LAN_KEY_SECRET);
-    const id = await secrets.get(LAN_KEY_ID_SECRET);
-    const known =
-      id !== undefined &&
-      this.staff()
-        .listApiKeys()
-        .some((key) => key.id === id && !key.revokedAt);
-    if (stored && known) return stored;
-    const created = this.staff().createApiKey('write', 'LAN sharing (connection code)');
-    await secrets.set(LAN_KEY_SECRET, created.key);
-    await secrets.set(LAN_KEY_ID_SECRET, created.id);
-    return created.key;
-  }
-
   async lanState(): Promise<LanSharing> {
-    const enabled = this.readFile().lan.enabled;
-    if (!enabled || !this.lan) {
-      return { enabled, address: null, code: null, problem: enabled ? this.lanProblem : null };
-    }
-    const address = `${this.lan.origin}/api`;
-    return { enabled, address, code: formatConnectionCode(address, await this.lanKey()), problem: null };
+    return this.lan.state(this.readFile().lan.enabled);
   }
 
   setLan(enabled: boolean): Promise<LanSharing> {
     return this.serial(async () => {
       this.staff();
-      this.writeFile({ lan: { ...this.readFile().lan, enabled } });
-      if (enabled) await this.openLan();
-      else {
-        await this.closeLan();
-        this.lanProblem = null;
-      }
+      if (this.readFile().lan.enabled !== enabled)
+        this.writeFile({ lan: { ...this.readFile().lan, enabled } });
+      if (enabled) await this.lan.start();
+      else await this.lan.stop();
       return this.lanState();
     });
   }
 
   async newLanCode(): Promise<LanSharing> {
-    const id = await this.context.secretStore.get(LAN_KEY_ID_SECRET);
-    if (id) this.staff().revokeApiKey(id);
-    await this.context.secretStore.delete(LAN_KEY_SECRET);
-    await this.context.secretStore.delete(LAN_KEY_ID_SECRET);
-    return this.lanState();
+    this.staff();
+    return this.lan.newCode(this.readFile().lan.enabled);
   }
 
   /** Stops the server if it runs (the desk is closing). */

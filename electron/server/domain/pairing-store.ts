@@ -1,0 +1,104 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import { ApiError } from './api-error';
+import type { ApiKeyRegistry } from './api-key-store';
+
+/** How long a pairing code can be used after it was made. */
+export const PAIRING_CODE_TTL_MS = 15 * 60_000;
+/** Codes used or expired this long ago are deleted when the next one is made. */
+const KEEP_OLD_CODES_MS = 24 * 60 * 60_000;
+
+const ASK_AGAIN =
+  'Ask the shelter desk for a new connection code (Shelter → Keys and sharing → Make a new code).';
+
+interface PairingRow {
+  id: string;
+  expires_at: number;
+  used_at: number | null;
+}
+
+const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+/** The key's name in the Keys list: the desk's own name, so staff can tell desks apart and revoke one alone. */
+export function pairedKeyName(deskName: string): string {
+  const name = deskName.replace(/\s+/g, ' ').trim().slice(0, 72) || 'unnamed desk';
+  return `Desk: ${name}`;
+}
+
+/**
+ * One-time pairing codes: a second desk exchanges one, once and within 15 minutes, for a write key of its own.
+ * Only a SHA-256 of each secret is stored (the secrets are 128 random bits, so no salt or stretching is needed).
+ */
+export class PairingCodes {
+  constructor(
+    private readonly sqlite: Database.Database,
+    private readonly keys: ApiKeyRegistry,
+    private readonly now: () => number,
+  ) {}
+
+  /** A new code's secret (shown once) and when it stops working (ms since epoch). */
+  create(): { secret: string; expiresAt: number } {
+    const now = Math.floor(this.now());
+    const secret = randomBytes(16).toString('base64url');
+    const expiresAt = now + PAIRING_CODE_TTL_MS;
+    this.sqlite.transaction(() => {
+      this.sqlite
+        .prepare('DELETE FROM pairing_codes WHERE MAX(expires_at, COALESCE(used_at, 0)) < ?')
+        .run(now - KEEP_OLD_CODES_MS);
+      this.sqlite
+        .prepare('INSERT INTO pairing_codes (id, secret_hash, created_at, expires_at) VALUES (?, ?, ?, ?)')
+        .run(randomUUID(), hashOf(secret), now, expiresAt);
+    })();
+    return { secret, expiresAt };
+  }
+
+  /** Whether a code can still be used (not used, not expired, not cancelled). */
+  isOpen(secret: string): boolean {
+    const row = this.sqlite
+      .prepare('SELECT id, expires_at, used_at FROM pairing_codes WHERE secret_hash = ?')
+      .get(hashOf(secret)) as PairingRow | undefined;
+    return row !== undefined && row.used_at === null && row.expires_at > this.now();
+  }
+
+  /** Ends a code that was not used (a new one replaces it on the sharing card). */
+  cancel(secret: string): void {
+    this.sqlite
+      .prepare(
+        'UPDATE pairing_codes SET expires_at = MIN(expires_at, ?) WHERE secret_hash = ? AND used_at IS NULL',
+      )
+      .run(Math.floor(this.now()), hashOf(secret));
+  }
+
+  /**
+   * Exchanges a code's secret for a new write key named after the desk; call inside a write transaction (the
+   * code is marked used in the same commit as the key is stored, so it works once even under a race).
+   * @throws ApiError 401 for an unknown secret, 410 for one used or expired, each saying to ask for a new code.
+   */
+  redeem(secret: string, deskName: string): { id: string; key: string; name: string } {
+    const now = Math.floor(this.now());
+    const row = this.sqlite
+      .prepare('SELECT id, expires_at, used_at FROM pairing_codes WHERE secret_hash = ?')
+      .get(hashOf(secret)) as PairingRow | undefined;
+    if (!row) {
+      throw new ApiError(401, 'pairing_code_invalid', 'This connection code is not known to the shelter.', {
+        hint: ASK_AGAIN,
+      });
+    }
+    if (row.used_at !== null) {
+      throw new ApiError(410, 'pairing_code_used', 'This connection code was already used by a desk.', {
+        hint: `A code works once. ${ASK_AGAIN}`,
+      });
+    }
+    if (row.expires_at <= now) {
+      throw new ApiError(410, 'pairing_code_expired', 'This connection code has expired.', {
+        hint: `A code works for 15 minutes. ${ASK_AGAIN}`,
+      });
+    }
+    const name = pairedKeyName(deskName);
+    const created = this.keys.create('write', name);
+    this.sqlite
+      .prepare('UPDATE pairing_codes SET used_at = ?, key_id = ? WHERE id = ?')
+      .run(now, created.id, row.id);
+    return { ...created, name };
+  }
+}

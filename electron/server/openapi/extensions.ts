@@ -1,0 +1,120 @@
+/**
+ * The OpenAPI description of what a Shelter Desk server offers beyond the animal placement service contract (the
+ * hosted service has none of it): the change stream and pairing a desk over the LAN. Each operation is marked
+ * `x-shelter-desk-extension`; a client tells a server that has the stream by the `X-Shelter-Desk-Changes` header on
+ * its answers.
+ */
+type JsonObject = Record<string, unknown>;
+
+const errorBody = { content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } };
+
+export const EXTENSION_TAG = {
+  name: 'shelter-desk-extensions',
+  description:
+    'Offered by a Shelter Desk server only (not by the hosted service): the change stream and LAN pairing.',
+};
+
+/** Top-level `x-shelter-desk-extensions`: what a client can look for, and where. */
+export const EXTENSIONS_SUMMARY: JsonObject = {
+  changeStream: { path: '/api/changes', announcedBy: 'X-Shelter-Desk-Changes', format: 'text/event-stream' },
+  pairing: { path: '/api/pairing', codeLifetimeSeconds: 900, uses: 1 },
+  photos: { path: '/api/photos', announcedBy: 'X-Shelter-Desk-Extensions: photos', format: 'image/jpeg' },
+};
+
+export function extensionPaths(metadataHeaders: JsonObject): JsonObject {
+  return {
+    '/api/changes': {
+      get: {
+        operationId: 'followChanges',
+        summary: 'Change stream: told when anything changed, then pull as usual',
+        description:
+          'A server-sent event stream (any read or write key). It carries no data: `event: ready` when it opens, ' +
+          '`event: change` shortly after any commit (this server or another process on its database), and a ' +
+          'comment line as a heartbeat every 15 s. On `change` (and on `ready` after a reconnection) a client runs ' +
+          'its ordinary pull with `updated_since` and ETags. At most 4 streams per key (a fifth closes the oldest) ' +
+          'and 64 in all. Clients reconnect with backoff; a stream silent for 45 s is dead.',
+        tags: [EXTENSION_TAG.name],
+        'x-shelter-desk-extension': true,
+        responses: {
+          '200': {
+            description: 'The event stream (never ends by itself).',
+            headers: metadataHeaders,
+            content: { 'text/event-stream': { schema: { type: 'string' } } },
+          },
+          '401': { description: 'API key missing or invalid.', headers: metadataHeaders, ...errorBody },
+          '429': {
+            description: 'Hourly limit of stream openings reached.',
+            headers: metadataHeaders,
+            ...errorBody,
+          },
+          '503': { description: 'As many streams open as allowed (`too_many_streams`).', ...errorBody },
+        },
+      },
+    },
+    '/api/pairing': {
+      post: {
+        operationId: 'pairDesk',
+        summary: 'Exchange a one-time pairing secret for a write key named after the desk',
+        description:
+          'No key is needed. The secret comes from a pairing code made on the shelter desk; it works once and for ' +
+          '15 minutes. Desks send it only over TLS to the certificate the code names (its SHA-256). The new key ' +
+          'is listed under `Desk: <desk_name>` and can be revoked alone. Limited per client address.',
+        tags: [EXTENSION_TAG.name],
+        security: [],
+        'x-shelter-desk-extension': true,
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['secret', 'desk_name'],
+                additionalProperties: false,
+                properties: {
+                  secret: { type: 'string', minLength: 8, maxLength: 200 },
+                  desk_name: { type: 'string', minLength: 1, maxLength: 80 },
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          '201': {
+            description: 'Paired: the key is in this answer only.',
+            headers: metadataHeaders,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['key', 'key_id', 'name'],
+                  properties: {
+                    key: { type: 'string' },
+                    key_id: { type: 'string' },
+                    name: { type: 'string' },
+                  },
+                },
+              },
+            },
+          },
+          '400': { description: 'Missing or malformed fields.', headers: metadataHeaders, ...errorBody },
+          '401': {
+            description: 'Unknown secret (`pairing_code_invalid`).',
+            headers: metadataHeaders,
+            ...errorBody,
+          },
+          '410': {
+            description:
+              'Used (`pairing_code_used`) or expired (`pairing_code_expired`): ask for a new code.',
+            headers: metadataHeaders,
+            ...errorBody,
+          },
+          '429': {
+            description: 'Too many attempts from this address.',
+            headers: metadataHeaders,
+            ...errorBody,
+          },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,201 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page, TestInfo } from '@playwright/test';
+import { expect, type RunningDesk, startDesk, test } from './desk-fixture';
+import { shootBoth } from './shelter-helpers';
+
+/** A port free on 127.0.0.1 now: desk A's LAN listener keeps it across its restart. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The pairing code `npm start -- --standalone --share-lan` prints (bounded wait). */
+async function printedCode(desk: RunningDesk): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const match = /^Pairing code \(works once, until [^)]+\): (shelterdesk:\S+)$/m.exec(desk.stdout());
+    if (match?.[1]) return match[1];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`No pairing code printed within 30 s:\n${desk.stdout()}`);
+}
+
+/** One call of a desk's bridge from its page, as the UI makes it. */
+async function call<T>(page: Page, method: string, input: unknown): Promise<T> {
+  const answer = (await page.evaluate(`(async () => {
+    const token = document.querySelector('meta[name="shelter-desk-token"]').content;
+    const response = await fetch('/desk/call/${method}', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-desk-token': token },
+      ${input === undefined ? '' : `body: ${JSON.stringify(JSON.stringify(input))},`}
+    });
+    return response.json();
+  })()`)) as { ok: boolean; value: T; error?: { message: string } };
+  if (!answer.ok) throw new Error(`${method}: ${answer.error?.message}`);
+  return answer.value;
+}
+
+/** WCAG 2.2 AA as the a11y suite checks it: serious or critical findings in either scheme fail. */
+async function expectAccessible(page: Page, name: string): Promise<void> {
+  const findings: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+      .analyze();
+    for (const violation of results.violations) {
+      if (violation.impact === 'serious' || violation.impact === 'critical') {
+        findings.push(`[${scheme}] ${name}: ${violation.id} ${violation.nodes[0]?.target.join(' ')}`);
+      }
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  expect(findings).toEqual([]);
+}
+
+/**
+ * Screenshots in both schemes (kept with the test's output, copied to SHELTER_DESK_SHOTS when it is set), and the
+ * same screen checked with axe.
+ */
+async function shoot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  await shootBoth(page, testInfo, name);
+  await expectAccessible(page, name);
+  const folder = process.env.SHELTER_DESK_SHOTS;
+  if (!folder) return;
+  fs.mkdirSync(folder, { recursive: true });
+  for (const scheme of ['light', 'dark']) {
+    fs.copyFileSync(testInfo.outputPath(`${name}-${scheme}.png`), path.join(folder, `${name}-${scheme}.png`));
+  }
+}
+
+test('two desks over HTTPS: pairing by code, a status change on A on B’s open Pets screen within 2 s, through A’s restart', async ({
+  browser,
+}, testInfo) => {
+  test.setTimeout(300_000);
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-e2e-lan-'));
+  const lanPort = String(await freePort());
+  const desks: RunningDesk[] = [];
+  try {
+    const dataA = path.join(root, 'a');
+    let deskA = await startDesk(dataA, ['--standalone', '--demo', '--share-lan'], {
+      SHELTER_DESK_LAN_PORT: lanPort,
+    });
+    desks.push(deskA);
+    const code = await printedCode(deskA);
+    expect(deskA.stdout()).toMatch(new RegExp(`Shared on the LAN at https://127\\.0\\.0\\.1:${lanPort}/api`));
+    const fingerprintLine = /^Certificate fingerprint: (.+)$/m.exec(deskA.stdout())?.[1] ?? '';
+
+    const pageA = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await pageA.goto(`${deskA.url}#/keys`);
+    const card = pageA.getByText('Share with desks on this network');
+    await expect(card).toBeVisible();
+    const grid = pageA.getByRole('group', { name: /This shelter’s certificate fingerprint/ });
+    await expect(grid).toBeVisible();
+    await expect(grid).toHaveAttribute('aria-label', new RegExp(fingerprintLine.replaceAll(' ', ' ')));
+    await grid.scrollIntoViewIfNeeded();
+    await shoot(pageA, testInfo, 'sharing-card');
+
+    // Desk B pairs on its welcome screen: the fingerprint is shown to compare aloud before it connects.
+    const deskB = await startDesk(path.join(root, 'b'));
+    desks.push(deskB);
+    const pageB = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await pageB.goto(deskB.url);
+    await expect(pageB).toHaveURL(/#\/welcome$/);
+    await pageB.getByLabel('Server address or connection code').fill(code);
+    const shown = pageB.getByRole('group', { name: /The shelter’s certificate fingerprint/ });
+    await expect(shown).toHaveAttribute('aria-label', new RegExp(fingerprintLine));
+    await pageB.getByLabel('This desk’s name').fill('Adoption table');
+    await shoot(pageB, testInfo, 'pairing-second-desk');
+    await pageB.getByRole('button', { name: 'They match: connect' }).click();
+    await expect(pageB).not.toHaveURL(/#\/welcome$/, { timeout: 60_000 });
+
+    // A pet both desks show; B keeps its Pets screen open on it.
+    const page = await call<{ items: Array<{ record: { id: string; name: string; status: string } }> }>(
+      pageA,
+      'mirror.pets.list',
+      { status: 'available', limit: 1 },
+    );
+    const pet = page.items[0]?.record;
+    if (!pet) throw new Error('no available pet in the demo shelter');
+    await pageB.goto(`${deskB.url}#/pets`);
+    await pageB.getByLabel('Search').fill(pet.name);
+    const row = pageB.getByRole('table', { name: 'Pets' }).getByRole('row', { name: pet.name }).first();
+    await expect(row).toContainText(/available/i, { timeout: 30_000 });
+
+    const changeOnA = async (pageOfA: Page, status: string, withinMs: number) => {
+      const started = Date.now();
+      await call(pageOfA, 'outbox.updatePet', { id: pet.id, fields: { status } });
+      await expect(row).toContainText(new RegExp(status, 'i'), { timeout: withinMs });
+      return Date.now() - started;
+    };
+    const first = await changeOnA(pageA, 'hold', 2000);
+    testInfo.annotations.push({ type: 'change-to-screen', description: `${first} ms` });
+    console.log(`change on A to B's open Pets screen: ${first} ms`);
+
+    // A's server restarts (the whole desk, same data and LAN port): B's stream reconnects by itself.
+    await pageA.context().close();
+    await deskA.stop();
+    deskA = await startDesk(dataA, ['--standalone', '--share-lan'], { SHELTER_DESK_LAN_PORT: lanPort });
+    desks.push(deskA);
+    const pageA2 = await (await browser.newContext()).newPage();
+    await pageA2.goto(deskA.url);
+    // The first change after the restart may wait out B's reconnection backoff; the next one is live again.
+    const reconnected = await changeOnA(pageA2, 'available', 30_000);
+    const afterRestart = await changeOnA(pageA2, 'hold', 2000);
+    testInfo.annotations.push({ type: 'change-to-screen after restart', description: `${afterRestart} ms` });
+    console.log(
+      `after A's restart, a change on A to B's open Pets screen: ${reconnected} ms, then ${afterRestart} ms`,
+    );
+
+    // A used code is refused on a third desk, with what to do; so is a code naming another certificate.
+    const deskC = await startDesk(path.join(root, 'c'));
+    desks.push(deskC);
+    const pageC = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await pageC.goto(deskC.url);
+    await pageC.getByLabel('Server address or connection code').fill(code);
+    await pageC.getByRole('button', { name: 'They match: connect' }).click();
+    const refusal = pageC.getByRole('alert').filter({ hasText: 'Not connected' });
+    await expect(refusal).toContainText('already used');
+    await expect(refusal).toContainText('new code');
+    await shoot(pageC, testInfo, 'refused-used-code');
+    const freshCode = (await call<{ code: string }>(pageA2, 'shelter.lan.newCode', undefined)).code;
+    const otherPin = freshCode.replace(
+      /pin=([A-Za-z0-9_-])/,
+      (_all, first: string) => `pin=${first === 'A' ? 'B' : 'A'}`,
+    );
+    await pageC.getByLabel('Server address or connection code').fill(otherPin);
+    await pageC.getByRole('button', { name: 'They match: connect' }).click();
+    await expect(refusal).toContainText('different certificate');
+    await shoot(pageC, testInfo, 'refused-other-certificate');
+
+    // Revoking B's key on A cuts B off; B says the shelter disconnected it.
+    await pageA2.goto(`${deskA.url}#/keys`);
+    const keyRow = pageA2.getByRole('row', { name: /Desk: Adoption table/ });
+    await expect(keyRow).toBeVisible();
+    await keyRow.getByRole('button', { name: 'Revoke' }).click();
+    await pageA2
+      .getByRole('dialog', { name: 'Revoke this key?' })
+      .getByRole('button', { name: 'Revoke key' })
+      .click();
+    await expect(keyRow).toContainText('Revoked');
+    await pageB.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Sync' }).click();
+    await pageB.getByRole('button', { name: /Sync now/ }).click();
+    await expect(pageB.getByRole('status', { name: /Disconnected by the shelter/ })).toBeVisible({
+      timeout: 30_000,
+    });
+    await shoot(pageB, testInfo, 'desk-disconnected');
+  } finally {
+    for (const desk of desks.reverse()) await desk.stop();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,190 @@
+import type net from 'node:net';
+import path from 'node:path';
+import tls from 'node:tls';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readConnectionSettings } from '../../electron/desk/sync';
+import { generateShelterCertificate } from '../../electron/server/tls/shelter-certificate';
+import { DeskCallError, formatPairingCode, parseConnectionCode } from '../../shared/desk-api';
+import { later, openDesk, tempDir } from './helpers';
+
+// LAN sharing binds loopback on any free port in tests (never the PC's real network).
+beforeAll(() => {
+  process.env.SHELTER_DESK_LAN_HOST = '127.0.0.1';
+  process.env.SHELTER_DESK_LAN_PORT = '0';
+});
+afterAll(() => {
+  delete process.env.SHELTER_DESK_LAN_HOST;
+  delete process.env.SHELTER_DESK_LAN_PORT;
+});
+
+const pet = (name: string) => ({
+  name,
+  species: 'dog',
+  age_category: 'adult',
+  sex: 'male',
+  size: 'medium',
+  status: 'available',
+  health: 'good',
+});
+
+async function sharingShelter() {
+  const dataDir = tempDir();
+  const desk = await openDesk(dataDir);
+  await desk.registry.invoke('shelter.setup', { choice: 'standalone' });
+  const sharing = await desk.registry.invoke('shelter.lan.set', { enabled: true });
+  const code = parseConnectionCode(sharing.code ?? '');
+  if (code?.kind !== 'pairing') throw new Error(`no pairing code: ${sharing.code} ${sharing.problem}`);
+  return { desk, dataDir, sharing, code };
+}
+
+/** Why a desk call was refused (its message), or fails the test when it was not. */
+async function refusal(call: Promise<unknown>): Promise<string> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof DeskCallError) return error.message;
+    throw error;
+  }
+  throw new Error('the call was not refused');
+}
+
+/**
+ * A machine in the middle: a TLS server on 127.0.0.1 with a certificate of its own, which records every byte a
+ * client sends it once the handshake is done (what it could read).
+ */
+async function tlsProxy() {
+  const identity = await generateShelterCertificate();
+  const received: Buffer[] = [];
+  const handshakes = { count: 0 };
+  const server = tls.createServer({ cert: identity.cert, key: identity.key }, (socket) => {
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    socket.on('error', () => undefined);
+  });
+  // Connections the desk opened (a handshake may be cut before the proxy sees it complete).
+  server.on('connection', () => {
+    handshakes.count += 1;
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  later(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const { port } = server.address() as net.AddressInfo;
+  return { address: `https://127.0.0.1:${port}/api`, received, handshakes };
+}
+
+describe('LAN sharing: HTTPS only, pinned certificate, one key per desk by one-time code', () => {
+  it('answers plain HTTP on the LAN port with a refusal and nothing else; keeps loopback plain', async () => {
+    const { desk, sharing, code } = await sharingShelter();
+    expect(code.remote).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/api$/);
+    expect(sharing.fingerprint).toBe(code.fingerprint);
+    const plain = code.remote.replace('https://', 'http://');
+    const answer = await fetch(`${plain}/pets?limit=1`, { headers: { 'x-api-key': 'sd_w_anything' } });
+    expect(answer.status).toBe(426);
+    expect(await answer.json()).toMatchObject({ code: 'https_required' });
+    const apiUrl = (await desk.registry.invoke('shelter.overview')).apiUrl as string;
+    expect(apiUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
+  }, 60_000);
+
+  it('pairs two desks, each with its own named key; a used or expired code is refused; a revoked desk is cut off alone', async () => {
+    const { desk: deskA, dataDir: dataA, code } = await sharingShelter();
+    const deskB = await openDesk(path.join(tempDir(), 'b'));
+    const deskC = await openDesk(path.join(tempDir(), 'c'));
+
+    const first = await deskA.registry.invoke('shelter.lan.get');
+    await deskB.registry.invoke('sync.connection.pair', { code: first.code ?? '', deskName: 'Front desk' });
+    const connectionB = await deskB.registry.invoke('sync.connection.get');
+    expect(connectionB).toMatchObject({ mode: 'remote', fingerprint: code.fingerprint });
+
+    // The code on the card worked once: a second desk using it is told to ask for a new one.
+    const reused = await refusal(
+      deskC.registry.invoke('sync.connection.pair', { code: first.code ?? '', deskName: 'Adoption table' }),
+    );
+    expect(reused).toMatch(/already used/);
+    expect(reused).toMatch(/new code/);
+
+    // The card shows a fresh code once the last one was used; an expired one is refused the same way.
+    const second = await deskA.registry.invoke('shelter.lan.get');
+    expect(second.code).not.toBe(first.code);
+    const expiring = await deskA.registry.invoke('shelter.lan.newCode');
+    const db = new Database(path.join(dataA, 'standalone', 'server.sqlite'));
+    db.prepare('UPDATE pairing_codes SET expires_at = 0 WHERE used_at IS NULL').run();
+    db.close();
+    const expired = await refusal(
+      deskC.registry.invoke('sync.connection.pair', {
+        code: expiring.code ?? '',
+        deskName: 'Adoption table',
+      }),
+    );
+    expect(expired).toMatch(/expired/);
+    expect(expired).toMatch(/new code/);
+    const fresh = await deskA.registry.invoke('shelter.lan.newCode');
+    await deskC.registry.invoke('sync.connection.pair', {
+      code: fresh.code ?? '',
+      deskName: 'Adoption table',
+    });
+
+    // Both desks sync; each has a key of its own, listed under its name with its last use.
+    await deskA.registry.invoke('outbox.createPet', { fields: pet('Alpha from A') });
+    await deskA.registry.invoke('sync.now');
+    for (const desk of [deskB, deskC]) {
+      const run = await desk.registry.invoke('sync.now');
+      expect(run?.complete).toBe(true);
+      const found = await desk.registry.invoke('mirror.pets.list', { search: 'Alpha from A' });
+      expect(found.items).toHaveLength(1);
+    }
+    const keys = await deskA.registry.invoke('shelter.keys.list');
+    const keyB = keys.find((key) => key.name === 'Desk: Front desk');
+    const keyC = keys.find((key) => key.name === 'Desk: Adoption table');
+    expect(keyB?.kind).toBe('write');
+    expect(keyB?.lastUsedAt).not.toBeNull();
+    expect(keyC?.lastUsedAt).not.toBeNull();
+
+    // Revoking B's key cuts off B alone, which says the shelter disconnected it; C goes on.
+    await deskA.registry.invoke('shelter.keys.revoke', { id: keyB?.id ?? '' });
+    await deskB.registry.invoke('sync.now');
+    const statusB = await deskB.registry.invoke('status.get');
+    expect(statusB.state).toBe('needs-auth');
+    expect(statusB.error?.message).toMatch(/shelter disconnected this desk/);
+    await deskA.registry.invoke('outbox.createPet', { fields: pet('Bravo from A') });
+    await deskA.registry.invoke('sync.now');
+    expect((await deskC.registry.invoke('sync.now'))?.complete).toBe(true);
+    expect((await deskC.registry.invoke('mirror.pets.list', { search: 'Bravo from A' })).items).toHaveLength(
+      1,
+    );
+  }, 120_000);
+
+  it('refuses a server with another certificate before sending anything: no pairing secret, no key, no body', async () => {
+    const { desk: deskA, code } = await sharingShelter();
+    const proxy = await tlsProxy();
+    const deskB = await openDesk(path.join(tempDir(), 'b'));
+
+    // Pairing through the machine in the middle: the code names the shelter's certificate, not the proxy's.
+    const secret = (await deskA.registry.invoke('shelter.lan.newCode')).code ?? '';
+    const parsed = parseConnectionCode(secret);
+    if (parsed?.kind !== 'pairing') throw new Error('no pairing code');
+    const redirected = formatPairingCode(proxy.address, parsed.fingerprint, parsed.secret);
+    const message = await refusal(deskB.registry.invoke('sync.connection.pair', { code: redirected }));
+    expect(message).toMatch(/different certificate/);
+    // The desk did reach the proxy, then sent it nothing it could read.
+    expect(proxy.handshakes.count).toBeGreaterThan(0);
+    expect(Buffer.concat(proxy.received).length).toBe(0);
+    expect((await deskB.registry.invoke('sync.connection.get')).mode).toBe('none');
+
+    // A paired desk checks the pin on every later sync: pointed at the proxy, it sends neither key nor changes.
+    await deskB.registry.invoke('sync.connection.pair', { code: secret });
+    const dataB = deskB.context.dataDir;
+    const settings = readConnectionSettings(dataB);
+    expect(settings).toMatchObject({ mode: 'remote', pin: code.fingerprint, paired: true });
+    await deskB.registry.invoke('outbox.createPet', { fields: pet('Secret pet of B') });
+    await deskB.registry.invoke('sync.connection.set', {
+      mode: 'remote',
+      remote: proxy.address,
+      apiKey: 'sd_w_the-key-b-would-send-000000000',
+      pin: code.fingerprint,
+    });
+    await deskB.registry.invoke('sync.now');
+    const status = await deskB.registry.invoke('status.get');
+    expect(status.error?.message).toMatch(/different certificate/);
+    expect(proxy.handshakes.count).toBeGreaterThan(1);
+    expect(Buffer.concat(proxy.received).length).toBe(0);
+  }, 120_000);
+});
