@@ -117,11 +117,16 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     let connectionsForPhotos: ConnectionManager | undefined;
     const photos = new PhotoCache({
       dir: photoCacheDir(options.dataDir),
-      currentServerOrigin: async () => {
+      currentServer: async () => {
         const connection = await connectionsForPhotos?.resolve();
-        return connection ? new URL(connection.baseUrl).origin : undefined;
+        if (!connection) return undefined;
+        return {
+          origin: new URL(connection.baseUrl).origin,
+          pin: 'pin' in connection ? connection.pin : undefined,
+        };
       },
     });
+    context.onClose(() => photos.close());
     // The standalone shelter (issue #12): runs the embedded server for the connection, closed after the sessions.
     const shelter = new ShelterHost(context);
     context.onClose(() => shelter.close());

@@ -50,7 +50,7 @@ describe('photo cache', () => {
     const cache = new PhotoCache({
       dir: photoCacheDir(dataDir),
       timeoutMs: 2000,
-      currentServerOrigin: async () => base,
+      currentServer: async () => ({ origin: base }),
     });
     // Written when the standalone server listened on another port (nothing listens on port 9 here).
     const stored = `http://127.0.0.1:9/api/photos/${'ab'.repeat(32)}.jpg`;

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { request } from 'undici';
+import { type Dispatcher, request } from 'undici';
 import { storedPhotoHash } from '../../../shared/contract';
+import { pinnedAgent } from '../client/pinned-connect';
 
 /** A photo as the desk keeps it: its bytes and their media type. */
 export interface CachedPhoto {
@@ -24,9 +25,10 @@ export interface PhotoCacheOptions {
   /**
    * The origin of the server the desk is connected to now. A photo a Shelter Desk server stores is named by its
    * content (`/api/photos/<sha256>.jpg`), so it is fetched from this server whatever host and port its address was
-   * written with: a standalone desk's own server gets a new port at each start.
+   * written with: a standalone desk's own server gets a new port at each start. With the `pin` of a shelter paired
+   * over the LAN, that server is reached through the same pinned TLS as the sync (its certificate is self-signed).
    */
-  currentServerOrigin?: () => Promise<string | undefined>;
+  currentServer?: () => Promise<{ origin: string; pin?: string | undefined } | undefined>;
 }
 
 const EXTENSIONS: Record<string, string> = {
@@ -104,10 +106,12 @@ export class PhotoCache {
   /** The eviction under way: one at a time (each reads the whole folder). */
   private evicting: Promise<void> = Promise.resolve();
   private readonly retryAfterMs: number;
-  private readonly currentServerOrigin: PhotoCacheOptions['currentServerOrigin'];
+  private readonly currentServer: PhotoCacheOptions['currentServer'];
+  /** The pinned agent of the paired shelter connected now (made again when the pin changes). */
+  private pinned: { pin: string; agent: Dispatcher } | undefined;
 
   constructor(options: PhotoCacheOptions) {
-    this.currentServerOrigin = options.currentServerOrigin;
+    this.currentServer = options.currentServer;
     this.dir = options.dir;
     this.maxBytes = options.maxBytes ?? 200 * 1024 * 1024;
     this.maxPhotoBytes = options.maxPhotoBytes ?? 8 * 1024 * 1024;
@@ -162,8 +166,18 @@ export class PhotoCache {
     await evicted;
   }
 
-  /** Where to fetch `url` from: a stored photo of a Shelter Desk server from the server connected now. */
-  private async sourceOf(url: string): Promise<URL> {
+  /** Closes the paired shelter's connections, if any (the desk is closing). */
+  async close(): Promise<void> {
+    const pinned = this.pinned;
+    this.pinned = undefined;
+    await pinned?.agent.close();
+  }
+
+  /**
+   * Where to fetch `url` from: a stored photo of a Shelter Desk server from the server connected now (through its
+   * pinned agent when paired over the LAN), any other address as it is.
+   */
+  private async sourceOf(url: string): Promise<{ source: URL; dispatcher?: Dispatcher }> {
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -171,19 +185,27 @@ export class PhotoCache {
       throw new PhotoUnavailableError('The photo address is not a valid address.');
     }
     const hash = storedPhotoHash(url);
-    if (!hash || !this.currentServerOrigin) return parsed;
-    const origin = await this.currentServerOrigin().catch(() => undefined);
-    return origin ? new URL(`/api/photos/${hash}.jpg`, origin) : parsed;
+    if (!hash || !this.currentServer) return { source: parsed };
+    const server = await this.currentServer().catch(() => undefined);
+    if (!server) return { source: parsed };
+    const source = new URL(`/api/photos/${hash}.jpg`, server.origin);
+    if (!server.pin) return { source };
+    if (this.pinned?.pin !== server.pin) {
+      void this.pinned?.agent.close();
+      this.pinned = { pin: server.pin, agent: pinnedAgent(server.pin, { connectTimeoutMs: this.timeoutMs }) };
+    }
+    return { source, dispatcher: this.pinned.agent };
   }
 
   private async download(url: string): Promise<CachedPhoto> {
-    const parsed = await this.sourceOf(url);
+    const { source: parsed, dispatcher } = await this.sourceOf(url);
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
       throw new PhotoUnavailableError('Only http and https photo addresses are fetched.');
     }
     let response: Awaited<ReturnType<typeof request>>;
     try {
       response = await request(parsed, {
+        ...(dispatcher && { dispatcher }),
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
         signal: AbortSignal.timeout(this.timeoutMs),
