@@ -31,7 +31,8 @@ export function PrintMenu({
 
   return (
     <Stack gap={6} align="flex-start">
-      <Menu position="bottom-start" withinPortal>
+      {/* No focus placeholder: its role="presentation" is not allowed in a menu (axe aria-required-children). */}
+      <Menu position="bottom-start" withinPortal withInitialFocusPlaceholder={false}>
         <Menu.Target>
           <Button
             variant={variant}
