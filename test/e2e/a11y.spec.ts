@@ -295,6 +295,7 @@ test('the intake form with its errors and the pet drawer read as they should (ar
       - checkbox "Show on the public list"
       - heading "Details" [level=4]
       - textbox "Intake date"
+      - button "Choose intake date on a calendar"
       - button "Save intake"
   `);
   // Each message is the description of its field, so a screen reader reads it with the field.

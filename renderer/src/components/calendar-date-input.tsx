@@ -1,5 +1,8 @@
-import { DateInput, type DateInputProps } from '@mantine/dates';
-import { calendarDate } from '../lib/dates';
+import { ActionIcon, Popover } from '@mantine/core';
+import { DateInput, type DateInputProps, DatePicker } from '@mantine/dates';
+import { IconCalendar } from '@tabler/icons-react';
+import { useState } from 'react';
+import { calendarDate, localToday } from '../lib/dates';
 
 /**
  * The desk's one input for a date-only field (intake date, a shelter's own date fields): the day shown as
@@ -14,15 +17,84 @@ export function CalendarDateInput({
   value: string | null | undefined;
   onChange(day: string): void;
 }) {
+  const day = calendarDate(value);
   return (
     <DateInput
       placeholder="Pick a day"
       clearable
       popoverProps={{ withinPortal: true }}
+      rightSection={
+        <CalendarButton
+          day={day}
+          onPick={onChange}
+          label={typeof props.label === 'string' ? props.label : 'the day'}
+          disabled={props.disabled}
+        />
+      }
+      rightSectionPointerEvents="all"
+      rightSectionWidth={day ? 64 : 36}
       {...props}
-      value={calendarDate(value) ?? null}
-      onChange={(day) => onChange(calendarDate(day) ?? '')}
+      value={day ?? null}
+      onChange={(picked) => onChange(calendarDate(picked) ?? '')}
       valueFormat="D MMM YYYY"
     />
+  );
+}
+
+/**
+ * The calendar for the keyboard (the input's own calendar follows the mouse and the typed text only): a button that
+ * opens a month grid with the focus on the chosen day (or today); arrow keys move by day and week, Page Up/Down by
+ * month, Enter picks, Escape closes, and the focus comes back to the button.
+ */
+function CalendarButton({
+  day,
+  onPick,
+  label,
+  disabled,
+}: {
+  day: string | undefined;
+  onPick(day: string): void;
+  label: string;
+  disabled: boolean | undefined;
+}) {
+  const [opened, setOpened] = useState(false);
+  const focused = day ?? localToday();
+  return (
+    <Popover
+      opened={opened}
+      onChange={setOpened}
+      trapFocus
+      returnFocus
+      position="bottom-end"
+      shadow="md"
+      withinPortal
+    >
+      <Popover.Target>
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          aria-label={`Choose ${label.toLowerCase()} on a calendar`}
+          onClick={() => setOpened((open) => !open)}
+          disabled={disabled}
+        >
+          <IconCalendar size={18} />
+        </ActionIcon>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <DatePicker
+          value={day ?? null}
+          defaultDate={focused}
+          onChange={(picked) => {
+            if (picked) onPick(picked);
+            setOpened(false);
+          }}
+          // The focus starts on the chosen day; Escape on a day closes this calendar only, not a drawer around it.
+          getDayProps={(date) => ({
+            'data-mantine-stop-propagation': true,
+            ...(date === focused && { 'data-autofocus': true }),
+          })}
+        />
+      </Popover.Dropdown>
+    </Popover>
   );
 }
