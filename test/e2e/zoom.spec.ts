@@ -1,0 +1,75 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './desk-fixture';
+import { shoot } from './helpers';
+
+/**
+ * Reflow (issue #30, item 3; WCAG 1.4.10): at 1280×720, and at 200 % zoom of it (640×360 CSS pixels at device scale
+ * 2, what a magnifier user on such a laptop gets), no main screen scrolls sideways: neither the page nor the main
+ * region. Wide data tables may scroll inside their own box (1.4.10 allows it); the page around them may not.
+ */
+const SCREENS = [
+  'overview',
+  'pets',
+  'intake',
+  'people',
+  'applications',
+  'fees',
+  'contracts',
+  'shelter',
+  'keys',
+  'backup',
+  'sync',
+  'settings',
+];
+
+/** Screens photographed in light and dark, to be looked at. */
+const SHOT = new Set(['overview', 'pets', 'intake']);
+
+/** How far the page and the main region are wider than what they show (0 and 0: no horizontal scroll). */
+async function overflow(page: Page): Promise<{ page: number; main: number }> {
+  return page.evaluate(`(() => {
+    const root = document.scrollingElement;
+    const main = document.getElementById('main-content');
+    return { page: root.scrollWidth - root.clientWidth, main: main.scrollWidth - main.clientWidth };
+  })()`);
+}
+
+for (const [label, viewport, deviceScaleFactor] of [
+  ['1280×720', { width: 1280, height: 720 }, 1],
+  ['200 % zoom of 1280×720', { width: 640, height: 360 }, 2],
+] as const) {
+  test.describe(label, () => {
+    test.use({ viewport, deviceScaleFactor });
+
+    test(`${label}: no main screen scrolls sideways, the page nor its main region; nor does the pet drawer`, async ({
+      page,
+      demoDesk: desk,
+    }, testInfo) => {
+      test.setTimeout(180_000);
+      const wide: string[] = [];
+      for (const screen of SCREENS) {
+        await page.goto(`${desk.url}#/${screen}`);
+        await expect(page.getByRole('heading', { level: 2 }).first()).toBeVisible({ timeout: 30_000 });
+        await page.waitForLoadState('networkidle');
+        const extra = await overflow(page);
+        if (extra.page > 0 || extra.main > 0)
+          wide.push(`${screen}: page ${extra.page} px, main ${extra.main} px`);
+        if (SHOT.has(screen)) await shoot(page, testInfo, `${viewport.width}-${screen}`, false);
+      }
+      // A pet's drawer: its body wraps to the window too.
+      await page.goto(`${desk.url}#/pets`);
+      await page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).press('Enter');
+      const drawer = page.getByRole('dialog', { name: 'Pet details' });
+      await expect(drawer.getByRole('table', { name: 'Pet fields' })).toBeVisible();
+      const body = await drawer
+        .locator('.mantine-Drawer-body')
+        .evaluate(
+          (element: { scrollWidth: number; clientWidth: number }) =>
+            element.scrollWidth - element.clientWidth,
+        );
+      if (body > 0) wide.push(`pet drawer: ${body} px`);
+      await shoot(page, testInfo, `${viewport.width}-pet-drawer`, false);
+      expect(wide).toEqual([]);
+    });
+  });
+}
