@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { audited } from './axe-audit';
 import { expect, test } from './desk-fixture';
+import { shoot } from './helpers';
 
 /**
  * The states the first axe pass (a11y.spec.ts) did not reach: print dialogs, confirmations, the shortcuts list,
@@ -31,6 +32,7 @@ test('the remaining dialogs and states pass axe (WCAG 2.2 AA, serious and critic
     await page.locator('body').press('Shift+?');
     await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
     await check('Keyboard shortcuts dialog');
+    await shoot(page, testInfo, 'shortcuts', false);
     await closeDialog();
 
     // Pets: the event cards dialog (both sources), a kennel card's paper menu and its download, the delete confirmation.
@@ -44,6 +46,7 @@ test('the remaining dialogs and states pass axe (WCAG 2.2 AA, serious and critic
     await cards.getByText('Choose pets', { exact: true }).click();
     await expect(cards.getByText('One card each, in this order.')).toBeVisible();
     await check('Event cards dialog, choosing pets');
+    await shoot(page, testInfo, 'event-cards', false);
     await closeDialog();
 
     await pets.getByRole('row').nth(1).click();
@@ -52,6 +55,7 @@ test('the remaining dialogs and states pass axe (WCAG 2.2 AA, serious and critic
     await drawer.getByRole('button', { name: 'Print kennel card' }).click();
     await expect(page.getByRole('menuitem', { name: 'A4 PDF' })).toBeVisible();
     await check('Kennel card paper menu');
+    await shoot(page, testInfo, 'kennel-card-menu', false);
     const download = page.waitForEvent('download');
     await page.getByRole('menuitem', { name: 'A4 PDF' }).click();
     expect((await download).suggestedFilename()).toMatch(/^kennel-card-.*\.pdf$/);
@@ -61,10 +65,24 @@ test('the remaining dialogs and states pass axe (WCAG 2.2 AA, serious and critic
     const confirm = page.getByRole('dialog', { name: /^Delete / });
     await expect(confirm).toBeVisible();
     await check('Pet delete confirmation');
+    await shoot(page, testInfo, 'pet-delete', false);
     await confirm.getByRole('button', { name: 'Keep' }).click();
     await expect(confirm).toHaveCount(0);
     await page.keyboard.press('Escape');
     await expect(drawer).toHaveCount(0);
+
+    // Intake: the keyboard's calendar open beside the typed date.
+    await go('Intake');
+    await page.getByRole('textbox', { name: 'Intake date' }).focus();
+    await expect(page.locator('[data-dates-dropdown]')).toBeVisible();
+    await check('Intake, date field focused with its calendar');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Choose intake date on a calendar' }).click();
+    await expect(page.getByRole('dialog', { name: 'Choose intake date on a calendar' })).toBeVisible();
+    await check('Intake, calendar open');
+    await shoot(page, testInfo, 'intake-calendar', false);
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
 
     // Fosters: the list, a foster, the foster agreement dialog, the status dialog.
     await go('People');
@@ -96,6 +114,7 @@ test('the remaining dialogs and states pass axe (WCAG 2.2 AA, serious and critic
     await lan.click();
     await expect(page.getByLabel('Connection code')).toBeVisible({ timeout: 30_000 });
     await check('Keys and sharing, LAN sharing on');
+    await shoot(page, testInfo, 'lan-sharing-on', false);
     await lan.click();
     await expect(page.getByLabel('Connection code')).toHaveCount(0);
 
