@@ -221,7 +221,7 @@ async function chartColours(page: Page): Promise<Array<{ mark: string; fill: str
 test('Overview charts: each mark has 3:1 contrast with its card in light and dark (WCAG 1.4.11), and a table of its figures', async ({
   page,
   demoDesk: desk,
-}) => {
+}, testInfo) => {
   test.setTimeout(120_000);
   await page.goto(`${desk.url}#/overview`);
   await expect(page.getByRole('heading', { level: 2, name: 'Overview' })).toBeVisible({ timeout: 30_000 });
@@ -245,5 +245,6 @@ test('Overview charts: each mark has 3:1 contrast with its card in light and dar
       if (contrast < 3) low.push(`[${scheme}] ${mark}: ${fill} on ${card} is ${contrast.toFixed(2)}:1`);
     }
   }
+  await shoot(page, testInfo, 'overview-charts');
   expect([...new Set(low)]).toEqual([]);
 });
