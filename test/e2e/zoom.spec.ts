@@ -25,12 +25,18 @@ const SCREENS = [
 /** Screens photographed in light and dark, to be looked at. */
 const SHOT = new Set(['overview', 'pets', 'intake']);
 
-/** How far the page and the main region are wider than what they show (0 and 0: no horizontal scroll). */
-async function overflow(page: Page): Promise<{ page: number; main: number }> {
+/**
+ * How far the page and the main region are wider than what they show (0 and 0: no horizontal scroll), and the button
+ * labels cut short (a label that does not fit its button loses its end instead of scrolling).
+ */
+async function overflow(page: Page): Promise<{ page: number; main: number; clipped: string[] }> {
   return page.evaluate(`(() => {
     const root = document.scrollingElement;
     const main = document.getElementById('main-content');
-    return { page: root.scrollWidth - root.clientWidth, main: main.scrollWidth - main.clientWidth };
+    const clipped = [...main.querySelectorAll('.mantine-Button-label')]
+      .filter((label) => label.scrollWidth > label.clientWidth + 1)
+      .map((label) => label.textContent);
+    return { page: root.scrollWidth - root.clientWidth, main: main.scrollWidth - main.clientWidth, clipped };
   })()`);
 }
 
@@ -54,6 +60,7 @@ for (const [label, viewport, deviceScaleFactor] of [
         const extra = await overflow(page);
         if (extra.page > 0 || extra.main > 0)
           wide.push(`${screen}: page ${extra.page} px, main ${extra.main} px`);
+        if (extra.clipped.length > 0) wide.push(`${screen}: cut short: ${extra.clipped.join(', ')}`);
         if (SHOT.has(screen)) await shoot(page, testInfo, `${viewport.width}-${screen}`, false);
       }
       // A pet's drawer: its body wraps to the window too.
