@@ -29,14 +29,18 @@ const SHOT = new Set(['overview', 'pets', 'intake']);
  * How far the page and the main region are wider than what they show (0 and 0: no horizontal scroll), and the button
  * labels cut short (a label that does not fit its button loses its end instead of scrolling).
  */
-async function overflow(page: Page): Promise<{ page: number; main: number; clipped: string[] }> {
+async function overflow(
+  page: Page,
+): Promise<{ page: number; main: number; header: number; clipped: string[] }> {
   return page.evaluate(`(() => {
     const root = document.scrollingElement;
     const main = document.getElementById('main-content');
     const clipped = [...main.querySelectorAll('.mantine-Button-label')]
       .filter((label) => label.scrollWidth > label.clientWidth + 1)
       .map((label) => label.textContent);
-    return { page: root.scrollWidth - root.clientWidth, main: main.scrollWidth - main.clientWidth, clipped };
+    const header = document.querySelector('.mantine-AppShell-header');
+    return { page: root.scrollWidth - root.clientWidth, main: main.scrollWidth - main.clientWidth,
+      header: header.scrollWidth - header.clientWidth, clipped };
   })()`);
 }
 
@@ -60,9 +64,12 @@ for (const [label, viewport, deviceScaleFactor] of [
         const extra = await overflow(page);
         if (extra.page > 0 || extra.main > 0)
           wide.push(`${screen}: page ${extra.page} px, main ${extra.main} px`);
+        if (extra.header > 0) wide.push(`${screen}: header ${extra.header} px`);
         if (extra.clipped.length > 0) wide.push(`${screen}: cut short: ${extra.clipped.join(', ')}`);
         if (SHOT.has(screen)) await shoot(page, testInfo, `${viewport.width}-${screen}`, false);
       }
+      // The search stays in the header at any width (an icon button below the small breakpoint).
+      await expect(page.getByRole('banner').getByRole('button', { name: /^Search/ })).toBeVisible();
       // A pet's drawer: its body wraps to the window too.
       await page.goto(`${desk.url}#/pets`);
       await page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).press('Enter');
