@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { audited } from './axe-audit';
 import { expect, test } from './desk-fixture';
 import { shoot } from './helpers';
 
@@ -87,3 +88,29 @@ for (const [label, viewport, deviceScaleFactor] of [
     });
   });
 }
+
+test.describe('200 % zoom, axe', () => {
+  test.use({ viewport: { width: 640, height: 360 }, deviceScaleFactor: 2 });
+
+  test('at 200 % zoom the header, the navigation opened from its burger and a screen pass axe in light and dark', async ({
+    page,
+    demoDesk: desk,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    await audited(page, testInfo, async (check) => {
+      await page.goto(`${desk.url}#/overview`);
+      await expect(page.getByRole('heading', { level: 2, name: 'Overview' })).toBeVisible({
+        timeout: 30_000,
+      });
+      await check('Overview at 200 %');
+      await page
+        .getByRole('banner')
+        .getByRole('button', { name: /navigation/i })
+        .click();
+      await expect(
+        page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Pets' }),
+      ).toBeVisible();
+      await check('Navigation open at 200 %');
+    });
+  });
+});
