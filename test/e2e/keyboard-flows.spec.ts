@@ -76,7 +76,7 @@ test('keyboard only: an intake with the date chosen on the calendar, then its dr
   await pick(page, form.getByRole('combobox', { name: 'Size' }), 'Small');
   await pick(page, form.getByRole('combobox', { name: 'Health' }), 'Good');
 
-  // The calendar: its button, the focus on today, three days back with the arrow keys, Enter.
+  // The calendar: its button, the focus on today, three days away with the arrow keys, Enter.
   const calendar = form.getByRole('button', { name: 'Choose intake date on a calendar' });
   await tabTo(page, calendar);
   await page.keyboard.press('Enter');
@@ -84,11 +84,14 @@ test('keyboard only: an intake with the date chosen on the calendar, then its dr
   await expect(grid).toBeVisible();
   const today = new Date();
   await expect(grid.locator('button:focus')).toHaveAttribute('aria-label', new RegExp(`${today.getDate()}`));
-  for (const key of ['ArrowLeft', 'ArrowLeft', 'ArrowLeft']) await page.keyboard.press(key);
+  // Arrows stay within the month shown: three days back, or forward early in a month.
+  const step = today.getDate() > 3 ? -1 : 1;
+  for (let presses = 0; presses < 3; presses += 1)
+    await page.keyboard.press(step < 0 ? 'ArrowLeft' : 'ArrowRight');
   await page.keyboard.press('Enter');
   await expect(grid).toHaveCount(0);
   await expect(calendar).toBeFocused();
-  const day = new Date(today.getFullYear(), today.getMonth(), today.getDate() - 3);
+  const day = new Date(today.getFullYear(), today.getMonth(), today.getDate() + 3 * step);
   const shown = `${day.getDate()} ${day.toLocaleString('en', { month: 'short' })} ${day.getFullYear()}`;
   // The drawer shows the day in the browser's own format, as the desk writes every calendar date.
   const inDrawer = await page.evaluate<string>(
