@@ -1,4 +1,5 @@
 import {
+  ActionIcon,
   AppShell,
   Badge,
   Box,
@@ -81,6 +82,16 @@ export function AppFrame({ children }: { children: ReactNode }) {
             >
               Search
             </Button>
+            {/* On a narrow window (or at 200 % zoom) the search stays one click away, as an icon. */}
+            <ActionIcon
+              variant="default"
+              size="lg"
+              aria-label="Search"
+              onClick={openSpotlight}
+              hiddenFrom="sm"
+            >
+              <IconSearch size={18} />
+            </ActionIcon>
             <StatusBadge />
           </Group>
         </Group>

@@ -12,7 +12,8 @@ export function ScreenHeader({
   actions?: ReactNode;
 }) {
   return (
-    <Group justify="space-between" align="flex-start" mb="lg" wrap="nowrap">
+    // Wraps: at 200 % zoom the actions go below the title rather than cut their own labels short (WCAG 1.4.10).
+    <Group justify="space-between" align="flex-start" mb="lg">
       <Stack gap={4}>
         <Title order={2}>{title}</Title>
         <Text c="dimmed" size="sm" maw={640}>

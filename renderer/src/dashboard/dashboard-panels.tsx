@@ -16,7 +16,28 @@ import type { Dashboard } from '../../../shared/desk-api';
 import { humanize, statusColor } from '../lib/words';
 import { daysLabel, FigureTable, monthLabel } from './figure-table';
 
-const SPECIES_COLORS: Record<string, string> = { dog: 'orange.6', cat: 'violet.6', rabbit: 'teal.6' };
+/**
+ * The shade of each colour a chart mark (bar, sector) takes: the one with 3:1 contrast against the card in both
+ * schemes (WCAG 1.4.11), white (light) and dark 6 (dark). Mantine's filled shades reach it in one scheme only.
+ */
+const CHART_SHADES: Record<string, number> = {
+  teal: 8,
+  blue: 6,
+  grape: 6,
+  cyan: 7,
+  orange: 8,
+  red: 7,
+  violet: 4,
+  gray: 6,
+};
+
+const chartColor = (color: string) => `${color}.${CHART_SHADES[color] ?? 6}`;
+
+const SPECIES_COLORS: Record<string, string> = {
+  dog: chartColor('orange'),
+  cat: chartColor('violet'),
+  rabbit: chartColor('teal'),
+};
 
 export function Panel({ title, hint, children }: { title: string; hint?: string; children: ReactNode }) {
   return (
@@ -112,7 +133,7 @@ export function InCarePanels({ data }: { data: Dashboard }) {
           rows={byStatus.map((row) => ({
             label: humanize(row.status),
             count: row.count,
-            color: statusColor(row.status),
+            color: chartColor(statusColor(row.status)),
           }))}
         />
         <FigureTable
@@ -127,7 +148,7 @@ export function InCarePanels({ data }: { data: Dashboard }) {
             data={bySpecies.map((row) => ({
               name: humanize(row.species),
               value: row.count,
-              color: SPECIES_COLORS[row.species] ?? 'gray.6',
+              color: SPECIES_COLORS[row.species] ?? chartColor('gray'),
             }))}
             size={180}
             thickness={28}
@@ -140,7 +161,7 @@ export function InCarePanels({ data }: { data: Dashboard }) {
           <Stack gap={8}>
             {bySpecies.map((row) => (
               <Group key={row.species} gap="xs" wrap="nowrap">
-                <ColorSwatch color={swatch(SPECIES_COLORS[row.species] ?? 'gray.6')} size={14} />
+                <ColorSwatch color={swatch(SPECIES_COLORS[row.species] ?? chartColor('gray'))} size={14} />
                 <Text size="sm">
                   {humanize(row.species)}s <b>{row.count.toLocaleString()}</b>
                 </Text>
@@ -177,8 +198,8 @@ export function MonthsPanel({ data }: { data: Dashboard }) {
           data={rows}
           dataKey="month"
           series={[
-            { name: 'Intakes', color: 'cyan.6' },
-            { name: 'Adoptions', color: 'teal.7' },
+            { name: 'Intakes', color: chartColor('blue') },
+            { name: 'Adoptions', color: chartColor('teal') },
           ]}
           withLegend
           tickLine="y"
@@ -207,7 +228,11 @@ export function StayPanel({ data }: { data: Dashboard }) {
       hint={`In care now: median ${daysLabel(inCare.medianDays)}, average ${daysLabel(inCare.averageDays)}. ${adoptedLine}`}
     >
       <CountBars
-        rows={inCare.buckets.map((row) => ({ label: row.label, count: row.count, color: 'grape' }))}
+        rows={inCare.buckets.map((row) => ({
+          label: row.label,
+          count: row.count,
+          color: chartColor('grape'),
+        }))}
       />
       <FigureTable
         caption="Animals in care by time since intake"

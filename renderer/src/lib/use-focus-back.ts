@@ -1,5 +1,31 @@
 import { useLayoutEffect } from 'react';
 
+/** How long after a dialog closes its opener may still be removed by what the dialog did (a list reloading). */
+const OPENER_WATCH_MS = 5000;
+
+const focusMain = () => document.getElementById('main-content')?.focus({ preventScroll: true });
+
+/**
+ * Gives the focus back to `opener`. When the dialog's work removes the opener (an approved application leaves the
+ * inbox once the list reloads), the screen's main region takes the focus instead, so it is not lost to the page and
+ * the next Tab continues on the screen.
+ */
+function focusBack(opener: Element | null): void {
+  if (!(opener instanceof HTMLElement) || !opener.isConnected) {
+    focusMain();
+    return;
+  }
+  opener.focus({ preventScroll: true });
+  const observer = new MutationObserver(() => {
+    if (opener.isConnected) return;
+    observer.disconnect();
+    const active = document.activeElement;
+    if (!active || active === document.body) focusMain();
+  });
+  observer.observe(document.body, { childList: true, subtree: true });
+  window.setTimeout(() => observer.disconnect(), OPENER_WATCH_MS);
+}
+
 /**
  * For a dialog that is mounted already open (keyed per record, so its state starts fresh): Mantine returns the
  * focus only when `opened` changes on a mounted dialog, so here the element that had the focus when the dialog
@@ -11,9 +37,7 @@ export function useFocusBack(open: boolean): void {
     if (!open) return;
     const opener = document.activeElement;
     return () => {
-      window.setTimeout(() => {
-        if (opener instanceof HTMLElement && opener.isConnected) opener.focus({ preventScroll: true });
-      });
+      window.setTimeout(() => focusBack(opener));
     };
   }, []);
 }

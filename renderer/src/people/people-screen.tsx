@@ -22,6 +22,7 @@ import { EmptyState } from '../components/empty-state';
 import { RecordBadges } from '../components/record-badges';
 import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
+import { closeUnlessDialogOnTop } from '../lib/drawer-close';
 import { useNeedsAttention, useReloadOnChange, useStandalone } from '../lib/live-data';
 import { useOpenRequests } from '../lib/open-record';
 import { useRememberedState } from '../lib/remembered';
@@ -138,7 +139,7 @@ export function PeopleScreen() {
 
       <Drawer
         opened={openId !== null}
-        onClose={() => setOpenId(null)}
+        onClose={closeUnlessDialogOnTop(() => setOpenId(null))}
         position="right"
         size="lg"
         title={<Text fw={600}>Person details</Text>}
@@ -147,7 +148,7 @@ export function PeopleScreen() {
       </Drawer>
       <Drawer
         opened={creating !== null}
-        onClose={() => setCreating(null)}
+        onClose={closeUnlessDialogOnTop(() => setCreating(null))}
         position="right"
         size="xl"
         title={<Text fw={600}>Sign someone up</Text>}

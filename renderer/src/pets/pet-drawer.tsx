@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { MirrorPet } from '../../../shared/desk-api';
 import { useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
+import { closeUnlessDialogOnTop } from '../lib/drawer-close';
 import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import { PetEditForm } from './pet-edit-form';
 import { PetView } from './pet-view';
@@ -21,7 +22,7 @@ export function PetDrawer({
   return (
     <Drawer
       opened={id !== null}
-      onClose={onClose}
+      onClose={closeUnlessDialogOnTop(onClose)}
       position="right"
       size="xl"
       title={<Text fw={600}>Pet details</Text>}

@@ -1,5 +1,6 @@
 import { Button, type ButtonProps, Menu, Stack } from '@mantine/core';
 import { IconCheck, IconPrinter } from '@tabler/icons-react';
+import { useRef } from 'react';
 import type { Paper, PrintedPdfResult } from '../../../shared/desk-api';
 import { preferredPaper } from './save-pdf';
 import { DownloadOutcome, useDownloadPdf } from './use-download-pdf';
@@ -26,14 +27,17 @@ export function PrintMenu({
   variant?: ButtonProps['variant'];
   size?: ButtonProps['size'];
 }) {
-  const pdf = useDownloadPdf();
+  const button = useRef<HTMLButtonElement>(null);
+  const pdf = useDownloadPdf(button);
   const last = preferredPaper();
 
   return (
     <Stack gap={6} align="flex-start">
-      <Menu position="bottom-start" withinPortal>
+      {/* No focus placeholder: its role="presentation" is not allowed in a menu (axe aria-required-children). */}
+      <Menu position="bottom-start" withinPortal withInitialFocusPlaceholder={false}>
         <Menu.Target>
           <Button
+            ref={button}
             variant={variant}
             size={size}
             leftSection={<IconPrinter size={16} />}

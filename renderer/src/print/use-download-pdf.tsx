@@ -1,5 +1,5 @@
 import { Text } from '@mantine/core';
-import { useCallback, useState } from 'react';
+import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import type { DeskError, Paper, PrintedPdfResult } from '../../../shared/desk-api';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { toDeskError } from '../lib/desk-error';
@@ -14,13 +14,32 @@ export interface PdfDownload {
   download(paper: Paper, make: (paper: Paper) => Promise<PrintedPdfResult>): Promise<void>;
 }
 
+/**
+ * A busy button is disabled, and the browser drops the focus of a disabled button to the page: once the PDF is
+ * ready, the focus goes back to `returnTo` (a menu's button) or to what had it when the download started, unless the
+ * person moved it elsewhere meanwhile.
+ */
+function restoreFocus(target: Element | null | undefined): void {
+  const active = document.activeElement;
+  if (active && active !== document.body) return;
+  if (target instanceof HTMLElement && target.isConnected) target.focus({ preventScroll: true });
+}
+
 /** The download step every print button shares: busy while the core renders, then what was saved or why not. */
-export function useDownloadPdf(): PdfDownload {
+export function useDownloadPdf(returnTo?: RefObject<HTMLElement | null>): PdfDownload {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<DeskError | undefined>();
   const [saved, setSaved] = useState<string | undefined>();
+  const focusAfter = useRef<Element | null>(null);
+  // Once the button is enabled again (rendered not busy), it can take the focus back.
+  useEffect(() => {
+    if (busy || !focusAfter.current) return;
+    restoreFocus(returnTo?.current ?? focusAfter.current);
+    focusAfter.current = null;
+  }, [busy, returnTo]);
   const download = useCallback(async (paper: Paper, make: (paper: Paper) => Promise<PrintedPdfResult>) => {
     rememberPaper(paper);
+    focusAfter.current = document.activeElement;
     setBusy(true);
     setError(undefined);
     setSaved(undefined);

@@ -1,0 +1,236 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './desk-fixture';
+
+/**
+ * Keyboard only (issue #30, item 2), with no mouse at all: an intake with its date chosen on the calendar, a sign-up
+ * with an application and its approval, a kennel card printed, a backup taken. After each drawer, dialog or menu
+ * closes the focus is back on what opened it, and Tab always leaves a field (never trapped outside a dialog).
+ */
+
+/** Whether `target` holds the focus. */
+const hasFocus = (target: Locator) =>
+  target
+    .first()
+    .evaluate(
+      (element: { ownerDocument: { activeElement: unknown } }) =>
+        element === element.ownerDocument.activeElement,
+    )
+    .catch(() => false);
+
+/** Presses Tab (or Shift+Tab) until `target` has the focus, as a keyboard user gets there (at most `max` presses). */
+async function tabTo(page: Page, target: Locator, max = 80, key = 'Tab'): Promise<void> {
+  const seen: string[] = [];
+  for (let presses = 0; presses <= max; presses += 1) {
+    if (await hasFocus(target)) return;
+    await page.keyboard.press(key);
+    seen.push(await page.evaluate<string>('document.activeElement?.outerHTML.slice(0, 90) ?? "none"'));
+  }
+  throw new Error(
+    `${target} not reached with ${max} presses of ${key}; the focus went to:\n${seen.join('\n')}`,
+  );
+}
+
+/** Goes to a section through the navigation, which comes before the screen: Shift+Tab back to its link, Enter. */
+async function goTo(page: Page, section: string): Promise<void> {
+  const link = page
+    .getByRole('navigation', { name: 'Sections' })
+    .getByRole('link', { name: section, exact: true });
+  await tabTo(page, link, 80, 'Shift+Tab');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 2 }).first()).toBeVisible();
+}
+
+/** Picks `option` in a select or multi-select: Tab to it, open with ArrowDown, arrow to the option, Enter. */
+async function pick(page: Page, combobox: Locator, option: string): Promise<void> {
+  await tabTo(page, combobox);
+  if ((await combobox.getAttribute('aria-expanded')) !== 'true') await page.keyboard.press('ArrowDown');
+  const listbox = page.getByRole('listbox');
+  await expect(listbox.getByRole('option').first()).toBeVisible();
+  for (let presses = 0; presses < 40; presses += 1) {
+    const active = listbox.locator('[data-combobox-selected]');
+    if ((await active.count()) > 0 && (await active.first().textContent())?.trim().startsWith(option)) {
+      await page.keyboard.press('Enter');
+      return;
+    }
+    await page.keyboard.press('ArrowDown');
+  }
+  throw new Error(`No option ${option} in ${combobox}`);
+}
+
+test('keyboard only: an intake with the date chosen on the calendar, then its drawer opened and closed', async ({
+  page,
+  demoDesk: desk,
+}) => {
+  test.setTimeout(150_000);
+  await page.goto(`${desk.url}#/pets`);
+  await expect(page.getByRole('table', { name: 'Pets' }).getByRole('row')).not.toHaveCount(1, {
+    timeout: 30_000,
+  });
+  await goTo(page, 'Intake');
+  const form = page.getByRole('form', { name: 'New pet' });
+  await tabTo(page, form.getByRole('textbox', { name: 'Name' }));
+  await page.keyboard.type('Tabby Keys');
+  await pick(page, form.getByRole('combobox', { name: 'Species' }), 'Cat');
+  await pick(page, form.getByRole('combobox', { name: 'Age' }), 'Adult');
+  await pick(page, form.getByRole('combobox', { name: 'Sex' }), 'Female');
+  await pick(page, form.getByRole('combobox', { name: 'Size' }), 'Small');
+  await pick(page, form.getByRole('combobox', { name: 'Health' }), 'Good');
+
+  // The calendar: its button, the focus on today, three days away with the arrow keys, Enter.
+  const calendar = form.getByRole('button', { name: 'Choose intake date on a calendar' });
+  await tabTo(page, calendar);
+  await page.keyboard.press('Enter');
+  const grid = page.getByRole('dialog', { name: 'Choose intake date on a calendar' });
+  await expect(grid).toBeVisible();
+  const today = new Date();
+  await expect(grid.locator('button:focus')).toHaveAttribute('aria-label', new RegExp(`${today.getDate()}`));
+  // Arrows stay within the month shown: three days back, or forward early in a month.
+  const step = today.getDate() > 3 ? -1 : 1;
+  for (let presses = 0; presses < 3; presses += 1)
+    await page.keyboard.press(step < 0 ? 'ArrowLeft' : 'ArrowRight');
+  await page.keyboard.press('Enter');
+  await expect(grid).toHaveCount(0);
+  await expect(calendar).toBeFocused();
+  const day = new Date(today.getFullYear(), today.getMonth(), today.getDate() + 3 * step);
+  const shown = `${day.getDate()} ${day.toLocaleString('en', { month: 'short' })} ${day.getFullYear()}`;
+  // The drawer shows the day in the browser's own format, as the desk writes every calendar date.
+  const inDrawer = await page.evaluate<string>(
+    `new Date(Date.UTC(${day.getFullYear()}, ${day.getMonth()}, ${day.getDate()})).toLocaleDateString(undefined,
+      { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' })`,
+  );
+  await expect(form.getByRole('textbox', { name: 'Intake date' })).toHaveValue(shown);
+  // Escape on the calendar closes it alone, and the focus comes back to its button.
+  await page.keyboard.press('Enter');
+  await expect(grid).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(grid).toHaveCount(0);
+  await expect(calendar).toBeFocused();
+
+  await tabTo(page, form.getByRole('button', { name: 'Save intake' }));
+  await page.keyboard.press('Enter');
+  const saved = page.getByRole('article', { name: 'Saved intake Tabby Keys' });
+  await expect(saved).toBeVisible({ timeout: 30_000 });
+  const open = saved.getByRole('button', { name: 'Open' });
+  await tabTo(page, open);
+  await page.keyboard.press('Enter');
+  const drawer = page.getByRole('dialog', { name: 'Pet details' });
+  await expect(drawer.getByRole('heading', { level: 2, name: 'Tabby Keys' })).toBeVisible();
+  await expect(drawer.getByRole('table', { name: 'Pet fields' })).toContainText(inDrawer);
+  await page.keyboard.press('Escape');
+  await expect(drawer).toHaveCount(0);
+  await expect(open).toBeFocused();
+});
+
+test('keyboard only: sign up an adopter with an application, then approve it', async ({
+  page,
+  demoDesk: desk,
+}) => {
+  test.setTimeout(180_000);
+  await page.goto(`${desk.url}#/people`);
+  await expect(page.getByRole('table', { name: 'Adopters' }).getByRole('row')).not.toHaveCount(1, {
+    timeout: 30_000,
+  });
+  const newAdopter = page.getByRole('button', { name: 'New adopter' });
+  await tabTo(page, newAdopter);
+  await page.keyboard.press('Enter');
+  const form = page.getByRole('form', { name: 'New person' });
+  await tabTo(page, form.getByRole('textbox', { name: 'Name' }));
+  await page.keyboard.type('Kay Board');
+  await tabTo(page, form.getByRole('textbox', { name: 'Email' }));
+  await page.keyboard.type('kay.board@example.org');
+  await pick(page, form.getByRole('combobox', { name: 'Type of home' }), 'Apartment');
+  await tabTo(page, form.getByRole('checkbox', { name: /Apply to adopt/ }));
+  await page.keyboard.press('Space');
+  const pets = form.getByRole('combobox', { name: 'Pets' });
+  await tabTo(page, pets);
+  await page.keyboard.press('ArrowDown');
+  const option = page.getByRole('listbox').getByRole('option').first();
+  await expect(option).toBeVisible();
+  const petName = ((await option.textContent()) ?? '').split(' · ')[0]?.trim() ?? '';
+  expect(petName).not.toBe('');
+  await pick(page, pets, petName);
+  await page.keyboard.press('Escape');
+  // Escape closed the pet list only: the sign-up is still open.
+  await expect(form).toBeVisible();
+  await tabTo(page, form.getByRole('checkbox', { name: /accepts the agreement/ }));
+  await page.keyboard.press('Space');
+  await tabTo(page, form.getByRole('button', { name: 'Save adopter' }));
+  await page.keyboard.press('Enter');
+  await expect(form).toHaveCount(0, { timeout: 30_000 });
+  await expect(page.getByRole('article', { name: 'Signed up Kay Board' })).toBeVisible();
+  // The drawer closed on saving: the focus is back on the button that opened it.
+  await expect(newAdopter).toBeFocused();
+
+  await goTo(page, 'Applications');
+  const card = page.getByRole('article', { name: 'Application from Kay Board' });
+  await expect(card).toContainText(petName);
+  const approve = card.getByRole('button', { name: 'Approve' });
+  await tabTo(page, approve);
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Approve Kay Board’s application' });
+  await tabTo(page, dialog.getByRole('textbox', { name: 'Note' }));
+  await page.keyboard.type('Approved from the keyboard');
+  await tabTo(page, dialog.getByRole('button', { name: 'Approve' }));
+  await page.keyboard.press('Enter');
+  await expect(dialog).toHaveCount(0);
+  await expect(card).toHaveCount(0);
+  // The card and its Approve button are gone: the focus is on the screen, not lost to the page, and Tab goes on.
+  await expect(page.locator('#main-content')).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.locator('#main-content :focus')).toHaveCount(1);
+});
+
+test('keyboard only: print a kennel card (the PDF arrives) and take a backup', async ({
+  page,
+  demoDesk: desk,
+}) => {
+  test.setTimeout(150_000);
+  await page.goto(`${desk.url}#/pets`);
+  const rows = page.getByRole('table', { name: 'Pets' }).getByRole('row');
+  await expect(rows).not.toHaveCount(1, { timeout: 30_000 });
+  const row = rows.nth(1);
+  const name = (await row.getAttribute('aria-label')) ?? '';
+  await tabTo(page, row);
+  await page.keyboard.press('Enter');
+  const drawer = page.getByRole('dialog', { name: 'Pet details' });
+  await expect(drawer.getByRole('heading', { level: 2, name })).toBeVisible();
+
+  // The paper menu: Enter opens it, the arrow keys choose, Enter prints; Escape leaves the drawer open.
+  const print = drawer.getByRole('button', { name: 'Print kennel card' });
+  await tabTo(page, print);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('menu')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('menu')).toHaveCount(0);
+  await expect(drawer).toBeVisible();
+  await expect(print).toBeFocused();
+  await page.keyboard.press('Enter');
+  const a4 = page.getByRole('menuitem', { name: 'A4 PDF' });
+  for (let presses = 0; presses < 4 && !(await hasFocus(a4)); presses += 1)
+    await page.keyboard.press('ArrowDown');
+  await expect(a4).toBeFocused();
+  const download = page.waitForEvent('download');
+  await page.keyboard.press('Enter');
+  expect((await download).suggestedFilename()).toMatch(/^kennel-card-.*\.pdf$/);
+  await expect(drawer.getByRole('status').filter({ hasText: 'Downloaded kennel-card-' })).toBeVisible();
+  await expect(print).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(drawer).toHaveCount(0);
+  await expect(row).toBeFocused();
+
+  await goTo(page, 'Backup');
+  const backUp = page.getByRole('button', { name: 'Back up now' });
+  await tabTo(page, backUp);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status').filter({ hasText: 'Backup written' })).toBeVisible();
+  const table = page.getByRole('table', { name: 'Backups' });
+  await expect(table.getByText('Made by hand')).toBeVisible();
+  // A restore dialog opened and cancelled with Escape gives the focus back to its Restore… button.
+  const restore = table.getByRole('button', { name: 'Restore…' }).first();
+  await tabTo(page, restore);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: 'Restore this backup?' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(restore).toBeFocused();
+});

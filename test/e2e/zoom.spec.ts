@@ -1,0 +1,116 @@
+import type { Page } from '@playwright/test';
+import { audited } from './axe-audit';
+import { expect, test } from './desk-fixture';
+import { shoot } from './helpers';
+
+/**
+ * Reflow (issue #30, item 3; WCAG 1.4.10): at 1280×720, and at 200 % zoom of it (640×360 CSS pixels at device scale
+ * 2, what a magnifier user on such a laptop gets), no main screen scrolls sideways: neither the page nor the main
+ * region. Wide data tables may scroll inside their own box (1.4.10 allows it); the page around them may not.
+ */
+const SCREENS = [
+  'overview',
+  'pets',
+  'intake',
+  'people',
+  'applications',
+  'fees',
+  'contracts',
+  'shelter',
+  'keys',
+  'backup',
+  'sync',
+  'settings',
+];
+
+/** Screens photographed in light and dark, to be looked at. */
+const SHOT = new Set(['overview', 'pets', 'intake']);
+
+/**
+ * How far the page and the main region are wider than what they show (0 and 0: no horizontal scroll), and the button
+ * labels cut short (a label that does not fit its button loses its end instead of scrolling).
+ */
+async function overflow(
+  page: Page,
+): Promise<{ page: number; main: number; header: number; clipped: string[] }> {
+  return page.evaluate(`(() => {
+    const root = document.scrollingElement;
+    const main = document.getElementById('main-content');
+    const clipped = [...main.querySelectorAll('.mantine-Button-label')]
+      .filter((label) => label.scrollWidth > label.clientWidth + 1)
+      .map((label) => label.textContent);
+    const header = document.querySelector('.mantine-AppShell-header');
+    return { page: root.scrollWidth - root.clientWidth, main: main.scrollWidth - main.clientWidth,
+      header: header.scrollWidth - header.clientWidth, clipped };
+  })()`);
+}
+
+for (const [label, viewport, deviceScaleFactor] of [
+  ['1280×720', { width: 1280, height: 720 }, 1],
+  ['200 % zoom of 1280×720', { width: 640, height: 360 }, 2],
+] as const) {
+  test.describe(label, () => {
+    test.use({ viewport, deviceScaleFactor });
+
+    test(`${label}: no main screen scrolls sideways, the page nor its main region; nor does the pet drawer`, async ({
+      page,
+      demoDesk: desk,
+    }, testInfo) => {
+      test.setTimeout(180_000);
+      const wide: string[] = [];
+      for (const screen of SCREENS) {
+        await page.goto(`${desk.url}#/${screen}`);
+        await expect(page.getByRole('heading', { level: 2 }).first()).toBeVisible({ timeout: 30_000 });
+        await page.waitForLoadState('networkidle');
+        const extra = await overflow(page);
+        if (extra.page > 0 || extra.main > 0)
+          wide.push(`${screen}: page ${extra.page} px, main ${extra.main} px`);
+        if (extra.header > 0) wide.push(`${screen}: header ${extra.header} px`);
+        if (extra.clipped.length > 0) wide.push(`${screen}: cut short: ${extra.clipped.join(', ')}`);
+        if (SHOT.has(screen)) await shoot(page, testInfo, `${viewport.width}-${screen}`, false);
+      }
+      // The search stays in the header at any width (an icon button below the small breakpoint).
+      await expect(page.getByRole('banner').getByRole('button', { name: /^Search/ })).toBeVisible();
+      // A pet's drawer: its body wraps to the window too.
+      await page.goto(`${desk.url}#/pets`);
+      await page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).press('Enter');
+      const drawer = page.getByRole('dialog', { name: 'Pet details' });
+      await expect(drawer.getByRole('table', { name: 'Pet fields' })).toBeVisible();
+      const body = await drawer
+        .locator('.mantine-Drawer-body')
+        .evaluate(
+          (element: { scrollWidth: number; clientWidth: number }) =>
+            element.scrollWidth - element.clientWidth,
+        );
+      if (body > 0) wide.push(`pet drawer: ${body} px`);
+      await shoot(page, testInfo, `${viewport.width}-pet-drawer`, false);
+      expect(wide).toEqual([]);
+    });
+  });
+}
+
+test.describe('200 % zoom, axe', () => {
+  test.use({ viewport: { width: 640, height: 360 }, deviceScaleFactor: 2 });
+
+  test('at 200 % zoom the header, the navigation opened from its burger and a screen pass axe in light and dark', async ({
+    page,
+    demoDesk: desk,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    await audited(page, testInfo, async (check) => {
+      await page.goto(`${desk.url}#/overview`);
+      await expect(page.getByRole('heading', { level: 2, name: 'Overview' })).toBeVisible({
+        timeout: 30_000,
+      });
+      await check('Overview at 200 %');
+      await page
+        .getByRole('banner')
+        .getByRole('button', { name: /navigation/i })
+        .click();
+      await expect(
+        page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Pets' }),
+      ).toBeVisible();
+      await check('Navigation open at 200 %');
+    });
+  });
+});
