@@ -108,15 +108,15 @@ test('the remaining dialogs and states pass axe (WCAG 2.2 AA, serious and critic
     await expect(status).toHaveCount(0);
     await closeDialog();
 
-    // Keys and sharing with the network door open: the address and the connection code.
+    // Keys and sharing with the network door open: the address, a pairing code and the certificate's fingerprint.
     await go('Keys and sharing');
     const lan = page.getByRole('switch', { name: 'Let other desks on this network connect' });
     await lan.click();
-    await expect(page.getByLabel('Connection code')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByLabel('Pairing code')).toBeVisible({ timeout: 30_000 });
     await check('Keys and sharing, LAN sharing on');
     await shoot(page, testInfo, 'lan-sharing-on', false);
     await lan.click();
-    await expect(page.getByLabel('Connection code')).toHaveCount(0);
+    await expect(page.getByLabel('Pairing code')).toHaveCount(0);
 
     // Shelter settings: a status added, the fee rules saved, a contract with unsaved changes, each edit dialog.
     await go('Shelter');

@@ -235,7 +235,7 @@ async function watchForDrawer(page: Page): Promise<void> {
   })()`);
 }
 
-test('with prefers-reduced-motion: reduce the pet drawer is in place at once; without it, it slides in', async ({
+test('the pet drawer is in place and opaque in its first frame, with prefers-reduced-motion and without', async ({
   page,
   demoDesk: desk,
 }) => {
@@ -253,9 +253,9 @@ test('with prefers-reduced-motion: reduce the pet drawer is in place at once; wi
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toHaveCount(0);
   }
-  // Without the preference the panel starts off-screen and slides in (the check can tell the difference)...
-  expect(seen['no-preference']?.duration).not.toBe('0s');
-  // ...with it, the first frame shows the panel fully in place and opaque, with no transition.
+  // No slide at all (a pet opens within the desk's 100 ms budget, and nothing moves for those who asked for less
+  // motion): the first frame shows the panel fully in place and opaque.
+  expect(seen['no-preference']).toEqual({ duration: '0s', opacity: '1', transform: 'none' });
   expect(seen.reduce).toEqual({ duration: '0s', opacity: '1', transform: 'none' });
 });
 

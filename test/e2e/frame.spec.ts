@@ -63,8 +63,8 @@ test('settings show the desk and persist in its data folder across restarts', as
   await expect(about).toContainText('Browser mode');
   await expect(about).toContainText(dataDir);
 
-  await page.getByLabel('Shelter name').fill('Riverside Animal Rescue');
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('textbox', { name: 'Shelter name' }).fill('Riverside Animal Rescue');
+  await page.getByRole('button', { name: 'Save shelter name' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
   await expect(page.getByRole('banner')).toContainText('Riverside Animal Rescue');
 
@@ -90,8 +90,8 @@ test('a settings change in one tab reaches another tab live', async ({ page, con
   await page.goto(desk.url);
   const other = await context.newPage();
   await other.goto(`${desk.url}#/settings`);
-  await other.getByLabel('Shelter name').fill('Second Chance Paws');
-  await other.getByRole('button', { name: 'Save', exact: true }).click();
+  await other.getByRole('textbox', { name: 'Shelter name' }).fill('Second Chance Paws');
+  await other.getByRole('button', { name: 'Save shelter name' }).click();
   await expect(page.getByRole('banner')).toContainText('Second Chance Paws');
 });
 

@@ -176,6 +176,7 @@ test('keyboard only: sign up an adopter with an application, then approve it', a
   await expect(card).toHaveCount(0);
   // The card and its Approve button are gone: the focus is on the screen, not lost to the page, and Tab goes on.
   await expect(page.locator('#main-content')).toBeFocused();
+  await expect(page.locator('#main-content')).toHaveCSS('outline-style', 'solid');
   await page.keyboard.press('Tab');
   await expect(page.locator('#main-content :focus')).toHaveCount(1);
 });

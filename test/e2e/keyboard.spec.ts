@@ -22,6 +22,8 @@ test('the desk is driven from the keyboard: skip link, Ctrl+K, Esc, ?, new intak
   await expect(skip).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page.locator('#main-content')).toBeFocused();
+  // Focus is always visible: the main region shows a ring when the keyboard put the focus there.
+  await expect(page.locator('#main-content')).toHaveCSS('outline-style', 'solid');
 
   // Ctrl+K finds a pet by its shelter id; Enter opens it; Esc closes it.
   await page.keyboard.press('Control+K');

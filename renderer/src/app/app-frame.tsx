@@ -13,6 +13,7 @@ import {
   Text,
   Title,
   UnstyledButton,
+  VisuallyHidden,
 } from '@mantine/core';
 import { useDisclosure, useOs } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
@@ -82,15 +83,11 @@ export function AppFrame({ children }: { children: ReactNode }) {
             >
               Search
             </Button>
-            {/* On a narrow window (or at 200 % zoom) the search stays one click away, as an icon. */}
-            <ActionIcon
-              variant="default"
-              size="lg"
-              aria-label="Search"
-              onClick={openSpotlight}
-              hiddenFrom="sm"
-            >
-              <IconSearch size={18} />
+            {/* On a narrow window (or at 200 % zoom) the search stays one click away, as an icon. Named by its
+                content like the wide button, not by a label: the screens' own "Search" fields keep theirs alone. */}
+            <ActionIcon variant="default" size="lg" onClick={openSpotlight} hiddenFrom="sm">
+              <IconSearch size={18} aria-hidden />
+              <VisuallyHidden>Search</VisuallyHidden>
             </ActionIcon>
             <StatusBadge />
           </Group>
@@ -129,7 +126,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
         </AppShell.Section>
       </AppShell.Navbar>
 
-      <AppShell.Main id="main-content" tabIndex={-1} style={{ outline: 'none' }}>
+      <AppShell.Main id="main-content" tabIndex={-1}>
         <Box maw={1100} mx="auto">
           <DesktopShellEvents />
           {children}

@@ -146,7 +146,12 @@ function PreferencesCard({ settings }: { settings: DeskSettings }) {
               maxLength={80}
               style={{ flex: 1 }}
             />
-            <Button type="submit" loading={saving} disabled={name.trim() === settings.shelterName}>
+            <Button
+              type="submit"
+              loading={saving}
+              disabled={name.trim() === settings.shelterName}
+              aria-label="Save shelter name"
+            >
               Save
             </Button>
           </Group>
@@ -162,7 +167,12 @@ function PreferencesCard({ settings }: { settings: DeskSettings }) {
               maxLength={60}
               style={{ flex: 1 }}
             />
-            <Button type="submit" loading={saving} disabled={deskName.trim() === settings.deskName}>
+            <Button
+              type="submit"
+              loading={saving}
+              disabled={deskName.trim() === settings.deskName}
+              aria-label="Save desk name"
+            >
               Save
             </Button>
           </Group>
