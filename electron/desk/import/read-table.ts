@@ -123,10 +123,31 @@ async function* csvRows(file: string, encoding: TextEncoding, delimiter: string)
   }
 }
 
+/**
+ * ExcelJS's streaming reader, made safe for a zip whose sheets come before `xl/workbook.xml` (ExcelJS's own writer
+ * orders its entries as its writes finish): the reader parses a sheet at once when it has the shared strings and the
+ * relationships, and then reads the sheet names from a workbook it has not parsed yet (`model` undefined). Until the
+ * workbook is parsed, the relationships read as absent, so such a sheet waits in a temporary file as the reader
+ * already does for one that comes before the shared strings.
+ */
+function workbookReader(file: string, options: Record<string, string>): ExcelJS.stream.xlsx.WorkbookReader {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, options);
+  let rels: unknown;
+  Object.defineProperty(reader, 'workbookRels', {
+    get(this: { model?: unknown }) {
+      return this.model ? rels : undefined;
+    },
+    set(value: unknown) {
+      rels = value;
+    },
+  });
+  return reader;
+}
+
 async function sheetNames(file: string): Promise<string[]> {
   const names: string[] = [];
   try {
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, {
+    const reader = workbookReader(file, {
       worksheets: 'emit',
       sharedStrings: 'ignore',
       styles: 'ignore',
@@ -146,7 +167,7 @@ async function sheetNames(file: string): Promise<string[]> {
 }
 
 async function* xlsxRows(file: string, sheetName: string): AsyncGenerator<TableRow> {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, {
+  const reader = workbookReader(file, {
     worksheets: 'emit',
     sharedStrings: 'cache',
     styles: 'cache',
