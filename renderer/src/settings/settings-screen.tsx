@@ -62,14 +62,9 @@ export function SettingsScreen() {
 
 function PreferencesCard({ settings }: { settings: DeskSettings }) {
   const { update } = useSettings();
-  const [name, setName] = useState(settings.shelterName);
-  const [deskName, setDeskName] = useState(settings.deskName);
   const [error, setError] = useState<DeskError>();
   const [saved, setSaved] = useState(false);
   const [saving, setSaving] = useState(false);
-
-  useEffect(() => setName(settings.shelterName), [settings.shelterName]);
-  useEffect(() => setDeskName(settings.deskName), [settings.deskName]);
 
   async function save(patch: Parameters<typeof update>[0]): Promise<void> {
     setSaving(true);
@@ -83,16 +78,6 @@ function PreferencesCard({ settings }: { settings: DeskSettings }) {
     } finally {
       setSaving(false);
     }
-  }
-
-  function submitName(event: FormEvent) {
-    event.preventDefault();
-    void save({ shelterName: name });
-  }
-
-  function submitDeskName(event: FormEvent) {
-    event.preventDefault();
-    void save({ deskName });
   }
 
   return (
@@ -135,48 +120,26 @@ function PreferencesCard({ settings }: { settings: DeskSettings }) {
           nothingFoundMessage="No currency with that code or name"
           maxDropdownHeight={260}
         />
-        <form onSubmit={submitName}>
-          <Group align="flex-end" wrap="nowrap">
-            <TextInput
-              label="Shelter name"
-              description="Shown in the header, so everyone sees which rescue this desk serves."
-              placeholder="e.g. Riverside Animal Rescue"
-              value={name}
-              onChange={(event) => setName(event.currentTarget.value)}
-              maxLength={80}
-              style={{ flex: 1 }}
-            />
-            <Button
-              type="submit"
-              loading={saving}
-              disabled={name.trim() === settings.shelterName}
-              aria-label="Save shelter name"
-            >
-              Save
-            </Button>
-          </Group>
-        </form>
-        <form onSubmit={submitDeskName}>
-          <Group align="flex-end" wrap="nowrap">
-            <TextInput
-              label="This desk’s name"
-              description="When this desk pairs with a shelter on your network, its key is listed there under this name (empty: the computer’s name)."
-              placeholder="e.g. Front desk"
-              value={deskName}
-              onChange={(event) => setDeskName(event.currentTarget.value)}
-              maxLength={60}
-              style={{ flex: 1 }}
-            />
-            <Button
-              type="submit"
-              loading={saving}
-              disabled={deskName.trim() === settings.deskName}
-              aria-label="Save desk name"
-            >
-              Save
-            </Button>
-          </Group>
-        </form>
+        <NameSetting
+          label="Shelter name"
+          description="Shown in the header, so everyone sees which rescue this desk serves."
+          placeholder="e.g. Riverside Animal Rescue"
+          maxLength={80}
+          saveLabel="Save shelter name"
+          value={settings.shelterName}
+          saving={saving}
+          onSave={(shelterName) => void save({ shelterName })}
+        />
+        <NameSetting
+          label="This desk’s name"
+          description="When this desk pairs with a shelter on your network, its key is listed there under this name (empty: the computer’s name)."
+          placeholder="e.g. Front desk"
+          maxLength={60}
+          saveLabel="Save desk name"
+          value={settings.deskName}
+          saving={saving}
+          onSave={(deskName) => void save({ deskName })}
+        />
         {saved && !error && (
           <Group gap={6} c="sage.8" role="status">
             <IconCheck size={16} />
@@ -233,5 +196,47 @@ function AboutCard() {
         </Table>
       )}
     </Card>
+  );
+}
+
+/** One name of the settings (the shelter's, this desk's): a field and its own Save, enabled once it differs. */
+function NameSetting(props: {
+  label: string;
+  description: string;
+  placeholder: string;
+  maxLength: number;
+  saveLabel: string;
+  value: string;
+  saving: boolean;
+  onSave(value: string): void;
+}) {
+  const [value, setValue] = useState(props.value);
+  useEffect(() => setValue(props.value), [props.value]);
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    props.onSave(value);
+  }
+  return (
+    <form onSubmit={submit}>
+      <Group align="flex-end" wrap="nowrap">
+        <TextInput
+          label={props.label}
+          description={props.description}
+          placeholder={props.placeholder}
+          value={value}
+          onChange={(event) => setValue(event.currentTarget.value)}
+          maxLength={props.maxLength}
+          style={{ flex: 1 }}
+        />
+        <Button
+          type="submit"
+          loading={props.saving}
+          disabled={value.trim() === props.value}
+          aria-label={props.saveLabel}
+        >
+          Save
+        </Button>
+      </Group>
+    </form>
   );
 }
