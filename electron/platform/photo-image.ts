@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import sharp, { type Metadata, type OutputInfo } from 'sharp';
+import type { Metadata, OutputInfo, default as Sharp } from 'sharp';
 
 /** Largest file taken in (a phone's full-size photo is 3 to 15 MB; a RAW or a panorama may be more). */
 export const PHOTO_MAX_INPUT_BYTES = 50 * 1024 * 1024;
@@ -19,6 +19,17 @@ const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'heif', 
 /** Qualities tried in turn until the photo fits PHOTO_TARGET_BYTES; then the size is stepped down. */
 const QUALITIES = [82, 74, 66, 58, 50];
 const FALLBACK_EDGES = [1280, 1024, 800];
+
+let sharpModule: Promise<typeof Sharp> | undefined;
+
+/** sharp and its libvips, loaded at the first photo: a command that handles none does not pay for them. */
+function loadSharp(): Promise<typeof Sharp> {
+  sharpModule ??= import('sharp').then(
+    (loaded) =>
+      (loaded as unknown as { default?: typeof Sharp }).default ?? (loaded as unknown as typeof Sharp),
+  );
+  return sharpModule;
+}
 
 export type PhotoRefusal = 'too_large' | 'not_an_image' | 'bad_dimensions';
 
@@ -63,7 +74,7 @@ async function checkInput(bytes: Buffer): Promise<{ width: number; height: numbe
   }
   let metadata: Metadata;
   try {
-    metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
+    metadata = await (await loadSharp())(bytes, { limitInputPixels: false }).metadata();
   } catch {
     throw new PhotoRejectedError(
       'not_an_image',
@@ -96,7 +107,7 @@ async function checkInput(bytes: Buffer): Promise<{ width: number; height: numbe
 
 /** One JPEG encoding of the photo at a long side and quality (EXIF orientation applied, nothing of the metadata kept). */
 async function encode(bytes: Buffer, edge: number, quality: number) {
-  return sharp(bytes, { limitInputPixels: PHOTO_MAX_INPUT_PIXELS, failOn: 'error' })
+  return (await loadSharp())(bytes, { limitInputPixels: PHOTO_MAX_INPUT_PIXELS, failOn: 'error' })
     .rotate()
     .resize({ width: edge, height: edge, fit: 'inside', withoutEnlargement: true })
     .flatten({ background: '#ffffff' })

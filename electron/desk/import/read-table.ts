@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { decodeStream, detectEncoding, type TextEncoding } from './text-encoding';
 
 /** One row of a table file: its line (CSV: where the record starts; xlsx: the sheet's row number) and cells. */
@@ -123,6 +123,16 @@ async function* csvRows(file: string, encoding: TextEncoding, delimiter: string)
   }
 }
 
+let excelJs: Promise<typeof ExcelJS> | undefined;
+
+/** ExcelJS, loaded on the first workbook read: it takes about a quarter of a second, which no other command pays. */
+function loadExcelJs(): Promise<typeof ExcelJS> {
+  excelJs ??= import('exceljs').then(
+    (loaded) => (loaded as unknown as { default?: typeof ExcelJS }).default ?? loaded,
+  );
+  return excelJs;
+}
+
 /**
  * ExcelJS's streaming reader, made safe for a zip whose sheets come before `xl/workbook.xml` (ExcelJS's own writer
  * orders its entries as its writes finish): the reader parses a sheet at once when it has the shared strings and the
@@ -130,8 +140,12 @@ async function* csvRows(file: string, encoding: TextEncoding, delimiter: string)
  * workbook is parsed, the relationships read as absent, so such a sheet waits in a temporary file as the reader
  * already does for one that comes before the shared strings.
  */
-function workbookReader(file: string, options: Record<string, string>): ExcelJS.stream.xlsx.WorkbookReader {
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, options);
+async function workbookReader(
+  file: string,
+  options: Record<string, string>,
+): Promise<ExcelJS.stream.xlsx.WorkbookReader> {
+  const { stream } = await loadExcelJs();
+  const reader = new stream.xlsx.WorkbookReader(file, options);
   let rels: unknown;
   Object.defineProperty(reader, 'workbookRels', {
     get(this: { model?: unknown }) {
@@ -147,7 +161,7 @@ function workbookReader(file: string, options: Record<string, string>): ExcelJS.
 async function sheetNames(file: string): Promise<string[]> {
   const names: string[] = [];
   try {
-    const reader = workbookReader(file, {
+    const reader = await workbookReader(file, {
       worksheets: 'emit',
       sharedStrings: 'ignore',
       styles: 'ignore',
@@ -167,7 +181,7 @@ async function sheetNames(file: string): Promise<string[]> {
 }
 
 async function* xlsxRows(file: string, sheetName: string): AsyncGenerator<TableRow> {
-  const reader = workbookReader(file, {
+  const reader = await workbookReader(file, {
     worksheets: 'emit',
     sharedStrings: 'cache',
     styles: 'cache',
