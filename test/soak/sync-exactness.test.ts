@@ -37,6 +37,7 @@ const behaviourArbitrary: fc.Arbitrary<ServerBehaviour> = fc.record({
   changeBeforeEveryPage: fc.constantFrom(false, true, 'offset-pages' as const),
   maxPageSize: fc.integer({ min: 2, max: 30 }),
   faults: fc.constantFrom(0, 0.03, 0.08),
+  churnWhilePaging: fc.boolean(),
 });
 
 const shelterArbitrary: fc.Arbitrary<ShelterAtStart> = fc.record({

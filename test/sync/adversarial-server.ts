@@ -70,7 +70,7 @@ export interface ServerSnapshot {
   people: Map<string, Person>;
   /** Versions written since the snapshot, by record id, oldest first. */
   later: Map<string, Array<Pet | Person>>;
-  /** Pets hidden without a new version, or deleted, since the snapshot. */
+  /** Pets taken off the public list since the snapshot: hidden (with a new version or without) or deleted. */
   left: Set<string>;
 }
 
@@ -184,8 +184,10 @@ export class AdversarialServer {
   updatePet(id: string, changes: Partial<Pet>): Pet {
     const stored = this.pets.get(id);
     if (!stored) throw new Error(`no pet ${id}`);
+    const wasPublic = stored.pet.show_public;
     stored.pet = { ...stored.pet, ...changes, updated_at: this.stamp() };
     this.noteVersion(stored.pet);
+    if (wasPublic && !stored.pet.show_public) this.noteLeft(id);
     return stored.pet;
   }
 
@@ -234,19 +236,21 @@ export class AdversarialServer {
     const stored = this.pets.get(id);
     if (!stored) return;
     stored.hidden = hidden;
-    if (!touch) {
-      for (const snapshot of this.snapshots) snapshot.left.add(id);
-      return;
-    }
+    if (hidden) this.noteLeft(id);
+    if (!touch) return;
     stored.pet = { ...stored.pet, updated_at: this.stamp() };
     this.noteVersion(stored.pet);
+  }
+
+  private noteLeft(id: string): void {
+    for (const snapshot of this.snapshots) snapshot.left.add(id);
   }
 
   deletePet(id: string): void {
     const stored = this.pets.get(id);
     if (!stored) return;
     stored.deleted = true;
-    for (const snapshot of this.snapshots) snapshot.left.add(id);
+    this.noteLeft(id);
   }
 
   /** What GET /api/pets/{id} would return for every pet that is not deleted. */

@@ -112,6 +112,29 @@ describe('a record taken off the list while the desk pages over it', () => {
     expect(next.complete).toBe(true);
     expectConverged(mirror.db, server, { reconciled: true });
   });
+
+  it('in updated order under one shared stamp: a pet deleted behind the walk cannot vouch for the pets skipped', async () => {
+    server = new AdversarialServer({ order: 'updated', maxPageSize: 22, seed: 7 });
+    await server.start();
+    const byId = server.addPets(43, true).sort((a, b) => (a.id < b.id ? -1 : 1));
+    const shelter = server;
+    shelter.options.beforeListPage = ({ path, pageNo }) => {
+      // Before the second page, two pets of the first page leave the shared stamp (one deleted, one edited): the
+      // offset into the tie now lands two pets further on, and the count of pets seen still matches the total.
+      if (path !== '/api/pets' || pageNo !== 1) return;
+      shelter.deletePet(byId[3]?.id ?? '');
+      shelter.updatePet(byId[7]?.id ?? '', { description: 'Moved to the quiet kennels' });
+    };
+    mirror = await openMirror({ filename: ':memory:' });
+    client = fastClient(server.origin);
+    const snapshot = server.snapshot();
+    const run = await runSync(mirror.db, client);
+    expect(run.complete, run.problems.join(' ')).toBe(true);
+    expectHolds(mirror.db, snapshot, 'first sync');
+    shelter.options.beforeListPage = undefined;
+    expect((await runSync(mirror.db, client, { reconcile: true })).complete).toBe(true);
+    expectConverged(mirror.db, server, { reconciled: true });
+  });
 });
 
 describe('a pet that goes back to an earlier version under the same whole-second stamp', () => {

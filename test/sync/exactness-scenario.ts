@@ -16,6 +16,11 @@ export interface ServerBehaviour {
   maxPageSize: number;
   /** Share of requests answered 500, and again 429, and again dropped. */
   faults: number;
+  /**
+   * Pets leave and join the list while the desk pages it: before three in ten list pages past the first, one public
+   * pet is hidden without a new stamp, deleted, or hidden by staff, or one pet off the list comes back.
+   */
+  churnWhilePaging: boolean;
 }
 
 export interface ShelterAtStart {
@@ -88,10 +93,30 @@ function applyChange(server: AdversarialServer, change: ShelterChange, pick: num
   }
 }
 
+/** See `ServerBehaviour.churnWhilePaging`. */
+function churnBeforeListPages(server: AdversarialServer, random: () => number): void {
+  server.options.beforeListPage = ({ offset }) => {
+    if (offset === 0 || random() > 0.3) return;
+    const listed = server.publicPets();
+    const pet = listed[Math.floor(random() * listed.length)];
+    if (!pet) return;
+    const kind = Math.floor(random() * 4);
+    if (kind === 0) server.hidePet(pet.id, true, false);
+    else if (kind === 1) server.deletePet(pet.id);
+    else if (kind === 2) server.updatePet(pet.id, { show_public: false });
+    else {
+      const off = [...server.pets.values()].filter((s) => !s.deleted && (s.hidden || !s.pet.show_public));
+      const back = off[Math.floor(random() * off.length)];
+      if (back?.hidden) server.hidePet(back.pet.id, false, true);
+      else if (back) server.updatePet(back.pet.id, { show_public: true });
+    }
+  };
+}
+
 /**
  * One generated run: a shelter on an adversarial server, a first sync, then each day's changes followed by a sync.
  * After every sync that reports success the mirror holds what the server held when it began (or later versions),
- * and every pull that did not converge left its checkpoint where it was. Once the server is quiet, a full check
+ * pets that left the list while it ran aside (the list it proved complete no longer shows them), and every pull that did not converge left its checkpoint where it was. Once the server is quiet, a full check
  * (which also asks again about pets off the list, edited there unseen) leaves the mirror equal to it.
  */
 export async function runExactnessScenario(
@@ -100,7 +125,7 @@ export async function runExactnessScenario(
   days: Day[],
   tally: ScenarioTally,
 ): Promise<void> {
-  const { faults, ...options } = behaviour;
+  const { faults, churnWhilePaging, ...options } = behaviour;
   const server = new AdversarialServer({
     ...options,
     failRate: faults,
@@ -108,6 +133,7 @@ export async function runExactnessScenario(
     dropRate: faults,
   });
   await server.start();
+  if (churnWhilePaging) churnBeforeListPages(server, seededRandom(behaviour.seed + 17));
   const mirror = await openMirror({ filename: ':memory:' });
   const client = fastClient(server.origin);
   try {
@@ -133,7 +159,13 @@ export async function runExactnessScenario(
       tally.complete += 1;
       expectHolds(mirror.db, snapshot, `day ${day}`);
     }
-    server.options = { ...server.options, changeBeforeEveryPage: false, failRate: 0, dropRate: 0 };
+    server.options = {
+      ...server.options,
+      changeBeforeEveryPage: false,
+      failRate: 0,
+      dropRate: 0,
+      beforeListPage: undefined,
+    };
     let quiet = await runSync(mirror.db, client, { reconcile: true });
     for (let retry = 0; retry < 2 && !quiet.complete; retry += 1) {
       quiet = await runSync(mirror.db, client, { reconcile: true });

@@ -5,7 +5,7 @@ import type { RequestedPage } from './page-store';
  * that proves: once a fresh `total` of the same query is no more than `size`, every record the list shows was seen
  * during the reading, at its version then or a later one.
  *
- * Once the reading has paged by offset, a `total` lower than the one before means a record left the list while it
+ * Once the reading has paged by offset (or a keyset walk lost its overlap), a `total` lower than the one before means a record left the list while it
  * was read: pages may have shifted past a record never seen, and the records seen so far may include the one that
  * left, so counting them would prove nothing; the count starts again from what is read from then on. (A keyset walk
  * checks each page's overlap instead. A record that left while another joined between the same two requests shows
@@ -26,6 +26,9 @@ export class ListSighting {
 
   /** A page of the reading; `ofQuery`: asked with the reading's own query (so its total counts the same records). */
   notePage(page: RequestedPage, byOffset: boolean, ofQuery: boolean): void {
+    // A keyset walk that found its overlap missing goes on by offset from a later query (`ofQuery` false): from then
+    // on the drops of the reading's own total count too.
+    if (byOffset) this.pagedByOffset = true;
     if (ofQuery) this.noteTotal(page.facts.total, byOffset);
     for (const id of page.facts.ids) this.ids.add(id);
   }
