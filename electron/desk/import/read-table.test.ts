@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readZip, writeZip } from '../../../test/import/zip-order';
 import { matchColumns } from './fields';
 import { openTable, type TableRow, UnreadableFileError } from './read-table';
 import { detectEncoding } from './text-encoding';
@@ -83,6 +84,34 @@ describe('reading table files', () => {
       { line: 4, cells: ['Łukasz', '4 March 2025', '12'] },
     ]);
     await expect(openTable(file, { sheet: 'Dogs' })).rejects.toThrow(UnreadableFileError);
+  });
+
+  it('reads a workbook whose sheets come before xl/workbook.xml in the zip', async () => {
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('Notes').addRow(['Read me']);
+    const sheet = workbook.addWorksheet('Animals');
+    sheet.addRow(['Animal Name', 'Species']);
+    sheet.addRow(['Zoë', 'cat']);
+    const written = path.join(folder, 'written.xlsx');
+    await workbook.xlsx.writeFile(written);
+    // Relationships and shared strings first, then the sheets, the workbook last: the order that made ExcelJS's
+    // streaming reader look sheet names up in a workbook it had not parsed.
+    const rank = (name: string) =>
+      name === 'xl/workbook.xml'
+        ? 4
+        : name.startsWith('xl/worksheets/')
+          ? 2
+          : name === 'xl/_rels/workbook.xml.rels' || name === 'xl/sharedStrings.xml'
+            ? 1
+            : 3;
+    const entries = readZip(fs.readFileSync(written)).sort((a, b) => rank(a.name) - rank(b.name));
+    expect(entries.map((entry) => entry.name).indexOf('xl/workbook.xml')).toBe(entries.length - 1);
+    const file = write('sheets-first.xlsx', writeZip(entries, 'deflate'));
+    expect((await openTable(file)).info.sheets).toEqual(['Notes', 'Animals']);
+    expect(await readAll(file, 'Animals')).toEqual([
+      { line: 1, cells: ['Animal Name', 'Species'] },
+      { line: 2, cells: ['Zoë', 'cat'] },
+    ]);
   });
 
   it('matches headers of other systems to fields; unknown ones are left out unless a custom field has the name', () => {
