@@ -44,6 +44,34 @@ describe('reading table files', () => {
     );
   });
 
+  it('finds UTF-16 without its mark, LE or BE, whether the text is mostly ASCII, Chinese or Greek', async () => {
+    const tables = {
+      ascii: 'Name,Species,Breed\r\nRex,dog,Labrador\r\nTom,cat,Domestic Shorthair\r\n',
+      chinese: '名字,种类\r\n李小龍,狗\r\n王小明,猫\r\n张伟,兔\r\n𠀋𠀌,狗\r\n',
+      greek: 'Όνομα;Είδος\nΑλέξανδρος;σκύλος\nΕλένη;γάτα\n',
+    };
+    for (const [name, text] of Object.entries(tables)) {
+      const le = Buffer.from(text, 'utf16le');
+      const be = Buffer.from(le).swap16();
+      for (const [encoding, bytes] of [
+        ['utf-16le', le],
+        ['utf-16be', be],
+      ] as const) {
+        const file = write(`${name}-${encoding}.csv`, bytes);
+        expect(detectEncoding(file), `${name} ${encoding}`).toEqual({ encoding, bomBytes: 0 });
+        const rows = await readAll(file);
+        expect(rows.map((row) => row.cells.join('|')).join('\n'), `${name} ${encoding}`).toBe(
+          text.trimEnd().replace(/[,;]/g, '|').replace(/\r\n/g, '\n'),
+        );
+      }
+      // The same text in UTF-8 (no zero byte) is not taken for UTF-16.
+      expect(detectEncoding(write(`${name}-utf8.csv`, text)).encoding).toBe('utf-8');
+    }
+    // A file cut in the middle of a character pair at the probe's end is still UTF-16.
+    const long = `Name\n${'𠀋李\n'.repeat(20_000)}`;
+    expect(detectEncoding(write('long-le.csv', Buffer.from(long, 'utf16le'))).encoding).toBe('utf-16le');
+  });
+
   it('reads CSV with its delimiter, quoted line breaks and the line each record starts on', async () => {
     for (const [name, bytes] of [
       ['utf8.csv', `\uFEFF${TEXT}`],
