@@ -21,22 +21,22 @@ afterEach(async () => {
   await mirror.close();
 });
 
-function desk(): ImportDesk {
+const field = (field_key: string, label: string, field_type: string, options: string[] | null = null) => ({
+  field_key,
+  label,
+  field_type,
+  required: false,
+  help_text: null,
+  options,
+  section: null,
+  hidden: false,
+  internal_only: false,
+});
+
+function desk(customFields = [field('kennel', 'Kennel', 'text')]): ImportDesk {
   return {
     db: mirror.db,
-    customFields: [
-      {
-        field_key: 'kennel',
-        label: 'Kennel',
-        field_type: 'text',
-        required: false,
-        help_text: null,
-        options: null,
-        section: null,
-        hidden: false,
-        internal_only: false,
-      },
-    ],
+    customFields,
     statusLabels: new Map([[headerKey('Meet and Greet Ready'), 'Meet and Greet Ready']]),
     writeBatch: (write) => outbox.writeBatch(write),
     today: '2026-11-29',
@@ -136,6 +136,42 @@ describe('importFile', () => {
     });
     const again = await importFile(file, { kind: 'adopters', skipBad: true, updateExisting: true }, desk());
     expect(again).toMatchObject({ imported: 0, updated: 0, matches: [{ by: 'email', outcome: 'skipped' }] });
+  });
+
+  it("takes a select field's value only from its options, matched by label ignoring case", async () => {
+    const fields = [
+      field('run', 'Run', 'select', ['A1', 'Cattery 1']),
+      field('likes', 'Likes', 'multiselect', ['dog', 'cat', 'rabbit']),
+    ];
+    const file = csv([
+      'Name,Species,Run,Likes',
+      'Rex,dog,cattery 1,"Dog, CAT"',
+      'Tom,cat,B9,cat',
+      'Bo,cat,a1,cat; parrot',
+      'Mo,cat,A1,',
+    ]);
+    const report = await importFile(file, { kind: 'pets' }, desk(fields));
+    expect(report).toMatchObject({ imported: 0, blocked: true });
+    expect(report.rejected).toEqual([
+      { line: 3, column: 'Run', reason: '"B9" is not one of the options of Run: A1, Cattery 1' },
+      { line: 4, column: 'Likes', reason: '"parrot" is not one of the options of Likes: dog, cat, rabbit' },
+    ]);
+    expect(await importFile(file, { kind: 'pets', skipBad: true }, desk(fields))).toMatchObject({
+      imported: 2,
+    });
+    expect(entries().map((entry) => JSON.parse(entry.body).custom_field_data)).toEqual([
+      { run: 'Cattery 1', likes: ['dog', 'cat'] },
+      { run: 'A1' },
+    ]);
+    // The JSON cell of an export is held to the same options.
+    const json = csv(['Name,Species,custom_field_data', 'Rex,dog,"{""run"":""Z9"",""likes"":[""CAT""]}"']);
+    expect((await importFile(json, { kind: 'pets' }, desk(fields))).rejected).toEqual([
+      {
+        line: 2,
+        column: 'custom_field_data',
+        reason: 'run: "Z9" is not one of the options of Run: A1, Cattery 1',
+      },
+    ]);
   });
 
   it('refuses a mapping it cannot use before reading any row', async () => {
