@@ -5,7 +5,14 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getPet, type Mirror, statement } from '../mirror';
 import { Outbox, openDeskMirror } from '../outbox';
 import { headerKey } from './fields';
-import { type ImportDesk, type ImportOptions, ImportSetupError, importFile } from './import-file';
+import {
+  CHUNK_MS,
+  CHUNK_ROWS,
+  type ImportDesk,
+  type ImportOptions,
+  ImportSetupError,
+  importFile,
+} from './import-file';
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-import-file-'));
 afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
@@ -172,6 +179,45 @@ describe('importFile', () => {
         reason: 'run: "Z9" is not one of the options of Run: A1, Cattery 1',
       },
     ]);
+  });
+
+  it('writes in short transactions: at most CHUNK_ROWS rows, and none past CHUNK_MS', async () => {
+    const rows = Array.from({ length: 3 * CHUNK_ROWS + 7 }, (_unused, index) => `Pet ${index},cat`);
+    const file = csv(['Name,Species', ...rows]);
+    const counted = (clock: () => number) => {
+      const sizes: number[] = [];
+      const base = desk();
+      const counting: ImportDesk = {
+        ...base,
+        now: clock,
+        writeBatch: (write) =>
+          base.writeBatch((context) => {
+            const done = write(context);
+            sizes.push(done.changed.length);
+            return done;
+          }),
+      };
+      return { sizes, counting };
+    };
+    const byRows = counted(() => 1_000);
+    expect(await importFile(file, { kind: 'pets' }, byRows.counting)).toMatchObject({
+      imported: rows.length,
+    });
+    expect(byRows.sizes).toEqual([CHUNK_ROWS, CHUNK_ROWS, CHUNK_ROWS, 7]);
+
+    // A clock that moves 30 ms at each reading: every transaction ends after its first row.
+    await outbox.close();
+    await mirror.close();
+    mirror = await openDeskMirror({ filename: ':memory:' });
+    outbox = new Outbox({ db: mirror.db });
+    let time = 0;
+    const slow = counted(() => {
+      time += 30;
+      return time;
+    });
+    expect(30 * 2).toBeGreaterThanOrEqual(CHUNK_MS);
+    expect(await importFile(file, { kind: 'pets' }, slow.counting)).toMatchObject({ imported: rows.length });
+    expect(slow.sizes).toEqual(rows.map(() => 1));
   });
 
   it('refuses a mapping it cannot use before reading any row', async () => {

@@ -52,8 +52,15 @@ export class ImportSetupError extends Error {}
 /** "1 row", "7 rows" (with a word between: "7 rejected rows"). */
 const rowCount = (count: number, word = '') => `${count} ${word}${count === 1 ? 'row' : 'rows'}`;
 
-/** Rows written per transaction: short enough that other writers wait little, long enough to be fast. */
-const CHUNK_ROWS = 250;
+/**
+ * Most rows written in one transaction. A row costs 0.4 to 1.2 ms on the shared test machine (the record, its outbox
+ * entry, the mirror's indexes and search, the note of the imported row): 250 rows held the write lock up to 0.3 s,
+ * over the 100 ms other writers (a sync, an edit on the screen) should wait at most; 50 rows held it 18 ms (median)
+ * to 39 ms (longest) in `npm run bench -- import`.
+ */
+export const CHUNK_ROWS = 50;
+/** A transaction also ends once it has held the write lock this long (a slower disk, a busier machine). */
+export const CHUNK_MS = 50;
 const MAX_MATCHES = 1000;
 
 interface PlannedRow {
@@ -148,7 +155,7 @@ async function pass(
   file: string,
   options: ImportOptions,
   desk: ImportDesk,
-  onRow: (row: PlannedRow) => void,
+  onRow: (row: PlannedRow) => void | Promise<void>,
 ): Promise<{ report: Omit<ImportReport, 'summary' | 'blocked' | 'dryRun'>; rejectedRows: number }> {
   const table = await openTable(file, { sheet: options.sheet });
   const rows = table.rows();
@@ -194,7 +201,13 @@ async function pass(
     } else {
       fresh += 1;
     }
-    onRow({ line: row.line, body: built.body, fingerprint, existing: match, defaulted: built.defaulted });
+    await onRow({
+      line: row.line,
+      body: built.body,
+      fingerprint,
+      existing: match,
+      defaulted: built.defaulted,
+    });
   }
   return {
     rejectedRows,
@@ -214,14 +227,21 @@ async function pass(
   };
 }
 
-/** Writes one chunk of rows through the outbox: new records created, matches updated or left as they are. */
-function writeChunk(desk: ImportDesk, options: ImportOptions, chunk: PlannedRow[]) {
+/**
+ * Writes rows of a chunk through the outbox in one transaction, from `start`: new records created, matches updated
+ * or left as they are. Stops after the row that brings the transaction to `CHUNK_MS`; `next` is the first row left.
+ */
+function writeChunk(desk: ImportDesk, options: ImportOptions, chunk: PlannedRow[], start: number) {
   return desk.writeBatch((context) => {
     const changed: Array<{ entityType: EntityType; id: string }> = [];
+    const began = desk.now();
     let imported = 0;
     let updated = 0;
     let unchanged = 0;
-    for (const row of chunk) {
+    let next = start;
+    while (next < chunk.length && (next === start || desk.now() - began < CHUNK_MS)) {
+      const row = chunk[next] as PlannedRow;
+      next += 1;
       if (row.existing) {
         if (row.existing.outcome !== 'updated') continue;
         try {
@@ -249,7 +269,7 @@ function writeChunk(desk: ImportDesk, options: ImportOptions, chunk: PlannedRow[
       recordImportedRow(context.db, options.kind, row.fingerprint, result.entityId, desk.now());
       imported += 1;
     }
-    return { value: { imported, updated, unchanged }, changed };
+    return { value: { imported, updated, unchanged, next }, changed };
   });
 }
 
@@ -290,19 +310,25 @@ export async function importFile(
   let imported = 0;
   let updated = 0;
   let unchanged = 0;
-  const flush = () => {
-    if (chunk.length === 0) return;
-    const done = writeChunk(desk, options, chunk);
-    imported += done.imported;
-    updated += done.updated;
-    unchanged += done.unchanged;
+  // Each transaction is short (CHUNK_ROWS, CHUNK_MS) and the event loop runs between two of them, so a sync or an
+  // edit waits little. All or nothing stays as it was: every row was checked before the first transaction.
+  const flush = async () => {
+    let start = 0;
+    while (start < chunk.length) {
+      const done = writeChunk(desk, options, chunk, start);
+      imported += done.imported;
+      updated += done.updated;
+      unchanged += done.unchanged;
+      start = done.next;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     chunk = [];
   };
-  const written = await pass(file, options, desk, (row) => {
+  const written = await pass(file, options, desk, async (row) => {
     chunk.push(row);
-    if (chunk.length >= CHUNK_ROWS) flush();
+    if (chunk.length >= CHUNK_ROWS) await flush();
   });
-  flush();
+  await flush();
   const { report } = written;
   const skipped = report.totals.existing - updated + written.rejectedRows;
   return {
