@@ -1,5 +1,6 @@
 import {
   type CustomField,
+  PERSON_CREATE_STATUSES,
   personCreateSchema,
   petCreateSchema,
   toFieldErrors,
@@ -11,7 +12,14 @@ import { type ReadValue, readDate } from './written-dates';
 
 /** A row read into the body of a create request, or the problems that keep it out. */
 export type BuiltRecord =
-  | { ok: true; body: Record<string, unknown>; id: string | undefined; defaulted: string[] }
+  | {
+      ok: true;
+      body: Record<string, unknown>;
+      id: string | undefined;
+      defaulted: string[];
+      /** A person's status no create request may carry (denied, suspended, blocked), left out of `body`. */
+      staffStatus?: { status: string; column: string };
+    }
   | { ok: false; problems: ImportRejection[] };
 
 export interface RecordPlan {
@@ -198,6 +206,11 @@ export function buildRecord(plan: RecordPlan, line: number, cells: readonly stri
     delete body.last_name;
     body.type = plan.kind === 'adopters' ? 'adopter' : 'foster';
   }
+  let staffStatus: { status: string; column: string } | undefined;
+  if (plan.kind !== 'pets' && staffOnlyStatus(body.status)) {
+    staffStatus = { status: body.status as string, column: columnOf.get('status') ?? 'status' };
+    delete body.status;
+  }
   if (problems.length > 0) return { ok: false, problems };
   const parsed = (plan.kind === 'pets' ? petCreateSchema : personCreateSchema).safeParse(body);
   if (!parsed.success) {
@@ -214,7 +227,25 @@ export function buildRecord(plan: RecordPlan, line: number, cells: readonly stri
     }
     return { ok: false, problems };
   }
+  if (staffStatus) {
+    // Matched against the desk without it; a new record cannot take it (see `staffStatusReason`).
+    return { ok: true, body: { ...body, status: staffStatus.status }, id, defaulted, staffStatus };
+  }
   return { ok: true, body, id, defaulted };
+}
+
+/** A person status that only the shelter's staff set (denied, suspended, blocked): the API refuses it on create. */
+function staffOnlyStatus(status: unknown): boolean {
+  return typeof status === 'string' && !PERSON_CREATE_STATUSES.some((allowed) => allowed === status);
+}
+
+/** Why a new person with a staff decision as status is not imported, and what to do instead. */
+export function staffStatusReason(status: string): string {
+  return (
+    `"${status}" is a decision of the shelter's staff, which the API does not take for a new person: change it in ` +
+    `the file to ${PERSON_CREATE_STATUSES.join(', ')} and set "${status}" again after the import (the person's ` +
+    '"Change status…" on the desk that runs the shelter), or skip this row'
+  );
 }
 
 /** Fills the required fields no cell gave; returns their names (an update leaves them as they are). */

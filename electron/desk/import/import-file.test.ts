@@ -220,6 +220,38 @@ describe('importFile', () => {
     expect(slow.sizes).toEqual(rows.map(() => 1));
   });
 
+  it('refuses a staff decision as the status of a new person, and matches an existing one whatever its status', async () => {
+    const denied = csv(['Name,Email,Status', 'Ann Lee,ann@example.org,Denied']);
+    const refused = await importFile(denied, { kind: 'adopters' }, desk());
+    expect(refused).toMatchObject({
+      imported: 0,
+      blocked: true,
+      totals: { new: 0, existing: 0, rejected: 1 },
+    });
+    expect(refused.rejected).toEqual([
+      {
+        line: 2,
+        column: 'Status',
+        reason: expect.stringMatching(
+          /^"denied" is a decision of the shelter's staff.*pending, active, training, inactive.*or skip this row$/,
+        ),
+      },
+    ]);
+    expect(entries()).toEqual([]);
+    await importFile(
+      csv(['Name,Email,Status', 'Ann Lee,ann@example.org,active']),
+      { kind: 'adopters' },
+      desk(),
+    );
+    const again = await importFile(denied, { kind: 'adopters' }, desk());
+    expect(again).toMatchObject({
+      imported: 0,
+      rejected: [],
+      matches: [{ by: 'email', outcome: 'skipped' }],
+    });
+    expect(entries()).toHaveLength(1);
+  });
+
   it('refuses a mapping it cannot use before reading any row', async () => {
     const file = csv(['Pet,Kind', 'Rex,dog']);
     await expect(run(file)).rejects.toThrow(ImportSetupError);

@@ -12,7 +12,7 @@ import type {
 } from '../../../shared/desk-api/import';
 import { type EntityType, type MirrorDb, microchipKey } from '../mirror';
 import { createPerson, createPet, type LocalWriteContext, LocalWriteError, updatePet } from '../outbox';
-import { buildRecord, defaultedFields, type RecordPlan } from './build-record';
+import { buildRecord, defaultedFields, type RecordPlan, staffStatusReason } from './build-record';
 import { findExisting, recordImportedRow } from './existing';
 import { matchColumns, unknownTargets } from './fields';
 import { openTable, type TableRow } from './read-table';
@@ -193,6 +193,15 @@ async function pass(
     for (const { key } of rowKeys(options.kind, built.body, plan.columns)) seen.set(key, row.line);
     const fingerprint = fingerprintOf(options.kind, built.body);
     const match = findExisting(desk.db, options.kind, built.body, built.id, fingerprint, row.line);
+    if (!match && built.staffStatus) {
+      rejectedRows += 1;
+      rejected.push({
+        line: row.line,
+        column: built.staffStatus.column,
+        reason: staffStatusReason(built.staffStatus.status),
+      });
+      continue;
+    }
     if (match) {
       existing += 1;
       const updating = options.updateExisting && options.kind === 'pets' && match.by !== 'earlier-import';
