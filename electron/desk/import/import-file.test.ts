@@ -5,14 +5,8 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getPet, type Mirror, statement } from '../mirror';
 import { Outbox, openDeskMirror } from '../outbox';
 import { headerKey } from './fields';
-import {
-  CHUNK_MS,
-  CHUNK_ROWS,
-  type ImportDesk,
-  type ImportOptions,
-  ImportSetupError,
-  importFile,
-} from './import-file';
+import { type ImportDesk, type ImportOptions, ImportSetupError, importFile } from './import-file';
+import { CHUNK_MS, CHUNK_ROWS } from './write-rows';
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-import-file-'));
 afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));

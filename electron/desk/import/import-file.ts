@@ -11,11 +11,12 @@ import type {
   ImportReport,
 } from '../../../shared/desk-api/import';
 import { type EntityType, type MirrorDb, microchipKey } from '../mirror';
-import { createPerson, createPet, type LocalWriteContext, LocalWriteError, updatePet } from '../outbox';
+import type { LocalWriteContext } from '../outbox';
 import { buildRecord, defaultedFields, type RecordPlan, staffStatusReason } from './build-record';
-import { findExisting, recordImportedRow } from './existing';
+import { findExisting } from './existing';
 import { matchColumns, unknownTargets } from './fields';
 import { openTable, type TableRow } from './read-table';
+import { type PlannedRow, rowWriter } from './write-rows';
 
 /** What to import and how. */
 export interface ImportOptions {
@@ -52,25 +53,7 @@ export class ImportSetupError extends Error {}
 /** "1 row", "7 rows" (with a word between: "7 rejected rows"). */
 const rowCount = (count: number, word = '') => `${count} ${word}${count === 1 ? 'row' : 'rows'}`;
 
-/**
- * Most rows written in one transaction. A row costs 0.4 to 1.2 ms on the shared test machine (the record, its outbox
- * entry, the mirror's indexes and search, the note of the imported row): 250 rows held the write lock up to 0.3 s,
- * over the 100 ms other writers (a sync, an edit on the screen) should wait at most; 50 rows held it 18 ms (median)
- * to 39 ms (longest) in `npm run bench -- import`.
- */
-export const CHUNK_ROWS = 50;
-/** A transaction also ends once it has held the write lock this long (a slower disk, a busier machine). */
-export const CHUNK_MS = 50;
 const MAX_MATCHES = 1000;
-
-interface PlannedRow {
-  line: number;
-  body: Record<string, unknown>;
-  fingerprint: string;
-  existing: ImportMatch | undefined;
-  /** Fields the row did not give (filled with defaults for a new record; an update leaves them). */
-  defaulted: string[];
-}
 
 /** The header row (the first row with a cell) and the plan built from it. */
 async function readPlan(
@@ -237,52 +220,6 @@ async function pass(
 }
 
 /**
- * Writes rows of a chunk through the outbox in one transaction, from `start`: new records created, matches updated
- * or left as they are. Stops after the row that brings the transaction to `CHUNK_MS`; `next` is the first row left.
- */
-function writeChunk(desk: ImportDesk, options: ImportOptions, chunk: PlannedRow[], start: number) {
-  return desk.writeBatch((context) => {
-    const changed: Array<{ entityType: EntityType; id: string }> = [];
-    const began = desk.now();
-    let imported = 0;
-    let updated = 0;
-    let unchanged = 0;
-    let next = start;
-    while (next < chunk.length && (next === start || desk.now() - began < CHUNK_MS)) {
-      const row = chunk[next] as PlannedRow;
-      next += 1;
-      if (row.existing) {
-        if (row.existing.outcome !== 'updated') continue;
-        try {
-          const given = Object.fromEntries(
-            Object.entries(row.body).filter(([field]) => !row.defaulted.includes(field)),
-          );
-          const result = updatePet(context, row.existing.existingId, given, { force: true });
-          if (result.status === 'queued') changed.push({ entityType: 'pet', id: result.entityId });
-          updated += 1;
-        } catch (error) {
-          if (!(error instanceof LocalWriteError) || error.code !== 'invalid_input') throw error;
-          // Nothing differs from what the desk holds.
-          row.existing.outcome = 'unchanged';
-          unchanged += 1;
-        }
-        continue;
-      }
-      const result =
-        options.kind === 'pets'
-          ? createPet(context, row.body, { force: true })
-          : createPerson(context, row.body, { force: true });
-      if (result.status !== 'queued') continue;
-      const entityType = options.kind === 'pets' ? 'pet' : 'person';
-      changed.push({ entityType, id: result.entityId });
-      recordImportedRow(context.db, options.kind, row.fingerprint, result.entityId, desk.now());
-      imported += 1;
-    }
-    return { value: { imported, updated, unchanged, next }, changed };
-  });
-}
-
-/**
  * Imports a table file into the desk (issue #33). First a check of every row (read, normalized, validated with the
  * API's schemas, matched against the file's earlier rows and the desk's records); a dry run stops there. Rejected
  * rows stop the whole import unless `skipBad`. Then a second read of the file writes the rows, a chunk per
@@ -315,29 +252,11 @@ export async function importFile(
         : `Nothing imported: ${rowCount(checked.rejectedRows)} ${checked.rejectedRows === 1 ? 'was' : 'were'} rejected. Fix them in the file and import again, or choose to skip them (--skip-bad).`,
     };
   }
-  let chunk: PlannedRow[] = [];
-  let imported = 0;
-  let updated = 0;
-  let unchanged = 0;
-  // Each transaction is short (CHUNK_ROWS, CHUNK_MS) and the event loop runs between two of them, so a sync or an
-  // edit waits little. All or nothing stays as it was: every row was checked before the first transaction.
-  const flush = async () => {
-    let start = 0;
-    while (start < chunk.length) {
-      const done = writeChunk(desk, options, chunk, start);
-      imported += done.imported;
-      updated += done.updated;
-      unchanged += done.unchanged;
-      start = done.next;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    chunk = [];
-  };
-  const written = await pass(file, options, desk, async (row) => {
-    chunk.push(row);
-    if (chunk.length >= CHUNK_ROWS) await flush();
-  });
-  await flush();
+  // Rows are written in short transactions (see write-rows.ts); all or nothing stays as it was, since every row
+  // was checked before the first one.
+  const writer = rowWriter(desk, options);
+  const written = await pass(file, options, desk, (row) => writer.add(row));
+  const { imported, updated, unchanged } = await writer.finish();
   const { report } = written;
   const skipped = report.totals.existing - updated + written.rejectedRows;
   return {

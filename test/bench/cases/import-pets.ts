@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { parse } from 'csv-parse';
 import { importFile } from '../../../electron/desk/import';
-import { CHUNK_MS, CHUNK_ROWS } from '../../../electron/desk/import/import-file';
+import { CHUNK_MS, CHUNK_ROWS } from '../../../electron/desk/import/write-rows';
 import { Outbox, openDeskMirror } from '../../../electron/desk/outbox';
 import { shelterTable, writeCsv } from '../../import/fixtures';
 import { deskCli } from '../../run-command';
