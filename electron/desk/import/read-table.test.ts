@@ -47,7 +47,8 @@ describe('reading table files', () => {
   it('finds UTF-16 without its mark, LE or BE, whether the text is mostly ASCII, Chinese or Greek', async () => {
     const tables = {
       ascii: 'Name,Species,Breed\r\nRex,dog,Labrador\r\nTom,cat,Domestic Shorthair\r\n',
-      chinese: '名字,种类\r\n李小龍,狗\r\n王小明,猫\r\n张伟,兔\r\n𠀋𠀌,狗\r\n',
+      chinese:
+        '动物名字,种类,描述\r\n李小龍,狗,非常友好的小狗喜欢散步\r\n王小明,猫,安静的猫咪喜欢晒太阳\r\n𠀋𠀌,兔,害羞\r\n',
       greek: 'Όνομα;Είδος\nΑλέξανδρος;σκύλος\nΕλένη;γάτα\n',
     };
     for (const [name, text] of Object.entries(tables)) {
