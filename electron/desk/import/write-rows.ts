@@ -8,7 +8,8 @@ import type { ImportDesk, ImportOptions } from './import-file';
  * Most rows written in one transaction. A row costs 0.4 to 1.2 ms on the shared test machine (the record, its outbox
  * entry, the mirror's indexes and search, the note of the imported row): 250 rows held the write lock up to 0.3 s,
  * over the 100 ms other writers (a sync, an edit on the screen) should wait at most; 50 rows held it 18 ms (median)
- * to 39 ms (longest) in `npm run bench -- import`.
+ * to 39 ms (longest) in `npm run bench -- import` on a quiet machine. On a loaded one the time bound below ends a
+ * transaction early; time the process waits for a core, or for the commit's flush to disk, it cannot bound.
  */
 export const CHUNK_ROWS = 50;
 /** A transaction also ends once it has held the write lock this long (a slower disk, a busier machine). */
