@@ -98,16 +98,3 @@ export function writeZip(entries: readonly ZipEntry[], method: 'store' | 'deflat
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, ...directory, end]);
 }
-
-/** The same archive with its entries reordered: those `first` picks come first (in their order), then the rest. */
-export function reorderZip(
-  zip: Buffer,
-  first: (name: string) => boolean,
-  method: 'store' | 'deflate' = 'deflate',
-): Buffer {
-  const entries = readZip(zip);
-  return writeZip(
-    [...entries.filter((entry) => first(entry.name)), ...entries.filter((e) => !first(e.name))],
-    method,
-  );
-}
