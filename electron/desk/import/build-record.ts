@@ -1,17 +1,25 @@
 import {
   type CustomField,
+  PERSON_CREATE_STATUSES,
   personCreateSchema,
   petCreateSchema,
   toFieldErrors,
 } from '../../../shared/contract';
 import type { ImportColumn, ImportKind, ImportRejection } from '../../../shared/desk-api/import';
-import { CUSTOM_PREFIX, type FieldSpec, fieldsOf, IGNORE } from './fields';
-import { cellValue, readValue, type ValueContext } from './values';
+import { CUSTOM_PREFIX, type FieldSpec, fieldsOf, headerKey, IGNORE } from './fields';
+import { cellValue, readList, readValue, type ValueContext } from './values';
 import { type ReadValue, readDate } from './written-dates';
 
 /** A row read into the body of a create request, or the problems that keep it out. */
 export type BuiltRecord =
-  | { ok: true; body: Record<string, unknown>; id: string | undefined; defaulted: string[] }
+  | {
+      ok: true;
+      body: Record<string, unknown>;
+      id: string | undefined;
+      defaulted: string[];
+      /** A person's status no create request may carry (denied, suspended, blocked), left out of `body`. */
+      staffStatus?: { status: string; column: string };
+    }
   | { ok: false; problems: ImportRejection[] };
 
 export interface RecordPlan {
@@ -57,9 +65,72 @@ export function ageGroupFrom(birthday: string, today: string): string {
   return 'senior';
 }
 
+/** The options of a select field as the shelter spelled them (strings, or objects with a value or label). */
+export function fieldOptions(field: CustomField): string[] {
+  if (!Array.isArray(field.options)) return [];
+  return field.options.flatMap((option: unknown) => {
+    if (typeof option === 'string') return [option];
+    if (option && typeof option === 'object') {
+      const { value, label } = option as { value?: unknown; label?: unknown };
+      if (typeof value === 'string') return [value];
+      if (typeof label === 'string') return [label];
+    }
+    return [];
+  });
+}
+
+/**
+ * A select field's value: one of its options, matched as statuses are (ignoring case, spaces and punctuation) and
+ * kept as the shelter spells it; a multi-select takes several, as a list (a JSON array, or split by , ; | /).
+ */
+function optionValue(field: CustomField, text: string, multiple: boolean): ReadValue {
+  const options = fieldOptions(field);
+  if (options.length === 0) return multiple ? { ok: true, value: readList(text) } : { ok: true, value: text };
+  const byKey = new Map(options.map((option) => [headerKey(option), option]));
+  const refuse = (value: string): ReadValue => ({
+    ok: false,
+    reason: `"${value}" is not one of the options of ${field.label}: ${options.join(', ')}`,
+  });
+  if (!multiple)
+    return byKey.get(headerKey(text)) !== undefined
+      ? { ok: true, value: byKey.get(headerKey(text)) }
+      : refuse(text);
+  // An option may itself hold a separator ("Dogs / cats"): the whole cell is tried first.
+  const whole = byKey.get(headerKey(text));
+  if (whole !== undefined) return { ok: true, value: [whole] };
+  const values: string[] = [];
+  for (const part of readList(text)) {
+    const option = byKey.get(headerKey(part));
+    if (option === undefined) return refuse(part);
+    if (!values.includes(option)) values.push(option);
+  }
+  return { ok: true, value: values };
+}
+
+/**
+ * Select values inside a JSON cell of custom fields (what `export` writes) checked against the options too, each
+ * kept as the shelter spells its option. @returns the problems, in words.
+ */
+function checkOptions(data: Record<string, unknown>, fields: ReadonlyMap<string, CustomField>): string[] {
+  const problems: string[] = [];
+  for (const [key, value] of Object.entries(data)) {
+    const field = fields.get(key);
+    if (!field || (field.field_type !== 'select' && field.field_type !== 'multiselect')) continue;
+    if (value === null || value === '') continue;
+    const text = Array.isArray(value) ? JSON.stringify(value.map(String)) : String(value);
+    const read = optionValue(field, text, field.field_type === 'multiselect');
+    if (read.ok) data[key] = read.value;
+    else problems.push(`${key}: ${read.reason}`);
+  }
+  return problems;
+}
+
 function customValue(field: CustomField | undefined, text: string, values: ValueContext): ReadValue {
   const type = field?.field_type ?? 'text';
   if (type === 'boolean' || type === 'checkbox') return readValue('boolean', text, values);
+  if (field && (type === 'select' || type === 'multiselect')) {
+    return optionValue(field, text, type === 'multiselect');
+  }
   if (type === 'number') {
     const number = Number(text.replace(',', '.'));
     return Number.isFinite(number)
@@ -114,6 +185,11 @@ export function buildRecord(plan: RecordPlan, line: number, cells: readonly stri
     if (read.ok) body[spec.field] = read.value;
     else problems.push({ line, column: column.header, reason: read.reason });
   });
+  if (body.custom_field_data !== undefined) {
+    const column = columnOf.get('custom_field_data') ?? '';
+    const data = body.custom_field_data as Record<string, unknown>;
+    for (const problem of checkOptions(data, customByKey)) problems.push({ line, column, reason: problem });
+  }
   if (Object.keys(custom).length > 0) {
     body.custom_field_data = {
       ...(body.custom_field_data as Record<string, unknown> | undefined),
@@ -129,6 +205,11 @@ export function buildRecord(plan: RecordPlan, line: number, cells: readonly stri
     delete body.first_name;
     delete body.last_name;
     body.type = plan.kind === 'adopters' ? 'adopter' : 'foster';
+  }
+  let staffStatus: { status: string; column: string } | undefined;
+  if (plan.kind !== 'pets' && staffOnlyStatus(body.status)) {
+    staffStatus = { status: body.status as string, column: columnOf.get('status') ?? 'status' };
+    delete body.status;
   }
   if (problems.length > 0) return { ok: false, problems };
   const parsed = (plan.kind === 'pets' ? petCreateSchema : personCreateSchema).safeParse(body);
@@ -146,7 +227,25 @@ export function buildRecord(plan: RecordPlan, line: number, cells: readonly stri
     }
     return { ok: false, problems };
   }
+  if (staffStatus) {
+    // Matched against the desk without it; a new record cannot take it (see `staffStatusReason`).
+    return { ok: true, body: { ...body, status: staffStatus.status }, id, defaulted, staffStatus };
+  }
   return { ok: true, body, id, defaulted };
+}
+
+/** A person status that only the shelter's staff set (denied, suspended, blocked): the API refuses it on create. */
+function staffOnlyStatus(status: unknown): boolean {
+  return typeof status === 'string' && !PERSON_CREATE_STATUSES.some((allowed) => allowed === status);
+}
+
+/** Why a new person with a staff decision as status is not imported, and what to do instead. */
+export function staffStatusReason(status: string): string {
+  return (
+    `"${status}" is a decision of the shelter's staff, which the API does not take for a new person: change it in ` +
+    `the file to ${PERSON_CREATE_STATUSES.join(', ')} and set "${status}" again after the import (the person's ` +
+    '"Change status…" on the desk that runs the shelter), or skip this row'
+  );
 }
 
 /** Fills the required fields no cell gave; returns their names (an update leaves them as they are). */

@@ -4,12 +4,17 @@ import { mappedServerId } from '../outbox';
 
 type Found = { id: string; name: string } | undefined;
 
-/** The record a local id became once the server accepted it (or the local id while it waits). */
-function current(db: MirrorDb, table: 'pet' | 'person', id: string): Found {
+/**
+ * The record a local id became once the server accepted it (or the local id while it waits); for people, only one of
+ * `type` (an adopter's id in a file of fosters is not that foster).
+ */
+function current(db: MirrorDb, table: 'pet' | 'person', id: string, type: unknown): Found {
+  const ofType = table === 'person' && typeof type === 'string';
   const read = (wanted: string) =>
-    statement(db, `SELECT id, name FROM ${table} WHERE id = ? AND presence != 'removed'`).get(
-      wanted,
-    ) as Found;
+    statement(
+      db,
+      `SELECT id, name FROM ${table} WHERE id = ? AND presence != 'removed'${ofType ? ' AND type = ?' : ''}`,
+    ).get(wanted, ...(ofType ? [type] : [])) as Found;
   return read(id) ?? read(mappedServerId(db, table, id) ?? '');
 }
 
@@ -29,7 +34,7 @@ export function findExisting(
   const table = kind === 'pets' ? 'pet' : 'person';
   const match = (found: Found, by: ImportMatch['by']): ImportMatch | undefined =>
     found ? { line, existingId: found.id, existingName: found.name, by, outcome: 'skipped' } : undefined;
-  const byId = id ? match(current(db, table, id), 'id') : undefined;
+  const byId = id ? match(current(db, table, id, body.type), 'id') : undefined;
   if (byId) return byId;
   if (kind === 'pets') {
     const customId = typeof body.custom_id === 'string' ? body.custom_id.trim() : '';
@@ -50,18 +55,19 @@ export function findExisting(
       if (found) return match(found, 'microchip');
     }
   } else if (typeof body.email === 'string' && body.email.trim()) {
+    // An adopter and a foster are two records even with one email: each kind matches its own.
     const found = statement(
       db,
-      `SELECT id, name FROM person WHERE email IS NOT NULL AND lower(trim(email)) = ? AND presence != 'removed'
-         LIMIT 1`,
-    ).get(body.email.trim().toLowerCase()) as Found;
+      `SELECT id, name FROM person WHERE email IS NOT NULL AND lower(trim(email)) = ? AND type = ?
+         AND presence != 'removed' LIMIT 1`,
+    ).get(body.email.trim().toLowerCase(), body.type) as Found;
     if (found) return match(found, 'email');
   }
   const earlier = statement(db, 'SELECT entity_id FROM imported_row WHERE kind = ? AND fingerprint = ?').get(
     kind,
     fingerprint,
   ) as { entity_id: string } | undefined;
-  return earlier ? match(current(db, table, earlier.entity_id), 'earlier-import') : undefined;
+  return earlier ? match(current(db, table, earlier.entity_id, body.type), 'earlier-import') : undefined;
 }
 
 /** Notes a row an import wrote, in the transaction that wrote it. */

@@ -6,6 +6,7 @@ import { getPet, type Mirror, statement } from '../mirror';
 import { Outbox, openDeskMirror } from '../outbox';
 import { headerKey } from './fields';
 import { type ImportDesk, type ImportOptions, ImportSetupError, importFile } from './import-file';
+import { CHUNK_MS, CHUNK_ROWS } from './write-rows';
 
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-import-file-'));
 afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
@@ -21,22 +22,22 @@ afterEach(async () => {
   await mirror.close();
 });
 
-function desk(): ImportDesk {
+const field = (field_key: string, label: string, field_type: string, options: string[] | null = null) => ({
+  field_key,
+  label,
+  field_type,
+  required: false,
+  help_text: null,
+  options,
+  section: null,
+  hidden: false,
+  internal_only: false,
+});
+
+function desk(customFields = [field('kennel', 'Kennel', 'text')]): ImportDesk {
   return {
     db: mirror.db,
-    customFields: [
-      {
-        field_key: 'kennel',
-        label: 'Kennel',
-        field_type: 'text',
-        required: false,
-        help_text: null,
-        options: null,
-        section: null,
-        hidden: false,
-        internal_only: false,
-      },
-    ],
+    customFields,
     statusLabels: new Map([[headerKey('Meet and Greet Ready'), 'Meet and Greet Ready']]),
     writeBatch: (write) => outbox.writeBatch(write),
     today: '2026-11-29',
@@ -136,6 +137,113 @@ describe('importFile', () => {
     });
     const again = await importFile(file, { kind: 'adopters', skipBad: true, updateExisting: true }, desk());
     expect(again).toMatchObject({ imported: 0, updated: 0, matches: [{ by: 'email', outcome: 'skipped' }] });
+  });
+
+  it("takes a select field's value only from its options, matched by label ignoring case", async () => {
+    const fields = [
+      field('run', 'Run', 'select', ['A1', 'Cattery 1']),
+      field('likes', 'Likes', 'multiselect', ['dog', 'cat', 'rabbit']),
+    ];
+    const file = csv([
+      'Name,Species,Run,Likes',
+      'Rex,dog,cattery 1,"Dog, CAT"',
+      'Tom,cat,B9,cat',
+      'Bo,cat,a1,cat; parrot',
+      'Mo,cat,A1,',
+    ]);
+    const report = await importFile(file, { kind: 'pets' }, desk(fields));
+    expect(report).toMatchObject({ imported: 0, blocked: true });
+    expect(report.rejected).toEqual([
+      { line: 3, column: 'Run', reason: '"B9" is not one of the options of Run: A1, Cattery 1' },
+      { line: 4, column: 'Likes', reason: '"parrot" is not one of the options of Likes: dog, cat, rabbit' },
+    ]);
+    expect(await importFile(file, { kind: 'pets', skipBad: true }, desk(fields))).toMatchObject({
+      imported: 2,
+    });
+    expect(entries().map((entry) => JSON.parse(entry.body).custom_field_data)).toEqual([
+      { run: 'Cattery 1', likes: ['dog', 'cat'] },
+      { run: 'A1' },
+    ]);
+    // The JSON cell of an export is held to the same options.
+    const json = csv(['Name,Species,custom_field_data', 'Rex,dog,"{""run"":""Z9"",""likes"":[""CAT""]}"']);
+    expect((await importFile(json, { kind: 'pets' }, desk(fields))).rejected).toEqual([
+      {
+        line: 2,
+        column: 'custom_field_data',
+        reason: 'run: "Z9" is not one of the options of Run: A1, Cattery 1',
+      },
+    ]);
+  });
+
+  it('writes in short transactions: at most CHUNK_ROWS rows, and none past CHUNK_MS', async () => {
+    const rows = Array.from({ length: 3 * CHUNK_ROWS + 7 }, (_unused, index) => `Pet ${index},cat`);
+    const file = csv(['Name,Species', ...rows]);
+    const counted = (clock: () => number) => {
+      const sizes: number[] = [];
+      const base = desk();
+      const counting: ImportDesk = {
+        ...base,
+        now: clock,
+        writeBatch: (write) =>
+          base.writeBatch((context) => {
+            const done = write(context);
+            sizes.push(done.changed.length);
+            return done;
+          }),
+      };
+      return { sizes, counting };
+    };
+    const byRows = counted(() => 1_000);
+    expect(await importFile(file, { kind: 'pets' }, byRows.counting)).toMatchObject({
+      imported: rows.length,
+    });
+    expect(byRows.sizes).toEqual([CHUNK_ROWS, CHUNK_ROWS, CHUNK_ROWS, 7]);
+
+    // A clock that moves 30 ms at each reading: every transaction ends after its first row.
+    await outbox.close();
+    await mirror.close();
+    mirror = await openDeskMirror({ filename: ':memory:' });
+    outbox = new Outbox({ db: mirror.db });
+    let time = 0;
+    const slow = counted(() => {
+      time += 30;
+      return time;
+    });
+    expect(30 * 2).toBeGreaterThanOrEqual(CHUNK_MS);
+    expect(await importFile(file, { kind: 'pets' }, slow.counting)).toMatchObject({ imported: rows.length });
+    expect(slow.sizes).toEqual(rows.map(() => 1));
+  });
+
+  it('refuses a staff decision as the status of a new person, and matches an existing one whatever its status', async () => {
+    const denied = csv(['Name,Email,Status', 'Ann Lee,ann@example.org,Denied']);
+    const refused = await importFile(denied, { kind: 'adopters' }, desk());
+    expect(refused).toMatchObject({
+      imported: 0,
+      blocked: true,
+      totals: { new: 0, existing: 0, rejected: 1 },
+    });
+    expect(refused.rejected).toEqual([
+      {
+        line: 2,
+        column: 'Status',
+        reason: expect.stringMatching(
+          /^"denied" is a decision of the shelter's staff.*pending, active, training, inactive.*or skip this row$/,
+        ),
+      },
+    ]);
+    expect(entries()).toEqual([]);
+    await importFile(
+      csv(['Name,Email,Status', 'Ann Lee,ann@example.org,active']),
+      { kind: 'adopters' },
+      desk(),
+    );
+    const again = await importFile(denied, { kind: 'adopters' }, desk());
+    expect(again).toMatchObject({
+      imported: 0,
+      rejected: [],
+      matches: [{ by: 'email', outcome: 'skipped' }],
+    });
+    expect(entries()).toHaveLength(1);
   });
 
   it('refuses a mapping it cannot use before reading any row', async () => {

@@ -11,11 +11,12 @@ import type {
   ImportReport,
 } from '../../../shared/desk-api/import';
 import { type EntityType, type MirrorDb, microchipKey } from '../mirror';
-import { createPerson, createPet, type LocalWriteContext, LocalWriteError, updatePet } from '../outbox';
-import { buildRecord, defaultedFields, type RecordPlan } from './build-record';
-import { findExisting, recordImportedRow } from './existing';
+import type { LocalWriteContext } from '../outbox';
+import { buildRecord, defaultedFields, type RecordPlan, staffStatusReason } from './build-record';
+import { findExisting } from './existing';
 import { matchColumns, unknownTargets } from './fields';
 import { openTable, type TableRow } from './read-table';
+import { type PlannedRow, rowWriter } from './write-rows';
 
 /** What to import and how. */
 export interface ImportOptions {
@@ -52,18 +53,7 @@ export class ImportSetupError extends Error {}
 /** "1 row", "7 rows" (with a word between: "7 rejected rows"). */
 const rowCount = (count: number, word = '') => `${count} ${word}${count === 1 ? 'row' : 'rows'}`;
 
-/** Rows written per transaction: short enough that other writers wait little, long enough to be fast. */
-const CHUNK_ROWS = 250;
 const MAX_MATCHES = 1000;
-
-interface PlannedRow {
-  line: number;
-  body: Record<string, unknown>;
-  fingerprint: string;
-  existing: ImportMatch | undefined;
-  /** Fields the row did not give (filled with defaults for a new record; an update leaves them). */
-  defaulted: string[];
-}
 
 /** The header row (the first row with a cell) and the plan built from it. */
 async function readPlan(
@@ -148,7 +138,7 @@ async function pass(
   file: string,
   options: ImportOptions,
   desk: ImportDesk,
-  onRow: (row: PlannedRow) => void,
+  onRow: (row: PlannedRow) => void | Promise<void>,
 ): Promise<{ report: Omit<ImportReport, 'summary' | 'blocked' | 'dryRun'>; rejectedRows: number }> {
   const table = await openTable(file, { sheet: options.sheet });
   const rows = table.rows();
@@ -186,6 +176,15 @@ async function pass(
     for (const { key } of rowKeys(options.kind, built.body, plan.columns)) seen.set(key, row.line);
     const fingerprint = fingerprintOf(options.kind, built.body);
     const match = findExisting(desk.db, options.kind, built.body, built.id, fingerprint, row.line);
+    if (!match && built.staffStatus) {
+      rejectedRows += 1;
+      rejected.push({
+        line: row.line,
+        column: built.staffStatus.column,
+        reason: staffStatusReason(built.staffStatus.status),
+      });
+      continue;
+    }
     if (match) {
       existing += 1;
       const updating = options.updateExisting && options.kind === 'pets' && match.by !== 'earlier-import';
@@ -194,7 +193,13 @@ async function pass(
     } else {
       fresh += 1;
     }
-    onRow({ line: row.line, body: built.body, fingerprint, existing: match, defaulted: built.defaulted });
+    await onRow({
+      line: row.line,
+      body: built.body,
+      fingerprint,
+      existing: match,
+      defaulted: built.defaulted,
+    });
   }
   return {
     rejectedRows,
@@ -212,45 +217,6 @@ async function pass(
       defaults: defaultedFields(plan),
     },
   };
-}
-
-/** Writes one chunk of rows through the outbox: new records created, matches updated or left as they are. */
-function writeChunk(desk: ImportDesk, options: ImportOptions, chunk: PlannedRow[]) {
-  return desk.writeBatch((context) => {
-    const changed: Array<{ entityType: EntityType; id: string }> = [];
-    let imported = 0;
-    let updated = 0;
-    let unchanged = 0;
-    for (const row of chunk) {
-      if (row.existing) {
-        if (row.existing.outcome !== 'updated') continue;
-        try {
-          const given = Object.fromEntries(
-            Object.entries(row.body).filter(([field]) => !row.defaulted.includes(field)),
-          );
-          const result = updatePet(context, row.existing.existingId, given, { force: true });
-          if (result.status === 'queued') changed.push({ entityType: 'pet', id: result.entityId });
-          updated += 1;
-        } catch (error) {
-          if (!(error instanceof LocalWriteError) || error.code !== 'invalid_input') throw error;
-          // Nothing differs from what the desk holds.
-          row.existing.outcome = 'unchanged';
-          unchanged += 1;
-        }
-        continue;
-      }
-      const result =
-        options.kind === 'pets'
-          ? createPet(context, row.body, { force: true })
-          : createPerson(context, row.body, { force: true });
-      if (result.status !== 'queued') continue;
-      const entityType = options.kind === 'pets' ? 'pet' : 'person';
-      changed.push({ entityType, id: result.entityId });
-      recordImportedRow(context.db, options.kind, row.fingerprint, result.entityId, desk.now());
-      imported += 1;
-    }
-    return { value: { imported, updated, unchanged }, changed };
-  });
 }
 
 /**
@@ -286,23 +252,11 @@ export async function importFile(
         : `Nothing imported: ${rowCount(checked.rejectedRows)} ${checked.rejectedRows === 1 ? 'was' : 'were'} rejected. Fix them in the file and import again, or choose to skip them (--skip-bad).`,
     };
   }
-  let chunk: PlannedRow[] = [];
-  let imported = 0;
-  let updated = 0;
-  let unchanged = 0;
-  const flush = () => {
-    if (chunk.length === 0) return;
-    const done = writeChunk(desk, options, chunk);
-    imported += done.imported;
-    updated += done.updated;
-    unchanged += done.unchanged;
-    chunk = [];
-  };
-  const written = await pass(file, options, desk, (row) => {
-    chunk.push(row);
-    if (chunk.length >= CHUNK_ROWS) flush();
-  });
-  flush();
+  // Rows are written in short transactions (see write-rows.ts); all or nothing stays as it was, since every row
+  // was checked before the first one.
+  const writer = rowWriter(desk, options);
+  const written = await pass(file, options, desk, (row) => writer.add(row));
+  const { imported, updated, unchanged } = await writer.finish();
   const { report } = written;
   const skipped = report.totals.existing - updated + written.rejectedRows;
   return {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readZip, writeZip } from '../../../test/import/zip-order';
 import { matchColumns } from './fields';
 import { openTable, type TableRow, UnreadableFileError } from './read-table';
 import { detectEncoding } from './text-encoding';
@@ -41,6 +42,35 @@ describe('reading table files', () => {
     expect(detectEncoding(write('1252.csv', Buffer.from([0x5a, 0x6f, 0xeb, 0x0d, 0x0a]))).encoding).toBe(
       'windows-1252',
     );
+  });
+
+  it('finds UTF-16 without its mark, LE or BE, whether the text is mostly ASCII, Chinese or Greek', async () => {
+    const tables = {
+      ascii: 'Name,Species,Breed\r\nRex,dog,Labrador\r\nTom,cat,Domestic Shorthair\r\n',
+      chinese:
+        '动物名字,种类,描述\r\n李小龍,狗,非常友好的小狗喜欢散步\r\n王小明,猫,安静的猫咪喜欢晒太阳\r\n𠀋𠀌,兔,害羞\r\n',
+      greek: 'Όνομα;Είδος\nΑλέξανδρος;σκύλος\nΕλένη;γάτα\n',
+    };
+    for (const [name, text] of Object.entries(tables)) {
+      const le = Buffer.from(text, 'utf16le');
+      const be = Buffer.from(le).swap16();
+      for (const [encoding, bytes] of [
+        ['utf-16le', le],
+        ['utf-16be', be],
+      ] as const) {
+        const file = write(`${name}-${encoding}.csv`, bytes);
+        expect(detectEncoding(file), `${name} ${encoding}`).toEqual({ encoding, bomBytes: 0 });
+        const rows = await readAll(file);
+        expect(rows.map((row) => row.cells.join('|')).join('\n'), `${name} ${encoding}`).toBe(
+          text.trimEnd().replace(/[,;]/g, '|').replace(/\r\n/g, '\n'),
+        );
+      }
+      // The same text in UTF-8 (no zero byte) is not taken for UTF-16.
+      expect(detectEncoding(write(`${name}-utf8.csv`, text)).encoding).toBe('utf-8');
+    }
+    // A file cut in the middle of a character pair at the probe's end is still UTF-16.
+    const long = `Name\n${'𠀋李\n'.repeat(20_000)}`;
+    expect(detectEncoding(write('long-le.csv', Buffer.from(long, 'utf16le'))).encoding).toBe('utf-16le');
   });
 
   it('reads CSV with its delimiter, quoted line breaks and the line each record starts on', async () => {
@@ -83,6 +113,34 @@ describe('reading table files', () => {
       { line: 4, cells: ['Łukasz', '4 March 2025', '12'] },
     ]);
     await expect(openTable(file, { sheet: 'Dogs' })).rejects.toThrow(UnreadableFileError);
+  });
+
+  it('reads a workbook whose sheets come before xl/workbook.xml in the zip', async () => {
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('Notes').addRow(['Read me']);
+    const sheet = workbook.addWorksheet('Animals');
+    sheet.addRow(['Animal Name', 'Species']);
+    sheet.addRow(['Zoë', 'cat']);
+    const written = path.join(folder, 'written.xlsx');
+    await workbook.xlsx.writeFile(written);
+    // Relationships and shared strings first, then the sheets, the workbook last: the order that made ExcelJS's
+    // streaming reader look sheet names up in a workbook it had not parsed.
+    const rank = (name: string) =>
+      name === 'xl/workbook.xml'
+        ? 4
+        : name.startsWith('xl/worksheets/')
+          ? 2
+          : name === 'xl/_rels/workbook.xml.rels' || name === 'xl/sharedStrings.xml'
+            ? 1
+            : 3;
+    const entries = readZip(fs.readFileSync(written)).sort((a, b) => rank(a.name) - rank(b.name));
+    expect(entries.map((entry) => entry.name).indexOf('xl/workbook.xml')).toBe(entries.length - 1);
+    const file = write('sheets-first.xlsx', writeZip(entries, 'deflate'));
+    expect((await openTable(file)).info.sheets).toEqual(['Notes', 'Animals']);
+    expect(await readAll(file, 'Animals')).toEqual([
+      { line: 1, cells: ['Animal Name', 'Species'] },
+      { line: 2, cells: ['Zoë', 'cat'] },
+    ]);
   });
 
   it('matches headers of other systems to fields; unknown ones are left out unless a custom field has the name', () => {

@@ -14,7 +14,8 @@ const SCAN_CHUNK = 1024 * 1024;
 
 /**
  * Finds a CSV file's text encoding: a byte order mark says it outright (UTF-8, UTF-16 LE or BE); without one, a
- * start where every other byte is zero is UTF-16 (Excel's "Unicode text" without its mark); otherwise the whole
+ * start that reads as a table in UTF-16 in one byte order and not the other is UTF-16 (Excel's "Unicode text"
+ * without its mark, also when its names are mostly Chinese or Greek); otherwise the whole
  * file is read once, in pieces, as strict UTF-8, and any byte sequence that is not UTF-8 means Windows-1252 (what
  * Excel on Windows writes as "CSV"). Reads the file in 1 MB pieces: a large file is never held whole.
  */
@@ -36,19 +37,50 @@ export function detectEncoding(file: string): DetectedEncoding {
   }
 }
 
-/** Mostly-ASCII UTF-16 has a zero in every other byte; which half says the byte order. */
-function utf16WithoutMark(start: Buffer): TextEncoding | undefined {
-  const pairs = Math.floor(Math.min(start.length, 4096) / 2);
-  if (pairs < 2) return undefined;
-  let evenZeros = 0;
-  let oddZeros = 0;
-  for (let index = 0; index < pairs; index += 1) {
-    if (start[index * 2] === 0) evenZeros += 1;
-    if (start[index * 2 + 1] === 0) oddZeros += 1;
-  }
-  if (oddZeros > pairs * 0.4 && evenZeros < pairs * 0.05) return 'utf-16le';
-  if (evenZeros > pairs * 0.4 && oddZeros < pairs * 0.05) return 'utf-16be';
+/** Characters that give a table its shape: line breaks, the delimiters and the quote. */
+const STRUCTURE = new Set(['\n', '\r', ',', ';', '\t', '"']);
+
+/**
+ * UTF-16 without its mark, LE or BE, told by the text each byte order decodes to rather than by counting zero
+ * bytes (a file of Chinese or Greek names has few). Text in UTF-8 or Windows-1252 has no zero byte at all; UTF-16
+ * has one in each line break and delimiter. Read in the right order, the start decodes without broken surrogate
+ * pairs or control characters, and its line breaks and delimiters are there; read in the wrong order, each of them
+ * becomes a letter of some other script (`,` 0x2C00, a line break 0x0A00), so that reading has none.
+ */
+export function utf16WithoutMark(start: Buffer): TextEncoding | undefined {
+  const even = start.subarray(0, start.length - (start.length % 2));
+  if (even.length < 4 || !even.includes(0)) return undefined;
+  const scores = (['utf-16le', 'utf-16be'] as const).map((encoding) => ({
+    encoding,
+    score: structureOf(even, encoding),
+  }));
+  const [le, be] = scores as [(typeof scores)[0], (typeof scores)[0]];
+  if (le.score > be.score && le.score > 0) return 'utf-16le';
+  if (be.score > le.score && be.score > 0) return 'utf-16be';
   return undefined;
+}
+
+/** How many shaping characters `bytes` has read as `encoding`; -1 when it is not text in that encoding at all. */
+function structureOf(bytes: Buffer, encoding: 'utf-16le' | 'utf-16be'): number {
+  let text: string;
+  try {
+    // `stream` keeps a surrogate pair cut at the end of the probe from counting as broken.
+    text = new TextDecoder(encoding, { fatal: true, ignoreBOM: true }).decode(bytes, { stream: true });
+  } catch {
+    return -1;
+  }
+  let structure = 0;
+  let lineBreaks = 0;
+  for (const char of text) {
+    if (STRUCTURE.has(char)) {
+      structure += 1;
+      if (char === '\n' || char === '\r') lineBreaks += 1;
+    } else if (/[\p{Cc}\p{Co}\p{Cn}]/u.test(char)) {
+      return -1;
+    }
+  }
+  // A table's start has a line break (the header's end) unless the probe is one long first line.
+  return lineBreaks > 0 || text.length > 1000 ? structure : 0;
 }
 
 function isUtf8(fd: number): boolean {

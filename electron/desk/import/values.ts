@@ -3,7 +3,6 @@ import {
   COMPATIBILITY_VALUES,
   HEALTH_VALUES,
   KNOWN_PET_STATUSES,
-  PERSON_CREATE_STATUSES,
   PERSON_STATUSES,
   SIZES,
   TEMPERAMENTS,
@@ -98,19 +97,13 @@ export function readValue(kind: ValueKind, text: string, context: ValueContext):
     case 'status':
       return readStatus(text, context);
     case 'person-status':
-      if (
-        PERSON_STATUSES.some((status) => status === text.trim().toLowerCase()) &&
-        !PERSON_CREATE_STATUSES.some((status) => status === text.trim().toLowerCase())
-      ) {
-        return no(
-          `"${text}" is a staff decision a new record cannot start with (pending, active, training or inactive); import it as one of those and set it on the desk that runs the shelter`,
-        );
-      }
+      // All seven are read; a staff decision (denied, suspended, blocked) is refused only for a new record, when
+      // the row matches no one on the desk (see `staffOnlyStatus`).
       return choice(
-        new Map(PERSON_CREATE_STATUSES.map((status) => [headerKey(status), status])),
+        new Map(PERSON_STATUSES.map((status) => [headerKey(status), status])),
         text,
         'person status',
-        PERSON_CREATE_STATUSES,
+        PERSON_STATUSES,
       );
     case 'boolean':
       return readBoolean(text);
