@@ -58,6 +58,7 @@ export interface AdversarialOptions {
   beforeListPage?: (info: {
     path: string;
     type: string | null;
+    since: string | null;
     offset: number;
     requestNo: number;
     pageNo: number;
@@ -367,6 +368,7 @@ export class AdversarialServer {
       const before = this.options.beforeListPage?.({
         path,
         type: url.searchParams.get('type'),
+        since: url.searchParams.get('updated_since'),
         offset: Number(url.searchParams.get('offset') ?? 0),
         requestNo: this.requestNo,
         pageNo,

@@ -162,4 +162,35 @@ describe('a pet that goes back to an earlier version under the same whole-second
     expect(getPet(mirror.db, id)?.record.show_public).toBe(false);
     expectConverged(mirror.db, server, { reconciled: true });
   });
+
+  it('a list page answered 304 does not vouch for a pet the removal check took off the list since', async () => {
+    server = new AdversarialServer({ order: 'arbitrary', secondPrecision: true, seed: 4 });
+    await server.start();
+    const stamp = vi.spyOn(server, 'stamp').mockReturnValue('2026-11-29T07:00:00Z');
+    const [older] = server.addPets(1);
+    stamp.mockReturnValue('2026-11-29T08:00:00Z');
+    const [pet] = server.addPets(2);
+    const id = pet?.id ?? '';
+    mirror = await openMirror({ filename: ':memory:' });
+    client = fastClient(server.origin);
+    expect((await runSync(mirror.db, client)).complete).toBe(true);
+    // After the incremental page (which lists it), before the removal check reads the whole list: off the list by a
+    // status that is not public, with no new stamp.
+    const shelter = server;
+    shelter.options.beforeListPage = ({ path, since }) => {
+      if (path !== '/api/pets' || since !== null) return;
+      shelter.hidePet(id, true, false);
+      shelter.options.beforeListPage = undefined;
+    };
+    expect((await runSync(mirror.db, client, { reconcile: true })).complete).toBe(true);
+    expect(getPet(mirror.db, id)?.presence).not.toBe('listed');
+    // Back on the list in the same second, so the incremental page is the one stored before the check, byte for
+    // byte; and an older pet leaves silently, so the list's total matches the pets the desk holds as listed.
+    server.hidePet(id, false, true);
+    server.hidePet(older?.id ?? '', true, false);
+    const back = await runSync(mirror.db, client);
+    expect(back.complete, back.problems.join(' ')).toBe(true);
+    expect(getPet(mirror.db, id)?.presence).toBe('listed');
+    expectConverged(mirror.db, server, { reconciled: true });
+  });
 });

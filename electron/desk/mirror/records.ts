@@ -36,6 +36,17 @@ export function storedServerJson(db: MirrorDb, entityType: EntityType, id: strin
   return readBookkeeping(db, entityType, id)?.server_json ?? undefined;
 }
 
+/** How many of `ids` the mirror holds as listed. */
+export function countListedAmong(db: MirrorDb, entityType: EntityType, ids: readonly string[]): number {
+  if (ids.length === 0) return 0;
+  return statement(
+    db,
+    `SELECT count(*) FROM ${tableOf(entityType)} WHERE presence = 'listed' AND id IN (SELECT value FROM json_each(?))`,
+  )
+    .pluck()
+    .get(JSON.stringify(ids)) as number;
+}
+
 /** The pending overlay of a record, or null when it has none. */
 export function readOverlay(db: MirrorDb, entityType: EntityType, id: string): LocalFields | null {
   const row = statement(db, 'SELECT fields_json FROM local_edit WHERE entity_type = ? AND entity_id = ?').get(

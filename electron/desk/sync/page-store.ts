@@ -1,6 +1,7 @@
 import type { ApiClient } from '../client';
 import {
   type CachedPageMeta,
+  countListedAmong,
   type MirrorDb,
   readHttpCache,
   type ServerPerson,
@@ -94,7 +95,10 @@ function factsOf(records: unknown[], total: number, hasMore: boolean): PageFacts
   return { total, hasMore, count: records.length, ids, maxUpdatedAt: max, sorted, tail };
 }
 
-/** Requests one list page, conditionally with the ETag stored for its exact URL. Writes nothing. */
+/**
+ * Requests one list page, conditionally with the ETag stored for its exact URL unless `conditional` is false. Writes
+ * nothing.
+ */
 export async function requestPage(
   db: MirrorDb,
   client: ApiClient,
@@ -102,9 +106,10 @@ export async function requestPage(
   anchor: Anchor,
   signal: AbortSignal | undefined,
   limit = PAGE_LIMIT,
+  conditional = true,
 ): Promise<RequestedPage> {
   const url = pageUrl(collection, anchor.since, anchor.offset, limit);
-  const cached = readHttpCache(db, url);
+  const cached = conditional ? readHttpCache(db, url) : undefined;
   const response = await client.get(url, {
     schema: pageEnvelopeSchema(collection),
     etag: cached?.etag,
@@ -113,6 +118,12 @@ export async function requestPage(
   const base = { url, anchor, requestId: response.requestId, generatedAt: response.generatedAt };
   if (response.status === 304 && cached) {
     const meta = cached.meta;
+    // A 304 vouches for the bytes of the page as stored, not for what the desk did with its records since: a pet a
+    // removal check took off the list, then listed again at the same whole-second stamp, comes back byte for byte.
+    const ids = meta.ids ?? [];
+    if (countListedAmong(db, collection.entityType, ids) < ids.length) {
+      return requestPage(db, client, collection, anchor, signal, limit, false);
+    }
     return {
       ...base,
       status: 304,
