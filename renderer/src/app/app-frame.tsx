@@ -28,6 +28,7 @@ import { DesktopShellEvents } from './desktop-shell';
 import { KeyboardShortcuts } from './keyboard';
 import { NavScroll } from './nav-scroll';
 import { SECTIONS, type Section } from './sections';
+import { ShelterDeskMark } from './shelter-desk-mark';
 import { StatusBadge } from './status-badge';
 
 /** Header (name, shelter, status), navigation to every section, and the screen. */
@@ -58,7 +59,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
               size="sm"
               aria-label="Toggle navigation"
             />
-            <img src="./favicon.svg" alt="" width={34} height={34} />
+            <ShelterDeskMark size={34} />
             <Stack gap={0}>
               <Title order={1} size="h4" lh={1.2}>
                 Shelter Desk
