@@ -61,7 +61,7 @@ export function PhotosPanel({ origin, onChange }: { origin: string | null; onCha
             )}
           </Group>
           {outcome && !action.error && (
-            <Group gap={6} c="sage.8" role="status" wrap="nowrap">
+            <Group gap={6} c="var(--mantine-color-sage-light-color)" role="status" wrap="nowrap">
               <IconCheck size={16} />
               <Text size="sm">{outcome}</Text>
             </Group>
