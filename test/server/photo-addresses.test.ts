@@ -155,6 +155,18 @@ describe('the public address for photos', () => {
     const untouched = await call(server.apiUrl, `/pets/${withoutOurs.json.id}`);
     expect(untouched.json).toMatchObject({ image_urls: [foreign], updated_at: withoutOurs.json.updated_at });
 
+    // A desk that uploaded before (or replays the upload's first answer) still publishes the public address.
+    const late = await call(server.apiUrl, '/pets', {
+      method: 'POST',
+      body: newPet({ image_urls: [local, foreign] }),
+    });
+    expect(late.json.image_urls).toEqual([moved, foreign]);
+    const patched = await call(server.apiUrl, `/pets/${withoutOurs.json.id}`, {
+      method: 'PATCH',
+      body: { image_urls: [foreign, stale] },
+    });
+    expect(patched.json.image_urls).toEqual([foreign, moved]);
+
     // New uploads name it; setting the same address again changes nothing; clearing goes back to the request's.
     expect((await uploadUrl(server.apiUrl, 500)).startsWith('https://photos.example.org/api/photos/')).toBe(
       true,

@@ -39,12 +39,14 @@ export class PhotoAddresses {
   /** The LAN sharing listener's origin while it is open (the server sets and clears it). */
   lanOrigin: string | undefined;
   private readonly read: Database.Statement;
+  private readonly stored: Database.Statement;
 
   constructor(
     private readonly sqlite: Database.Database,
     private readonly pets: PetStore,
   ) {
     this.read = sqlite.prepare(`SELECT value FROM server_settings WHERE name = '${SETTING}'`).pluck();
+    this.stored = sqlite.prepare('SELECT 1 FROM photos WHERE sha256 = ?').pluck();
   }
 
   /** The public address for photos when the shelter set one. */
@@ -77,8 +79,32 @@ export class PhotoAddresses {
     return this.rewritePets(origin);
   }
 
+  /**
+   * A pet write with the shelter's stored photos named under the public address, when one is set: a desk that
+   * uploaded before the address was set (or replays an upload's first answer) still publishes the stable one.
+   */
+  published<T extends { image_urls?: string[] | undefined }>(write: T): T {
+    const origin = this.publicOrigin();
+    if (origin === undefined || write.image_urls === undefined) return write;
+    const urls = this.rewritten(write.image_urls, origin);
+    return urls ? { ...write, image_urls: urls } : write;
+  }
+
+  /** `urls` with each of this shelter's stored photos under `origin`, or undefined when none changes. */
+  private rewritten(urls: readonly string[], origin: string): string[] | undefined {
+    let changed = false;
+    const result = urls.map((url) => {
+      const hash = storedPhotoHash(url);
+      // Only this shelter's own photos: an address of another server that happens to have the same shape stays.
+      if (hash === undefined || this.stored.get(hash) === undefined) return url;
+      const wanted = storedPhotoUrl(origin, hash);
+      if (wanted !== url) changed = true;
+      return wanted;
+    });
+    return changed ? result : undefined;
+  }
+
   private rewritePets(origin: string): number {
-    const stored = this.sqlite.prepare('SELECT 1 FROM photos WHERE sha256 = ?').pluck();
     const candidates = this.sqlite
       .prepare(
         `SELECT seq, image_urls FROM pets WHERE deleted_at IS NULL AND image_urls LIKE '%/api/photos/%' ORDER BY seq`,
@@ -87,17 +113,8 @@ export class PhotoAddresses {
     const bySeq = this.sqlite.prepare('SELECT * FROM pets WHERE seq = ?');
     let updated = 0;
     for (const candidate of candidates) {
-      const urls = JSON.parse(candidate.image_urls) as string[];
-      let changed = false;
-      const rewritten = urls.map((url) => {
-        const hash = storedPhotoHash(url);
-        // Only this shelter's own photos: an address of another server that happens to have the same shape stays.
-        if (hash === undefined || stored.get(hash) === undefined) return url;
-        const wanted = storedPhotoUrl(origin, hash);
-        if (wanted !== url) changed = true;
-        return wanted;
-      });
-      if (!changed) continue;
+      const rewritten = this.rewritten(JSON.parse(candidate.image_urls) as string[], origin);
+      if (!rewritten) continue;
       this.pets.writeColumns(bySeq.get(candidate.seq) as PetRow, { image_urls: JSON.stringify(rewritten) });
       updated += 1;
     }
