@@ -145,13 +145,14 @@ async function main(): Promise<void> {
     console.log(`  write key: ${server.generatedKeys.write}`);
     console.log(`  read key:  ${server.generatedKeys.read}`);
   }
-  console.log(`Shelter Desk API listening on ${server.apiUrl}`);
   if (server.photoPublicOrigin) {
     const { origin, petsUpdated } = server.photoPublicOrigin;
     console.log(
       `Public address for photos: ${origin} (${petsUpdated} ${petsUpdated === 1 ? 'pet' : 'pets'} updated to name it)`,
     );
   }
+  // Last: scripts (and tests) wait for this line, so everything above is printed by then.
+  console.log(`Shelter Desk API listening on ${server.apiUrl}`);
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -84,8 +84,9 @@ export class PhotoAddresses {
    * uploaded before the address was set (or replays an upload's first answer) still publishes the stable one.
    */
   published<T extends { image_urls?: string[] | undefined }>(write: T): T {
+    if (write.image_urls === undefined || write.image_urls.length === 0) return write;
     const origin = this.publicOrigin();
-    if (origin === undefined || write.image_urls === undefined) return write;
+    if (origin === undefined) return write;
     const urls = this.rewritten(write.image_urls, origin);
     return urls ? { ...write, image_urls: urls } : write;
   }
