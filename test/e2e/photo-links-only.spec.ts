@@ -161,7 +161,7 @@ test('a photo gone from an open form (swept after 7 days) is named in the form w
   await form.getByRole('button', { name: 'Save intake' }).click();
   const notice = form.getByRole('alert').filter({ hasText: 'A photo is missing' });
   await expect(notice).toContainText(
-    'Photo 1 is no longer on this desk: a photo taken here is kept 7 days for a form that is not saved',
+    'The main photo (photo 1) is no longer on this desk: a photo taken here is kept 7 days for a form that is not saved',
   );
   await expect(notice).toContainText(
     'Remove it with the bin, add it again (take or choose the photo), then save.',

@@ -146,9 +146,12 @@ export function requireKeptPhotos(db: MirrorDb, imageUrls: unknown): void {
   });
   if (gone.length === 0) return;
   const days = Math.round(UNSAVED_PHOTO_KEPT_MS / (24 * 60 * 60 * 1000));
+  // The form labels the first photo "Main photo" and the others "Photo N".
   const which =
     gone.length === 1
-      ? `Photo ${gone[0]} is`
+      ? gone[0] === 1
+        ? 'The main photo (photo 1) is'
+        : `Photo ${gone[0]} is`
       : `Photos ${gone.slice(0, -1).join(', ')} and ${gone.at(-1)} are`;
   const them = gone.length === 1 ? 'it' : 'them';
   const message =
