@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { phoneJpegWithGps } from '../photo-fixtures';
+import { audited } from './axe-audit';
 import type { DemoServer } from './demo-server';
 import { expect, test } from './desk-fixture';
 import { connect, shoot } from './helpers';
@@ -168,6 +169,10 @@ test('a photo gone from an open form (swept after 7 days) is named in the form w
   );
   await expect(form.getByRole('alert').filter({ hasText: 'Please check the marked fields' })).toBeVisible();
   await shoot(page, testInfo, 'photo-gone-from-form');
+  await audited(page, testInfo, (check) => check('Intake: a photo gone from the form'));
+  // The summary's link takes the keyboard to the Photos box.
+  await form.getByRole('button', { name: /^The main photo \(photo 1\) is no longer/ }).click();
+  await expect(form.getByRole('group', { name: 'Photos: drop photo files here' })).toBeFocused();
 
   await form.getByRole('button', { name: 'Remove photo 1' }).click();
   await expect(notice).toBeHidden();
