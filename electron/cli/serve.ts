@@ -6,6 +6,7 @@ import { type FolderHold, holdServerFolder, shelterCertificate, startApiServer }
 import { defaultDataDir } from './args';
 
 const USAGE = `Usage: npm run serve -- [--host HOST] [--port N] [--data-dir DIR] [--demo] [--demo-pets N] [--tls]
+                       [--public-url URL]
 
   --host HOST      interface to bind (default 127.0.0.1; anything else exposes the API on the network)
   --port N         TCP port, 0 picks a free one (default 8787)
@@ -14,9 +15,13 @@ const USAGE = `Usage: npm run serve -- [--host HOST] [--port N] [--data-dir DIR]
   --demo-pets N    number of demo pets (default about 120; implies --demo)
   --tls            serve HTTPS only, as a desk's LAN sharing does, with the shelter's own certificate (made on
                    first use in DIR/lan-tls.json, readable only by you); prints its SHA-256 fingerprint
+  --public-url URL the shelter's public address for photos, the origin listings link stored photos under
+                   (e.g. https://photos.example-shelter.org, no path); kept in the database, and pets naming
+                   stored photos elsewhere are updated to it
 
 Environment: SHELTER_DESK_WRITE_KEY, SHELTER_DESK_READ_KEY provision keys;
-SHELTER_DESK_RATE_LIMIT=N replaces every hourly limit with N.`;
+SHELTER_DESK_RATE_LIMIT=N replaces every hourly limit with N;
+SHELTER_DESK_PUBLIC_URL=URL is --public-url (the flag wins).`;
 
 /**
  * Default data folder: beside the desktop app's own data (Electron's userData for "Shelter Desk"),
@@ -40,6 +45,7 @@ const flagsSchema = z.object({
   demo: z.boolean().default(false),
   'demo-pets': wholeNumber('--demo-pets', 1_000_000).optional(),
   tls: z.boolean().default(false),
+  'public-url': z.string().optional(),
   help: z.boolean().default(false),
 });
 
@@ -76,6 +82,7 @@ async function main(): Promise<void> {
         demo: { type: 'boolean' },
         'demo-pets': { type: 'string' },
         tls: { type: 'boolean' },
+        'public-url': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -124,6 +131,7 @@ async function main(): Promise<void> {
       writeKey: env.data.SHELTER_DESK_WRITE_KEY,
       readKey: env.data.SHELTER_DESK_READ_KEY,
       rateLimitPerHour: env.data.SHELTER_DESK_RATE_LIMIT,
+      photoPublicUrl: flags.data['public-url'] ?? (process.env.SHELTER_DESK_PUBLIC_URL || undefined),
     });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -137,6 +145,13 @@ async function main(): Promise<void> {
     console.log(`  write key: ${server.generatedKeys.write}`);
     console.log(`  read key:  ${server.generatedKeys.read}`);
   }
+  if (server.photoPublicOrigin) {
+    const { origin, petsUpdated } = server.photoPublicOrigin;
+    console.log(
+      `Public address for photos: ${origin} (${petsUpdated} ${petsUpdated === 1 ? 'pet' : 'pets'} updated to name it)`,
+    );
+  }
+  // Last: scripts (and tests) wait for this line, so everything above is printed by then.
   console.log(`Shelter Desk API listening on ${server.apiUrl}`);
 
   let stopping = false;

@@ -2,6 +2,7 @@ import { isStorageError } from '../platform/database-integrity';
 import type { Logger } from '../platform/log';
 import { loadDemoShelter } from './demo/load-demo';
 import { AuthThrottle } from './domain/auth-throttle';
+import { requestOrigin } from './domain/photo-addresses';
 import { PHOTO_GRACE_MS } from './domain/photo-store';
 import { DEFAULT_HOURLY_LIMITS, FixedWindowRateLimiter } from './domain/rate-limit';
 import { ChangeFeed, type ChangeFeedOptions } from './http/change-feed';
@@ -82,6 +83,12 @@ export interface ApiServerOptions {
   log?: Logger;
   /** How long an uploaded photo no pet names is kept (default PHOTO_GRACE_MS, 7 days). */
   photoGraceMs?: number;
+  /**
+   * The shelter's public address for photos (`npm run serve -- --public-url`), as a person typed it: set at the
+   * start when it differs from the stored one (pets naming stored photos elsewhere are rewritten to it). A value
+   * that is not an http(s) origin refuses the start with a message saying why.
+   */
+  photoPublicUrl?: string;
   /** Serve HTTPS with this certificate and key (PEM) instead of plain HTTP (`npm run serve -- --tls`). */
   tls?: TlsIdentity;
   /** The change stream's timings and bounds (tests shorten the heartbeat). */
@@ -96,6 +103,8 @@ export interface RunningApiServer {
   port: number;
   /** Present when the server had to create keys (none provisioned, none stored). */
   generatedKeys?: { write: string; read: string };
+  /** What `photoPublicUrl` changed at the start (absent when it was not given). */
+  photoPublicOrigin?: { origin: string; petsUpdated: number };
   /** The non-API staff operations, on the same database. */
   staff: StaffOperations;
   /** Settings changes whose pets are still being re-rendered in the background. */
@@ -152,6 +161,11 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       (endpoint) => override ?? DEFAULT_HOURLY_LIMITS[endpoint],
       (keyId) => keyId === ownKeyId,
     );
+    let photoPublicOrigin: RunningApiServer['photoPublicOrigin'];
+    if (options.photoPublicUrl !== undefined) {
+      const change = staff.setPhotoPublicOrigin(options.photoPublicUrl);
+      photoPublicOrigin = { origin: change.origin ?? '', petsUpdated: change.petsUpdated };
+    }
     const router = new Router([
       ...metadataRoutes,
       ...petRoutes,
@@ -179,7 +193,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       try {
         loadDemoShelter(app, staff, {
           pets: options.demoPets,
-          photoOrigin: originOf(host, port, options.tls !== undefined),
+          photoOrigin:
+            app.photoAddresses.publicOrigin() ??
+            requestOrigin({
+              scheme: options.tls ? 'https' : 'http',
+              host: `${host.includes(':') ? `[${host}]` : host}:${port}`,
+              localAddress: '127.0.0.1',
+            }),
         });
       } catch (error) {
         void server.closeNow();
@@ -217,6 +237,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       apiUrl: `${origin}/api`,
       port,
       generatedKeys,
+      ...(photoPublicOrigin && { photoPublicOrigin }),
       staff,
       pendingRestamps: () => app.pets.restamps.waiting,
       sweepPhotos,
@@ -230,10 +251,15 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
         const bound = await extra.listen(extraPort, extraHost);
         extras.add(extra);
         let closed: Promise<void> | undefined;
+        const extraOrigin = originOf(extraHost, bound, extraOptions.tls !== undefined);
+        // The LAN address is the one other machines reach, on a configured port: photos uploaded meanwhile name it
+        // unless the shelter set a public address.
+        app.photoAddresses.lanOrigin = extraOrigin;
         return {
-          origin: originOf(extraHost, bound, extraOptions.tls !== undefined),
+          origin: extraOrigin,
           port: bound,
           close() {
+            if (app.photoAddresses.lanOrigin === extraOrigin) app.photoAddresses.lanOrigin = undefined;
             // At once: turning sharing off must not wait for another desk's keep-alive connections.
             closed ??= extra.closeNow().then(() => {
               extras.delete(extra);

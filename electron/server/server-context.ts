@@ -17,6 +17,7 @@ import { PairingCodes } from './domain/pairing-store';
 import { PeopleRestamps } from './domain/people-restamps';
 import { PeopleStore } from './domain/people-store';
 import { PetStore } from './domain/pet-store';
+import { PhotoAddresses } from './domain/photo-addresses';
 import { PhotoStore } from './domain/photo-store';
 import { SearchVocabulary } from './domain/search';
 
@@ -38,6 +39,8 @@ export interface ServerContext {
   idempotency: IdempotencyStore;
   /** Photos uploaded through the photo extension (`POST /api/photos`). */
   photos: PhotoStore;
+  /** The origin stored photos' addresses name (the shelter's public address for photos). */
+  photoAddresses: PhotoAddresses;
   /** One-time codes a desk exchanges for a key of its own (LAN sharing). */
   pairing: PairingCodes;
   /**
@@ -162,6 +165,7 @@ export async function openServerContext(
     keys,
     idempotency: new IdempotencyStore(sqlite, now),
     photos: new PhotoStore(sqlite),
+    photoAddresses: new PhotoAddresses(sqlite, pets),
     pairing: new PairingCodes(sqlite, keys, now),
     catchUp,
     read: (work) => {

@@ -33,3 +33,49 @@ export const photoUploadResponseSchema = z.object({
   bytes: z.number().int().positive(),
 });
 export type PhotoUploadResponse = z.infer<typeof photoUploadResponseSchema>;
+
+/**
+ * The shelter's public address for photos: the origin listings should link stored photos under (e.g.
+ * `https://photos.example-shelter.org`). An absolute http(s) origin with no path, query, fragment or credentials,
+ * given without its trailing slash or with it; parsed to the bare origin.
+ */
+export const photoPublicOriginSchema = z
+  .string()
+  .trim()
+  .min(1, {
+    error: 'The public address for photos is empty: give an origin such as https://photos.example.org.',
+  })
+  .transform((text, context) => {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      context.addIssue({
+        code: 'custom',
+        message: `"${text}" is not an absolute address: give one such as https://photos.example.org.`,
+      });
+      return z.NEVER;
+    }
+    const problem =
+      url.protocol !== 'https:' && url.protocol !== 'http:'
+        ? `must start with https:// or http://, not ${url.protocol}//`
+        : url.username !== '' || url.password !== ''
+          ? 'must not carry a user name or password'
+          : url.pathname !== '/'
+            ? `must not have a path (${url.pathname}): photos are always under /api/photos/ on it`
+            : url.search !== '' || url.hash !== ''
+              ? 'must not have a query or fragment'
+              : ['0.0.0.0', '[::]'].includes(url.hostname)
+                ? 'must name a host others can reach, not the unspecified address'
+                : undefined;
+    if (problem) {
+      context.addIssue({ code: 'custom', message: `The public address for photos ${problem}.` });
+      return z.NEVER;
+    }
+    return url.origin;
+  });
+
+/** A stored photo's address under `origin` (an origin as photoPublicOriginSchema makes it). */
+export function storedPhotoUrl(origin: string, sha256: string): string {
+  return `${origin}/api/photos/${sha256}.jpg`;
+}

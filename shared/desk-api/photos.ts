@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { noInput } from './app';
 import { defineMethod } from './define';
 
 /** Bytes of one `photos.chunk` call before base64 (the browser host takes calls up to 1 MiB). */
@@ -55,7 +56,8 @@ export const photoMethods = {
   }),
   'photos.support': defineMethod({
     summary: 'Whether the connection’s server keeps uploaded photos, or takes photo links only.',
-    input: z.strictObject({}),
+    // Optional like every method without input: the form asks with none.
+    input: noInput,
     output: photoServerSupportSchema,
   }),
 };

@@ -87,6 +87,8 @@ export const shelterSettingsSchema = z.object({
   contracts: z.array(z.object({ type: contractTypeSchema, content: z.string() })),
   veterinarians: z.array(veterinarianSettingSchema.extend({ id })),
   templates: z.array(petTemplateSettingSchema.extend({ id })),
+  /** The public address for photos (an origin), or null when stored photos' addresses follow the request. */
+  photoPublicOrigin: z.string().nullable(),
 });
 export type ShelterSettings = z.infer<typeof shelterSettingsSchema>;
 
@@ -137,6 +139,12 @@ export const shelterSettingsMethods = {
     summary: 'Create or change a veterinarian.',
     input: veterinarianSettingSchema,
     output: saved,
+  }),
+  'shelter.photos.setPublicOrigin': defineMethod({
+    summary:
+      'Set (null or blank: clear) the origin stored photos are published under; pets naming them elsewhere move to it.',
+    input: z.strictObject({ origin: z.string().max(300).nullable() }),
+    output: z.object({ origin: z.string().nullable(), petsUpdated: z.number().int().min(0) }),
   }),
   'shelter.templates.save': defineMethod({
     summary: 'Create or change a pet template (defaults for new pets).',

@@ -7,7 +7,9 @@ import {
   deskPhoto,
   deskPhotoRef,
   keepTakenPhoto,
+  LocalWriteError,
   serverTakesLinksOnly,
+  UNSAVED_PHOTO_KEPT_MS,
 } from '../../electron/desk/outbox';
 import { processPhoto } from '../../electron/platform/photo-image';
 import { phoneJpegWithGps } from '../photo-fixtures';
@@ -24,9 +26,9 @@ function serverRows(sql: string): Array<Record<string, unknown>> {
   }
 }
 
-async function takePhoto(): Promise<string> {
-  const photo = await processPhoto(await phoneJpegWithGps(1000, 700));
-  const kept = desk.mirror.db.transaction(() => keepTakenPhoto(desk.mirror.db, photo, Date.now()))();
+async function takePhoto(takenAt = Date.now(), width = 1000): Promise<string> {
+  const photo = await processPhoto(await phoneJpegWithGps(width, 700));
+  const kept = desk.mirror.db.transaction(() => keepTakenPhoto(desk.mirror.db, photo, takenAt))();
   return deskPhotoRef(kept.local_id);
 }
 
@@ -108,5 +110,39 @@ describe('photos taken at the desk go through the outbox', () => {
     await desk.outbox.replay(desk.client);
     const [pet] = serverRows(`SELECT image_urls FROM pets WHERE name = 'Lost Pic'`);
     expect(JSON.parse(String(pet?.image_urls))).toEqual([]);
+  });
+
+  it('a form saved after its taken photo was swept says which photo is gone and what to do; nothing is queued', async () => {
+    const gone = await takePhoto(Date.now() - UNSAVED_PHOTO_KEPT_MS - 60_000, 900);
+    const kept = await takePhoto();
+    // A send pass sweeps photos no change names once they are older than the form's grace.
+    await desk.outbox.replay(desk.client);
+    expect(deskPhoto(desk.mirror.db, gone.slice('desk-photo:'.length))).toBeUndefined();
+    const before = desk.mirror.db.prepare('SELECT COUNT(*) FROM outbox').pluck().get();
+
+    let refused: unknown;
+    try {
+      desk.outbox.createPet(
+        petFields({ name: 'Late', image_urls: ['https://example.org/a.jpg', gone, kept] }),
+      );
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(LocalWriteError);
+    const error = (refused as LocalWriteError).toDeskError();
+    expect(error.code).toBe('invalid_input');
+    expect(error.message).toMatch(/^Photo 2 is no longer on this desk: a photo taken here is kept 7 days/);
+    expect(error.message).toMatch(
+      /Remove it with the bin, add it again \(take or choose the photo\), then save\./,
+    );
+    expect(error.fieldErrors).toEqual([{ field: 'image_urls', message: error.message }]);
+    expect(desk.mirror.db.prepare('SELECT COUNT(*) FROM outbox').pluck().get()).toBe(before);
+
+    const created = desk.outbox.createPet(petFields({ name: 'Late', image_urls: [kept] }));
+    if (created.status !== 'queued') throw new Error('not queued');
+    expect(() => desk.outbox.updatePet(created.entityId, { image_urls: [gone, kept, gone] })).toThrow(
+      /^Photos 1 and 3 are no longer on this desk: .* Remove them with the bin, add them again/,
+    );
+    expect(getPet(desk.mirror.db, created.entityId)?.record.image_urls).toEqual([kept]);
   });
 });

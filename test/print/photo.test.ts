@@ -56,4 +56,35 @@ describe('card photos', () => {
       await firstPrintablePhoto(['x'], async () => Promise.reject(new Error('cache broken'))),
     ).toBeUndefined();
   });
+
+  it('tries past the first two addresses: a desk photo after two unreachable server photos prints', async () => {
+    const tried: string[] = [];
+    const load = async (url: string) => {
+      tried.push(url);
+      return url === 'desk-photo:local-1' ? photo : undefined;
+    };
+    const urls = [`${base}/missing-1`, `${base}/webp`, 'desk-photo:local-1', `${base}/photo.png`];
+    expect(await firstPrintablePhoto(urls, load)).toEqual(photo);
+    expect(tried).toEqual(urls.slice(0, 3));
+  });
+
+  it('stops after a bounded number of addresses, and after its time budget', async () => {
+    let calls = 0;
+    const dead = Array.from({ length: 20 }, (_, i) => `${base}/dead-${i}`);
+    const none = async () => {
+      calls += 1;
+      return undefined;
+    };
+    expect(await firstPrintablePhoto([...dead, dead[0] as string], none, { tries: 5 })).toBeUndefined();
+    expect(calls).toBe(5);
+    calls = 0;
+    let clock = 0;
+    const slow = async () => {
+      calls += 1;
+      clock += 4_000;
+      return undefined;
+    };
+    expect(await firstPrintablePhoto(dead, slow, { budgetMs: 10_000, now: () => clock })).toBeUndefined();
+    expect(calls).toBe(3);
+  });
 });

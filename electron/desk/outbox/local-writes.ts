@@ -28,6 +28,7 @@ import {
   mappedServerId,
   rewriteUnsentEntry,
 } from './outbox-store';
+import { requireKeptPhotos } from './photo-uploads';
 import {
   isComparablePetField,
   isLocalId,
@@ -178,7 +179,11 @@ export function createPet(
     const warnings = findMicrochipDuplicates(context.db, fields.microchip_id);
     if (warnings.length > 0) return held(warnings);
   }
-  const { localId, entryId } = context.db.transaction(() => enqueuePetCreate(context, fields))();
+  const { localId, entryId } = context.db.transaction(() => {
+    // In the transaction: a photo swept between a check and the write would go unsaid.
+    requireKeptPhotos(context.db, fields.image_urls);
+    return enqueuePetCreate(context, fields);
+  })();
   return queuedResult(context.db, 'pet', localId, [entryId]);
 }
 
@@ -224,6 +229,7 @@ export function updatePet(
     : null;
   const base = server ? pick(server, Object.keys(changed).filter(isComparablePetField)) : null;
   const entryIds = db.transaction(() => {
+    if ('image_urls' in changed) requireKeptPhotos(db, changed.image_urls);
     setLocalEdit(db, 'pet', id, changed);
     const last = entityEntries(db, 'pet', id).at(-1);
     if (

@@ -4,6 +4,7 @@ import type { ProcessedPhoto } from '../../platform/photo-image';
 import { type ApiClient, ApiError } from '../client';
 import { LOCAL_ID_PREFIX, type MirrorDb, statement } from '../mirror';
 import { entryRefs, type OutboxRow } from './outbox-store';
+import { LocalWriteError } from './values';
 
 /**
  * Photos taken at this desk. A photo is kept in the mirror (its processed bytes, safe to publish) and named in a
@@ -129,6 +130,35 @@ function settlePhoto(db: MirrorDb, photo: DeskPhotoRow, serverUrl: string | unde
 
 /** How long a photo taken and never saved with a pet is kept (a form left open over a weekend still works). */
 export const UNSAVED_PHOTO_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * Refuses a pet write whose `image_urls` name a photo taken here that is no longer on this desk (a form left open
+ * with it for longer than UNSAVED_PHOTO_KEPT_MS: `pruneDeskPhotos` dropped it). Saving would otherwise go on
+ * without it and say nothing; the message names each such photo by its place in the form and says what to do.
+ * @throws LocalWriteError invalid_input with the message on `image_urls`.
+ */
+export function requireKeptPhotos(db: MirrorDb, imageUrls: unknown): void {
+  if (!Array.isArray(imageUrls)) return;
+  const gone: number[] = [];
+  imageUrls.forEach((url, index) => {
+    const localId = typeof url === 'string' ? deskPhotoLocalId(url) : undefined;
+    if (localId !== undefined && deskPhoto(db, localId) === undefined) gone.push(index + 1);
+  });
+  if (gone.length === 0) return;
+  const days = Math.round(UNSAVED_PHOTO_KEPT_MS / (24 * 60 * 60 * 1000));
+  // The form labels the first photo "Main photo" and the others "Photo N".
+  const which =
+    gone.length === 1
+      ? gone[0] === 1
+        ? 'The main photo (photo 1) is'
+        : `Photo ${gone[0]} is`
+      : `Photos ${gone.slice(0, -1).join(', ')} and ${gone.at(-1)} are`;
+  const them = gone.length === 1 ? 'it' : 'them';
+  const message =
+    `${which} no longer on this desk: a photo taken here is kept ${days} days for a form that is not saved, and ` +
+    `this form was open longer. Remove ${them} with the bin, add ${them} again (take or choose the photo), then save.`;
+  throw new LocalWriteError('invalid_input', message, [{ field: 'image_urls', message }]);
+}
 
 /**
  * Drops the photos nothing on this desk names any more: one the server has (its bytes stay in the photo cache under

@@ -58,13 +58,26 @@ export async function fetchPhoto(
   }
 }
 
-/** The first of a pet's photos that loads and can be printed, or undefined (the card shows a placeholder). */
+/** How many of a pet's addresses a card tries, and for how long in all, before it prints a placeholder. */
+export const PHOTO_TRIES = 8;
+export const PHOTO_BUDGET_MS = 12_000;
+
+/**
+ * The first of a pet's photos that loads and can be printed, or undefined (the card shows a placeholder). Addresses
+ * are tried in order (the main photo first) until one prints, so a photo kept only on the desk still prints after
+ * server photos that are unreachable offline; at most `tries` distinct addresses, and none started after
+ * `budgetMs`, so a pet with many dead links cannot hold up a batch.
+ */
 export async function firstPrintablePhoto(
   urls: readonly string[],
   loadPhoto: LoadPhoto,
-  tries = 2,
+  options: { tries?: number; budgetMs?: number; now?: () => number } = {},
 ): Promise<Buffer | undefined> {
-  for (const url of urls.slice(0, tries)) {
+  const tries = options.tries ?? PHOTO_TRIES;
+  const now = options.now ?? (() => performance.now());
+  const deadline = now() + (options.budgetMs ?? PHOTO_BUDGET_MS);
+  for (const url of [...new Set(urls)].slice(0, tries)) {
+    if (now() > deadline) break;
     const bytes = await loadPhoto(url).catch(() => undefined);
     if (bytes && printableImageKind(bytes)) return bytes;
   }

@@ -198,6 +198,7 @@ export interface ServerSchema {
   applications: ApplicationRow;
   idempotency_keys: IdempotencyRow;
   photos: PhotoRow;
+  server_settings: { name: string; value: string };
 }
 
 export interface PhotoRow {

@@ -2,7 +2,7 @@ import { type Kysely, type Migration, sql } from 'kysely';
 
 /**
  * Migrations of the standalone shelter's staff features (numbers 06xx: a denial or approval can carry a note for
- * the staff who read the application later) and of its photos (07xx).
+ * the staff who read the application later) and of its photos and server settings (07xx).
  */
 export const shelterMigrations: Record<string, Migration> = {
   '0601-application-decision-note': {
@@ -45,6 +45,17 @@ export const shelterMigrations: Record<string, Migration> = {
             unreferenced_since INTEGER
           ) STRICT`,
         )
+        .execute(db);
+    },
+  },
+  /**
+   * Shelter-wide settings of the server itself, by name (`photo_public_origin`: the origin stored photos' addresses
+   * name). In the database so a backup carries them and the command line and the desk see one value.
+   */
+  '0702-server-settings': {
+    async up(db: Kysely<unknown>) {
+      await sql
+        .raw('CREATE TABLE server_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT')
         .execute(db);
     },
   },

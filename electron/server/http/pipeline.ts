@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { TLSSocket } from 'node:tls';
 import {
   API_VERSION,
   type ErrorBody,
@@ -268,11 +269,23 @@ export function createRequestListener(
       const upload = route.upload ? await route.upload.prepare(bytes, contentType) : undefined;
       const body = route.upload || isEmptyBody(bytes) ? undefined : parseJsonObject(bytes, contentType);
       const host = header(req, 'host');
+      const scheme = (req.socket as TLSSocket).encrypted === true ? 'https' : 'http';
+      const localAddress = req.socket.localAddress;
       // The transaction catches up again under the write lock: a commit of another process may have landed while
       // the body was read. The answer waits until the commit is on the disk; the event loop does not (a write's
       // fsync waited 70 ms while a restore copied its backup).
       return await commitThenSyncOffThread(app.sqlite, () => {
-        const result = route.handle({ app, params, query, body, idempotencyKey, upload, host });
+        const result = route.handle({
+          app,
+          params,
+          query,
+          body,
+          idempotencyKey,
+          upload,
+          host,
+          scheme,
+          localAddress,
+        });
         app.keys.flushUses();
         if (tracked && result.status === 200) {
           app.idempotency.record(keyId, idempotencyKey, fingerprint, result.status, result.body.toString());

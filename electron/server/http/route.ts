@@ -30,6 +30,10 @@ export interface HandlerInput {
   upload?: unknown;
   /** The request's `Host` header: an upload answers with an address on the origin the client reached. */
   host?: string | undefined;
+  /** The scheme of the connection the request came in on (the LAN listener and `--tls` speak HTTPS). */
+  scheme?: 'http' | 'https';
+  /** This end's address of the connection (for a `Host` naming the unspecified address). */
+  localAddress?: string | undefined;
 }
 
 /** A write whose body is a file, not JSON: read up to `maxBytes`, prepared before the write transaction starts. */

@@ -201,7 +201,10 @@ function photoUploadOperation(): JsonObject {
       'its long side at most, re-encodes it as a JPEG under about 400 KB with no metadata, and stores it by the ' +
       'SHA-256 of those bytes: the same photo sent twice is stored once. A file that is not an image or has absurd ' +
       'dimensions is a 400 `invalid_image` (`details.reason`). A photo no pet names in `image_urls` is deleted ' +
-      'after a grace period of 7 days.',
+      "after a grace period of 7 days. The answer's `url` is on the shelter's public address for photos when " +
+      "one is set (an http(s) origin set in the standalone shelter's Settings or with `serve --public-url`); " +
+      'else on the LAN sharing address while sharing is on; else on the scheme and host the request reached. ' +
+      'Setting the public address moves every pet naming a stored photo elsewhere to it (`updated_at` bumped).',
     requestBody: {
       required: true,
       content: { 'image/*': { schema: { type: 'string', format: 'binary' } } },

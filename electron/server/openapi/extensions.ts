@@ -18,7 +18,15 @@ export const EXTENSION_TAG = {
 export const EXTENSIONS_SUMMARY: JsonObject = {
   changeStream: { path: '/api/changes', announcedBy: 'X-Shelter-Desk-Changes', format: 'text/event-stream' },
   pairing: { path: '/api/pairing', codeLifetimeSeconds: 900, uses: 1 },
-  photos: { path: '/api/photos', announcedBy: 'X-Shelter-Desk-Extensions: photos', format: 'image/jpeg' },
+  photos: {
+    path: '/api/photos',
+    announcedBy: 'X-Shelter-Desk-Extensions: photos',
+    format: 'image/jpeg',
+    addresses:
+      "ORIGIN/api/photos/{sha256}.jpg: ORIGIN is the shelter's public address for photos when set (serve " +
+      '--public-url, or standalone Settings), else the LAN sharing address while sharing is on, else the scheme ' +
+      'and host the upload reached',
+  },
 };
 
 export function extensionPaths(metadataHeaders: JsonObject): JsonObject {

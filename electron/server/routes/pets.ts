@@ -79,7 +79,7 @@ export const petRoutes: Route[] = [
           },
         );
       }
-      const input = parseBody(petCreateSchema, body);
+      const input = app.photoAddresses.published(parseBody(petCreateSchema, body));
       return { status: 200, body: app.pets.body(app.pets.create(input)) };
     },
   },
@@ -111,7 +111,7 @@ export const petRoutes: Route[] = [
       if (body === undefined) {
         throw validationError([{ field: '(body)', message: 'send at least one field to update' }]);
       }
-      const input = parseBody(petUpdateSchema, body);
+      const input = app.photoAddresses.published(parseBody(petUpdateSchema, body));
       const identifier = params.petIdentifier ?? '';
       const existing = app.pets.getByIdentifier(identifier);
       if (!existing) throw notFound(identifier);

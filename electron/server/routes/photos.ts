@@ -2,6 +2,7 @@ import {
   PHOTO_CACHE_CONTROL,
   PHOTO_UPLOAD_MAX_BYTES,
   type PhotoUploadResponse,
+  storedPhotoUrl,
 } from '../../../shared/contract';
 import { PhotoRejectedError, type ProcessedPhoto, processPhoto } from '../../platform/photo-image';
 import { ApiError, parameterError } from '../domain/api-error';
@@ -43,7 +44,7 @@ export const photoRoutes: Route[] = [
     access: 'write',
     write: { idempotent: true },
     upload: { maxBytes: PHOTO_UPLOAD_MAX_BYTES, prepare: preparePhoto },
-    handle({ app, upload, host }) {
+    handle({ app, upload, host, scheme, localAddress }) {
       if (host === undefined || !HOST_SHAPE.test(host)) {
         throw new ApiError(400, 'invalid_parameter', 'The request has no usable Host header.', {
           errors: [{ field: 'Host', message: 'must be the host and port the server was reached at' }],
@@ -53,7 +54,10 @@ export const photoRoutes: Route[] = [
       app.photos.put(photo, app.now());
       const answer: PhotoUploadResponse = {
         id: photo.sha256,
-        url: `http://${host}/api/photos/${photo.sha256}.jpg`,
+        url: storedPhotoUrl(
+          app.photoAddresses.originFor({ scheme: scheme ?? 'http', host, localAddress }),
+          photo.sha256,
+        ),
         content_type: photo.mime,
         width: photo.width,
         height: photo.height,

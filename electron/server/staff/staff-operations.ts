@@ -7,6 +7,7 @@ import { contractOperations } from './contracts';
 import { customFieldOperations } from './custom-fields';
 import { customStatusOperations } from './custom-statuses';
 import { feeRuleOperations } from './fee-rules';
+import { photoSettingOperations } from './photo-settings';
 import { recordOperations } from './records';
 import { createStaffContext } from './staff-context';
 import { veterinarianOperations } from './veterinarians';
@@ -17,6 +18,7 @@ export { type BackupInfo, BackupRefusedError } from './backup';
 export type { CustomFieldInput, CustomFieldSectionInput } from './custom-fields';
 export type { CustomStatus, CustomStatusInput } from './custom-statuses';
 export type { FeeRuleInput } from './fee-rules';
+export type { PhotoPublicOriginChange } from './photo-settings';
 export { StaffOperationError } from './staff-context';
 export type { PetTemplateInput, VeterinarianInput } from './veterinarians';
 
@@ -36,6 +38,7 @@ export function createStaffOperations(app: ServerContext) {
     ...apiKeyOperations(staff),
     ...recordOperations(staff),
     ...applicationOperations(staff),
+    ...photoSettingOperations(staff),
     /** An online backup of the database to `file` while the server keeps serving. */
     backup: (file: string) => backupDatabase(app.sqlite, file),
     /**

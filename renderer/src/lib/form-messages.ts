@@ -22,6 +22,7 @@ const LABELS: Record<string, string> = {
   phone: 'phone number',
   address: 'address',
   capacity: 'capacity',
+  image_urls: 'photos',
 };
 
 /** Fields picked from a list rather than typed. */
@@ -34,6 +35,8 @@ const MISSING = /^(is required|required|must not be empty|must be given|enter .*
  */
 export function fieldSentence(field: string, message: string): string {
   if (field === 'terms') return 'Please accept the adoption terms.';
+  // The desk's message about a pet's photos is already a sentence naming the photo and what to do.
+  if (field === 'image_urls' && /^(Photos? \d|The main photo)/.test(message)) return message;
   if (field === 'application' && /pet/i.test(message) === false && MISSING.test(message)) {
     return 'Please choose at least one pet for the application.';
   }

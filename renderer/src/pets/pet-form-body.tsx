@@ -42,6 +42,7 @@ export function PetFormBody({
       <PetPhotosInput
         name={draft.name}
         urls={draft.image_urls}
+        error={write.errors.image_urls}
         onChange={(image_urls) => {
           write.clearFields(['image_urls']);
           onDraftChange({ ...draft, image_urls });

@@ -48,10 +48,13 @@ function linkProblem(text: string): string | undefined {
 export function PetPhotosInput({
   name,
   urls,
+  error,
   onChange,
 }: {
   name: string;
   urls: string[];
+  /** The desk's message about these photos from the last save (a photo no longer on this desk). */
+  error?: string | undefined;
   onChange(next: string[]): void;
 }) {
   const api = useDesk();
@@ -127,9 +130,18 @@ export function PetPhotosInput({
         p="md"
         aria-label="Photos: drop photo files here"
         role="group"
+        // The form's summary of messages focuses this when the save named a photo.
+        data-field="image_urls"
+        tabIndex={-1}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? 'pet-photos-error' : undefined}
         style={{
           borderStyle: 'dashed',
-          borderColor: dragging ? 'var(--mantine-primary-color-filled)' : undefined,
+          borderColor: dragging
+            ? 'var(--mantine-primary-color-filled)'
+            : error
+              ? 'var(--mantine-color-error)'
+              : undefined,
           background: dragging ? 'var(--mantine-primary-color-light)' : undefined,
         }}
         onDragOver={(event) => {
@@ -221,6 +233,11 @@ export function PetPhotosInput({
           </Text>
         </Stack>
       </Paper>
+      {error && (
+        <Alert color="red" variant="light" title="A photo is missing" id="pet-photos-error">
+          <Text size="sm">{error}</Text>
+        </Alert>
+      )}
       {problems.length > 0 && (
         <Alert color="red" variant="light" title="Not added">
           {problems.map((problem) => (

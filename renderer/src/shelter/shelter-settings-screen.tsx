@@ -3,6 +3,7 @@ import {
   IconCategory,
   IconFileText,
   IconForms,
+  IconPhoto,
   IconReceipt2,
   IconSparkles,
   IconStethoscope,
@@ -15,6 +16,7 @@ import { ScreenHeader } from '../components/screen-header';
 import { ContractsPanel } from './contracts-panel';
 import { FeesPanel } from './fees-panel';
 import { FieldsPanel } from './fields-panel';
+import { PhotosPanel } from './photos-panel';
 import { StatusesPanel } from './statuses-panel';
 import { TemplatesPanel } from './templates-panel';
 import { StandaloneOnly, useAction } from './use-shelter';
@@ -26,7 +28,7 @@ export function ShelterSettingsScreen() {
     <>
       <ScreenHeader
         title="Shelter settings"
-        description="Statuses, form fields, fees, contracts, vets and templates of your shelter. Every desk picks up a change with its next sync; this one at once."
+        description="Statuses, form fields, fees, contracts, vets, templates and the photos' public address of your shelter. Every desk picks up a change with its next sync; this one at once."
       />
       <StandaloneOnly what="the shelter’s settings">
         {(overview) => <Settings demo={overview.demo} />}
@@ -63,6 +65,9 @@ function Settings({ demo }: { demo: boolean }) {
           <Tabs.Tab value="templates" leftSection={<IconTemplate size={16} />}>
             Pet templates
           </Tabs.Tab>
+          <Tabs.Tab value="photos" leftSection={<IconPhoto size={16} />}>
+            Photos
+          </Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="statuses" pt="md">
           <StatusesPanel statuses={data.statuses} onChange={settings.reload} />
@@ -81,6 +86,9 @@ function Settings({ demo }: { demo: boolean }) {
         </Tabs.Panel>
         <Tabs.Panel value="templates" pt="md">
           <TemplatesPanel templates={data.templates} onChange={settings.reload} />
+        </Tabs.Panel>
+        <Tabs.Panel value="photos" pt="md">
+          <PhotosPanel origin={data.photoPublicOrigin} onChange={settings.reload} />
         </Tabs.Panel>
       </Tabs>
     </Stack>

@@ -2,7 +2,10 @@ import type { HandlerRegistry } from '../handler-registry';
 import { staffCall } from './shelter-errors';
 import type { ShelterHost } from './shelter-host';
 
-/** `shelter.settings.*` and the editors' saves: statuses, fields, mappings, fees, contracts, vets, templates. */
+/**
+ * `shelter.settings.*` and the editors' saves: statuses, fields, mappings, fees, contracts, vets, templates, the
+ * public address for photos.
+ */
 export function registerShelterSettingsHandlers(
   registry: HandlerRegistry,
   host: ShelterHost,
@@ -27,6 +30,7 @@ export function registerShelterSettingsHandlers(
       contracts: staff.listContracts(),
       veterinarians: staff.listVeterinarians(),
       templates: staff.listPetTemplates(),
+      photoPublicOrigin: staff.photoPublicOrigin(),
     };
   });
   registry.handle('shelter.statuses.save', (input) =>
@@ -61,5 +65,8 @@ export function registerShelterSettingsHandlers(
     }),
   );
   registry.handle('shelter.vets.save', (input) => change(() => host.staff().setVeterinarian(input)));
+  registry.handle('shelter.photos.setPublicOrigin', ({ origin }) =>
+    change(() => host.staff().setPhotoPublicOrigin(origin)),
+  );
   registry.handle('shelter.templates.save', (input) => change(() => host.staff().setPetTemplate(input)));
 }
