@@ -88,6 +88,10 @@ export function registerConnectionHandlers(
     });
     return summary();
   });
+  registry.handle('sync.connection.acknowledgeTls', () => {
+    connections.acknowledgeTls();
+    return summary();
+  });
   registry.handle('sync.connection.set', async (input) => {
     try {
       await sessions.setConnection(input);
