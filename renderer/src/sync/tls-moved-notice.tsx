@@ -53,9 +53,9 @@ export function TlsMovedNotice() {
       <Stack gap="sm">
         <Text size="sm">
           The shelter desk now shares its records over an encrypted connection, and this desk has moved to it
-          by itself: nobody else on this network can read what it sends any more. It uses the same key as
-          before, until the shelter revokes it. It kept the certificate it found now and will refuse any
-          other.
+          by itself: from now on, others on this network cannot read what it sends. It uses the same key as
+          before, until the shelter revokes it. It kept the shelter’s certificate it found now and will refuse
+          any other.
         </Text>
         <FingerprintGrid fingerprint={summary.fingerprint} label="The shelter’s certificate fingerprint" />
         <Text size="sm">
@@ -63,7 +63,7 @@ export function TlsMovedNotice() {
           differs, disconnect this desk in Settings and ask the shelter desk for a new connection code.
         </Text>
         <Group>
-          <Button variant="light" color="teal" loading={busy} onClick={() => void acknowledge()}>
+          <Button loading={busy} onClick={() => void acknowledge()}>
             Got it
           </Button>
         </Group>
