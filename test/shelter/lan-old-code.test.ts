@@ -207,8 +207,18 @@ describe('a desk that joined with an old-style code (http:// and the shared key)
     expect((await deskB.registry.invoke('sync.connection.acknowledgeTls')).movedToTls).toBeNull();
     expect((await deskB.registry.invoke('sync.connection.get')).movedToTls).toBeNull();
 
-    // Typing the old address again is the same connection: still https, still pinned.
+    // Typing the old address again is the same connection: still https, still pinned; so after a switch away.
     await deskB.registry.invoke('sync.connection.set', { mode: 'remote', remote: port.address });
+    expect(readConnectionSettings(dataB)).toMatchObject({
+      remote: settings?.mode === 'remote' && settings.remote,
+      pin: fingerprint,
+    });
+    await deskB.registry.invoke('sync.connection.set', { mode: 'standalone' });
+    await deskB.registry.invoke('sync.connection.set', { mode: 'remote', remote: port.address });
+    expect(path.dirname(activeMirrorFile(dataB))).toBe(folder);
+    const back = await deskB.registry.invoke('sync.now');
+    expect(back?.complete).toBe(true);
+    expect(back?.written).toBeLessThan(PETS_ON_SHELTER);
     expect(readConnectionSettings(dataB)).toMatchObject({
       remote: settings?.mode === 'remote' && settings.remote,
       pin: fingerprint,

@@ -8,6 +8,7 @@ import { httpsAddressOf, needsTlsCheck, normalizeBaseUrl, probeTls, type TlsProb
 import { MIRROR_FILE } from '../mirror/open-mirror';
 import {
   connectionFolder,
+  findMovedConnection,
   remoteConnectionId,
   STANDALONE_ID,
   touchConnectionFolder,
@@ -73,6 +74,16 @@ export interface ResolvedConnection {
 export type ResolveConnection = (options?: {
   recheckTls?: boolean;
 }) => Promise<ResolvedConnection | undefined>;
+
+/** Where `setRemote` would point the desk (see `ConnectionManager.planRemote`). */
+export interface RemotePlan {
+  remote: string;
+  apiKey: string;
+  /** The connection's folder id. */
+  id: string;
+  /** A connection that moved to TLS: its old address (naming its folder) and the certificate it pinned. */
+  moved?: { upgradedFrom: string; pin?: string | undefined } | undefined;
+}
 
 /** How a remote connection is secured: a pinned certificate and a key of its own from pairing, or neither. */
 export interface RemoteTrust {
@@ -183,21 +194,25 @@ export class ConnectionManager {
    * given, else the one this desk last used with that server, else the stored one) and the connection's id.
    * @throws Error naming the problem (bad address, no key).
    */
-  async planRemote(remote: string, apiKey?: string): Promise<{ remote: string; apiKey: string; id: string }> {
+  async planRemote(remote: string, apiKey?: string): Promise<RemotePlan> {
     const current = this.read();
     let normalized = normalizeBaseUrl(remote);
-    // The old http:// address of a connection that moved to TLS is that connection (https, its pin, its folder).
-    if (current?.mode === 'remote' && current.upgradedFrom === normalized) normalized = current.remote;
-    const id =
-      current?.mode === 'remote' && current.remote === normalized
-        ? connectionIdOf(current)
-        : remoteConnectionId(normalized);
+    // A connection that moved to TLS, by its https address or its old http:// one, is that connection: https, its
+    // pin, its folder. The one set now knows itself; another is found by its folder's note.
+    const moved =
+      current?.mode === 'remote' &&
+      current.upgradedFrom &&
+      (current.remote === normalized || current.upgradedFrom === normalized)
+        ? { remote: current.remote, upgradedFrom: current.upgradedFrom, pin: current.pin }
+        : findMovedConnection(this.dataDir, normalized);
+    if (moved) normalized = moved.remote;
+    const id = moved ? remoteConnectionId(moved.upgradedFrom) : remoteConnectionId(normalized);
     const key =
       apiKey?.trim() ||
       (await this.secrets.get(connectionKeySecret(id))) ||
       (await this.secrets.get(REMOTE_KEY_SECRET));
     if (!key) throw new Error('An API key is needed: copy it from the account settings of the server.');
-    return { remote: normalized, apiKey: key, id };
+    return { remote: normalized, apiKey: key, id, ...(moved && { moved }) };
   }
 
   /**
@@ -212,9 +227,11 @@ export class ConnectionManager {
     const kept =
       same && trust.pin === undefined
         ? { pin: current.pin, paired: current.paired && apiKey === undefined }
-        : trust;
-    // The same connection keeps the folder it had (see `planRemote`).
-    const upgradedFrom = same ? current.upgradedFrom : undefined;
+        : plan.moved && trust.pin === undefined
+          ? { pin: plan.moved.pin, paired: apiKey === undefined }
+          : trust;
+    // A connection that moved to TLS keeps the folder it had (see `planRemote`).
+    const upgradedFrom = plan.moved?.upgradedFrom;
     await this.secrets.set(REMOTE_KEY_SECRET, plan.apiKey);
     await this.secrets.set(connectionKeySecret(plan.id), plan.apiKey);
     await this.stopStandalone();
@@ -223,7 +240,11 @@ export class ConnectionManager {
       `${JSON.stringify({ mode: 'remote', remote: plan.remote, ...(kept.pin && { pin: kept.pin }), ...(kept.paired && { paired: true }), ...(upgradedFrom && { upgradedFrom }) }, null, 2)}\n`,
       0o600,
     );
-    touchConnectionFolder(this.dataDir, plan.id, { mode: 'remote', remote: plan.remote });
+    touchConnectionFolder(this.dataDir, plan.id, {
+      mode: 'remote',
+      remote: plan.remote,
+      ...(upgradedFrom && { upgradedFrom, pin: kept.pin }),
+    });
   }
 
   /** The id of the connection configured now (its folder under `connections/`). */
@@ -341,7 +362,12 @@ export class ConnectionManager {
     };
     // One atomic write: address, pin and folder change together or not at all.
     writeFileAtomic(this.filename, `${JSON.stringify(moved, null, 2)}\n`, 0o600);
-    touchConnectionFolder(this.dataDir, id, { mode: 'remote', remote: moved.remote });
+    touchConnectionFolder(this.dataDir, id, {
+      mode: 'remote',
+      remote: moved.remote,
+      upgradedFrom: moved.upgradedFrom,
+      pin: moved.pin,
+    });
     this.plainAt.delete(remote);
   }
 
