@@ -128,3 +128,96 @@ test('a desk that joined with an old-style code says once that its connection is
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+/** The pairing code `npm start -- --standalone --share-lan` prints (bounded wait). */
+async function printedCode(desk: RunningDesk): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const match = /^Pairing code \(works once, until [^)]+\): (shelterdesk:\S+)$/m.exec(desk.stdout());
+    if (match?.[1]) return match[1];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`No pairing code printed within 30 s:\n${desk.stdout()}`);
+}
+
+test('pairing by a code pasted in Settings asks first, naming the changes still waiting for the current connection', async ({
+  browser,
+}, testInfo) => {
+  test.setTimeout(240_000);
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-e2e-pair-switch-'));
+  const desks: RunningDesk[] = [];
+  try {
+    const deskA = await startDesk(path.join(root, 'a'), ['--standalone', '--share-lan']);
+    desks.push(deskA);
+    const code = await printedCode(deskA);
+    const shelter = /^shelterdesk:(https:\/\/[^#]+)#/.exec(code)?.[1] ?? '';
+
+    // Desk B works for a server that cannot be reached now: a change it made waits for it.
+    const dataB = path.join(root, 'b');
+    fs.mkdirSync(dataB, { recursive: true });
+    const gone = `http://127.0.0.1:${await freePort()}`;
+    fs.writeFileSync(
+      path.join(dataB, 'connection.json'),
+      `${JSON.stringify({ mode: 'remote', remote: gone })}\n`,
+      {
+        mode: 0o600,
+      },
+    );
+    fs.writeFileSync(
+      path.join(dataB, 'secrets.json'),
+      `${JSON.stringify({ 'sync.remote-api-key': 'sd_w_a-key-for-the-server-that-is-gone' })}\n`,
+      { mode: 0o600 },
+    );
+    const deskB = await startDesk(dataB);
+    desks.push(deskB);
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    await page.goto(deskB.url);
+    await call(page, 'outbox.createPet', {
+      fields: {
+        name: 'Waiting Wren',
+        species: 'cat',
+        age_category: 'adult',
+        sex: 'female',
+        size: 'small',
+        status: 'available',
+        health: 'good',
+      },
+    });
+
+    await page.goto(`${deskB.url}#/settings`);
+    const connection = page.getByRole('form', { name: 'Connection' });
+    await connection.getByLabel('Server address or pairing code').fill(code);
+    await connection.getByRole('button', { name: 'Save and connect' }).click();
+    const dialog = page.getByRole('dialog', { name: `Switch to ${shelter}?` });
+    await expect(dialog.getByTestId('switch-waiting')).toHaveText('1 change waiting');
+    await expect(dialog).toContainText(`stays with ${gone}`);
+    await shootBoth(page, testInfo, 'pairing-switch-dialog');
+    const folder = process.env.SHELTER_DESK_SHOTS;
+    if (folder) {
+      for (const scheme of ['light', 'dark']) {
+        fs.copyFileSync(
+          testInfo.outputPath(`pairing-switch-dialog-${scheme}.png`),
+          path.join(folder, `pairing-switch-dialog-${scheme}.png`),
+        );
+      }
+    }
+    // Cancel pairs with nothing (the code still works); Switch pairs.
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    expect((await call<{ remote: string }>(page, 'sync.connection.get', undefined)).remote).toBe(gone);
+    await connection.getByRole('button', { name: 'Save and connect' }).click();
+    await dialog.getByRole('button', { name: 'Switch' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(connection.getByText('Saved. A sync starts now')).toBeVisible({ timeout: 60_000 });
+    const after = await call<{ remote: string; fingerprint: string | null }>(
+      page,
+      'sync.connection.get',
+      undefined,
+    );
+    expect(after.remote).toBe(shelter.replace(/\/api$/, ''));
+    expect(after.fingerprint).not.toBeNull();
+  } finally {
+    for (const desk of desks) await desk.stop();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
