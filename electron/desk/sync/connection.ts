@@ -26,10 +26,11 @@ export const connectionSettingsSchema = z.discriminatedUnion('mode', [
     paired: z.boolean().optional(),
     /**
      * The plain `http://` address this connection had before the shelter's LAN port moved to TLS and the desk moved
-     * with it (`upgradeToTls`). Its folder stays the one named after that address, mirror and waiting changes in it.
+     * with it (`ConnectionManager.resolve`). Its folder stays the one named after that address, mirror and waiting
+     * changes in it.
      */
     upgradedFrom: z.string().optional(),
-    /** The desk moved to TLS and the person has not yet been told (Settings says so once, then clears it). */
+    /** The desk moved to TLS and the person has not said they read it (a notice above every screen until then). */
     tlsNotice: z.boolean().optional(),
   }),
   /** The embedded API on loopback, with its database in `<dataDir>/standalone/`. */
