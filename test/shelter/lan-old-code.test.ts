@@ -144,6 +144,46 @@ async function oldStyleDesks() {
   return { deskA, dataA, deskB, dataB, shared, port, oldAddress };
 }
 
+/**
+ * A front for a shelter's LAN port that answers plain HTTP with the shelter's own 426 until it has done so once, and
+ * hangs up on TLS until then (a handshake there reads as "no TLS"): the case of a desk whose TLS check missed the
+ * update. After its first 426 it passes TLS on to the LAN port. It keeps what desks sent it in plain text.
+ */
+async function lateTlsFront(lanPort: number) {
+  let refused = 0;
+  const plainText: Buffer[] = [];
+  const server = net.createServer((client) => {
+    client.on('error', () => undefined);
+    client.once('data', (first: Buffer) => {
+      if (first[0] !== 0x16) {
+        plainText.push(first);
+        refused += 1;
+        const body = JSON.stringify({ error: 'HTTPS only.', code: 'https_required', request_id: 'r-426' });
+        client.end(
+          `HTTP/1.1 426 Upgrade Required\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+        );
+        return;
+      }
+      if (refused === 0) {
+        client.destroy();
+        return;
+      }
+      const upstream = net.connect(lanPort, '127.0.0.1', () => upstream.write(first));
+      upstream.on('error', () => client.destroy());
+      client.pipe(upstream);
+      upstream.pipe(client);
+      client.once('close', () => upstream.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  later(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    plainText,
+    refused: () => refused,
+  };
+}
+
 /** A's LAN sharing on (the update), and the old address now leads to its HTTPS-only LAN port. */
 async function updateShelter(deskA: DeskCore, port: Awaited<ReturnType<typeof shelterPort>>) {
   const sharing = await deskA.registry.invoke('shelter.lan.set', { enabled: true });
@@ -280,6 +320,29 @@ describe('a desk that joined with an old-style code (http:// and the shared key)
     expect(run?.complete).toBe(true);
     expect(readConnectionSettings(dataB)).toEqual({ mode: 'remote', remote: oldAddress });
     expect((await deskB.registry.invoke('sync.connection.get')).movedToTls).toBeNull();
+    await deskA.registry.invoke('sync.now');
+    expect(await petsNamed(deskA, 'Waiting from B')).toBe(1);
+  }, 120_000);
+
+  it('moves on the shelter’s 426 too, when its TLS check missed the update: the waiting change goes once, after the move', async () => {
+    const { deskA, deskB, dataB, port, oldAddress } = await oldStyleDesks();
+    const fingerprint = await updateShelter(deskA, port);
+    const front = await lateTlsFront(
+      Number(new URL((await deskA.registry.invoke('shelter.lan.get')).address ?? '').port),
+    );
+    port.switchTo(front.port);
+    const run = await deskB.registry.invoke('sync.now');
+    expect(front.refused()).toBeGreaterThan(0);
+    expect(run?.complete).toBe(true);
+    expect(readConnectionSettings(dataB)).toMatchObject({
+      remote: oldAddress.replace('http://', 'https://'),
+      pin: fingerprint,
+      upgradedFrom: oldAddress,
+    });
+    expect((await deskB.registry.invoke('outbox.list', {})).counts).toMatchObject({
+      pending: 0,
+      needsAttention: 0,
+    });
     await deskA.registry.invoke('sync.now');
     expect(await petsNamed(deskA, 'Waiting from B')).toBe(1);
   }, 120_000);
