@@ -19,6 +19,12 @@ export const connectionSummarySchema = z.object({
   /** The paired shelter's certificate fingerprint (base64url), shown grouped to compare aloud; null otherwise. */
   fingerprint: z.string().nullable().default(null),
   /**
+   * The desk moved this connection from plain HTTP to TLS by itself (an older connection code's address, on a
+   * shelter that now shares over HTTPS only), with `from` the old address; shown once, until
+   * `sync.connection.acknowledgeTls`. Null otherwise.
+   */
+  movedToTls: z.object({ from: z.string() }).nullable().default(null),
+  /**
    * Set when what was entered on this desk with no connection did not go through, in words for people (what
    * happened, that nothing is lost, what to do): `clash`, it could not be moved to this connection (a row of its own
    * clashes with one to move); `unfinished`, with no connection, it was moved to a connection before but this desk
@@ -154,6 +160,12 @@ export const syncMethods = {
       /** The name the shelter lists this desk's key under (default: the desk's name from Settings, or the host name). */
       deskName: z.string().trim().min(1).max(80).optional(),
     }),
+    output: connectionSummarySchema,
+  }),
+  'sync.connection.acknowledgeTls': defineMethod({
+    summary:
+      'The person has read that the connection moved to TLS by itself (and compared its fingerprint): the notice is not shown again.',
+    input: noInput,
     output: connectionSummarySchema,
   }),
   'sync.connection.set': defineMethod({

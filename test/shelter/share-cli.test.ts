@@ -65,9 +65,21 @@ describe('npm run cli -- share on|off|status|code', () => {
     expect(on.stdout).toContain('starts when the desk runs');
     const status = await cli(['share', 'status', '--data-dir', dataA]);
     expect(status.stdout).toMatch(/Certificate fingerprint: ([0-9A-F]{4} ){15}[0-9A-F]{4}/);
-    const made = await cli(['share', 'code', '--data-dir', dataA]);
+    // With the port chosen at start (0, as in tests), a stopped desk has no address for a code yet: it says so.
+    const portless = await cli(['share', 'code', '--data-dir', dataA]);
+    expect(portless.code).toBe(1);
+    expect(portless.stdout).toBe('');
+    expect(portless.stderr).toContain('chosen when the desk starts');
+    // With a port set, the code names it.
+    process.env.SHELTER_DESK_LAN_PORT = '18787';
+    const made = await cli(['share', 'code', '--data-dir', dataA]).finally(() => {
+      process.env.SHELTER_DESK_LAN_PORT = '0';
+    });
     expect(made.code, made.stderr).toBe(0);
-    expect(parseConnectionCode(made.stdout)?.kind).toBe('pairing');
+    expect(parseConnectionCode(made.stdout)).toMatchObject({
+      kind: 'pairing',
+      remote: 'https://127.0.0.1:18787/api',
+    });
     const none = await cli(['share', 'status', '--data-dir', tempDir()]);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('npm start -- --standalone');

@@ -55,6 +55,7 @@ describe('DeskApi: mirror and sync', () => {
       hasKey: true,
       keyProtection: 'owner-only-file',
       fingerprint: null,
+      movedToTls: null,
     });
     expect(JSON.stringify(summary)).not.toContain(READ_KEY);
     const run = await core.registry.invoke('sync.now', { full: true });

@@ -123,6 +123,13 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     );
     return 1;
   }
+  if (!listeningAddress(dataDir) && lanPort(process.env, readShelterFile(dataDir).lan.port) === 0) {
+    // Port 0: the system picks a free port when the listener opens, so no address can go in a code before that.
+    io.stderr(
+      `The sharing port is chosen when the desk starts (SHELTER_DESK_LAN_PORT=0), so a code made now could not say where to connect. Start the desk (npm start -- --standalone --data-dir ${dataDir}), then run share code again: it prints the address with its port.\n`,
+    );
+    return 1;
+  }
   const address = sharingAddress(dataDir);
   if (!address) {
     io.stderr(

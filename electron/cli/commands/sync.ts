@@ -3,6 +3,7 @@ import {
   DeskCallError,
   type DeskOutput,
   type DeskStatus,
+  formatFingerprint,
   parseConnectionCode,
 } from '../../../shared/desk-api';
 import type { DeskCore } from '../../desk/api';
@@ -186,6 +187,19 @@ async function syncOnce(core: DeskCore, flags: { full: boolean; json: boolean },
   return 1;
 }
 
+/**
+ * Says so when this run moved an older connection (http:// and the shelter's shared key) to the shelter's TLS by
+ * itself, with the fingerprint to compare aloud. The desk app says it too, until someone there has read it.
+ */
+async function tellMovedToTls(core: DeskCore, toldBefore: boolean, io: CliIo): Promise<void> {
+  const after = await core.registry.invoke('sync.connection.get', undefined);
+  if (toldBefore || !after.movedToTls || !after.fingerprint) return;
+  io.stderr(
+    `The connection to the shelter is now encrypted: the shelter shares over HTTPS only, so this desk moved from ${after.movedToTls.from} to ${after.remote} by itself, with the same key, and accepts only the certificate it found now.\n` +
+      `Compare its fingerprint aloud with the shelter desk (Shelter → Keys and sharing): ${formatFingerprint(after.fingerprint)}\n`,
+  );
+}
+
 /** Keeps syncing on the core's schedule until Ctrl-C, printing status changes to stderr. */
 async function syncForever(core: DeskCore, io: CliIo): Promise<number> {
   await core.start();
@@ -251,7 +265,11 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
         code?.code.kind === 'key' ? { ...flags, remote: code.code.remote, key: code.code.apiKey } : flags;
       await connect(core, target, dataDir, hint);
     }
-    return flags.once ? syncOnce(core, flags, dataDir, io) : syncForever(core, io);
+    if (!flags.once) return syncForever(core, io);
+    const before = await core.registry.invoke('sync.connection.get', undefined);
+    const exit = await syncOnce(core, flags, dataDir, io);
+    await tellMovedToTls(core, before.movedToTls !== null, io);
+    return exit;
   });
 }
 

@@ -3,7 +3,7 @@ import type { ApiClientOptions } from '../client';
 import type { Mirror } from '../mirror';
 import { deskOnlyPhotosOf, deskPhoto, deskPhotoLocalId, deskPhotoRef, openDeskMirror } from '../outbox';
 import { fetchPhoto, type LoadPhoto } from '../print';
-import { connectionFolder, type ResolvedConnection, STANDALONE_ID } from '../sync';
+import { connectionFolder, type ResolveConnection, STANDALONE_ID } from '../sync';
 import type { DeskContext } from './desk-context';
 import type { DeskHandler, HandlerTable } from './handler-registry';
 import { registerDashboardHandlers } from './handlers/dashboard';
@@ -40,7 +40,7 @@ export interface DeskSessionOptions {
   context: DeskContext;
   id: string;
   /** The connection, while it is the one configured (undefined otherwise: the session then sends nothing). */
-  resolveConnection: () => Promise<ResolvedConnection | undefined>;
+  resolveConnection: ResolveConnection;
   /** The standalone shelter: its session copies the shelter's applications into its mirror. */
   shelter: ShelterHost;
   loadPhoto?: LoadPhoto;
@@ -124,6 +124,7 @@ export async function openDeskSession(options: DeskSessionOptions): Promise<Desk
           applications?.refresh();
           return pushed;
         },
+        ...(outbox.hooks.movedToTls && { movedToTls: outbox.hooks.movedToTls }),
       },
       ...(options.syncClient && { service: { clientOptions: options.syncClient } }),
     });

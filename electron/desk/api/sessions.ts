@@ -225,7 +225,8 @@ export class DeskSessions {
       context,
       id,
       // The session talks only to its own connection: once the desk is set to another, it sends nothing more.
-      resolveConnection: async () => (connections.activeId() === id ? connections.resolve() : undefined),
+      resolveConnection: async (options) =>
+        connections.activeId() === id ? connections.resolve(options) : undefined,
     });
   }
 

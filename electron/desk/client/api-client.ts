@@ -20,6 +20,7 @@ import {
   headerValue,
   retryAfterMs,
 } from './response-bounds';
+import { httpsRequiredCause, tlsGuardConnector } from './tls-probe';
 
 /**
  * Normalises a remote address typed by a person: http(s) only, no query or fragment, trailing slashes and a
@@ -91,7 +92,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     options.dispatcher ??
     (options.pin
       ? pinnedAgent(options.pin, { ...agentOptions, connectTimeoutMs })
-      : new Agent({ ...agentOptions, connect: { timeout: connectTimeoutMs } }));
+      : new Agent({ ...agentOptions, connect: tlsGuardConnector(connectTimeoutMs) }));
   const once = createExchange({
     baseUrl,
     apiKey: options.apiKey,
@@ -155,6 +156,17 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
             kind: 'needs-auth',
             code: 'certificate_mismatch',
             message: mismatch.message,
+            cause: error,
+          });
+        }
+        const tlsSpoken = httpsRequiredCause(error);
+        if (tlsSpoken) {
+          // As the shelter's own 426 says, without the request that would have carried the key.
+          throw new ApiError({
+            kind: 'rejected',
+            status: 426,
+            code: 'https_required',
+            message: tlsSpoken.message,
             cause: error,
           });
         }

@@ -1,6 +1,7 @@
 import { Agent, type Dispatcher, request } from 'undici';
 import { API_KEY_HEADER } from '../../../shared/contract';
 import { pinnedAgent } from './pinned-connect';
+import { httpsRequiredCause, tlsGuardConnector } from './tls-probe';
 
 /** The header a Shelter Desk server sends on its answers when it offers the change stream (its path). */
 export const CHANGE_STREAM_HEADER = 'x-shelter-desk-changes';
@@ -17,7 +18,10 @@ export interface ChangeStreamOptions {
   onChange: () => void;
   /** The stream is back after a gap (a restart, a sleep, the Wi-Fi): run one ordinary sync to catch up. */
   onReconnect: () => void;
-  /** The server refused the key or has no stream: the stream stops (the sync reports why, and may start it again). */
+  /**
+   * The server refused the key, has no stream, or wants https (426): the stream stops (the sync reports why, or
+   * moves to https, and may start it again).
+   */
   onRefused?: (status: number) => void;
   /** No byte for this long (heartbeats come every 15 s) means the connection is dead. Default 45 s. */
   silenceMs?: number;
@@ -47,7 +51,7 @@ export class ChangeStream {
     const agentOptions = { connections: 1, keepAliveTimeout: 1000, bodyTimeout: 0, headersTimeout: 15_000 };
     this.dispatcher = options.pin
       ? pinnedAgent(options.pin, { ...agentOptions, connectTimeoutMs: 10_000 })
-      : new Agent({ ...agentOptions, connect: { timeout: 10_000 } });
+      : new Agent({ ...agentOptions, connect: tlsGuardConnector(10_000) });
   }
 
   /** Opens the stream (and keeps it open until `stop`). */
@@ -86,7 +90,7 @@ export class ChangeStream {
       });
       if (response.statusCode !== 200) {
         await response.body.dump().catch(() => undefined);
-        if (response.statusCode === 401 || response.statusCode === 403 || response.statusCode === 404) {
+        if ([401, 403, 404, 426].includes(response.statusCode)) {
           this.stopped = true;
           this.options.onRefused?.(response.statusCode);
           return;
@@ -110,7 +114,13 @@ export class ChangeStream {
         }
         if (pending.length > MAX_LINE_BYTES) throw new Error('The change stream sent a line too long.');
       }
-    } catch {
+    } catch (error) {
+      // The address speaks TLS now (nothing was sent): as a 426, the sync moves the desk to https.
+      if (httpsRequiredCause(error)) {
+        this.stopped = true;
+        this.options.onRefused?.(426);
+        return;
+      }
       // Aborted (silence, stop) or broken: replaced below unless stopped.
     } finally {
       clearTimeout(silence);

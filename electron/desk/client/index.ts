@@ -6,3 +6,4 @@ export * from './pairing';
 export * from './pinned-connect';
 export * from './rate-limit';
 export * from './response-bounds';
+export * from './tls-probe';

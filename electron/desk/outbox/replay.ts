@@ -292,6 +292,14 @@ export async function replayPass(options: ReplayOptions): Promise<ReplayResult> 
         );
         return 'retry';
       }
+      if (response.status === 426) {
+        // The shelter's LAN port speaks TLS only now and read nothing: the change waits (with the usual backoff,
+        // so a port that keeps answering 426 is not asked every second) while a sync moves the desk to https, after
+        // which it is due at once (SyncHooks.movedToTls).
+        result.unreachable = true;
+        retryLater(entry, error);
+        return 'stop';
+      }
       needsAttention(entry, error);
       return 'attention';
     } catch (thrown) {
@@ -329,6 +337,12 @@ export async function replayPass(options: ReplayOptions): Promise<ReplayResult> 
           retryLater(entry, error, thrown.retryAt);
           return 'stop';
         case 'rejected':
+          if (thrown.code === 'https_required') {
+            // The address speaks TLS now and nothing was sent: as for the shelter's own 426 above.
+            result.unreachable = true;
+            retryLater(entry, error);
+            return 'stop';
+          }
           needsAttention(entry, error);
           return 'attention';
         default:

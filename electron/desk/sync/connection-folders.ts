@@ -33,12 +33,18 @@ export function connectionFolder(dataDir: string, id: string): string {
   return path.join(dataDir, CONNECTIONS_DIR, id);
 }
 
+/** What a connection's folder notes about it (for people, and to find a connection that moved to TLS again). */
+export interface FolderInfo {
+  mode: 'remote' | 'standalone';
+  remote: string | null;
+  /** The plain http:// address it had before it moved to TLS (its folder is named after it). */
+  upgradedFrom?: string | undefined;
+  /** The certificate it pinned when it moved. */
+  pin?: string | undefined;
+}
+
 /** Notes in a connection's folder what it belongs to and that it was used now. */
-export function touchConnectionFolder(
-  dataDir: string,
-  id: string,
-  info: { mode: 'remote' | 'standalone'; remote: string | null },
-): void {
+export function touchConnectionFolder(dataDir: string, id: string, info: FolderInfo): void {
   const folder = connectionFolder(dataDir, id);
   fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
   const record = { ...info, lastUsedAt: new Date().toISOString() };
@@ -103,4 +109,36 @@ export async function adoptUnconfigured(dataDir: string, id: string): Promise<vo
   if (id === UNCONFIGURED_ID || hasMirror(dataDir, id)) return;
   const source = path.join(connectionFolder(dataDir, UNCONFIGURED_ID), MIRROR_FILE);
   await moveMirror(source, path.join(connectionFolder(dataDir, id), MIRROR_FILE));
+}
+
+/**
+ * A connection that moved from an http:// address to TLS, found by its https address or by its old one, from its
+ * folder's note: so a desk switched away and back (or given the old address again) finds its folder and its pin.
+ */
+export function findMovedConnection(
+  dataDir: string,
+  address: string,
+): { remote: string; upgradedFrom: string; pin?: string } | undefined {
+  let names: string[];
+  try {
+    names = fs.readdirSync(path.join(dataDir, CONNECTIONS_DIR));
+  } catch {
+    return undefined;
+  }
+  for (const name of names) {
+    if (!name.startsWith('remote-')) continue;
+    let note: Partial<FolderInfo>;
+    try {
+      note = JSON.parse(fs.readFileSync(path.join(dataDir, CONNECTIONS_DIR, name, FOLDER_FILE), 'utf8'));
+    } catch {
+      continue;
+    }
+    const { remote, upgradedFrom, pin } = note;
+    if (typeof remote !== 'string' || typeof upgradedFrom !== 'string') continue;
+    if (remoteConnectionId(upgradedFrom) !== name) continue;
+    if (remote === address || upgradedFrom === address) {
+      return { remote, upgradedFrom, ...(typeof pin === 'string' && { pin }) };
+    }
+  }
+  return undefined;
 }

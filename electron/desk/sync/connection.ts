@@ -4,10 +4,11 @@ import path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../../platform/atomic-file';
 import type { SecretStore } from '../../platform/secret-store';
-import { normalizeBaseUrl } from '../client';
+import { httpsAddressOf, needsTlsCheck, normalizeBaseUrl, probeTls, type TlsProbe } from '../client';
 import { MIRROR_FILE } from '../mirror/open-mirror';
 import {
   connectionFolder,
+  findMovedConnection,
   remoteConnectionId,
   STANDALONE_ID,
   touchConnectionFolder,
@@ -23,6 +24,14 @@ export const connectionSettingsSchema = z.discriminatedUnion('mode', [
     pin: z.string().optional(),
     /** The key came from pairing: a refused key means the shelter disconnected this desk. */
     paired: z.boolean().optional(),
+    /**
+     * The plain `http://` address this connection had before the shelter's LAN port moved to TLS and the desk moved
+     * with it (`ConnectionManager.resolve`). Its folder stays the one named after that address, mirror and waiting
+     * changes in it.
+     */
+    upgradedFrom: z.string().optional(),
+    /** The desk moved to TLS and the person has not said they read it (a notice above every screen until then). */
+    tlsNotice: z.boolean().optional(),
   }),
   /** The embedded API on loopback, with its database in `<dataDir>/standalone/`. */
   z.object({ mode: z.literal('standalone'), port: z.number().int().min(0).max(65535).default(0) }),
@@ -40,6 +49,13 @@ export function connectionKeySecret(id: string): string {
 /** File in the data folder holding the connection (without the key). */
 export const CONNECTION_FILE = 'connection.json';
 
+/**
+ * How long a plain `http://` address that answered a TLS handshake without TLS is used without asking again: about
+ * one poll, so the status's reachability checks every few seconds do not knock on an older server each time, while
+ * a shelter updated meanwhile is found before the next poll sends its key.
+ */
+const PLAIN_RECHECK_MS = 60_000;
+
 /** What a sync needs to talk to its server right now. */
 export interface ResolvedConnection {
   mode: ConnectionSettings['mode'];
@@ -51,6 +67,23 @@ export interface ResolvedConnection {
   pin?: string | undefined;
   /** The key came from pairing with a shelter. */
   paired?: boolean | undefined;
+  /** The address this connection's mirror was filled from before it moved to TLS: the same server. */
+  upgradedFrom?: string | undefined;
+}
+
+/** Resolves the connection to use now; `recheckTls` after a 426 (see `ConnectionManager.resolve`). */
+export type ResolveConnection = (options?: {
+  recheckTls?: boolean;
+}) => Promise<ResolvedConnection | undefined>;
+
+/** Where `setRemote` would point the desk (see `ConnectionManager.planRemote`). */
+export interface RemotePlan {
+  remote: string;
+  apiKey: string;
+  /** The connection's folder id. */
+  id: string;
+  /** A connection that moved to TLS: its old address (naming its folder) and the certificate it pinned. */
+  moved?: { upgradedFrom: string; pin?: string | undefined } | undefined;
 }
 
 /** How a remote connection is secured: a pinned certificate and a key of its own from pairing, or neither. */
@@ -74,6 +107,8 @@ export interface ConnectionSummary {
   keyProtection: SecretStore['protection'];
   /** The pinned certificate's fingerprint (base64url) when paired with a shelter by code. */
   fingerprint: string | null;
+  /** The desk moved this connection from plain HTTP to TLS by itself, and the person has not been told yet. */
+  movedToTls: { from: string } | null;
 }
 
 /** A data folder's connection settings, or undefined when none are set (or the file is unreadable). */
@@ -95,7 +130,9 @@ export function readConnectionSettings(dataDir: string): ConnectionSettings | un
 /** The folder id (under `connections/`) of connection settings: `standalone`, `unconfigured`, or the remote's. */
 export function connectionIdOf(settings: ConnectionSettings | undefined): string {
   if (!settings) return UNCONFIGURED_ID;
-  return settings.mode === 'standalone' ? STANDALONE_ID : remoteConnectionId(settings.remote);
+  if (settings.mode === 'standalone') return STANDALONE_ID;
+  // A connection that moved to TLS keeps the folder of its old address: no file moves, nothing to finish after a crash.
+  return remoteConnectionId(settings.upgradedFrom ?? settings.remote);
 }
 
 /** The folder (`connections/<id>/`) of the connection a data folder is set to now: where its mirror lives. */
@@ -116,6 +153,10 @@ export function activeMirrorFile(dataDir: string): string {
 export class ConnectionManager {
   private standalone: { origin: string; close(): Promise<void> } | undefined;
   private starting: Promise<{ origin: string; close(): Promise<void> }> | undefined;
+  /** Plain `http://` addresses that answered a TLS handshake without TLS, and when. */
+  private readonly plainAt = new Map<string, number>();
+  /** Handshakes under way, one per address however many callers resolve at once. */
+  private readonly probing = new Map<string, Promise<TlsProbe>>();
 
   constructor(
     private readonly dataDir: string,
@@ -142,6 +183,10 @@ export class ConnectionManager {
       hasKey: settings ? (await this.secrets.get(secret)) !== undefined : false,
       keyProtection: this.secrets.protection,
       fingerprint: settings?.mode === 'remote' ? (settings.pin ?? null) : null,
+      movedToTls:
+        settings?.mode === 'remote' && settings.tlsNotice && settings.upgradedFrom
+          ? { from: settings.upgradedFrom }
+          : null,
     };
   }
 
@@ -150,15 +195,25 @@ export class ConnectionManager {
    * given, else the one this desk last used with that server, else the stored one) and the connection's id.
    * @throws Error naming the problem (bad address, no key).
    */
-  async planRemote(remote: string, apiKey?: string): Promise<{ remote: string; apiKey: string; id: string }> {
-    const normalized = normalizeBaseUrl(remote);
-    const id = remoteConnectionId(normalized);
+  async planRemote(remote: string, apiKey?: string): Promise<RemotePlan> {
+    const current = this.read();
+    let normalized = normalizeBaseUrl(remote);
+    // A connection that moved to TLS, by its https address or its old http:// one, is that connection: https, its
+    // pin, its folder. The one set now knows itself; another is found by its folder's note.
+    const moved =
+      current?.mode === 'remote' &&
+      current.upgradedFrom &&
+      (current.remote === normalized || current.upgradedFrom === normalized)
+        ? { remote: current.remote, upgradedFrom: current.upgradedFrom, pin: current.pin }
+        : findMovedConnection(this.dataDir, normalized);
+    if (moved) normalized = moved.remote;
+    const id = moved ? remoteConnectionId(moved.upgradedFrom) : remoteConnectionId(normalized);
     const key =
       apiKey?.trim() ||
       (await this.secrets.get(connectionKeySecret(id))) ||
       (await this.secrets.get(REMOTE_KEY_SECRET));
     if (!key) throw new Error('An API key is needed: copy it from the account settings of the server.');
-    return { remote: normalized, apiKey: key, id };
+    return { remote: normalized, apiKey: key, id, ...(moved && { moved }) };
   }
 
   /**
@@ -169,19 +224,28 @@ export class ConnectionManager {
     const plan = await this.planRemote(remote, apiKey);
     // A key typed again for the same paired shelter keeps its pin; a new pairing brings its own.
     const current = this.read();
+    const same = current?.mode === 'remote' && current.remote === plan.remote;
     const kept =
-      current?.mode === 'remote' && current.remote === plan.remote && trust.pin === undefined
+      same && trust.pin === undefined
         ? { pin: current.pin, paired: current.paired && apiKey === undefined }
-        : trust;
+        : plan.moved && trust.pin === undefined
+          ? { pin: plan.moved.pin, paired: apiKey === undefined }
+          : trust;
+    // A connection that moved to TLS keeps the folder it had (see `planRemote`).
+    const upgradedFrom = plan.moved?.upgradedFrom;
     await this.secrets.set(REMOTE_KEY_SECRET, plan.apiKey);
     await this.secrets.set(connectionKeySecret(plan.id), plan.apiKey);
     await this.stopStandalone();
     writeFileAtomic(
       this.filename,
-      `${JSON.stringify({ mode: 'remote', remote: plan.remote, ...(kept.pin && { pin: kept.pin }), ...(kept.paired && { paired: true }) }, null, 2)}\n`,
+      `${JSON.stringify({ mode: 'remote', remote: plan.remote, ...(kept.pin && { pin: kept.pin }), ...(kept.paired && { paired: true }), ...(upgradedFrom && { upgradedFrom }) }, null, 2)}\n`,
       0o600,
     );
-    touchConnectionFolder(this.dataDir, plan.id, { mode: 'remote', remote: plan.remote });
+    touchConnectionFolder(this.dataDir, plan.id, {
+      mode: 'remote',
+      remote: plan.remote,
+      ...(upgradedFrom && { upgradedFrom, pin: kept.pin }),
+    });
   }
 
   /** The id of the connection configured now (its folder under `connections/`). */
@@ -200,18 +264,34 @@ export class ConnectionManager {
     const settings = this.read();
     await this.stopStandalone();
     await this.secrets.delete(REMOTE_KEY_SECRET);
-    if (settings?.mode === 'remote')
-      await this.secrets.delete(connectionKeySecret(remoteConnectionId(settings.remote)));
+    if (settings?.mode === 'remote') await this.secrets.delete(connectionKeySecret(connectionIdOf(settings)));
     fs.rmSync(this.filename, { force: true });
   }
 
-  /** The address and key to sync with now, starting the embedded server in standalone mode; undefined if unset. */
-  async resolve(): Promise<ResolvedConnection | undefined> {
+  /** The person has seen that the connection moved to TLS: Settings no longer says so. */
+  acknowledgeTls(): void {
     const settings = this.read();
+    if (settings?.mode !== 'remote' || !settings.tlsNotice) return;
+    const { tlsNotice: _seen, ...rest } = settings;
+    writeFileAtomic(this.filename, `${JSON.stringify(rest, null, 2)}\n`, 0o600);
+  }
+
+  /**
+   * The address and key to sync with now, starting the embedded server in standalone mode; undefined if unset. A
+   * plain `http://` address on another machine is first checked for TLS (`moveToTlsIfSpoken`); `recheckTls` checks
+   * again at once (the server answered 426: it wants https).
+   */
+  async resolve(options: { recheckTls?: boolean } = {}): Promise<ResolvedConnection | undefined> {
+    let settings = this.read();
     if (!settings) return undefined;
     if (settings.mode === 'remote') {
       const apiKey = await this.secrets.get(REMOTE_KEY_SECRET);
       if (!apiKey) return undefined;
+      if (needsTlsCheck(settings.remote)) {
+        await this.moveToTlsIfSpoken(settings.remote, options.recheckTls === true);
+        settings = this.read();
+        if (settings?.mode !== 'remote') return undefined;
+      }
       return {
         mode: 'remote',
         baseUrl: settings.remote,
@@ -219,6 +299,7 @@ export class ConnectionManager {
         label: settings.remote,
         pin: settings.pin,
         paired: settings.paired,
+        upgradedFrom: settings.upgradedFrom,
       };
     }
     if (!this.startServer) throw new Error('Standalone mode is not available in this build.');
@@ -245,6 +326,50 @@ export class ConnectionManager {
       apiKey: key,
       label: `standalone (${this.standalone.origin})`,
     };
+  }
+
+  /**
+   * Before the key goes to a plain `http://` address on another machine: a TLS handshake on the same port (no
+   * request, no key). An updated shelter's LAN port answers it, and the desk moves to https there for good, trusting
+   * the certificate it sees now and pinning its fingerprint (trust on first use). That first look cannot tell the
+   * shelter from a machine in the middle that is already there; but the shared key this desk holds has crossed this
+   * network in plain text for as long as the old setup ran, so the pin adds protection from now on and takes none
+   * away. Any later certificate is refused, as for a paired desk. A port that answers without TLS (an older Shelter
+   * Desk, another server) keeps being used over HTTP as before, and is asked again after `PLAIN_RECHECK_MS`.
+   */
+  private async moveToTlsIfSpoken(remote: string, now: boolean): Promise<void> {
+    const plainAt = this.plainAt.get(remote);
+    if (!now && plainAt !== undefined && Date.now() - plainAt < PLAIN_RECHECK_MS) return;
+    let probing = this.probing.get(remote);
+    if (!probing) {
+      probing = probeTls(remote).finally(() => this.probing.delete(remote));
+      this.probing.set(remote, probing);
+    }
+    const probe = await probing;
+    if (probe.kind === 'plain') this.plainAt.set(remote, Date.now());
+    if (probe.kind !== 'tls') return;
+    // Concurrent callers saw the same answer: the first one moves, the others find it done.
+    const current = this.read();
+    if (current?.mode !== 'remote' || current.remote !== remote) return;
+    const id = connectionIdOf(current);
+    const moved: ConnectionSettings = {
+      mode: 'remote',
+      remote: normalizeBaseUrl(httpsAddressOf(remote)),
+      pin: probe.fingerprint,
+      // The shelter's key for this desk, as a pairing gives one: a 401 now means the shelter revoked it.
+      paired: true,
+      upgradedFrom: current.upgradedFrom ?? remote,
+      tlsNotice: true,
+    };
+    // One atomic write: address, pin and folder change together or not at all.
+    writeFileAtomic(this.filename, `${JSON.stringify(moved, null, 2)}\n`, 0o600);
+    touchConnectionFolder(this.dataDir, id, {
+      mode: 'remote',
+      remote: moved.remote,
+      upgradedFrom: moved.upgradedFrom,
+      pin: moved.pin,
+    });
+    this.plainAt.delete(remote);
   }
 
   private async stopStandalone(): Promise<void> {

@@ -33,6 +33,8 @@ export interface SyncHooks {
     client: ApiClient;
     signal?: AbortSignal | undefined;
   }) => Promise<PushSummary>;
+  /** The connection moved from http to https (after a 426): changes that waited for it are due at once. */
+  movedToTls?: () => void;
 }
 
 export interface SyncRunOptions {

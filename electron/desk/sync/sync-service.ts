@@ -9,7 +9,7 @@ import {
   createApiClient,
 } from '../client';
 import { clearServerData, countRecords, type MirrorDb } from '../mirror';
-import type { ResolvedConnection } from './connection';
+import type { ResolveConnection, ResolvedConnection } from './connection';
 import { estimateFullCheck, type FullCheckEstimate } from './full-check';
 import { FullCheckControl } from './full-check-control';
 import { ReachPolicy, type ReachPolicyOptions } from './reach-policy';
@@ -22,7 +22,7 @@ import { type StatusSink, statusAfterRun } from './sync-status';
 export interface SyncServiceOptions {
   db: MirrorDb;
   /** The connection to use now (undefined when none is configured). */
-  resolveConnection: () => Promise<ResolvedConnection | undefined>;
+  resolveConnection: ResolveConnection;
   status: StatusSink;
   hooks?: SyncHooks;
   /** Poll interval while online. Default 60 s. */
@@ -215,9 +215,11 @@ export class SyncService {
       pin: connection.pin,
       onChange: () => void this.syncNow(),
       onReconnect: () => void this.syncNow(),
-      // Refused (a revoked key): the sync says why; a later good run follows the stream again.
-      onRefused: () => {
+      // Refused (a revoked key, https wanted): the sync says why or moves; a later good run follows the stream again.
+      onRefused: (status) => {
         if (this.changes?.stream === stream) this.changes = undefined;
+        // The shelter speaks TLS only now: a sync moves the desk there at once.
+        if (status === 426) void this.syncNow();
       },
     });
     this.changes = { key, stream };
@@ -242,7 +244,7 @@ export class SyncService {
     return this.client.client;
   }
 
-  private async run(request: SyncRequest): Promise<SyncRunSummary | undefined> {
+  private async run(request: SyncRequest, afterTlsCheck = false): Promise<SyncRunSummary | undefined> {
     const { db, status } = this.options;
     const interval = this.options.intervalMs ?? 60_000;
     let connection: ResolvedConnection | undefined;
@@ -263,7 +265,8 @@ export class SyncService {
     }
     const identity = connection.mode === 'standalone' ? 'standalone' : connection.baseUrl;
     const mirrored = readMirroredServer(db);
-    if (mirrored && mirrored !== identity) {
+    // A connection that moved from http to https is the same server: its mirror stays (and is noted under https).
+    if (mirrored && mirrored !== identity && mirrored !== connection.upgradedFrom) {
       // A different server: its records must not mix with the old one's, so the mirror starts over.
       try {
         clearServerData(db);
@@ -328,11 +331,22 @@ export class SyncService {
       this.schedule.after(summary.complete ? interval : Math.min(interval, 10_000));
       return summary;
     } catch (error) {
+      if (!afterTlsCheck && httpsRequired(error) && (await this.movedToTls(connection))) {
+        // The server wants https: the desk moved there (`ConnectionManager.resolve`), so the run starts again.
+        this.options.hooks?.movedToTls?.();
+        return this.run(request, true);
+      }
       this.reach.failed(isUnreachable(error));
       this.refreshPending();
       this.reportFailure(error, interval);
       return undefined;
     }
+  }
+
+  /** After a 426: whether the connection, checked for TLS again at once, now has another (https) address. */
+  private async movedToTls(before: ResolvedConnection): Promise<boolean> {
+    const after = await this.options.resolveConnection({ recheckTls: true }).catch(() => undefined);
+    return after !== undefined && after.baseUrl !== before.baseUrl;
   }
 
   private reportFailure(error: unknown, interval: number): void {
@@ -355,6 +369,11 @@ export class SyncService {
     this.options.status.update(outcome.status);
     if (outcome.retryInMs !== undefined) this.schedule.after(outcome.retryInMs);
   }
+}
+
+/** A 426 `https_required`: a Shelter Desk LAN port that speaks TLS only, reached over plain HTTP. */
+function httpsRequired(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 426 || error.code === 'https_required');
 }
 
 /** Whether the server's host accepts a TCP connection within 2 s (closed at once: no request is sent). */

@@ -23,6 +23,7 @@ import { useDeskQuery } from '../bridge/hooks';
 import { useNetworkChangeHint } from '../bridge/network-hint';
 import { useSettings } from '../bridge/settings';
 import { DemoBadge } from '../shelter/demo-badge';
+import { TlsMovedNotice } from '../sync/tls-moved-notice';
 import { DeskSpotlight, openSpotlight } from './desk-spotlight';
 import { DesktopShellEvents } from './desktop-shell';
 import { KeyboardShortcuts } from './keyboard';
@@ -130,6 +131,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
       <AppShell.Main id="main-content" tabIndex={-1}>
         <Box maw={1100} mx="auto">
           <DesktopShellEvents />
+          <TlsMovedNotice />
           {children}
         </Box>
       </AppShell.Main>

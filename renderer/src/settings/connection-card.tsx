@@ -83,24 +83,14 @@ export function ConnectionCard() {
     setError(undefined);
     setSaved(false);
     setOutcome(undefined);
-    if (mode === 'remote' && pairing?.kind === 'pairing') {
-      setSaving(true);
-      try {
-        await pairAndSync(api, remote, deskName);
-        setSaved(true);
-        connection.reload();
-      } catch (caught) {
-        setError(toDeskError(caught));
-      } finally {
-        setSaving(false);
-      }
-      return;
-    }
-    const input = requested();
+    // A pairing code switches the desk like an address does: the same question first, then the pairing.
+    const code = mode === 'remote' && pairing?.kind === 'pairing' ? remote : undefined;
+    const input: ConnectionInput =
+      code && pairing?.kind === 'pairing' ? { mode: 'remote', remote: pairing.remote } : requested();
     // A desk with no connection takes what was entered meanwhile to its first connection: it says so first.
     const firstConnection = connection.data?.mode === 'none' && input.mode !== 'none';
     if (!switches(input) && !firstConnection) {
-      await apply(input);
+      await confirm({ input, waiting: 0, ...(code && { pairingCode: code }) });
       return;
     }
     let waiting: number;
@@ -111,8 +101,29 @@ export function ConnectionCard() {
       setError(toDeskError(caught));
       return;
     }
-    if (firstConnection && waiting === 0) await apply(input);
-    else setPending({ input, waiting });
+    const next = { input, waiting, ...(code && { pairingCode: code }) };
+    if (firstConnection && waiting === 0) await confirm(next);
+    else setPending(next);
+  }
+
+  /** Does what was asked (and confirmed, when it switches): pairs with a code, or sets the connection. */
+  async function confirm(next: PendingSwitch) {
+    if (next.pairingCode === undefined) {
+      await apply(next.input);
+      return;
+    }
+    setSaving(true);
+    try {
+      await pairAndSync(api, next.pairingCode, deskName);
+      setSaved(true);
+      setPending(undefined);
+      connection.reload();
+    } catch (caught) {
+      setPending(undefined);
+      setError(toDeskError(caught));
+    } finally {
+      setSaving(false);
+    }
   }
 
   async function apply(input: ConnectionInput) {
@@ -306,7 +317,7 @@ export function ConnectionCard() {
         pending={pending}
         current={summary}
         busy={saving}
-        onConfirm={() => pending && void apply(pending.input)}
+        onConfirm={() => pending && void confirm(pending)}
         onCancel={() => setPending(undefined)}
       />
     </Card>

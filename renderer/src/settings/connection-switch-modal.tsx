@@ -6,6 +6,8 @@ export interface PendingSwitch {
   input: ConnectionInput;
   /** Changes made on this desk for the current connection and not sent yet. */
   waiting: number;
+  /** The switch is a pairing: the code to pair with once confirmed (`input` names its shelter). */
+  pairingCode?: string;
 }
 
 export function connectionName(summary: Pick<ConnectionSummary, 'mode' | 'remote'>): string {

@@ -37,7 +37,7 @@ export function registerConnectionHandlers(
     }
     // One short try: a person is waiting for the answer, and nothing here is kept.
     const current = connections.read();
-    const pin = current?.mode === 'remote' && current.remote === plan.remote ? current.pin : undefined;
+    const pin = current?.mode === 'remote' && current.remote === plan.remote ? current.pin : plan.moved?.pin;
     const client = createApiClient({
       baseUrl: plan.remote,
       apiKey: plan.apiKey,
@@ -86,6 +86,10 @@ export function registerConnectionHandlers(
       pin: code.fingerprint,
       paired: true,
     });
+    return summary();
+  });
+  registry.handle('sync.connection.acknowledgeTls', () => {
+    connections.acknowledgeTls();
     return summary();
   });
   registry.handle('sync.connection.set', async (input) => {

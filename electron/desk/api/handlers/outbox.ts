@@ -110,6 +110,7 @@ export function registerOutboxHandlers(
         const result = await outbox.replay((await resolveClient().catch(() => undefined)) ?? client, signal);
         return { sent: result.sent, failed: result.failed };
       },
+      movedToTls: () => void outbox.retry(),
     },
     attach(connected) {
       sync = connected;

@@ -1,6 +1,6 @@
 import type { Mirror } from '../../mirror';
 import {
-  type ResolvedConnection,
+  type ResolveConnection,
   type SyncHooks,
   type SyncRunSummary,
   SyncService,
@@ -12,7 +12,7 @@ import type { HandlerTable } from '../handler-registry';
 export interface DeskSync {
   service: SyncService;
   /** This session's connection (undefined when the desk is set to another one or none). */
-  resolve(): Promise<ResolvedConnection | undefined>;
+  resolve: ResolveConnection;
 }
 
 /**
@@ -26,7 +26,7 @@ export function registerSyncHandlers(
   mirror: Mirror,
   options: {
     /** The session's connection: resolves only while it is the one configured. */
-    resolveConnection: () => Promise<ResolvedConnection | undefined>;
+    resolveConnection: ResolveConnection;
     hooks?: SyncHooks;
     service?: Partial<SyncServiceOptions>;
   },
