@@ -65,7 +65,9 @@ describe('npm run serve', () => {
   it('warns when asked to bind beyond loopback, and says why it could not start', () => {
     // A documentation address (RFC 5737) this machine does not have: the warning comes first, and nothing is bound.
     const result = runServe(['--host', '192.0.2.1', '--port', '0', '--data-dir', tempDataDir()]);
-    expect(result.stderr).toMatch(/Warning: binding 192\.0\.2\.1 makes the API reachable from other machines/);
+    expect(result.stderr).toMatch(
+      /Warning: binding 192\.0\.2\.1 makes the API reachable from other machines/,
+    );
     expect(result.stderr).toMatch(/serve: could not start: listen EADDRNOTAVAIL/);
     expect(result.status).toBe(1);
   });
