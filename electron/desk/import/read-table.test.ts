@@ -143,6 +143,30 @@ describe('reading table files', () => {
     ]);
   });
 
+  it('reads a workbook whose parts are stored uncompressed, in either part order', async () => {
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('Notes').addRow(['Read me']);
+    const sheet = workbook.addWorksheet('Animals');
+    sheet.addRow(['Animal Name', 'Species']);
+    for (let row = 0; row < 300; row += 1) sheet.addRow([`Łukasz ${row}`, row % 2 ? 'cat' : 'dog']);
+    const written = path.join(folder, 'to-store.xlsx');
+    await workbook.xlsx.writeFile(written);
+    const entries = readZip(fs.readFileSync(written));
+    const sheetsFirst = (name: string) => (name.startsWith('xl/worksheets/') ? 0 : 1);
+    // Some exporters (SheetJS without its compression option) store every part: ExcelJS's streaming reader alone
+    // lost its way after the first part it parked, and named the sheets "Sheet1", "Sheet2".
+    for (const [name, order] of [
+      ['stored.xlsx', entries],
+      ['stored-sheets-first.xlsx', [...entries].sort((a, b) => sheetsFirst(a.name) - sheetsFirst(b.name))],
+    ] as const) {
+      const file = write(name, writeZip(order, 'store'));
+      expect((await openTable(file)).info.sheets, name).toEqual(['Notes', 'Animals']);
+      const rows = await readAll(file, 'Animals');
+      expect(rows, name).toHaveLength(301);
+      expect(rows[300], name).toEqual({ line: 301, cells: ['Łukasz 299', 'cat'] });
+    }
+  });
+
   it('matches headers of other systems to fields; unknown ones are left out unless a custom field has the name', () => {
     const columns = matchColumns(
       'pets',

@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type ExcelJS from 'exceljs';
 import { decodeStream, detectEncoding, type TextEncoding } from './text-encoding';
+import { workbookSource } from './xlsx-repack';
 
 /** One row of a table file: its line (CSV: where the record starts; xlsx: the sheet's row number) and cells. */
 export interface TableRow {
@@ -145,7 +146,7 @@ async function workbookReader(
   options: Record<string, string>,
 ): Promise<ExcelJS.stream.xlsx.WorkbookReader> {
   const { stream } = await loadExcelJs();
-  const reader = new stream.xlsx.WorkbookReader(file, options);
+  const reader = new stream.xlsx.WorkbookReader(workbookSource(file), options);
   let rels: unknown;
   Object.defineProperty(reader, 'workbookRels', {
     get(this: { model?: unknown }) {
