@@ -1,49 +1,10 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { expect, type RunningDesk, startDesk, test } from './desk-fixture';
+import { call, freePort, printedCode, printedFingerprint } from './lan-helpers';
 import { shootBoth } from './shelter-helpers';
-
-/** A port free on 127.0.0.1 now, for desk A's LAN listener. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** The certificate fingerprint `npm start -- --standalone --share-lan` prints (bounded wait). */
-async function printedFingerprint(desk: RunningDesk): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const match = /^Certificate fingerprint: (.+)$/m.exec(desk.stdout());
-    if (match?.[1]) return match[1];
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`No fingerprint printed within 30 s:\n${desk.stdout()}`);
-}
-
-/** One call of a desk's bridge from its page, as the UI makes it. */
-async function call<T>(page: Page, method: string, input: unknown): Promise<T> {
-  const answer = (await page.evaluate(`(async () => {
-    const token = document.querySelector('meta[name="shelter-desk-token"]').content;
-    const response = await fetch('/desk/call/${method}', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-desk-token': token },
-      ${input === undefined ? '' : `body: ${JSON.stringify(JSON.stringify(input))},`}
-    });
-    return response.json();
-  })()`)) as { ok: boolean; value: T; error?: { message: string } };
-  if (!answer.ok) throw new Error(`${method}: ${answer.error?.message}`);
-  return answer.value;
-}
 
 test('a desk that joined with an old-style code says once that its connection is now encrypted, with the fingerprint', async ({
   browser,
@@ -128,17 +89,6 @@ test('a desk that joined with an old-style code says once that its connection is
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
-
-/** The pairing code `npm start -- --standalone --share-lan` prints (bounded wait). */
-async function printedCode(desk: RunningDesk): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const match = /^Pairing code \(works once, until [^)]+\): (shelterdesk:\S+)$/m.exec(desk.stdout());
-    if (match?.[1]) return match[1];
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`No pairing code printed within 30 s:\n${desk.stdout()}`);
-}
 
 test('pairing by a code pasted in Settings asks first, naming the changes still waiting for the current connection', async ({
   browser,
