@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createDeskCore, type DeskCore } from '../../electron/desk/api';
 
 export { deskCli as cli } from '../run-command';
@@ -55,4 +55,19 @@ export async function api(
 /** SHA-256 of a file's bytes, to prove it did not change. */
 export function fileHash(file: string): string {
   return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+}
+
+/**
+ * For a test file of LAN sharing: the desks' LAN listeners bind 127.0.0.1 on any free port (never the PC's real
+ * network), and an http:// address on 127.0.0.1 counts as one on another machine that the desk checks for TLS.
+ */
+export function shareLanOnLoopback(): void {
+  beforeAll(() => {
+    process.env.SHELTER_DESK_LAN_HOST = '127.0.0.1';
+    process.env.SHELTER_DESK_LAN_PORT = '0';
+  });
+  afterAll(() => {
+    delete process.env.SHELTER_DESK_LAN_HOST;
+    delete process.env.SHELTER_DESK_LAN_PORT;
+  });
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import tls from 'node:tls';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createDeskCore, type DeskCore } from '../../electron/desk/api';
 import {
   activeMirrorFile,
@@ -11,18 +11,9 @@ import {
   remoteConnectionId,
 } from '../../electron/desk/sync';
 import { generateShelterCertificate } from '../../electron/server/tls/shelter-certificate';
-import { cli, later, openDesk, tempDir } from './helpers';
+import { cli, later, openDesk, shareLanOnLoopback, tempDir } from './helpers';
 
-// LAN sharing binds loopback on any free port in tests; SHELTER_DESK_LAN_HOST also makes an http:// address on
-// 127.0.0.1 one the desk checks for TLS, as it does any plain http:// address on another machine.
-beforeAll(() => {
-  process.env.SHELTER_DESK_LAN_HOST = '127.0.0.1';
-  process.env.SHELTER_DESK_LAN_PORT = '0';
-});
-afterAll(() => {
-  delete process.env.SHELTER_DESK_LAN_HOST;
-  delete process.env.SHELTER_DESK_LAN_PORT;
-});
+shareLanOnLoopback();
 
 const pet = (name: string) => ({
   name,

@@ -2,21 +2,13 @@ import type net from 'node:net';
 import path from 'node:path';
 import tls from 'node:tls';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readConnectionSettings } from '../../electron/desk/sync';
 import { generateShelterCertificate } from '../../electron/server/tls/shelter-certificate';
 import { DeskCallError, formatPairingCode, parseConnectionCode } from '../../shared/desk-api';
-import { later, openDesk, tempDir } from './helpers';
+import { later, openDesk, shareLanOnLoopback, tempDir } from './helpers';
 
-// LAN sharing binds loopback on any free port in tests (never the PC's real network).
-beforeAll(() => {
-  process.env.SHELTER_DESK_LAN_HOST = '127.0.0.1';
-  process.env.SHELTER_DESK_LAN_PORT = '0';
-});
-afterAll(() => {
-  delete process.env.SHELTER_DESK_LAN_HOST;
-  delete process.env.SHELTER_DESK_LAN_PORT;
-});
+shareLanOnLoopback();
 
 const pet = (name: string) => ({
   name,

@@ -1,16 +1,9 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDesk, tempDir } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { openDesk, shareLanOnLoopback, tempDir } from './helpers';
 import { pairedDesks, statusChangeReaches } from './live-desks';
 
-beforeAll(() => {
-  process.env.SHELTER_DESK_LAN_HOST = '127.0.0.1';
-  process.env.SHELTER_DESK_LAN_PORT = '0';
-});
-afterAll(() => {
-  delete process.env.SHELTER_DESK_LAN_HOST;
-  delete process.env.SHELTER_DESK_LAN_PORT;
-});
+shareLanOnLoopback();
 
 describe('changes reach the other desk within seconds (the change stream)', () => {
   it('a status changed on A shows on B within 2 s, B asking for nothing', async () => {

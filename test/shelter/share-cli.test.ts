@@ -1,16 +1,9 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseConnectionCode } from '../../shared/desk-api';
-import { cli, openDesk, tempDir } from './helpers';
+import { cli, openDesk, shareLanOnLoopback, tempDir } from './helpers';
 
-beforeAll(() => {
-  process.env.SHELTER_DESK_LAN_HOST = '127.0.0.1';
-  process.env.SHELTER_DESK_LAN_PORT = '0';
-});
-afterAll(() => {
-  delete process.env.SHELTER_DESK_LAN_HOST;
-  delete process.env.SHELTER_DESK_LAN_PORT;
-});
+shareLanOnLoopback();
 
 const json = (text: string) => JSON.parse(text) as Record<string, unknown>;
 

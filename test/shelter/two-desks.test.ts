@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseConnectionCode } from '../../shared/desk-api';
-import { api, cli, openDesk, tempDir } from './helpers';
+import { api, cli, openDesk, shareLanOnLoopback, tempDir } from './helpers';
 
 const pet = (name: string) => ({
   name,
@@ -13,15 +13,7 @@ const pet = (name: string) => ({
   health: 'good',
 });
 
-// LAN sharing binds loopback on any free port in tests (never the PC's real network).
-beforeAll(() => {
-  process.env.SHELTER_DESK_LAN_HOST = '127.0.0.1';
-  process.env.SHELTER_DESK_LAN_PORT = '0';
-});
-afterAll(() => {
-  delete process.env.SHELTER_DESK_LAN_HOST;
-  delete process.env.SHELTER_DESK_LAN_PORT;
-});
+shareLanOnLoopback();
 
 describe('two desks: A runs the shelter and shares it on the LAN, B pairs with its code from the command line', () => {
   it('changes made on each desk reach the other exactly once; sharing off shuts B out', async () => {
