@@ -108,29 +108,15 @@ export function ConnectionCard() {
 
   /** Does what was asked (and confirmed, when it switches): pairs with a code, or sets the connection. */
   async function confirm(next: PendingSwitch) {
-    if (next.pairingCode === undefined) {
-      await apply(next.input);
-      return;
-    }
+    const { pairingCode } = next;
     setSaving(true);
     try {
-      await pairAndSync(api, next.pairingCode, deskName);
-      setSaved(true);
-      setPending(undefined);
-      connection.reload();
-    } catch (caught) {
-      setPending(undefined);
-      setError(toDeskError(caught));
-    } finally {
-      setSaving(false);
-    }
-  }
-
-  async function apply(input: ConnectionInput) {
-    setSaving(true);
-    try {
-      await api.call('sync.connection.set', input);
-      setApiKey('');
+      if (pairingCode === undefined) {
+        await api.call('sync.connection.set', next.input);
+        setApiKey('');
+      } else {
+        await pairAndSync(api, pairingCode, deskName);
+      }
       setSaved(true);
       setPending(undefined);
       connection.reload();
