@@ -2,7 +2,18 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePet } from '../../../test/sync/fixtures';
 import { tempDir } from '../../../test/temp-mirror';
-import { listPets, type Mirror, markPresence, mirrorState, openMirror, storeServerPage } from './index';
+import {
+  deleteSyncState,
+  listPets,
+  type Mirror,
+  markPresence,
+  mirrorState,
+  openMirror,
+  pruneHttpCacheScope,
+  storeServerPage,
+  writeHttpCache,
+  writeSyncState,
+} from './index';
 import { searchClause } from './search';
 import { BIG_SEARCH } from './search-hits';
 import { statement } from './types';
@@ -122,6 +133,16 @@ describe('a search with many matches', () => {
     markPresence(mirror.db, 'pet', removedId, 'unlisted');
     expect(mirrorState(mirror.db)).not.toBe(before);
     markPresence(mirror.db, 'pet', removedId, 'listed');
+  });
+
+  it("leaves it alone for the sync's bookkeeping too: a full check storing its position and ETags page after page", () => {
+    const before = mirrorState(mirror.db);
+    writeSyncState(mirror.db, 'list:pets', { checkpoint: '2026-11-29T08:00:00Z' });
+    writeHttpCache(mirror.db, '/api/pets?offset=0', 'full:pets', '"e1"', { total: 1 });
+    writeHttpCache(mirror.db, '/api/pets?offset=0', 'full:pets', '"e2"', { total: 1 });
+    pruneHttpCacheScope(mirror.db, 'full:pets');
+    deleteSyncState(mirror.db, 'list:pets');
+    expect(mirrorState(mirror.db)).toBe(before);
   });
 
   it('keeps the gathered matches while a word typed on finds the same rows, and gathers them again otherwise', () => {

@@ -8,8 +8,11 @@ import { type MirrorDb, statement } from './types';
  * on each keystroke: see `bigSearchPage` in list-pages.ts.
  */
 
-/** Writes made to scratch tables of each connection (`noteScratchWrites`): not changes to the mirror. */
-const scratchWrites = new WeakMap<MirrorDb, number>();
+/**
+ * Writes of each connection to tables no list, search or count reads (`noteBookkeepingWrites`): scratch tables, the
+ * sync state, the HTTP cache. Not changes to what the mirror shows.
+ */
+const bookkeepingWrites = new WeakMap<MirrorDb, number>();
 /** Connections with a `temp.search_hit` table. */
 const withHitTable = new WeakSet<MirrorDb>();
 
@@ -21,18 +24,19 @@ export const BIG_SEARCH = 1_000;
 
 /**
  * A cheap staleness key for caches of what the mirror holds: the changes this connection made to it
- * (`total_changes()` less the scratch table's) and `data_version`, which moves when another connection commits (a
+ * (`total_changes()` less its bookkeeping writes, so a sync that only stores ETags and its position, page after page,
+ * leaves a search's gathered matches in place) and `data_version`, which moves when another connection commits (a
  * first sync's finish on its worker thread, a command-line process on the same folder).
  */
 export function mirrorState(db: MirrorDb): string {
   const { n } = statement(db, 'SELECT total_changes() AS n').get() as { n: number };
   const version = db.pragma('data_version', { simple: true }) as number;
-  return `${n - (scratchWrites.get(db) ?? 0)}:${version}`;
+  return `${n - (bookkeepingWrites.get(db) ?? 0)}:${version}`;
 }
 
-/** Counts `changes` writes to a scratch table of this connection (not the mirror) out of `mirrorState`. */
-export function noteScratchWrites(db: MirrorDb, changes: number): void {
-  scratchWrites.set(db, (scratchWrites.get(db) ?? 0) + changes);
+/** Counts `changes` writes of this connection to a table no list, search or count reads out of `mirrorState`. */
+export function noteBookkeepingWrites(db: MirrorDb, changes: number): void {
+  bookkeepingWrites.set(db, (bookkeepingWrites.get(db) ?? 0) + changes);
 }
 
 /** What `temp.search_hit` holds, per connection: the matches of this search, gathered at that mirror state. */
@@ -60,7 +64,7 @@ export function gatherHits(db: MirrorDb, search: SearchClause): number {
     db,
     `INSERT OR IGNORE INTO temp.search_hit SELECT seq FROM (${search.matches})`,
   ).run(...search.params).changes;
-  noteScratchWrites(db, cleared + added);
+  noteBookkeepingWrites(db, cleared + added);
   gathered.set(db, { narrowing: search.narrowing, state, hits: added });
   return added;
 }

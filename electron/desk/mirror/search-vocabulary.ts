@@ -1,5 +1,5 @@
 import { searchIndexWatermark } from './bulk-load';
-import { noteScratchWrites } from './search-hits';
+import { noteBookkeepingWrites } from './search-hits';
 import { MIN_INDEXED_WORD, wordsOf } from './search-words';
 import { type MirrorDb, statement } from './types';
 
@@ -62,7 +62,7 @@ function noteWrites(db: MirrorDb, table: Table): void {
 
 /** Forgets the noted rows (their words are in the vocabulary now). */
 function clearWritten(db: MirrorDb, table: Table): void {
-  noteScratchWrites(db, statement(db, `DELETE FROM temp.${writtenTable(table)}`).run().changes);
+  noteBookkeepingWrites(db, statement(db, `DELETE FROM temp.${writtenTable(table)}`).run().changes);
 }
 
 interface Terms {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { noteBookkeepingWrites } from './search-hits';
 import { type MirrorDb, statement } from './types';
 
 /** The statements of the sync bookkeeping (`?` key; `?` key, `?` JSON to write), also for worker threads. */
@@ -19,11 +20,11 @@ export function readSyncState<T>(db: MirrorDb, key: string, schema: z.ZodType<T>
 
 /** Writes a JSON value of the sync bookkeeping (call inside the transaction of the rows it describes). */
 export function writeSyncState(db: MirrorDb, key: string, value: unknown): void {
-  statement(db, SYNC_STATE_SQL.write).run(key, JSON.stringify(value));
+  noteBookkeepingWrites(db, statement(db, SYNC_STATE_SQL.write).run(key, JSON.stringify(value)).changes);
 }
 
 export function deleteSyncState(db: MirrorDb, key: string): void {
-  statement(db, SYNC_STATE_SQL.delete).run(key);
+  noteBookkeepingWrites(db, statement(db, SYNC_STATE_SQL.delete).run(key).changes);
 }
 
 /** What the desk remembers of a GET response, to send `If-None-Match` and use a 304 without a body. */
@@ -70,28 +71,28 @@ export function writeHttpCache(
   etag: string,
   meta: CachedPageMeta,
 ): void {
-  statement(
+  const written = statement(
     db,
     `INSERT INTO http_cache (url, scope, etag, meta_json) VALUES (?, ?, ?, ?)
      ON CONFLICT (url) DO UPDATE SET scope = excluded.scope, etag = excluded.etag, meta_json = excluded.meta_json`,
   ).run(url, scope, etag, JSON.stringify(meta));
+  noteBookkeepingWrites(db, written.changes);
 }
 
 export function deleteHttpCache(db: MirrorDb, url: string): void {
-  statement(db, 'DELETE FROM http_cache WHERE url = ?').run(url);
+  noteBookkeepingWrites(db, statement(db, 'DELETE FROM http_cache WHERE url = ?').run(url).changes);
 }
 
 /** Drops every cached URL of `scope`, except (with `keepPrefix`) the URLs that start with it. */
 export function pruneHttpCacheScope(db: MirrorDb, scope: string, keepPrefix?: string): void {
-  if (keepPrefix) {
-    statement(db, 'DELETE FROM http_cache WHERE scope = ? AND substr(url, 1, ?) != ?').run(
-      scope,
-      keepPrefix.length,
-      keepPrefix,
-    );
-  } else {
-    statement(db, 'DELETE FROM http_cache WHERE scope = ?').run(scope);
-  }
+  const deleted = keepPrefix
+    ? statement(db, 'DELETE FROM http_cache WHERE scope = ? AND substr(url, 1, ?) != ?').run(
+        scope,
+        keepPrefix.length,
+        keepPrefix,
+      )
+    : statement(db, 'DELETE FROM http_cache WHERE scope = ?').run(scope);
+  noteBookkeepingWrites(db, deleted.changes);
 }
 
 /**
