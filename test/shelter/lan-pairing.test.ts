@@ -133,8 +133,11 @@ describe('LAN sharing: HTTPS only, pinned certificate, one key per desk by one-t
     // Revoking B's key cuts off B alone, which says the shelter disconnected it; C goes on.
     await deskA.registry.invoke('shelter.keys.revoke', { id: keyB?.id ?? '' });
     await deskB.registry.invoke('sync.now');
+    // The revocation also pokes B's change stream, whose own run may still be trying ('connecting') for a moment.
+    await expect
+      .poll(async () => (await deskB.registry.invoke('status.get')).state, { timeout: 15_000 })
+      .toBe('needs-auth');
     const statusB = await deskB.registry.invoke('status.get');
-    expect(statusB.state).toBe('needs-auth');
     expect(statusB.error?.message).toMatch(/shelter disconnected this desk/);
     await deskA.registry.invoke('outbox.createPet', { fields: pet('Bravo from A') });
     await deskA.registry.invoke('sync.now');
