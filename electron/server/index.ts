@@ -1,6 +1,5 @@
 import { isStorageError } from '../platform/database-integrity';
 import type { Logger } from '../platform/log';
-import { loadDemoShelter } from './demo/load-demo';
 import { AuthThrottle } from './domain/auth-throttle';
 import { requestOrigin } from './domain/photo-addresses';
 import { PHOTO_GRACE_MS } from './domain/photo-store';
@@ -184,14 +183,16 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       options.log,
       changes,
     );
+    // The demo's data (its pets, people and photos: a few hundred kB to parse) is loaded only for a demo.
+    const demo = options.demo ? await import('./demo/load-demo') : undefined;
     const server = createListener(listener, options.tls);
     const host = options.host ?? '127.0.0.1';
     const port = await server.listen(options.port ?? 0, host);
     // Right after the listen and synchronously, so no request is served before it: the demo's photo addresses
     // need the port.
-    if (options.demo) {
+    if (demo) {
       try {
-        loadDemoShelter(app, staff, {
+        demo.loadDemoShelter(app, staff, {
           pets: options.demoPets,
           photoOrigin:
             app.photoAddresses.publicOrigin() ??
