@@ -94,17 +94,20 @@ function applyChange(server: AdversarialServer, change: ShelterChange, pick: num
   }
 }
 
+/** How a sync ends when the server's faults outlast the client's retries (see `syncOrGaveUp`). */
+const GAVE_UP = new Set(['unreachable', 'server', 'rate-limited']);
+
 /**
- * A sync, or undefined when it gave up on reaching the server: with faults at 8% of requests each for 500s and
- * dropped connections, the client's eight attempts at one request all fail about once in 2 million requests, and a
- * long run makes a few hundred thousand. The desk's sync service reports that as offline; here it counts as a sync
- * that did not complete (each pull stores its progress with its pages, so what it read stays consistent).
+ * A sync, or undefined when it gave up on the server: with 8% of requests each answered 500 and dropped, the
+ * client's eight attempts at one request all fail about once in 2 million requests, and a long run makes a few
+ * hundred thousand. The desk's sync service reports that as offline or failing; here it counts as a sync that did
+ * not complete (each pull stores its progress with its pages, so what it read stays consistent).
  */
-async function syncOrUnreachable(db: MirrorDb, client: ApiClient): Promise<SyncRunSummary | undefined> {
+async function syncOrGaveUp(db: MirrorDb, client: ApiClient): Promise<SyncRunSummary | undefined> {
   try {
     return await runSync(db, client);
   } catch (error) {
-    if (error instanceof ApiError && error.kind === 'unreachable') return undefined;
+    if (error instanceof ApiError && GAVE_UP.has(error.kind)) return undefined;
     throw error;
   }
 }
@@ -162,7 +165,7 @@ export async function runExactnessScenario(
       for (const { change, pick } of changes) applyChange(server, change, pick, `day ${day} ${random()}`);
       const checkpoints = LIST_COLLECTIONS.map((list) => readCheckpoint(mirror.db, list));
       const snapshot = server.snapshot();
-      const summary = await syncOrUnreachable(mirror.db, client);
+      const summary = await syncOrGaveUp(mirror.db, client);
       tally.syncs += 1;
       if (!summary) {
         tally.unconverged += 1;
