@@ -2,9 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makePerson, makePet } from '../../../test/sync/fixtures';
 import {
   clearLocalEdit,
+  countListedAmong,
   createLocalRecord,
   getPerson,
   getPet,
+  listedAmongSql,
   listPeople,
   listPets,
   type Mirror,
@@ -31,6 +33,24 @@ describe('server records', () => {
     expect(storeServerPage(mirror.db, 'pet', [pet], 'listed')).toBe(1);
     const read = getPet(mirror.db, pet.id);
     expect(read).toEqual({ record: pet, pending: false, pendingFields: [], presence: 'listed' });
+  });
+
+  it('counts which of a page of ids it holds as listed, looking each up by id (never walking the listed rows)', () => {
+    const pets = [makePet(), makePet(), makePet()];
+    storeServerPage(mirror.db, 'pet', pets, 'listed');
+    markPresence(mirror.db, 'pet', pets[1]?.id ?? '', 'unlisted');
+    const ids = [...pets.map((pet) => pet.id), 'not-held'];
+    expect(countListedAmong(mirror.db, 'pet', ids)).toBe(2);
+    mirror.db.exec('ANALYZE');
+    for (const entityType of ['pet', 'person'] as const) {
+      const plan = mirror.db.prepare(`EXPLAIN QUERY PLAN ${listedAmongSql(entityType)}`).all('[]') as Array<{
+        detail: string;
+      }>;
+      expect(plan.map((step) => step.detail)).toEqual([
+        expect.stringMatching(/^SCAN wanted/),
+        expect.stringMatching(/^SEARCH \w+ USING INDEX \w+ \(id=\?\)$/),
+      ]);
+    }
   });
 
   it('writes nothing when the same record is seen again (inclusive updated_since)', () => {
