@@ -29,9 +29,18 @@ function stateOf(file: string): FileState | null {
   };
 }
 
+/**
+ * The log's state, or null when there is none or it is empty: a log of zero bytes holds no frame, and a reader that
+ * opens the database (another program, a read-only script) leaves one behind without changing anything.
+ */
+function walStateOf(filename: string): FileState | null {
+  const wal = stateOf(`${filename}-wal`);
+  return wal && wal.size !== '0' ? wal : null;
+}
+
 function currentRecord(filename: string): z.infer<typeof cleanRecordSchema> | null {
   const main = stateOf(filename);
-  return main ? { main, wal: stateOf(`${filename}-wal`) } : null;
+  return main ? { main, wal: walStateOf(filename) } : null;
 }
 
 /** Whether `filename` (and its WAL) is exactly as a connection that vouched for it left it on closing. */

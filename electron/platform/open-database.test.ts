@@ -76,6 +76,22 @@ describe('openDatabase', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it('keeps a file closed clean when a reader only opened it (it leaves an empty log behind)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-db-'));
+    const filename = path.join(dir, 'test.sqlite');
+    const created = await openDatabase({ filename, migrations });
+    created.sqlite.prepare(`INSERT INTO note (id, body) VALUES (1, 'first')`).run();
+    await created.close();
+    const reader = new Database(filename, { readonly: true });
+    expect(reader.prepare('SELECT body FROM note').pluck().get()).toBe('first');
+    reader.close();
+    expect(fs.statSync(`${filename}-wal`).size).toBe(0);
+    const again = await openDatabase({ filename, migrations });
+    expect(again.soundness).toBe('closed-clean');
+    await again.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it('never records as clean a file it only looked at the marker of', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-db-'));
     const filename = path.join(dir, 'test.sqlite');
