@@ -66,3 +66,24 @@ export function catFields(name: string) {
     health: 'good',
   };
 }
+
+/**
+ * Opens Intake and fills the pet's required fields, listed publicly (the server's list, where tests read the pet
+ * back, shows public pets). Returns the form.
+ */
+export async function fillIntake(page: Page, name: string) {
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Intake' }).click();
+  const form = page.getByRole('form', { name: 'New pet' });
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('Show on the public list').check();
+  for (const [label, option] of [
+    ['Species', 'Dog'],
+    ['Age', 'Adult'],
+    ['Sex', 'Male'],
+    ['Size', 'Medium'],
+    ['Health', 'Good'],
+  ] as const) {
+    await choose(page, form, label, option);
+  }
+  return form;
+}

@@ -6,31 +6,12 @@ import sharp from 'sharp';
 import { phoneJpegWithGps } from '../photo-fixtures';
 import type { DemoServer } from './demo-server';
 import { expect, test } from './desk-fixture';
-import { connect, shoot } from './helpers';
+import { connect, fillIntake, shoot } from './helpers';
 
 interface ApiPet {
   id: string;
   name: string;
   image_urls: string[];
-}
-
-/** Fills the intake's required fields (and lists the pet publicly, where the test reads it back). */
-async function fillIntake(page: Page, name: string) {
-  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Intake' }).click();
-  const form = page.getByRole('form', { name: 'New pet' });
-  await form.getByLabel('Name').fill(name);
-  await form.getByLabel('Show on the public list').check();
-  for (const [label, option] of [
-    ['Species', 'Dog'],
-    ['Age', 'Adult'],
-    ['Sex', 'Male'],
-    ['Size', 'Medium'],
-    ['Health', 'Good'],
-  ] as const) {
-    await form.getByRole('combobox', { name: label, exact: true }).click();
-    await page.getByRole('option', { name: option, exact: true }).click();
-  }
-  return form;
 }
 
 async function addPhotoFile(form: ReturnType<Page['getByRole']>) {

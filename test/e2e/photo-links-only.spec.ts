@@ -9,7 +9,7 @@ import { phoneJpegWithGps } from '../photo-fixtures';
 import { audited } from './axe-audit';
 import type { DemoServer } from './demo-server';
 import { expect, test } from './desk-fixture';
-import { connect, shoot } from './helpers';
+import { connect, fillIntake, shoot } from './helpers';
 
 interface ApiPet {
   name: string;
@@ -52,25 +52,6 @@ async function linksOnlyServer(server: DemoServer): Promise<{ base: string; clos
       await new Promise<void>((resolve) => proxy.close(() => resolve()));
     },
   };
-}
-
-async function fillIntake(page: Page, name: string) {
-  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Intake' }).click();
-  const form = page.getByRole('form', { name: 'New pet' });
-  await form.getByLabel('Name').fill(name);
-  // Listed publicly: the API's list, where the test reads the pet back, shows public pets.
-  await form.getByLabel('Show on the public list').check();
-  for (const [label, option] of [
-    ['Species', 'Dog'],
-    ['Age', 'Adult'],
-    ['Sex', 'Male'],
-    ['Size', 'Medium'],
-    ['Health', 'Good'],
-  ] as const) {
-    await form.getByRole('combobox', { name: label, exact: true }).click();
-    await page.getByRole('option', { name: option, exact: true }).click();
-  }
-  return form;
 }
 
 async function addPhotoFile(form: ReturnType<Page['getByRole']>, count: number) {

@@ -2,27 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { phoneJpegWithGps } from '../photo-fixtures';
-import { deskCli } from '../run-command';
-import { tempDir } from '../temp-mirror';
-import { petFields, startServer, WRITE_KEY } from './helpers';
+import { cliDeskForFile, petFields, WRITE_KEY } from './helpers';
 
-type Server = Awaited<ReturnType<typeof startServer>>;
-let server: Server;
-const folder = tempDir('outbox-cli-photos-');
-const dataDir = path.join(folder.dir, 'desk');
-const cli = (args: string[]) => deskCli([...args, '--data-dir', dataDir]);
-
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  await new Promise((resolve) => setImmediate(resolve));
-  await server.close();
-  folder.remove();
-});
+const desk = cliDeskForFile('outbox-cli-photos-');
+const { folder, cli } = desk;
 
 describe('npm run cli -- pet photo', () => {
   it('adds photo files to a pet by shelter id, sends them before the pet, removes one; refuses a text file', async () => {
@@ -49,9 +34,9 @@ describe('npm run cli -- pet photo', () => {
     expect(photos.image_urls).toHaveLength(2);
     expect(photos.image_urls[0]).toMatch(/^desk-photo:local-/);
 
-    const synced = await cli(['sync', '--remote', server.origin, '--key', WRITE_KEY, '--once']);
+    const synced = await cli(['sync', '--remote', desk.server.origin, '--key', WRITE_KEY, '--once']);
     expect(synced.code, synced.stderr).toBe(0);
-    const db = new Database(path.join(server.dataDir, 'server.sqlite'), { readonly: true });
+    const db = new Database(path.join(desk.server.dataDir, 'server.sqlite'), { readonly: true });
     const stored = db.prepare('SELECT sha256, bytes FROM photos').all() as Array<{
       sha256: string;
       bytes: Buffer;
@@ -62,7 +47,7 @@ describe('npm run cli -- pet photo', () => {
     db.close();
     // The same file twice is one photo on the server, named twice.
     expect(stored).toHaveLength(1);
-    const url = `${server.apiUrl}/photos/${stored[0]?.sha256}.jpg`;
+    const url = `${desk.server.apiUrl}/photos/${stored[0]?.sha256}.jpg`;
     expect(JSON.parse(pet.image_urls)).toEqual([url, url]);
     const metadata = await sharp(stored[0]?.bytes).metadata();
     expect(metadata.exif).toBeUndefined();

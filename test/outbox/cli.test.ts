@@ -1,24 +1,8 @@
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deskCli } from '../run-command';
-import { tempDir } from '../temp-mirror';
-import { petFields, readServerState, startServer, WRITE_KEY } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { cliDeskForFile, petFields, readServerState, WRITE_KEY } from './helpers';
 
-type Server = Awaited<ReturnType<typeof startServer>>;
-let server: Server;
-const folder = tempDir('outbox-cli-');
-const dataDir = path.join(folder.dir, 'desk');
-const cli = (args: string[]) => deskCli([...args, '--data-dir', dataDir]);
-
-beforeAll(async () => {
-  server = await startServer();
-});
-
-afterAll(async () => {
-  await new Promise((resolve) => setImmediate(resolve));
-  await server.close();
-  folder.remove();
-});
+const desk = cliDeskForFile('outbox-cli-');
+const { cli } = desk;
 
 describe('npm run cli: pet, person, outbox', () => {
   it('queues offline, names bad fields, needs --force for duplicates, and sync pushes', async () => {
@@ -67,10 +51,10 @@ describe('npm run cli: pet, person, outbox', () => {
     };
     expect(queue.entries.map((entry) => entry.operation)).toEqual(['pet.create', 'person.create']);
 
-    const sync = await cli(['sync', '--remote', server.origin, '--key', WRITE_KEY, '--once']);
+    const sync = await cli(['sync', '--remote', desk.server.origin, '--key', WRITE_KEY, '--once']);
     expect(sync.code, sync.stderr).toBe(0);
     expect(sync.stderr).toMatch(/Sent 2 queued change/);
-    const state = readServerState(server.dataDir);
+    const state = readServerState(desk.server.dataDir);
     expect(state.pets.map((item) => [item.name, item.description])).toEqual([['Cli Rex', 'From the CLI']]);
     expect(state.applications).toHaveLength(1);
     const after = JSON.parse((await cli(['outbox', 'list'])).stdout) as { counts: { pending: number } };

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, beforeEach, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { type ApiClient, createApiClient } from '../../electron/desk/client';
 import type { Mirror } from '../../electron/desk/mirror';
 import { Outbox, type OutboxOptions, openDeskMirror } from '../../electron/desk/outbox';
 import { type RunningApiServer, startApiServer } from '../../electron/server';
+import { deskCli } from '../run-command';
 import { tempDir } from '../temp-mirror';
 
 export const WRITE_KEY = 'outbox-test-write-key';
@@ -186,4 +187,36 @@ export function expectWorkloadExactlyOnce(dataDir: string, workload: Workload, e
   }
   // One key per entry: no change was sent under a second key, and every entry reached the server.
   expect(state.keys).toBe(entries);
+}
+
+/** A test file's server and desk folder for the command line (`cli` runs a command on that folder). */
+export interface CliDesk {
+  readonly server: Awaited<ReturnType<typeof startServer>>;
+  readonly folder: { dir: string };
+  readonly dataDir: string;
+  cli(args: string[]): ReturnType<typeof deskCli>;
+}
+
+/** For a test file of the command line: one server for the file, and a desk folder the file's commands share. */
+export function cliDeskForFile(prefix: string): CliDesk {
+  const folder = tempDir(prefix);
+  const dataDir = path.join(folder.dir, 'desk');
+  let server: CliDesk['server'] | undefined;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    await server?.close();
+    folder.remove();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('the server starts in beforeAll');
+      return server;
+    },
+    folder,
+    dataDir,
+    cli: (args) => deskCli([...args, '--data-dir', dataDir]),
+  };
 }
