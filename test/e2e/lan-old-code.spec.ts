@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type RunningDesk, startDesk, test } from './desk-fixture';
+import { catFields } from './helpers';
 import { call, freePort, printedCode, printedFingerprint } from './lan-helpers';
 import { shootBoth } from './shelter-helpers';
 
@@ -122,17 +123,7 @@ test('pairing by a code pasted in Settings asks first, naming the changes still 
     desks.push(deskB);
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     await page.goto(deskB.url);
-    await call(page, 'outbox.createPet', {
-      fields: {
-        name: 'Waiting Wren',
-        species: 'cat',
-        age_category: 'adult',
-        sex: 'female',
-        size: 'small',
-        status: 'available',
-        health: 'good',
-      },
-    });
+    await call(page, 'outbox.createPet', { fields: catFields('Waiting Wren') });
 
     await page.goto(`${deskB.url}#/settings`);
     const connection = page.getByRole('form', { name: 'Connection' });

@@ -190,6 +190,28 @@ async function petsNamed(desk: DeskCore, name: string): Promise<number> {
   ).length;
 }
 
+/** B moved to https on the same port, pinned A's certificate, and its waiting change reached A once. */
+async function expectMovedWithItsChangeSent(moved: {
+  deskA: DeskCore;
+  deskB: DeskCore;
+  dataB: string;
+  oldAddress: string;
+  fingerprint: string;
+}): Promise<void> {
+  const { deskA, deskB, dataB, oldAddress, fingerprint } = moved;
+  expect(readConnectionSettings(dataB)).toMatchObject({
+    remote: oldAddress.replace('http://', 'https://'),
+    pin: fingerprint,
+    upgradedFrom: oldAddress,
+  });
+  expect((await deskB.registry.invoke('outbox.list', {})).counts).toMatchObject({
+    pending: 0,
+    needsAttention: 0,
+  });
+  await deskA.registry.invoke('sync.now');
+  expect(await petsNamed(deskA, 'Waiting from B')).toBe(1);
+}
+
 describe('a desk that joined with an old-style code (http:// and the shared key) after the shelter moved to HTTPS', () => {
   it('moves to https by itself, pins the certificate, keeps its mirror and sends its waiting change once, never the key in plain text', async () => {
     const { deskA, deskB: before, dataB, shared, port, oldAddress } = await oldStyleDesks();
@@ -290,17 +312,7 @@ describe('a desk that joined with an old-style code (http:// and the shared key)
     const wire = port.take();
     expect(wire.includes(shared.key)).toBe(false);
     expect(wire.toString('latin1').toLowerCase()).not.toMatch(/x-api-key|authorization|waiting from b/);
-    expect(readConnectionSettings(dataB)).toMatchObject({
-      remote: oldAddress.replace('http://', 'https://'),
-      pin: fingerprint,
-      upgradedFrom: oldAddress,
-    });
-    expect((await deskB.registry.invoke('outbox.list', {})).counts).toMatchObject({
-      pending: 0,
-      needsAttention: 0,
-    });
-    await deskA.registry.invoke('sync.now');
-    expect(await petsNamed(deskA, 'Waiting from B')).toBe(1);
+    await expectMovedWithItsChangeSent({ deskA, deskB, dataB, oldAddress, fingerprint });
     expect(await petsNamed(deskB, 'Shelter pet 0')).toBe(1);
   }, 120_000);
 
@@ -325,17 +337,7 @@ describe('a desk that joined with an old-style code (http:// and the shared key)
     const run = await deskB.registry.invoke('sync.now');
     expect(front.refused()).toBeGreaterThan(0);
     expect(run?.complete).toBe(true);
-    expect(readConnectionSettings(dataB)).toMatchObject({
-      remote: oldAddress.replace('http://', 'https://'),
-      pin: fingerprint,
-      upgradedFrom: oldAddress,
-    });
-    expect((await deskB.registry.invoke('outbox.list', {})).counts).toMatchObject({
-      pending: 0,
-      needsAttention: 0,
-    });
-    await deskA.registry.invoke('sync.now');
-    expect(await petsNamed(deskA, 'Waiting from B')).toBe(1);
+    await expectMovedWithItsChangeSent({ deskA, deskB, dataB, oldAddress, fingerprint });
   }, 120_000);
 
   it('moves through the command line too (npm run cli -- sync --once) and says so with the fingerprint', async () => {
