@@ -20,6 +20,7 @@ import { DeskErrorAlert } from '../components/desk-error-alert';
 import { DuplicateWarnings } from '../components/duplicate-warnings';
 import { FormErrorSummary } from '../components/form-error-summary';
 import { MarkdownText } from '../components/markdown-text';
+import { useReloadOnChange } from '../lib/live-data';
 import { useOutboxWrite } from '../lib/use-outbox-write';
 import { optionsOf } from '../lib/words';
 import { PetPicker } from '../pets/pet-picker';
@@ -71,6 +72,11 @@ export function PersonForm({
   const entity = draft.type === 'foster' ? 'foster' : 'adopter';
   const fields = useDeskQuery('mirror.customFields', { entity });
   const contract = useDeskQuery('mirror.contract', { type: draft.type });
+  // A form opened before the first sync brought the shelter's fields and contract gets them when they arrive.
+  useReloadOnChange(['metadata'], () => {
+    fields.reload();
+    contract.reload();
+  });
   const set = <K extends keyof PersonDraft>(key: K, value: PersonDraft[K]) => {
     // A field's message goes as soon as the field is changed (terms and pets answer for the application).
     clearFields([key, ...(DRAFT_ERROR_FIELDS[key] ?? [])]);
