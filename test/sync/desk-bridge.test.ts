@@ -139,4 +139,28 @@ describe('DeskApi: mirror and sync', () => {
     expect(secrets.mode & 0o077).toBe(0);
     expect(await core.registry.invoke('sync.connection.get')).toMatchObject({ hasKey: true });
   });
+
+  it("gives way to a window's calls before each of its reads", async () => {
+    const server = await embeddedServer();
+    const { core } = await desk(tempDir());
+    await core.registry.invoke('sync.connection.set', {
+      mode: 'remote',
+      remote: server.apiUrl,
+      apiKey: READ_KEY,
+    });
+    const activity = core.context.windowActivity;
+    const pause = activity.pause.bind(activity);
+    const waits: number[] = [];
+    activity.pause = async (signal) => {
+      const started = performance.now();
+      await pause(signal);
+      waits.push(performance.now() - started);
+    };
+    // A search typed in a window just now: the sync's next read waits for the pause after it.
+    await core.registry.call('mirror.pets.list', { search: 'Bella' });
+    const run = await core.registry.invoke('sync.now', { full: true });
+    expect(run?.complete).toBe(true);
+    expect(waits.length).toBeGreaterThan(3);
+    expect(Math.max(...waits)).toBeGreaterThan(100);
+  });
 });

@@ -4,6 +4,7 @@ import type { SecretStore } from '../../platform/secret-store';
 import type { EventHub } from './event-hub';
 import type { SettingsStore } from './settings-store';
 import type { StatusHub } from './status-hub';
+import type { WindowActivity } from './window-activity';
 
 /** What every feature's handlers get: the desk's shared services. */
 export interface DeskContext {
@@ -20,6 +21,8 @@ export interface DeskContext {
   settings: SettingsStore;
   events: EventHub;
   status: StatusHub;
+  /** The windows' calls, which the sync's reads give way to. */
+  windowActivity: WindowActivity;
   /**
    * Registers cleanup to run when the desk closes (databases, timers, servers). Run in reverse order
    * of registration, so a feature opened later is closed first.

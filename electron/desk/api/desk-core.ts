@@ -19,6 +19,7 @@ import { registerStatusHandlers } from './handlers/status';
 import { DeskSessions } from './sessions';
 import { openSettingsStore } from './settings-store';
 import { createStatusHub, type StatusHub } from './status-hub';
+import { WindowActivity } from './window-activity';
 
 export interface DeskCoreOptions {
   /** The desk's data folder (created if missing): settings, secrets, databases. */
@@ -65,7 +66,8 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
   fs.mkdirSync(options.dataDir, { recursive: true });
   const events = createEventHub();
   const status = createStatusHub(events);
-  const registry = createHandlerRegistry();
+  const windowActivity = new WindowActivity();
+  const registry = createHandlerRegistry({ onTransportCall: (name) => windowActivity.noteCall(name) });
   const cleanups: Array<() => void | Promise<void>> = [];
   const starts: Array<() => void | Promise<void>> = [];
   const context: DeskContext = {
@@ -79,6 +81,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     settings: openSettingsStore(options.dataDir),
     events,
     status,
+    windowActivity,
     onClose: (cleanup) => {
       cleanups.push(cleanup);
     },

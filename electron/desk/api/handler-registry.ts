@@ -38,6 +38,8 @@ export interface HandlerRegistry extends HandlerTable {
 export interface HandlerRegistryOptions {
   /** Where unexpected handler failures are reported (with stack). Default: console.error. */
   logError?: (message: string, error: unknown) => void;
+  /** Told the name of every call from a transport (a window), before it runs; not of `invoke`'s. */
+  onTransportCall?: (name: string) => void;
 }
 
 /** Something that knows its own bridge shape, e.g. an API client error carrying the server's request id. */
@@ -69,7 +71,7 @@ export function createHandlerRegistry(options: HandlerRegistryOptions = {}): Han
     return { code: 'internal_error', message: `Something went wrong in the desk (${name}): ${reason}` };
   }
 
-  async function call(name: string, input: unknown): Promise<DeskResult> {
+  async function run(name: string, input: unknown): Promise<DeskResult> {
     if (!isDeskMethodName(name)) {
       return {
         ok: false,
@@ -116,9 +118,12 @@ export function createHandlerRegistry(options: HandlerRegistryOptions = {}): Han
       if (handlers.has(name)) throw new Error(`Desk method ${name} already has a handler.`);
       handlers.set(name, handler as (input: unknown) => unknown);
     },
-    call,
+    call(name, input) {
+      options.onTransportCall?.(name);
+      return run(name, input);
+    },
     async invoke(name, input) {
-      const result = await call(name, input);
+      const result = await run(name, input);
       if (!result.ok) throw new DeskCallError(result.error);
       return result.value as DeskOutput<typeof name>;
     },

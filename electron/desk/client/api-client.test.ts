@@ -220,6 +220,24 @@ describe('createApiClient', () => {
     expect(result.headers['content-type']).toBe('application/json');
     await client.close();
   });
+  it('waits for beforeRead before each GET, never before a write', async () => {
+    const order: string[] = [];
+    const base = await serve((req, res) => {
+      order.push(`${req.method} sent`);
+      reply(res, 200, { ok: true });
+    });
+    const client = createApiClient({
+      baseUrl: base,
+      apiKey: 'k',
+      beforeRead: async () => {
+        order.push('waited');
+      },
+    });
+    await client.get('/api/pets', { schema: okSchema });
+    await client.send({ method: 'POST', path: '/api/pets', body: '{}', idempotencyKey: 'key-2' });
+    expect(order).toEqual(['waited', 'GET sent', 'POST sent']);
+    await client.close();
+  });
 });
 
 describe('rate limits', () => {

@@ -242,6 +242,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     changeStream: () => changeStream,
     baseUrl,
     async get(path, { schema, etag, allowNotFound, signal }) {
+      await options.beforeRead?.(signal);
       const response = await execute('GET', path, etag ? { 'if-none-match': etag } : {}, undefined, signal);
       const meta: ResponseMeta = {
         requestId: headerValue(response.headers, 'x-request-id'),

@@ -35,6 +35,11 @@ export interface ApiClientOptions {
   /** The key came from pairing with a shelter: a refused key means that shelter disconnected this desk. */
   paired?: boolean | undefined;
   /** Told about every wait (backoff, 429, pacing), e.g. for a status line. */
+  /**
+   * Awaited before each GET (never before a write): the desk's sync passes its windows' pause (`WindowActivity`), so
+   * its background reads give way to a person at a screen.
+   */
+  beforeRead?: (signal?: AbortSignal) => Promise<void>;
   onWait?: (wait: { reason: 'backoff' | 'rate-limit' | 'retry-after'; ms: number }) => void;
 }
 

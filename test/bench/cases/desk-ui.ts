@@ -151,19 +151,35 @@ const KEYSTROKE = `async (text) => {
 
 /**
  * In the page: runs the full check (every list read in full, every record off the lists asked about) again and
- * again until \`window.__stopChecks\`, so the desk's core is syncing for as long as the page is measured.
+ * again until \`window.__checks.stop\`, so the desk's core is syncing for as long as the page is measured, and counts
+ * the pages it reads (its progress, from \`status.get\` every 200 ms) in \`window.__checks.pages\`.
  */
 const KEEP_CHECKING = `() => {
   const token = document.querySelector('meta[name="shelter-desk-token"]').content;
-  window.__checks = { done: 0, stop: false, running: true };
+  const call = (method) => fetch('/desk/call/' + method, { method: 'POST', headers: { 'x-desk-token': token } });
+  window.__checks = { done: 0, stop: false, running: true, pages: 0 };
   (async () => {
     while (!window.__checks.stop) {
-      await fetch('/desk/call/sync.fullCheck.start', { method: 'POST', headers: { 'x-desk-token': token } });
+      await call('sync.fullCheck.start');
       window.__checks.done += 1;
     }
     window.__checks.running = false;
   })();
+  (async () => {
+    let last = 0;
+    while (!window.__checks.stop) {
+      const { value } = await (await call('status.get')).json();
+      const pages = value?.progress?.pagesDone ?? 0;
+      // A new phase (pets, then people, ...) counts from 0 again.
+      window.__checks.pages += pages >= last ? pages - last : pages;
+      last = pages;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  })();
 }`;
+
+/** How long the full check's own pace is measured, alone, before the keystrokes that run beside it. */
+const CHECK_ALONE_MS = 5_000;
 
 /**
  * Runs in every new tab before the page's own scripts: notes the first animation frame in which a pet row is inside
@@ -250,7 +266,7 @@ const median = (values: Array<number | null>) =>
 
 /** Keystrokes (character by character, first ones included) and pet openings, with the desk's share of each. */
 interface Timings {
-  keystrokes: Record<string, Array<[number, number]>>;
+  keystrokes: Record<string, Array<[number, number, string]>>;
   opens: Array<[number, number, number]>;
 }
 
@@ -258,15 +274,17 @@ async function typeAndOpen(page: Page, typed: Record<string, string[]>): Promise
   const timings: Timings = { keystrokes: {}, opens: [] };
   const input = page.locator('input[placeholder^="Name, breed"]');
   for (const [kind, words] of Object.entries(typed)) {
-    const times: Array<[number, number]> = [];
+    const times: Array<[number, number, string]> = [];
     timings.keystrokes[kind] = times;
     for (const word of words) {
       await input.fill('');
       await page.locator('[data-results-for=""]').waitFor();
       for (let i = 1; i <= word.length; i++) {
-        times.push(
-          await page.evaluate<[number, number]>(`(${KEYSTROKE})(${JSON.stringify(word.slice(0, i))})`),
+        const text = word.slice(0, i);
+        const [shown, inDesk] = await page.evaluate<[number, number]>(
+          `(${KEYSTROKE})(${JSON.stringify(text)})`,
         );
+        times.push([shown, inDesk, text]);
       }
     }
   }
@@ -288,6 +306,10 @@ function timingResults(timings: Timings, phase: string, when: string): BenchResu
     const shown = pairs.map(([total]) => total);
     const desk = pairs.map(([, inDesk]) => inDesk);
     const p95 = percentile(shown, 95);
+    const slowest = [...pairs]
+      .sort(([a], [b]) => b - a)
+      .slice(0, 3)
+      .map(([total, inDesk, text]) => `"${text}" ${round(total)} ms (desk ${round(inDesk)})`);
     return {
       case: `desk-ui-keystroke-${kind.replace(' ', '-')}${phase}`,
       metric: `keystroke to the first frame with its rows, ${kind}${when} (ms)`,
@@ -295,7 +317,7 @@ function timingResults(timings: Timings, phase: string, when: string): BenchResu
       p95Ms: round(p95),
       target: 'p95 < 100 ms',
       met: p95 < 100,
-      note: `${pairs.length} keystrokes, typed a character at a time, first ones included; the desk's list calls p50 ${round(percentile(desk, 50))} ms, p95 ${round(percentile(desk, 95))} ms, the rest in the page`,
+      note: `${pairs.length} keystrokes, typed a character at a time, first ones included; the desk's list calls p50 ${round(percentile(desk, 50))} ms, p95 ${round(percentile(desk, 95))} ms, the rest in the page; slowest: ${slowest.join(', ')}`,
     };
   });
   const named = timings.opens.map(([name]) => name);
@@ -349,10 +371,16 @@ async function measure(context: BenchContext): Promise<BenchResult[]> {
     const quiet = await typeAndOpen(page, typed);
     context.log('desk-ui: again while the desk runs full checks against the shelter');
     await page.evaluate(`(${KEEP_CHECKING})()`);
+    const pagesRead = () => page.evaluate<number>('window.__checks.pages');
+    await page.waitForTimeout(CHECK_ALONE_MS);
+    const alonePages = await pagesRead();
+    const typingFrom = Date.now();
     const syncing = await typeAndOpen(page, typed);
-    const checks = await page.evaluate<{ done: number; running: boolean }>(
+    const typingMs = Date.now() - typingFrom;
+    const checks = await page.evaluate<{ done: number; running: boolean; pages: number }>(
       '(() => { window.__checks.stop = true; return window.__checks; })()',
     );
+    const pace = (pages: number, ms: number) => (pages / (ms / 1000)).toFixed(1);
     const load = median(firstRows.map((split) => split.firstRows));
     return [
       {
@@ -373,7 +401,7 @@ async function measure(context: BenchContext): Promise<BenchResult[]> {
       ...timingResults(
         syncing,
         '-syncing',
-        `, while full checks run (${checks.done} finished, ${checks.running ? 'one still running at the end' : 'none running at the end'})`,
+        `, while full checks run (${checks.done} finished, ${checks.running ? 'one still running at the end' : 'none running at the end'}; they read ${pace(alonePages, CHECK_ALONE_MS)} pages/s alone, ${pace(checks.pages - alonePages, typingMs)} pages/s beside the keystrokes and clicks, giving way to them)`,
       ),
     ];
   } finally {

@@ -33,6 +33,10 @@ export function registerSyncHandlers(
 ): DeskSync {
   const service = new SyncService({
     ...options.service,
+    clientOptions: {
+      ...options.service?.clientOptions,
+      beforeRead: (signal) => context.windowActivity.pause(signal),
+    },
     db: mirror.db,
     resolveConnection: options.resolveConnection,
     status: context.status,
