@@ -78,7 +78,10 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     const after = (await callApi(apiUrl, key, '/pets?limit=200&sort=name')).json.pets as ApiPet[];
     expect(after.some((pet) => pet.id === quiet.id)).toBe(false);
 
-    // A pet custom field: in GET /api/pets/custom-fields and on the intake form.
+    // A pet custom field: in GET /api/pets/custom-fields and on the intake form, also on one opened before it existed.
+    const intake = await page.context().newPage();
+    await intake.goto(`${desk.url}#/intake`);
+    await expect(intake.getByRole('heading', { name: 'The basics' })).toBeVisible();
     await page.getByRole('tab', { name: 'Form fields' }).click();
     await page.getByRole('button', { name: 'Add field' }).click();
     const fieldForm = page.getByRole('form', { name: 'Custom field' });
@@ -93,6 +96,8 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
       field_key: string;
     }>;
     expect(fields.map((field) => field.field_key)).toContain('favourite_toy');
+    await expect(intake.getByLabel('Favourite toy')).toBeVisible();
+    await intake.close();
     await page.goto(`${desk.url}#/intake`);
     await expect(page.getByLabel('Favourite toy')).toBeVisible();
 

@@ -22,6 +22,7 @@ export function PersonDetail({ id }: { id: string }) {
   useReloadOnChange(['adopters', 'fosters', 'people'], person.reload);
   const type = person.data?.record.type === 'foster' ? 'foster' : 'adopter';
   const fields = useDeskQuery('mirror.customFields', { entity: type });
+  useReloadOnChange(['metadata'], fields.reload);
   const storedKeys = useStoredFieldKeys(type);
   const overview = useDeskQuery('shelter.overview');
   const needsAttention = useNeedsAttention();

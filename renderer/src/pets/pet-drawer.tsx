@@ -40,6 +40,10 @@ function PetDetail({ id, initial }: { id: string; initial?: MirrorPet | undefine
   const needsAttention = useNeedsAttention();
   const [editing, setEditing] = useState(false);
   useReloadOnChange(['pets'], pet.reload);
+  useReloadOnChange(['metadata'], () => {
+    fields.reload();
+    statuses.reload();
+  });
 
   if (pet.error) return <DeskErrorAlert error={pet.error} title="This pet could not be opened" />;
   if (!pet.data) return <Loader aria-label="Loading pet" />;
