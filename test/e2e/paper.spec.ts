@@ -100,4 +100,17 @@ test('print cards for an event from the Pets list filter, and the adoption agree
   expect(contract.text).toContain('Total adoption fee');
   expect(contract.text).toContain('Signature of the adopter');
   await expect(dialog.getByRole('status')).toContainText('Downloaded adoption-agreement-jordan-rivera.pdf');
+  await page.keyboard.press('Escape');
+
+  // The pet's page names its adopter, linked to their page.
+  await page.goto(`${desk.url}#/pets`);
+  await page.getByPlaceholder(/^Name, breed/).fill(pet.name);
+  await page.getByRole('table', { name: 'Pets' }).getByRole('row', { name: pet.name }).first().click();
+  const fields = page.getByRole('dialog').getByRole('table', { name: 'Pet fields' });
+  await fields
+    .getByRole('row', { name: /Adopted by/ })
+    .getByRole('button', { name: 'Jordan Rivera' })
+    .click();
+  await expect(page).toHaveURL(/#\/people$/);
+  await expect(page.getByRole('dialog').getByRole('heading', { name: 'Jordan Rivera' })).toBeVisible();
 });
