@@ -300,8 +300,11 @@ async function typeAndOpen(page: Page, typed: Record<string, string[]>): Promise
 
 const round = (value: number) => Number(value.toFixed(1));
 
-/** The rows of one phase's timings; `phase` is '' (quiet) or '-syncing'. */
-function timingResults(timings: Timings, phase: string, when: string): BenchResult[] {
+/**
+ * The rows of one phase's timings; `phase` is '' (quiet) or '-syncing', `when` its words in the metric (the same in
+ * every run), `context` what varies from run to run, added to each note.
+ */
+function timingResults(timings: Timings, phase: string, when: string, context = ''): BenchResult[] {
   const keystrokeRows = Object.entries(timings.keystrokes).map(([kind, pairs]) => {
     const shown = pairs.map(([total]) => total);
     const desk = pairs.map(([, inDesk]) => inDesk);
@@ -317,7 +320,7 @@ function timingResults(timings: Timings, phase: string, when: string): BenchResu
       p95Ms: round(p95),
       target: 'p95 < 100 ms',
       met: p95 < 100,
-      note: `${pairs.length} keystrokes, typed a character at a time, first ones included; the desk's list calls p50 ${round(percentile(desk, 50))} ms, p95 ${round(percentile(desk, 95))} ms, the rest in the page; slowest: ${slowest.join(', ')}`,
+      note: `${pairs.length} keystrokes, typed a character at a time, first ones included; the desk's list calls p50 ${round(percentile(desk, 50))} ms, p95 ${round(percentile(desk, 95))} ms, the rest in the page; slowest: ${slowest.join(', ')}${context}`,
     };
   });
   const named = timings.opens.map(([name]) => name);
@@ -334,7 +337,7 @@ function timingResults(timings: Timings, phase: string, when: string): BenchResu
       p95Ms: round(p95),
       target: 'median < 100 ms, p95 < 150 ms',
       met: median < 100 && p95 < 150,
-      note: `${named.length} pets opened; all their fields shown: p50 ${round(percentile(whole, 50))} ms, p95 ${round(percentile(whole, 95))} ms; the desk's mirror.pets.get call p50 ${round(percentile(desk, 50))} ms`,
+      note: `${named.length} pets opened; all their fields shown: p50 ${round(percentile(whole, 50))} ms, p95 ${round(percentile(whole, 95))} ms; the desk's mirror.pets.get call p50 ${round(percentile(desk, 50))} ms${context}`,
     },
   ];
 }
@@ -401,7 +404,8 @@ async function measure(context: BenchContext): Promise<BenchResult[]> {
       ...timingResults(
         syncing,
         '-syncing',
-        `, while full checks run (${checks.done} finished, ${checks.running ? 'one still running at the end' : 'none running at the end'}; they read ${pace(alonePages, CHECK_ALONE_MS)} pages/s alone, ${pace(checks.pages - alonePages, typingMs)} pages/s beside the keystrokes and clicks, giving way to them)`,
+        ', while full checks run',
+        `; full checks: ${checks.done} finished, ${checks.running ? 'one still running at the end' : 'none running at the end'}; they read ${pace(alonePages, CHECK_ALONE_MS)} pages/s alone, ${pace(checks.pages - alonePages, typingMs)} pages/s beside the keystrokes and clicks, giving way to them`,
       ),
     ];
   } finally {
