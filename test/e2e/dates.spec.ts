@@ -1,5 +1,5 @@
 import { expect, test } from './desk-fixture';
-import { catFields, connect, postToServer, shoot } from './helpers';
+import { catFields, connect, fillPetBasics, postToServer, shoot } from './helpers';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
@@ -61,19 +61,13 @@ for (const timezoneId of ['America/Los_Angeles', 'Pacific/Auckland']) {
       await expect(vaccination).toHaveValue('14 May 2026');
       await shoot(page, testInfo, `custom-date-${timezoneId.replace('/', '-')}`);
 
-      await form.getByLabel('Name').fill('Vaccinated Vera');
-      // Listed by the server's API, where the test reads it back.
-      await form.getByLabel('Show on the public list').check();
-      for (const [label, option] of [
-        ['Species', 'Cat'],
-        ['Age', 'Adult'],
-        ['Sex', 'Female'],
-        ['Size', 'Small'],
-        ['Health', 'Good'],
-      ] as const) {
-        await form.getByRole('combobox', { name: label, exact: true }).click();
-        await page.getByRole('option', { name: option, exact: true }).click();
-      }
+      await fillPetBasics(page, form, 'Vaccinated Vera', {
+        Species: 'Cat',
+        Age: 'Adult',
+        Sex: 'Female',
+        Size: 'Small',
+        Health: 'Good',
+      });
       await form.getByRole('button', { name: 'Save intake' }).click();
       await expect(async () => {
         const { pets } = await server.api<{ pets: { custom_field_data: Record<string, unknown> }[] }>(

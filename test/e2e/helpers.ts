@@ -67,23 +67,28 @@ export function catFields(name: string) {
   };
 }
 
+/** A dog's answers to the intake form's required choices. */
+const DOG_CHOICES = { Species: 'Dog', Age: 'Adult', Sex: 'Male', Size: 'Medium', Health: 'Good' };
+
 /**
- * Opens Intake and fills the pet's required fields, listed publicly (the server's list, where tests read the pet
- * back, shows public pets). Returns the form.
+ * Fills an open intake form's name and required choices, listed publicly (the server's list, where tests read the
+ * pet back, shows public pets).
  */
+export async function fillPetBasics(
+  page: Page,
+  form: ReturnType<Page['getByRole']>,
+  name: string,
+  choices: Record<keyof typeof DOG_CHOICES, string> = DOG_CHOICES,
+) {
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('Show on the public list').check();
+  for (const [label, option] of Object.entries(choices)) await choose(page, form, label, option);
+}
+
+/** Opens Intake and fills the pet's required fields (a dog, `fillPetBasics`). Returns the form. */
 export async function fillIntake(page: Page, name: string) {
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Intake' }).click();
   const form = page.getByRole('form', { name: 'New pet' });
-  await form.getByLabel('Name').fill(name);
-  await form.getByLabel('Show on the public list').check();
-  for (const [label, option] of [
-    ['Species', 'Dog'],
-    ['Age', 'Adult'],
-    ['Sex', 'Male'],
-    ['Size', 'Medium'],
-    ['Health', 'Good'],
-  ] as const) {
-    await choose(page, form, label, option);
-  }
+  await fillPetBasics(page, form, name);
   return form;
 }
