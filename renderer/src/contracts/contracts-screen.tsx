@@ -1,12 +1,11 @@
 import { Badge, Button, Card, Group, Loader, Paper, Tabs, Text, ThemeIcon } from '@mantine/core';
 import { IconFileText, IconPrinter } from '@tabler/icons-react';
 import { CONTRACT_TYPES, type ContractType } from '../../../shared/contract';
-import { useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { MarkdownText } from '../components/markdown-text';
 import { ScreenHeader } from '../components/screen-header';
 import { formatMomentDate } from '../lib/dates';
-import { useReloadOnChange } from '../lib/live-data';
+import { useMetadataQuery } from '../lib/live-data';
 
 const CONTRACT_WORDS: Record<ContractType, { title: string; text: string }> = {
   adopter: { title: 'Adoption agreement', text: 'Signed by adopters when a pet goes home.' },
@@ -46,8 +45,7 @@ export function ContractsScreen() {
 }
 
 function ContractPanel({ type }: { type: ContractType }) {
-  const contract = useDeskQuery('mirror.contract', { type });
-  useReloadOnChange(['metadata'], contract.reload);
+  const contract = useMetadataQuery('mirror.contract', { type });
   if (contract.error) return <DeskErrorAlert error={contract.error} title="This contract did not load" />;
   if (contract.loading && contract.data === undefined) return <Loader aria-label="Loading contract" />;
   if (!contract.data) {

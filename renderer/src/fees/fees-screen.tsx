@@ -1,13 +1,12 @@
 import { Badge, Card, Group, Loader, SimpleGrid, Table, Text, Title } from '@mantine/core';
 import { IconReceipt2 } from '@tabler/icons-react';
 import { SPECIES } from '../../../shared/contract';
-import { useDeskQuery } from '../bridge/hooks';
 import { useCurrency } from '../bridge/settings';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
 import { ScreenHeader } from '../components/screen-header';
 import { describeWhen } from '../components/status-presentation';
-import { useReloadOnChange, useStandalone } from '../lib/live-data';
+import { useMetadataQuery, useStandalone } from '../lib/live-data';
 import { formatFee, humanize } from '../lib/words';
 
 function signed(amount: number, currency: string): string {
@@ -23,10 +22,9 @@ function describeValue(value: string): string {
 }
 
 export function FeesScreen() {
-  const fees = useDeskQuery('mirror.fees');
+  const fees = useMetadataQuery('mirror.fees');
   const currency = useCurrency();
   const standalone = useStandalone();
-  useReloadOnChange(['metadata'], fees.reload);
   const header = (
     <ScreenHeader
       title="Adoption fees"

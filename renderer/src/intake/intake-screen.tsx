@@ -1,11 +1,11 @@
 import { Alert, Anchor, Button, Group, Paper, Stack } from '@mantine/core';
 import { IconInfoCircle, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useDesk, useDeskQuery } from '../bridge/hooks';
+import { useDesk } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
-import { useReloadOnChange } from '../lib/live-data';
+import { useMetadataQuery } from '../lib/live-data';
 import { scrollBehavior } from '../lib/motion';
 import { useRememberedState } from '../lib/remembered';
 import { useOutboxWrite } from '../lib/use-outbox-write';
@@ -15,13 +15,8 @@ import { PetFormBody } from '../pets/pet-form-body';
 
 export function IntakeScreen() {
   const api = useDesk();
-  const fields = useDeskQuery('mirror.customFields', { entity: 'pet' });
-  const statuses = useDeskQuery('mirror.pets.statuses');
-  // The shelter's fields and statuses may arrive after the screen opened (a desk's first sync).
-  useReloadOnChange(['metadata'], () => {
-    fields.reload();
-    statuses.reload();
-  });
+  const fields = useMetadataQuery('mirror.customFields', { entity: 'pet' });
+  const statuses = useMetadataQuery('mirror.pets.statuses');
   const [draft, setDraft] = useState<PetDraft>(() => emptyPetDraft());
   const write = useOutboxWrite();
   const { errors, error, saving, showInvalid, submit, reset } = write;

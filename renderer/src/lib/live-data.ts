@@ -1,11 +1,25 @@
 import { useMemo } from 'react';
-import { useDeskEvent, useDeskQuery } from '../bridge/hooks';
+import type { DeskInput, DeskMethodName, DeskOutput } from '../../../shared/desk-api';
+import { type DeskQuery, useDeskEvent, useDeskQuery } from '../bridge/hooks';
 
 /** Ids of records with an outbox entry the server refused, kept current by `outbox` events. */
 export function useNeedsAttention(): ReadonlySet<string> {
   const query = useDeskQuery('outbox.list', { state: 'needs-attention' });
   useDeskEvent('outbox', query.reload);
   return useMemo(() => new Set((query.data?.entries ?? []).map((entry) => entry.entityId)), [query.data]);
+}
+
+/**
+ * A read of the shelter's metadata (custom fields, contracts, fees, statuses), loaded again whenever the desk's copy
+ * of it changes: a screen opened before a sync brought a field or a contract shows it once it arrives.
+ */
+export function useMetadataQuery<M extends DeskMethodName>(
+  method: M,
+  input?: DeskInput<M>,
+): DeskQuery<DeskOutput<M>> {
+  const query = useDeskQuery(method, input);
+  useReloadOnChange(['metadata'], query.reload);
+  return query;
 }
 
 /** Calls `reload` when a sync or a local write changed records of these collections. */

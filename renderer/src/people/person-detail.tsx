@@ -9,7 +9,7 @@ import { DeskErrorAlert } from '../components/desk-error-alert';
 import { RecordBadges } from '../components/record-badges';
 import { customFieldSections, formatCustomValue, type StoredKeys } from '../lib/custom-field-rows';
 import { formatMomentDate } from '../lib/dates';
-import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
+import { useMetadataQuery, useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import { formatValue, humanize } from '../lib/words';
 import { ContractButton } from '../print/contract-button';
 import { PersonStatusSection } from '../shelter/person-status-section';
@@ -21,8 +21,7 @@ export function PersonDetail({ id }: { id: string }) {
   const person = useDeskQuery('mirror.people.get', { id });
   useReloadOnChange(['adopters', 'fosters', 'people'], person.reload);
   const type = person.data?.record.type === 'foster' ? 'foster' : 'adopter';
-  const fields = useDeskQuery('mirror.customFields', { entity: type });
-  useReloadOnChange(['metadata'], fields.reload);
+  const fields = useMetadataQuery('mirror.customFields', { entity: type });
   const storedKeys = useStoredFieldKeys(type);
   const overview = useDeskQuery('shelter.overview');
   const needsAttention = useNeedsAttention();

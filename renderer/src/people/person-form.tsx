@@ -14,13 +14,13 @@ import {
 } from '@mantine/core';
 import { useState } from 'react';
 import { MAX_APPLICATION_PETS, PERSON_CREATE_STATUSES } from '../../../shared/contract';
-import { useDesk, useDeskQuery } from '../bridge/hooks';
+import { useDesk } from '../bridge/hooks';
 import { CustomFieldInputs } from '../components/custom-field-inputs';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { DuplicateWarnings } from '../components/duplicate-warnings';
 import { FormErrorSummary } from '../components/form-error-summary';
 import { MarkdownText } from '../components/markdown-text';
-import { useReloadOnChange } from '../lib/live-data';
+import { useMetadataQuery } from '../lib/live-data';
 import { useOutboxWrite } from '../lib/use-outbox-write';
 import { optionsOf } from '../lib/words';
 import { PetPicker } from '../pets/pet-picker';
@@ -70,13 +70,8 @@ export function PersonForm({
     useOutboxWrite();
   const [termsOpen, setTermsOpen] = useState(false);
   const entity = draft.type === 'foster' ? 'foster' : 'adopter';
-  const fields = useDeskQuery('mirror.customFields', { entity });
-  const contract = useDeskQuery('mirror.contract', { type: draft.type });
-  // A form opened before the first sync brought the shelter's fields and contract gets them when they arrive.
-  useReloadOnChange(['metadata'], () => {
-    fields.reload();
-    contract.reload();
-  });
+  const fields = useMetadataQuery('mirror.customFields', { entity });
+  const contract = useMetadataQuery('mirror.contract', { type: draft.type });
   const set = <K extends keyof PersonDraft>(key: K, value: PersonDraft[K]) => {
     // A field's message goes as soon as the field is changed (terms and pets answer for the application).
     clearFields([key, ...(DRAFT_ERROR_FIELDS[key] ?? [])]);

@@ -4,7 +4,7 @@ import type { MirrorPet } from '../../../shared/desk-api';
 import { useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { closeUnlessDialogOnTop } from '../lib/drawer-close';
-import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
+import { useMetadataQuery, useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import { PetEditForm } from './pet-edit-form';
 import { PetView } from './pet-view';
 
@@ -35,15 +35,11 @@ export function PetDrawer({
 function PetDetail({ id, initial }: { id: string; initial?: MirrorPet | undefined }) {
   const query = useDeskQuery('mirror.pets.get', { id });
   const pet = { ...query, data: query.data ?? (initial?.record.id === id ? initial : undefined) };
-  const fields = useDeskQuery('mirror.customFields', { entity: 'pet' });
-  const statuses = useDeskQuery('mirror.pets.statuses');
+  const fields = useMetadataQuery('mirror.customFields', { entity: 'pet' });
+  const statuses = useMetadataQuery('mirror.pets.statuses');
   const needsAttention = useNeedsAttention();
   const [editing, setEditing] = useState(false);
   useReloadOnChange(['pets'], pet.reload);
-  useReloadOnChange(['metadata'], () => {
-    fields.reload();
-    statuses.reload();
-  });
 
   if (pet.error) return <DeskErrorAlert error={pet.error} title="This pet could not be opened" />;
   if (!pet.data) return <Loader aria-label="Loading pet" />;
