@@ -118,6 +118,7 @@ test('every screen and state passes axe (WCAG 2.2 AA, serious and critical) in l
       Contracts: undefined,
       Veterinarians: 'Add veterinarian',
       'Pet templates': 'Add template',
+      Photos: undefined,
     };
     for (const [tab, add] of Object.entries(modals)) {
       await page.getByRole('tab', { name: tab }).click();
@@ -157,6 +158,11 @@ test('every screen and state passes axe (WCAG 2.2 AA, serious and critical) in l
     await check('Sync');
     await go('Settings');
     await check('Settings');
+    const shelterName = page.getByRole('textbox', { name: 'Shelter name' });
+    await shelterName.fill('Riverside Animal Rescue');
+    await page.getByRole('button', { name: 'Save shelter name' }).click();
+    await expect(page.getByRole('status').filter({ hasText: /^Saved$/ })).toBeVisible();
+    await check('Settings, saved');
 
     // Ctrl+K search with a query and its results.
     await page.keyboard.press('Control+k');

@@ -141,7 +141,7 @@ function PreferencesCard({ settings }: { settings: DeskSettings }) {
           onSave={(deskName) => void save({ deskName })}
         />
         {saved && !error && (
-          <Group gap={6} c="sage.8" role="status">
+          <Group gap={6} c="var(--mantine-color-sage-light-color)" role="status">
             <IconCheck size={16} />
             <Text size="sm">Saved</Text>
           </Group>
