@@ -1,15 +1,23 @@
 import { Alert, Anchor, List } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { scrollBehavior } from '../lib/motion';
 
 /**
  * The messages of a form at its top, each a link to its field (inputs carry `data-field`), as the list of what to fix
  * before saving. Each message is also shown at its field and goes away as soon as the field is changed.
+ *
+ * `refusals` counts the saves refused with field messages: each one brings the summary into view and gives it the
+ * focus, since the Save button pressed is often a screen below it (a long intake form).
  */
-export function FormErrorSummary({ errors }: { errors: Record<string, string> }) {
+export function FormErrorSummary({ errors, refusals }: { errors: Record<string, string>; refusals: number }) {
   const ref = useRef<HTMLDivElement>(null);
   const entries = Object.entries(errors);
+  useEffect(() => {
+    if (refusals === 0) return;
+    ref.current?.scrollIntoView({ block: 'start', behavior: scrollBehavior() });
+    ref.current?.focus({ preventScroll: true });
+  }, [refusals]);
   if (entries.length === 0) return null;
   const focus = (field: string) => {
     const form = ref.current?.closest('form');
@@ -20,6 +28,7 @@ export function FormErrorSummary({ errors }: { errors: Record<string, string> })
   return (
     <Alert
       ref={ref}
+      tabIndex={-1}
       color="red"
       variant="light"
       role="alert"

@@ -15,12 +15,14 @@ export function useOutboxWrite() {
   const [error, setError] = useState<DeskError>();
   const [warnings, setWarnings] = useState<DuplicateWarning[]>([]);
   const [saving, setSaving] = useState(false);
+  const [refusals, setRefusals] = useState(0);
 
   /** Shows the messages of the form's own check, which failed: nothing is sent. */
   function showInvalid(messages: FieldMessages): void {
     setError(undefined);
     setErrors(fieldSentences(messages));
     setWarnings([]);
+    setRefusals((count) => count + 1);
   }
 
   /** Takes away the messages of fields the worker has just changed: they are being fixed. */
@@ -53,8 +55,10 @@ export function useOutboxWrite() {
       return result as Exclude<R, { status: 'duplicates' }>;
     } catch (caught) {
       const deskError = toDeskError(caught);
-      setErrors(fieldSentences(fieldMessages(deskError)));
+      const messages = fieldSentences(fieldMessages(deskError));
+      setErrors(messages);
       setError(deskError);
+      if (Object.keys(messages).length > 0) setRefusals((count) => count + 1);
       return undefined;
     } finally {
       setSaving(false);
@@ -70,6 +74,8 @@ export function useOutboxWrite() {
 
   return {
     errors,
+    /** Saves refused with field messages so far (see `FormErrorSummary`). */
+    refusals,
     error,
     warnings,
     saving,

@@ -31,6 +31,7 @@ export function PersonEditForm({
   const [before] = useState(() => draftFromPerson(person, fields, storedKeys));
   const [draft, setDraft] = useState<PersonEditDraft>(before);
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const [refusals, setRefusals] = useState(0);
   const [error, setError] = useState<DeskError>();
   const [saving, setSaving] = useState(false);
   const set = <K extends keyof PersonEditDraft>(key: K, value: PersonEditDraft[K]) => {
@@ -41,7 +42,11 @@ export function PersonEditForm({
   async function save(event: FormEvent) {
     event.preventDefault();
     const built = buildPersonEdit(before, draft, person.type);
-    if ('errors' in built) return setErrors(built.errors);
+    if ('errors' in built) {
+      setErrors(built.errors);
+      setRefusals((count) => count + 1);
+      return;
+    }
     if (Object.keys(built.changes).length === 0) return onDone();
     setSaving(true);
     setError(undefined);
@@ -50,8 +55,10 @@ export function PersonEditForm({
       onDone();
     } catch (caught) {
       const deskError = toDeskError(caught);
-      setErrors(fieldSentences(fieldMessages(deskError)));
+      const messages = fieldSentences(fieldMessages(deskError));
+      setErrors(messages);
       setError(deskError);
+      if (Object.keys(messages).length > 0) setRefusals((count) => count + 1);
     } finally {
       setSaving(false);
     }
@@ -64,7 +71,7 @@ export function PersonEditForm({
         <Text size="sm" c="dimmed">
           Saved on this desk’s shelter at once; other desks see the change at their next sync.
         </Text>
-        <FormErrorSummary errors={errors} />
+        <FormErrorSummary errors={errors} refusals={refusals} />
         {error && !error.fieldErrors?.length && <DeskErrorAlert error={error} title="Not saved" />}
         <ContactFields values={draft} errors={errors} onChange={set} />
         {person.type === 'foster' && (

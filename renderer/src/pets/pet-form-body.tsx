@@ -38,7 +38,7 @@ export function PetFormBody({
 }) {
   return (
     <>
-      <FormErrorSummary errors={write.errors} />
+      <FormErrorSummary errors={write.errors} refusals={write.refusals} />
       <PetPhotosInput
         name={draft.name}
         urls={draft.image_urls}
