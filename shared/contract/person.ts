@@ -40,7 +40,7 @@ export type ApplicationRequest = z.infer<typeof applicationRequestSchema>;
 
 const personCommonShape = {
   name: z.string().trim().min(1, { error: 'must not be empty' }),
-  email: z.email({ error: 'must be an email address' }).nullable().optional(),
+  email: z.email({ error: 'must look like name@example.org' }).nullable().optional(),
   phone: nullableString.optional(),
   address: nullableString.optional(),
   status: personCreateStatusSchema.optional(),
@@ -56,7 +56,7 @@ const personCommonShape = {
  */
 export const personEditSchema = z.strictObject({
   name: z.string().trim().min(1, { error: 'must not be empty' }).max(200).optional(),
-  email: z.email({ error: 'must be an email address' }).max(254).nullable().optional(),
+  email: z.email({ error: 'must look like name@example.org' }).max(254).nullable().optional(),
   phone: z.string().trim().max(50).nullable().optional(),
   address: z.string().trim().max(500).nullable().optional(),
   status_change_notes: z.string().trim().max(2000).nullable().optional(),

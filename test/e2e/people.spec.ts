@@ -29,6 +29,7 @@ test('standalone: a sign-up shows on the person and the pet, and the person is e
     await form.getByLabel(/accepts the agreement/).check();
     await form.getByRole('button', { name: 'Save adopter' }).click();
     const saved = page.locator('[aria-label="Signed up Rosa Marsh"]');
+    await expect(saved).toContainText('Rosa Marsh is signed up, with an application');
     await expect(saved).toContainText('On the server', { timeout: 30_000 });
     await saved.getByRole('button', { name: 'Open' }).click();
 
@@ -46,7 +47,7 @@ test('standalone: a sign-up shows on the person and the pet, and the person is e
     const edit = drawer.getByRole('form', { name: 'Edit Rosa Marsh' });
     await edit.getByLabel('Email').fill('rosa@');
     await edit.getByRole('button', { name: 'Save' }).click();
-    await expect(edit.getByText('Email address must be an email address.').first()).toBeVisible();
+    await expect(edit.getByText('Email address must look like name@example.org.').first()).toBeVisible();
     await edit.getByLabel('Email').fill('rosa@marsh.example.org');
     await edit.getByLabel('Phone').fill('+1 555 0177');
     await edit.getByLabel('Notes').fill('Works nights; call after 4 pm.');

@@ -27,7 +27,7 @@ export function findMicrochipDuplicates(
     kind: 'microchip' as const,
     existingId: row.id,
     existingName: row.name,
-    message: `Microchip ${microchip} is already on pet "${row.name}" (${row.id}). Check the chip number, or save anyway to keep both.`,
+    message: `Microchip ${microchip} is already on pet "${row.name}". Check the chip number, or save anyway to keep both.`,
   }));
 }
 
@@ -50,7 +50,7 @@ export function findPersonDuplicates(
         kind: 'email',
         existingId: row.id,
         existingName: row.name,
-        message: `${row.name} (${row.type}, ${row.id}) already has the email ${person.email}. Open that record instead, or save anyway to create another person.`,
+        message: `${row.name} (${row.type}) already has the email ${person.email}. Open that record instead, or save anyway to create another person.`,
       });
     }
   }
@@ -67,7 +67,7 @@ export function findPersonDuplicates(
         kind: 'name-phone',
         existingId: row.id,
         existingName: row.name,
-        message: `${row.name} (${row.type}, ${row.id}) has the same name and phone number. Open that record instead, or save anyway to create another person.`,
+        message: `${row.name} (${row.type}) has the same name and phone number. Open that record instead, or save anyway to create another person.`,
       });
     }
   }

@@ -28,7 +28,7 @@ import { useOpenRequests } from '../lib/open-record';
 import { useRememberedState } from '../lib/remembered';
 import { humanize } from '../lib/words';
 import { PersonDetail } from './person-detail';
-import { PersonForm } from './person-form';
+import { PersonForm, type SignedUp } from './person-form';
 import type { PersonFormType } from './person-form-state';
 
 const PAGE_SIZE = 50;
@@ -52,7 +52,7 @@ export function PeopleScreen() {
     setOpenId(request.id);
   });
   const [creating, setCreating] = useState<PersonFormType | null>(null);
-  const [saved, setSaved] = useRememberedState<{ id: string; name: string }[]>('people.saved', []);
+  const [saved, setSaved] = useRememberedState<SignedUp[]>('people.saved', []);
   const counts = useDeskQuery('mirror.counts');
   useReloadOnChange(['adopters', 'fosters', 'people'], counts.reload);
 
@@ -73,7 +73,7 @@ export function PeopleScreen() {
             key={person.id}
             kind="person"
             id={person.id}
-            title={`${person.name} is signed up`}
+            title={`${person.name} is signed up${person.withApplication ? ', with an application' : ''}`}
             label={`Signed up ${person.name}`}
             onOpen={setOpenId}
           />

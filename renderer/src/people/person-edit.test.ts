@@ -60,7 +60,7 @@ describe('editing a person', () => {
 
   it('answers bad values with sentences at their fields, and sends nothing', () => {
     expect(buildPersonEdit(before, { ...before, name: '  ', email: 'dana@' }, 'foster')).toEqual({
-      errors: { name: 'Please enter the name.', email: 'Email address must be an email address.' },
+      errors: { name: 'Please enter the name.', email: 'Email address must look like name@example.org.' },
     });
   });
 });

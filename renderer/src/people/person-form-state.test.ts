@@ -8,7 +8,7 @@ describe('person sign-up form', () => {
     const result = buildPersonRequest({ ...emptyPersonDraft(), name: ' ', email: 'not-an-email' });
     expect(result).toEqual({
       ok: false,
-      errors: { name: 'must not be empty', email: 'must be an email address' },
+      errors: { name: 'must not be empty', email: 'must look like name@example.org' },
     });
   });
 

@@ -55,18 +55,26 @@ const DRAFT_ERROR_FIELDS: Partial<Record<keyof PersonDraft, string[]>> = {
   withApplication: ['application', 'terms'],
 };
 
+/** A person this form signed up, for the card that confirms it. */
+export interface SignedUp {
+  id: string;
+  name: string;
+  /** Whether an adoption or foster application went with the sign-up. */
+  withApplication?: boolean;
+}
+
 export function PersonForm({
   initialType,
   onSaved,
   onCancel,
 }: {
   initialType: PersonFormType;
-  onSaved(saved: { id: string; name: string }): void;
+  onSaved(saved: SignedUp): void;
   onCancel(): void;
 }) {
   const api = useDesk();
   const [draft, setDraft] = useState<PersonDraft>(() => emptyPersonDraft(initialType));
-  const { errors, error, warnings, saving, showInvalid, clearFields, submit, dismissWarnings } =
+  const { errors, refusals, error, warnings, saving, showInvalid, clearFields, submit, dismissWarnings } =
     useOutboxWrite();
   const [termsOpen, setTermsOpen] = useState(false);
   const entity = draft.type === 'foster' ? 'foster' : 'adopter';
@@ -84,7 +92,13 @@ export function PersonForm({
     const built = buildPersonRequest(draft);
     if (!built.ok) return showInvalid(built.errors);
     const queued = await submit(() => api.call('outbox.createPerson', { request: built.request, force }));
-    if (queued) onSaved({ id: queued.entityId, name: draft.name.trim() });
+    if (queued) {
+      onSaved({
+        id: queued.entityId,
+        name: draft.name.trim(),
+        withApplication: built.request.application !== undefined,
+      });
+    }
   }
 
   return (
@@ -97,7 +111,7 @@ export function PersonForm({
       }}
     >
       <Stack gap="lg">
-        <FormErrorSummary errors={errors} />
+        <FormErrorSummary errors={errors} refusals={refusals} />
         <SegmentedControl
           aria-label="Sign up as"
           value={draft.type}
