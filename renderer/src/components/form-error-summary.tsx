@@ -15,7 +15,7 @@ export function FormErrorSummary({ errors, refusals }: { errors: Record<string, 
   const entries = Object.entries(errors);
   useEffect(() => {
     if (refusals === 0) return;
-    ref.current?.scrollIntoView({ block: 'start', behavior: scrollBehavior() });
+    ref.current?.scrollIntoView({ block: 'center', behavior: scrollBehavior() });
     ref.current?.focus({ preventScroll: true });
   }, [refusals]);
   if (entries.length === 0) return null;
