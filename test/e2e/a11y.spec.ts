@@ -98,6 +98,10 @@ test('every screen and state passes axe (WCAG 2.2 AA, serious and critical) in l
       await page.keyboard.press('Escape');
       await expect(page.getByRole('dialog')).toHaveCount(0);
     }
+    await card.getByRole('button', { name: 'Approve' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Approve' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Application approved' })).toBeVisible();
+    await check('Applications, an approval confirmed');
 
     await go('Fees');
     await check('Fees');

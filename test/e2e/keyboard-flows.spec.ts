@@ -174,6 +174,9 @@ test('keyboard only: sign up an adopter with an application, then approve it', a
   await page.keyboard.press('Enter');
   await expect(dialog).toHaveCount(0);
   await expect(card).toHaveCount(0);
+  await expect(page.getByRole('status').filter({ hasText: 'Application approved' })).toContainText(
+    `Kay Board’s application is approved: ${petName} is adopted by Kay Board.`,
+  );
   // The card and its Approve button are gone: the focus is on the screen, not lost to the page, and Tab goes on.
   await expect(page.locator('#main-content')).toBeFocused();
   await expect(page.locator('#main-content')).toHaveCSS('outline-style', 'solid');

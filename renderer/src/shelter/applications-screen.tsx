@@ -30,6 +30,29 @@ import { StandaloneOnly, useAction } from './use-shelter';
 
 type Filter = 'submitted' | 'approved' | 'denied';
 
+/** A decision just saved, confirmed above the list (its card leaves the Waiting list at once). */
+interface Decided {
+  personName: string;
+  decision: 'approved' | 'denied';
+  kind: ApplicationSummary['kind'];
+  /** The pet that went home or to the foster (approvals). */
+  petName: string | undefined;
+}
+
+function decidedWords({ personName, decision, kind, petName }: Decided): { title: string; text: string } {
+  if (decision === 'denied') {
+    return {
+      title: 'Application denied',
+      text: `${personName}’s application is denied. It is listed under Denied with its note.`,
+    };
+  }
+  const outcome = kind === 'adopter' ? 'adopted' : 'fostered';
+  return {
+    title: 'Application approved',
+    text: `${personName}’s application is approved${petName ? `: ${petName} is ${outcome} by ${personName}` : ''}. It is listed under Approved.`,
+  };
+}
+
 /** The applications inbox of a standalone shelter: waiting applications, approved and denied ones. */
 export function ApplicationsScreen() {
   return (
@@ -52,9 +75,24 @@ function Inbox() {
     decision: 'approved' | 'denied';
   }>();
   const [person, setPerson] = useState<{ id: string; name: string }>();
+  const [decided, setDecided] = useState<Decided>();
 
   return (
     <Stack gap="md">
+      {decided && (
+        <Alert
+          color={decided.decision === 'approved' ? 'sage' : 'gray'}
+          variant="light"
+          icon={decided.decision === 'approved' ? <IconCheck /> : <IconX />}
+          title={decidedWords(decided).title}
+          role="status"
+          withCloseButton
+          closeButtonLabel="Dismiss"
+          onClose={() => setDecided(undefined)}
+        >
+          {decidedWords(decided).text}
+        </Alert>
+      )}
       <SegmentedControl
         aria-label="Show applications"
         value={filter}
@@ -90,7 +128,10 @@ function Inbox() {
         key={deciding?.application.id ?? 'none'}
         deciding={deciding}
         onClose={() => setDeciding(undefined)}
-        onDone={list.reload}
+        onDone={(done) => {
+          setDecided(done);
+          list.reload();
+        }}
       />
       <PersonStatusModal
         key={person?.id ?? 'nobody'}
@@ -200,7 +241,7 @@ function DecisionModal({
 }: {
   deciding: { application: ApplicationSummary; decision: 'approved' | 'denied' } | undefined;
   onClose(): void;
-  onDone(): void;
+  onDone(decided: Decided): void;
 }) {
   const api = useDesk();
   const action = useAction();
@@ -222,7 +263,12 @@ function DecisionModal({
       }),
     );
     if (done) {
-      onDone();
+      onDone({
+        personName: deciding.application.personName,
+        decision: deciding.decision,
+        kind: deciding.application.kind,
+        petName: approving ? available.find((pet) => pet.id === petId)?.name : undefined,
+      });
       onClose();
     }
   }
