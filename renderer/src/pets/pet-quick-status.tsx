@@ -7,27 +7,30 @@ import { DeskErrorAlert } from '../components/desk-error-alert';
 import { toDeskError } from '../lib/desk-error';
 import { statusOptions } from '../lib/words';
 
-/** The most common edit at an event: a new status with a short note. Sends only those two fields. */
+/**
+ * The most common edit at an event: a new status with a short note. Sends only those two fields, and says whether
+ * the change still waits on this desk or has reached the shelter's server (as the drawer's pet shows it).
+ */
 export function QuickStatus({ pet, statuses }: { pet: MirrorPet; statuses: readonly string[] }) {
   const api = useDesk();
   const [status, setStatus] = useState(pet.record.status);
   const [notes, setNotes] = useState('');
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<DeskError>();
-  const [saved, setSaved] = useState(false);
+  const [saved, setSaved] = useState<Record<string, unknown>>();
   useEffect(() => setStatus(pet.record.status), [pet.record.status]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setSaving(true);
     setError(undefined);
-    setSaved(false);
+    setSaved(undefined);
     try {
       const fields: Record<string, unknown> = { status };
       if (notes.trim()) fields.status_change_notes = notes.trim();
       await api.call('outbox.updatePet', { id: pet.record.id, fields, force: true });
       setNotes('');
-      setSaved(true);
+      setSaved(fields);
     } catch (caught) {
       setError(toDeskError(caught));
     } finally {
@@ -59,12 +62,7 @@ export function QuickStatus({ pet, statuses }: { pet: MirrorPet; statuses: reado
             Save status
           </Button>
         </Group>
-        {saved && (
-          <Group gap={6} mt="xs" c="yellow" role="status">
-            <IconCheck size={16} />
-            <Text size="sm">Saved on this desk; sent when the connection allows.</Text>
-          </Group>
-        )}
+        {saved && <SavedLine pet={pet} saved={saved} />}
         {error && (
           <Stack mt="sm">
             <DeskErrorAlert error={error} title="Status not saved" />
@@ -72,5 +70,23 @@ export function QuickStatus({ pet, statuses }: { pet: MirrorPet; statuses: reado
         )}
       </form>
     </Paper>
+  );
+}
+
+/** Sent once the drawer's pet holds the saved fields with none of them pending (before its reload it holds neither). */
+function SavedLine({ pet, saved }: { pet: MirrorPet; saved: Record<string, unknown> }) {
+  const record = pet.record as Record<string, unknown>;
+  const sent = Object.entries(saved).every(
+    ([field, value]) => record[field] === value && !pet.pendingFields.includes(field),
+  );
+  return (
+    <Group gap={6} mt="xs" c={sent ? 'var(--mantine-color-sage-light-color)' : 'yellow'} role="status">
+      <IconCheck size={16} />
+      <Text size="sm">
+        {sent
+          ? 'Saved and sent: it is on the shelter’s server.'
+          : 'Saved on this desk; sent when the connection allows.'}
+      </Text>
+    </Group>
   );
 }
