@@ -58,6 +58,11 @@ test('the desk finds what people type: shelter ids, phone forms, typos, best mat
   await expect(firstRow).toHaveAccessibleName(target.name);
   await search.fill((target.custom_id as string).toLowerCase());
   await expect(firstRow).toHaveAccessibleName(target.name);
+  // A shelter id's number alone, without the zeros ("RAR-000012" typed as "12"), finds its pet first.
+  const numberOf = (pet: ApiPet) => Number(/\d+$/.exec(pet.custom_id ?? '')?.[0] ?? 0);
+  const numbered = pets.find((pet) => numberOf(pet) >= 10) as ApiPet;
+  await search.fill(String(numberOf(numbered)));
+  await expect(firstRow).toHaveAccessibleName(numbered.name);
 
   await search.fill('labrdor');
   await expect(firstRow).toContainText('Labrador');

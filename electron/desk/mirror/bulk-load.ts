@@ -32,6 +32,7 @@ const BULK_DEFERRED_INDEXES: Record<EntityType, readonly string[]> = {
     'pet_list_created',
     'pet_list_species',
     'pet_custom_id',
+    'pet_custom_number',
     'pet_microchip_key',
   ],
   person: [

@@ -5,6 +5,7 @@ import { adoptionColumns, dashboardIndexes } from './dashboard-index';
 import { listedCountIndexes } from './listed-records';
 import { MICROCHIP_KEY_SQL } from './microchip';
 import { wordStartIndex } from './search-starts';
+import { CUSTOM_NUMBER_SQL } from './shelter-id';
 
 /**
  * The mirror's schema. Each record table keeps the server version (`server_json`, exactly as the API
@@ -391,6 +392,18 @@ const microchipKeyIndex: Migration = {
 };
 
 /**
+ * Search by the number of a shelter id, however many zeros are typed (`12` and `RAR-12` find `RAR-000012`): an index
+ * of the id's number (`CUSTOM_NUMBER_SQL`).
+ */
+const customIdNumberIndex: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql
+      .raw(`CREATE INDEX pet_custom_number ON pet (${CUSTOM_NUMBER_SQL}) WHERE custom_id IS NOT NULL`)
+      .execute(db);
+  },
+};
+
+/**
  * Static migrations of the mirror database, keyed by zero-padded names. Features that keep tables in the same
  * database bring their own through `openMirror`'s `extraMigrations` (the outbox's are 1001-…); mirror migrations
  * added after the outbox's are numbered 2001 and up so existing data folders keep the order they were migrated in.
@@ -411,4 +424,5 @@ export const MIRROR_MIGRATIONS: Record<string, Migration> = {
   '2603-mirror-adoption-columns': adoptionColumns,
   '2604-mirror-deferred-care-counts': deferredCareCounts,
   '2650-mirror-word-start-index': wordStartIndex,
+  '2651-mirror-custom-id-number': customIdNumberIndex,
 };

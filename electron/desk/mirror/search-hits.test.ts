@@ -187,6 +187,30 @@ describe('a search with many matches', () => {
   });
 });
 
+describe('gathered matches and shelter ids by number', () => {
+  it('gathers again when typing on names a shelter id by its number that the shorter word did not find', async () => {
+    const desk = await openMirror({ filename: ':memory:' });
+    try {
+      const pets = Array.from({ length: BIG_SEARCH + 200 }, (_, n) =>
+        makePet({ name: `Chip ${n}`, custom_id: null, microchip_id: `985141${String(n).padStart(9, '0')}` }),
+      );
+      storeServerPage(
+        desk.db,
+        'pet',
+        [...pets, makePet({ name: 'Kennel pup', custom_id: 'KEN-9851' })],
+        'listed',
+      );
+      expect(listPets(desk.db, { search: '985' }).total).toBe(BIG_SEARCH + 200);
+      // Every chip also starts with 9851, as many as `985` matched: only the id KEN-9851 tells the two apart.
+      const page = listPets(desk.db, { search: '9851' });
+      expect(page.total).toBe(BIG_SEARCH + 201);
+      expect(page.items[0]?.record.name).toBe('Kennel pup');
+    } finally {
+      await desk.close();
+    }
+  });
+});
+
 describe('gathered matches and another connection', () => {
   it('gathers again after another connection commits, even when the count of matches stays the same', async () => {
     const folder = tempDir('search-hits-');

@@ -80,6 +80,13 @@ function sameMatches(
   // A few hundred matches are gathered again about as fast as their sources are counted.
   if (!before || !next || last.state !== state || last.hits <= BIG_SEARCH) return false;
   if (before.table !== next.table || !next.word.startsWith(before.word)) return false;
+  if (next.within) {
+    const outside = statement(
+      db,
+      `SELECT count(*) AS n FROM (${next.within.sql}) WHERE seq NOT IN temp.search_hit`,
+    ).get(...next.within.params) as { n: number };
+    if (outside.n > 0) return false;
+  }
   return next.counts.some(
     (count) => (statement(db, count.sql).get(...count.params) as { n: number }).n === last.hits,
   );

@@ -10,6 +10,8 @@ import {
   storeServerPage,
 } from './index';
 import { vocabularyBuilds } from './search-vocabulary';
+import { CUSTOM_NUMBER_SQL } from './shelter-id';
+import { statement } from './types';
 
 let mirror: Mirror;
 beforeEach(async () => {
@@ -54,6 +56,24 @@ describe('desk search', () => {
     expect(petNames('RAR-000199')).toEqual(['Bella']);
     expect(petNames('rar-000199')).toEqual(['Bella']);
     expect(petNames('RAR-0001')).toEqual(['Apollo', 'Bella']);
+  });
+
+  it('finds a pet by the number of its shelter id, however many zeros are typed, first among the matches', () => {
+    expect(petNames('199')).toEqual(['Bella']);
+    expect(petNames('000199')).toEqual(['Bella']);
+    expect(petNames('rar-199')).toEqual(['Bella']);
+    expect(petNames('RAR199')).toEqual(['Bella']);
+    // One zero short: the pet it names, then the ids that start with what was typed.
+    storeServerPage(mirror.db, 'pet', [makePet({ name: 'Zola', custom_id: 'RAR-001990' })], 'listed');
+    expect(petNames('rar-00199')).toEqual(['Bella', 'Zola']);
+    // The letters must be the id's own; zeros alone name no number.
+    expect(petNames('ken-199')).toEqual([]);
+    expect(petNames('rar-000')).toEqual(['Apollo', 'Bella', 'Isabel']);
+    const plan = statement(
+      mirror.db,
+      `EXPLAIN QUERY PLAN SELECT seq FROM pet WHERE custom_id IS NOT NULL AND ${CUSTOM_NUMBER_SQL} = ?`,
+    ).all('199') as { detail: string }[];
+    expect(plan.map((step) => step.detail).join(' ')).toContain('pet_custom_number');
   });
 
   it('finds a pet by its whole microchip or part of it', () => {

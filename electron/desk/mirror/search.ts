@@ -2,6 +2,7 @@ import { searchIndexWatermark } from './bulk-load';
 import { MICROCHIP_KEY_SQL, microchipKey } from './microchip';
 import { vocabulary } from './search-vocabulary';
 import { digitsSql, hasWordStarting, MIN_INDEXED_WORD, phoneDigits, typoAlternatives } from './search-words';
+import { CUSTOM_NUMBER_SQL, CUSTOM_PREFIX_SQL, shelterIdNumber } from './shelter-id';
 import { type MirrorDb, statement } from './types';
 
 export type Table = 'pet' | 'person';
@@ -40,6 +41,11 @@ export interface Narrowing {
   word: string;
   /** Counts of sources that each find a subset of this search's matches (cheap: no rows written). */
   counts: Array<{ sql: string; params: unknown[] }>;
+  /**
+   * Matches that typing on can add outside the shorter word's (a shelter id by its number: `9851` names RAR-009851,
+   * which `985` did not find): reused only when the gathered matches already hold every one.
+   */
+  within?: { sql: string; params: unknown[] };
 }
 
 /** Largest code point: `prefix + MAX_CHAR` is above every text that starts with `prefix`. */
@@ -190,7 +196,8 @@ function hasHits(db: MirrorDb, table: Table, phrase: string): boolean {
  * matches nothing is read as a typo of the mirror's known words within the server's typo budget (`labrdor` finds
  * Labradors). Shorter words match the start of any word of the name (or, for pets, of the breed): `Bella 4` finds
  * Bella 4821. Besides the words, the whole search may be an identifier: a pet's `custom_id` (exact or prefix:
- * `RAR-000199`, `rar-0001`) or the start of its microchip (`98`), or a person's phone compared by
+ * `RAR-000199`, `rar-0001`; or its number, however many zeros are typed: `199`, `rar-199`) or the start of its
+ * microchip (`98`), or a person's phone compared by
  * digits (`+1 555 0999`, `555-0999` and `5550999` find the same person). Rows a first sync has not indexed yet are
  * read from the table meanwhile, with the same words (`hasWordStarting` for short words).
  */
@@ -337,7 +344,8 @@ function narrowingOf(table: Table, word: string, identifier: IdentifierClause | 
     sql: `SELECT count(*) AS n FROM ${table}_fts WHERE ${table}_fts MATCH ?`,
     params: [quote(lower)],
   });
-  return { table, word: lower, counts };
+  const byNumber = identifier?.byNumber;
+  return { table, word: lower, counts, ...(byNumber && { within: byNumber }) };
 }
 
 /** The identifier lookups of a whole search: `any` finds every record it names, `exact` the exact matches. */
@@ -346,6 +354,8 @@ interface IdentifierClause {
   anyParams: unknown[];
   exact: string;
   exactParams: unknown[];
+  /** The pets whose shelter id has the typed number (part of `any` and `exact`). */
+  byNumber?: { sql: string; params: unknown[] };
 }
 
 function identifierClause(table: Table, text: string): IdentifierClause | undefined {
@@ -359,12 +369,19 @@ function identifierClause(table: Table, text: string): IdentifierClause | undefi
       [...text].length < MIN_INDEXED_WORD
         ? { sql: `${chipKey} >= ? AND ${MICROCHIP_KEY_SQL} < ?`, params: [chip, `${chip}${MAX_CHAR}`] }
         : { sql: `${chipKey} = ?`, params: [chip] };
+    const id = shelterIdNumber(text);
+    const byNumber = id && {
+      sql: `SELECT seq FROM pet WHERE custom_id IS NOT NULL AND ${CUSTOM_NUMBER_SQL} = ?${id.prefix ? ` AND ${CUSTOM_PREFIX_SQL} = ?` : ''}`,
+      params: id.prefix ? [id.number, id.prefix] : [id.number],
+    };
+    const numbered = byNumber ? ` UNION ALL ${byNumber.sql}` : '';
     return {
       any: `SELECT seq FROM pet WHERE custom_id >= ? COLLATE NOCASE AND custom_id < ? COLLATE NOCASE
-        UNION ALL SELECT seq FROM pet WHERE ${microchip.sql}`,
-      anyParams: [text, `${text}${MAX_CHAR}`, ...microchip.params],
-      exact: `SELECT seq FROM pet WHERE custom_id = ? COLLATE NOCASE UNION SELECT seq FROM pet WHERE ${chipKey} = ?`,
-      exactParams: [text, chip],
+        UNION ALL SELECT seq FROM pet WHERE ${microchip.sql}${numbered}`,
+      anyParams: [text, `${text}${MAX_CHAR}`, ...microchip.params, ...(byNumber?.params ?? [])],
+      exact: `SELECT seq FROM pet WHERE custom_id = ? COLLATE NOCASE UNION SELECT seq FROM pet WHERE ${chipKey} = ?${byNumber ? ` UNION ${byNumber.sql}` : ''}`,
+      exactParams: [text, chip, ...(byNumber?.params ?? [])],
+      ...(byNumber && { byNumber }),
     };
   }
   const digits = phoneDigits(text);

@@ -1,0 +1,22 @@
+/**
+ * The number of a shelter's own id (`custom_id`): its trailing digits without leading zeros, so `RAR-000012`, `12`,
+ * `rar-12` and `RAR-0012` name the same pet however many zeros were typed. `CUSTOM_NUMBER_SQL` is that key in SQL,
+ * the expression of the `pet_custom_number` index (migration 2651): a query reads that index only when it spells the
+ * expression exactly so and also says `custom_id IS NOT NULL` (the index leaves pets without an id out).
+ */
+export const CUSTOM_NUMBER_SQL = "ltrim(substr(custom_id, length(rtrim(custom_id, '0123456789')) + 1), '0')";
+
+/** What comes before an id's number, compared without case or dashes (`rar12` and `RAR-12` both read `rar`). */
+export const CUSTOM_PREFIX_SQL = "lower(replace(rtrim(custom_id, '0123456789'), '-', ''))";
+
+/**
+ * A typed search read as a shelter id by its number: its trailing digits without leading zeros and, when letters come
+ * first, what comes before them (lower case, without dashes). Undefined when it ends in no digits or only zeros.
+ */
+export function shelterIdNumber(text: string): { prefix: string; number: string } | undefined {
+  const match = /^(.*?)(\d+)$/.exec(text);
+  if (!match) return undefined;
+  const number = (match[2] as string).replace(/^0+/, '');
+  if (number === '') return undefined;
+  return { prefix: (match[1] as string).replace(/-/g, '').toLowerCase(), number };
+}
