@@ -10,7 +10,7 @@ import {
   storeServerPage,
 } from './index';
 import { vocabularyBuilds } from './search-vocabulary';
-import { CUSTOM_NUMBER_SQL } from './shelter-id';
+import { petsByShelterIdNumber } from './shelter-id';
 import { statement } from './types';
 
 let mirror: Mirror;
@@ -68,12 +68,19 @@ describe('desk search', () => {
     expect(petNames('rar-00199')).toEqual(['Bella', 'Zola']);
     // The letters must be the id's own; zeros alone name no number.
     expect(petNames('ken-199')).toEqual([]);
+    // Letters beyond ASCII are compared as typed (SQLite folds the case of ASCII letters only).
+    storeServerPage(mirror.db, 'pet', [makePet({ name: 'Öskar', custom_id: 'ÖB-0012' })], 'listed');
+    expect(petNames('ÖB-12')).toEqual(['Öskar']);
+    expect(petNames('Öb12')).toEqual(['Öskar']);
     expect(petNames('rar-000')).toEqual(['Apollo', 'Bella', 'Isabel']);
-    const plan = statement(
-      mirror.db,
-      `EXPLAIN QUERY PLAN SELECT seq FROM pet WHERE custom_id IS NOT NULL AND ${CUSTOM_NUMBER_SQL} = ?`,
-    ).all('199') as { detail: string }[];
-    expect(plan.map((step) => step.detail).join(' ')).toContain('pet_custom_number');
+    for (const typed of ['199', 'rar-199']) {
+      const byNumber = petsByShelterIdNumber(typed);
+      if (!byNumber) throw new Error(`${typed} names no number`);
+      const plan = statement(mirror.db, `EXPLAIN QUERY PLAN ${byNumber.sql}`).all(...byNumber.params) as {
+        detail: string;
+      }[];
+      expect(plan.map((step) => step.detail).join(' '), typed).toContain('USING INDEX pet_custom_number');
+    }
   });
 
   it('finds a pet by its whole microchip or part of it', () => {

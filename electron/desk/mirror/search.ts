@@ -2,7 +2,7 @@ import { searchIndexWatermark } from './bulk-load';
 import { MICROCHIP_KEY_SQL, microchipKey } from './microchip';
 import { vocabulary } from './search-vocabulary';
 import { digitsSql, hasWordStarting, MIN_INDEXED_WORD, phoneDigits, typoAlternatives } from './search-words';
-import { CUSTOM_NUMBER_SQL, CUSTOM_PREFIX_SQL, shelterIdNumber } from './shelter-id';
+import { petsByShelterIdNumber } from './shelter-id';
 import { type MirrorDb, statement } from './types';
 
 export type Table = 'pet' | 'person';
@@ -42,8 +42,8 @@ export interface Narrowing {
   /** Counts of sources that each find a subset of this search's matches (cheap: no rows written). */
   counts: Array<{ sql: string; params: unknown[] }>;
   /**
-   * Matches that typing on can add outside the shorter word's (a shelter id by its number: `9851` names RAR-009851,
-   * which `985` did not find): reused only when the gathered matches already hold every one.
+   * Matches that typing on can add outside the shorter word's, by a shelter id's number (`9851` names RAR-009851, which
+   * `985` did not find): reused only when the gathered matches already hold every one.
    */
   within?: { sql: string; params: unknown[] };
 }
@@ -369,11 +369,7 @@ function identifierClause(table: Table, text: string): IdentifierClause | undefi
       [...text].length < MIN_INDEXED_WORD
         ? { sql: `${chipKey} >= ? AND ${MICROCHIP_KEY_SQL} < ?`, params: [chip, `${chip}${MAX_CHAR}`] }
         : { sql: `${chipKey} = ?`, params: [chip] };
-    const id = shelterIdNumber(text);
-    const byNumber = id && {
-      sql: `SELECT seq FROM pet WHERE custom_id IS NOT NULL AND ${CUSTOM_NUMBER_SQL} = ?${id.prefix ? ` AND ${CUSTOM_PREFIX_SQL} = ?` : ''}`,
-      params: id.prefix ? [id.number, id.prefix] : [id.number],
-    };
+    const byNumber = petsByShelterIdNumber(text);
     const numbered = byNumber ? ` UNION ALL ${byNumber.sql}` : '';
     return {
       any: `SELECT seq FROM pet WHERE custom_id >= ? COLLATE NOCASE AND custom_id < ? COLLATE NOCASE

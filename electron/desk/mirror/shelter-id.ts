@@ -11,12 +11,26 @@ export const CUSTOM_PREFIX_SQL = "lower(replace(rtrim(custom_id, '0123456789'), 
 
 /**
  * A typed search read as a shelter id by its number: its trailing digits without leading zeros and, when letters come
- * first, what comes before them (lower case, without dashes). Undefined when it ends in no digits or only zeros.
+ * first, what comes before them (without dashes, ASCII letters in lower case, as SQLite's `lower()` folds them).
+ * Undefined when it ends in no digits or only zeros.
  */
 export function shelterIdNumber(text: string): { prefix: string; number: string } | undefined {
   const match = /^(.*?)(\d+)$/.exec(text);
   if (!match) return undefined;
   const number = (match[2] as string).replace(/^0+/, '');
   if (number === '') return undefined;
-  return { prefix: (match[1] as string).replace(/-/g, '').toLowerCase(), number };
+  const prefix = (match[1] as string)
+    .replace(/-/g, '')
+    .replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+  return { prefix, number };
+}
+
+/** The pets whose shelter id has the number typed in `text` (read through `pet_custom_number`), if it names one. */
+export function petsByShelterIdNumber(text: string): { sql: string; params: unknown[] } | undefined {
+  const id = shelterIdNumber(text);
+  if (!id) return undefined;
+  return {
+    sql: `SELECT seq FROM pet WHERE custom_id IS NOT NULL AND ${CUSTOM_NUMBER_SQL} = ?${id.prefix ? ` AND ${CUSTOM_PREFIX_SQL} = ?` : ''}`,
+    params: id.prefix ? [id.number, id.prefix] : [id.number],
+  };
 }

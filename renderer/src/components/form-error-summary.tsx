@@ -13,8 +13,11 @@ import { scrollBehavior } from '../lib/motion';
 export function FormErrorSummary({ errors, refusals }: { errors: Record<string, string>; refusals: number }) {
   const ref = useRef<HTMLDivElement>(null);
   const entries = Object.entries(errors);
+  // Refusals before this summary mounted (a form shown again with its messages) are not revealed again.
+  const revealed = useRef(refusals);
   useEffect(() => {
-    if (refusals === 0) return;
+    if (refusals <= revealed.current) return;
+    revealed.current = refusals;
     ref.current?.scrollIntoView({ block: 'center', behavior: scrollBehavior() });
     ref.current?.focus({ preventScroll: true });
   }, [refusals]);

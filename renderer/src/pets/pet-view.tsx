@@ -186,7 +186,7 @@ function PetDetails({
         </Alert>
       )}
 
-      <QuickStatus pet={pet} statuses={statuses} />
+      <QuickStatus key={pet.record.id} pet={pet} statuses={statuses} />
 
       {record.description && (
         <Stack gap={4}>

@@ -37,13 +37,17 @@ interface Decided {
   kind: ApplicationSummary['kind'];
   /** The pet that went home or to the foster (approvals). */
   petName: string | undefined;
+  withNote: boolean;
 }
 
-function decidedWords({ personName, decision, kind, petName }: Decided): { title: string; text: string } {
+function decidedWords({ personName, decision, kind, petName, withNote }: Decided): {
+  title: string;
+  text: string;
+} {
   if (decision === 'denied') {
     return {
       title: 'Application denied',
-      text: `${personName}’s application is denied. It is listed under Denied with its note.`,
+      text: `${personName}’s application is denied. It is listed under Denied${withNote ? ' with its note' : ''}.`,
     };
   }
   const outcome = kind === 'adopter' ? 'adopted' : 'fostered';
@@ -268,6 +272,7 @@ function DecisionModal({
         decision: deciding.decision,
         kind: deciding.application.kind,
         petName: approving ? available.find((pet) => pet.id === petId)?.name : undefined,
+        withNote: note.trim() !== '',
       });
       onClose();
     }
