@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { DeskError, DuplicateWarning } from '../../../shared/desk-api';
 import { fieldMessages, toDeskError } from './desk-error';
 import { type FieldMessages, fieldSentences } from './form-messages';
+import { useFieldMessages } from './use-field-messages';
 
 type WriteResult = { status: 'duplicates'; warnings: DuplicateWarning[] } | { status: 'queued' };
 
@@ -11,18 +12,16 @@ type WriteResult = { status: 'duplicates'; warnings: DuplicateWarning[] } | { st
  * duplicate warnings the worker can override, the desk's error with its request id, and a busy flag.
  */
 export function useOutboxWrite() {
-  const [errors, setErrors] = useState<FieldMessages>({});
+  const { errors, setErrors, refusals, refuse } = useFieldMessages();
   const [error, setError] = useState<DeskError>();
   const [warnings, setWarnings] = useState<DuplicateWarning[]>([]);
   const [saving, setSaving] = useState(false);
-  const [refusals, setRefusals] = useState(0);
 
   /** Shows the messages of the form's own check, which failed: nothing is sent. */
   function showInvalid(messages: FieldMessages): void {
     setError(undefined);
-    setErrors(fieldSentences(messages));
+    refuse(fieldSentences(messages));
     setWarnings([]);
-    setRefusals((count) => count + 1);
   }
 
   /** Takes away the messages of fields the worker has just changed: they are being fixed. */
@@ -55,10 +54,8 @@ export function useOutboxWrite() {
       return result as Exclude<R, { status: 'duplicates' }>;
     } catch (caught) {
       const deskError = toDeskError(caught);
-      const messages = fieldSentences(fieldMessages(deskError));
-      setErrors(messages);
+      refuse(fieldSentences(fieldMessages(deskError)));
       setError(deskError);
-      if (Object.keys(messages).length > 0) setRefusals((count) => count + 1);
       return undefined;
     } finally {
       setSaving(false);

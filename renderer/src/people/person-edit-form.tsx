@@ -9,6 +9,7 @@ import { FormErrorSummary } from '../components/form-error-summary';
 import type { StoredKeys } from '../lib/custom-field-rows';
 import { fieldMessages, toDeskError } from '../lib/desk-error';
 import { fieldSentences } from '../lib/form-messages';
+import { useFieldMessages } from '../lib/use-field-messages';
 import { ContactFields } from './contact-fields';
 import { buildPersonEdit, draftFromPerson, type PersonEditDraft } from './person-edit';
 
@@ -30,8 +31,7 @@ export function PersonEditForm({
   const api = useDesk();
   const [before] = useState(() => draftFromPerson(person, fields, storedKeys));
   const [draft, setDraft] = useState<PersonEditDraft>(before);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [refusals, setRefusals] = useState(0);
+  const { errors, setErrors, refusals, refuse } = useFieldMessages();
   const [error, setError] = useState<DeskError>();
   const [saving, setSaving] = useState(false);
   const set = <K extends keyof PersonEditDraft>(key: K, value: PersonEditDraft[K]) => {
@@ -42,11 +42,7 @@ export function PersonEditForm({
   async function save(event: FormEvent) {
     event.preventDefault();
     const built = buildPersonEdit(before, draft, person.type);
-    if ('errors' in built) {
-      setErrors(built.errors);
-      setRefusals((count) => count + 1);
-      return;
-    }
+    if ('errors' in built) return refuse(built.errors);
     if (Object.keys(built.changes).length === 0) return onDone();
     setSaving(true);
     setError(undefined);
@@ -55,10 +51,8 @@ export function PersonEditForm({
       onDone();
     } catch (caught) {
       const deskError = toDeskError(caught);
-      const messages = fieldSentences(fieldMessages(deskError));
-      setErrors(messages);
+      refuse(fieldSentences(fieldMessages(deskError)));
       setError(deskError);
-      if (Object.keys(messages).length > 0) setRefusals((count) => count + 1);
     } finally {
       setSaving(false);
     }

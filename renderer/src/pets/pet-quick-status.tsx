@@ -1,9 +1,9 @@
-import { Button, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
-import { IconCheck } from '@tabler/icons-react';
+import { Button, Group, Paper, Select, Stack, TextInput } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
 import type { DeskError, MirrorPet } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
+import { SavedLine } from '../components/saved-line';
 import { toDeskError } from '../lib/desk-error';
 import { statusOptions } from '../lib/words';
 
@@ -38,6 +38,8 @@ export function QuickStatus({ pet, statuses }: { pet: MirrorPet; statuses: reado
     }
   }
 
+  const sent = saved !== undefined && holdsSent(pet, saved);
+
   return (
     <Paper withBorder radius="md" p="md">
       <form onSubmit={submit} aria-label="Change status">
@@ -62,7 +64,13 @@ export function QuickStatus({ pet, statuses }: { pet: MirrorPet; statuses: reado
             Save status
           </Button>
         </Group>
-        {saved && <SavedLine pet={pet} saved={saved} />}
+        {saved && (
+          <SavedLine mt="xs" waiting={!sent}>
+            {sent
+              ? 'Saved and sent: it is on the shelter’s server.'
+              : 'Saved on this desk; sent when the connection allows.'}
+          </SavedLine>
+        )}
         {error && (
           <Stack mt="sm">
             <DeskErrorAlert error={error} title="Status not saved" />
@@ -74,19 +82,9 @@ export function QuickStatus({ pet, statuses }: { pet: MirrorPet; statuses: reado
 }
 
 /** Sent once the drawer's pet holds the saved fields with none of them pending (before its reload it holds neither). */
-function SavedLine({ pet, saved }: { pet: MirrorPet; saved: Record<string, unknown> }) {
+function holdsSent(pet: MirrorPet, saved: Record<string, unknown>): boolean {
   const record = pet.record as Record<string, unknown>;
-  const sent = Object.entries(saved).every(
+  return Object.entries(saved).every(
     ([field, value]) => record[field] === value && !pet.pendingFields.includes(field),
-  );
-  return (
-    <Group gap={6} mt="xs" c={sent ? 'var(--mantine-color-sage-light-color)' : 'yellow'} role="status">
-      <IconCheck size={16} />
-      <Text size="sm">
-        {sent
-          ? 'Saved and sent: it is on the shelter’s server.'
-          : 'Saved on this desk; sent when the connection allows.'}
-      </Text>
-    </Group>
   );
 }

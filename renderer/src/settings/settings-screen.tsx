@@ -13,13 +13,14 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { IconCheck, IconDeviceDesktop, IconMoon, IconSun } from '@tabler/icons-react';
+import { IconDeviceDesktop, IconMoon, IconSun } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { COLOR_SCHEMES, type DeskError, type DeskSettings } from '../../../shared/desk-api';
 import { formatMoney } from '../../../shared/wording/money';
 import { useDeskQuery } from '../bridge/hooks';
 import { useSettings } from '../bridge/settings';
 import { DeskErrorAlert } from '../components/desk-error-alert';
+import { SavedLine } from '../components/saved-line';
 import { ScreenHeader } from '../components/screen-header';
 import { toDeskError } from '../lib/desk-error';
 import { ConnectionCard } from './connection-card';
@@ -140,12 +141,7 @@ function PreferencesCard({ settings }: { settings: DeskSettings }) {
           saving={saving}
           onSave={(deskName) => void save({ deskName })}
         />
-        {saved && !error && (
-          <Group gap={6} c="var(--mantine-color-sage-light-color)" role="status">
-            <IconCheck size={16} />
-            <Text size="sm">Saved</Text>
-          </Group>
-        )}
+        {saved && !error && <SavedLine>Saved</SavedLine>}
         {error && <DeskErrorAlert error={error} title="Not saved" />}
       </Stack>
     </Card>

@@ -40,21 +40,26 @@ interface Decided {
   withNote: boolean;
 }
 
-function decidedWords({ personName, decision, kind, petName, withNote }: Decided): {
-  title: string;
-  text: string;
-} {
-  if (decision === 'denied') {
-    return {
-      title: 'Application denied',
-      text: `${personName}’s application is denied. It is listed under Denied${withNote ? ' with its note' : ''}.`,
-    };
-  }
+function DecidedAlert({ decided, onClose }: { decided: Decided; onClose(): void }) {
+  const { personName, decision, kind, petName, withNote } = decided;
+  const approved = decision === 'approved';
   const outcome = kind === 'adopter' ? 'adopted' : 'fostered';
-  return {
-    title: 'Application approved',
-    text: `${personName}’s application is approved${petName ? `: ${petName} is ${outcome} by ${personName}` : ''}. It is listed under Approved.`,
-  };
+  return (
+    <Alert
+      color={approved ? 'sage' : 'gray'}
+      variant="light"
+      icon={approved ? <IconCheck /> : <IconX />}
+      title={approved ? 'Application approved' : 'Application denied'}
+      role="status"
+      withCloseButton
+      closeButtonLabel="Dismiss"
+      onClose={onClose}
+    >
+      {approved
+        ? `${personName}’s application is approved${petName ? `: ${petName} is ${outcome} by ${personName}` : ''}. It is listed under Approved.`
+        : `${personName}’s application is denied. It is listed under Denied${withNote ? ' with its note' : ''}.`}
+    </Alert>
+  );
 }
 
 /** The applications inbox of a standalone shelter: waiting applications, approved and denied ones. */
@@ -83,20 +88,7 @@ function Inbox() {
 
   return (
     <Stack gap="md">
-      {decided && (
-        <Alert
-          color={decided.decision === 'approved' ? 'sage' : 'gray'}
-          variant="light"
-          icon={decided.decision === 'approved' ? <IconCheck /> : <IconX />}
-          title={decidedWords(decided).title}
-          role="status"
-          withCloseButton
-          closeButtonLabel="Dismiss"
-          onClose={() => setDecided(undefined)}
-        >
-          {decidedWords(decided).text}
-        </Alert>
-      )}
+      {decided && <DecidedAlert decided={decided} onClose={() => setDecided(undefined)} />}
       <SegmentedControl
         aria-label="Show applications"
         value={filter}

@@ -1,8 +1,8 @@
-import { Button, Card, Group, Stack, Text, TextInput } from '@mantine/core';
-import { IconCheck } from '@tabler/icons-react';
+import { Button, Card, Group, Stack, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useDesk } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
+import { SavedLine } from '../components/saved-line';
 import { useAction } from './use-shelter';
 
 /**
@@ -60,12 +60,7 @@ export function PhotosPanel({ origin, onChange }: { origin: string | null; onCha
               </Button>
             )}
           </Group>
-          {outcome && !action.error && (
-            <Group gap={6} c="var(--mantine-color-sage-light-color)" role="status" wrap="nowrap">
-              <IconCheck size={16} />
-              <Text size="sm">{outcome}</Text>
-            </Group>
-          )}
+          {outcome && !action.error && <SavedLine>{outcome}</SavedLine>}
           {action.error && <DeskErrorAlert error={action.error} title="Public address not saved" />}
         </Stack>
       </form>
