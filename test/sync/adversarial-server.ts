@@ -31,6 +31,8 @@ export interface AdversarialOptions {
   misbehave?: 'endless-has-more' | 'lying-total' | 'empty-pages' | 'endless-body' | 'not-json' | 'huge-body';
   /** Server clock = desk clock + this. */
   clockOffsetMs?: number;
+  /** The server's clock (ms), set by the test instead of following the desk's (`clockOffsetMs` is then ignored). */
+  clock?: () => number;
   /**
    * Record stamps run this far ahead of the clock the server reports in `X-Generated-At` (a database on another
    * clock, or a burst of writes whose stamps were bumped past each other).
@@ -118,7 +120,7 @@ export class AdversarialServer {
 
   /** The server's clock (ms). */
   now(): number {
-    return Date.now() + (this.options.clockOffsetMs ?? 0);
+    return this.options.clock?.() ?? Date.now() + (this.options.clockOffsetMs ?? 0);
   }
 
   /** A fresh, strictly increasing server timestamp (ms precision). */

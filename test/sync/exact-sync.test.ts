@@ -194,3 +194,34 @@ describe('a pet that goes back to an earlier version under the same whole-second
     expectConverged(mirror.db, server, { reconciled: true });
   });
 });
+
+describe('a pet edited in the second the desk read it, on a server that stamps whole seconds', () => {
+  it('is read again by the next sync, though a pet edited a second later moved the newest stamp on', async () => {
+    let clock = Date.parse('2026-11-29T09:00:00.100Z');
+    server = new AdversarialServer({ order: 'updated', secondPrecision: true, clock: () => clock, seed: 9 });
+    await server.start();
+    const pets = server.addPets(150, true).sort((a, b) => (a.id < b.id ? -1 : 1));
+    const readEarly = pets[5]?.id ?? '';
+    const shelter = server;
+    shelter.options.beforeListPage = ({ path, pageNo }) => {
+      if (path !== '/api/pets' || pageNo !== 1) return;
+      // Before the second page, still in the second the first page was read in: a pet of that page changes and
+      // keeps its stamp. A second later another pet changes and goes to the end of the list, where the walk reads it.
+      shelter.updatePet(readEarly, { description: 'Moved to the quiet kennels' });
+      clock += 1_000;
+      shelter.updatePet(pets[140]?.id ?? '', { status: 'hold' });
+    };
+    mirror = await openMirror({ filename: ':memory:' });
+    client = fastClient(server.origin);
+    const snapshot = server.snapshot();
+    const run = await runSync(mirror.db, client);
+    expect(run.complete, run.problems.join(' ')).toBe(true);
+    expectHolds(mirror.db, snapshot, 'first sync');
+    // The first sync held the pet as it was when the sync began; the next one, on a quiet server, brings its edit.
+    shelter.options.beforeListPage = undefined;
+    clock += 60_000;
+    expect((await runSync(mirror.db, client)).complete).toBe(true);
+    expect(getPet(mirror.db, readEarly)?.record.description).toBe('Moved to the quiet kennels');
+    expectConverged(mirror.db, server);
+  });
+});

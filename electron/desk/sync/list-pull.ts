@@ -50,8 +50,10 @@ export {
  *   shifted is read again, boundedly; nothing read is thrown away.
  * - The checkpoint moves to the newest `updated_at` seen, but after an offset walk no later than the server's clock
  *   when that walk began: edits made behind the walk are read by one more pull at once (`catchUp`), and what is
- *   edited during that one by the next sync, so no quiet moment is needed to finish (see `checkpointOf`). It is
- *   server data throughout, never the desk's clock.
+ *   edited during that one by the next sync, so no quiet moment is needed to finish. On a server that stamps whole
+ *   seconds it is also no later than the second the pull began in: an edit in the second a record was read keeps the
+ *   stamp it was read with, and the next sync reads it (see `checkpointOf`). It is server data throughout, never the
+ *   desk's clock.
  * - A record that fails validation is reported, not stored, and keeps the checkpoint where it was.
  */
 export async function pullList(
@@ -127,6 +129,7 @@ async function pullChanges(
     persisted: stored.pass !== undefined,
     seen: new ListSighting(),
     offsetWalkStartedAt: null,
+    startedAt: null,
     result: {
       collection: collection.name,
       complete: false,

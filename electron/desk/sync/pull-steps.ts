@@ -104,6 +104,8 @@ export interface Pull {
    * walk may have been read at an older version, so the checkpoint may not move past it (see `checkpointOf`).
    */
   offsetWalkStartedAt: string | null;
+  /** The server's clock at the first page of the pull's earliest walk (an earlier run's, for a resumed walk). */
+  startedAt: string | null;
 }
 
 /** Walks from `from`, persisting the position with each page when `persist`, and adds its figures to the pull. */
@@ -142,6 +144,7 @@ export async function walk(pull: Pull, from: WalkPosition, persist: boolean): Pr
   result.invalid.push(...walked.invalid);
   pull.maxSeen = laterOf(pull.maxSeen, walked.position.maxSeen);
   const { keyset, pages, startedAt } = walked.position;
+  if (startedAt) pull.startedAt = earlierOf(pull.startedAt, startedAt);
   if (!keyset && pages > 1 && startedAt)
     pull.offsetWalkStartedAt = earlierOf(pull.offsetWalkStartedAt, startedAt);
   if (walked.emptyPage) {
@@ -170,26 +173,37 @@ function earlierOf(a: string | null, b: string): string {
   return toMs(b) < toMs(a) ? b : a;
 }
 
-/**
- * A little before a server clock reading (seeing a few records twice is harmless): a whole second when the server
- * stamps whole seconds (`X-Generated-At` has milliseconds, so a record stamped in that second sorts before it), a few
- * milliseconds otherwise.
- */
-function marginBefore(clock: string, stampSample: string | null): string {
-  const margin = stampSample !== null && !/\.\d/.test(stampSample) ? 1_000 : 5;
-  return new Date(toMs(clock) - margin).toISOString();
+/** Whether the server stamps records in whole seconds (a stamp without a fraction of a second). */
+function stampsWholeSeconds(stampSample: string | null): boolean {
+  return stampSample !== null && !/\.\d/.test(stampSample);
 }
 
 /**
- * Where the next pull asks from. Normally the newest `updated_at` seen. After a walk that paged by offset it is no
- * later than the server's clock when that walk began: a record edited behind the walk may have been read at its
- * older version, and its edit carries a stamp after that clock, so the next pull reads it again. Never earlier than
- * the pull's own checkpoint (a server clock going back must not make the desk re-read everything).
+ * The latest stamp an edit made after a server clock reading can carry: that clock's second when the server stamps
+ * whole seconds (`X-Generated-At` has milliseconds, and an edit later in that second is stamped with its start), a few
+ * milliseconds before it otherwise.
+ */
+function earliestStampAfter(clock: string, wholeSeconds: boolean): string {
+  const ms = toMs(clock);
+  return new Date(wholeSeconds ? Math.floor(ms / 1000) * 1000 : ms - 5).toISOString();
+}
+
+/**
+ * Where the next pull asks from. Normally the newest `updated_at` seen. It is no later than the server's clock when
+ * the pull began (`earliestStampAfter`) whenever a record read during the pull could have been edited since without
+ * its stamp passing that newest one:
+ * - after a walk that paged by offset, a record edited behind the walk was read at its older version;
+ * - on a server that stamps whole seconds, a record edited in the second the desk read it keeps the stamp it was read
+ *   with, however many records are stamped later in the walk.
+ * The edit then carries a stamp no earlier than that clock, so the next pull reads it again. Never earlier than the
+ * pull's own checkpoint (a server clock going back must not make the desk re-read everything).
  */
 function checkpointOf(pull: Pull): string | null {
   const { maxSeen } = pull;
-  if (pull.offsetWalkStartedAt === null) return maxSeen;
-  const bound = marginBefore(pull.offsetWalkStartedAt, pull.maxSeen);
+  const wholeSeconds = stampsWholeSeconds(maxSeen);
+  const clock = pull.offsetWalkStartedAt ?? (wholeSeconds ? pull.startedAt : null);
+  if (clock === null) return maxSeen;
+  const bound = earliestStampAfter(clock, wholeSeconds);
   const capped = maxSeen !== null && toMs(maxSeen) <= toMs(bound) ? maxSeen : bound;
   return laterOf(pull.since, capped);
 }
