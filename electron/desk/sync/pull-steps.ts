@@ -178,14 +178,17 @@ function stampsWholeSeconds(stampSample: string | null): boolean {
   return stampSample !== null && !/\.\d/.test(stampSample);
 }
 
+/** How long before its `X-Generated-At` a page's records may have been read (seeing a few twice is harmless). */
+const HEADER_LAG_MS = 5;
+
 /**
- * The latest stamp an edit made after a server clock reading can carry: that clock's second when the server stamps
- * whole seconds (`X-Generated-At` has milliseconds, and an edit later in that second is stamped with its start), a few
- * milliseconds before it otherwise.
+ * The earliest stamp an edit made after a server clock reading can carry: a few milliseconds before the reading, and
+ * on a server that stamps whole seconds the start of that second (`X-Generated-At` has milliseconds, and an edit
+ * later in that second is stamped with its start).
  */
 function earliestStampAfter(clock: string, wholeSeconds: boolean): string {
-  const ms = toMs(clock);
-  return new Date(wholeSeconds ? Math.floor(ms / 1000) * 1000 : ms - 5).toISOString();
+  const ms = toMs(clock) - HEADER_LAG_MS;
+  return new Date(wholeSeconds ? Math.floor(ms / 1000) * 1000 : ms).toISOString();
 }
 
 /**
