@@ -18,16 +18,29 @@ interface Finding {
 }
 
 /**
- * Waits until no finite CSS transition or animation runs (a drawer sliding in, a colour fading), so axe sees the end
- * state; endless ones (a loader, an animated progress bar) never end and are left running.
+ * Waits until nothing is moving (a drawer sliding in, a colour fading), so axe sees the end state: no finite CSS
+ * transition or animation runs, and no open dialog is still fading in (a dialog's transition starts a frame after it
+ * mounts, from a timer that a loaded machine runs late, so for a moment it is there, see-through, with nothing
+ * running). Endless animations (a loader, an animated progress bar) never end and are left running. Two quiet
+ * readings in a row, a few frames apart, count as settled.
  */
 export async function settle(page: Page): Promise<void> {
   // Polled with page.evaluate: waitForFunction evaluates its predicate in the page, which the app's CSP forbids.
-  const running = `document.getAnimations().filter((each) => each.playState === 'running'
-    && each.effect?.getTiming().iterations !== Infinity).length`;
+  const moving = `(() => {
+    const running = document.getAnimations().filter((each) => each.playState === 'running'
+      && each.effect?.getTiming().iterations !== Infinity).length;
+    const fadingDialogs = [...document.querySelectorAll('[role="dialog"], [role="alertdialog"]')].filter((dialog) => {
+      for (let element = dialog; element; element = element.parentElement) {
+        if (Number(getComputedStyle(element).opacity) < 1) return true;
+      }
+      return false;
+    }).length;
+    return running + fadingDialogs;
+  })()`;
   const deadline = Date.now() + 10_000;
-  while ((await page.evaluate<number>(running)) > 0) {
+  for (let quiet = 0; quiet < 2; ) {
     if (Date.now() > deadline) throw new Error('Transitions still running after 10 s');
+    quiet = (await page.evaluate<number>(moving)) > 0 ? 0 : quiet + 1;
     await page.waitForTimeout(50);
   }
 }
