@@ -10,3 +10,10 @@ export const MICROCHIP_KEY_SQL = "lower(replace(replace(microchip_id, ' ', ''), 
 export function microchipKey(microchip: string): string {
   return microchip.replace(/[\s-]/g, '').toLowerCase();
 }
+
+/**
+ * The chips stored in groups (with spaces or dashes), the condition of the small `pet_microchip_grouped` index
+ * (migration 2652): the trigram index finds a run of digits typed within such a chip only when it is typed with the
+ * same separators, so search reads these chips' starts from their own index (spelled exactly so, as above).
+ */
+export const GROUPED_MICROCHIP_SQL = "microchip_id GLOB '*[ -]*'";

@@ -197,7 +197,7 @@ describe('mirror migrations on an existing data folder', () => {
     }
   });
 
-  it('2602 keeps one index of microchips, the normalised chip, and search finds chips through it however written', async () => {
+  it('2602 keeps one index of microchips, the normalised chip (2652 adds one of chips stored in groups), and search finds chips however written', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-mirror-migrations-'));
     dirs.push(dir);
     const filename = path.join(dir, 'mirror.sqlite');
@@ -217,13 +217,14 @@ describe('mirror migrations on an existing data folder', () => {
         )
         .pluck()
         .all();
-      expect(chipIndexes).toEqual(['pet_microchip_key']);
+      expect(chipIndexes.sort()).toEqual(['pet_microchip_grouped', 'pet_microchip_key']);
       const names = (search: string) =>
         listPets(mirror.db, { search, sort: 'name' }).items.map((item) => item.record.name);
       expect(names('985141000123456')).toEqual(['Dashed']);
       expect(names('985-141-000-123-456')).toEqual(['Dashed']);
       expect(names('90')).toEqual(['Plain']);
       expect(names('98')).toEqual(['Dashed']);
+      expect(names('985141')).toEqual(['Dashed']);
       const plan = (sql: string) =>
         (mirror.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('x') as Array<{ detail: string }>)
           .map((row) => row.detail)

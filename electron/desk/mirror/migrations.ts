@@ -3,7 +3,7 @@ import { applicationTables } from './applications';
 import { dashboardCounts, deferredCareCounts } from './dashboard-counts';
 import { adoptionColumns, dashboardIndexes } from './dashboard-index';
 import { listedCountIndexes } from './listed-records';
-import { MICROCHIP_KEY_SQL } from './microchip';
+import { GROUPED_MICROCHIP_SQL, MICROCHIP_KEY_SQL } from './microchip';
 import { wordStartIndex } from './search-starts';
 import { CUSTOM_NUMBER_SQL } from './shelter-id';
 
@@ -404,6 +404,18 @@ const customIdNumberIndex: Migration = {
 };
 
 /**
+ * Search by the start of a microchip stored in groups (`900-164-…`, typed `900164`): an index of the chips stored so
+ * (`GROUPED_MICROCHIP_SQL`), a few rows in most mirrors, kept up during a first sync.
+ */
+const groupedMicrochipIndex: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql
+      .raw(`CREATE INDEX pet_microchip_grouped ON pet (${MICROCHIP_KEY_SQL}) WHERE ${GROUPED_MICROCHIP_SQL}`)
+      .execute(db);
+  },
+};
+
+/**
  * Static migrations of the mirror database, keyed by zero-padded names. Features that keep tables in the same
  * database bring their own through `openMirror`'s `extraMigrations` (the outbox's are 1001-…); mirror migrations
  * added after the outbox's are numbered 2001 and up so existing data folders keep the order they were migrated in.
@@ -425,4 +437,5 @@ export const MIRROR_MIGRATIONS: Record<string, Migration> = {
   '2604-mirror-deferred-care-counts': deferredCareCounts,
   '2650-mirror-word-start-index': wordStartIndex,
   '2651-mirror-custom-id-number': customIdNumberIndex,
+  '2652-mirror-grouped-microchips': groupedMicrochipIndex,
 };

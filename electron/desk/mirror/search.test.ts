@@ -9,6 +9,7 @@ import {
   openMirror,
   storeServerPage,
 } from './index';
+import { searchClause } from './search';
 import { vocabularyBuilds } from './search-vocabulary';
 import { petsByShelterIdNumber } from './shelter-id';
 import { statement } from './types';
@@ -237,6 +238,41 @@ describe('desk search', () => {
       ém: ['Émile'],
       ÉM: ['Émile'],
     });
+  });
+
+  it('finds a microchip by its start or its last digits however the groups are typed', () => {
+    storeServerPage(
+      mirror.db,
+      'pet',
+      [
+        makePet({ name: 'Dashy', microchip_id: '900-164-000-123-456' }),
+        makePet({ name: 'Spacey', microchip_id: '956 000 012 345 678' }),
+      ],
+      'listed',
+    );
+    const found = (typed: string[]) => Object.fromEntries(typed.map((text) => [text, petNames(text)]));
+    expect(found(['985-141', '985 141', '999-888', '999 888', '985-141-000-999-888'])).toEqual({
+      '985-141': ['Isabel'],
+      '985 141': ['Isabel'],
+      '999-888': ['Isabel'],
+      '999 888': ['Isabel'],
+      '985-141-000-999-888': ['Isabel'],
+    });
+    expect(found(['900164', '900164000123456', '123-456', '956-000', '956000', '345 678'])).toEqual({
+      '900164': ['Dashy'],
+      '900164000123456': ['Dashy'],
+      '123-456': ['Dashy'],
+      '956-000': ['Spacey'],
+      '956000': ['Spacey'],
+      '345 678': ['Spacey'],
+    });
+    // Digits typed as one run read the chips stored in groups from their own small index, not every chip.
+    const clause = searchClause(mirror.db, 'pet', '900164');
+    if (!clause) throw new Error('no search clause');
+    const plan = statement(mirror.db, `EXPLAIN QUERY PLAN SELECT seq FROM (${clause.matches})`).all(
+      ...clause.params,
+    ) as { detail: string }[];
+    expect(plan.map((step) => step.detail).join(' ')).toContain('USING INDEX pet_microchip_grouped');
   });
 
   it('finds a pet by the first digits of its microchip', () => {

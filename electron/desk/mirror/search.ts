@@ -1,5 +1,5 @@
 import { searchIndexWatermark } from './bulk-load';
-import { MICROCHIP_KEY_SQL, microchipKey } from './microchip';
+import { GROUPED_MICROCHIP_SQL, MICROCHIP_KEY_SQL, microchipKey } from './microchip';
 import { vocabulary } from './search-vocabulary';
 import { digitsSql, hasWordStarting, MIN_INDEXED_WORD, phoneDigits, typoAlternatives } from './search-words';
 import { petsByShelterIdNumber } from './shelter-id';
@@ -56,6 +56,8 @@ const COLUMNS: Record<Table, readonly string[]> = {
 };
 
 const LETTERS = /^\p{L}+$/u;
+/** Digits in groups joined by dashes, as a microchip is often printed. */
+const DIGIT_GROUPS = /^\d+(?:-\d+)+$/;
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const quote = (word: string) => `"${word.replaceAll('"', '""')}"`;
 
@@ -241,7 +243,9 @@ export function searchClause(
         ? []
         : typoAlternatives(lower, vocabulary(db, table));
     if (alternatives.length > 0) corrected = true;
-    const options = [lower, ...alternatives];
+    // Digits typed in groups (`999-888`) also find a microchip stored as one run of digits.
+    const chipDigits = table === 'pet' && DIGIT_GROUPS.test(lower) ? [microchipKey(lower)] : [];
+    const options = [lower, ...chipDigits, ...alternatives];
     const sources = [`SELECT rowid AS seq FROM ${table}_fts WHERE ${table}_fts MATCH ?`];
     params.push(options.map(quote).join(' OR '));
     if (table === 'pet') {
@@ -361,19 +365,27 @@ interface IdentifierClause {
 function identifierClause(table: Table, text: string): IdentifierClause | undefined {
   if (table === 'pet') {
     if (/\s/.test(text) || text.length < 2) return undefined;
-    // The start of a microchip: from the trigram index once 3 characters are typed, from its own index before.
-    // Chips compare by their key (no spaces or dashes, lower case), as the duplicate check compares them.
+    // The start of a microchip. Chips compare by their key (no spaces or dashes, lower case), as the duplicate check
+    // compares them: `985-141` finds 985141000999888 and `900164` finds 900-164-000-123-456. Short or typed in groups,
+    // every chip so starting comes from the key's index; otherwise the trigram index finds the chips stored as typed
+    // (this adds the whole chip) and the small index of chips stored in groups adds those.
     const chip = microchipKey(text);
     const chipKey = `microchip_id IS NOT NULL AND ${MICROCHIP_KEY_SQL}`;
+    const startsWithChip = `${MICROCHIP_KEY_SQL} >= ? AND ${MICROCHIP_KEY_SQL} < ?`;
+    const chipStart = [chip, `${chip}${MAX_CHAR}`];
     const microchip =
-      [...text].length < MIN_INDEXED_WORD
-        ? { sql: `${chipKey} >= ? AND ${MICROCHIP_KEY_SQL} < ?`, params: [chip, `${chip}${MAX_CHAR}`] }
-        : { sql: `${chipKey} = ?`, params: [chip] };
+      [...text].length < MIN_INDEXED_WORD || chip !== text.toLowerCase()
+        ? { sql: `SELECT seq FROM pet WHERE ${chipKey} >= ? AND ${MICROCHIP_KEY_SQL} < ?`, params: chipStart }
+        : {
+            sql: `SELECT seq FROM pet WHERE ${chipKey} = ?
+              UNION ALL SELECT seq FROM pet WHERE ${GROUPED_MICROCHIP_SQL} AND ${startsWithChip}`,
+            params: [chip, ...chipStart],
+          };
     const byNumber = petsByShelterIdNumber(text);
     const numbered = byNumber ? ` UNION ALL ${byNumber.sql}` : '';
     return {
       any: `SELECT seq FROM pet WHERE custom_id >= ? COLLATE NOCASE AND custom_id < ? COLLATE NOCASE
-        UNION ALL SELECT seq FROM pet WHERE ${microchip.sql}${numbered}`,
+        UNION ALL ${microchip.sql}${numbered}`,
       anyParams: [text, `${text}${MAX_CHAR}`, ...microchip.params, ...(byNumber?.params ?? [])],
       exact: `SELECT seq FROM pet WHERE custom_id = ? COLLATE NOCASE UNION SELECT seq FROM pet WHERE ${chipKey} = ?${byNumber ? ` UNION ${byNumber.sql}` : ''}`,
       exactParams: [text, chip, ...(byNumber?.params ?? [])],
