@@ -93,6 +93,27 @@ describe('exact incremental sync on a server that reorders and changes while the
   }
 });
 
+/**
+ * A first sync into a new mirror while `change` runs just before the desk asks for its second page of pets: it must
+ * complete holding every record at least at the version the server had when it began.
+ */
+async function firstSyncWhile(
+  shelter: AdversarialServer,
+  change: () => void,
+): Promise<{ db: Mirror['db']; api: ApiClient }> {
+  shelter.options.beforeListPage = ({ path, pageNo }) => {
+    if (path === '/api/pets' && pageNo === 1) change();
+  };
+  mirror = await openMirror({ filename: ':memory:' });
+  client = fastClient(shelter.origin);
+  const snapshot = shelter.snapshot();
+  const run = await runSync(mirror.db, client);
+  expect(run.complete, run.problems.join(' ')).toBe(true);
+  expectHolds(mirror.db, snapshot, 'first sync');
+  shelter.options.beforeListPage = undefined;
+  return { db: mirror.db, api: client };
+}
+
 describe('a record taken off the list while the desk pages over it', () => {
   it('in updated order: the pet after it is not skipped (each keyset page starts with the last record read)', async () => {
     server = new AdversarialServer({ order: 'updated', maxPageSize: 20, seed: 5 });
@@ -118,22 +139,14 @@ describe('a record taken off the list while the desk pages over it', () => {
     await server.start();
     const byId = server.addPets(43, true).sort((a, b) => (a.id < b.id ? -1 : 1));
     const shelter = server;
-    shelter.options.beforeListPage = ({ path, pageNo }) => {
+    const { db, api } = await firstSyncWhile(shelter, () => {
       // Before the second page, two pets of the first page leave the shared stamp (one deleted, one edited): the
       // offset into the tie now lands two pets further on, and the count of pets seen still matches the total.
-      if (path !== '/api/pets' || pageNo !== 1) return;
       shelter.deletePet(byId[3]?.id ?? '');
       shelter.updatePet(byId[7]?.id ?? '', { description: 'Moved to the quiet kennels' });
-    };
-    mirror = await openMirror({ filename: ':memory:' });
-    client = fastClient(server.origin);
-    const snapshot = server.snapshot();
-    const run = await runSync(mirror.db, client);
-    expect(run.complete, run.problems.join(' ')).toBe(true);
-    expectHolds(mirror.db, snapshot, 'first sync');
-    shelter.options.beforeListPage = undefined;
-    expect((await runSync(mirror.db, client, { reconcile: true })).complete).toBe(true);
-    expectConverged(mirror.db, server, { reconciled: true });
+    });
+    expect((await runSync(db, api, { reconcile: true })).complete).toBe(true);
+    expectConverged(db, shelter, { reconciled: true });
   });
 });
 
@@ -203,25 +216,17 @@ describe('a pet edited in the second the desk read it, on a server that stamps w
     const pets = server.addPets(150, true).sort((a, b) => (a.id < b.id ? -1 : 1));
     const readEarly = pets[5]?.id ?? '';
     const shelter = server;
-    shelter.options.beforeListPage = ({ path, pageNo }) => {
-      if (path !== '/api/pets' || pageNo !== 1) return;
+    const { db, api } = await firstSyncWhile(shelter, () => {
       // Before the second page, still in the second the first page was read in: a pet of that page changes and
       // keeps its stamp. A second later another pet changes and goes to the end of the list, where the walk reads it.
       shelter.updatePet(readEarly, { description: 'Moved to the quiet kennels' });
       clock += 1_000;
       shelter.updatePet(pets[140]?.id ?? '', { status: 'hold' });
-    };
-    mirror = await openMirror({ filename: ':memory:' });
-    client = fastClient(server.origin);
-    const snapshot = server.snapshot();
-    const run = await runSync(mirror.db, client);
-    expect(run.complete, run.problems.join(' ')).toBe(true);
-    expectHolds(mirror.db, snapshot, 'first sync');
+    });
     // The first sync held the pet as it was when the sync began; the next one, on a quiet server, brings its edit.
-    shelter.options.beforeListPage = undefined;
     clock += 60_000;
-    expect((await runSync(mirror.db, client)).complete).toBe(true);
-    expect(getPet(mirror.db, readEarly)?.record.description).toBe('Moved to the quiet kennels');
-    expectConverged(mirror.db, server);
+    expect((await runSync(db, api)).complete).toBe(true);
+    expect(getPet(db, readEarly)?.record.description).toBe('Moved to the quiet kennels');
+    expectConverged(db, shelter);
   });
 });
