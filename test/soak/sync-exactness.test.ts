@@ -11,7 +11,7 @@ import {
 /**
  * Exact incremental sync, as a property: against a server that keeps to the contract and nothing more (any list
  * order, a change before list pages, whole-second stamps shared by many records, inclusive `updated_since`, faults,
- * a clock far from the desk's), after random changes between syncs (updates, creations, hides three ways, deletions,
+ * a clock far from the desk's, or one that moves with each request so a seed replays which requests share a second), after random changes between syncs (updates, creations, hides three ways, deletions,
  * pets shown again, people), every sync that reports success holds every record at the version the server had when
  * it began or later, and every pull that does not converge leaves its checkpoint where it was.
  * Short form (every `npm test`): 200 generated runs. Long form (`npm run test:soak`, SHELTER_DESK_SOAK=long): 2,000.
@@ -33,6 +33,8 @@ const behaviourArbitrary: fc.Arbitrary<ServerBehaviour> = fc.record({
   order: fc.constantFrom('updated', 'arbitrary', 'newest-first', 'shuffle'),
   secondPrecision: fc.boolean(),
   clockOffsetMs: fc.constantFrom(0, -6 * 3_600_000, 3 * 3_600_000),
+  // The desk's clock, or one that crosses a second every few requests (or every request) whatever the machine's speed.
+  clockTickMs: fc.constantFrom(undefined, 90, 350, 1_000),
   stampLeadMs: fc.constantFrom(0, 0, 1_500),
   changeBeforeEveryPage: fc.constantFrom(false, true, 'offset-pages' as const),
   maxPageSize: fc.integer({ min: 2, max: 30 }),

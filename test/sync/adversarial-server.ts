@@ -34,6 +34,12 @@ export interface AdversarialOptions {
   /** The server's clock (ms), set by the test instead of following the desk's (`clockOffsetMs` is then ignored). */
   clock?: () => number;
   /**
+   * A clock of the server's own instead of the desk's: it starts at the desk's time plus `clockOffsetMs` and moves
+   * this many milliseconds with every request, whatever the machine's speed, so a seed replays which requests fall
+   * in which second.
+   */
+  clockTickMs?: number;
+  /**
    * Record stamps run this far ahead of the clock the server reports in `X-Generated-At` (a database on another
    * clock, or a burst of writes whose stamps were bumped past each other).
    */
@@ -106,6 +112,8 @@ export class AdversarialServer {
   private random: () => number;
   private requestNo = 0;
   private lastStamp = 0;
+  /** Where a `clockTickMs` clock starts. */
+  private readonly clockStart: number;
   private readonly listRequests = new Map<string, number>();
   /** Open trickling responses, ended on close. */
   private readonly trickles = new Set<NodeJS.Timeout>();
@@ -116,11 +124,15 @@ export class AdversarialServer {
   constructor(options: AdversarialOptions = {}) {
     this.options = options;
     this.random = prng(options.seed ?? 1);
+    this.clockStart = Date.now() + (options.clockOffsetMs ?? 0);
   }
 
   /** The server's clock (ms). */
   now(): number {
-    return this.options.clock?.() ?? Date.now() + (this.options.clockOffsetMs ?? 0);
+    const { clock, clockTickMs, clockOffsetMs = 0 } = this.options;
+    if (clock) return clock();
+    if (clockTickMs !== undefined) return this.clockStart + this.requestNo * clockTickMs;
+    return Date.now() + clockOffsetMs;
   }
 
   /** A fresh, strictly increasing server timestamp (ms precision). */

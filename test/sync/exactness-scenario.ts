@@ -12,6 +12,8 @@ export interface ServerBehaviour {
   order: NonNullable<AdversarialOptions['order']>;
   secondPrecision: boolean;
   clockOffsetMs: number;
+  /** The server's clock moves this much with every request instead of with the desk's (see `AdversarialOptions`). */
+  clockTickMs: number | undefined;
   stampLeadMs: number;
   changeBeforeEveryPage: AdversarialOptions['changeBeforeEveryPage'];
   maxPageSize: number;
@@ -144,9 +146,10 @@ export async function runExactnessScenario(
   days: Day[],
   tally: ScenarioTally,
 ): Promise<void> {
-  const { faults, churnWhilePaging, ...options } = behaviour;
+  const { faults, churnWhilePaging, clockTickMs, ...options } = behaviour;
   const server = new AdversarialServer({
     ...options,
+    ...(clockTickMs !== undefined && { clockTickMs }),
     failRate: faults,
     rateLimitRate: faults,
     dropRate: faults,
