@@ -60,6 +60,21 @@ for (const timezoneId of ['America/Los_Angeles', 'Pacific/Auckland']) {
       await vaccination.press('Tab');
       await expect(vaccination).toHaveValue('14 May 2026');
       await shoot(page, testInfo, `custom-date-${timezoneId.replace('/', '-')}`);
+      // Typed as staff type dates: day first with dots, or by a day over 12; what names no day is said, not guessed.
+      await vaccination.fill('28.11.2026');
+      await vaccination.press('Tab');
+      await expect(vaccination).toHaveValue('28 Nov 2026');
+      await vaccination.fill('28.13.2026');
+      await vaccination.press('Tab');
+      await expect(vaccination).toHaveValue('28 Nov 2026');
+      await expect(vaccination).toHaveAccessibleDescription(
+        '“28.13.2026” is not a date the desk can read: type it like 28 Nov 2026 or 2026-11-28.',
+      );
+      await shoot(page, testInfo, `custom-date-unread-${timezoneId.replace('/', '-')}`);
+      await vaccination.fill('14/05/2026');
+      await vaccination.press('Tab');
+      await expect(vaccination).toHaveValue('14 May 2026');
+      await expect(vaccination).not.toHaveAccessibleDescription(/not a date/);
 
       await fillPetBasics(page, form, 'Vaccinated Vera', {
         Species: 'Cat',

@@ -8,7 +8,7 @@ import {
 } from '@mantine/dates';
 import { IconCalendar } from '@tabler/icons-react';
 import { useState } from 'react';
-import { calendarDate, localToday } from '../lib/dates';
+import { calendarDate, localToday, readTypedDate } from '../lib/dates';
 
 /**
  * What both calendars show, readable in both schemes: their arrows named, no greyed days of the months around (2.2:1),
@@ -29,20 +29,28 @@ const CALENDAR = {
   weekendDays: [] as DayOfWeek[],
 };
 
+/** How the input shows its day (dayjs format): "26 Nov 2026". */
+const VALUE_FORMAT = 'D MMM YYYY';
+
 /**
  * The desk's one input for a date-only field (intake date, a shelter's own date fields): the day shown as
- * "26 Nov 2026", picked from a calendar or typed. Its value is the calendar day `YYYY-MM-DD` (the day at the start of
- * a stored value such as `2026-11-26T00:00:00Z`), handed over as that text: it never goes through a time zone.
+ * "26 Nov 2026", picked from a calendar or typed the ways staff type dates (`readTypedDate`). Its value is the
+ * calendar day `YYYY-MM-DD` (the day at the start of a stored value such as `2026-11-26T00:00:00Z`), handed over as
+ * that text: it never goes through a time zone. Typed text that names no day is not guessed at: the field keeps the
+ * day it had and says what it could not read.
  */
 export function CalendarDateInput({
   value,
   onChange,
+  onBlur,
+  error,
   ...props
 }: Omit<DateInputProps, 'value' | 'onChange' | 'valueFormat'> & {
   value: string | null | undefined;
   onChange(day: string): void;
 }) {
   const day = calendarDate(value);
+  const [unread, setUnread] = useState<string>();
   return (
     <DateInput
       placeholder="Pick a day"
@@ -62,9 +70,23 @@ export function CalendarDateInput({
       rightSectionPointerEvents="all"
       rightSectionWidth={day ? 64 : 36}
       {...props}
+      error={
+        unread !== undefined
+          ? `“${unread}” is not a date the desk can read: type it like 28 Nov 2026 or 2026-11-28.`
+          : error
+      }
+      onBlur={(event) => {
+        const typed = event.currentTarget.value.trim();
+        setUnread(typed && readTypedDate(typed) === null ? typed : undefined);
+        onBlur?.(event);
+      }}
       value={day ?? null}
-      onChange={(picked) => onChange(calendarDate(picked) ?? '')}
-      valueFormat="D MMM YYYY"
+      onChange={(picked) => {
+        setUnread(undefined);
+        onChange(calendarDate(picked) ?? '');
+      }}
+      dateParser={(typed) => readTypedDate(typed)}
+      valueFormat={VALUE_FORMAT}
     />
   );
 }

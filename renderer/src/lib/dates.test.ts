@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { calendarDate, formatCalendarDate, localToday } from './dates';
+import { calendarDate, formatCalendarDate, localeDayFirst, localToday, readTypedDate } from './dates';
 
 // The renderer has no Node types; the tests run in Node, whose TZ variable sets the zone of `Date`.
 const env = (globalThis as unknown as { process: { env: Record<string, string | undefined> } }).process.env;
@@ -33,4 +33,50 @@ describe.each(['America/Los_Angeles', 'Pacific/Auckland'])('shelter dates in %s'
       expect(localToday(moment)).toBe('2026-05-14');
     }
   });
+
+  it('reads a typed date as the day meant, or not at all', () => {
+    env.TZ = zone;
+    const read = (typed: string, dayFirst = false) => readTypedDate(typed, '2026-11-29', dayFirst);
+    for (const typed of [
+      '2026-11-28',
+      '28 Nov 2026',
+      'Nov 28, 2026',
+      '28 November 2026',
+      'nov. 28 2026',
+      '28.11.2026',
+      '11/28/2026',
+      '11/28/26',
+      '28/11/2026',
+      '  28 Nov 2026 ',
+      'yesterday',
+    ]) {
+      expect(read(typed), typed).toBe('2026-11-28');
+    }
+    // Day first by dots always, by slashes in a language that writes the day first.
+    expect(read('5.3.2026')).toBe('2026-03-05');
+    expect(read('5/3/2026')).toBe('2026-05-03');
+    expect(read('5/3/2026', true)).toBe('2026-03-05');
+    expect(read('today')).toBe('2026-11-29');
+    expect(readTypedDate('Tomorrow', '2026-12-31')).toBe('2027-01-01');
+    expect(read('29 Feb 2028')).toBe('2028-02-29');
+    expect(read('15/06/99')).toBe('1999-06-15');
+    // Never a guess: what names no day that exists is not read.
+    for (const typed of [
+      '28.13.2026',
+      '13/28/2026',
+      '31 Apr 2026',
+      '29 Feb 2026',
+      'yesterday-ish',
+      '11/28',
+      '2026',
+    ]) {
+      expect(read(typed), typed).toBeNull();
+    }
+  });
+});
+
+it("follows the language's order of day and month", () => {
+  expect(localeDayFirst('en-US')).toBe(false);
+  expect(localeDayFirst('en-GB')).toBe(true);
+  expect(localeDayFirst('de-DE')).toBe(true);
 });

@@ -47,3 +47,90 @@ export function formatMomentDate(iso: string | null | undefined): string {
 export function calendarDateToApi(day: string): string {
   return `${day}T00:00:00Z`;
 }
+
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+
+/** Whether the desk's language writes the day before the month (`28/11/2026`), as its own date format shows. */
+export function localeDayFirst(locale?: string): boolean {
+  const parts = new Intl.DateTimeFormat(locale).formatToParts(new Date(2026, 10, 28));
+  const order = parts.map((part) => part.type);
+  return order.indexOf('day') < order.indexOf('month');
+}
+
+/** A month named by its first three letters or more ("Nov", "sept", "November"): 1-12, or undefined. */
+function monthNamed(word: string): number | undefined {
+  const lower = word.toLowerCase().replace(/\.$/, '');
+  if (lower.length < 3) return undefined;
+  const index = MONTHS.findIndex((month) => month.startsWith(lower));
+  return index < 0 ? undefined : index + 1;
+}
+
+/** A typed year: four digits, or two (`26` is 2026; beyond next year's two digits, the 1900s). */
+function yearOf(text: string, today: string): number | undefined {
+  if (/^\d{4}$/.test(text)) return Number(text);
+  if (!/^\d{2}$/.test(text)) return undefined;
+  const thisYear = Number(today.slice(0, 4));
+  const century = Math.floor(thisYear / 100) * 100;
+  const year = century + Number(text);
+  return year > thisYear + 1 ? year - 100 : year;
+}
+
+/** `YYYY-MM-DD` of a day that exists (no 31 April, 29 February in leap years only), or null. */
+function existingDay(year: number | undefined, month: number | undefined, day: number): string | null {
+  if (year === undefined || month === undefined || month < 1 || month > 12 || day < 1) return null;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
+  if (day > days) return null;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${year}-${pad(month)}-${pad(day)}`;
+}
+
+/**
+ * A date as staff type it, read as a calendar day `YYYY-MM-DD`, or null when it cannot be read for sure (never a
+ * guess: `28.13.2026` is no date, not some day in 2027). Reads `2026-11-28`; `28 Nov 2026`, `Nov 28, 2026` and full
+ * month names; `28.11.2026` (dots: day first); `11/28/2026` and `28/11/2026` (slashes or dashes: in the desk
+ * language's order, unless the day is plainly the number over 12); two-digit years; and today, yesterday, tomorrow.
+ * Works on the text alone, so no time zone can move the day.
+ */
+export function readTypedDate(
+  typed: string,
+  today: string = localToday(),
+  dayFirst: boolean = localeDayFirst(),
+): string | null {
+  const text = typed.trim().replace(/,/g, ' ').replace(/\s+/g, ' ');
+  const relative = { today: 0, yesterday: -1, tomorrow: 1 }[text.toLowerCase()];
+  if (relative !== undefined) {
+    const [year, month, day] = today.split('-').map(Number) as [number, number, number];
+    const moved = new Date(Date.UTC(year, month - 1, day + relative));
+    return moved.toISOString().slice(0, 10);
+  }
+  const iso = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/.exec(text);
+  if (iso) return existingDay(Number(iso[1]), Number(iso[2]), Number(iso[3]));
+  const numeric = /^(\d{1,2})([./-])(\d{1,2})\2(\d{2}|\d{4})$/.exec(text);
+  if (numeric) {
+    const [, first, separator, second, year] = numeric as unknown as [string, string, string, string, string];
+    const [a, b] = [Number(first), Number(second)];
+    const dayComesFirst = separator === '.' || (a > 12 && b <= 12) ? true : b > 12 ? false : dayFirst;
+    return dayComesFirst ? existingDay(yearOf(year, today), b, a) : existingDay(yearOf(year, today), a, b);
+  }
+  const words = text.split(' ');
+  if (words.length !== 3) return null;
+  const [w1, w2, w3] = words as [string, string, string];
+  // 28 Nov 2026, or Nov 28 2026.
+  if (/^\d{1,2}$/.test(w1)) return existingDay(yearOf(w3, today), monthNamed(w2), Number(w1));
+  if (/^\d{1,2}$/.test(w2)) return existingDay(yearOf(w3, today), monthNamed(w1), Number(w2));
+  return null;
+}
