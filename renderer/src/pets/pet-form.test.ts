@@ -89,6 +89,53 @@ describe('new pet form', () => {
   });
 });
 
+describe('numbers typed in text fields', () => {
+  const basics = {
+    name: 'Biscuit',
+    species: 'cat',
+    age_category: 'adult',
+    sex: 'female',
+    size: 'small',
+    health: 'good',
+  };
+
+  it('takes an amount, whole ages and a weight with its unit', () => {
+    for (const [adoption_fee, age_years, age_months, weight] of [
+      ['150', '3', '4', '12 kg'],
+      ['150.00', '12', '18', '12,5kg'],
+      ['99,5', '0', '0', '11.2 lbs.'],
+    ] as const) {
+      const draft = { ...emptyPetDraft(), ...basics, adoption_fee, age_years, age_months, weight };
+      expect(buildPetCreate(draft).ok, `${adoption_fee} ${age_years} ${age_months} ${weight}`).toBe(true);
+    }
+  });
+
+  it('says at each field what it wants instead of sending a word for a number', () => {
+    const draft = {
+      ...emptyPetDraft(),
+      ...basics,
+      adoption_fee: 'abc',
+      age_years: 'three',
+      age_months: '4.5',
+      weight: 'twelve',
+    };
+    const result = buildPetCreate(draft);
+    expect(result).toEqual({
+      ok: false,
+      errors: {
+        adoption_fee: 'must be an amount, such as 150 or 150.00 (leave it empty to use the fee rules)',
+        age_years: 'must be a whole number, such as 3',
+        age_months: 'must be a whole number, such as 4',
+        weight: 'must be a number with its unit, such as 12 kg',
+      },
+    });
+    // An edit checks what it sends: a fee the server already holds as text does not block a status change.
+    const original = draftFromPet({ ...pet, adoption_fee: 'Call us' });
+    expect(buildPetUpdate(original, { ...original, status: 'hold' }).ok).toBe(true);
+    expect(buildPetUpdate(original, { ...original, adoption_fee: 'free' }).ok).toBe(false);
+  });
+});
+
 describe('edit form', () => {
   it('sends only the changed fields, with the status notes', () => {
     const original = draftFromPet(pet);

@@ -153,6 +153,34 @@ function toApiFields(draft: PetDraft): Record<string, unknown> {
   return fields;
 }
 
+/**
+ * Fields the API takes as any text where people mean a number: the form asks for a number there, so a typo such as
+ * "abc" in the fee is said at the field instead of being sent and shown as the pet's fee. Only what is being sent is
+ * checked (an edit leaves alone an odd value the server already holds).
+ */
+const NUMBER_FIELDS: Record<string, { pattern: RegExp; message: string }> = {
+  adoption_fee: {
+    pattern: /^\d+(?:[.,]\d{1,2})?$/,
+    message: 'must be an amount, such as 150 or 150.00 (leave it empty to use the fee rules)',
+  },
+  age_years: { pattern: /^\d{1,2}$/, message: 'must be a whole number, such as 3' },
+  age_months: { pattern: /^\d{1,3}$/, message: 'must be a whole number, such as 4' },
+  weight: {
+    pattern: /^\d+(?:[.,]\d+)?\s*\p{L}*\.?$/u,
+    message: 'must be a number with its unit, such as 12 kg',
+  },
+};
+
+/** The schema's messages, then the number fields' (see `NUMBER_FIELDS`) for fields the schema let through. */
+function formMessages(errors: FieldError[], fields: Record<string, unknown>): FieldMessages {
+  const messages = byField(errors);
+  for (const [field, { pattern, message }] of Object.entries(NUMBER_FIELDS)) {
+    const value = fields[field];
+    if (typeof value === 'string' && value !== '' && !pattern.test(value)) messages[field] ??= message;
+  }
+  return messages;
+}
+
 function byField(errors: FieldError[]): FieldMessages {
   const messages: FieldMessages = {};
   for (const error of errors) {
@@ -168,7 +196,8 @@ export function buildPetCreate(
 ): { ok: true; fields: Record<string, unknown> } | { ok: false; errors: FieldMessages } {
   const fields = toApiFields(draft);
   const parsed = petCreateSchema.safeParse(fields);
-  if (!parsed.success) return { ok: false, errors: byField(toFieldErrors(parsed.error, fields)) };
+  const errors = formMessages(parsed.success ? [] : toFieldErrors(parsed.error, fields), fields);
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, fields };
 }
 
@@ -200,6 +229,7 @@ export function buildPetUpdate(
     return { ok: 'unchanged' };
   if (draft.status_change_notes.trim() !== '') changed.status_change_notes = draft.status_change_notes.trim();
   const parsed = petUpdateSchema.safeParse(changed);
-  if (!parsed.success) return { ok: false, errors: byField(toFieldErrors(parsed.error, changed)) };
+  const errors = formMessages(parsed.success ? [] : toFieldErrors(parsed.error, changed), changed);
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, fields: changed };
 }
