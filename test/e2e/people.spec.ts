@@ -19,7 +19,15 @@ test('standalone: a sign-up shows on the person and the pet, and the person is e
     const form = page.getByRole('form', { name: 'New person' });
     await form.getByLabel('Name').fill('Rosa Marsh');
     await form.getByLabel('Email').fill('rosa.marsh@example.org');
+    // The shelter marked Type of home required: a sign-up without it is refused at that field.
+    await form.getByRole('button', { name: 'Save adopter' }).click();
+    const homeRequired = 'Please answer “Type of home”.';
+    await expect(form.getByRole('alert')).toContainText(homeRequired);
+    await expect(form.getByRole('combobox', { name: 'Type of home' })).toHaveAccessibleDescription(
+      homeRequired,
+    );
     await choose(page, form, 'Type of home', 'Apartment');
+    await expect(form.getByText(homeRequired)).toHaveCount(0);
     await form.getByLabel(/Apply to adopt/).check();
     await form.getByRole('combobox', { name: 'Pets' }).click();
     const option = page.getByRole('option').first();

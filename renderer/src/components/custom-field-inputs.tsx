@@ -10,6 +10,8 @@ import {
   TextInput,
 } from '@mantine/core';
 import type { CustomField } from '../../../shared/contract';
+import type { FieldMessages } from '../lib/form-messages';
+import { customFieldMessageKey } from '../lib/required-custom-fields';
 import { CalendarDateInput } from './calendar-date-input';
 
 function optionList(options: unknown): string[] {
@@ -23,15 +25,20 @@ function optionList(options: unknown): string[] {
     .filter((option): option is string => option !== null);
 }
 
-/** Inputs for the shelter's own fields, grouped by section; hidden fields are left out. */
+/**
+ * Inputs for the shelter's own fields, grouped by section; hidden fields are left out. `errors` are the form's
+ * messages; a field's is under `customFieldMessageKey`.
+ */
 export function CustomFieldInputs({
   fields,
   values,
   onChange,
+  errors,
 }: {
   fields: readonly CustomField[];
   values: Record<string, unknown>;
   onChange(next: Record<string, unknown>): void;
+  errors?: FieldMessages;
 }) {
   const visible = fields.filter((field) => !field.hidden);
   if (visible.length === 0) return null;
@@ -59,11 +66,14 @@ export function CustomFieldInputs({
                     )}
                   </>
                 );
+                const messageKey = customFieldMessageKey(field.field_key);
                 const common = {
                   label,
                   description: field.help_text ?? undefined,
                   withAsterisk: field.required,
                   'aria-label': field.label,
+                  error: errors?.[messageKey],
+                  'data-field': messageKey,
                 };
                 const value = values[field.field_key];
                 switch (field.field_type) {

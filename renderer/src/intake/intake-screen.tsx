@@ -8,6 +8,7 @@ import { ScreenHeader } from '../components/screen-header';
 import { useMetadataQuery } from '../lib/live-data';
 import { scrollBehavior } from '../lib/motion';
 import { useRememberedState } from '../lib/remembered';
+import { missingCustomFields } from '../lib/required-custom-fields';
 import { useOutboxWrite } from '../lib/use-outbox-write';
 import { PetDrawer } from '../pets/pet-drawer';
 import { buildPetCreate, emptyPetDraft, type PetDraft } from '../pets/pet-form';
@@ -26,7 +27,10 @@ export function IntakeScreen() {
 
   async function save(force: boolean) {
     const built = buildPetCreate(draft);
-    if (!built.ok) return showInvalid(built.errors);
+    const missing = missingCustomFields(fields.data?.fields ?? [], draft.custom_field_data);
+    if (!built.ok || Object.keys(missing).length > 0) {
+      return showInvalid({ ...(built.ok ? {} : built.errors), ...missing });
+    }
     const queued = await submit(() => api.call('outbox.createPet', { fields: built.fields, force }));
     if (!queued) return;
     setSaved((previous) => [{ id: queued.entityId, name: draft.name.trim() }, ...previous]);

@@ -35,6 +35,8 @@ const MISSING = /^(is required|required|must not be empty|must be given|enter .*
  */
 export function fieldSentence(field: string, message: string): string {
   if (field === 'terms') return 'Please accept the adoption terms.';
+  // A shelter field's message already names the field by its own label.
+  if (field.startsWith('custom_field_data.')) return message;
   // The desk's message about a pet's photos is already a sentence naming the photo and what to do.
   if (field === 'image_urls' && /^(Photos? \d|The main photo)/.test(message)) return message;
   if (field === 'application' && /pet/i.test(message) === false && MISSING.test(message)) {

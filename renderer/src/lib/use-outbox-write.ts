@@ -24,12 +24,18 @@ export function useOutboxWrite() {
     setWarnings([]);
   }
 
-  /** Takes away the messages of fields the worker has just changed: they are being fixed. */
+  /**
+   * Takes away the messages of fields the worker has just changed: they are being fixed. A field takes its parts'
+   * messages with it (`custom_field_data` those of each shelter field).
+   */
   function clearFields(fields: readonly string[]): void {
     setErrors((previous) => {
-      if (!fields.some((field) => field in previous)) return previous;
+      const cleared = Object.keys(previous).filter((key) =>
+        fields.some((field) => key === field || key.startsWith(`${field}.`)),
+      );
+      if (cleared.length === 0) return previous;
       const next = { ...previous };
-      for (const field of fields) delete next[field];
+      for (const key of cleared) delete next[key];
       return next;
     });
   }

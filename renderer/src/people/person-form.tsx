@@ -21,6 +21,7 @@ import { DuplicateWarnings } from '../components/duplicate-warnings';
 import { FormErrorSummary } from '../components/form-error-summary';
 import { MarkdownText } from '../components/markdown-text';
 import { useMetadataQuery } from '../lib/live-data';
+import { missingCustomFields } from '../lib/required-custom-fields';
 import { useOutboxWrite } from '../lib/use-outbox-write';
 import { optionsOf } from '../lib/words';
 import { PetPicker } from '../pets/pet-picker';
@@ -90,7 +91,10 @@ export function PersonForm({
 
   async function save(force: boolean) {
     const built = buildPersonRequest(draft);
-    if (!built.ok) return showInvalid(built.errors);
+    const missing = showCustom ? missingCustomFields(fields.data?.fields ?? [], draft.custom_field_data) : {};
+    if (!built.ok || Object.keys(missing).length > 0) {
+      return showInvalid({ ...(built.ok ? {} : built.errors), ...missing });
+    }
     const queued = await submit(() => api.call('outbox.createPerson', { request: built.request, force }));
     if (queued) {
       onSaved({
@@ -148,6 +152,7 @@ export function PersonForm({
               fields={fields.data?.fields ?? []}
               values={draft.custom_field_data}
               onChange={(next) => set('custom_field_data', next)}
+              errors={errors}
             />
           </Stack>
         )}

@@ -163,6 +163,7 @@ export function PetFields({
               fields={customFields}
               values={draft.custom_field_data}
               onChange={(next) => set('custom_field_data', next)}
+              errors={errors}
             />
           </Stack>
         </>

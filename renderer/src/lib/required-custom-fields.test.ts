@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import type { CustomField } from '../../../shared/contract';
+import { fieldSentence } from './form-messages';
+import { missingCustomFields } from './required-custom-fields';
+
+const field = (key: string, type: string, extra: Partial<CustomField> = {}) =>
+  ({
+    field_key: key,
+    label: `${key} label`,
+    field_type: type,
+    required: true,
+    hidden: false,
+    ...extra,
+  }) as CustomField;
+
+describe("the shelter's required fields on a new record", () => {
+  it('names each required field left empty, by its own label', () => {
+    const fields = [
+      field('home_type', 'select'),
+      field('landlord', 'text'),
+      field('visit', 'date'),
+      field('notes', 'text', { required: false }),
+      field('secret', 'text', { hidden: true }),
+      field('has_yard', 'checkbox'),
+    ];
+    const messages = missingCustomFields(fields, { home_type: 'House', landlord: '  ', notes: '' });
+    expect(messages).toEqual({
+      'custom_field_data.landlord': 'Please answer “landlord label”.',
+      'custom_field_data.visit': 'Please answer “visit label”.',
+    });
+    // Shown as written: the form's sentence for a shelter field is its message.
+    expect(fieldSentence('custom_field_data.visit', 'Please answer “visit label”.')).toBe(
+      'Please answer “visit label”.',
+    );
+    expect(missingCustomFields(fields, { home_type: 'Farm', landlord: 'Kim', visit: '2026-11-28' })).toEqual(
+      {},
+    );
+  });
+});
