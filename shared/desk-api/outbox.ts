@@ -72,7 +72,7 @@ export const outboxConflictSchema = z.object({
 });
 export type OutboxConflict = z.infer<typeof outboxConflictSchema>;
 
-export const DUPLICATE_KINDS = ['microchip', 'email', 'name-phone'] as const;
+export const DUPLICATE_KINDS = ['microchip', 'shelter-id', 'email', 'name-phone'] as const;
 export const duplicateWarningSchema = z.object({
   kind: z.enum(DUPLICATE_KINDS),
   /** One sentence naming the other record and how to go on anyway. */

@@ -1,5 +1,5 @@
 import type { DuplicateWarning } from '../../../shared/desk-api/outbox';
-import { MICROCHIP_KEY_SQL, type MirrorDb, microchipKey, statement } from '../mirror';
+import { MICROCHIP_KEY_SQL, type MirrorDb, microchipKey, petsByShelterIdNumber, statement } from '../mirror';
 
 /** Digits of a phone number, so "+1 (555) 010-2030" and "15550102030" compare equal. */
 function phoneDigits(phone: string): string {
@@ -10,11 +10,7 @@ function phoneDigits(phone: string): string {
  * A microchip already on another mirrored pet (not one the server deleted). `exceptId` is the pet being edited.
  * Chip numbers compare without spaces, dashes or case.
  */
-export function findMicrochipDuplicates(
-  db: MirrorDb,
-  microchip: unknown,
-  exceptId?: string,
-): DuplicateWarning[] {
+function findMicrochipDuplicates(db: MirrorDb, microchip: unknown, exceptId?: string): DuplicateWarning[] {
   if (typeof microchip !== 'string') return [];
   const wanted = microchipKey(microchip);
   if (wanted.length === 0) return [];
@@ -29,6 +25,49 @@ export function findMicrochipDuplicates(
     existingName: row.name,
     message: `Microchip ${microchip} is already on pet "${row.name}". Check the chip number, or save anyway to keep both.`,
   }));
+}
+
+/**
+ * A shelter id already on another mirrored pet: the same id in any case, or the same number under the same letters
+ * however many zeros were typed (`rar-110` and `RAR-000110`, through `pet_custom_number`). `exceptId` is the pet being
+ * edited.
+ */
+export function findShelterIdDuplicates(
+  db: MirrorDb,
+  customId: unknown,
+  exceptId?: string,
+): DuplicateWarning[] {
+  if (typeof customId !== 'string' || customId.trim() === '') return [];
+  const typed = customId.trim();
+  const byNumber = petsByShelterIdNumber(typed);
+  const rows = statement(
+    db,
+    `SELECT id, name, custom_id FROM pet WHERE seq IN (
+       SELECT seq FROM pet WHERE custom_id = ? COLLATE NOCASE${byNumber ? ` UNION ${byNumber.sql}` : ''})
+     AND presence != 'removed' AND id IS NOT ? LIMIT 5`,
+  ).all(typed, ...(byNumber?.params ?? []), exceptId ?? null) as {
+    id: string;
+    name: string;
+    custom_id: string;
+  }[];
+  return rows.map((row) => ({
+    kind: 'shelter-id' as const,
+    existingId: row.id,
+    existingName: row.name,
+    message: `Shelter id ${typed} is already on pet "${row.name}" (${row.custom_id}). Check the id, or save anyway to keep both.`,
+  }));
+}
+
+/** What another mirrored pet already has of a new or changed pet's identifiers: its microchip or its shelter id. */
+export function findPetDuplicates(
+  db: MirrorDb,
+  fields: { microchip_id?: unknown; custom_id?: unknown },
+  exceptId?: string,
+): DuplicateWarning[] {
+  return [
+    ...('microchip_id' in fields ? findMicrochipDuplicates(db, fields.microchip_id, exceptId) : []),
+    ...('custom_id' in fields ? findShelterIdDuplicates(db, fields.custom_id, exceptId) : []),
+  ];
 }
 
 /** A mirrored person with the same email (any case), or the same name and phone number. */

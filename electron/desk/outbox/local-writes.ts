@@ -19,7 +19,7 @@ import {
   setLocalEdit,
   statement,
 } from '../mirror';
-import { findMicrochipDuplicates, findPersonDuplicates } from './duplicates';
+import { findPersonDuplicates, findPetDuplicates } from './duplicates';
 import {
   entityEntries,
   entryBase,
@@ -176,7 +176,7 @@ export function createPet(
   const parsed = validate(petCreateSchema, input, 'pet');
   const fields = normalised(input, parsed);
   if (!options.force) {
-    const warnings = findMicrochipDuplicates(context.db, fields.microchip_id);
+    const warnings = findPetDuplicates(context.db, fields);
     if (warnings.length > 0) return held(warnings);
   }
   const { localId, entryId } = context.db.transaction(() => {
@@ -217,8 +217,8 @@ export function updatePet(
       `Nothing to change: pet "${current.record.name}" already has these values.`,
     );
   }
-  if (!options.force && 'microchip_id' in changed) {
-    const warnings = findMicrochipDuplicates(db, changed.microchip_id, id);
+  if (!options.force) {
+    const warnings = findPetDuplicates(db, changed, id);
     if (warnings.length > 0) return held(warnings);
   }
   const serverRow = statement(db, 'SELECT server_json FROM pet WHERE id = ?').get(id) as {
@@ -304,7 +304,7 @@ export function createPerson(
     const warnings = [
       ...findPersonDuplicates(db, request),
       ...(surrendered ?? []).flatMap((item) =>
-        item.create ? findMicrochipDuplicates(db, (item.create as LocalFields).microchip_id) : [],
+        item.create ? findPetDuplicates(db, item.create as LocalFields) : [],
       ),
     ];
     if (warnings.length > 0) return held(warnings);

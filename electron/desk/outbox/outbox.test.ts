@@ -155,6 +155,35 @@ describe('outcomes by status', () => {
 });
 
 describe('local writes', () => {
+  it("holds a new pet whose shelter id is another pet's, however its zeros and case are typed", () => {
+    const dog = {
+      name: 'Biscuit',
+      species: 'dog',
+      age_category: 'young',
+      sex: 'male',
+      size: 'small',
+      status: 'intake',
+      health: 'good',
+    };
+    for (const typed of ['A-17', 'a-0017', 'A17']) {
+      const held = outbox.createPet({ ...dog, custom_id: typed });
+      expect(held, typed).toMatchObject({
+        status: 'duplicates',
+        warnings: [
+          {
+            kind: 'shelter-id',
+            existingId: pet.id,
+            message: `Shelter id ${typed} is already on pet "${pet.name}" (A-17). Check the id, or save anyway to keep both.`,
+          },
+        ],
+      });
+    }
+    expect(outbox.createPet({ ...dog, custom_id: 'B-17' }).status).toBe('queued');
+    // The pet's own id is no duplicate of itself.
+    expect(outbox.updatePet(pet.id, { custom_id: 'A-0017' }).status).toBe('queued');
+    expect(outbox.createPet({ ...dog, custom_id: 'A-17' }, { force: true }).status).toBe('queued');
+  });
+
   it('names every bad field, accepts local ids where pet UUIDs go, and refuses unknown local pets', () => {
     expect(() => outbox.createPet({ name: '', species: 'dragon' })).toThrow(/name.*species|species.*name/s);
     expect(() =>
