@@ -83,12 +83,17 @@ for (const timezoneId of ['America/Los_Angeles', 'Pacific/Auckland']) {
         Size: 'Small',
         Health: 'Good',
       });
+      const birthday = form.getByRole('textbox', { name: 'Birthday' });
+      await birthday.fill('3/14/2024');
+      await birthday.press('Tab');
+      await expect(birthday).toHaveValue('14 Mar 2024');
       await form.getByRole('button', { name: 'Save intake' }).click();
       await expect(async () => {
-        const { pets } = await server.api<{ pets: { custom_field_data: Record<string, unknown> }[] }>(
-          '/pets?search=Vaccinated%20Vera&limit=5',
-        );
+        const { pets } = await server.api<{
+          pets: { custom_field_data: Record<string, unknown>; age_birthday: string | null }[];
+        }>('/pets?search=Vaccinated%20Vera&limit=5');
         expect(pets.map((pet) => pet.custom_field_data.last_vaccination)).toEqual(['2026-05-14']);
+        expect(pets.map((pet) => pet.age_birthday?.slice(0, 10))).toEqual(['2024-03-14']);
       }).toPass({ timeout: 30_000 });
     });
   });

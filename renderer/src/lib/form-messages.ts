@@ -16,6 +16,7 @@ const LABELS: Record<string, string> = {
   custom_id: 'shelter id',
   adoption_fee: 'adoption fee',
   intake_date: 'intake date',
+  age_birthday: 'birthday',
   age_years: 'age in years',
   age_months: 'age in months',
   email: 'email address',

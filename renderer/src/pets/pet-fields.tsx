@@ -111,6 +111,14 @@ export function PetFields({
             error={errors.intake_date}
             data-field="intake_date"
           />
+          <CalendarDateInput
+            label="Birthday"
+            description="If known, even roughly"
+            value={draft.age_birthday}
+            onChange={(day) => set('age_birthday', day)}
+            error={errors.age_birthday}
+            data-field="age_birthday"
+          />
           {text('age_years', 'Age (years)')}
           {text('age_months', 'Age (months)')}
           {text('weight', 'Weight', { placeholder: 'e.g. 12 kg' })}

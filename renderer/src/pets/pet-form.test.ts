@@ -150,6 +150,16 @@ describe('edit form', () => {
     });
   });
 
+  it('sends a birthday as its calendar day, and changes it but never clears it', () => {
+    const original = draftFromPet({ ...pet, age_birthday: '2024-03-14T00:00:00.000Z' });
+    expect(original.age_birthday).toBe('2024-03-14');
+    expect(buildPetUpdate(original, { ...original, age_birthday: '2024-03-15' })).toEqual({
+      ok: true,
+      fields: { age_birthday: '2024-03-15T00:00:00Z' },
+    });
+    expect(buildPetUpdate(original, { ...original, age_birthday: '' })).toEqual({ ok: 'unchanged' });
+  });
+
   it('says unchanged when nothing differs, and clears a removed value', () => {
     const original = draftFromPet(pet);
     expect(buildPetUpdate(original, { ...original })).toEqual({ ok: 'unchanged' });

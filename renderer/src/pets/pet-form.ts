@@ -23,6 +23,8 @@ export interface PetDraft {
   weight: string;
   coat_length: string;
   intake_date: string;
+  /** The calendar day of birth, `YYYY-MM-DD`, or '' when not known. */
+  age_birthday: string;
   show_public: boolean;
   spayed: boolean;
   good_with: string[];
@@ -55,6 +57,7 @@ export function emptyPetDraft(today: Date = new Date()): PetDraft {
     weight: '',
     coat_length: '',
     intake_date: localToday(today),
+    age_birthday: '',
     show_public: false,
     spayed: false,
     good_with: [],
@@ -91,6 +94,7 @@ export function draftFromPet(pet: Record<string, unknown>): PetDraft {
     weight: text(pet.weight),
     coat_length: text(pet.coat_length),
     intake_date: calendarDate(text(pet.intake_date)) ?? '',
+    age_birthday: calendarDate(text(pet.age_birthday)) ?? '',
     show_public: pet.show_public === true,
     spayed: pet.spayed === true,
     good_with: list(pet.good_with),
@@ -142,6 +146,7 @@ function toApiFields(draft: PetDraft): Record<string, unknown> {
   if (draft.breed.trim() !== '') fields.breed = splitList(draft.breed);
   if (draft.color.trim() !== '') fields.color = splitList(draft.color);
   if (draft.intake_date !== '') fields.intake_date = calendarDateToApi(draft.intake_date);
+  if (draft.age_birthday !== '') fields.age_birthday = calendarDateToApi(draft.age_birthday);
   fields.show_public = draft.show_public;
   fields.spayed = draft.spayed;
   if (draft.good_with.length > 0) fields.good_with = draft.good_with;
@@ -223,7 +228,8 @@ export function buildPetUpdate(
     if (key in after) changed[key] = after[key];
     else if (key === 'custom_field_data') changed[key] = {};
     else if (Array.isArray(before[key])) changed[key] = [];
-    else if (key !== 'intake_date') changed[key] = '';
+    // The API takes a date or nothing: a date once given is changed, not cleared.
+    else if (key !== 'intake_date' && key !== 'age_birthday') changed[key] = '';
   }
   if (Object.keys(changed).length === 0 && draft.status_change_notes.trim() === '')
     return { ok: 'unchanged' };
