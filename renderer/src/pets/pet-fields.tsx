@@ -44,6 +44,16 @@ export function PetFields({
       {...extra}
     />
   );
+  const day = (key: 'intake_date' | 'age_birthday', label: string, description: string) => (
+    <CalendarDateInput
+      label={label}
+      description={description}
+      value={draft[key]}
+      onChange={(picked) => set(key, picked)}
+      error={errors[key]}
+      data-field={key}
+    />
+  );
   const select = (
     key: 'species' | 'age_category' | 'sex' | 'size' | 'health' | 'status',
     label: string,
@@ -103,22 +113,8 @@ export function PetFields({
           {text('microchip_id', 'Microchip', { description: 'Digits on the scanner' })}
           {text('custom_id', 'Shelter id', { description: 'Your own reference, e.g. RAR-000123' })}
           {text('adoption_fee', 'Adoption fee', { description: 'Leave empty to use the fee rules' })}
-          <CalendarDateInput
-            label="Intake date"
-            description="The day it arrived at the shelter"
-            value={draft.intake_date}
-            onChange={(day) => set('intake_date', day)}
-            error={errors.intake_date}
-            data-field="intake_date"
-          />
-          <CalendarDateInput
-            label="Birthday"
-            description="If known, even roughly"
-            value={draft.age_birthday}
-            onChange={(day) => set('age_birthday', day)}
-            error={errors.age_birthday}
-            data-field="age_birthday"
-          />
+          {day('intake_date', 'Intake date', 'The day it arrived at the shelter')}
+          {day('age_birthday', 'Birthday', 'If known, even roughly')}
           {text('age_years', 'Age (years)')}
           {text('age_months', 'Age (months)')}
           {text('weight', 'Weight', { placeholder: 'e.g. 12 kg' })}

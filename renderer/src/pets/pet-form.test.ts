@@ -29,6 +29,16 @@ afterEach(() => {
   env.TZ = originalZone;
 });
 
+/** A new cat's answers to the required choices. */
+const basics = {
+  name: 'Biscuit',
+  species: 'cat',
+  age_category: 'adult',
+  sex: 'female',
+  size: 'small',
+  health: 'good',
+};
+
 describe('new pet form', () => {
   // West and east of UTC: late afternoon in California is already tomorrow in UTC, early morning in Auckland
   // still yesterday.
@@ -60,12 +70,7 @@ describe('new pet form', () => {
   it('builds a body the contract accepts, lists split and empty text left out', () => {
     const result = buildPetCreate({
       ...emptyPetDraft(new Date('2026-11-21T10:00:00Z')),
-      name: 'Biscuit',
-      species: 'cat',
-      age_category: 'adult',
-      sex: 'female',
-      size: 'small',
-      health: 'good',
+      ...basics,
       breed: 'Tabby,  Domestic shorthair ,',
       custom_field_data: { kennel: 'A1', rabies_tag: '' },
     });
@@ -90,15 +95,6 @@ describe('new pet form', () => {
 });
 
 describe('numbers typed in text fields', () => {
-  const basics = {
-    name: 'Biscuit',
-    species: 'cat',
-    age_category: 'adult',
-    sex: 'female',
-    size: 'small',
-    health: 'good',
-  };
-
   it('takes an amount, whole ages and a weight with its unit', () => {
     for (const [adoption_fee, age_years, age_months, weight] of [
       ['150', '3', '4', '12 kg'],
