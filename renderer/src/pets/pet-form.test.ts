@@ -122,7 +122,7 @@ describe('numbers typed in text fields', () => {
         adoption_fee: 'must be an amount, such as 150 or 150.00 (leave it empty to use the fee rules)',
         age_years: 'must be a whole number, such as 3',
         age_months: 'must be a whole number, such as 4',
-        weight: 'must be a number with its unit, such as 12 kg',
+        weight: 'must start with a number, such as 12 kg or 12.5',
       },
     });
     // An edit checks what it sends: a fee the server already holds as text does not block a status change.

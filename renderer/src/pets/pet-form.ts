@@ -172,7 +172,7 @@ const NUMBER_FIELDS: Record<string, { pattern: RegExp; message: string }> = {
   age_months: { pattern: /^\d{1,3}$/, message: 'must be a whole number, such as 4' },
   weight: {
     pattern: /^\d+(?:[.,]\d+)?\s*\p{L}*\.?$/u,
-    message: 'must be a number with its unit, such as 12 kg',
+    message: 'must start with a number, such as 12 kg or 12.5',
   },
 };
 
