@@ -19,7 +19,9 @@ test('standalone: a sign-up shows on the person and the pet, and the person is e
     const form = page.getByRole('form', { name: 'New person' });
     await form.getByLabel('Name').fill('Rosa Marsh');
     await form.getByLabel('Email').fill('rosa.marsh@example.org');
-    // The shelter marked Type of home required: a sign-up without it is refused at that field.
+    // The shelter marked Type of home required: a sign-up without it is refused at that field (once the shelter's
+    // fields have reached the form: a new desk has them after its first sync).
+    await expect(form.getByRole('combobox', { name: 'Type of home' })).toBeVisible({ timeout: 30_000 });
     await form.getByRole('button', { name: 'Save adopter' }).click();
     const homeRequired = 'Please answer “Type of home”.';
     await expect(form.getByRole('alert')).toContainText(homeRequired);
