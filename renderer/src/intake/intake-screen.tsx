@@ -8,7 +8,6 @@ import { ScreenHeader } from '../components/screen-header';
 import { useMetadataQuery } from '../lib/live-data';
 import { scrollBehavior } from '../lib/motion';
 import { useRememberedState } from '../lib/remembered';
-import { missingCustomFields } from '../lib/required-custom-fields';
 import { useOutboxWrite } from '../lib/use-outbox-write';
 import { PetDrawer } from '../pets/pet-drawer';
 import { buildPetCreate, emptyPetDraft, type PetDraft } from '../pets/pet-form';
@@ -26,11 +25,8 @@ export function IntakeScreen() {
   const [openId, setOpenId] = useState<string | null>(null);
 
   async function save(force: boolean) {
-    const built = buildPetCreate(draft);
-    const missing = missingCustomFields(fields.data?.fields ?? [], draft.custom_field_data);
-    if (!built.ok || Object.keys(missing).length > 0) {
-      return showInvalid({ ...(built.ok ? {} : built.errors), ...missing });
-    }
+    const built = buildPetCreate(draft, fields.data?.fields);
+    if (!built.ok) return showInvalid(built.errors);
     const queued = await submit(() => api.call('outbox.createPet', { fields: built.fields, force }));
     if (!queued) return;
     setSaved((previous) => [{ id: queued.entityId, name: draft.name.trim() }, ...previous]);

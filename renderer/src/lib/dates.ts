@@ -63,8 +63,15 @@ const MONTHS = [
   'december',
 ];
 
+/** The desk language's order, read once: a typed date is read on every keystroke. */
+let deskDayFirst: boolean | undefined;
+
 /** Whether the desk's language writes the day before the month (`28/11/2026`), as its own date format shows. */
 export function localeDayFirst(locale?: string): boolean {
+  if (locale === undefined) {
+    deskDayFirst ??= localeDayFirst(Intl.DateTimeFormat().resolvedOptions().locale);
+    return deskDayFirst;
+  }
   const parts = new Intl.DateTimeFormat(locale).formatToParts(new Date(2026, 10, 28));
   const order = parts.map((part) => part.type);
   return order.indexOf('day') < order.indexOf('month');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { CustomField } from '../../../shared/contract';
 import { buildPersonRequest, emptyPersonDraft } from './person-form-state';
 
 const PET = '3f1c2a4e-0b5d-4c6e-8f70-112233445566';
@@ -60,6 +61,25 @@ describe('person sign-up form', () => {
         pets: [{ pet_id: PET, reason: 'Moving abroad' }],
       },
     });
+  });
+
+  it("asks an adopter the shelter's questions marked required, after the contract's", () => {
+    const home = {
+      field_key: 'home_type',
+      label: 'Type of home',
+      field_type: 'select',
+      required: true,
+      hidden: false,
+    } as CustomField;
+    const result = buildPersonRequest({ ...emptyPersonDraft(), name: '' }, [home]);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(Object.entries(result.errors)).toEqual([
+      ['name', 'must not be empty'],
+      ['custom_field_data.home_type', 'Please answer “Type of home”.'],
+    ]);
+    const answered = { ...emptyPersonDraft(), name: 'Ana', custom_field_data: { home_type: 'House' } };
+    expect(buildPersonRequest(answered, [home]).ok).toBe(true);
   });
 
   it('refuses a capacity that is not a number', () => {

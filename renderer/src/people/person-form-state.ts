@@ -1,5 +1,11 @@
-import { MAX_APPLICATION_PETS, personCreateSchema, toFieldErrors } from '../../../shared/contract';
+import {
+  type CustomField,
+  MAX_APPLICATION_PETS,
+  personCreateSchema,
+  toFieldErrors,
+} from '../../../shared/contract';
 import type { FieldMessages } from '../lib/form-messages';
+import { missingCustomFields } from '../lib/required-custom-fields';
 
 export const PERSON_FORM_TYPES = ['adopter', 'foster', 'volunteer', 'surrender'] as const;
 export type PersonFormType = (typeof PERSON_FORM_TYPES)[number];
@@ -42,11 +48,12 @@ export function emptyPersonDraft(type: PersonFormType = 'adopter'): PersonDraft 
 
 /**
  * The POST /api/people request of the form, or messages per field. The person is checked with
- * `personCreateSchema`; the application separately, because pets created on this desk still have local ids
- * (the desk swaps in the server id before sending).
+ * `personCreateSchema` and for the shelter's own fields marked required in `customFields`; the application
+ * separately, because pets created on this desk still have local ids (the desk swaps in the server id before sending).
  */
 export function buildPersonRequest(
   draft: PersonDraft,
+  customFields: readonly CustomField[] = [],
 ): { ok: true; request: Record<string, unknown> } | { ok: false; errors: FieldMessages } {
   const request: Record<string, unknown> = { type: draft.type, name: draft.name.trim() };
   for (const key of ['email', 'phone', 'address'] as const) {
@@ -88,6 +95,8 @@ export function buildPersonRequest(
       ...(draft.reason.trim() !== '' && { reason: draft.reason.trim() }),
     }));
   }
+  // Last, as they come last on the form (the summary lists messages in order).
+  Object.assign(errors, missingCustomFields(customFields, draft.custom_field_data));
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, request };
 }

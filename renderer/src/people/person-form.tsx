@@ -21,7 +21,6 @@ import { DuplicateWarnings } from '../components/duplicate-warnings';
 import { FormErrorSummary } from '../components/form-error-summary';
 import { MarkdownText } from '../components/markdown-text';
 import { useMetadataQuery } from '../lib/live-data';
-import { missingCustomFields } from '../lib/required-custom-fields';
 import { useOutboxWrite } from '../lib/use-outbox-write';
 import { optionsOf } from '../lib/words';
 import { PetPicker } from '../pets/pet-picker';
@@ -90,11 +89,9 @@ export function PersonForm({
   const showCustom = applies && (fields.data?.fields ?? []).some((field) => !field.hidden);
 
   async function save(force: boolean) {
-    const built = buildPersonRequest(draft);
-    const missing = showCustom ? missingCustomFields(fields.data?.fields ?? [], draft.custom_field_data) : {};
-    if (!built.ok || Object.keys(missing).length > 0) {
-      return showInvalid({ ...(built.ok ? {} : built.errors), ...missing });
-    }
+    // The shelter's questions are asked of adopters and fosters only.
+    const built = buildPersonRequest(draft, showCustom ? fields.data?.fields : []);
+    if (!built.ok) return showInvalid(built.errors);
     const queued = await submit(() => api.call('outbox.createPerson', { request: built.request, force }));
     if (queued) {
       onSaved({

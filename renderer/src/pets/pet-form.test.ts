@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { CustomField } from '../../../shared/contract';
 import { buildPetCreate, buildPetUpdate, draftFromPet, emptyPetDraft } from './pet-form';
 
 const pet = {
@@ -65,6 +66,24 @@ describe('new pet form', () => {
       'species',
     ]);
     expect(result.errors.species).toBe('is required');
+  });
+
+  it("asks for the shelter's own fields marked required, after the contract's", () => {
+    const kennel = {
+      field_key: 'kennel',
+      label: 'Kennel',
+      field_type: 'text',
+      required: true,
+      hidden: false,
+    } as CustomField;
+    const result = buildPetCreate({ ...emptyPetDraft(), ...basics, name: '' }, [kennel]);
+    expect(result).toEqual({
+      ok: false,
+      errors: { name: 'is required', 'custom_field_data.kennel': 'Please answer “Kennel”.' },
+    });
+    expect(
+      buildPetCreate({ ...emptyPetDraft(), ...basics, custom_field_data: { kennel: 'B2' } }, [kennel]).ok,
+    ).toBe(true);
   });
 
   it('builds a body the contract accepts, lists split and empty text left out', () => {

@@ -1,6 +1,13 @@
-import { type FieldError, petCreateSchema, petUpdateSchema, toFieldErrors } from '../../../shared/contract';
+import {
+  type CustomField,
+  type FieldError,
+  petCreateSchema,
+  petUpdateSchema,
+  toFieldErrors,
+} from '../../../shared/contract';
 import { calendarDate, calendarDateToApi, localToday } from '../lib/dates';
 import type { FieldMessages } from '../lib/form-messages';
+import { missingCustomFields } from '../lib/required-custom-fields';
 
 /** The pet form's state: what the inputs hold (lists as comma-separated text, dates as YYYY-MM-DD). */
 export interface PetDraft {
@@ -195,13 +202,20 @@ function byField(errors: FieldError[]): FieldMessages {
   return messages;
 }
 
-/** The POST body of a new pet, or the messages to show beside each bad field (checked with `petCreateSchema`). */
+/**
+ * The POST body of a new pet, or the messages to show beside each bad field (checked with `petCreateSchema`, and for
+ * the shelter's own fields marked required in `customFields`).
+ */
 export function buildPetCreate(
   draft: PetDraft,
+  customFields: readonly CustomField[] = [],
 ): { ok: true; fields: Record<string, unknown> } | { ok: false; errors: FieldMessages } {
   const fields = toApiFields(draft);
   const parsed = petCreateSchema.safeParse(fields);
-  const errors = formMessages(parsed.success ? [] : toFieldErrors(parsed.error, fields), fields);
+  const errors = {
+    ...formMessages(parsed.success ? [] : toFieldErrors(parsed.error, fields), fields),
+    ...missingCustomFields(customFields, draft.custom_field_data),
+  };
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, fields };
 }
