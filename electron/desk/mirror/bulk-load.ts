@@ -34,6 +34,7 @@ const BULK_DEFERRED_INDEXES: Record<EntityType, readonly string[]> = {
     'pet_custom_id',
     'pet_custom_number',
     'pet_microchip_key',
+    'pet_microchip_grouped',
   ],
   person: [
     'person_list_name',
