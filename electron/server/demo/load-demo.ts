@@ -99,6 +99,12 @@ const photosSchema = z.object({
 const INTAKE_SPAN_DAYS = 540;
 
 /** The calendar day `days` after a `YYYY-MM-DD` day (arithmetic on the day numbers, no time zone involved). */
+/** A mix of two breeds: the second drawn again as the next one in the list when it came out the same as the first. */
+export function twoBreeds(first: string, second: string, breeds: readonly string[]): [string, string] {
+  if (second !== first) return [first, second];
+  return [first, breeds[(breeds.indexOf(first) + 1) % breeds.length] ?? second];
+}
+
 export function addDays(day: string, days: number): string {
   const [year, month, date] = day.split('-').map(Number) as [number, number, number];
   const shifted = new Date(Date.UTC(year, month - 1, date + days));
@@ -278,9 +284,8 @@ export function loadDemoShelter(
       const roll = random();
       const species = roll < 0.55 ? 'dog' : roll < 0.9 ? 'cat' : 'rabbit';
       const name = pick(catalogue.names);
-      const breed = chance(0.25)
-        ? [pick(catalogue.breeds[species]), pick(catalogue.breeds[species])]
-        : [pick(catalogue.breeds[species])];
+      const breeds = catalogue.breeds[species];
+      const breed = chance(0.25) ? twoBreeds(pick(breeds), pick(breeds), breeds) : [pick(breeds)];
       const fill = (text: string) =>
         text
           .replaceAll('{name}', name)

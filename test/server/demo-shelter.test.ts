@@ -1,0 +1,42 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApiServer } from '../../electron/server';
+import { twoBreeds } from '../../electron/server/demo/load-demo';
+import { tempDir } from '../temp-mirror';
+
+/** What a new user meets first: the demo shelter's pets read as a real shelter's would. */
+const folder = tempDir('demo-shelter-');
+let pets: Array<{ name: string; breed: string; intake_date: string | null; adopted_on: string | null }>;
+
+beforeAll(async () => {
+  const dataDir = path.join(folder.dir, 'server');
+  const server = await startApiServer({ dataDir, demo: true, demoPets: 3000, writeKey: 'demo-test-write-key' });
+  await server.close();
+  const db = new Database(path.join(dataDir, 'server.sqlite'), { readonly: true });
+  pets = db.prepare('SELECT name, breed, intake_date, adopted_on FROM pets').all() as typeof pets;
+  db.close();
+}, 60_000);
+
+afterAll(() => folder.remove());
+
+describe('the demo shelter', () => {
+  it('never lists a breed twice in one pet (a mix is two different breeds)', () => {
+    const mixes = pets.map((pet) => JSON.parse(pet.breed) as string[]).filter((breed) => breed.length > 1);
+    expect(mixes.length).toBeGreaterThan(100);
+    expect(mixes.filter(([first, second]) => first === second)).toEqual([]);
+  });
+
+  it('has every adopted pet taken in before it was adopted', () => {
+    const adopted = pets.filter((pet) => pet.adopted_on !== null);
+    expect(adopted.length).toBeGreaterThan(100);
+    // Calendar dates compared as text: intake_date is stored as the day at midnight UTC.
+    expect(adopted.filter((pet) => (pet.intake_date ?? '').slice(0, 10) >= (pet.adopted_on ?? ''))).toEqual([]);
+  });
+
+  it('draws the second breed of a mix again as the next one in the list when it matched the first', () => {
+    expect(twoBreeds('Beagle', 'Boxer', ['Beagle', 'Boxer'])).toEqual(['Beagle', 'Boxer']);
+    expect(twoBreeds('Beagle', 'Beagle', ['Beagle', 'Boxer'])).toEqual(['Beagle', 'Boxer']);
+    expect(twoBreeds('Boxer', 'Boxer', ['Beagle', 'Boxer'])).toEqual(['Boxer', 'Beagle']);
+  });
+});
