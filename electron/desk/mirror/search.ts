@@ -56,6 +56,8 @@ const COLUMNS: Record<Table, readonly string[]> = {
 };
 
 const LETTERS = /^\p{L}+$/u;
+/** Digits, in one run or in groups joined by dashes (a word has no spaces), as part of a microchip is typed. */
+const DIGITS_OF_A_CHIP = /^\d+(?:-\d+)*$/;
 /** Digits in groups joined by dashes, as a microchip is often printed. */
 const DIGIT_GROUPS = /^\d+(?:-\d+)+$/;
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -251,6 +253,14 @@ export function searchClause(
     if (table === 'pet') {
       sources.push('SELECT rowid FROM pet_words WHERE pet_words MATCH ?');
       params.push(options.map((option) => `${quote(option)}*`).join(' OR '));
+      // Digits read off a scanner or a card (`123456`, `000 123`) within a chip stored in groups, whatever its
+      // separators: the trigram index holds that chip as typed, so its small index of keys is read.
+      if (DIGITS_OF_A_CHIP.test(lower)) {
+        sources.push(
+          `SELECT seq FROM pet WHERE ${GROUPED_MICROCHIP_SQL} AND instr(${MICROCHIP_KEY_SQL}, ?) > 0`,
+        );
+        params.push(microchipKey(lower));
+      }
     }
     if (watermark !== undefined) {
       sources.push(
