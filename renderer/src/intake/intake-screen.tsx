@@ -1,8 +1,9 @@
-import { Alert, Anchor, Button, Group, Paper, Stack } from '@mantine/core';
-import { IconInfoCircle, IconPlus } from '@tabler/icons-react';
+import { Button, Group, Paper, Stack } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useDesk } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
+import { FirstSyncNotice } from '../components/first-sync-notice';
 import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
 import { useMetadataQuery } from '../lib/live-data';
@@ -53,13 +54,10 @@ export function IntakeScreen() {
           />
         ))}
         {fields.data && fields.data.fetchedAt === null && (
-          <Alert color="blue" variant="light" icon={<IconInfoCircle />}>
+          <FirstSyncNotice>
             Your shelter’s own fields arrive with the first sync. You can record the intake now and add them
-            later.{' '}
-            <Anchor href="#/settings" size="sm">
-              Connect under Settings
-            </Anchor>
-          </Alert>
+            later.
+          </FirstSyncNotice>
         )}
         <Paper withBorder radius="lg" p="xl">
           <form

@@ -18,6 +18,7 @@ import { useDesk } from '../bridge/hooks';
 import { CustomFieldInputs } from '../components/custom-field-inputs';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { DuplicateWarnings } from '../components/duplicate-warnings';
+import { FirstSyncNotice } from '../components/first-sync-notice';
 import { FormErrorSummary } from '../components/form-error-summary';
 import { MarkdownText } from '../components/markdown-text';
 import { useMetadataQuery } from '../lib/live-data';
@@ -141,6 +142,13 @@ export function PersonForm({
             error={errors.capacity}
             data-field="capacity"
           />
+        )}
+        {applies && fields.data?.fetchedAt === null && (
+          <FirstSyncNotice>
+            Your shelter’s questions for {draft.type === 'adopter' ? 'adopters' : 'fosters'} arrive with the
+            first sync, so the ones it requires cannot be asked yet. You can sign them up now and add the
+            answers later.
+          </FirstSyncNotice>
         )}
         {showCustom && (
           <Stack gap="xs">

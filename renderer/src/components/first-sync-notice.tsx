@@ -1,0 +1,18 @@
+import { Alert, Anchor } from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+
+/**
+ * Says what a form cannot ask yet on a desk that has not synced (the shelter's own fields come with the first sync),
+ * that the record can be saved anyway, and where to connect.
+ */
+export function FirstSyncNotice({ children }: { children: ReactNode }) {
+  return (
+    <Alert color="blue" variant="light" icon={<IconInfoCircle />}>
+      {children}{' '}
+      <Anchor href="#/settings" size="sm">
+        Connect under Settings
+      </Anchor>
+    </Alert>
+  );
+}
