@@ -37,8 +37,9 @@ for (const timezoneId of ['America/Los_Angeles', 'Pacific/Auckland']) {
       const [year, month, day] = today as [number, number, number];
       await nav.getByRole('link', { name: 'Intake' }).click();
       const form = page.getByRole('form', { name: 'New pet' });
+      // In the order of the desk's language (en-US here), as the list and the drawer print dates.
       await expect(form.getByRole('textbox', { name: 'Intake date' })).toHaveValue(
-        `${day} ${MONTHS[month]} ${year}`,
+        `${MONTHS[month]} ${day}, ${year}`,
       );
       await shoot(page, testInfo, `intake-${timezoneId.replace('/', '-')}`, false);
     });
@@ -53,27 +54,27 @@ for (const timezoneId of ['America/Los_Angeles', 'Pacific/Auckland']) {
       await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Intake' }).click();
       const form = page.getByRole('form', { name: 'New pet' });
       const vaccination = form.getByRole('textbox', { name: 'Last vaccination' });
-      // The library's input (no native mm/dd/yyyy field), in the intake date's format.
+      // The library's input (no native mm/dd/yyyy field), in the intake date's format (the desk language's order).
       await expect(vaccination).not.toHaveAttribute('type', 'date');
       await expect(vaccination).toHaveAttribute('placeholder', 'Pick a day');
       await vaccination.fill('14 May 2026');
       await vaccination.press('Tab');
-      await expect(vaccination).toHaveValue('14 May 2026');
+      await expect(vaccination).toHaveValue('May 14, 2026');
       await shoot(page, testInfo, `custom-date-${timezoneId.replace('/', '-')}`);
       // Typed as staff type dates: day first with dots, or by a day over 12; what names no day is said, not guessed.
       await vaccination.fill('28.11.2026');
       await vaccination.press('Tab');
-      await expect(vaccination).toHaveValue('28 Nov 2026');
+      await expect(vaccination).toHaveValue('Nov 28, 2026');
       await vaccination.fill('28.13.2026');
       await vaccination.press('Tab');
-      await expect(vaccination).toHaveValue('28 Nov 2026');
+      await expect(vaccination).toHaveValue('Nov 28, 2026');
       await expect(vaccination).toHaveAccessibleDescription(
         '“28.13.2026” is not a date the desk can read: type it like 28 Nov 2026 or 2026-11-28.',
       );
       await shoot(page, testInfo, `custom-date-unread-${timezoneId.replace('/', '-')}`);
       await vaccination.fill('14/05/2026');
       await vaccination.press('Tab');
-      await expect(vaccination).toHaveValue('14 May 2026');
+      await expect(vaccination).toHaveValue('May 14, 2026');
       await expect(vaccination).not.toHaveAccessibleDescription(/not a date/);
 
       await fillPetBasics(page, form, 'Vaccinated Vera', {
@@ -86,7 +87,7 @@ for (const timezoneId of ['America/Los_Angeles', 'Pacific/Auckland']) {
       const birthday = form.getByRole('textbox', { name: 'Birthday' });
       await birthday.fill('3/14/2024');
       await birthday.press('Tab');
-      await expect(birthday).toHaveValue('14 Mar 2024');
+      await expect(birthday).toHaveValue('Mar 14, 2024');
       await form.getByRole('button', { name: 'Save intake' }).click();
       await expect(async () => {
         const { pets } = await server.api<{
@@ -98,3 +99,28 @@ for (const timezoneId of ['America/Los_Angeles', 'Pacific/Auckland']) {
     });
   });
 }
+
+test.describe('dates in a language that writes the day first', () => {
+  test.use({ timezoneId: 'Europe/London', locale: 'en-GB' });
+
+  test('the list and the date input both put the day first', async ({ page, desk, server }) => {
+    test.setTimeout(120_000);
+    await postToServer(server, '/pets', {
+      ...catFields('Day First Cat'),
+      intake_date: '2026-05-14T00:00:00Z',
+    });
+    await connect(page, desk.url, server);
+    const nav = page.getByRole('navigation', { name: 'Sections' });
+    await nav.getByRole('link', { name: 'Pets' }).click();
+    await page.getByRole('textbox', { name: 'Search' }).fill('Day First Cat');
+    const row = page.getByRole('table', { name: 'Pets' }).getByRole('row', { name: 'Day First Cat' });
+    await expect(row).toContainText('14 May 2026');
+    await nav.getByRole('link', { name: 'Intake' }).click();
+    const vaccination = page
+      .getByRole('form', { name: 'New pet' })
+      .getByRole('textbox', { name: 'Last vaccination' });
+    await vaccination.fill('14/05/2026');
+    await vaccination.press('Tab');
+    await expect(vaccination).toHaveValue('14 May 2026');
+  });
+});

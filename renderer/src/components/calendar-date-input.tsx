@@ -8,7 +8,7 @@ import {
 } from '@mantine/dates';
 import { IconCalendar } from '@tabler/icons-react';
 import { useState } from 'react';
-import { calendarDate, localToday, readTypedDate } from '../lib/dates';
+import { calendarDate, localeDayFirst, localToday, readTypedDate } from '../lib/dates';
 
 /**
  * What both calendars show, readable in both schemes: their arrows named, no greyed days of the months around (2.2:1),
@@ -29,14 +29,17 @@ const CALENDAR = {
   weekendDays: [] as DayOfWeek[],
 };
 
-/** How the input shows its day (dayjs format): "26 Nov 2026". */
-const VALUE_FORMAT = 'D MMM YYYY';
+/**
+ * How the input shows its day (dayjs format), in the order of the desk's language like every date the desk prints
+ * (`formatCalendarDate`): "26 Nov 2026" where the day comes first, "Nov 26, 2026" where the month does.
+ */
+const valueFormat = () => (localeDayFirst() ? 'D MMM YYYY' : 'MMM D, YYYY');
 
 /**
- * The desk's one input for a date-only field (intake date, a shelter's own date fields): the day shown as
- * "26 Nov 2026", picked from a calendar or typed the ways staff type dates (`readTypedDate`). Its value is the
- * calendar day `YYYY-MM-DD` (the day at the start of a stored value such as `2026-11-26T00:00:00Z`), handed over as
- * that text: it never goes through a time zone. Typed text that names no day is not guessed at: the field keeps the
+ * The desk's one input for a date-only field (intake date, a shelter's own date fields): the day shown as the desk
+ * prints dates ("26 Nov 2026" or "Nov 26, 2026"), picked from a calendar or typed the ways staff type dates
+ * (`readTypedDate`). Its value is the calendar day `YYYY-MM-DD` (the day at the start of a stored value such as
+ * `2026-11-26T00:00:00Z`), handed over as that text: it never goes through a time zone. Typed text that names no day is not guessed at: the field keeps the
  * day it had and says what it could not read.
  */
 export function CalendarDateInput({
@@ -86,7 +89,7 @@ export function CalendarDateInput({
         onChange(calendarDate(picked) ?? '');
       }}
       dateParser={(typed) => readTypedDate(typed)}
-      valueFormat={VALUE_FORMAT}
+      valueFormat={valueFormat()}
     />
   );
 }
