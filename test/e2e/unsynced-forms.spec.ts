@@ -1,31 +1,47 @@
+import { audited } from './axe-audit';
 import { expect, test } from './desk-fixture';
 
 test('a desk that has not synced yet says the shelter’s own fields and questions come with the first sync, and saves anyway', async ({
   page,
   desk,
-}) => {
-  await page.goto(`${desk.url}#/intake`);
-  await expect(page.getByText('Your shelter’s own fields arrive with the first sync.')).toBeVisible();
+}, testInfo) => {
+  await audited(page, testInfo, async (check) => {
+    await page.goto(`${desk.url}#/intake`);
+    await expect(page.getByText('Your shelter’s own fields arrive with the first sync.')).toBeVisible();
+    await check('Intake before the first sync');
 
-  await page.goto(`${desk.url}#/people`);
-  await page.getByRole('button', { name: 'New adopter' }).click();
-  const form = page.getByRole('form', { name: 'New person' });
-  const signUpAs = (type: string) =>
-    form.getByRole('radiogroup', { name: 'Sign up as' }).getByText(type, { exact: true }).click();
-  const notice = form.getByText(/^Your shelter’s questions for adopters arrive with the first sync/);
-  await expect(notice).toBeVisible();
-  await expect(form.getByRole('link', { name: 'Connect under Settings' })).toHaveAttribute(
-    'href',
-    '#/settings',
-  );
-  await signUpAs('Foster');
-  await expect(form.getByText(/^Your shelter’s questions for fosters arrive/)).toBeVisible();
-  // Volunteers are not asked the shelter's questions.
-  await signUpAs('Volunteer');
-  await expect(form.getByText(/questions for .* arrive with the first sync/)).toHaveCount(0);
+    await page.goto(`${desk.url}#/people`);
+    await page.getByRole('button', { name: 'New adopter' }).click();
+    const form = page.getByRole('form', { name: 'New person' });
+    const signUpAs = (type: string) =>
+      form.getByRole('radiogroup', { name: 'Sign up as' }).getByText(type, { exact: true }).click();
+    const notice = form.getByText(/^Your shelter’s questions for adopters arrive with the first sync/);
+    await expect(notice).toBeVisible();
+    await check('Sign-up before the first sync');
+    await expect(form.getByRole('link', { name: 'Connect under Settings' })).toHaveAttribute(
+      'href',
+      '#/settings',
+    );
+    await signUpAs('Foster');
+    await expect(form.getByText(/^Your shelter’s questions for fosters arrive/)).toBeVisible();
+    // Volunteers are not asked the shelter's questions.
+    await signUpAs('Volunteer');
+    await expect(form.getByText(/questions for .* arrive with the first sync/)).toHaveCount(0);
 
-  await signUpAs('Adopter');
-  await form.getByLabel('Name').fill('Noor Haddad');
-  await form.getByRole('button', { name: 'Save adopter' }).click();
-  await expect(page.locator('[aria-label="Signed up Noor Haddad"]')).toContainText('Not sent yet');
+    await signUpAs('Adopter');
+    await form.getByLabel('Name').fill('Noor Haddad');
+    // A provider misspelt at a busy desk is pointed out once the field is left, and taken with one click.
+    const email = form.getByRole('textbox', { name: 'Email' });
+    await email.fill('noor@gmial.com');
+    await expect(form.getByText('Did you mean')).toHaveCount(0);
+    await email.press('Tab');
+    await expect(email).toHaveAccessibleDescription('Did you mean noor@gmail.com?');
+    await check('Sign-up, email provider misspelt');
+    await form.getByRole('button', { name: 'noor@gmail.com' }).click();
+    await expect(email).toHaveValue('noor@gmail.com');
+    await expect(email).toBeFocused();
+    await expect(form.getByText('Did you mean')).toHaveCount(0);
+    await form.getByRole('button', { name: 'Save adopter' }).click();
+    await expect(page.locator('[aria-label="Signed up Noor Haddad"]')).toContainText('Not sent yet');
+  });
 });
