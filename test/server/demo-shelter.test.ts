@@ -11,7 +11,12 @@ let pets: Array<{ name: string; breed: string; intake_date: string | null; adopt
 
 beforeAll(async () => {
   const dataDir = path.join(folder.dir, 'server');
-  const server = await startApiServer({ dataDir, demo: true, demoPets: 3000, writeKey: 'demo-test-write-key' });
+  const server = await startApiServer({
+    dataDir,
+    demo: true,
+    demoPets: 3000,
+    writeKey: 'demo-test-write-key',
+  });
   await server.close();
   const db = new Database(path.join(dataDir, 'server.sqlite'), { readonly: true });
   pets = db.prepare('SELECT name, breed, intake_date, adopted_on FROM pets').all() as typeof pets;
@@ -31,7 +36,9 @@ describe('the demo shelter', () => {
     const adopted = pets.filter((pet) => pet.adopted_on !== null);
     expect(adopted.length).toBeGreaterThan(100);
     // Calendar dates compared as text: intake_date is stored as the day at midnight UTC.
-    expect(adopted.filter((pet) => (pet.intake_date ?? '').slice(0, 10) >= (pet.adopted_on ?? ''))).toEqual([]);
+    expect(adopted.filter((pet) => (pet.intake_date ?? '').slice(0, 10) >= (pet.adopted_on ?? ''))).toEqual(
+      [],
+    );
   });
 
   it('draws the second breed of a mix again as the next one in the list when it matched the first', () => {
