@@ -32,6 +32,10 @@ test('connect, find a pet, change its status; it is pending, then on the server'
   const drawer = page.getByRole('dialog');
   await expect(drawer.getByRole('heading', { level: 2, name: target.name })).toBeVisible();
   await expect(drawer.getByRole('table', { name: 'Pet fields' })).toBeVisible();
+  // A connected desk says why it may not know of every application.
+  await expect(drawer.getByRole('region', { name: 'Applications' })).toContainText(
+    'No applications for this pet that this desk knows of. Applications made on other desks or on your website stay on the shelter’s server',
+  );
   await shoot(page, testInfo, 'pet-detail', false);
 
   const nextStatus = target.status === 'hold' ? 'available' : 'hold';

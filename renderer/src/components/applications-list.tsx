@@ -4,7 +4,7 @@ import { useLocation } from 'wouter';
 import type { PersonApplication } from '../../../shared/desk-api';
 import { useDeskQuery } from '../bridge/hooks';
 import { formatMomentDate } from '../lib/dates';
-import { useReloadOnChange } from '../lib/live-data';
+import { useReloadOnChange, useStandalone } from '../lib/live-data';
 import { requestOpen } from '../lib/open-record';
 import { humanize } from '../lib/words';
 import { DeskErrorAlert } from './desk-error-alert';
@@ -20,6 +20,8 @@ export function ApplicationsList({ of, id }: { of: 'person' | 'pet'; id: string 
   const query = useDeskQuery(of === 'person' ? 'people.applications' : 'pets.applications', { id });
   useReloadOnChange(['pets', 'people', 'adopters', 'fosters'], query.reload);
   const [, navigate] = useLocation();
+  // A standalone desk is the shelter: it holds every application. A connected one is shown only those it sent.
+  const standalone = useStandalone();
   const openPet = (petId: string) => {
     navigate('/pets');
     requestOpen({ kind: 'pet', id: petId });
@@ -37,10 +39,10 @@ export function ApplicationsList({ of, id }: { of: 'person' | 'pet'; id: string 
       {!query.data && query.loading && <Loader size="sm" aria-label="Loading applications" />}
       {query.data?.length === 0 && (
         <Text size="sm" c="dimmed">
-          {of === 'person'
-            ? 'No applications from this person that this desk knows of.'
-            : 'No applications for this pet that this desk knows of.'}{' '}
-          A desk connected to a server sees the applications it sent itself; the server’s API lists no others.
+          {of === 'person' ? 'No applications from this person' : 'No applications for this pet'}
+          {standalone
+            ? '.'
+            : ' that this desk knows of. Applications made on other desks or on your website stay on the shelter’s server, which shows each desk only the ones it sent.'}
         </Text>
       )}
       {query.data?.map((application) => (
