@@ -75,7 +75,7 @@ export type OutboxConflict = z.infer<typeof outboxConflictSchema>;
 export const DUPLICATE_KINDS = ['microchip', 'shelter-id', 'email', 'name-phone'] as const;
 export const duplicateWarningSchema = z.object({
   kind: z.enum(DUPLICATE_KINDS),
-  /** One sentence naming the other record and how to go on anyway. */
+  /** One sentence naming the other record and what it shares with this one; each screen says how to go on. */
   message: z.string(),
   existingId: z.string(),
   existingName: z.string(),

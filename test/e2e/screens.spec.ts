@@ -118,6 +118,11 @@ test('offline at an event: an intake and an adopter with an application wait on 
   const duplicate = form.getByRole('alert').filter({ hasText: 'This may already be on the desk' });
   await expect(duplicate).toContainText(wanted.name);
   await expect(duplicate).not.toContainText(wanted.id);
+  // The warning names what is shared; what to do is said once, under it.
+  await expect(duplicate.getByRole('listitem')).toHaveText(
+    `Microchip ${wanted.microchip_id} is already on pet "${wanted.name}". Open ${wanted.name}`,
+  );
+  await expect(duplicate.getByText(/save it anyway/)).toHaveCount(1);
   await shoot(page, testInfo, 'intake-duplicate');
   await duplicate.getByRole('button', { name: 'Save anyway' }).click();
   await expect(page.locator('[aria-label="Saved intake Pebble"]')).toContainText('Not sent yet');

@@ -30,9 +30,7 @@ describe('npm run cli: pet, person, outbox', () => {
     expect(duplicate.code).toBe(3);
     expect(duplicate.stderr).toMatch(/--force/);
     // The sentence a volunteer reads on the desk, and the id the command line's user needs to look the pet up.
-    expect(duplicate.stderr).toMatch(
-      /Microchip 77 is already on pet "[^"]+"\. Check the chip number, .* \(id [\w-]+\)/,
-    );
+    expect(duplicate.stderr).toMatch(/Microchip 77 is already on pet "[^"]+"\. \(id [\w-]+\)/);
 
     const update = await cli(['pet', 'update', pet.entityId, '--json', '{"description":"From the CLI"}']);
     expect(update.code).toBe(0);

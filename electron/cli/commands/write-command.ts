@@ -102,7 +102,7 @@ export async function runWrite(
 function printWriteResult(result: LocalWriteResult, io: CliIo): number {
   if (result.status === 'duplicates') {
     io.stderr(
-      `Not saved: possible duplicate.\n${result.warnings.map((warning) => `  ${warning.message} (id ${warning.existingId})`).join('\n')}\nTo save anyway: the same command with --force\n`,
+      `Not saved: possible duplicate.\n${result.warnings.map((warning) => `  ${warning.message} (id ${warning.existingId})`).join('\n')}\nCheck the records named; if this is new all the same, save it with the same command and --force.\n`,
     );
     return 3;
   }

@@ -23,7 +23,7 @@ function findMicrochipDuplicates(db: MirrorDb, microchip: unknown, exceptId?: st
     kind: 'microchip' as const,
     existingId: row.id,
     existingName: row.name,
-    message: `Microchip ${microchip} is already on pet "${row.name}". Check the chip number, or save anyway to keep both.`,
+    message: `Microchip ${microchip} is already on pet "${row.name}".`,
   }));
 }
 
@@ -54,7 +54,7 @@ export function findShelterIdDuplicates(
     kind: 'shelter-id' as const,
     existingId: row.id,
     existingName: row.name,
-    message: `Shelter id ${typed} is already on pet "${row.name}" (${row.custom_id}). Check the id, or save anyway to keep both.`,
+    message: `Shelter id ${typed} is already on pet "${row.name}" (${row.custom_id}).`,
   }));
 }
 
@@ -89,7 +89,7 @@ export function findPersonDuplicates(
         kind: 'email',
         existingId: row.id,
         existingName: row.name,
-        message: `${row.name} (${row.type}) already has the email ${person.email}. Open that record instead, or save anyway to create another person.`,
+        message: `${row.name} (${row.type}) already has the email ${person.email}.`,
       });
     }
   }
@@ -106,7 +106,7 @@ export function findPersonDuplicates(
         kind: 'name-phone',
         existingId: row.id,
         existingName: row.name,
-        message: `${row.name} (${row.type}) has the same name and phone number. Open that record instead, or save anyway to create another person.`,
+        message: `${row.name} (${row.type}) has the same name and phone number.`,
       });
     }
   }

@@ -173,7 +173,7 @@ describe('local writes', () => {
           {
             kind: 'shelter-id',
             existingId: pet.id,
-            message: `Shelter id ${typed} is already on pet "${pet.name}" (A-17). Check the id, or save anyway to keep both.`,
+            message: `Shelter id ${typed} is already on pet "${pet.name}" (A-17).`,
           },
         ],
       });
