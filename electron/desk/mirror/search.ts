@@ -58,8 +58,6 @@ const COLUMNS: Record<Table, readonly string[]> = {
 const LETTERS = /^\p{L}+$/u;
 /** Digits, in one run or in groups joined by dashes (a word has no spaces), as part of a microchip is typed. */
 const DIGITS_OF_A_CHIP = /^\d+(?:-\d+)*$/;
-/** Digits in groups joined by dashes, as a microchip is often printed. */
-const DIGIT_GROUPS = /^\d+(?:-\d+)+$/;
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const quote = (word: string) => `"${word.replaceAll('"', '""')}"`;
 
@@ -246,7 +244,8 @@ export function searchClause(
         : typoAlternatives(lower, vocabulary(db, table));
     if (alternatives.length > 0) corrected = true;
     // Digits typed in groups (`999-888`) also find a microchip stored as one run of digits.
-    const chipDigits = table === 'pet' && DIGIT_GROUPS.test(lower) ? [microchipKey(lower)] : [];
+    const chipDigits =
+      table === 'pet' && lower.includes('-') && DIGITS_OF_A_CHIP.test(lower) ? [microchipKey(lower)] : [];
     const options = [lower, ...chipDigits, ...alternatives];
     const sources = [`SELECT rowid AS seq FROM ${table}_fts WHERE ${table}_fts MATCH ?`];
     params.push(options.map(quote).join(' OR '));

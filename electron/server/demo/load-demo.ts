@@ -98,13 +98,13 @@ const photosSchema = z.object({
 /** How far back the demo's intakes go, in days before today: the Overview's twelve months are all filled. */
 const INTAKE_SPAN_DAYS = 540;
 
-/** The calendar day `days` after a `YYYY-MM-DD` day (arithmetic on the day numbers, no time zone involved). */
 /** A mix of two breeds: the second drawn again as the next one in the list when it came out the same as the first. */
 export function twoBreeds(first: string, second: string, breeds: readonly string[]): [string, string] {
   if (second !== first) return [first, second];
   return [first, breeds[(breeds.indexOf(first) + 1) % breeds.length] ?? second];
 }
 
+/** The calendar day `days` after a `YYYY-MM-DD` day (arithmetic on the day numbers, no time zone involved). */
 export function addDays(day: string, days: number): string {
   const [year, month, date] = day.split('-').map(Number) as [number, number, number];
   const shifted = new Date(Date.UTC(year, month - 1, date + days));

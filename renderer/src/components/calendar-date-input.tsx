@@ -39,8 +39,8 @@ const valueFormat = () => (localeDayFirst() ? 'D MMM YYYY' : 'MMM D, YYYY');
  * The desk's one input for a date-only field (intake date, a shelter's own date fields): the day shown as the desk
  * prints dates ("26 Nov 2026" or "Nov 26, 2026"), picked from a calendar or typed the ways staff type dates
  * (`readTypedDate`). Its value is the calendar day `YYYY-MM-DD` (the day at the start of a stored value such as
- * `2026-11-26T00:00:00Z`), handed over as that text: it never goes through a time zone. Typed text that names no day is not guessed at: the field keeps the
- * day it had and says what it could not read.
+ * `2026-11-26T00:00:00Z`), handed over as that text: it never goes through a time zone. Typed text that names no day
+ * is not guessed at: the field keeps the day it had and says what it could not read.
  */
 export function CalendarDateInput({
   value,
