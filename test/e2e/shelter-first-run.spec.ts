@@ -34,6 +34,38 @@ test('"Run this shelter here" starts an empty standalone shelter', async ({ page
   await expect(page.getByText(/This shelter’s API on this PC: http:\/\/127\.0\.0\.1:\d+\/api/)).toBeVisible();
 });
 
+test('an empty standalone shelter never shows, even for a moment, the empty states of a connected desk', async ({
+  page,
+  desk,
+}) => {
+  await page.goto(desk.url);
+  await page.getByRole('button', { name: 'Start an empty shelter' }).click();
+  await expect(page).toHaveURL(/#\/overview$/, { timeout: 60_000 });
+  // The desk says which kind it is late: every empty state must wait for that answer rather than guess.
+  await page.route('**/desk/call/sync.connection.get', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await route.continue();
+  });
+  const connectLink = page.getByRole('link', { name: 'Connect to your shelter' });
+  for (const [screen, standaloneWords] of [
+    ['pets', 'No pets yet'],
+    ['people', 'No adopters here yet'],
+    ['fees', 'No fee rules yet'],
+    ['overview', 'Nothing to show yet'],
+  ] as const) {
+    await page.goto(`${desk.url}#/${screen}`);
+    await page.reload();
+    const shown = page.getByText(standaloneWords, { exact: true });
+    const deadline = Date.now() + 15_000;
+    while (!(await shown.isVisible())) {
+      expect(await connectLink.count(), `#/${screen} while the connection is unknown`).toBe(0);
+      expect(Date.now(), `#/${screen} shows "${standaloneWords}"`).toBeLessThan(deadline);
+      await page.waitForTimeout(50);
+    }
+    await expect(connectLink).toHaveCount(0);
+  }
+});
+
 test('"Connect to a server" tests the address and key before keeping them', async ({
   page,
   desk,

@@ -37,7 +37,7 @@ export function ApplicationsList({ of, id }: { of: 'person' | 'pet'; id: string 
       <Title order={4}>Applications</Title>
       {query.error && <DeskErrorAlert error={query.error} title="The applications did not load" />}
       {!query.data && query.loading && <Loader size="sm" aria-label="Loading applications" />}
-      {query.data?.length === 0 && (
+      {query.data?.length === 0 && standalone !== undefined && (
         <Text size="sm" c="dimmed">
           {of === 'person' ? 'No applications from this person' : 'No applications for this pet'}
           {standalone

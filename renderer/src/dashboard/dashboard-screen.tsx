@@ -33,7 +33,8 @@ export function DashboardScreen() {
     );
   }
   const data = dashboard.data;
-  if (!data) {
+  // Until the connection is known, which empty state applies is not.
+  if (!data || standalone === undefined) {
     return (
       <>
         {header}

@@ -39,7 +39,8 @@ export function FeesScreen() {
       </>
     );
   }
-  if (!fees.data) {
+  // Until the connection is known, which empty state applies is not.
+  if (!fees.data || standalone === undefined) {
     return (
       <>
         {header}

@@ -93,7 +93,7 @@ export function PeopleScreen() {
             </Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="adopter">
-            {counts.data?.adopters === 0 ? (
+            {counts.data?.adopters === 0 && standalone !== undefined ? (
               standalone ? (
                 <EmptyState icon={IconHeartHandshake} title="No adopters here yet">
                   This desk runs your shelter (standalone mode). Sign up your first adopter with “New adopter”
@@ -115,7 +115,7 @@ export function PeopleScreen() {
             )}
           </Tabs.Panel>
           <Tabs.Panel value="foster">
-            {counts.data?.fosters === 0 ? (
+            {counts.data?.fosters === 0 && standalone !== undefined ? (
               standalone ? (
                 <EmptyState icon={IconHome} title="No fosters here yet">
                   This desk runs your shelter (standalone mode). Add your first foster home with “New foster”

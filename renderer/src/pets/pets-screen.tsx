@@ -79,7 +79,7 @@ export function PetsScreen() {
     />
   );
 
-  if (total === 0 && !filling) {
+  if (total === 0 && !filling && standalone !== undefined) {
     return (
       <>
         {header}
