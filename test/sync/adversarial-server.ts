@@ -110,6 +110,11 @@ export class AdversarialServer {
   options: AdversarialOptions;
   private server: http.Server | undefined;
   private random: () => number;
+  /**
+   * With a seed, record ids come from it too (their own stream): with shared stamps the list is ordered by id. Without
+   * one, ids are random, so two servers of one test hold different records.
+   */
+  private readonly idRandom: (() => number) | undefined;
   private requestNo = 0;
   private lastStamp = 0;
   /** Where a `clockTickMs` clock starts. */
@@ -124,6 +129,7 @@ export class AdversarialServer {
   constructor(options: AdversarialOptions = {}) {
     this.options = options;
     this.random = prng(options.seed ?? 1);
+    this.idRandom = options.seed === undefined ? undefined : prng(options.seed ^ 0x1d5eed);
     this.clockStart = Date.now() + (options.clockOffsetMs ?? 0);
   }
 
@@ -160,6 +166,19 @@ export class AdversarialServer {
     if (id) this.updatePet(id, { description: `changed at request ${this.requestNo}` });
   }
 
+  /** A version 4 UUID drawn from the seed, so a seed replays which record a list page shows where. */
+  private nextId(): string {
+    const draw = this.idRandom;
+    if (!draw) return randomUUID();
+    const hex = Array.from({ length: 4 }, () =>
+      Math.floor(draw() * 2 ** 32)
+        .toString(16)
+        .padStart(8, '0'),
+    ).join('');
+    const variant = ((Number.parseInt(hex[16] as string, 16) & 0x3) | 0x8).toString(16);
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+  }
+
   /** Adds pets; with `sharedTimestamp`, all of them get the same `updated_at`. */
   addPets(count: number, sharedTimestamp = false, overrides: Partial<Pet> = {}): Pet[] {
     const shared = sharedTimestamp ? this.stamp() : undefined;
@@ -167,6 +186,7 @@ export class AdversarialServer {
     for (let i = 0; i < count; i += 1) {
       const at = shared ?? this.stamp();
       const pet = makePet({
+        id: this.nextId(),
         name: `Pet ${this.pets.size + 1}`,
         created_at: at,
         updated_at: at,
@@ -184,6 +204,7 @@ export class AdversarialServer {
     for (let i = 0; i < count; i += 1) {
       const at = shared ?? this.stamp();
       const person = makePerson({
+        id: this.nextId(),
         type,
         name: `${type} ${this.people.size + 1}`,
         created_at: at,

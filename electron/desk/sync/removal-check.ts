@@ -91,18 +91,22 @@ export async function checkRemovals(
   };
   if (!options.force && result.serverTotal === result.mirrorListed) return result;
   result.walked = true;
-  const seen = new ListSighting();
+  let seen = new ListSighting();
   let previousWalk: string[] = [];
   let total = result.serverTotal;
   for (let attempt = 0; attempt < LISTING_WALKS; attempt += 1) {
     // The records this walk showed, in its order: a walk that shows the same ones in the same order as the one before
     // is a list holding still (one in a new order every request can show the same few records twice).
     const shown: string[] = [];
+    // Set when the walk, begun by keyset, went on (or stopped) by offset in a later query (see below).
+    let leftItsQuery = false;
     const walked = await walkList(db, client, collection, startPosition(null), {
       keyset: attempt === 0,
       signal: options.signal,
       onPage: (page, position) => {
-        seen.notePage(page, !position.keyset, page.anchor.since === null);
+        const ofQuery = page.anchor.since === null;
+        if (!position.keyset && !ofQuery) leftItsQuery = true;
+        seen.notePage(page, !position.keyset, ofQuery);
         shown.push(...page.facts.ids);
         options.onProgress?.({
           collection,
@@ -118,6 +122,13 @@ export async function checkRemovals(
     result.written += walked.written;
     result.invalid.push(...walked.invalid);
     if (walked.invalid.length > 0 || walked.emptyPage) break;
+    // A keyset walk proves it saw every listed record only by keeping its overlap in order to the end; its pages after
+    // the first count a later query, so their totals say nothing of records leaving the list. One that lost its
+    // overlap (or its order) may have shown a record that left since, while another joined, and the list's count
+    // stayed as it was: counted, the departed record would stand in for one the next walks skip, and that one, still
+    // public, would be marked unlisted. Such a walk counts for nothing; the walks by offset that follow note every
+    // page's total.
+    if (leftItsQuery) seen = new ListSighting();
     // One page is one snapshot of the list; after more, only a count taken now says how many it shows now (a page
     // asked by keyset counts from its own stamp, not the whole list).
     if (walked.position.pages === 1) total = walked.lastTotal;
