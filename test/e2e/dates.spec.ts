@@ -67,7 +67,8 @@ for (const timezoneId of ['America/Los_Angeles', 'Pacific/Auckland']) {
       await expect(vaccination).toHaveValue('Nov 28, 2026');
       await vaccination.fill('28.13.2026');
       await vaccination.press('Tab');
-      await expect(vaccination).toHaveValue('Nov 28, 2026');
+      // Kept as typed (not the day it had before), with what is wrong; read again once it is changed.
+      await expect(vaccination).toHaveValue('28.13.2026');
       await expect(vaccination).toHaveAccessibleDescription(
         '“28.13.2026” is not a date the desk can read: type it like 28 Nov 2026 or 2026-11-28.',
       );
@@ -88,13 +89,33 @@ for (const timezoneId of ['America/Los_Angeles', 'Pacific/Auckland']) {
       await birthday.fill('3/14/2024');
       await birthday.press('Tab');
       await expect(birthday).toHaveValue('Mar 14, 2024');
+      // A day that does not exist is not saved as the day the field showed before (today): the intake is refused.
+      const intakeDate = form.getByRole('textbox', { name: 'Intake date' });
+      await intakeDate.fill('31/02/2026');
+      await intakeDate.press('Tab');
+      await expect(intakeDate).toHaveValue('31/02/2026');
+      await form.getByRole('button', { name: 'Save intake' }).click();
+      await expect(
+        form
+          .getByRole('alert')
+          .filter({ hasText: 'Intake date “31/02/2026” is not a date the desk can read' }),
+      ).toBeVisible();
+      await shoot(page, testInfo, `intake-date-unread-${timezoneId.replace('/', '-')}`);
+      await intakeDate.fill('2026-02-28');
+      await intakeDate.press('Tab');
+      await expect(intakeDate).toHaveValue('Feb 28, 2026');
       await form.getByRole('button', { name: 'Save intake' }).click();
       await expect(async () => {
         const { pets } = await server.api<{
-          pets: { custom_field_data: Record<string, unknown>; age_birthday: string | null }[];
+          pets: {
+            custom_field_data: Record<string, unknown>;
+            age_birthday: string | null;
+            intake_date: string | null;
+          }[];
         }>('/pets?search=Vaccinated%20Vera&limit=5');
         expect(pets.map((pet) => pet.custom_field_data.last_vaccination)).toEqual(['2026-05-14']);
         expect(pets.map((pet) => pet.age_birthday?.slice(0, 10))).toEqual(['2024-03-14']);
+        expect(pets.map((pet) => pet.intake_date?.slice(0, 10))).toEqual(['2026-02-28']);
       }).toPass({ timeout: 30_000 });
     });
   });

@@ -1,4 +1,4 @@
-import { ActionIcon, Popover } from '@mantine/core';
+import { ActionIcon, Popover, TextInput } from '@mantine/core';
 import {
   type CalendarAriaLabels,
   DateInput,
@@ -8,7 +8,14 @@ import {
 } from '@mantine/dates';
 import { IconCalendar } from '@tabler/icons-react';
 import { useState } from 'react';
-import { calendarDate, localeDayFirst, localToday, readTypedDate } from '../lib/dates';
+import {
+  calendarDate,
+  fieldDay,
+  localeDayFirst,
+  localToday,
+  readTypedDate,
+  unreadableDateMessage,
+} from '../lib/dates';
 
 /**
  * What both calendars show, readable in both schemes: their arrows named, no greyed days of the months around (2.2:1),
@@ -40,20 +47,57 @@ const valueFormat = () => (localeDayFirst() ? 'D MMM YYYY' : 'MMM D, YYYY');
  * prints dates ("26 Nov 2026" or "Nov 26, 2026"), picked from a calendar or typed the ways staff type dates
  * (`readTypedDate`). Its value is the calendar day `YYYY-MM-DD` (the day at the start of a stored value such as
  * `2026-11-26T00:00:00Z`), handed over as that text: it never goes through a time zone. Typed text that names no day
- * is not guessed at: the field keeps the day it had and says what it could not read.
+ * is not guessed at, and not dropped either: it becomes the value as typed (so the form refuses to save it, see
+ * `fieldDay`), stays in the field with what is wrong with it, and is read again when the field is left.
  */
 export function CalendarDateInput({
   value,
   onChange,
-  onBlur,
   error,
   ...props
-}: Omit<DateInputProps, 'value' | 'onChange' | 'valueFormat'> & {
+}: Omit<DateInputProps, 'value' | 'onChange' | 'valueFormat' | 'onBlur'> & {
   value: string | null | undefined;
   onChange(day: string): void;
 }) {
-  const day = calendarDate(value);
-  const [unread, setUnread] = useState<string>();
+  const stored = calendarDate(value);
+  // A day that exists (a typed 2026-02-31 does not, though it has the shape).
+  const day = stored && readTypedDate(stored) === stored ? stored : undefined;
+  // Left as text while it is edited, so clearing it to type again does not swap the input under the cursor.
+  const [editingText, setEditingText] = useState(false);
+  const label = typeof props.label === 'string' ? props.label : 'the day';
+  const calendarButton = (
+    <CalendarButton day={day} onPick={onChange} label={label} disabled={props.disabled} />
+  );
+  if ((value && !day) || editingText) {
+    const typed = value ?? '';
+    const { label: shownLabel, description, withAsterisk, required, disabled, placeholder, ...rest } = props;
+    const attributes = Object.fromEntries(
+      Object.entries(rest).filter(([key]) => key.startsWith('data-') || key.startsWith('aria-')),
+    );
+    return (
+      <TextInput
+        {...attributes}
+        label={shownLabel}
+        description={description}
+        withAsterisk={withAsterisk}
+        required={required}
+        disabled={disabled}
+        placeholder={placeholder}
+        value={typed}
+        onFocus={() => setEditingText(true)}
+        onChange={(event) => onChange(event.currentTarget.value)}
+        onBlur={() => {
+          setEditingText(false);
+          const read = fieldDay(typed);
+          if (read !== null && read !== typed) onChange(read);
+        }}
+        error={!editingText && fieldDay(typed) === null ? `${unreadableDateMessage(typed)}.` : error}
+        rightSection={calendarButton}
+        rightSectionPointerEvents="all"
+        rightSectionWidth={36}
+      />
+    );
+  }
   return (
     <DateInput
       placeholder="Pick a day"
@@ -62,33 +106,18 @@ export function CalendarDateInput({
       {...CALENDAR}
       // 24 px: beside the calendar button a smaller target is too close to it (WCAG 2.5.8).
       clearButtonProps={{ style: { width: 24, height: 24, minWidth: 24, minHeight: 24 } }}
-      rightSection={
-        <CalendarButton
-          day={day}
-          onPick={onChange}
-          label={typeof props.label === 'string' ? props.label : 'the day'}
-          disabled={props.disabled}
-        />
-      }
+      rightSection={calendarButton}
       rightSectionPointerEvents="all"
       rightSectionWidth={day ? 64 : 36}
       {...props}
-      error={
-        unread !== undefined
-          ? `“${unread}” is not a date the desk can read: type it like 28 Nov 2026 or 2026-11-28.`
-          : error
-      }
+      error={error}
       onBlur={(event) => {
-        const typed = event.currentTarget.value.trim();
-        setUnread(typed && readTypedDate(typed) === null ? typed : undefined);
-        onBlur?.(event);
+        const text = event.currentTarget.value.trim();
+        if (text && readTypedDate(text) === null) onChange(text);
       }}
       value={day ?? null}
-      onChange={(picked) => {
-        setUnread(undefined);
-        onChange(calendarDate(picked) ?? '');
-      }}
-      dateParser={(typed) => readTypedDate(typed)}
+      onChange={(picked) => onChange(calendarDate(picked) ?? '')}
+      dateParser={(text) => readTypedDate(text)}
       valueFormat={valueFormat()}
     />
   );

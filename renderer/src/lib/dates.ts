@@ -106,6 +106,21 @@ function existingDay(year: number | undefined, month: number | undefined, day: n
 }
 
 /**
+ * A date field's value as a form holds it (a day `YYYY-MM-DD`, '' for none, or the text as typed when it was not read
+ * as a day) as the day to send: '' when empty, null when the text names no day (`fieldDay` never guesses).
+ */
+export function fieldDay(value: string): string | null {
+  const text = value.trim();
+  if (text === '') return '';
+  const stored = calendarDate(text);
+  return stored && readTypedDate(stored) === stored ? stored : readTypedDate(text);
+}
+
+/** What a date field says of text it cannot read as a day. */
+export const unreadableDateMessage = (typed: string) =>
+  `“${typed.trim()}” is not a date the desk can read: type it like 28 Nov 2026 or 2026-11-28`;
+
+/**
  * A date as staff type it, read as a calendar day `YYYY-MM-DD`, or null when it cannot be read for sure (never a
  * guess: `28.13.2026` is no date, not some day in 2027). Reads `2026-11-28`; `28 Nov 2026`, `Nov 28, 2026` and full
  * month names; `28.11.2026` (dots: day first); `11/28/2026` and `28/11/2026` (slashes or dashes: in the desk

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CustomField } from '../../../shared/contract';
 import { fieldSentence } from './form-messages';
-import { missingCustomFields } from './required-custom-fields';
+import { missingCustomFields, readCustomDates } from './required-custom-fields';
 
 const field = (key: string, type: string, extra: Partial<CustomField> = {}) =>
   ({
@@ -35,5 +35,22 @@ describe("the shelter's required fields on a new record", () => {
     expect(missingCustomFields(fields, { home_type: 'Farm', landlord: 'Kim', visit: '2026-11-28' })).toEqual(
       {},
     );
+  });
+});
+
+describe("the shelter's date fields as a form sends them", () => {
+  it('sends each readable date as its day and names each that names no day, leaving other fields alone', () => {
+    const fields = [field('vaccinated', 'date', { label: 'Vaccinated on' }), field('kennel', 'text')];
+    expect(readCustomDates(fields, { vaccinated: '14/05/2026', kennel: '31/02/2026' })).toEqual({
+      values: { vaccinated: '2026-05-14', kennel: '31/02/2026' },
+      messages: {},
+    });
+    expect(readCustomDates(fields, { vaccinated: '2026-05-14T00:00:00Z' }).values).toEqual({
+      vaccinated: '2026-05-14',
+    });
+    expect(readCustomDates(fields, { vaccinated: '31/02/2026' }).messages).toEqual({
+      'custom_field_data.vaccinated':
+        'Vaccinated on “31/02/2026” is not a date the desk can read: type it like 28 Nov 2026 or 2026-11-28.',
+    });
   });
 });

@@ -1,4 +1,5 @@
 import type { CustomField } from '../../../shared/contract';
+import { fieldDay, unreadableDateMessage } from './dates';
 import type { FieldMessages } from './form-messages';
 
 /** The key of a shelter field's message in a form's messages (and its input's `data-field`). */
@@ -22,4 +23,26 @@ export function missingCustomFields(
     if (empty) messages[customFieldMessageKey(field.field_key)] = `Please answer “${field.label}”.`;
   }
   return messages;
+}
+
+/**
+ * The shelter's date fields as a form sends them: each readable date as its day `YYYY-MM-DD` (the date input keeps
+ * text it could not read as typed, and text typed but not yet left), and a message for each that names no day. Only
+ * the values in `values` are looked at (an edit passes what it changes).
+ */
+export function readCustomDates(
+  fields: readonly CustomField[],
+  values: Record<string, unknown>,
+): { values: Record<string, unknown>; messages: FieldMessages } {
+  const read = { ...values };
+  const messages: FieldMessages = {};
+  for (const field of fields) {
+    const value = values[field.field_key];
+    if (field.field_type !== 'date' || typeof value !== 'string') continue;
+    const day = fieldDay(value);
+    if (day === null) {
+      messages[customFieldMessageKey(field.field_key)] = `${field.label} ${unreadableDateMessage(value)}.`;
+    } else read[field.field_key] = day;
+  }
+  return { values: read, messages };
 }

@@ -41,7 +41,7 @@ export function PersonEditForm({
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    const built = buildPersonEdit(before, draft, person.type);
+    const built = buildPersonEdit(before, draft, person.type, fields);
     if ('errors' in built) return refuse(built.errors);
     if (Object.keys(built.changes).length === 0) return onDone();
     setSaving(true);
@@ -91,7 +91,12 @@ export function PersonEditForm({
           error={errors.status_change_notes}
           data-field="status_change_notes"
         />
-        <CustomFieldInputs fields={fields} values={draft.custom} onChange={(next) => set('custom', next)} />
+        <CustomFieldInputs
+          fields={fields}
+          values={draft.custom}
+          errors={errors}
+          onChange={(next) => set('custom', next)}
+        />
         {errors.custom_field_data && (
           <Text c="red" size="sm">
             {errors.custom_field_data}

@@ -2,6 +2,7 @@ import type { CustomField, Person, PersonEdit } from '../../../shared/contract';
 import { personEditSchema } from '../../../shared/contract';
 import { type StoredKeys, storedKeyOf } from '../lib/custom-field-rows';
 import { fieldSentences } from '../lib/form-messages';
+import { readCustomDates } from '../lib/required-custom-fields';
 
 /** The edit form's values: text as typed, capacity as a number or '', custom values under their public keys. */
 export interface PersonEditDraft {
@@ -48,6 +49,7 @@ export function buildPersonEdit(
   before: PersonEditDraft,
   after: PersonEditDraft,
   type: Person['type'],
+  customFields: readonly CustomField[] = [],
 ): { changes: PersonEdit } | { errors: Record<string, string> } {
   const changes: Record<string, unknown> = {};
   if (after.name.trim() !== before.name.trim()) changes.name = after.name.trim();
@@ -63,7 +65,10 @@ export function buildPersonEdit(
     if (empty(was) && empty(now)) continue;
     if (JSON.stringify(was) !== JSON.stringify(now)) custom[key] = empty(now) ? null : now;
   }
-  if (Object.keys(custom).length > 0) changes.custom_field_data = custom;
+  // Dates typed so that they name no day are refused at their fields; readable ones go as their day.
+  const dates = readCustomDates(customFields, custom);
+  if (Object.keys(dates.messages).length > 0) return { errors: dates.messages };
+  if (Object.keys(custom).length > 0) changes.custom_field_data = dates.values;
   const parsed = personEditSchema.safeParse(changes);
   if (parsed.success) return { changes: parsed.data };
   const messages: Record<string, string> = {};

@@ -5,7 +5,7 @@ import {
   toFieldErrors,
 } from '../../../shared/contract';
 import type { FieldMessages } from '../lib/form-messages';
-import { missingCustomFields } from '../lib/required-custom-fields';
+import { missingCustomFields, readCustomDates } from '../lib/required-custom-fields';
 
 export const PERSON_FORM_TYPES = ['adopter', 'foster', 'volunteer', 'surrender'] as const;
 export type PersonFormType = (typeof PERSON_FORM_TYPES)[number];
@@ -64,8 +64,9 @@ export function buildPersonRequest(
     const capacity = Number(draft.capacity);
     request.capacity = Number.isFinite(capacity) ? capacity : draft.capacity;
   }
+  const dates = readCustomDates(customFields, draft.custom_field_data);
   const custom = Object.fromEntries(
-    Object.entries(draft.custom_field_data).filter(([, value]) => value !== '' && value !== undefined),
+    Object.entries(dates.values).filter(([, value]) => value !== '' && value !== undefined),
   );
   if (Object.keys(custom).length > 0) request.custom_field_data = custom;
 
@@ -96,7 +97,7 @@ export function buildPersonRequest(
     }));
   }
   // Last, as they come last on the form (the summary lists messages in order).
-  Object.assign(errors, missingCustomFields(customFields, draft.custom_field_data));
+  Object.assign(errors, dates.messages, missingCustomFields(customFields, draft.custom_field_data));
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, request };
 }

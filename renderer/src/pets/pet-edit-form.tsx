@@ -29,7 +29,7 @@ export function PetEditForm({
 
   async function save(force: boolean) {
     setNotice(undefined);
-    const built = buildPetUpdate(original, draft);
+    const built = buildPetUpdate(original, draft, customFields);
     if (built.ok === 'unchanged') {
       setNotice('Nothing has changed yet.');
       return;

@@ -151,6 +151,67 @@ describe('numbers typed in text fields', () => {
   });
 });
 
+describe('dates typed so that they name no day', () => {
+  const vaccinated = {
+    field_key: 'vaccinated_on',
+    label: 'Vaccinated on',
+    field_type: 'date',
+    required: false,
+    hidden: false,
+  } as CustomField;
+
+  it('refuses a new pet whose intake date, birthday or own date names no day, instead of sending it without', () => {
+    const result = buildPetCreate(
+      {
+        ...emptyPetDraft(),
+        ...basics,
+        intake_date: '31/02/2026',
+        age_birthday: 'last spring',
+        custom_field_data: { vaccinated_on: '28.13.2026' },
+      },
+      [vaccinated],
+    );
+    expect(result).toEqual({
+      ok: false,
+      errors: {
+        intake_date: '“31/02/2026” is not a date the desk can read: type it like 28 Nov 2026 or 2026-11-28',
+        age_birthday: '“last spring” is not a date the desk can read: type it like 28 Nov 2026 or 2026-11-28',
+        'custom_field_data.vaccinated_on':
+          'Vaccinated on “28.13.2026” is not a date the desk can read: type it like 28 Nov 2026 or 2026-11-28.',
+      },
+    });
+  });
+
+  it('sends a date still as typed (the field not yet left) as the day it names', () => {
+    const result = buildPetCreate(
+      {
+        ...emptyPetDraft(),
+        ...basics,
+        intake_date: '28/11/2026',
+        custom_field_data: { vaccinated_on: '14 May 2026' },
+      },
+      [vaccinated],
+    );
+    expect(result.ok).toBe(true);
+    if (result.ok !== true) return;
+    expect(result.fields.intake_date).toBe('2026-11-28T00:00:00Z');
+    expect(result.fields.custom_field_data).toEqual({ vaccinated_on: '2026-05-14' });
+  });
+
+  it('refuses an edit that only typed a date naming no day (not "nothing has changed")', () => {
+    const original = draftFromPet(pet);
+    expect(buildPetUpdate(original, { ...original, intake_date: '2026-02-31' })).toEqual({
+      ok: false,
+      errors: {
+        intake_date: '“2026-02-31” is not a date the desk can read: type it like 28 Nov 2026 or 2026-11-28',
+      },
+    });
+    // A value the pet already held that names no day does not block other changes.
+    const odd = draftFromPet({ ...pet, custom_field_data: { vaccinated_on: 'spring' } });
+    expect(buildPetUpdate(odd, { ...odd, status: 'hold' }, [vaccinated]).ok).toBe(true);
+  });
+});
+
 describe('edit form', () => {
   it('sends only the changed fields, with the status notes', () => {
     const original = draftFromPet(pet);

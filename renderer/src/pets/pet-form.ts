@@ -5,9 +5,9 @@ import {
   petUpdateSchema,
   toFieldErrors,
 } from '../../../shared/contract';
-import { calendarDate, calendarDateToApi, localToday } from '../lib/dates';
+import { calendarDate, calendarDateToApi, fieldDay, localToday, unreadableDateMessage } from '../lib/dates';
 import type { FieldMessages } from '../lib/form-messages';
-import { missingCustomFields } from '../lib/required-custom-fields';
+import { missingCustomFields, readCustomDates } from '../lib/required-custom-fields';
 
 /** The pet form's state: what the inputs hold (lists as comma-separated text, dates as YYYY-MM-DD). */
 export interface PetDraft {
@@ -128,8 +128,22 @@ function cleanCustomData(data: Record<string, unknown>): Record<string, unknown>
   );
 }
 
+const DATE_FIELDS = ['intake_date', 'age_birthday'] as const;
+
+/**
+ * The pet's dates and the shelter's date fields that hold text naming no day (the date input keeps it as typed): the
+ * form says so at each rather than send the pet without that date.
+ */
+function unreadableDates(draft: PetDraft, customFields: readonly CustomField[]): FieldMessages {
+  const messages: FieldMessages = {};
+  for (const key of DATE_FIELDS) {
+    if (fieldDay(draft[key]) === null) messages[key] = unreadableDateMessage(draft[key]);
+  }
+  return { ...messages, ...readCustomDates(customFields, draft.custom_field_data).messages };
+}
+
 /** Every field of the draft in API form; empty optional text is left out. */
-function toApiFields(draft: PetDraft): Record<string, unknown> {
+function toApiFields(draft: PetDraft, customFields: readonly CustomField[]): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   const put = (key: string, value: string) => {
     if (value.trim() !== '') fields[key] = value.trim();
@@ -152,15 +166,17 @@ function toApiFields(draft: PetDraft): Record<string, unknown> {
   if (draft.description.trim() !== '') fields.description = draft.description;
   if (draft.breed.trim() !== '') fields.breed = splitList(draft.breed);
   if (draft.color.trim() !== '') fields.color = splitList(draft.color);
-  if (draft.intake_date !== '') fields.intake_date = calendarDateToApi(draft.intake_date);
-  if (draft.age_birthday !== '') fields.age_birthday = calendarDateToApi(draft.age_birthday);
+  for (const key of DATE_FIELDS) {
+    const day = fieldDay(draft[key]);
+    if (day) fields[key] = calendarDateToApi(day);
+  }
   fields.show_public = draft.show_public;
   fields.spayed = draft.spayed;
   if (draft.good_with.length > 0) fields.good_with = draft.good_with;
   if (draft.bad_with.length > 0) fields.bad_with = draft.bad_with;
   if (draft.temperaments.length > 0) fields.temperaments = draft.temperaments;
   if (draft.image_urls.length > 0) fields.image_urls = draft.image_urls;
-  const custom = cleanCustomData(draft.custom_field_data);
+  const custom = cleanCustomData(readCustomDates(customFields, draft.custom_field_data).values);
   if (Object.keys(custom).length > 0) fields.custom_field_data = custom;
   return fields;
 }
@@ -210,10 +226,11 @@ export function buildPetCreate(
   draft: PetDraft,
   customFields: readonly CustomField[] = [],
 ): { ok: true; fields: Record<string, unknown> } | { ok: false; errors: FieldMessages } {
-  const fields = toApiFields(draft);
+  const fields = toApiFields(draft, customFields);
   const parsed = petCreateSchema.safeParse(fields);
   const errors = {
     ...formMessages(parsed.success ? [] : toFieldErrors(parsed.error, fields), fields),
+    ...unreadableDates(draft, customFields),
     ...missingCustomFields(customFields, draft.custom_field_data),
   };
   if (Object.keys(errors).length > 0) return { ok: false, errors };
@@ -224,17 +241,23 @@ const same = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === 
 
 /**
  * Only what the worker changed, as a PATCH body (checked with `petUpdateSchema`). Clearing a text field the pet
- * had sends "" so the server clears it too. Status notes go along only with the fields they explain.
+ * had sends "" so the server clears it too. Status notes go along only with the fields they explain. A date typed so
+ * that it names no day is refused (one the pet already held so is left alone).
  */
 export function buildPetUpdate(
   original: PetDraft,
   draft: PetDraft,
+  customFields: readonly CustomField[] = [],
 ):
   | { ok: true; fields: Record<string, unknown> }
   | { ok: false; errors: FieldMessages }
   | { ok: 'unchanged' } {
-  const before = toApiFields(original);
-  const after = toApiFields(draft);
+  const held = unreadableDates(original, customFields);
+  const unreadable = Object.fromEntries(
+    Object.entries(unreadableDates(draft, customFields)).filter(([key, message]) => held[key] !== message),
+  );
+  const before = toApiFields(original, customFields);
+  const after = toApiFields(draft, customFields);
   const changed: Record<string, unknown> = {};
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (key === 'status_change_notes') continue;
@@ -245,11 +268,15 @@ export function buildPetUpdate(
     // The API takes a date or nothing: a date once given is changed, not cleared.
     else if (key !== 'intake_date' && key !== 'age_birthday') changed[key] = '';
   }
-  if (Object.keys(changed).length === 0 && draft.status_change_notes.trim() === '')
-    return { ok: 'unchanged' };
+  const nothingChanged = Object.keys(changed).length === 0 && Object.keys(unreadable).length === 0;
+  if (nothingChanged && draft.status_change_notes.trim() === '') return { ok: 'unchanged' };
   if (draft.status_change_notes.trim() !== '') changed.status_change_notes = draft.status_change_notes.trim();
-  const parsed = petUpdateSchema.safeParse(changed);
-  const errors = formMessages(parsed.success ? [] : toFieldErrors(parsed.error, changed), changed);
+  // An edit whose only change is a date that names no day has nothing else to check.
+  const parsed = Object.keys(changed).length > 0 ? petUpdateSchema.safeParse(changed) : undefined;
+  const errors = {
+    ...formMessages(parsed?.error ? toFieldErrors(parsed.error, changed) : [], changed),
+    ...unreadable,
+  };
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, fields: changed };
 }
