@@ -115,7 +115,8 @@ export const mirrorMethods = {
     output: mirrorPetSchema,
   }),
   'mirror.pets.statuses': defineMethod({
-    summary: 'The distinct pet statuses in the mirror, for a filter menu.',
+    summary:
+      "The pet statuses in the mirror (and, standalone, the shelter's custom statuses that can be chosen), for menus.",
     input: noInput,
     output: z.array(z.string()),
   }),

@@ -88,6 +88,29 @@ async function everyRecordChangedSince(apiUrl: string, key: string, since: strin
   }
 }
 
+describe("a standalone shelter's custom statuses on its desk", () => {
+  it('are offered before any pet carries them, those that keep pets off the public list too, but not inactive ones', async () => {
+    const core = await openDesk(tempDir());
+    try {
+      await core.registry.invoke('shelter.setup', { choice: 'standalone' });
+      expect(await core.registry.invoke('mirror.pets.statuses')).toEqual([]);
+      await core.registry.invoke('shelter.statuses.save', { label: 'Behavior Evaluation', isPublic: false });
+      await core.registry.invoke('shelter.statuses.save', { label: 'Meet and Greet Ready', isPublic: true });
+      await core.registry.invoke('shelter.statuses.save', {
+        label: 'Awaiting Transport',
+        isPublic: true,
+        isActive: false,
+      });
+      expect(await core.registry.invoke('mirror.pets.statuses')).toEqual([
+        'Behavior Evaluation',
+        'Meet and Greet Ready',
+      ]);
+    } finally {
+      await core.close();
+    }
+  }, 60_000);
+});
+
 describe('a restore through the desk', () => {
   it('answers once the server serves the restored shelter; the desk pulls it afterwards, in the background', async () => {
     const core = await openDesk(tempDir());

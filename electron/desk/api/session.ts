@@ -96,8 +96,25 @@ export async function openDeskSession(options: DeskSessionOptions): Promise<Desk
     ...(options.integrityCheck && { integrityCheck: options.integrityCheck }),
   });
   cleanups.push(() => mirror.close());
+  // A standalone shelter's custom statuses that can be chosen: offered before any pet carries one (a status that
+  // keeps pets off the public list would otherwise never reach the desk's menus).
+  const customStatusLabels =
+    id === STANDALONE_ID
+      ? () => {
+          try {
+            return options.shelter
+              .staff()
+              .listCustomStatuses()
+              .filter((status) => status.isActive)
+              .map((status) => status.label);
+          } catch {
+            // The shelter's server is not running (a command line): the statuses in use still match.
+            return [];
+          }
+        }
+      : undefined;
   try {
-    registerMirrorHandlers(table, sessionContext, mirror);
+    registerMirrorHandlers(table, sessionContext, mirror, customStatusLabels);
     // Only the standalone shelter's session reads the shelter's applications (the API lists none).
     const applications =
       id === STANDALONE_ID ? shelterApplications(options.shelter, mirror, context.log) : undefined;
@@ -131,20 +148,7 @@ export async function openDeskSession(options: DeskSessionOptions): Promise<Desk
     outbox.attach(sync);
     // Import (issue #33): files read into this connection's mirror through its outbox.
     registerImportHandlers(table, sessionContext, mirror, outbox, {
-      ...(id === STANDALONE_ID && {
-        customStatusLabels: () => {
-          try {
-            return options.shelter
-              .staff()
-              .listCustomStatuses()
-              .filter((status) => status.isActive)
-              .map((status) => status.label);
-          } catch {
-            // The shelter's server is not running (a command line): the statuses in use still match.
-            return [];
-          }
-        },
-      }),
+      ...(customStatusLabels && { customStatusLabels }),
     });
     halt = () => outbox.outbox.close();
     return {

@@ -19,8 +19,16 @@ function notFound(kind: string, id: string): DeskCallError {
   return new DeskCallError({ code: 'not_found', message: `No ${kind} with id ${id} in this desk's mirror.` });
 }
 
-/** `mirror.*`: every read of mirrored data. Reads only the local database, so screens work offline. */
-export function registerMirrorHandlers(registry: HandlerTable, _context: DeskContext, mirror: Mirror): void {
+/**
+ * `mirror.*`: every read of mirrored data. Reads only the local database, so screens work offline. A standalone
+ * shelter's session passes its custom statuses that can be chosen, offered with the statuses pets carry.
+ */
+export function registerMirrorHandlers(
+  registry: HandlerTable,
+  _context: DeskContext,
+  mirror: Mirror,
+  customStatusLabels?: () => string[],
+): void {
   const { db } = mirror;
   registry.handle('mirror.pets.list', (query) => listPets(db, query ?? {}));
   registry.handle('mirror.pets.get', ({ id }) => {
@@ -28,7 +36,13 @@ export function registerMirrorHandlers(registry: HandlerTable, _context: DeskCon
     if (!pet) throw notFound('pet', id);
     return pet;
   });
-  registry.handle('mirror.pets.statuses', () => listPetStatuses(db));
+  registry.handle('mirror.pets.statuses', () => {
+    const inUse = listPetStatuses(db);
+    const known = new Set(inUse.map((status) => status.toLowerCase()));
+    const offered = (customStatusLabels?.() ?? []).filter((label) => !known.has(label.toLowerCase()));
+    if (offered.length === 0) return inUse;
+    return [...inUse, ...offered].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base' }));
+  });
   registry.handle('mirror.people.list', (query) => listPeople(db, query ?? {}));
   registry.handle('mirror.people.get', ({ id }) => {
     const person = getPerson(db, currentRecordId(db, 'person', id));
