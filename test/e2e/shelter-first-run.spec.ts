@@ -64,6 +64,10 @@ test('an empty standalone shelter never shows, even for a moment, the empty stat
     }
     await expect(connectLink).toHaveCount(0);
   }
+  // Intake says where its records go on this desk: into the shelter at once, not "when the connection is back".
+  await page.goto(`${desk.url}#/intake`);
+  await expect(page.getByText(/an intake saved here is in its records at once/)).toBeVisible();
+  await expect(page.getByText(/when the connection is back/)).toHaveCount(0);
 });
 
 test('"Connect to a server" tests the address and key before keeping them', async ({

@@ -6,13 +6,21 @@ import { DeskErrorAlert } from '../components/desk-error-alert';
 import { FirstSyncNotice } from '../components/first-sync-notice';
 import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
-import { useMetadataQuery } from '../lib/live-data';
+import { useMetadataQuery, useStandalone } from '../lib/live-data';
 import { scrollBehavior } from '../lib/motion';
 import { useRememberedState } from '../lib/remembered';
 import { useOutboxWrite } from '../lib/use-outbox-write';
 import { PetDrawer } from '../pets/pet-drawer';
 import { buildPetCreate, emptyPetDraft, type PetDraft } from '../pets/pet-form';
 import { PetFormBody } from '../pets/pet-form-body';
+
+/** Where an intake saved on this desk goes: nothing said until the desk has said whether it runs the shelter. */
+function whereIntakesGo(standalone: boolean | undefined): string {
+  if (standalone === undefined) return '';
+  return standalone
+    ? ' This desk runs your shelter: an intake saved here is in its records at once, for every desk that shares it.'
+    : ' Intakes saved here are kept on this desk and sent to the shelter’s server when the connection is back.';
+}
 
 export function IntakeScreen() {
   const api = useDesk();
@@ -24,6 +32,7 @@ export function IntakeScreen() {
   // Confirmations stay while staff visit other screens, so they can see each record reach the server.
   const [saved, setSaved] = useRememberedState<{ id: string; name: string }[]>('intake.saved', []);
   const [openId, setOpenId] = useState<string | null>(null);
+  const standalone = useStandalone();
 
   async function save(force: boolean) {
     const built = buildPetCreate(draft, fields.data?.fields);
@@ -40,7 +49,7 @@ export function IntakeScreen() {
     <>
       <ScreenHeader
         title="Intake"
-        description="Record an animal the moment it arrives. Intakes saved here are kept on this desk and sent to the shelter’s server when the connection is back."
+        description={`Record an animal the moment it arrives.${whereIntakesGo(standalone)}`}
       />
       <Stack gap="lg">
         {saved.map((pet) => (
