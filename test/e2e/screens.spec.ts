@@ -288,3 +288,39 @@ test('Test connection says plainly when the key is refused or the server cannot 
   // Trying is not saving.
   await expect(form.getByText('Saved. A sync starts now')).toHaveCount(0);
 });
+
+test('the pets table fits its card at every window width: columns give way rather than be cut off', async ({
+  page,
+  desk,
+  server,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  await connect(page, desk.url, server);
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Pets' }).click();
+  const table = page.getByRole('table', { name: 'Pets' });
+  await expect(table.getByRole('row')).not.toHaveCount(1);
+  for (const [width, height, wide] of [
+    [1024, 700, false],
+    [1280, 800, true],
+    [1600, 1000, true],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    const tableBox = await table.boundingBox();
+    const row = table.getByRole('row').nth(1);
+    await expect(row).toBeVisible();
+    // Every cell shown ends inside the table (the card hides what overflows it).
+    const cells = await row
+      .getByRole('cell')
+      .evaluateAll((all) =>
+        all
+          .filter((cell) => getComputedStyle(cell).display !== 'none')
+          .map((cell) => cell.getBoundingClientRect().right),
+      );
+    for (const right of cells)
+      expect(right, `a cell at ${width} px`).toBeLessThanOrEqual(
+        (tableBox?.x ?? 0) + (tableBox?.width ?? 0) + 0.5,
+      );
+    await expect(table.getByRole('columnheader', { name: 'Intake' })).toBeVisible({ visible: wide });
+    await shoot(page, testInfo, `pets-${width}`, false);
+  }
+});
