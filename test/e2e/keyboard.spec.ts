@@ -25,19 +25,23 @@ test('the desk is driven from the keyboard: skip link, Ctrl+K, Esc, ?, new intak
   // Focus is always visible: the main region shows a ring when the keyboard put the focus there.
   await expect(page.locator('#main-content')).toHaveCSS('outline-style', 'solid');
 
-  // Ctrl+K finds a pet by its shelter id; Enter opens it; Esc closes it.
+  // Ctrl+K finds a pet by its shelter id; Enter opens the first result, chosen as the results arrive; Esc closes
+  // it and the focus is back where the search was opened.
   await page.keyboard.press('Control+K');
   const search = page.getByRole('textbox', { name: 'Search everything' });
   await expect(search).toBeFocused();
+  await expect(page.getByText('Up and down arrows to choose, Enter to open, Escape to close')).toBeVisible();
   await search.fill(target.custom_id);
-  await expect(page.getByRole('button', { name: new RegExp(target.name) }).first()).toBeVisible();
+  const found = page.getByRole('button', { name: new RegExp(target.name) }).first();
+  await expect(found).toBeVisible();
+  await expect(found).toHaveAttribute('data-selected', 'true');
   await shoot(page, testInfo, 'spotlight', false);
-  await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
   const drawer = page.getByRole('dialog');
   await expect(drawer.getByRole('heading', { level: 2, name: target.name })).toBeVisible();
   await page.keyboard.press('Escape');
   await expect(drawer).toHaveCount(0);
+  await expect(page.locator('#main-content')).toBeFocused();
 
   // Ctrl+K also reaches the actions, and works from inside a text field.
   await page.getByRole('textbox', { name: 'Search' }).focus();
@@ -46,7 +50,6 @@ test('the desk is driven from the keyboard: skip link, Ctrl+K, Esc, ?, new intak
   await expect(page.getByRole('button', { name: /Go to Settings/ })).toBeVisible();
   // No pet or person matches these words: the action is the first and only result.
   await expect(page.getByRole('button', { name: /Go to|Sign up|New intake/ })).toHaveCount(1);
-  await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/#\/settings$/);
 

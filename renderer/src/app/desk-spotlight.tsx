@@ -1,15 +1,41 @@
 import { Badge, Group, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { Spotlight, spotlight } from '@mantine/spotlight';
+import { createSpotlight, Spotlight, type SpotlightStore } from '@mantine/spotlight';
 import { IconAddressBook, IconPaw, IconSearch } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import { useDeskQuery } from '../bridge/hooks';
 import { requestOpen } from '../lib/open-record';
 import { humanize } from '../lib/words';
 import { SECTIONS } from './sections';
 
-export const openSpotlight = spotlight.open;
+const [store, deskSpotlight] = createSpotlight();
+export const openSpotlight = deskSpotlight.open;
+
+/**
+ * Marks the first result as chosen, as the search does when the query changes; here also when the results arrive
+ * (they are read after the typing pauses), so Enter opens the best match. Mantine marks the chosen one with
+ * `data-selected` among the list's `data-action` items.
+ */
+function chooseFirstResult(spotlightStore: SpotlightStore): void {
+  const { listId } = spotlightStore.getState();
+  const list = listId ? document.getElementById(listId) : null;
+  if (!list) return;
+  list.querySelector('[data-selected]')?.removeAttribute('data-selected');
+  const first = list.querySelector('[data-action]');
+  first?.setAttribute('data-selected', 'true');
+  spotlightStore.updateState((state) => ({ ...state, selected: first ? 0 : -1 }));
+}
+
+/**
+ * Opens a record from the search: the focus goes to the screen's main region first, so the record's drawer gives it
+ * back there when it closes (not to the search box, gone by then, which left it on the page's body); the drawer
+ * opens once the search has closed (a frame later).
+ */
+function openFromSearch(open: () => void): void {
+  document.getElementById('main-content')?.focus({ preventScroll: true });
+  window.requestAnimationFrame(() => open());
+}
 
 /** Things to do, found by their words: every screen, plus the everyday starts. */
 const ACTIONS = [
@@ -50,9 +76,17 @@ export function DeskSpotlight() {
   const current = searching && debounced === query.trim() && !pets.loading && !people.loading;
   const petItems = current ? (pets.data?.items ?? []) : [];
   const personItems = current ? (people.data?.items ?? []) : [];
+  const shown = [
+    ...petItems.map(({ record }) => record.id),
+    ...personItems.map(({ record }) => record.id),
+    ...actions.map((action) => action.id),
+  ].join(' ');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: chosen again whenever the results shown change.
+  useEffect(() => chooseFirstResult(store), [shown]);
 
   return (
     <Spotlight.Root
+      store={store}
       query={query}
       onQueryChange={setQuery}
       shortcut={['mod + K']}
@@ -73,7 +107,7 @@ export function DeskSpotlight() {
                 key={record.id}
                 onClick={() => {
                   navigate('/pets');
-                  requestOpen({ kind: 'pet', id: record.id });
+                  openFromSearch(() => requestOpen({ kind: 'pet', id: record.id }));
                 }}
                 leftSection={<IconPaw size={18} stroke={1.6} />}
                 label={record.name}
@@ -92,13 +126,15 @@ export function DeskSpotlight() {
                 key={record.id}
                 onClick={() => {
                   navigate('/people');
-                  requestOpen({
-                    kind: 'person',
-                    id: record.id,
-                    ...((record.type === 'adopter' || record.type === 'foster') && {
-                      personType: record.type,
+                  openFromSearch(() =>
+                    requestOpen({
+                      kind: 'person',
+                      id: record.id,
+                      ...((record.type === 'adopter' || record.type === 'foster') && {
+                        personType: record.type,
+                      }),
                     }),
-                  });
+                  );
                 }}
                 leftSection={<IconAddressBook size={18} stroke={1.6} />}
                 label={record.name}
@@ -127,6 +163,11 @@ export function DeskSpotlight() {
           </Spotlight.Empty>
         )}
       </Spotlight.ActionsList>
+      <Spotlight.Footer>
+        <Text size="xs" c="dimmed">
+          Up and down arrows to choose, Enter to open, Escape to close
+        </Text>
+      </Spotlight.Footer>
     </Spotlight.Root>
   );
 }
