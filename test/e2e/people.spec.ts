@@ -22,9 +22,16 @@ test('standalone: a sign-up shows on the person and the pet, and the person is e
     // The shelter marked Type of home required: a sign-up without it is refused at that field (once the shelter's
     // fields have reached the form: a new desk has them after its first sync).
     await expect(form.getByRole('combobox', { name: 'Type of home' })).toBeVisible({ timeout: 30_000 });
+    await form.getByLabel(/Apply to adopt/).check();
     await form.getByRole('button', { name: 'Save adopter' }).click();
     const homeRequired = 'Please answer “Type of home”.';
     await expect(form.getByRole('alert')).toContainText(homeRequired);
+    // The summary lists what to fix in the order of the form: the shelter's field, then the pets, then the terms.
+    const summary = await form.getByRole('alert').getByRole('listitem').allTextContents();
+    expect(summary).toHaveLength(3);
+    expect(summary[0]).toBe(homeRequired);
+    expect(summary[1]).toBe('Please choose at least one pet for the application.');
+    expect(summary[2]).toMatch(/terms/);
     await expect(form.getByRole('combobox', { name: 'Type of home' })).toHaveAccessibleDescription(
       homeRequired,
     );

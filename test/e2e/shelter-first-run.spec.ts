@@ -31,7 +31,9 @@ test('"Run this shelter here" starts an empty standalone shelter', async ({ page
   await expect(page).toHaveURL(/#\/overview$/, { timeout: 60_000 });
   await expect(page.getByRole('link', { name: 'Demo shelter' })).toHaveCount(0);
   await page.goto(`${desk.url}#/keys`);
-  await expect(page.getByText(/This shelter’s API on this PC: http:\/\/127\.0\.0\.1:\d+\/api/)).toBeVisible();
+  await expect(
+    page.getByText(/For scripts on this PC only, this shelter’s API is at http:\/\/127\.0\.0\.1:\d+\/api/),
+  ).toBeVisible();
 });
 
 test('an empty standalone shelter never shows, even for a moment, the empty states of a connected desk', async ({

@@ -46,7 +46,13 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     // HTTP; off closes the listener. Pairing itself: lan-sharing.spec.ts.
     const sharing = page.getByRole('switch', { name: /Let other desks on this network connect/ });
     await expect(sharing).not.toBeChecked();
+    // It says whether it is safe on the network at hand (an event's public Wi-Fi), and where the other desk pastes.
+    await expect(sharing).toHaveAccessibleDescription(/safe on any network, public Wi-Fi too/);
     await sharing.click({ force: true });
+    await expect(sharing).toHaveAccessibleDescription(/closes the network door at once/);
+    await expect(
+      page.getByText(/“Connect to a server” on its first screen \(or “Shelter server” under\s+Settings\)/),
+    ).toBeVisible();
     const code = page.getByLabel('Pairing code');
     await expect(code).toContainText(/^shelterdesk:https:\/\/127\.0\.0\.1:\d+\/api#pin=[\w-]{43}&pair=/);
     const lanApi = /^shelterdesk:https:\/\/([^#]+)#/.exec((await code.textContent()) ?? '');

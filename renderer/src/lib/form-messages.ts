@@ -40,8 +40,9 @@ export function fieldSentence(field: string, message: string): string {
   if (field.startsWith('custom_field_data.')) return message;
   // The desk's message about a pet's photos is already a sentence naming the photo and what to do.
   if (field === 'image_urls' && /^(Photos? \d|The main photo)/.test(message)) return message;
-  if (field === 'application' && /pet/i.test(message) === false && MISSING.test(message)) {
-    return 'Please choose at least one pet for the application.';
+  if (field === 'application') {
+    if (/^choose /i.test(message.trim())) return `Please ${message.trim()} for the application.`;
+    if (MISSING.test(message.trim())) return 'Please choose at least one pet for the application.';
   }
   const label = LABELS[field] ?? humanize(field).toLowerCase();
   if (MISSING.test(message.trim())) return `Please ${CHOSEN.has(field) ? 'choose' : 'enter'} the ${label}.`;

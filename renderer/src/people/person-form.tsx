@@ -178,6 +178,7 @@ export function PersonForm({
                     onChange={(ids) => set('petIds', ids)}
                     max={MAX_APPLICATION_PETS}
                     error={errors.application}
+                    field="application"
                   />
                   <Group gap="xs" align="flex-start" wrap="nowrap">
                     <Checkbox

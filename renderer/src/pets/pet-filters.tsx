@@ -13,7 +13,7 @@ export const VISIBILITY: Record<string, { label: string; presence?: Presence[] }
   all: { label: 'All' },
   public: { label: 'Public', presence: ['listed'] },
   hidden: { label: 'Not public', presence: ['unlisted'] },
-  local: { label: 'New here', presence: ['local'] },
+  local: { label: 'New, not yet sent', presence: ['local'] },
 };
 
 const SORTS = [

@@ -12,6 +12,7 @@ export function PetPicker({
   onChange,
   max,
   error,
+  field,
 }: {
   label: string;
   description?: string;
@@ -19,6 +20,8 @@ export function PetPicker({
   onChange(ids: string[]): void;
   max?: number;
   error?: string;
+  /** The form's name of the field, for its error summary (`data-field`). */
+  field?: string;
 }) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 200);
@@ -69,6 +72,7 @@ export function PetPicker({
       maxValues={max}
       nothingFoundMessage={found.loading || available.loading ? 'Searching…' : 'No pet matches'}
       error={error}
+      data-field={field}
       hidePickedOptions
       clearable
     />

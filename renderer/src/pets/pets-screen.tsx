@@ -70,7 +70,7 @@ export function PetsScreen() {
   const header = (
     <ScreenHeader
       title="Pets"
-      description="Every animal your shelter has in care, kept on this desk so you can look them up even when the internet is down."
+      description="Every animal your shelter has recorded, in care or placed, kept on this desk so you can look them up even when the internet is down."
       actions={
         <Button component="a" href="#/intake" leftSection={<IconPlus size={18} />}>
           New intake

@@ -225,7 +225,7 @@ export function ConnectionCard() {
                 <PasswordInput
                   label="API key"
                   description={
-                    summary?.hasKey
+                    summary?.hasKey && summary.mode === 'remote'
                       ? `A key is stored (${summary.keyProtection === 'encrypted' ? 'encrypted' : 'in a file only you can read'}). Leave empty to keep it.`
                       : 'From your shelter’s coordinator.'
                   }
@@ -250,7 +250,7 @@ export function ConnectionCard() {
             </Text>
           )}
           <Group gap="sm">
-            <Button type="submit" loading={saving}>
+            <Button type="submit" loading={saving} color={mode === 'none' ? 'red' : undefined}>
               {mode === 'none' ? 'Disconnect' : 'Save and connect'}
             </Button>
             {mode === 'remote' && pairing?.kind !== 'pairing' && (

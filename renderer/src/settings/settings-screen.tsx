@@ -48,7 +48,7 @@ export function SettingsScreen() {
     <>
       <ScreenHeader
         title="Settings"
-        description="Preferences of this desk. Shelter records are not affected."
+        description="How this desk connects to your shelter, and its own preferences. Changing either keeps every record on this desk."
       />
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <Stack gap="lg">

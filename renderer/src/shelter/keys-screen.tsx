@@ -86,7 +86,8 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
         add and change them (another desk).{' '}
         {apiUrl && (
           <>
-            This shelter’s API on this PC: <Code>{apiUrl}</Code>
+            For scripts on this PC only, this shelter’s API is at <Code>{apiUrl}</Code>; other desks and your
+            website use the address on your network (sharing, above) or your shelter’s public address.
           </>
         )}
       </Text>

@@ -69,15 +69,20 @@ export function LanSharingCard() {
         <Stack gap="sm">
           <Switch
             label="Let other desks on this network connect"
-            description="Off by default. Turning it off closes the network door at once; this desk keeps working."
+            description={
+              state.enabled
+                ? 'Turning it off closes the network door at once; this desk keeps working.'
+                : 'Off by default. Turn it on when another desk needs this shelter; it is safe on any network, public Wi-Fi too.'
+            }
             checked={state.enabled}
             onChange={(event) => void toggle(event.currentTarget.checked)}
             disabled={action.busy}
           />
           <Text size="sm" c="dimmed">
-            While on, this shelter answers on your network over an encrypted connection (HTTPS) with its own
-            certificate. A desk joins with a one-time code and gets a key of its own, listed below under its
-            name: revoke that key to shut out that desk alone. Desks without a key get nothing.
+            While on, this shelter answers on the network this PC is on now, over an encrypted connection
+            (HTTPS) with its own certificate. A desk joins with a one-time code and gets a key of its own,
+            listed below under its name: revoke that key to shut out that desk alone. Anyone else on the
+            network, on public or guest Wi-Fi too, gets nothing without a code or a key.
           </Text>
           {state.problem && (
             <Alert color="orange" variant="light" icon={<IconAlertTriangle />} title="Sharing is not running">
@@ -87,12 +92,12 @@ export function LanSharingCard() {
           {state.enabled && state.address && state.code && (
             <Stack gap="xs">
               <Text size="sm">
-                Address: <Code>{state.address}</Code>
+                Address on your network: <Code>{state.address}</Code>
               </Text>
               <Text size="sm">
-                On the other desk, choose “Connect to a server” and paste this pairing code. It works once,
-                until {state.expiresAt ? timeOf(state.expiresAt) : 'it is used'}; a new one appears here
-                after.
+                On the other desk, choose “Connect to a server” on its first screen (or “Shelter server” under
+                Settings) and paste this pairing code. It works once, until{' '}
+                {state.expiresAt ? timeOf(state.expiresAt) : 'it is used'}; a new one appears here after.
               </Text>
               <Group gap="xs" wrap="nowrap" align="flex-start">
                 <Code block aria-label="Pairing code" style={{ wordBreak: 'break-all', flex: 1 }}>
