@@ -9,6 +9,7 @@ import { createListener, type Listener, type TlsIdentity } from './http/listener
 import { createRequestListener } from './http/pipeline';
 import { Router } from './http/route';
 import { metadataRoutes } from './routes/metadata';
+import { offListRoutes } from './routes/off-list';
 import { openapiRoutes } from './routes/openapi';
 import { changeStreamRoutes, pairingRoutes } from './routes/pairing';
 import { peopleRoutes } from './routes/people';
@@ -170,6 +171,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       ...petRoutes,
       ...peopleRoutes,
       ...photoRoutes,
+      ...offListRoutes,
       ...openapiRoutes,
       ...pairingRoutes,
       ...changeStreamRoutes,

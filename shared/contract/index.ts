@@ -3,6 +3,7 @@ export * from './enums';
 export * from './errors';
 export * from './lists';
 export * from './metadata';
+export * from './off-list';
 export * from './person';
 export * from './pet';
 export * from './photo';

@@ -27,6 +27,7 @@ describe('GET /api/openapi.json', () => {
       '/api/adoption-fees',
       '/api/changes',
       '/api/contracts',
+      '/api/off-list-pets',
       '/api/pairing',
       '/api/people',
       '/api/people/custom-fields',
@@ -48,6 +49,7 @@ describe('GET /api/openapi.json', () => {
     // The Shelter Desk extensions are marked as such, and said where a client finds them.
     expect(doc.paths['/api/changes'].get['x-shelter-desk-extension']).toBe(true);
     expect(doc.paths['/api/pairing'].post['x-shelter-desk-extension']).toBe(true);
+    expect(doc.paths['/api/off-list-pets'].get['x-shelter-desk-extension']).toBe(true);
     expect(doc['x-shelter-desk-extensions'].changeStream.announcedBy).toBe('X-Shelter-Desk-Changes');
   });
 

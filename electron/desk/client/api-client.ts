@@ -1,5 +1,6 @@
 import { setTimeout as sleepTimer } from 'node:timers/promises';
 import { Agent } from 'undici';
+import { EXTENSIONS_HEADER } from '../../../shared/contract';
 import { ApiError, describeErrorBody } from './api-error';
 import { CHANGE_STREAM_HEADER } from './change-stream';
 import type { ApiClient, ApiClientOptions, ResponseMeta } from './client-types';
@@ -104,6 +105,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const windows = new Map<string, RateWindow>();
   let lastRequestId: string | undefined;
   let changeStream: string | undefined;
+  let extensions: ReadonlySet<string> = new Set();
 
   async function wait(ms: number, reason: 'backoff' | 'rate-limit' | 'retry-after', signal?: AbortSignal) {
     if (ms <= 0) return;
@@ -186,6 +188,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (requestId) lastRequestId = requestId;
       const announced = headerValue(response.headers, CHANGE_STREAM_HEADER);
       if (announced && /^\/api\/[\w/-]{1,100}$/.test(announced)) changeStream = announced;
+      extensions = new Set(
+        (headerValue(response.headers, EXTENSIONS_HEADER) ?? '')
+          .split(',')
+          .map((name) => name.trim())
+          .filter((name) => name !== ''),
+      );
       const window = readRateWindow(response.headers, now());
       if (window) windows.set(bucket, window);
       if (response.status === 429) {
@@ -240,6 +248,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   return {
     changeStream: () => changeStream,
+    extensions: () => extensions,
     baseUrl,
     async get(path, { schema, etag, allowNotFound, signal }) {
       await options.beforeRead?.(signal);

@@ -70,6 +70,8 @@ export interface ApiClient {
   readonly baseUrl: string;
   /** The change stream's path when the server announced one (a Shelter Desk server does; the hosted service not). */
   changeStream?(): string | undefined;
+  /** The Shelter Desk extensions the server announced on its last answer (`X-Shelter-Desk-Extensions`); none else. */
+  extensions?(): ReadonlySet<string>;
   /**
    * GET a path (starting with `/api`) and validate the JSON body with `schema`. With `etag`, sends
    * `If-None-Match` and returns `{status: 304}` when unchanged. A 404 returns `{status: 404}` when `allowNotFound`.

@@ -10,6 +10,7 @@ import {
 import { LIST_COLLECTIONS, type ListCollection } from './collections';
 import { type ListPullResult, type PassProgress, pullList } from './list-pull';
 import { pullMetadata } from './metadata-pull';
+import { pullOffListPets } from './off-list-pull';
 import type { InvalidRecord } from './page-store';
 import type { ReconcileResult } from './reconcile';
 import { checkRemovals, type RemovalCheckResult, recheckOffList } from './removal-check';
@@ -77,7 +78,8 @@ export interface SyncRunSummary {
 
 /**
  * One sync run against one server: push hook, then for each list (pets, adopters, fosters) the incremental pull
- * (see `pullList`) and the removal check (see `checkRemovals`), then metadata.
+ * (see `pullList`) and the removal check (see `checkRemovals`), then the pets off the public list where the server
+ * lists them (see `pullOffListPets`), then metadata.
  * Network, auth, rate-limit and bounds failures throw `ApiError`; what was committed before stays committed.
  */
 export async function runSync(
@@ -124,6 +126,7 @@ export async function runSync(
     }
     throw error;
   }
+  await syncOffListPets(db, client, options, summary);
   if (options.metadata) await syncMetadata(db, client, options, summary);
   for (const invalid of summary.invalid) {
     summary.problems.push(
@@ -194,6 +197,24 @@ async function syncList(
     summary.problems.push(
       `${removals.deferred} more ${collection.name} left the list; the next syncs ask the server about them.`,
     );
+  }
+}
+
+/** The pets off the public list, from a server that lists them for this key (see `pullOffListPets`). */
+async function syncOffListPets(
+  db: MirrorDb,
+  client: ApiClient,
+  options: SyncRunOptions,
+  summary: SyncRunSummary,
+): Promise<void> {
+  const offList = await pullOffListPets(db, client, options.signal);
+  if (!offList) return;
+  summary.reconciled.push(offList);
+  summary.requests += offList.requests;
+  summary.written += offList.removed + offList.unlisted;
+  summary.invalid.push(...offList.invalid);
+  if (offList.deferred > 0) {
+    summary.problems.push(`${offList.deferred} more pets off the public list are fetched by the next syncs.`);
   }
 }
 

@@ -78,6 +78,7 @@ export class PetStore {
   private readonly lister: PetLister;
   private readonly stampedAfter: Database.Statement<[number]>;
   private readonly newestStamp: Database.Statement<[]>;
+  private readonly offListed: Database.Statement<[]>;
   /** Every pet change stamped up to this `updated_at` is reflected in memory (facets, listeners). */
   private seenStamp: number;
   /** This process wrote pets since `seenStamp` last moved. */
@@ -117,6 +118,9 @@ export class PetStore {
     );
     this.stampedAfter = sqlite.prepare('SELECT seq, id, updated_at FROM pets WHERE updated_at > ?');
     this.newestStamp = sqlite.prepare('SELECT MAX(updated_at) FROM pets').pluck();
+    this.offListed = sqlite.prepare(
+      'SELECT id, updated_at FROM pets WHERE is_public = 0 AND deleted_at IS NULL ORDER BY id',
+    );
     this.seenStamp = (this.newestStamp.get() as number | null) ?? 0;
   }
 
@@ -303,6 +307,17 @@ export class PetStore {
    */
   touchWhere(where: string, ...params: unknown[]): number {
     return this.restamps.queue(where, params);
+  }
+
+  /**
+   * The pets that exist but the public list does not show (not deleted, not public), by id, each with its
+   * `updated_at` as the Pet response writes it: the off-list extension, for staff desks.
+   */
+  offList(): Array<{ id: string; updated_at: string }> {
+    return (this.offListed.all() as Array<{ id: string; updated_at: number }>).map((row) => ({
+      id: row.id,
+      updated_at: new Date(row.updated_at).toISOString(),
+    }));
   }
 
   /** Whether the public list shows this pet: not deleted, `show_public`, custom status public or unset. */

@@ -15,7 +15,8 @@ export type EndpointId =
   | 'POST /api/photos'
   | 'GET /api/photos/{id}'
   | 'POST /api/pairing'
-  | 'GET /api/changes';
+  | 'GET /api/changes'
+  | 'GET /api/off-list-pets';
 
 /** Requests per key per hour, per endpoint (API.md "Limits"); the keyless OpenAPI document per address. */
 export const DEFAULT_HOURLY_LIMITS: Record<EndpointId, number> = {
@@ -37,6 +38,8 @@ export const DEFAULT_HOURLY_LIMITS: Record<EndpointId, number> = {
   // Shelter Desk extensions: pairing is counted per address (it has no key yet); a stream per reconnection.
   'POST /api/pairing': 30,
   'GET /api/changes': 500,
+  // Asked once per sync by a staff desk, like a list page.
+  'GET /api/off-list-pets': 2000,
 };
 
 export const WINDOW_MS = 60 * 60 * 1000;

@@ -5,6 +5,7 @@ import {
   API_VERSION,
   type ErrorBody,
   GET_CACHE_CONTROL,
+  OFF_LIST_PETS_EXTENSION,
   PHOTOS_EXTENSION,
   WRITE_CACHE_CONTROL,
 } from '../../../shared/contract';
@@ -31,8 +32,12 @@ const UNMATCHED: EndpointId = 'GET /api/pets';
 
 const EMPTY_QUERY = new URLSearchParams();
 
-/** Announces this server's extensions of the API on every response, so a client can tell it takes photos. */
+/**
+ * Announces this server's extensions of the API on every response, so a client can tell it takes photos and lists
+ * the pets off the public list.
+ */
 const EXTENSIONS_HEADER_NAME = 'X-Shelter-Desk-Extensions';
+const EXTENSIONS = [PHOTOS_EXTENSION, OFF_LIST_PETS_EXTENSION].join(', ');
 
 interface Exchange {
   requestId: string;
@@ -100,7 +105,7 @@ export function createRequestListener(
       'X-RateLimit-Limit': String(rate.limit),
       'X-RateLimit-Remaining': String(rate.remaining),
       'X-RateLimit-Reset': String(rate.reset),
-      [EXTENSIONS_HEADER_NAME]: PHOTOS_EXTENSION,
+      [EXTENSIONS_HEADER_NAME]: EXTENSIONS,
     };
   };
 
@@ -321,7 +326,7 @@ export function createRequestListener(
       'X-RateLimit-Reset',
       String(rate.reset),
       EXTENSIONS_HEADER_NAME,
-      PHOTOS_EXTENSION,
+      EXTENSIONS,
     ];
     if (changes) headers.push(CHANGE_STREAM_HEADER, CHANGE_STREAM_PATH);
     if (route.method === 'GET') {

@@ -11,7 +11,7 @@ const errorBody = { content: { 'application/json': { schema: { $ref: '#/componen
 export const EXTENSION_TAG = {
   name: 'shelter-desk-extensions',
   description:
-    'Offered by a Shelter Desk server only (not by the hosted service): the change stream and LAN pairing.',
+    'Offered by a Shelter Desk server only (not by the hosted service): the change stream, LAN pairing, photo uploads and the pets off the public list.',
 };
 
 /** Top-level `x-shelter-desk-extensions`: what a client can look for, and where. */
@@ -26,6 +26,11 @@ export const EXTENSIONS_SUMMARY: JsonObject = {
       "ORIGIN/api/photos/{sha256}.jpg: ORIGIN is the shelter's public address for photos when set (serve " +
       '--public-url, or standalone Settings), else the LAN sharing address while sharing is on, else the scheme ' +
       'and host the upload reached',
+  },
+  offListPets: {
+    path: '/api/off-list-pets',
+    announcedBy: 'X-Shelter-Desk-Extensions: off-list-pets',
+    access: 'write keys',
   },
 };
 
@@ -56,6 +61,55 @@ export function extensionPaths(metadataHeaders: JsonObject): JsonObject {
             ...errorBody,
           },
           '503': { description: 'As many streams open as allowed (`too_many_streams`).', ...errorBody },
+        },
+      },
+    },
+    '/api/off-list-pets': {
+      get: {
+        operationId: 'listOffListPets',
+        summary: 'Every pet the public list does not show, by id with its stamp (staff desks)',
+        description:
+          'A write key. The public list shows only public pets (not deleted, `show_public`, a public or no custom ' +
+          'status); this lists the others that exist, ordered by id, each with its `updated_at` as GET ' +
+          '/api/pets/{petIdentifier} answers it, so a desk can fetch those it lacks or holds older by id. ETag ' +
+          'and If-None-Match as on the lists. Announced by `X-Shelter-Desk-Extensions: off-list-pets`.',
+        tags: [EXTENSION_TAG.name],
+        'x-shelter-desk-extension': true,
+        responses: {
+          '200': {
+            description: 'The pets off the public list.',
+            headers: metadataHeaders,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['pets', 'total'],
+                  properties: {
+                    pets: {
+                      type: 'array',
+                      items: {
+                        type: 'object',
+                        required: ['id', 'updated_at'],
+                        properties: {
+                          id: { type: 'string', format: 'uuid' },
+                          updated_at: { type: 'string', format: 'date-time' },
+                        },
+                      },
+                    },
+                    total: { type: 'integer', minimum: 0 },
+                  },
+                },
+              },
+            },
+          },
+          '304': { description: 'Not modified (If-None-Match).', headers: metadataHeaders },
+          '401': { description: 'API key missing or invalid.', headers: metadataHeaders, ...errorBody },
+          '403': {
+            description: 'A read key: only write keys see the pets off the list.',
+            headers: metadataHeaders,
+            ...errorBody,
+          },
+          '429': { description: 'Hourly limit reached.', headers: metadataHeaders, ...errorBody },
         },
       },
     },

@@ -1,0 +1,99 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, createApiClient } from '../../electron/desk/client';
+import { type Mirror, statement } from '../../electron/desk/mirror';
+import { openDeskMirror } from '../../electron/desk/outbox';
+import { runSync } from '../../electron/desk/sync';
+import { OFF_LIST_FETCHES_PER_RUN } from '../../electron/desk/sync/off-list-pull';
+import { type RunningApiServer, startApiServer } from '../../electron/server';
+import { tempDir } from '../temp-mirror';
+
+const WRITE_KEY = 'w-key-0123456789abcdef';
+const READ_KEY = 'r-key-0123456789abcdef';
+let server: RunningApiServer;
+const folder = tempDir('sd-sync-off-list-');
+const clients: ApiClient[] = [];
+const mirrors: Mirror[] = [];
+
+const client = (apiKey: string) => {
+  const made = createApiClient({ baseUrl: server.apiUrl, apiKey });
+  clients.push(made);
+  return made;
+};
+const mirror = async (name: string) => {
+  const opened = await openDeskMirror({ dataDir: path.join(folder.dir, name) });
+  mirrors.push(opened);
+  return opened;
+};
+const presences = (db: Mirror['db']) =>
+  Object.fromEntries(
+    (
+      statement(db, 'SELECT presence, COUNT(*) AS n FROM pet GROUP BY presence').all() as {
+        presence: string;
+        n: number;
+      }[]
+    ).map((row) => [row.presence, row.n]),
+  );
+
+beforeAll(async () => {
+  server = await startApiServer({
+    dataDir: path.join(folder.dir, 'server'),
+    port: 0,
+    writeKey: WRITE_KEY,
+    readKey: READ_KEY,
+    rateLimitPerHour: 1_000_000,
+  });
+  const writer = client(WRITE_KEY);
+  const create = (index: number, showPublic: boolean) =>
+    writer.send({
+      method: 'POST',
+      path: '/api/pets',
+      body: JSON.stringify({
+        name: `Pet ${index}`,
+        species: 'dog',
+        age_category: 'adult',
+        sex: 'male',
+        size: 'large',
+        status: 'available',
+        health: 'good',
+        show_public: showPublic,
+      }),
+      idempotencyKey: `off-list-${index}`,
+    });
+  for (let index = 0; index < OFF_LIST_FETCHES_PER_RUN + 5; index += 1) await create(index, false);
+  for (let index = 0; index < 3; index += 1) await create(1000 + index, true);
+});
+
+afterAll(async () => {
+  for (const made of clients) await made.close();
+  for (const opened of mirrors) await opened.close();
+  await server.close();
+  folder.remove();
+});
+
+describe('pets off the public list from a server that lists them (off-list-pets)', () => {
+  it('a desk with a write key fetches them by id, a bounded number a run, then one 304 when nothing changed', async () => {
+    const desk = await mirror('write-desk');
+    const sync = client(WRITE_KEY);
+    const first = await runSync(desk.db, sync);
+    expect(first.complete).toBe(true);
+    expect(presences(desk.db)).toEqual({ listed: 3, unlisted: OFF_LIST_FETCHES_PER_RUN });
+    expect(first.problems).toContain('5 more pets off the public list are fetched by the next syncs.');
+    const second = await runSync(desk.db, sync);
+    expect(presences(desk.db)).toEqual({ listed: 3, unlisted: OFF_LIST_FETCHES_PER_RUN + 5 });
+    expect(second.problems).toEqual([]);
+    // Nothing changed: the off-list answer is a 304 and no pet is fetched.
+    const quiet = await runSync(desk.db, sync);
+    expect(quiet.written).toBe(0);
+    expect(quiet.notModified).toBeGreaterThan(0);
+    expect(quiet.reconciled.reduce((sum, part) => sum + part.requests, 0)).toBe(1);
+  }, 120_000);
+
+  it('a desk with a read key (a read-only desk) goes on without them, as with the hosted service', async () => {
+    const desk = await mirror('read-desk');
+    const run = await runSync(desk.db, client(READ_KEY));
+    expect(run.complete).toBe(true);
+    expect(run.problems).toEqual([]);
+    expect(presences(desk.db)).toEqual({ listed: 3 });
+  });
+});
