@@ -91,9 +91,25 @@ describe('pets off the public list from a server that lists them (off-list-pets)
 
   it('a desk with a read key (a read-only desk) goes on without them, as with the hosted service', async () => {
     const desk = await mirror('read-desk');
-    const run = await runSync(desk.db, client(READ_KEY));
+    const reader = client(READ_KEY);
+    const run = await runSync(desk.db, reader);
     expect(run.complete).toBe(true);
     expect(run.problems).toEqual([]);
     expect(presences(desk.db)).toEqual({ listed: 3 });
+    // Refused once, not asked again for hours: a quiet sync is all 304s (the second run asks each list from the
+    // first run's checkpoint for the first time).
+    const asked: string[] = [];
+    const watched: ApiClient = {
+      ...reader,
+      get: (pathAndQuery, options) => {
+        asked.push(pathAndQuery);
+        return reader.get(pathAndQuery, options);
+      },
+    };
+    await runSync(desk.db, watched);
+    const quiet = await runSync(desk.db, watched);
+    expect(asked.filter((pathAndQuery) => pathAndQuery.startsWith('/api/off-list-pets'))).toEqual([]);
+    expect(quiet.requests).toBeGreaterThan(0);
+    expect(quiet.notModified).toBe(quiet.requests);
   });
 });

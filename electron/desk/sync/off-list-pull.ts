@@ -1,10 +1,18 @@
+import { z } from 'zod';
 import {
   OFF_LIST_PETS_EXTENSION,
   OFF_LIST_PETS_PATH,
   offListPetsResponseSchema,
 } from '../../../shared/contract';
 import { type ApiClient, ApiError } from '../client';
-import { type MirrorDb, readHttpCache, statement, writeHttpCache } from '../mirror';
+import {
+  type MirrorDb,
+  readHttpCache,
+  readSyncState,
+  statement,
+  writeHttpCache,
+  writeSyncState,
+} from '../mirror';
 import { LIST_COLLECTIONS } from './collections';
 import { checkByIds, emptyReconcile, type ReconcileResult } from './reconcile';
 
@@ -16,6 +24,11 @@ export const OFF_LIST_FETCHES_PER_RUN = 200;
 
 const PETS = LIST_COLLECTIONS.find((collection) => collection.name === 'pets');
 
+/** A key that may not read the list (a read key) is not asked again for this long, so a quiet sync stays all 304s. */
+const REFUSED_KEPT_MS = 6 * 60 * 60_000;
+const REFUSED_KEY = 'off-list:refused-at';
+const refusedSchema = z.number();
+
 export interface OffListPullResult extends ReconcileResult {
   /** Pets off the list the server lists that this run left for the next (the per-run budget). */
   deferred: number;
@@ -26,8 +39,9 @@ export interface OffListPullResult extends ReconcileResult {
  * server that lists them: Shelter Desk's `off-list-pets` extension, for write keys. Each one the mirror lacks, holds
  * older or holds as listed is fetched by id and kept as off the list; one the mirror holds as off the list that the
  * server no longer lists there is asked about by id (gone: marked removed; back on the public list: the pull of that
- * list brings it). Undefined when the server has no such list, or the key may not read it (a read key): the desk
- * then knows those pets as before, once it has seen them on the list or written them itself.
+ * list brings it). Undefined when the server has no such list, or the key may not read it (a read key, asked again
+ * after six hours): the desk then knows those pets as before, once it has seen them on the list or written them
+ * itself.
  */
 export async function pullOffListPets(
   db: MirrorDb,
@@ -35,6 +49,8 @@ export async function pullOffListPets(
   signal?: AbortSignal,
 ): Promise<OffListPullResult | undefined> {
   if (!PETS || !client.extensions?.().has(OFF_LIST_PETS_EXTENSION)) return undefined;
+  const refusedAt = readSyncState(db, REFUSED_KEY, refusedSchema);
+  if (refusedAt !== undefined && Math.abs(Date.now() - refusedAt) < REFUSED_KEPT_MS) return undefined;
   const cached = readHttpCache(db, OFF_LIST_PETS_PATH);
   const response = await client
     .get(OFF_LIST_PETS_PATH, {
@@ -44,7 +60,10 @@ export async function pullOffListPets(
     })
     .catch((error: unknown) => {
       // A read key may not read this list: the desk goes on as a desk of the hosted service would.
-      if (error instanceof ApiError && error.status === 403) return undefined;
+      if (error instanceof ApiError && error.status === 403) {
+        db.transaction(() => writeSyncState(db, REFUSED_KEY, Date.now()))();
+        return undefined;
+      }
       throw error;
     });
   if (!response) return undefined;
