@@ -101,6 +101,15 @@ for (const timezoneId of ['America/Los_Angeles', 'Pacific/Auckland']) {
           .filter({ hasText: 'Intake date “31/02/2026” is not a date the desk can read' }),
       ).toBeVisible();
       await shoot(page, testInfo, `intake-date-unread-${timezoneId.replace('/', '-')}`);
+      // Enter in the field, with text that names no day, keeps the text and says so; the form is not sent.
+      await intakeDate.fill('2026-02-28');
+      await intakeDate.press('Tab');
+      await expect(intakeDate).toHaveValue('Feb 28, 2026');
+      await intakeDate.fill('30/02/2026');
+      await intakeDate.press('Enter');
+      await expect(intakeDate).toHaveValue('30/02/2026');
+      await expect(intakeDate).toBeFocused();
+      await expect(intakeDate).toHaveAccessibleDescription(/“30\/02\/2026” is not a date the desk can read/);
       await intakeDate.fill('2026-02-28');
       await intakeDate.press('Tab');
       await expect(intakeDate).toHaveValue('Feb 28, 2026');

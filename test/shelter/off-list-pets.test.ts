@@ -49,6 +49,22 @@ describe('pets off the public list on a desk of a Shelter Desk server', () => {
     await core.registry.invoke('sync.now');
     expect((await core.registry.invoke('mirror.pets.get', { id: quinn })).presence).toBe('unlisted');
     expect((await core.registry.invoke('mirror.pets.get', { id: gone })).presence).toBe('removed');
+    // Edited on another desk while off the list: stored, and the screens are told.
+    const edited = hidden[2] as string;
+    const seen: string[][] = [];
+    const stop = core.events.subscribe((event) => {
+      if (event.type === 'mirror-changed') seen.push([...event.collections]);
+    });
+    await api(url, key, `/pets/${edited}`, {
+      method: 'PATCH',
+      body: { description: 'Edited on another desk' },
+    });
+    await core.registry.invoke('sync.now');
+    stop();
+    expect((await core.registry.invoke('mirror.pets.get', { id: edited })).record.description).toBe(
+      'Edited on another desk',
+    );
+    expect(seen.some((collections) => collections.includes('pets'))).toBe(true);
     // Put on the website: on the list again.
     await api(url, key, `/pets/${quinn}`, { method: 'PATCH', body: { show_public: true } });
     await core.registry.invoke('sync.now');

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiClient, createApiClient } from '../../electron/desk/client';
-import { type Mirror, statement } from '../../electron/desk/mirror';
+import { type ApiClient, ApiError, createApiClient } from '../../electron/desk/client';
+import { type Mirror, statement, writeSyncState } from '../../electron/desk/mirror';
 import { openDeskMirror } from '../../electron/desk/outbox';
 import { runSync } from '../../electron/desk/sync';
-import { OFF_LIST_FETCHES_PER_RUN } from '../../electron/desk/sync/off-list-pull';
+import { OFF_LIST_FETCHES_PER_HOUR, OFF_LIST_FETCHES_PER_RUN } from '../../electron/desk/sync/off-list-pull';
 import { type RunningApiServer, startApiServer } from '../../electron/server';
 import { tempDir } from '../temp-mirror';
 
@@ -86,7 +86,19 @@ describe('pets off the public list from a server that lists them (off-list-pets)
     const quiet = await runSync(desk.db, sync);
     expect(quiet.written).toBe(0);
     expect(quiet.notModified).toBeGreaterThan(0);
-    expect(quiet.reconciled.reduce((sum, part) => sum + part.requests, 0)).toBe(1);
+    expect(quiet.offList).toMatchObject({ requests: 1, notModified: 1, written: 0 });
+    expect(quiet.notModified).toBe(quiet.requests);
+    // The periodic re-check does not ask about them one by one: the server's list says they are there.
+    const asked: string[] = [];
+    const watched: ApiClient = {
+      ...sync,
+      get: (pathAndQuery, options) => {
+        asked.push(pathAndQuery);
+        return sync.get(pathAndQuery, options);
+      },
+    };
+    await runSync(desk.db, watched, { recheckRemoved: { everyMs: 0, now: Date.now() } });
+    expect(asked.filter((pathAndQuery) => /^\/api\/pets\/[0-9a-f-]{36}/.test(pathAndQuery))).toEqual([]);
   }, 120_000);
 
   it('a desk with a read key (a read-only desk) goes on without them, as with the hosted service', async () => {
@@ -111,5 +123,45 @@ describe('pets off the public list from a server that lists them (off-list-pets)
     expect(asked.filter((pathAndQuery) => pathAndQuery.startsWith('/api/off-list-pets'))).toEqual([]);
     expect(quiet.requests).toBeGreaterThan(0);
     expect(quiet.notModified).toBe(quiet.requests);
+    // The same desk given a write key is not held to what the read key was told.
+    await runSync(desk.db, client(WRITE_KEY));
+    expect(presences(desk.db).unlisted).toBeGreaterThan(0);
+  });
+
+  it('fetches no more than its hourly share of the by-id limit, whatever the runs', async () => {
+    const desk = await mirror('hourly-desk');
+    desk.db.transaction(() =>
+      writeSyncState(desk.db, 'off-list:fetched', {
+        windowStart: Date.now(),
+        used: OFF_LIST_FETCHES_PER_HOUR - 10,
+      }),
+    )();
+    const run = await runSync(desk.db, client(WRITE_KEY));
+    expect(presences(desk.db)).toEqual({ listed: 3, unlisted: 10 });
+    expect(run.problems).toContain(
+      `${OFF_LIST_FETCHES_PER_RUN + 5 - 10} more pets off the public list are fetched by the next syncs.`,
+    );
+  });
+
+  it('a server that answers the list oddly costs one problem, not the sync; it is asked again hours later', async () => {
+    const desk = await mirror('odd-desk');
+    const writer = client(WRITE_KEY);
+    const asked: string[] = [];
+    const odd: ApiClient = {
+      ...writer,
+      get: (pathAndQuery, options) => {
+        if (!pathAndQuery.startsWith('/api/off-list-pets')) return writer.get(pathAndQuery, options);
+        asked.push(pathAndQuery);
+        return Promise.reject(
+          new ApiError({ kind: 'rejected', status: 404, message: 'No pet with identifier "off-list-pets".' }),
+        );
+      },
+    };
+    const first = await runSync(desk.db, odd, { metadata: true });
+    expect(first.complete).toBe(true);
+    expect(first.metadataChanged.length).toBeGreaterThan(0);
+    expect(first.problems.join(' ')).toMatch(/list of pets off the public list could not be used/);
+    await runSync(desk.db, odd);
+    expect(asked).toHaveLength(1);
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { setTimeout as sleepTimer } from 'node:timers/promises';
 import { Agent } from 'undici';
 import { EXTENSIONS_HEADER } from '../../../shared/contract';
@@ -106,6 +107,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   let lastRequestId: string | undefined;
   let changeStream: string | undefined;
   let extensions: ReadonlySet<string> = new Set();
+  const keyDigest = createHash('sha256').update(options.apiKey).digest('base64url').slice(0, 16);
 
   async function wait(ms: number, reason: 'backoff' | 'rate-limit' | 'retry-after', signal?: AbortSignal) {
     if (ms <= 0) return;
@@ -249,6 +251,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   return {
     changeStream: () => changeStream,
     extensions: () => extensions,
+    keyDigest: () => keyDigest,
     baseUrl,
     async get(path, { schema, etag, allowNotFound, signal }) {
       await options.beforeRead?.(signal);

@@ -72,6 +72,8 @@ export interface ApiClient {
   changeStream?(): string | undefined;
   /** The Shelter Desk extensions the server announced on its last answer (`X-Shelter-Desk-Extensions`); none else. */
   extensions?(): ReadonlySet<string>;
+  /** A short digest of the API key (never the key), to tell what a server said to this key from what it said before. */
+  keyDigest?(): string;
   /**
    * GET a path (starting with `/api`) and validate the JSON body with `schema`. With `etag`, sends
    * `If-None-Match` and returns `{status: 304}` when unchanged. A 404 returns `{status: 404}` when `allowNotFound`.

@@ -37,20 +37,23 @@ export function listedIds(db: MirrorDb, scope: ListScope): string[] {
 }
 
 /**
- * Up to `limit` records of a list marked `removed` or `unlisted` after `afterSeq` (in row order), for the periodic
- * re-check that brings back records the server has again. Returns their ids and row numbers.
+ * Up to `limit` records of a list marked `removed` or `unlisted` (only `removed` with `removedOnly`) after `afterSeq`
+ * (in row order), for the periodic re-check that brings back records the server has again. Returns their ids and row
+ * numbers.
  */
 export function recordsToRecheck(
   db: MirrorDb,
   scope: ListScope,
   afterSeq: number,
   limit: number,
+  removedOnly = false,
 ): Array<{ seq: number; id: string; presence: 'removed' | 'unlisted' }> {
   const type = scope.entityType === 'pet' ? '' : ' AND type = ?';
+  const presences = removedOnly ? `('removed')` : `('removed', 'unlisted')`;
   return statement(
     db,
     `SELECT seq, id, presence FROM ${scope.entityType === 'pet' ? 'pet' : 'person'}
-     WHERE presence IN ('removed', 'unlisted') AND seq > ?${type} ORDER BY seq LIMIT ?`,
+     WHERE presence IN ${presences} AND seq > ?${type} ORDER BY seq LIMIT ?`,
   ).all(afterSeq, ...(scope.entityType === 'pet' ? [] : [scope.personType]), limit) as Array<{
     seq: number;
     id: string;

@@ -215,12 +215,12 @@ export async function recheckOffList(
   db: MirrorDb,
   client: ApiClient,
   collection: ListCollection,
-  options: { everyMs: number; now: number; signal?: AbortSignal | undefined },
+  options: { everyMs: number; now: number; signal?: AbortSignal | undefined; removedOnly?: boolean },
 ): Promise<ReconcileResult | undefined> {
   const state = readSyncState(db, recheckKey(collection), recheckSchema) ?? { afterSeq: 0, at: 0 };
   if (options.now - state.at < options.everyMs) return undefined;
   const scope = { entityType: collection.entityType, personType: collection.personType };
-  const rows = recordsToRecheck(db, scope, state.afterSeq, RECHECK_BATCH);
+  const rows = recordsToRecheck(db, scope, state.afterSeq, RECHECK_BATCH, options.removedOnly === true);
   const result = await checkByIds(
     db,
     client,

@@ -10,7 +10,7 @@ import {
 import { LIST_COLLECTIONS, type ListCollection } from './collections';
 import { type ListPullResult, type PassProgress, pullList } from './list-pull';
 import { pullMetadata } from './metadata-pull';
-import { pullOffListPets } from './off-list-pull';
+import { type OffListPullResult, offListCovers, pullOffListPets } from './off-list-pull';
 import type { InvalidRecord } from './page-store';
 import type { ReconcileResult } from './reconcile';
 import { checkRemovals, type RemovalCheckResult, recheckOffList } from './removal-check';
@@ -68,6 +68,8 @@ export interface SyncRunSummary {
   lists: ListPullResult[];
   removals: RemovalCheckResult[];
   reconciled: ReconcileResult[];
+  /** The pets off the public list, when the server lists them for this key. */
+  offList?: OffListPullResult;
   metadataChanged: string[];
   invalid: InvalidRecord[];
   /** One sentence per problem that kept the run from completing (with request ids). */
@@ -169,6 +171,8 @@ async function syncList(
     const rechecked = await recheckOffList(db, client, collection, {
       ...options.recheckRemoved,
       signal: options.signal,
+      // The server's list of pets off the public list already says which of them are still there.
+      removedOnly: collection.name === 'pets' && offListCovers(db, client),
     });
     if (rechecked) {
       summary.reconciled.push(rechecked);
@@ -209,11 +213,13 @@ async function syncOffListPets(
 ): Promise<void> {
   const offList = await pullOffListPets(db, client, options.signal);
   if (!offList) return;
-  summary.reconciled.push(offList);
+  summary.offList = offList;
   summary.requests += offList.requests;
-  summary.written += offList.removed + offList.unlisted;
+  summary.notModified += offList.notModified;
+  summary.written += offList.written;
   summary.invalid.push(...offList.invalid);
-  if (offList.deferred > 0) {
+  if (offList.problem) summary.problems.push(offList.problem);
+  else if (offList.deferred > 0) {
     summary.problems.push(`${offList.deferred} more pets off the public list are fetched by the next syncs.`);
   }
 }

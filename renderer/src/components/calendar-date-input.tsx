@@ -7,13 +7,14 @@ import {
   type DayOfWeek,
 } from '@mantine/dates';
 import { IconCalendar } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   calendarDate,
   fieldDay,
   localeDayFirst,
   localToday,
   readTypedDate,
+  storedDay,
   unreadableDateMessage,
 } from '../lib/dates';
 
@@ -59,16 +60,49 @@ export function CalendarDateInput({
   value: string | null | undefined;
   onChange(day: string): void;
 }) {
-  const stored = calendarDate(value);
-  // A day that exists (a typed 2026-02-31 does not, though it has the shape).
-  const day = stored && readTypedDate(stored) === stored ? stored : undefined;
+  const day = storedDay(value);
   // Left as text while it is edited, so clearing it to type again does not swap the input under the cursor.
   const [editingText, setEditingText] = useState(false);
+  // Typed into since the text input took the focus: what is wrong is said once the typing stops (the field is left).
+  const [typing, setTyping] = useState(false);
+  // The input that takes the focus after a switch between the two (the other one is gone with the focus).
+  const [focusNext, setFocusNext] = useState<'text' | 'date'>();
+  const textRef = useRef<HTMLInputElement>(null);
+  const dateRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!focusNext) return;
+    if (focusNext === 'text') textRef.current?.focus();
+    // After a day picked on the calendar, its button (focusing the input would open the input's own calendar).
+    else
+      dateRef.current?.parentElement
+        ?.querySelector<HTMLButtonElement>('button[aria-label^="Choose"]')
+        ?.focus();
+    setFocusNext(undefined);
+  }, [focusNext]);
   const label = typeof props.label === 'string' ? props.label : 'the day';
+  const asText = Boolean(value && !day) || editingText;
   const calendarButton = (
-    <CalendarButton day={day} onPick={onChange} label={label} disabled={props.disabled} />
+    <CalendarButton
+      day={day}
+      onPick={(picked) => {
+        if (asText) {
+          setEditingText(false);
+          setFocusNext('date');
+        }
+        onChange(picked);
+      }}
+      label={label}
+      disabled={props.disabled}
+    />
   );
-  if ((value && !day) || editingText) {
+  /** Text that names no day becomes the value as typed: the form refuses to save it until it is fixed. */
+  const keepUnreadable = (text: string, focusText: boolean) => {
+    if (!text || readTypedDate(text) !== null) return false;
+    if (focusText) setFocusNext('text');
+    onChange(text);
+    return true;
+  };
+  if (asText) {
     const typed = value ?? '';
     const { label: shownLabel, description, withAsterisk, required, disabled, placeholder, ...rest } = props;
     const attributes = Object.fromEntries(
@@ -77,6 +111,7 @@ export function CalendarDateInput({
     return (
       <TextInput
         {...attributes}
+        ref={textRef}
         label={shownLabel}
         description={description}
         withAsterisk={withAsterisk}
@@ -85,13 +120,17 @@ export function CalendarDateInput({
         placeholder={placeholder}
         value={typed}
         onFocus={() => setEditingText(true)}
-        onChange={(event) => onChange(event.currentTarget.value)}
+        onChange={(event) => {
+          setTyping(true);
+          onChange(event.currentTarget.value);
+        }}
         onBlur={() => {
           setEditingText(false);
+          setTyping(false);
           const read = fieldDay(typed);
           if (read !== null && read !== typed) onChange(read);
         }}
-        error={!editingText && fieldDay(typed) === null ? `${unreadableDateMessage(typed)}.` : error}
+        error={!typing && fieldDay(typed) === null ? `${unreadableDateMessage(typed)}.` : error}
         rightSection={calendarButton}
         rightSectionPointerEvents="all"
         rightSectionWidth={36}
@@ -110,10 +149,13 @@ export function CalendarDateInput({
       rightSectionPointerEvents="all"
       rightSectionWidth={day ? 64 : 36}
       {...props}
+      ref={dateRef}
       error={error}
-      onBlur={(event) => {
-        const text = event.currentTarget.value.trim();
-        if (text && readTypedDate(text) === null) onChange(text);
+      onBlur={(event) => keepUnreadable(event.currentTarget.value.trim(), false)}
+      // Enter would save the form with the day shown before: the text is kept instead, and says what is wrong.
+      onKeyDown={(event) => {
+        if (event.key === 'Enter' && keepUnreadable(event.currentTarget.value.trim(), true))
+          event.preventDefault();
       }}
       value={day ?? null}
       onChange={(picked) => onChange(calendarDate(picked) ?? '')}

@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { calendarDate, formatCalendarDate, localeDayFirst, localToday, readTypedDate } from './dates';
+import {
+  calendarDate,
+  fieldDay,
+  formatCalendarDate,
+  localeDayFirst,
+  localToday,
+  readTypedDate,
+  storedDay,
+} from './dates';
 
 // The renderer has no Node types; the tests run in Node, whose TZ variable sets the zone of `Date`.
 const env = (globalThis as unknown as { process: { env: Record<string, string | undefined> } }).process.env;
@@ -79,4 +87,24 @@ it("follows the language's order of day and month", () => {
   expect(localeDayFirst('en-US')).toBe(false);
   expect(localeDayFirst('en-GB')).toBe(true);
   expect(localeDayFirst('de-DE')).toBe(true);
+});
+
+describe('a date field as a form holds it', () => {
+  it('takes a stored day or timestamp only when it is exactly one, and a day that exists', () => {
+    expect(storedDay('2026-05-14')).toBe('2026-05-14');
+    expect(storedDay('2026-05-14T00:00:00Z')).toBe('2026-05-14');
+    expect(storedDay('2026-05-14T00:00:00.000Z')).toBe('2026-05-14');
+    expect(storedDay('2026-03-012')).toBeUndefined();
+    expect(storedDay('2026-02-31')).toBeUndefined();
+    expect(storedDay('14/05/2026')).toBeUndefined();
+  });
+
+  it('reads typed text as staff type dates, and says null (never a guess) for text that names no day', () => {
+    expect(fieldDay('')).toBe('');
+    expect(fieldDay('  ')).toBe('');
+    expect(fieldDay('2026-05-14T00:00:00Z')).toBe('2026-05-14');
+    expect(fieldDay('14 May 2026')).toBe('2026-05-14');
+    expect(fieldDay('2026-03-012')).toBeNull();
+    expect(fieldDay('31/02/2026')).toBeNull();
+  });
 });

@@ -112,8 +112,21 @@ function existingDay(year: number | undefined, month: number | undefined, day: n
 export function fieldDay(value: string): string | null {
   const text = value.trim();
   if (text === '') return '';
-  const stored = calendarDate(text);
-  return stored && readTypedDate(stored) === stored ? stored : readTypedDate(text);
+  return storedDay(text) ?? readTypedDate(text);
+}
+
+/** Exactly a day `YYYY-MM-DD`, or a timestamp that starts with one (`2026-05-14T00:00:00Z`). */
+const STORED_DAY = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * The day of a date-only value as stored or handed over (`YYYY-MM-DD`, or a timestamp starting with one), when that
+ * day exists; undefined for anything else, typed text included (`2026-03-012` is not 1 March, nor is 2026-02-31 a day).
+ */
+export function storedDay(value: string | null | undefined): string | undefined {
+  const text = value?.trim() ?? '';
+  if (!STORED_DAY.test(text)) return undefined;
+  const day = text.slice(0, 10);
+  return readTypedDate(day) === day ? day : undefined;
 }
 
 /** What a date field says of text it cannot read as a day. */

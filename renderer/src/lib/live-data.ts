@@ -35,11 +35,12 @@ export function useReloadOnChange(collections: readonly string[], reload: () => 
 
 /**
  * Whether this desk runs its shelter itself (standalone), for empty states that say what to do here; undefined
- * until the connection has loaded. Followed when the desk switches connection (the switch announces every
- * collection as changed).
+ * until the connection has loaded (false when it could not be read: the connected desk's words then). Followed when
+ * the desk switches connection (the switch announces every collection as changed).
  */
 export function useStandalone(): boolean | undefined {
   const connection = useDeskQuery('sync.connection.get');
   useReloadOnChange(['metadata'], connection.reload);
-  return connection.data ? connection.data.mode === 'standalone' : undefined;
+  if (connection.data) return connection.data.mode === 'standalone';
+  return connection.error ? false : undefined;
 }

@@ -28,17 +28,20 @@ export function missingCustomFields(
 /**
  * The shelter's date fields as a form sends them: each readable date as its day `YYYY-MM-DD` (the date input keeps
  * text it could not read as typed, and text typed but not yet left), and a message for each that names no day. Only
- * the values in `values` are looked at (an edit passes what it changes).
+ * the values in `values` are looked at, and of those not the ones still as in `unchangedFrom` (an edit leaves a
+ * stored value it did not touch as it is, in whatever form it has).
  */
 export function readCustomDates(
   fields: readonly CustomField[],
   values: Record<string, unknown>,
+  unchangedFrom: Record<string, unknown> = {},
 ): { values: Record<string, unknown>; messages: FieldMessages } {
   const read = { ...values };
   const messages: FieldMessages = {};
   for (const field of fields) {
     const value = values[field.field_key];
     if (field.field_type !== 'date' || typeof value !== 'string') continue;
+    if (unchangedFrom[field.field_key] === value) continue;
     const day = fieldDay(value);
     if (day === null) {
       messages[customFieldMessageKey(field.field_key)] = `${field.label} ${unreadableDateMessage(value)}.`;

@@ -210,6 +210,22 @@ describe('dates typed so that they name no day', () => {
     const odd = draftFromPet({ ...pet, custom_field_data: { vaccinated_on: 'spring' } });
     expect(buildPetUpdate(odd, { ...odd, status: 'hold' }, [vaccinated]).ok).toBe(true);
   });
+
+  it('leaves a stored date it did not touch as it is, in whatever form it has, when another field changes', () => {
+    const original = draftFromPet({
+      ...pet,
+      custom_field_data: { kennel: 'B2', vaccinated_on: '03/01/2026' },
+    });
+    const result = buildPetUpdate(
+      original,
+      { ...original, custom_field_data: { ...original.custom_field_data, kennel: 'C4' } },
+      [vaccinated],
+    );
+    expect(result).toEqual({
+      ok: true,
+      fields: { custom_field_data: { kennel: 'C4', vaccinated_on: '03/01/2026' } },
+    });
+  });
 });
 
 describe('edit form', () => {

@@ -143,7 +143,11 @@ function unreadableDates(draft: PetDraft, customFields: readonly CustomField[]):
 }
 
 /** Every field of the draft in API form; empty optional text is left out. */
-function toApiFields(draft: PetDraft, customFields: readonly CustomField[]): Record<string, unknown> {
+function toApiFields(
+  draft: PetDraft,
+  customFields: readonly CustomField[],
+  original?: PetDraft,
+): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   const put = (key: string, value: string) => {
     if (value.trim() !== '') fields[key] = value.trim();
@@ -176,7 +180,9 @@ function toApiFields(draft: PetDraft, customFields: readonly CustomField[]): Rec
   if (draft.bad_with.length > 0) fields.bad_with = draft.bad_with;
   if (draft.temperaments.length > 0) fields.temperaments = draft.temperaments;
   if (draft.image_urls.length > 0) fields.image_urls = draft.image_urls;
-  const custom = cleanCustomData(readCustomDates(customFields, draft.custom_field_data).values);
+  const custom = cleanCustomData(
+    readCustomDates(customFields, draft.custom_field_data, original?.custom_field_data).values,
+  );
   if (Object.keys(custom).length > 0) fields.custom_field_data = custom;
   return fields;
 }
@@ -256,8 +262,8 @@ export function buildPetUpdate(
   const unreadable = Object.fromEntries(
     Object.entries(unreadableDates(draft, customFields)).filter(([key, message]) => held[key] !== message),
   );
-  const before = toApiFields(original, customFields);
-  const after = toApiFields(draft, customFields);
+  const before = toApiFields(original, customFields, original);
+  const after = toApiFields(draft, customFields, original);
   const changed: Record<string, unknown> = {};
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (key === 'status_change_notes') continue;

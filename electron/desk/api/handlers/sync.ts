@@ -48,6 +48,7 @@ export function registerSyncHandlers(
         ...new Set([
           ...summary.lists.filter((list) => list.written > 0).map((list) => list.collection),
           ...summary.removals.filter((check) => check.written > 0).map((check) => check.collection),
+          ...(summary.offList && summary.offList.written > 0 ? ['pets' as const] : []),
         ]),
       ];
       context.events.emit({
