@@ -122,3 +122,42 @@ test('connected: Edit says where people are changed, and the page still shows th
   await expect(drawer.getByRole('form')).toHaveCount(0);
   await expect(drawer.getByRole('region', { name: 'Applications' })).toContainText('that this desk knows of');
 });
+
+test('an adoption started from a pet: the sign-up opens with an application for that pet, and saves it', async ({
+  page,
+  dataDir,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  const desk = await startDesk(dataDir, ['--standalone', '--demo']);
+  try {
+    await page.goto(`${desk.url}#/pets`);
+    const table = page.getByRole('table', { name: 'Pets' });
+    await page.getByLabel('Search').fill('Chester');
+    const row = table.getByRole('row', { name: /Chester/ }).first();
+    await expect(row).toBeVisible({ timeout: 30_000 });
+    await row.click();
+    const drawer = page.getByRole('dialog');
+    await expect(drawer.getByRole('heading', { level: 2, name: 'Chester' })).toBeVisible();
+    await shoot(page, testInfo, 'pet-start-adoption', false);
+    await drawer.getByRole('button', { name: 'Start an adoption' }).click();
+
+    await expect(page).toHaveURL(/#\/people$/);
+    const form = page.getByRole('form', { name: 'New person' });
+    await expect(form.getByLabel(/Apply to adopt/)).toBeChecked();
+    await expect(form.getByText(/^Chester · /)).toBeVisible();
+    await form.getByLabel('Name').fill('Walk-in Wanda');
+    await form.getByLabel('Email').fill('wanda@example.org');
+    await choose(page, form, 'Type of home', 'House');
+    await form.getByLabel(/accepts the agreement/).check();
+    await shoot(page, testInfo, 'sign-up-for-chester', false);
+    await form.getByRole('button', { name: 'Save adopter' }).click();
+    const saved = page.locator('[aria-label="Signed up Walk-in Wanda"]');
+    await expect(saved).toContainText('Walk-in Wanda is signed up, with an application');
+    await saved.getByRole('button', { name: 'Open' }).click();
+    await expect(page.getByRole('dialog').getByRole('region', { name: 'Applications' })).toContainText(
+      'Chester',
+    );
+  } finally {
+    await desk.stop();
+  }
+});

@@ -1,15 +1,16 @@
 import { useEffect, useRef } from 'react';
 
 /**
- * Asks a list screen to open one record's drawer (from the Ctrl+K search, or a link in another record). The request
- * waits until the screen is shown: `navigate` first, then the screen takes it when it mounts (or at once when it is
- * already on screen).
+ * Asks a list screen to open one record's drawer (from the Ctrl+K search, or a link in another record), or People to
+ * open a sign-up with an application for a pet (`application`, the pet's id, from the pet's page). The request waits
+ * until the screen is shown: `navigate` first, then the screen takes it when it mounts (or at once when it is already
+ * on screen).
  */
-export type RecordKind = 'pet' | 'person';
+export type RecordKind = 'pet' | 'person' | 'application';
 export interface OpenRequest {
   kind: RecordKind;
   id: string;
-  /** For people: which tab the person is on. */
+  /** For people: which tab the person is on; for an application, who applies. */
   personType?: 'adopter' | 'foster';
 }
 

@@ -52,6 +52,15 @@ export function PeopleScreen() {
     setOpenId(request.id);
   });
   const [creating, setCreating] = useState<PersonFormType | null>(null);
+  // A sign-up started from a pet's page applies for that pet.
+  const [applyingFor, setApplyingFor] = useState<string[]>([]);
+  useOpenRequests('application', (request) => {
+    const type = request.personType ?? 'adopter';
+    setTab(type);
+    setOpenId(null);
+    setApplyingFor([request.id]);
+    setCreating(type);
+  });
   const [saved, setSaved] = useRememberedState<SignedUp[]>('people.saved', []);
   const counts = useDeskQuery('mirror.counts');
   useReloadOnChange(['adopters', 'fosters', 'people'], counts.reload);
@@ -156,9 +165,14 @@ export function PeopleScreen() {
         {creating !== null && (
           <PersonForm
             initialType={creating}
-            onCancel={() => setCreating(null)}
+            applyFor={applyingFor}
+            onCancel={() => {
+              setCreating(null);
+              setApplyingFor([]);
+            }}
             onSaved={(person) => {
               setCreating(null);
+              setApplyingFor([]);
               setSaved((previous) => [person, ...previous]);
             }}
           />

@@ -66,15 +66,21 @@ export interface SignedUp {
 
 export function PersonForm({
   initialType,
+  applyFor = [],
   onSaved,
   onCancel,
 }: {
   initialType: PersonFormType;
+  /** Pets the person applies for from the start (a sign-up begun on a pet's page). */
+  applyFor?: string[];
   onSaved(saved: SignedUp): void;
   onCancel(): void;
 }) {
   const api = useDesk();
-  const [draft, setDraft] = useState<PersonDraft>(() => emptyPersonDraft(initialType));
+  const [draft, setDraft] = useState<PersonDraft>(() => ({
+    ...emptyPersonDraft(initialType),
+    ...(applyFor.length > 0 && { withApplication: true, petIds: applyFor }),
+  }));
   const { errors, refusals, error, warnings, saving, showInvalid, clearFields, submit, dismissWarnings } =
     useOutboxWrite();
   const [termsOpen, setTermsOpen] = useState(false);

@@ -1,8 +1,11 @@
 import { MultiSelect } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
-import { useDeskQuery } from '../bridge/hooks';
+import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { humanize } from '../lib/words';
+
+const labelOf = (record: { name: string; species: string; custom_id: string | null }) =>
+  `${record.name} · ${humanize(record.species)}${record.custom_id ? ` · ${record.custom_id}` : ''}`;
 
 /** Choose pets from the mirror by typing part of a name, breed, shelter id or microchip; available pets first. */
 export function PetPicker({
@@ -40,12 +43,22 @@ export function PetPicker({
     setLabels((previous) => {
       const next = { ...previous };
       for (const { record } of [...(available.data?.items ?? []), ...(found.data?.items ?? [])]) {
-        next[record.id] =
-          `${record.name} · ${humanize(record.species)}${record.custom_id ? ` · ${record.custom_id}` : ''}`;
+        next[record.id] = labelOf(record);
       }
       return next;
     });
   }, [found.data, available.data]);
+  // A pet chosen before the list was searched (a sign-up begun on its page) is named from the mirror.
+  const api = useDesk();
+  const unnamed = value.filter((id) => labels[id] === undefined).join(' ');
+  useEffect(() => {
+    for (const id of unnamed.split(' ').filter(Boolean)) {
+      api.call('mirror.pets.get', { id }).then(
+        ({ record }) => setLabels((previous) => ({ ...previous, [record.id]: labelOf(record) })),
+        () => undefined,
+      );
+    }
+  }, [api, unnamed]);
   const availableIds = (available.data?.items ?? []).map((item) => item.record.id);
   const others = [...new Set([...(found.data?.items ?? []).map((item) => item.record.id), ...value])].filter(
     (id) => !availableIds.includes(id),

@@ -1,6 +1,7 @@
 import { Alert, Badge, Button, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { IconClockHour4, IconEdit } from '@tabler/icons-react';
+import { IconClockHour4, IconEdit, IconHeartHandshake } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useState } from 'react';
+import { useLocation } from 'wouter';
 import type { CustomField } from '../../../shared/contract';
 import type { MirrorPet } from '../../../shared/desk-api';
 import { useCurrency } from '../bridge/settings';
@@ -8,6 +9,7 @@ import { ApplicationsList } from '../components/applications-list';
 import { RecordBadges } from '../components/record-badges';
 import { formatCustomValue } from '../lib/custom-field-rows';
 import { formatCalendarDate, formatMomentDate } from '../lib/dates';
+import { requestOpen } from '../lib/open-record';
 import { formatCoat, formatFee, formatValue, humanize, statusColor } from '../lib/words';
 import { KennelCardButton } from '../print/kennel-card-button';
 import { DeletePetSection } from '../shelter/delete-pet-section';
@@ -42,6 +44,23 @@ function PendingBadge({ pet, field }: { pet: MirrorPet; field: string }) {
     <Badge size="xs" color="yellow" variant="light" ml={6} leftSection={<IconClockHour4 size={10} />}>
       not sent yet
     </Badge>
+  );
+}
+
+/** Signs someone up with an adoption application for this pet: People's sign-up, the pet already chosen. */
+function StartAdoptionButton({ petId }: { petId: string }) {
+  const [, navigate] = useLocation();
+  return (
+    <Button
+      variant="light"
+      leftSection={<IconHeartHandshake size={16} />}
+      onClick={() => {
+        navigate('/people');
+        requestOpen({ kind: 'application', id: petId, personType: 'adopter' });
+      }}
+    >
+      Start an adoption
+    </Button>
   );
 }
 
@@ -112,6 +131,7 @@ export function PetView({
           </Group>
         </Stack>
         <Group gap="xs" align="flex-start">
+          {record.status !== 'adopted' && <StartAdoptionButton petId={record.id} />}
           <KennelCardButton petId={record.id} />
           <Button variant="light" leftSection={<IconEdit size={16} />} onClick={onEdit}>
             Edit
