@@ -157,6 +157,24 @@ test('an adoption started from a pet: the sign-up opens with an application for 
     await expect(page.getByRole('dialog').getByRole('region', { name: 'Applications' })).toContainText(
       'Chester',
     );
+    await page.keyboard.press('Escape');
+
+    // A second walk-in for Chester is told that an application is already waiting.
+    await page.goto(`${desk.url}#/pets`);
+    await page.getByLabel('Search').fill('Chester');
+    await table
+      .getByRole('row', { name: /Chester/ })
+      .first()
+      .click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Start an adoption' }).click();
+    await expect(form.getByRole('alert').filter({ hasText: /Chester already has/ })).toContainText(
+      /waiting for a decision: .*from Walk-in Wanda/,
+    );
+    await form
+      .getByRole('alert')
+      .filter({ hasText: /Chester already has/ })
+      .scrollIntoViewIfNeeded();
+    await shoot(page, testInfo, 'sign-up-other-application', false);
   } finally {
     await desk.stop();
   }

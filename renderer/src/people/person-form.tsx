@@ -26,6 +26,7 @@ import { useOutboxWrite } from '../lib/use-outbox-write';
 import { optionsOf } from '../lib/words';
 import { PetPicker } from '../pets/pet-picker';
 import { ContactFields } from './contact-fields';
+import { OtherApplications } from './other-applications';
 import {
   buildPersonRequest,
   emptyPersonDraft,
@@ -186,6 +187,7 @@ export function PersonForm({
                     error={errors.application}
                     field="application"
                   />
+                  <OtherApplications petIds={draft.petIds} />
                   <Group gap="xs" align="flex-start" wrap="nowrap">
                     <Checkbox
                       label="The applicant has read and accepts the agreement"
