@@ -1,16 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { newPet } from '../server/harness';
 import { api, openDesk, tempDir } from './helpers';
-
-const petBody = (name: string, extra: Record<string, unknown> = {}) => ({
-  name,
-  species: 'cat',
-  age_category: 'adult',
-  sex: 'female',
-  size: 'small',
-  status: 'available',
-  health: 'good',
-  ...extra,
-});
 
 describe('pets off the public list on a desk of a Shelter Desk server', () => {
   it('the standalone desk holds every pet its shelter has, those off the list too, and follows them', async () => {
@@ -40,7 +30,7 @@ describe('pets off the public list on a desk of a Shelter Desk server', () => {
     // Another desk records a pet kept off the website; staff delete one that was off it.
     const created = await api(url, key, '/pets', {
       method: 'POST',
-      body: petBody('Quiet Quinn', { show_public: false }),
+      body: newPet({ name: 'Quiet Quinn', show_public: false }),
     });
     expect(created.status).toBe(200);
     const quinn = (created.json as { id: string }).id;

@@ -6,6 +6,7 @@ import { openDeskMirror } from '../../electron/desk/outbox';
 import { runSync } from '../../electron/desk/sync';
 import { OFF_LIST_FETCHES_PER_HOUR, OFF_LIST_FETCHES_PER_RUN } from '../../electron/desk/sync/off-list-pull';
 import { type RunningApiServer, startApiServer } from '../../electron/server';
+import { newPet } from '../server/harness';
 import { tempDir } from '../temp-mirror';
 
 const WRITE_KEY = 'w-key-0123456789abcdef';
@@ -25,6 +26,15 @@ const mirror = async (name: string) => {
   mirrors.push(opened);
   return opened;
 };
+/** `client`, noting the path of every GET it makes in `asked`. */
+const watchGets = (client: ApiClient, asked: string[]): ApiClient => ({
+  ...client,
+  get: (pathAndQuery, options) => {
+    asked.push(pathAndQuery);
+    return client.get(pathAndQuery, options);
+  },
+});
+
 const presences = (db: Mirror['db']) =>
   Object.fromEntries(
     (
@@ -48,16 +58,7 @@ beforeAll(async () => {
     writer.send({
       method: 'POST',
       path: '/api/pets',
-      body: JSON.stringify({
-        name: `Pet ${index}`,
-        species: 'dog',
-        age_category: 'adult',
-        sex: 'male',
-        size: 'large',
-        status: 'available',
-        health: 'good',
-        show_public: showPublic,
-      }),
+      body: JSON.stringify(newPet({ name: `Pet ${index}`, show_public: showPublic })),
       idempotencyKey: `off-list-${index}`,
     });
   for (let index = 0; index < OFF_LIST_FETCHES_PER_RUN + 5; index += 1) await create(index, false);
@@ -90,13 +91,7 @@ describe('pets off the public list from a server that lists them (off-list-pets)
     expect(quiet.notModified).toBe(quiet.requests);
     // The periodic re-check does not ask about them one by one: the server's list says they are there.
     const asked: string[] = [];
-    const watched: ApiClient = {
-      ...sync,
-      get: (pathAndQuery, options) => {
-        asked.push(pathAndQuery);
-        return sync.get(pathAndQuery, options);
-      },
-    };
+    const watched = watchGets(sync, asked);
     await runSync(desk.db, watched, { recheckRemoved: { everyMs: 0, now: Date.now() } });
     expect(asked.filter((pathAndQuery) => /^\/api\/pets\/[0-9a-f-]{36}/.test(pathAndQuery))).toEqual([]);
   }, 120_000);
@@ -111,13 +106,7 @@ describe('pets off the public list from a server that lists them (off-list-pets)
     // Refused once, not asked again for hours: a quiet sync is all 304s (the second run asks each list from the
     // first run's checkpoint for the first time).
     const asked: string[] = [];
-    const watched: ApiClient = {
-      ...reader,
-      get: (pathAndQuery, options) => {
-        asked.push(pathAndQuery);
-        return reader.get(pathAndQuery, options);
-      },
-    };
+    const watched = watchGets(reader, asked);
     await runSync(desk.db, watched);
     const quiet = await runSync(desk.db, watched);
     expect(asked.filter((pathAndQuery) => pathAndQuery.startsWith('/api/off-list-pets'))).toEqual([]);
