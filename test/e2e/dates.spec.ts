@@ -73,6 +73,15 @@ for (const timezoneId of ['America/Los_Angeles', 'Pacific/Auckland']) {
         '“28.13.2026” is not a date the desk can read: type it like 28 Nov 2026 or 2026-11-28.',
       );
       await shoot(page, testInfo, `custom-date-unread-${timezoneId.replace('/', '-')}`);
+      // A day picked on the calendar replaces the text, and the focus stays on the calendar's button.
+      const calendar = form.getByRole('button', { name: 'Choose last vaccination on a calendar' });
+      await calendar.focus();
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('dialog', { name: 'Choose last vaccination on a calendar' })).toBeVisible();
+      await page.keyboard.press('Enter');
+      await expect(vaccination).not.toHaveValue('28.13.2026');
+      await expect(vaccination).not.toHaveAccessibleDescription(/not a date/);
+      await expect(calendar).toBeFocused();
       await vaccination.fill('14/05/2026');
       await vaccination.press('Tab');
       await expect(vaccination).toHaveValue('May 14, 2026');

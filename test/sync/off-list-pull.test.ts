@@ -87,7 +87,13 @@ describe('pets off the public list from a server that lists them (off-list-pets)
     const quiet = await runSync(desk.db, sync);
     expect(quiet.written).toBe(0);
     expect(quiet.notModified).toBeGreaterThan(0);
-    expect(quiet.offList).toMatchObject({ requests: 1, notModified: 1, written: 0 });
+    expect(quiet.offList).toMatchObject({
+      requests: 1,
+      notModified: 1,
+      unlisted: 0,
+      removed: 0,
+      refreshed: 0,
+    });
     expect(quiet.notModified).toBe(quiet.requests);
     // The periodic re-check does not ask about them one by one: the server's list says they are there.
     const asked: string[] = [];

@@ -99,6 +99,7 @@ async function catchUp(first: Pull): Promise<ListPullResult> {
       ...next.reconciled,
       unlisted: result.reconciled.unlisted + next.reconciled.unlisted,
       removed: result.reconciled.removed + next.reconciled.removed,
+      refreshed: result.reconciled.refreshed + next.reconciled.refreshed,
       checked: result.reconciled.checked + next.reconciled.checked,
       requests: result.reconciled.requests + next.reconciled.requests,
       invalid: [...result.reconciled.invalid, ...next.reconciled.invalid],

@@ -34,8 +34,6 @@ const BUDGET_KEY = 'off-list:fetched';
 const budgetSchema = z.object({ windowStart: z.number(), used: z.number().int().min(0) });
 
 export interface OffListPullResult extends ReconcileResult {
-  /** Pets whose stored version or presence changed (the screens reload them). */
-  written: number;
   notModified: number;
   /** Pets off the list that this run left for the next (the budgets). */
   deferred: number;
@@ -82,8 +80,6 @@ function budget(db: MirrorDb): { allowed: number; spend(count: number): void } {
   };
 }
 
-type HeldRow = { server_updated_ms: number | null; presence: string } | undefined;
-
 /**
  * The pets the public list does not show (a status that keeps pets off the website, `show_public` false), from a
  * server that lists them: Shelter Desk's `off-list-pets` extension, for write keys. Each one the mirror lacks, holds
@@ -102,7 +98,6 @@ export async function pullOffListPets(
   const result: OffListPullResult = {
     ...emptyReconcile(PETS),
     requests: 1,
-    written: 0,
     notModified: 0,
     deferred: 0,
   };
@@ -136,10 +131,9 @@ export async function pullOffListPets(
   if (response.status !== 200) return undefined;
   const offList = new Map(response.body.pets.map((pet) => [pet.id, Date.parse(pet.updated_at)]));
   const held = statement(db, 'SELECT server_updated_ms, presence FROM pet WHERE id = ?');
-  const heldRow = (id: string) => held.get(id) as HeldRow;
   const due: string[] = [];
   for (const [id, stamp] of offList) {
-    const row = heldRow(id);
+    const row = held.get(id) as { server_updated_ms: number | null; presence: string } | undefined;
     if (row?.presence !== 'unlisted' || (row.server_updated_ms ?? 0) < stamp) due.push(id);
   }
   const heldOff = statement(db, `SELECT id FROM pet WHERE presence = 'unlisted'`).pluck().all() as string[];
@@ -147,7 +141,6 @@ export async function pullOffListPets(
   const allowance = budget(db);
   const now = due.slice(0, allowance.allowed);
   result.deferred = due.length - now.length;
-  const before = new Map(now.map((id) => [id, JSON.stringify(heldRow(id))]));
   try {
     await checkByIds(db, client, PETS, now, signal, result);
   } catch (error) {
@@ -156,7 +149,6 @@ export async function pullOffListPets(
       'The server asked the desk to slow down; more pets off the public list come with a later sync.';
   } finally {
     allowance.spend(result.requests - 1);
-    for (const [id, was] of before) if (JSON.stringify(heldRow(id)) !== was) result.written += 1;
   }
   if (result.problem === undefined && result.deferred === 0 && result.invalid.length === 0 && response.etag) {
     const etag = response.etag;

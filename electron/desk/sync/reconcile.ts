@@ -16,11 +16,13 @@ import type { ListCollection } from './collections';
 import type { InvalidRecord } from './page-store';
 
 export interface ReconcileResult {
-  collection: string;
+  collection: ListCollection['name'];
   /** Records no longer in the list that the server still has (hidden, non-public status): kept, marked unlisted. */
   unlisted: number;
   /** Records the server answered 404 for: kept, marked removed. */
   removed: number;
+  /** Records already off the list whose newer version was stored. */
+  refreshed: number;
   /** Records fetched by id whose state did not change. */
   checked: number;
   requests: number;
@@ -28,8 +30,20 @@ export interface ReconcileResult {
 }
 
 export function emptyReconcile(collection: ListCollection): ReconcileResult {
-  return { collection: collection.name, unlisted: 0, removed: 0, checked: 0, requests: 0, invalid: [] };
+  return {
+    collection: collection.name,
+    unlisted: 0,
+    removed: 0,
+    refreshed: 0,
+    checked: 0,
+    requests: 0,
+    invalid: [],
+  };
 }
+
+/** The records a reconciliation changed in the mirror (marked off the list or removed, or stored anew). */
+export const reconcileWrites = (result: ReconcileResult): number =>
+  result.unlisted + result.removed + result.refreshed;
 
 /**
  * Asks the server about each record by id, for records the list no longer shows: 200 stores it (refreshed, marked
@@ -82,10 +96,11 @@ export async function checkByIds(
       })();
       continue;
     }
+    let stored = false;
     db.transaction(() => {
       if (response.status === 200) {
         // A stale copy (older than a write response) is not stored; the presence still follows the list.
-        storeServerRecord(db, collection.entityType, response.body, 'fetched-unlisted');
+        stored = storeServerRecord(db, collection.entityType, response.body, 'fetched-unlisted');
         const answered = JSON.stringify(response.body);
         // Remembered only when the mirror now holds what the server answered (not a stale copy it refused).
         if (response.etag && storedServerJson(db, collection.entityType, id) === answered) {
@@ -94,8 +109,9 @@ export async function checkByIds(
       }
       markPresence(db, collection.entityType, id, 'unlisted');
     })();
-    if (before === 'unlisted') into.checked += 1;
-    else into.unlisted += 1;
+    if (before !== 'unlisted') into.unlisted += 1;
+    else if (stored) into.refreshed += 1;
+    else into.checked += 1;
   }
   return into;
 }

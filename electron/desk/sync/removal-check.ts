@@ -15,7 +15,7 @@ import type { PassProgress } from './list-pull';
 import { ListSighting } from './list-sighting';
 import { startPosition, walkList } from './list-walk';
 import { cacheScope, type InvalidRecord } from './page-store';
-import { checkByIds, emptyReconcile, type ReconcileResult } from './reconcile';
+import { checkByIds, emptyReconcile, type ReconcileResult, reconcileWrites } from './reconcile';
 
 /**
  * Records asked about by id in one removal check; more (a whole status made non-public at once) are asked about by
@@ -161,7 +161,7 @@ export async function checkRemovals(
     await checkByIds(db, client, collection, known, options.signal, result.reconciled);
   }
   result.requests += result.reconciled.requests;
-  result.written += result.reconciled.removed + result.reconciled.unlisted;
+  result.written += reconcileWrites(result.reconciled);
   result.invalid.push(...result.reconciled.invalid);
   return result;
 }

@@ -12,7 +12,7 @@ import { type ListPullResult, type PassProgress, pullList } from './list-pull';
 import { pullMetadata } from './metadata-pull';
 import { type OffListPullResult, offListCovers, pullOffListPets } from './off-list-pull';
 import type { InvalidRecord } from './page-store';
-import type { ReconcileResult } from './reconcile';
+import { type ReconcileResult, reconcileWrites } from './reconcile';
 import { checkRemovals, type RemovalCheckResult, recheckOffList } from './removal-check';
 
 /** Rows written by one run after which the planner statistics are refreshed. */
@@ -177,7 +177,7 @@ async function syncList(
     if (rechecked) {
       summary.reconciled.push(rechecked);
       summary.requests += rechecked.requests;
-      summary.written += rechecked.removed + rechecked.unlisted;
+      summary.written += reconcileWrites(rechecked);
       summary.invalid.push(...rechecked.invalid);
     }
   }
@@ -214,9 +214,10 @@ async function syncOffListPets(
   const offList = await pullOffListPets(db, client, options.signal);
   if (!offList) return;
   summary.offList = offList;
+  summary.reconciled.push(offList);
   summary.requests += offList.requests;
   summary.notModified += offList.notModified;
-  summary.written += offList.written;
+  summary.written += reconcileWrites(offList);
   summary.invalid.push(...offList.invalid);
   if (offList.problem) summary.problems.push(offList.problem);
   else if (offList.deferred > 0) {
@@ -250,7 +251,7 @@ function absorb(summary: SyncRunSummary, result: ListPullResult): void {
   summary.lists.push(result);
   summary.requests += result.requests;
   summary.notModified += result.notModified;
-  summary.written += result.written + result.reconciled.removed + result.reconciled.unlisted;
+  summary.written += result.written + reconcileWrites(result.reconciled);
   summary.invalid.push(...result.invalid, ...result.reconciled.invalid);
   if (result.complete) return;
   summary.complete = false;

@@ -7,7 +7,7 @@ import {
   type DayOfWeek,
 } from '@mantine/dates';
 import { IconCalendar } from '@tabler/icons-react';
-import { useEffect, useRef, useState } from 'react';
+import { type Ref, useEffect, useRef, useState } from 'react';
 import {
   calendarDate,
   fieldDay,
@@ -68,21 +68,19 @@ export function CalendarDateInput({
   // The input that takes the focus after a switch between the two (the other one is gone with the focus).
   const [focusNext, setFocusNext] = useState<'text' | 'date'>();
   const textRef = useRef<HTMLInputElement>(null);
-  const dateRef = useRef<HTMLInputElement>(null);
+  const calendarRef = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (!focusNext) return;
-    if (focusNext === 'text') textRef.current?.focus();
     // After a day picked on the calendar, its button (focusing the input would open the input's own calendar).
-    else
-      dateRef.current?.parentElement
-        ?.querySelector<HTMLButtonElement>('button[aria-label^="Choose"]')
-        ?.focus();
+    (focusNext === 'text' ? textRef : calendarRef).current?.focus();
     setFocusNext(undefined);
   }, [focusNext]);
-  const label = typeof props.label === 'string' ? props.label : 'the day';
+  // The calendar button is named after the field (a shelter field's label is a node: its aria-label names it).
+  const label = typeof props.label === 'string' ? props.label : (props['aria-label'] ?? 'the day');
   const asText = Boolean(value && !day) || editingText;
   const calendarButton = (
     <CalendarButton
+      buttonRef={calendarRef}
       day={day}
       onPick={(picked) => {
         if (asText) {
@@ -149,7 +147,6 @@ export function CalendarDateInput({
       rightSectionPointerEvents="all"
       rightSectionWidth={day ? 64 : 36}
       {...props}
-      ref={dateRef}
       error={error}
       onBlur={(event) => keepUnreadable(event.currentTarget.value.trim(), false)}
       // Enter would save the form with the day shown before: the text is kept instead, and says what is wrong.
@@ -172,11 +169,13 @@ export function CalendarDateInput({
  * comes back to the button.
  */
 function CalendarButton({
+  buttonRef,
   day,
   onPick,
   label,
   disabled,
 }: {
+  buttonRef: Ref<HTMLButtonElement>;
   day: string | undefined;
   onPick(day: string): void;
   label: string;
@@ -196,6 +195,7 @@ function CalendarButton({
     >
       <Popover.Target>
         <ActionIcon
+          ref={buttonRef}
           variant="subtle"
           color="gray"
           aria-label={`Choose ${label.toLowerCase()} on a calendar`}

@@ -132,14 +132,22 @@ const DATE_FIELDS = ['intake_date', 'age_birthday'] as const;
 
 /**
  * The pet's dates and the shelter's date fields that hold text naming no day (the date input keeps it as typed): the
- * form says so at each rather than send the pet without that date.
+ * form says so at each rather than send the pet without that date. An edit passes the pet as it was: a value it
+ * already held is left alone.
  */
-function unreadableDates(draft: PetDraft, customFields: readonly CustomField[]): FieldMessages {
+function unreadableDates(
+  draft: PetDraft,
+  customFields: readonly CustomField[],
+  original?: PetDraft,
+): FieldMessages {
   const messages: FieldMessages = {};
   for (const key of DATE_FIELDS) {
-    if (fieldDay(draft[key]) === null) messages[key] = unreadableDateMessage(draft[key]);
+    if (draft[key] !== original?.[key] && fieldDay(draft[key]) === null) {
+      messages[key] = unreadableDateMessage(draft[key]);
+    }
   }
-  return { ...messages, ...readCustomDates(customFields, draft.custom_field_data).messages };
+  const custom = readCustomDates(customFields, draft.custom_field_data, original?.custom_field_data);
+  return { ...messages, ...custom.messages };
 }
 
 /** Every field of the draft in API form; empty optional text is left out. */
@@ -258,10 +266,7 @@ export function buildPetUpdate(
   | { ok: true; fields: Record<string, unknown> }
   | { ok: false; errors: FieldMessages }
   | { ok: 'unchanged' } {
-  const held = unreadableDates(original, customFields);
-  const unreadable = Object.fromEntries(
-    Object.entries(unreadableDates(draft, customFields)).filter(([key, message]) => held[key] !== message),
-  );
+  const unreadable = unreadableDates(draft, customFields, original);
   const before = toApiFields(original, customFields, original);
   const after = toApiFields(draft, customFields, original);
   const changed: Record<string, unknown> = {};

@@ -1,6 +1,7 @@
 import type { Mirror } from '../../mirror';
 import {
   type ResolveConnection,
+  reconcileWrites,
   type SyncHooks,
   type SyncRunSummary,
   SyncService,
@@ -43,12 +44,13 @@ export function registerSyncHandlers(
     log: context.log,
     ...(options.hooks && { hooks: options.hooks }),
     onMirrorChanged: (summary) => {
-      // Pulls and removal checks (records marked unlisted or removed) both change what the lists show.
+      // Pulls, removal checks and records asked about by id (marked unlisted or removed, or stored anew) all change
+      // what the lists show.
       const collections = [
         ...new Set([
           ...summary.lists.filter((list) => list.written > 0).map((list) => list.collection),
           ...summary.removals.filter((check) => check.written > 0).map((check) => check.collection),
-          ...(summary.offList && summary.offList.written > 0 ? ['pets' as const] : []),
+          ...summary.reconciled.filter((part) => reconcileWrites(part) > 0).map((part) => part.collection),
         ]),
       ];
       context.events.emit({
