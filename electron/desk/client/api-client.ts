@@ -106,7 +106,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const windows = new Map<string, RateWindow>();
   let lastRequestId: string | undefined;
   let changeStream: string | undefined;
-  let extensions: ReadonlySet<string> = new Set();
+  // As the last answer announced them; read into a set only when asked (once a sync, not on every answer).
+  let extensionsHeader = '';
   const keyDigest = createHash('sha256').update(options.apiKey).digest('base64url').slice(0, 16);
 
   async function wait(ms: number, reason: 'backoff' | 'rate-limit' | 'retry-after', signal?: AbortSignal) {
@@ -190,12 +191,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (requestId) lastRequestId = requestId;
       const announced = headerValue(response.headers, CHANGE_STREAM_HEADER);
       if (announced && /^\/api\/[\w/-]{1,100}$/.test(announced)) changeStream = announced;
-      extensions = new Set(
-        (headerValue(response.headers, EXTENSIONS_HEADER) ?? '')
-          .split(',')
-          .map((name) => name.trim())
-          .filter((name) => name !== ''),
-      );
+      extensionsHeader = headerValue(response.headers, EXTENSIONS_HEADER) ?? '';
       const window = readRateWindow(response.headers, now());
       if (window) windows.set(bucket, window);
       if (response.status === 429) {
@@ -250,7 +246,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   return {
     changeStream: () => changeStream,
-    extensions: () => extensions,
+    extensions: () =>
+      new Set(
+        extensionsHeader
+          .split(',')
+          .map((name) => name.trim())
+          .filter((name) => name !== ''),
+      ),
     keyDigest: () => keyDigest,
     baseUrl,
     async get(path, { schema, etag, allowNotFound, signal }) {
