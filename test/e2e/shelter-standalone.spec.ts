@@ -83,6 +83,16 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     expect(moved.status).toBe(200);
     const after = (await callApi(apiUrl, key, '/pets?limit=200&sort=name')).json.pets as ApiPet[];
     expect(after.some((pet) => pet.id === quiet.id)).toBe(false);
+    // The desk still holds it, marked as not on the public list (its show_public is still true).
+    await page.goto(`${desk.url}#/pets`);
+    await page.getByLabel('Search').fill(quiet.name);
+    await expect(
+      page
+        .getByRole('table', { name: 'Pets' })
+        .getByRole('row', { name: new RegExp(quiet.name) })
+        .first(),
+    ).toContainText('Not public', { timeout: 30_000 });
+    await page.goto(`${desk.url}#/shelter`);
 
     // A pet custom field: in GET /api/pets/custom-fields and on the intake form, also on one opened before it existed.
     const intake = await page.context().newPage();

@@ -151,7 +151,8 @@ const PetRow = memo(function PetRow({
           <Badge color={statusColor(record.status)} variant="light">
             {humanize(record.status)}
           </Badge>
-          {!record.show_public && presence !== 'local' && (
+          {/* Off the public list as the server says (a status that is not public too), or hidden by an edit here. */}
+          {(presence === 'unlisted' || (!record.show_public && presence !== 'local')) && (
             <Badge color="gray" variant="outline" size="xs">
               Not public
             </Badge>
