@@ -1,15 +1,22 @@
 import { Agent, request } from 'undici';
 import { createApiClient } from '../../../electron/desk/client';
-import { listPets, statement } from '../../../electron/desk/mirror';
+import { beginBulkLoad, listPets, statement, writeRow } from '../../../electron/desk/mirror';
 import { openDeskMirror } from '../../../electron/desk/outbox';
-import { LIST_COLLECTIONS, PAGE_LIMIT, pageUrl, runSync } from '../../../electron/desk/sync';
+import {
+  LIST_COLLECTIONS,
+  type ListCollection,
+  PAGE_LIMIT,
+  pageUrl,
+  runSync,
+} from '../../../electron/desk/sync';
+import { transactionWithoutSync } from '../../../electron/platform/durable-commit';
 
 /**
  * Child process of the sync bench cases (so peak RSS is the desk's alone, not the server's).
  * argv[2]: JSON { mode: 'baseline' | 'sync', origin, key, dir? }. Prints one JSON object on stdout.
  */
 const options = JSON.parse(process.argv[2] ?? '{}') as {
-  mode: 'baseline' | 'sync' | 'first' | 'verify';
+  mode: 'baseline' | 'floor' | 'sync' | 'first' | 'verify';
   origin: string;
   key: string;
   dir?: string;
@@ -19,8 +26,11 @@ function percentile(sorted: number[], share: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? 0;
 }
 
-/** Fetches every page an initial sync fetches (same URLs, same keep-alive client library) and discards them. */
-async function baseline() {
+/**
+ * Fetches every page an initial sync fetches (same URLs, same keep-alive client library) and discards them, or hands
+ * each page's records to `store`.
+ */
+async function baseline(store?: (collection: ListCollection, records: unknown[]) => void) {
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 4 });
   const started = performance.now();
   let records = 0;
@@ -37,6 +47,7 @@ async function baseline() {
       >;
       requests += 1;
       records += (body[collection.recordsKey] ?? []).length;
+      store?.(collection, body[collection.recordsKey] ?? []);
       if (!body.hasMore) break;
     }
   }
@@ -49,6 +60,36 @@ async function baseline() {
     recordsPerSecond: records / seconds,
     maxRssMb: process.resourceUsage().maxRSS / 1024,
   };
+}
+
+/**
+ * The floor of the desk's storage: fetch-and-discard, plus writing each page's rows into a fresh mirror (in the
+ * state of a first sync: deferred indexes dropped, search indexing deferred) exactly as the desk writes them, one
+ * transaction a page, with nothing else: no validation, no lookup of a stored version, no checkpoint worker, no
+ * catch-up or index builds at the end. `writingSeconds`: the time spent writing, which one SQLite connection does in
+ * turn however the fetching around it overlaps.
+ */
+async function floor() {
+  const mirror = await openDeskMirror({ dataDir: options.dir ?? '' });
+  for (const collection of LIST_COLLECTIONS) beginBulkLoad(mirror.db, collection.entityType);
+  let writingMs = 0;
+  const result = await baseline((collection, records) => {
+    const started = performance.now();
+    transactionWithoutSync(mirror.db, () => {
+      for (const record of records as Array<Record<string, unknown> & { id: string }>) {
+        writeRow(mirror.db, collection.entityType, {
+          id: record.id,
+          serverJson: JSON.stringify(record),
+          server: record,
+          presence: 'listed',
+          overlay: null,
+        });
+      }
+    });
+    writingMs += performance.now() - started;
+  });
+  await mirror.close();
+  return { ...result, writingSeconds: writingMs / 1000 };
 }
 
 async function sync() {
@@ -209,6 +250,6 @@ async function verify() {
   return { complete: run.complete, written: run.written, compared, mismatched };
 }
 
-const modes = { baseline, sync, first, verify } as const;
+const modes = { baseline: () => baseline(), floor, sync, first, verify } as const;
 const result = await modes[options.mode]();
 process.stdout.write(`${JSON.stringify(result)}\n`);
