@@ -18,3 +18,32 @@ export const offListPetsResponseSchema = z.object({
   total: z.number().int().min(0),
 });
 export type OffListPetsResponse = z.infer<typeof offListPetsResponseSchema>;
+
+/**
+ * The same pets whole, asked for by id (`?ids=` with up to `OFF_LIST_RECORDS_MAX` UUIDs, comma-separated; a write
+ * key): `{ "pets": [Pet] }` in the order asked, with only those that exist and are off the public list. A desk
+ * fills in a hundred pets a request instead of one.
+ */
+export const OFF_LIST_PET_RECORDS_EXTENSION = 'off-list-pet-records';
+export const OFF_LIST_PET_RECORDS_PATH = '/api/off-list-pets/records';
+export const OFF_LIST_RECORDS_MAX = 100;
+
+const idsMessage = `must list 1 to ${OFF_LIST_RECORDS_MAX} pet UUIDs, separated by commas`;
+export const offListPetRecordsQuerySchema = z.object({
+  ids: z.string({ error: idsMessage }).transform((text, context) => {
+    const ids = text.split(',').map((id) => id.trim());
+    if (ids.length > OFF_LIST_RECORDS_MAX || ids.includes('')) {
+      context.addIssue({ code: 'custom', message: idsMessage });
+      return z.NEVER;
+    }
+    const notUuid = ids.find((id) => !uuidSchema.safeParse(id).success);
+    if (notUuid !== undefined) {
+      context.addIssue({ code: 'custom', message: `${JSON.stringify(notUuid)} is not a UUID` });
+      return z.NEVER;
+    }
+    return [...new Set(ids.map((id) => id.toLowerCase()))];
+  }),
+});
+
+/** Each pet is checked against the contract on its own by the desk, as the pages' records are. */
+export const offListPetRecordsResponseSchema = z.object({ pets: z.array(z.unknown()) });

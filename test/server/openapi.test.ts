@@ -28,6 +28,7 @@ describe('GET /api/openapi.json', () => {
       '/api/changes',
       '/api/contracts',
       '/api/off-list-pets',
+      '/api/off-list-pets/records',
       '/api/pairing',
       '/api/people',
       '/api/people/custom-fields',
@@ -50,6 +51,7 @@ describe('GET /api/openapi.json', () => {
     expect(doc.paths['/api/changes'].get['x-shelter-desk-extension']).toBe(true);
     expect(doc.paths['/api/pairing'].post['x-shelter-desk-extension']).toBe(true);
     expect(doc.paths['/api/off-list-pets'].get['x-shelter-desk-extension']).toBe(true);
+    expect(doc.paths['/api/off-list-pets/records'].get['x-shelter-desk-extension']).toBe(true);
     expect(doc['x-shelter-desk-extensions'].changeStream.announcedBy).toBe('X-Shelter-Desk-Changes');
   });
 

@@ -48,7 +48,9 @@ describe('POST /api/photos', () => {
   it('stores a phone photo upright, within 1600 px and 400 KB, with no EXIF, served without a key', async () => {
     const response = await upload(await phoneJpegWithGps());
     expect(response.status, response.text).toBe(200);
-    expect(response.headers.get('x-shelter-desk-extensions')).toBe('photos, off-list-pets');
+    expect(response.headers.get('x-shelter-desk-extensions')).toBe(
+      'photos, off-list-pets, off-list-pet-records',
+    );
     const answer = photoUploadResponseSchema.parse(response.json);
     expect(answer.url).toBe(`${api}/photos/${answer.id}.jpg`);
     expect([answer.width, answer.height]).toEqual([800, 1600]);

@@ -4,8 +4,13 @@ import { type ApiClient, ApiError, createApiClient } from '../../electron/desk/c
 import { type Mirror, statement, writeSyncState } from '../../electron/desk/mirror';
 import { openDeskMirror } from '../../electron/desk/outbox';
 import { runSync } from '../../electron/desk/sync';
-import { OFF_LIST_FETCHES_PER_HOUR, OFF_LIST_FETCHES_PER_RUN } from '../../electron/desk/sync/off-list-pull';
+import {
+  OFF_LIST_FETCHES_PER_HOUR,
+  OFF_LIST_FETCHES_PER_RUN,
+  OFF_LIST_RECORD_REQUESTS_PER_HOUR,
+} from '../../electron/desk/sync/off-list-pull';
 import { type RunningApiServer, startApiServer } from '../../electron/server';
+import { petSchema } from '../../shared/contract';
 import { newPet } from '../server/harness';
 import { tempDir } from '../temp-mirror';
 
@@ -34,6 +39,15 @@ const watchGets = (client: ApiClient, asked: string[]): ApiClient => ({
     return client.get(pathAndQuery, options);
   },
 });
+
+/** `client` as an older Shelter Desk server's client sees it: it lists the pets off the list but has no whole records. */
+const withoutWholeRecords = (client: ApiClient): ApiClient => ({
+  ...client,
+  extensions: () =>
+    new Set([...(client.extensions?.() ?? [])].filter((name) => name !== 'off-list-pet-records')),
+});
+const isById = (pathAndQuery: string) => /^\/api\/pets\/[0-9a-f-]{36}/.test(pathAndQuery);
+const isWhole = (pathAndQuery: string) => pathAndQuery.startsWith('/api/off-list-pets/records?');
 
 const presences = (db: Mirror['db']) =>
   Object.fromEntries(
@@ -73,9 +87,99 @@ afterAll(async () => {
 });
 
 describe('pets off the public list from a server that lists them (off-list-pets)', () => {
-  it('a desk with a write key fetches them by id, a bounded number a run, then one 304 when nothing changed', async () => {
+  it('a desk with a write key fetches them a hundred a request, in one sync, then one 304 when nothing changed', async () => {
+    const desk = await mirror('whole-desk');
+    const asked: string[] = [];
+    const sync = watchGets(client(WRITE_KEY), asked);
+    const first = await runSync(desk.db, sync);
+    expect(first.complete).toBe(true);
+    expect(first.problems).toEqual([]);
+    expect(presences(desk.db)).toEqual({ listed: 3, unlisted: OFF_LIST_FETCHES_PER_RUN + 5 });
+    expect(asked.filter(isWhole)).toHaveLength(3);
+    expect(asked.filter(isById)).toEqual([]);
+    expect(first.offList).toMatchObject({ requests: 4, unlisted: OFF_LIST_FETCHES_PER_RUN + 5, deferred: 0 });
+    // Each held exactly as the server answers it by id.
+    const someId = asked.filter(isWhole)[0]?.split('=')[1]?.split(',')[0] ?? '';
+    const byId = await sync.get(`/api/pets/${someId}`, { schema: petSchema });
+    const stored = statement(desk.db, 'SELECT server_json FROM pet WHERE id = ?').pluck().get(someId);
+    expect(byId.status === 200 && JSON.stringify(byId.body)).toBe(stored);
+    const quiet = await runSync(desk.db, sync);
+    expect(quiet.written).toBe(0);
+    expect(quiet.offList).toMatchObject({ requests: 1, notModified: 1 });
+  }, 120_000);
+
+  it('keeps to its hourly share of the whole-records limit; the rest come with the next hours', async () => {
+    const desk = await mirror('whole-hourly-desk');
+    desk.db.transaction(() =>
+      writeSyncState(desk.db, 'off-list:record-requests', {
+        windowStart: Date.now(),
+        used: OFF_LIST_RECORD_REQUESTS_PER_HOUR - 1,
+      }),
+    )();
+    const run = await runSync(desk.db, client(WRITE_KEY));
+    expect(presences(desk.db)).toEqual({ listed: 3, unlisted: 100 });
+    expect(run.problems).toContain(
+      `${OFF_LIST_FETCHES_PER_RUN + 5 - 100} more pets off the public list are fetched by the next syncs.`,
+    );
+  });
+
+  it('a pet put back on the public list between the list and the fetch is left to the next sync, which lists it', async () => {
+    const desk = await mirror('moved-desk');
+    const writer = client(WRITE_KEY);
+    let moved: string | undefined;
+    const moving: ApiClient = {
+      ...writer,
+      get: async (pathAndQuery, options) => {
+        if (isWhole(pathAndQuery) && moved === undefined) {
+          moved = pathAndQuery.split('=')[1]?.split(',')[0] ?? '';
+          await writer.send({
+            method: 'PATCH',
+            path: `/api/pets/${moved}`,
+            body: JSON.stringify({ show_public: true }),
+            idempotencyKey: `moved-${moved}`,
+          });
+        }
+        return writer.get(pathAndQuery, options);
+      },
+    };
+    const first = await runSync(desk.db, moving);
+    expect(first.problems).toEqual(['1 more pets off the public list are fetched by the next syncs.']);
+    const second = await runSync(desk.db, moving);
+    expect(second.problems).toEqual([]);
+    expect(statement(desk.db, 'SELECT presence FROM pet WHERE id = ?').pluck().get(moved)).toBe('listed');
+    await writer.send({
+      method: 'PATCH',
+      path: `/api/pets/${moved}`,
+      body: JSON.stringify({ show_public: false }),
+      idempotencyKey: `moved-back-${moved}`,
+    });
+  });
+
+  it('a pet in the answer that breaks the contract is reported and not stored; the others are', async () => {
+    const desk = await mirror('broken-desk');
+    const writer = client(WRITE_KEY);
+    let broken: string | undefined;
+    const breaking: ApiClient = {
+      ...writer,
+      get: async (pathAndQuery, options) => {
+        const response = await writer.get(pathAndQuery, options);
+        if (isWhole(pathAndQuery) && broken === undefined && response.status === 200) {
+          const pets = (response.body as { pets: Array<Record<string, unknown>> }).pets;
+          broken = String(pets[0]?.id);
+          pets[0] = { ...pets[0], species: 42 };
+        }
+        return response;
+      },
+    };
+    const run = await runSync(desk.db, breaking);
+    expect(run.complete).toBe(false);
+    expect(run.problems.join(' ')).toContain(`(id ${broken}) that does not match the API contract: species`);
+    expect(presences(desk.db)).toEqual({ listed: 3, unlisted: OFF_LIST_FETCHES_PER_RUN + 4 });
+  });
+
+  it('from a server without whole records: by id, a bounded number a run, then one 304 when nothing changed', async () => {
     const desk = await mirror('write-desk');
-    const sync = client(WRITE_KEY);
+    const sync = withoutWholeRecords(client(WRITE_KEY));
     const first = await runSync(desk.db, sync);
     expect(first.complete).toBe(true);
     expect(presences(desk.db)).toEqual({ listed: 3, unlisted: OFF_LIST_FETCHES_PER_RUN });
@@ -99,7 +203,7 @@ describe('pets off the public list from a server that lists them (off-list-pets)
     const asked: string[] = [];
     const watched = watchGets(sync, asked);
     await runSync(desk.db, watched, { recheckRemoved: { everyMs: 0, now: Date.now() } });
-    expect(asked.filter((pathAndQuery) => /^\/api\/pets\/[0-9a-f-]{36}/.test(pathAndQuery))).toEqual([]);
+    expect(asked.filter(isById)).toEqual([]);
   }, 120_000);
 
   it('a desk with a read key (a read-only desk) goes on without them, as with the hosted service', async () => {
@@ -123,7 +227,7 @@ describe('pets off the public list from a server that lists them (off-list-pets)
     expect(presences(desk.db).unlisted).toBeGreaterThan(0);
   });
 
-  it('fetches no more than its hourly share of the by-id limit, whatever the runs', async () => {
+  it('from a server without whole records: no more than its hourly share of the by-id limit', async () => {
     const desk = await mirror('hourly-desk');
     desk.db.transaction(() =>
       writeSyncState(desk.db, 'off-list:fetched', {
@@ -131,7 +235,7 @@ describe('pets off the public list from a server that lists them (off-list-pets)
         used: OFF_LIST_FETCHES_PER_HOUR - 10,
       }),
     )();
-    const run = await runSync(desk.db, client(WRITE_KEY));
+    const run = await runSync(desk.db, withoutWholeRecords(client(WRITE_KEY)));
     expect(presences(desk.db)).toEqual({ listed: 3, unlisted: 10 });
     expect(run.problems).toContain(
       `${OFF_LIST_FETCHES_PER_RUN + 5 - 10} more pets off the public list are fetched by the next syncs.`,

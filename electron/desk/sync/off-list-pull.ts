@@ -1,20 +1,28 @@
 import { z } from 'zod';
 import {
+  OFF_LIST_PET_RECORDS_EXTENSION,
+  OFF_LIST_PET_RECORDS_PATH,
   OFF_LIST_PETS_EXTENSION,
   OFF_LIST_PETS_PATH,
+  OFF_LIST_RECORDS_MAX,
+  offListPetRecordsResponseSchema,
   offListPetsResponseSchema,
+  petSchema,
 } from '../../../shared/contract';
 import { type ApiClient, ApiError } from '../client';
 import {
   type MirrorDb,
+  markPresence,
   readHttpCache,
   readSyncState,
+  type ServerPet,
   statement,
+  storeServerRecord,
   writeHttpCache,
   writeSyncState,
 } from '../mirror';
-import { LIST_COLLECTIONS } from './collections';
-import { checkByIds, emptyReconcile, type ReconcileResult } from './reconcile';
+import { LIST_COLLECTIONS, type ListCollection } from './collections';
+import { checkByIds, countOffList, emptyReconcile, presenceOf, type ReconcileResult } from './reconcile';
 
 /** Pets fetched by id per run, at most. */
 export const OFF_LIST_FETCHES_PER_RUN = 200;
@@ -23,6 +31,12 @@ export const OFF_LIST_FETCHES_PER_RUN = 200;
  * checks, the re-checks and the outbox share. What is left is fetched in the next hours.
  */
 export const OFF_LIST_FETCHES_PER_HOUR = 1000;
+/**
+ * Requests for pets whole, a hundred each (`off-list-pet-records`), per run and per hour, at most: 5,000 pets a run,
+ * and a fifth of that endpoint's 2,000 an hour.
+ */
+export const OFF_LIST_RECORD_REQUESTS_PER_RUN = 50;
+export const OFF_LIST_RECORD_REQUESTS_PER_HOUR = 400;
 const HOUR_MS = 60 * 60_000;
 /** A key the list refused (a read key), or a server that answered it oddly, is not asked again for this long. */
 const REFUSED_KEPT_MS = 6 * HOUR_MS;
@@ -31,6 +45,7 @@ const PETS = LIST_COLLECTIONS.find((collection) => collection.name === 'pets');
 const REFUSED_KEY = 'off-list:refused';
 const refusedSchema = z.object({ at: z.number(), key: z.string() });
 const BUDGET_KEY = 'off-list:fetched';
+const RECORDS_BUDGET_KEY = 'off-list:record-requests';
 const budgetSchema = z.object({ windowStart: z.number(), used: z.number().int().min(0) });
 
 export interface OffListPullResult extends ReconcileResult {
@@ -65,29 +80,36 @@ export function offListCovers(db: MirrorDb, client: ApiClient): boolean {
   return client.extensions?.().has(OFF_LIST_PETS_EXTENSION) === true && !refused(db, client);
 }
 
-/** How many pets this run may fetch by id, and a function that notes how many it did. */
-function budget(db: MirrorDb): { allowed: number; spend(count: number): void } {
+/** How many requests this run may make under the budget kept at `key`, and a function that notes how many it did. */
+function budget(
+  db: MirrorDb,
+  key: string,
+  perRun: number,
+  perHour: number,
+): { allowed: number; spend(count: number): void } {
   const now = Date.now();
-  const stored = readSyncState(db, BUDGET_KEY, budgetSchema);
+  const stored = readSyncState(db, key, budgetSchema);
   const window =
     stored && now >= stored.windowStart && now - stored.windowStart < HOUR_MS
       ? stored
       : { windowStart: now, used: 0 };
   return {
-    allowed: Math.max(0, Math.min(OFF_LIST_FETCHES_PER_RUN, OFF_LIST_FETCHES_PER_HOUR - window.used)),
+    allowed: Math.max(0, Math.min(perRun, perHour - window.used)),
     spend: (count) =>
-      db.transaction(() => writeSyncState(db, BUDGET_KEY, { ...window, used: window.used + count }))(),
+      db.transaction(() => writeSyncState(db, key, { ...window, used: window.used + count }))(),
   };
 }
 
 /**
  * The pets the public list does not show (a status that keeps pets off the website, `show_public` false), from a
  * server that lists them: Shelter Desk's `off-list-pets` extension, for write keys. Each one the mirror lacks, holds
- * older or holds as listed is fetched by id and kept as off the list; one the mirror holds as off the list that the
- * server no longer lists there is asked about by id (gone: marked removed; back on the public list: the pull of that
- * list brings it). At most 200 a run and 1,000 an hour; a rate limit defers the rest. Undefined when the server has
- * no such list, or refused it to this key (a read key) or answered it oddly in the last six hours: the desk then
- * knows those pets as before, once it has seen them on the list or written them itself.
+ * older or holds as listed is fetched and kept as off the list: a hundred a request where the server offers them
+ * whole (`off-list-pet-records`; at most 50 requests a run and 400 an hour), else by id (at most 200 a run and 1,000
+ * an hour). One the mirror holds as off the list that the server no longer lists there is asked about by id (gone:
+ * marked removed; back on the public list: the pull of that list brings it). A rate limit defers the rest.
+ * Undefined when the server has no such list, or refused it to this key (a read key) or answered it oddly in the
+ * last six hours: the desk then knows those pets as before, once it has seen them on the list or written them
+ * itself.
  */
 export async function pullOffListPets(
   db: MirrorDb,
@@ -131,24 +153,23 @@ export async function pullOffListPets(
   if (response.status !== 200) return undefined;
   const offList = new Map(response.body.pets.map((pet) => [pet.id, Date.parse(pet.updated_at)]));
   const held = statement(db, 'SELECT server_updated_ms, presence FROM pet WHERE id = ?');
-  const due: string[] = [];
+  const wanted: string[] = [];
   for (const [id, stamp] of offList) {
     const row = held.get(id) as { server_updated_ms: number | null; presence: string } | undefined;
-    if (row?.presence !== 'unlisted' || (row.server_updated_ms ?? 0) < stamp) due.push(id);
+    if (row?.presence !== 'unlisted' || (row.server_updated_ms ?? 0) < stamp) wanted.push(id);
   }
   const heldOff = statement(db, `SELECT id FROM pet WHERE presence = 'unlisted'`).pluck().all() as string[];
-  due.push(...heldOff.filter((id) => !offList.has(id)));
-  const allowance = budget(db);
-  const now = due.slice(0, allowance.allowed);
-  result.deferred = due.length - now.length;
+  const noLongerOff = heldOff.filter((id) => !offList.has(id));
+  const whole = client.extensions?.().has(OFF_LIST_PET_RECORDS_EXTENSION) === true;
+  const byId = whole ? noLongerOff : [...wanted, ...noLongerOff];
   try {
-    await checkByIds(db, client, PETS, now, signal, result);
+    if (whole) await fetchWhole(db, client, PETS, wanted, signal, result);
+    if (result.problem === undefined) await fetchById(db, client, PETS, byId, signal, result);
+    else result.deferred += byId.length;
   } catch (error) {
     if (!(error instanceof ApiError) || error.kind !== 'rate-limited') throw error;
     result.problem =
       'The server asked the desk to slow down; more pets off the public list come with a later sync.';
-  } finally {
-    allowance.spend(result.requests - 1);
   }
   if (result.problem === undefined && result.deferred === 0 && result.invalid.length === 0 && response.etag) {
     const etag = response.etag;
@@ -157,6 +178,128 @@ export async function pullOffListPets(
     )();
   }
   return result;
+}
+
+/** Asks about each of `ids` by id, within the by-id budget; the rest are counted as deferred. */
+async function fetchById(
+  db: MirrorDb,
+  client: ApiClient,
+  pets: ListCollection,
+  ids: readonly string[],
+  signal: AbortSignal | undefined,
+  result: OffListPullResult,
+): Promise<void> {
+  const allowance = budget(db, BUDGET_KEY, OFF_LIST_FETCHES_PER_RUN, OFF_LIST_FETCHES_PER_HOUR);
+  const now = ids.slice(0, allowance.allowed);
+  result.deferred += ids.length - now.length;
+  const requestsBefore = result.requests;
+  try {
+    await checkByIds(db, client, pets, now, signal, result);
+  } finally {
+    allowance.spend(result.requests - requestsBefore);
+  }
+}
+
+/**
+ * Fetches `ids` whole, a hundred a request, within the budget of such requests, and keeps each as off the list. An id
+ * the answer leaves out (back on the public list, or deleted, since the list was read) counts as deferred: the next
+ * sync's list says what became of it. A server that answers oddly is left alone for six hours, as for the list.
+ */
+async function fetchWhole(
+  db: MirrorDb,
+  client: ApiClient,
+  pets: ListCollection,
+  ids: readonly string[],
+  signal: AbortSignal | undefined,
+  result: OffListPullResult,
+): Promise<void> {
+  const allowance = budget(
+    db,
+    RECORDS_BUDGET_KEY,
+    OFF_LIST_RECORD_REQUESTS_PER_RUN,
+    OFF_LIST_RECORD_REQUESTS_PER_HOUR,
+  );
+  let requests = 0;
+  try {
+    for (let start = 0; start < ids.length; start += OFF_LIST_RECORDS_MAX) {
+      if (requests === allowance.allowed) {
+        result.deferred += ids.length - start;
+        return;
+      }
+      const asked = ids.slice(start, start + OFF_LIST_RECORDS_MAX);
+      requests += 1;
+      result.requests += 1;
+      let response: Awaited<ReturnType<typeof getRecords>>;
+      try {
+        response = await getRecords(client, asked, signal);
+      } catch (error) {
+        if (
+          !(error instanceof ApiError) ||
+          (error.kind !== 'invalid-response' && error.kind !== 'rejected')
+        ) {
+          throw error;
+        }
+        refuse(db, client);
+        result.deferred += ids.length - start;
+        result.problem = `The server's pets off the public list could not be fetched (${error.message}); the desk asks again in six hours.`;
+        return;
+      }
+      result.deferred += asked.length - keepWhole(db, pets, asked, response, result);
+    }
+  } finally {
+    allowance.spend(requests);
+  }
+}
+
+/** Stores the pets of one answer for whole pets that were asked for and meet the contract; returns how many. */
+function keepWhole(
+  db: MirrorDb,
+  pets: ListCollection,
+  asked: readonly string[],
+  response: Awaited<ReturnType<typeof getRecords>>,
+  result: OffListPullResult,
+): number {
+  const askedIds = new Set(asked);
+  const valid: ServerPet[] = [];
+  for (const item of response.body.pets) {
+    const parsed = petSchema.safeParse(item);
+    const id = (item as { id?: unknown } | null)?.id;
+    if (parsed.success && askedIds.has(parsed.data.id)) {
+      valid.push(item as ServerPet);
+      continue;
+    }
+    const issue = parsed.success ? undefined : parsed.error.issues[0];
+    result.invalid.push({
+      collection: pets.name,
+      id: typeof id === 'string' ? id : undefined,
+      position: -1,
+      message: issue ? `${issue.path.join('.') || '(record)'} ${issue.message}` : 'was not asked for',
+      requestId: response.requestId,
+    });
+  }
+  db.transaction(() => {
+    for (const pet of valid) {
+      const before = presenceOf(db, pets, pet.id);
+      const stored = storeServerRecord(db, 'pet', pet, 'fetched-unlisted');
+      markPresence(db, 'pet', pet.id, 'unlisted');
+      countOffList(result, before, stored);
+    }
+  })();
+  return valid.length;
+}
+
+async function getRecords(client: ApiClient, ids: readonly string[], signal: AbortSignal | undefined) {
+  const response = await client.get(`${OFF_LIST_PET_RECORDS_PATH}?ids=${ids.join(',')}`, {
+    schema: offListPetRecordsResponseSchema,
+    ...(signal && { signal }),
+  });
+  if (response.status === 200) return response;
+  // Asked without an ETag: a 304 is no answer.
+  throw new ApiError({
+    kind: 'invalid-response',
+    status: response.status,
+    message: `answered ${response.status} to a request without an ETag`,
+  });
 }
 
 function getList(client: ApiClient, etag: string | undefined, signal: AbortSignal | undefined) {

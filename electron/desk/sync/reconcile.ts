@@ -109,16 +109,21 @@ export async function checkByIds(
       }
       markPresence(db, collection.entityType, id, 'unlisted');
     })();
-    if (before !== 'unlisted') into.unlisted += 1;
-    else if (stored) into.refreshed += 1;
-    else into.checked += 1;
+    countOffList(into, before, stored);
   }
   return into;
 }
 
+/** Counts a record the server still has, now held as off the list, by what holding it changed. */
+export function countOffList(into: ReconcileResult, before: string | undefined, stored: boolean): void {
+  if (before !== 'unlisted') into.unlisted += 1;
+  else if (stored) into.refreshed += 1;
+  else into.checked += 1;
+}
+
 const digestOf = (json: string) => createHash('sha256').update(json).digest('base64url').slice(0, 22);
 
-function presenceOf(db: MirrorDb, collection: ListCollection, id: string): string | undefined {
+export function presenceOf(db: MirrorDb, collection: ListCollection, id: string): string | undefined {
   const table = collection.entityType === 'pet' ? 'pet' : 'person';
   return (
     statement(db, `SELECT presence FROM ${table} WHERE id = ?`).get(id) as { presence: string } | undefined

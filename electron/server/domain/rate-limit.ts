@@ -16,7 +16,8 @@ export type EndpointId =
   | 'GET /api/photos/{id}'
   | 'POST /api/pairing'
   | 'GET /api/changes'
-  | 'GET /api/off-list-pets';
+  | 'GET /api/off-list-pets'
+  | 'GET /api/off-list-pets/records';
 
 /** Requests per key per hour, per endpoint (API.md "Limits"); the keyless OpenAPI document per address. */
 export const DEFAULT_HOURLY_LIMITS: Record<EndpointId, number> = {
@@ -40,6 +41,8 @@ export const DEFAULT_HOURLY_LIMITS: Record<EndpointId, number> = {
   'GET /api/changes': 500,
   // Asked once per sync by a staff desk, like a list page.
   'GET /api/off-list-pets': 2000,
+  // A hundred pets a request: a desk filling in a large shelter's asks a few dozen times.
+  'GET /api/off-list-pets/records': 2000,
 };
 
 export const WINDOW_MS = 60 * 60 * 1000;

@@ -5,6 +5,7 @@ import {
   API_VERSION,
   type ErrorBody,
   GET_CACHE_CONTROL,
+  OFF_LIST_PET_RECORDS_EXTENSION,
   OFF_LIST_PETS_EXTENSION,
   PHOTOS_EXTENSION,
   WRITE_CACHE_CONTROL,
@@ -37,7 +38,7 @@ const EMPTY_QUERY = new URLSearchParams();
  * the pets off the public list.
  */
 const EXTENSIONS_HEADER_NAME = 'X-Shelter-Desk-Extensions';
-const EXTENSIONS = [PHOTOS_EXTENSION, OFF_LIST_PETS_EXTENSION].join(', ');
+const EXTENSIONS = [PHOTOS_EXTENSION, OFF_LIST_PETS_EXTENSION, OFF_LIST_PET_RECORDS_EXTENSION].join(', ');
 
 interface Exchange {
   requestId: string;

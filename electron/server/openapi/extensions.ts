@@ -11,7 +11,7 @@ const errorBody = { content: { 'application/json': { schema: { $ref: '#/componen
 export const EXTENSION_TAG = {
   name: 'shelter-desk-extensions',
   description:
-    'Offered by a Shelter Desk server only (not by the hosted service): the change stream, LAN pairing, photo uploads and the pets off the public list.',
+    'Offered by a Shelter Desk server only (not by the hosted service): the change stream, LAN pairing, photo uploads and the pets off the public list (by id, and whole).',
 };
 
 /** Top-level `x-shelter-desk-extensions`: what a client can look for, and where. */
@@ -31,6 +31,12 @@ export const EXTENSIONS_SUMMARY: JsonObject = {
     path: '/api/off-list-pets',
     announcedBy: 'X-Shelter-Desk-Extensions: off-list-pets',
     access: 'write keys',
+  },
+  offListPetRecords: {
+    path: '/api/off-list-pets/records',
+    announcedBy: 'X-Shelter-Desk-Extensions: off-list-pet-records',
+    access: 'write keys',
+    maxIds: 100,
   },
 };
 
@@ -103,6 +109,55 @@ export function extensionPaths(metadataHeaders: JsonObject): JsonObject {
             },
           },
           '304': { description: 'Not modified (If-None-Match).', headers: metadataHeaders },
+          '401': { description: 'API key missing or invalid.', headers: metadataHeaders, ...errorBody },
+          '403': {
+            description: 'A read key: only write keys see the pets off the list.',
+            headers: metadataHeaders,
+            ...errorBody,
+          },
+          '429': { description: 'Hourly limit reached.', headers: metadataHeaders, ...errorBody },
+        },
+      },
+    },
+    '/api/off-list-pets/records': {
+      get: {
+        operationId: 'getOffListPetRecords',
+        summary: 'Pets off the public list, whole, by id: up to 100 a request (staff desks)',
+        description:
+          'A write key. `ids`: up to 100 pet UUIDs, separated by commas (as /api/off-list-pets names them). The ' +
+          'answer holds, in the order asked, each of them that exists and is off the public list, exactly as GET ' +
+          '/api/pets/{petIdentifier} answers it; an id that is deleted, unknown or on the public list is left out ' +
+          '(ask the list, or that pet by id). Announced by `X-Shelter-Desk-Extensions: off-list-pet-records`.',
+        tags: [EXTENSION_TAG.name],
+        'x-shelter-desk-extension': true,
+        parameters: [
+          {
+            name: 'ids',
+            in: 'query',
+            required: true,
+            description: 'Up to 100 pet UUIDs, separated by commas.',
+            schema: { type: 'string' },
+          },
+        ],
+        responses: {
+          '200': {
+            description: 'Those of the pets asked for that are off the public list.',
+            headers: metadataHeaders,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['pets'],
+                  properties: { pets: { type: 'array', items: { $ref: '#/components/schemas/Pet' } } },
+                },
+              },
+            },
+          },
+          '400': {
+            description: '`ids` missing, empty, over 100, or naming something that is not a UUID.',
+            headers: metadataHeaders,
+            ...errorBody,
+          },
           '401': { description: 'API key missing or invalid.', headers: metadataHeaders, ...errorBody },
           '403': {
             description: 'A read key: only write keys see the pets off the list.',

@@ -1,9 +1,15 @@
-import { OFF_LIST_PETS_PATH, type OffListPetsResponse } from '../../../shared/contract';
-import type { Route } from '../http/route';
+import {
+  OFF_LIST_PET_RECORDS_PATH,
+  OFF_LIST_PETS_PATH,
+  type OffListPetsResponse,
+  offListPetRecordsQuerySchema,
+} from '../../../shared/contract';
+import { parseQuery, type Route } from '../http/route';
 
 /**
  * GET /api/off-list-pets (a write key): every pet that exists but the public list does not show, by id with its
- * stamp, so a staff desk can hold them too (it fetches each new or changed one by id). Shelter Desk's extension.
+ * stamp, so a staff desk can hold them too; GET /api/off-list-pets/records?ids=…: those of up to a hundred of them
+ * whole, so the desk fetches them a hundred a request. Shelter Desk's extensions.
  */
 export const offListRoutes: Route[] = [
   {
@@ -15,6 +21,21 @@ export const offListRoutes: Route[] = [
       const pets = app.pets.offList();
       const answer: OffListPetsResponse = { pets, total: pets.length };
       return { status: 200, body: JSON.stringify(answer) };
+    },
+  },
+  {
+    method: 'GET',
+    path: OFF_LIST_PET_RECORDS_PATH,
+    endpoint: 'GET /api/off-list-pets/records',
+    access: 'write',
+    handle({ app, query }) {
+      const { ids } = parseQuery(offListPetRecordsQuerySchema, query);
+      const bodies: string[] = [];
+      for (const id of ids) {
+        const row = app.pets.get(id);
+        if (row && row.is_public === 0) bodies.push(app.pets.body(row));
+      }
+      return { status: 200, body: `{"pets":[${bodies.join(',')}]}` };
     },
   },
 ];
