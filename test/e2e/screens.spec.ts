@@ -320,3 +320,57 @@ test('the pets table fits its card at every window width: columns give way rathe
     await shoot(page, testInfo, `pets-${width}`, false);
   }
 });
+
+test('a change is discarded only once the person confirms; the desk then says so and shows the server’s version', async ({
+  page,
+  desk,
+  server,
+}) => {
+  test.setTimeout(120_000);
+  const { pets } = await server.api<{ pets: ApiPet[] }>('/pets?limit=1&sort=name');
+  const target = pets[0] as ApiPet;
+  await connect(page, desk.url, server);
+  const queued = await page.evaluate(`(async () => {
+    const token = document.querySelector('meta[name="shelter-desk-token"]').content;
+    const response = await fetch('/desk/call/outbox.updatePet', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-desk-token': token },
+      body: JSON.stringify({ id: '${target.id}', fields: { status: 'Retired label' } }),
+    });
+    return (await response.json()).ok;
+  })()`);
+  expect(queued).toBe(true);
+
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Sync' }).click();
+  const entry = page.getByRole('article', { name: `${target.name}’s status` });
+  await expect(entry).toContainText('Needs attention', { timeout: 30_000 });
+
+  // A slip of the mouse keeps the change.
+  await entry.getByRole('button', { name: 'Discard' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Discard this change?' });
+  await expect(confirm).toContainText(`“${target.name}’s status” was refused by the shelter’s server.`);
+  await expect(confirm.getByRole('button', { name: 'Keep it' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(confirm).toBeHidden();
+  await expect(entry).toBeVisible();
+
+  await entry.getByRole('button', { name: 'Discard' }).click();
+  await confirm.getByRole('button', { name: 'Discard change' }).click();
+  const note = page.getByRole('status').filter({ hasText: 'Change discarded' });
+  await expect(note).toContainText(
+    `“${target.name}’s status” was not sent, and this desk no longer shows it.`,
+  );
+  await expect(note).toBeFocused();
+  await expect(entry).toHaveCount(0);
+  await expect(page.getByText('Nothing waiting: no change made on this desk is left to send.')).toBeVisible();
+  const onDesk = await page.evaluate(`(async () => {
+    const token = document.querySelector('meta[name="shelter-desk-token"]').content;
+    const response = await fetch('/desk/call/mirror.pets.get', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-desk-token': token },
+      body: JSON.stringify({ id: '${target.id}' }),
+    });
+    return (await response.json()).value.record.status;
+  })()`);
+  expect(onDesk).toBe(target.status);
+});

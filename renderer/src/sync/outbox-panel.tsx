@@ -22,9 +22,10 @@ import {
   IconClockHour4,
   IconRefresh,
 } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { DeskError, OutboxConflict, OutboxEntry } from '../../../shared/desk-api';
 import { useDesk, useDeskEvent, useDeskQuery } from '../bridge/hooks';
+import { ConfirmModal } from '../components/confirm-modal';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { describeWhen } from '../components/status-presentation';
 import { toDeskError } from '../lib/desk-error';
@@ -43,10 +44,26 @@ export function OutboxPanel() {
   const [error, setError] = useState<DeskError>();
   const [busy, setBusy] = useState<string>();
   const [editing, setEditing] = useState<OutboxEntry>();
+  const [discarding, setDiscarding] = useState<{ entry: OutboxEntry; title: string }>();
+  const [discarded, setDiscarded] = useState<string>();
+  // The discarded entry's card (and its button) is gone: focus goes to what says so, not to the page's body.
+  const discardedNote = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (discarded) discardedNote.current?.focus();
+  }, [discarded]);
+
+  async function discard(entry: OutboxEntry, title: string) {
+    await act(`discard:${entry.id}`, async () => {
+      await api.call('outbox.discard', { id: entry.id });
+      setDiscarded(title);
+    });
+    setDiscarding(undefined);
+  }
 
   async function act(key: string, action: () => Promise<unknown>) {
     setBusy(key);
     setError(undefined);
+    setDiscarded(undefined);
     try {
       await action();
       outbox.reload();
@@ -84,6 +101,19 @@ export function OutboxPanel() {
         </Alert>
       )}
       {error && <DeskErrorAlert error={error} />}
+      {discarded && (
+        <Alert
+          ref={discardedNote}
+          tabIndex={-1}
+          color="gray"
+          variant="light"
+          icon={<IconArrowBackUp />}
+          role="status"
+          title="Change discarded"
+        >
+          “{discarded}” was not sent, and this desk no longer shows it.
+        </Alert>
+      )}
       {outbox.error && <DeskErrorAlert error={outbox.error} title="The outbox did not load" />}
       {!outbox.data && outbox.loading && <Loader aria-label="Loading outbox" />}
       {(conflicts.data ?? []).map((conflict) => (
@@ -102,7 +132,7 @@ export function OutboxPanel() {
         <Card withBorder radius="lg" p="lg">
           <Group gap="sm">
             <IconCheck size={20} color="var(--mantine-color-teal-6)" />
-            <Text size="sm">Nothing waiting: every change made on this desk has been sent.</Text>
+            <Text size="sm">Nothing waiting: no change made on this desk is left to send.</Text>
           </Group>
         </Card>
       )}
@@ -112,9 +142,7 @@ export function OutboxPanel() {
           entry={entry}
           busy={busy?.endsWith(`:${entry.id}`) ? busy : undefined}
           onRetry={() => void act(`retry:${entry.id}`, () => api.call('outbox.retry', { id: entry.id }))}
-          onDiscard={() =>
-            void act(`discard:${entry.id}`, () => api.call('outbox.discard', { id: entry.id }))
-          }
+          onDiscard={(title) => setDiscarding({ entry, title })}
           onEdit={() => setEditing(entry)}
         />
       ))}
@@ -126,6 +154,22 @@ export function OutboxPanel() {
       >
         {editing && <EditEntry entry={editing} onDone={() => setEditing(undefined)} />}
       </Modal>
+      <ConfirmModal
+        opened={discarding !== undefined}
+        title="Discard this change?"
+        confirmLabel="Discard change"
+        cancelLabel="Keep it"
+        busy={discarding !== undefined && busy === `discard:${discarding.entry.id}`}
+        onConfirm={() => discarding && void discard(discarding.entry, discarding.title)}
+        onCancel={() => setDiscarding(undefined)}
+      >
+        “{discarding?.title}”{' '}
+        {discarding?.entry.state === 'needs-attention'
+          ? 'was refused by the shelter’s server.'
+          : 'has not reached the shelter’s server.'}{' '}
+        Discarding it undoes it on this desk as well, and it cannot be brought back: to keep it, press “Keep
+        it”.
+      </ConfirmModal>
     </Stack>
   );
 }
@@ -164,7 +208,7 @@ function OutboxEntryCard({
   entry: OutboxEntry;
   busy: string | undefined;
   onRetry(): void;
-  onDiscard(): void;
+  onDiscard(title: string): void;
   onEdit(): void;
 }) {
   const state = entryState(entry);
@@ -265,7 +309,7 @@ function OutboxEntryCard({
               variant="subtle"
               color="red"
               loading={busy === `discard:${entry.id}`}
-              onClick={onDiscard}
+              onClick={() => onDiscard(title)}
             >
               Discard
             </Button>

@@ -1,0 +1,42 @@
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+/**
+ * Asks before something that cannot be taken back (a change thrown away, a form left unsaved). The safe choice is
+ * first and has the focus, so Enter or Escape keeps things as they are.
+ */
+export function ConfirmModal({
+  opened,
+  title,
+  children,
+  confirmLabel,
+  cancelLabel,
+  busy,
+  onConfirm,
+  onCancel,
+}: {
+  opened: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  cancelLabel: string;
+  busy?: boolean;
+  onConfirm(): void;
+  onCancel(): void;
+}) {
+  return (
+    <Modal opened={opened} onClose={onCancel} title={title} centered>
+      <Stack gap="md">
+        <Text size="sm">{children}</Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel} data-autofocus>
+            {cancelLabel}
+          </Button>
+          <Button color="red" onClick={onConfirm} loading={busy}>
+            {confirmLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
