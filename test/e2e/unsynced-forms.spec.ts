@@ -45,3 +45,42 @@ test('a desk that has not synced yet says the shelter’s own fields and questio
     await expect(page.locator('[aria-label="Signed up Noor Haddad"]')).toContainText('Not sent yet');
   });
 });
+
+test('a sign-up someone typed into is not thrown away by a stray Escape; an untouched one closes at once', async ({
+  page,
+  desk,
+}) => {
+  await page.goto(`${desk.url}#/people`);
+  const newAdopter = page.getByRole('button', { name: 'New adopter' });
+  const form = page.getByRole('form', { name: 'New person' });
+  const leave = page.getByRole('dialog', { name: 'Leave this sign-up without saving?' });
+
+  await newAdopter.click();
+  await expect(form).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(form).toBeHidden();
+  await expect(leave).toBeHidden();
+
+  await newAdopter.click();
+  await form.getByLabel('Name').fill('Event Evie');
+  await form.getByLabel('Name').press('Escape');
+  await expect(leave).toBeVisible();
+  await expect(leave.getByRole('button', { name: 'Keep editing' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(leave).toBeHidden();
+  await expect(form.getByLabel('Name')).toHaveValue('Event Evie');
+  await expect(form.getByLabel('Name')).toBeFocused();
+
+  await form.getByRole('button', { name: 'Cancel' }).click();
+  await leave.getByRole('button', { name: 'Leave without saving' }).click();
+  await expect(form).toBeHidden();
+  await newAdopter.click();
+  await expect(form.getByLabel('Name')).toHaveValue('');
+
+  // Signed up as a foster from "New adopter": the list turns to the fosters.
+  await form.getByRole('radiogroup', { name: 'Sign up as' }).getByText('Foster', { exact: true }).click();
+  await form.getByLabel('Name').fill('Foster Fran');
+  await form.getByRole('button', { name: 'Save foster' }).click();
+  await expect(page.locator('[aria-label="Signed up Foster Fran"]')).toContainText('Not sent yet');
+  await expect(page.getByRole('tab', { name: /Fosters/ })).toHaveAttribute('aria-selected', 'true');
+});

@@ -25,7 +25,8 @@ export function ConfirmModal({
   onCancel(): void;
 }) {
   return (
-    <Modal opened={opened} onClose={onCancel} title={title} centered>
+    // Above the drawer or dialog whose close it asks about.
+    <Modal opened={opened} onClose={onCancel} title={title} centered zIndex={400}>
       <Stack gap="md">
         <Text size="sm">{children}</Text>
         <Group justify="flex-end">

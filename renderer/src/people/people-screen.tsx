@@ -19,6 +19,7 @@ import type { PersonType } from '../../../shared/contract';
 import { useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
+import { useLeaveGuard } from '../components/leave-guard';
 import { RecordBadges } from '../components/record-badges';
 import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
@@ -62,6 +63,11 @@ export function PeopleScreen() {
     setCreating(type);
   });
   const [saved, setSaved] = useRememberedState<SignedUp[]>('people.saved', []);
+  const signUpGuard = useLeaveGuard('this sign-up');
+  const stopCreating = () => {
+    setCreating(null);
+    setApplyingFor([]);
+  };
   const counts = useDeskQuery('mirror.counts');
   useReloadOnChange(['adopters', 'fosters', 'people'], counts.reload);
 
@@ -157,7 +163,7 @@ export function PeopleScreen() {
       </Drawer>
       <Drawer
         opened={creating !== null}
-        onClose={closeUnlessDialogOnTop(() => setCreating(null))}
+        onClose={closeUnlessDialogOnTop(signUpGuard.guard(stopCreating))}
         position="right"
         size="xl"
         title={<Text fw={600}>Sign someone up</Text>}
@@ -166,18 +172,18 @@ export function PeopleScreen() {
           <PersonForm
             initialType={creating}
             applyFor={applyingFor}
-            onCancel={() => {
-              setCreating(null);
-              setApplyingFor([]);
-            }}
+            onTypedChange={signUpGuard.reportTyped}
+            onCancel={signUpGuard.guard(stopCreating)}
             onSaved={(person) => {
-              setCreating(null);
-              setApplyingFor([]);
+              stopCreating();
+              // The list shows where the person went.
+              if (person.type === 'adopter' || person.type === 'foster') setTab(person.type);
               setSaved((previous) => [person, ...previous]);
             }}
           />
         )}
       </Drawer>
+      {signUpGuard.modal}
     </>
   );
 }

@@ -20,6 +20,7 @@ import { DeskErrorAlert } from '../components/desk-error-alert';
 import { DuplicateWarnings } from '../components/duplicate-warnings';
 import { FirstSyncNotice } from '../components/first-sync-notice';
 import { FormErrorSummary } from '../components/form-error-summary';
+import { useTypedSince } from '../components/leave-guard';
 import { MarkdownText } from '../components/markdown-text';
 import { useMetadataQuery } from '../lib/live-data';
 import { useOutboxWrite } from '../lib/use-outbox-write';
@@ -61,6 +62,7 @@ const DRAFT_ERROR_FIELDS: Partial<Record<keyof PersonDraft, string[]>> = {
 export interface SignedUp {
   id: string;
   name: string;
+  type: PersonFormType;
   /** Whether an adoption or foster application went with the sign-up. */
   withApplication?: boolean;
 }
@@ -70,18 +72,22 @@ export function PersonForm({
   applyFor = [],
   onSaved,
   onCancel,
+  onTypedChange,
 }: {
   initialType: PersonFormType;
   /** Pets the person applies for from the start (a sign-up begun on a pet's page). */
   applyFor?: string[];
   onSaved(saved: SignedUp): void;
   onCancel(): void;
+  /** Told whether the form holds anything typed (closing it would lose that). */
+  onTypedChange?(typed: boolean): void;
 }) {
   const api = useDesk();
   const [draft, setDraft] = useState<PersonDraft>(() => ({
     ...emptyPersonDraft(initialType),
     ...(applyFor.length > 0 && { withApplication: true, petIds: applyFor }),
   }));
+  useTypedSince(draft, onTypedChange);
   const { errors, refusals, error, warnings, saving, showInvalid, clearFields, submit, dismissWarnings } =
     useOutboxWrite();
   const [termsOpen, setTermsOpen] = useState(false);
@@ -105,6 +111,7 @@ export function PersonForm({
       onSaved({
         id: queued.entityId,
         name: draft.name.trim(),
+        type: draft.type,
         withApplication: built.request.application !== undefined,
       });
     }

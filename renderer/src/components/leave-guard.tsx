@@ -1,0 +1,51 @@
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { ConfirmModal } from './confirm-modal';
+
+/**
+ * Asks before a form someone typed into is closed (Escape, the close button, a click beside a drawer, Cancel): at an
+ * event one stray key must not throw a sign-up away. `reportTyped` is what the form calls when it holds typing;
+ * `guard(close)` wraps a close so that it asks first then; `modal` is the question, rendered beside the form.
+ */
+export function useLeaveGuard(what: string): {
+  reportTyped(typed: boolean): void;
+  guard(close: () => void): () => void;
+  modal: ReactNode;
+} {
+  const [typed, setTyped] = useState(false);
+  const [pending, setPending] = useState<{ close: () => void }>();
+  return {
+    reportTyped: setTyped,
+    guard: (close) => () => {
+      if (!typed) return close();
+      // Asked once the Escape that closed the form has gone by: every modal hears Escape on the window, so one
+      // opened while that key's event is still on its way would take it as its own and close at once.
+      setTimeout(() => setPending({ close }));
+    },
+    modal: (
+      <ConfirmModal
+        opened={pending !== undefined}
+        title={`Leave ${what} without saving?`}
+        confirmLabel="Leave without saving"
+        cancelLabel="Keep editing"
+        onConfirm={() => {
+          setTyped(false);
+          setPending(undefined);
+          pending?.close();
+        }}
+        onCancel={() => setPending(undefined)}
+      >
+        What was typed here is not saved on this desk yet: leaving throws it away.
+      </ConfirmModal>
+    ),
+  };
+}
+
+/** Tells `onTypedChange` whether `value` differs from what it was at first (compared as JSON). */
+export function useTypedSince<T>(value: T, onTypedChange: ((typed: boolean) => void) | undefined): void {
+  const first = useRef(JSON.stringify(value));
+  const typed = JSON.stringify(value) !== first.current;
+  useEffect(() => {
+    onTypedChange?.(typed);
+  }, [typed, onTypedChange]);
+  useEffect(() => () => onTypedChange?.(false), [onTypedChange]);
+}
