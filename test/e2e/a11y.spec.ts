@@ -83,7 +83,12 @@ test('every screen and state passes axe (WCAG 2.2 AA, serious and critical) in l
     await signUp.getByLabel(/Apply to adopt/).check();
     await signUp.getByRole('button', { name: 'Save adopter' }).click();
     await check('Sign-up with an application, with errors');
+    // Something was chosen: closing it asks first.
     await page.keyboard.press('Escape');
+    const leave = page.getByRole('dialog', { name: 'Leave this sign-up without saving?' });
+    await expect(leave.getByRole('button', { name: 'Keep editing' })).toBeFocused();
+    await check('Leaving a sign-up without saving');
+    await leave.getByRole('button', { name: 'Leave without saving' }).click();
     await expect(signUp).toHaveCount(0);
 
     // Applications: the inbox, the approve and the deny dialogs.

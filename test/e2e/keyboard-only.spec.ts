@@ -73,3 +73,24 @@ test('keyboard only (issue #30, item 4): find a pet, change its status, and the 
   await expect(dialog).toHaveCount(0);
   await expect(approve).toBeFocused();
 });
+
+test('keyboard only: a person is reached from the People list by Tab and opened with Enter; Escape returns there', async ({
+  page,
+  demoDesk: desk,
+}) => {
+  await page.goto(`${desk.url}#/people`);
+  const table = page.getByRole('table', { name: 'Adopters' });
+  const rows = table.getByRole('row');
+  await expect(rows).not.toHaveCount(1, { timeout: 30_000 });
+  const name = (await rows.nth(2).getAttribute('aria-label')) ?? '';
+  expect(name).not.toBe('');
+  const row = table.getByRole('row', { name, exact: true });
+  await tabTo(page, row);
+  await expect(row).toHaveCSS('outline-style', 'solid');
+  await page.keyboard.press('Enter');
+  const drawer = page.getByRole('dialog', { name: 'Person details' });
+  await expect(drawer.getByRole('heading', { name })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(drawer).toHaveCount(0);
+  await expect(row).toBeFocused();
+});

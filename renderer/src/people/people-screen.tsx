@@ -27,7 +27,9 @@ import { closeUnlessDialogOnTop } from '../lib/drawer-close';
 import { useNeedsAttention, useReloadOnChange, useStandalone } from '../lib/live-data';
 import { useOpenRequests } from '../lib/open-record';
 import { useRememberedState } from '../lib/remembered';
+import { opensOnKey } from '../lib/row-keys';
 import { humanize } from '../lib/words';
+import classes from './people-rows.module.css';
 import { PersonDetail } from './person-detail';
 import { PersonForm, type SignedUp } from './person-form';
 import type { PersonFormType } from './person-form-state';
@@ -243,8 +245,10 @@ function PeopleList({ type, onOpen }: { type: PersonType; onOpen(id: string): vo
               {data.items.map(({ record, pending, pendingFields, presence }) => (
                 <Table.Tr
                   key={record.id}
+                  tabIndex={0}
+                  className={classes.person}
                   onClick={() => onOpen(record.id)}
-                  style={{ cursor: 'pointer' }}
+                  onKeyDown={opensOnKey(() => onOpen(record.id))}
                   aria-label={record.name}
                 >
                   <Table.Td>

@@ -4,6 +4,7 @@ import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { MirrorPet } from '../../../shared/desk-api';
 import { RecordBadges } from '../components/record-badges';
 import { formatCalendarDate } from '../lib/dates';
+import { opensOnKey } from '../lib/row-keys';
 import { humanize, statusColor } from '../lib/words';
 import { PetPhoto } from './pet-photo';
 import classes from './pet-rows.module.css';
@@ -116,12 +117,7 @@ const PetRow = memo(function PetRow({
       className={`${classes.row} ${classes.pet}`}
       style={{ transform: `translateY(${top}px)` }}
       onClick={() => onOpen(pet)}
-      onKeyDown={(event) => {
-        if (event.key === 'Enter' || event.key === ' ') {
-          event.preventDefault();
-          onOpen(pet);
-        }
-      }}
+      onKeyDown={opensOnKey(() => onOpen(pet))}
     >
       <Table.Td>
         {/* Keyed by its address: a row showing another pet never shows the previous pet's photo meanwhile. */}
