@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markPresence, storeServerPage } from '../../electron/desk/mirror';
 import { PAPER_SIZES, type PrintSettings, printCards, printKennelCard } from '../../electron/desk/print';
+import { makePet } from '../sync/fixtures';
 import { fixturePhoto, openPrintFixture, type PrintFixture } from './fixtures';
 import { flat, pdfInfo, pdfText, renderPages, wordsOffPage } from './pdf-reader';
 
@@ -85,6 +87,19 @@ describe('kennel card', () => {
     expect(card.filename).toBe('kennel-card-tom-rar-000002.pdf');
     expect(wordsOffPage(card.pdf)).toEqual([]);
     renderPages(card.pdf, IMAGES, 'card-plain-a4');
+  });
+
+  it('says a pet has no shelter id yet rather than print its record UUID, on the card and in the file name', async () => {
+    const pet = makePet({ name: 'Pumpkin Spice', custom_id: null });
+    storeServerPage(fixture.mirror.db, 'pet', [pet], 'listed');
+    const card = await printKennelCard(fixture.mirror.db, pet.id, settings('a4'));
+    // Out of the other cases' filters.
+    markPresence(fixture.mirror.db, 'pet', pet.id, 'removed');
+    const text = flat(pdfText(card.pdf));
+    expect(text).toMatch(/Shelter id\s+None given yet/);
+    expect(text).not.toContain(pet.id);
+    expect(text.replace(/\s/g, '')).not.toContain(pet.id.slice(0, 8));
+    expect(card.filename).toBe('kennel-card-pumpkin-spice.pdf');
   });
 
   it('prints the fee in the shelter’s currency', async () => {

@@ -58,7 +58,8 @@ export function cardFacts(pet: Pet): Array<[string, string]> {
     ['Spayed / neutered', spayedText(pet)],
     ['Microchip', pet.microchip_id?.trim() || 'None recorded'],
     ['Intake date', formatCalendarDate(pet.intake_date) ?? 'Not recorded'],
-    ['Shelter id', pet.custom_id?.trim() || pet.id],
+    // The record's UUID means nothing to staff at the kennel: a pet without a shelter id says so.
+    ['Shelter id', pet.custom_id?.trim() || 'None given yet'],
   ];
 }
 

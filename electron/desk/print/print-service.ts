@@ -140,7 +140,12 @@ export async function printKennelCard(
   const entry = findPet(db, petId);
   const pet = entry.record;
   const pdf = await renderCards(db, [entry], settings, `Kennel card: ${pet.name}`);
-  return { filename: `kennel-card-${slug(pet.name)}-${slug(pet.custom_id ?? pet.id)}.pdf`, pdf, pages: 1 };
+  const shelterId = pet.custom_id?.trim();
+  return {
+    filename: `kennel-card-${slug(pet.name)}${shelterId ? `-${slug(shelterId)}` : ''}.pdf`,
+    pdf,
+    pages: 1,
+  };
 }
 
 /** What an event batch prints: chosen pets (in the order given), or every pet matching a Pets-list filter. */
