@@ -99,6 +99,40 @@ describe('DeskApi: outbox', () => {
     await until(() => core.status.get().state === 'idle', 'the sync after reconnecting to end');
   });
 
+  it('a change that waited for an unreachable server goes with the first sync that reaches it, not after its backoff', async () => {
+    const serverDir = tempDir('outbox-server-');
+    cleanups.push(() => serverDir.remove());
+    let server = await startServer({ dataDir: serverDir.dir });
+    const port = server.port;
+    const { core } = await desk();
+    await core.registry.invoke('sync.connection.set', {
+      mode: 'remote',
+      remote: server.origin,
+      apiKey: WRITE_KEY,
+    });
+    await until(() => core.status.get().state === 'idle', 'the first sync');
+    await server.close();
+    await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Event Echo' }) });
+    await until(async () => {
+      const [entry] = (await core.registry.invoke('outbox.list')).entries;
+      return entry?.lastError?.code === 'unreachable' && entry.nextAttemptAt !== null;
+    }, 'the write to find the server gone and wait');
+    const [waiting] = (await core.registry.invoke('outbox.list')).entries;
+    expect(Date.parse(waiting?.nextAttemptAt ?? '')).toBeGreaterThan(Date.now());
+    // Offline, it is not tried at every turn: a few seconds later it has been tried a few times at most.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    const [later] = (await core.registry.invoke('outbox.list')).entries;
+    expect((later?.attempts ?? 0) - (waiting?.attempts ?? 0)).toBeLessThanOrEqual(3);
+
+    // The server is back (its process restarted; the desk's network never went down): the next sync run sends it.
+    server = await startServer({ dataDir: serverDir.dir, port });
+    const restarted = server;
+    cleanups.push(() => restarted.close());
+    await core.registry.invoke('sync.now', {});
+    expect((await core.registry.invoke('outbox.list')).counts.pending).toBe(0);
+    expect(readServerState(serverDir.dir).pets.map((pet) => pet.name)).toEqual(['Event Echo']);
+  });
+
   it('pauses on a refused key, resumes with a new key, and counts refused writes in the status', async () => {
     const server = await startServer();
     cleanups.push(async () => {

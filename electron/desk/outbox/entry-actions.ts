@@ -35,6 +35,20 @@ export function makeAllDue(db: MirrorDb): void {
 }
 
 /**
+ * Pending entries that wait only because the server could not be reached are due now: a sync run that is about to
+ * talk to the server sends them first (were it still out of reach, the first of them finds that out and waits again).
+ */
+export function makeDueWhereUnreachable(db: MirrorDb): void {
+  db.transaction(() =>
+    statement(
+      db,
+      `UPDATE outbox SET next_attempt_ms = 0
+       WHERE state = 'pending' AND next_attempt_ms > 0 AND json_extract(last_error_json, '$.code') = 'unreachable'`,
+    ).run(),
+  )();
+}
+
+/**
  * A needs-attention entry is resubmitted unchanged (with a new Idempotency-Key when the server refused the old
  * one); a pending entry loses its backoff.
  */

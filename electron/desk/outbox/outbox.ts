@@ -9,7 +9,14 @@ import type { Logger } from '../../platform/log';
 import type { ApiClient } from '../client';
 import type { EntityType, MirrorDb } from '../mirror';
 import { deleteConflict, listConflicts } from './conflicts';
-import { discardEntry, makeAllDue, replaceEntryBody, requireEntry, resendEntry } from './entry-actions';
+import {
+  discardEntry,
+  makeAllDue,
+  makeDueWhereUnreachable,
+  replaceEntryBody,
+  requireEntry,
+  resendEntry,
+} from './entry-actions';
 import {
   createPerson,
   createPet,
@@ -217,6 +224,11 @@ export class Outbox {
     this.changed([{ entityType: conflict.entityType, id: conflict.entityId }]);
     if (choice === 'server') this.kick();
     return this.counts();
+  }
+
+  /** Makes due the pending entries that wait only for the server to be reachable again (see `makeDueWhereUnreachable`). */
+  retryWhereUnreachable(): void {
+    makeDueWhereUnreachable(this.db);
   }
 
   /**
