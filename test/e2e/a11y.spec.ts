@@ -320,6 +320,15 @@ test('the intake form with its errors and the pet drawer read as they should (ar
   await expect(form.getByRole('combobox', { name: 'Species' })).toHaveAccessibleDescription(
     'Please choose the species.',
   );
+  // Required is said, not only drawn (the asterisk).
+  for (const field of [
+    form.getByRole('textbox', { name: 'Name' }),
+    form.getByRole('combobox', { name: 'Species' }),
+    form.getByRole('combobox', { name: 'Health' }),
+  ]) {
+    await expect(field).toHaveAttribute('aria-required', 'true');
+  }
+  await expect(form.getByRole('textbox', { name: 'Intake date' })).not.toHaveAttribute('aria-required');
 
   await page.goto(`${desk.url}#/pets`);
   await page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).click();

@@ -62,6 +62,7 @@ test('a sign-up someone typed into is not thrown away by a stray Escape; an unto
   await expect(leave).toBeHidden();
 
   await newAdopter.click();
+  await expect(form.getByRole('textbox', { name: 'Name' })).toHaveAttribute('aria-required', 'true');
   await form.getByLabel('Name').fill('Event Evie');
   await form.getByLabel('Name').press('Escape');
   await expect(leave).toBeVisible();

@@ -71,6 +71,7 @@ export function CustomFieldInputs({
                   label,
                   description: field.help_text ?? undefined,
                   withAsterisk: field.required,
+                  'aria-required': field.required,
                   'aria-label': field.label,
                   error: errors?.[messageKey],
                   'data-field': messageKey,

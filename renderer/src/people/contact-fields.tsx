@@ -32,7 +32,7 @@ export function ContactFields({
   return (
     <>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-        <TextInput label="Name" withAsterisk {...text('name')} />
+        <TextInput label="Name" withAsterisk aria-required {...text('name')} />
         <TextInput
           label="Email"
           type="email"

@@ -62,6 +62,7 @@ export function PetFields({
     <Select
       label={label}
       withAsterisk
+      aria-required
       data={data}
       value={draft[key] || null}
       onChange={(value) => set(key, value ?? '')}
@@ -80,7 +81,11 @@ export function PetFields({
       <Stack gap="sm">
         <Title order={4}>The basics</Title>
         <SimpleGrid cols={cols} spacing="sm">
-          {text('name', 'Name', { withAsterisk: true, placeholder: 'A temporary name is fine' })}
+          {text('name', 'Name', {
+            withAsterisk: true,
+            'aria-required': true,
+            placeholder: 'A temporary name is fine',
+          })}
           {select('species', 'Species', SPECIES_OPTIONS)}
           {select('age_category', 'Age', AGE_OPTIONS)}
           {select('sex', 'Sex', SEX_OPTIONS)}
