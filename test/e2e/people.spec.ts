@@ -145,6 +145,7 @@ test('an adoption started from a pet: the sign-up opens with an application for 
     const form = page.getByRole('form', { name: 'New person' });
     await expect(form.getByLabel(/Apply to adopt/)).toBeChecked();
     await expect(form.getByText(/^Chester · /)).toBeVisible();
+    await expect(form.getByText(/is not available for adoption/)).toHaveCount(0);
     await form.getByLabel('Name').fill('Walk-in Wanda');
     await form.getByLabel('Email').fill('wanda@example.org');
     await choose(page, form, 'Type of home', 'House');
@@ -175,6 +176,18 @@ test('an adoption started from a pet: the sign-up opens with an application for 
       .filter({ hasText: /Chester already has/ })
       .scrollIntoViewIfNeeded();
     await shoot(page, testInfo, 'sign-up-other-application', false);
+
+    // A pet that is not up for adoption: the volunteer is told before promising it.
+    await page.keyboard.press('Escape');
+    await expect(form).toBeHidden();
+    await page.goto(`${desk.url}#/pets`);
+    await page.getByLabel('Search').fill('Marshmallow');
+    await table
+      .getByRole('row', { name: /Marshmallow/ })
+      .first()
+      .click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Start an adoption' }).click();
+    await expect(form.getByText(/^Marshmallow is not available for adoption: behavio/)).toBeVisible();
   } finally {
     await desk.stop();
   }

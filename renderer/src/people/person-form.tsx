@@ -26,8 +26,8 @@ import { useMetadataQuery } from '../lib/live-data';
 import { useOutboxWrite } from '../lib/use-outbox-write';
 import { optionsOf } from '../lib/words';
 import { PetPicker } from '../pets/pet-picker';
+import { ChosenPetNotices } from './chosen-pet-notices';
 import { ContactFields } from './contact-fields';
-import { OtherApplications } from './other-applications';
 import {
   buildPersonRequest,
   emptyPersonDraft,
@@ -194,7 +194,7 @@ export function PersonForm({
                     error={errors.application}
                     field="application"
                   />
-                  <OtherApplications petIds={draft.petIds} />
+                  <ChosenPetNotices petIds={draft.petIds} />
                   <Group gap="xs" align="flex-start" wrap="nowrap">
                     <Checkbox
                       label="The applicant has read and accepts the agreement"
