@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DESK_STATUS_STATES, INITIAL_DESK_STATUS } from '../../../shared/desk-api';
-import { describeWhen, STATUS_LOOKS, statusLine } from './status-presentation';
+import { describeWhen, lookOf, STATUS_LOOKS, statusLine } from './status-presentation';
 
 describe('status presentation', () => {
   it('has a label and advice for every status state', () => {
@@ -8,6 +8,17 @@ describe('status presentation', () => {
       expect(STATUS_LOOKS[state].label.length).toBeGreaterThan(0);
       expect(STATUS_LOOKS[state].advice.length).toBeGreaterThan(0);
     }
+  });
+
+  it('up to date with a change the server refused: says so, in another colour', () => {
+    const idle = { ...INITIAL_DESK_STATUS, state: 'idle' as const };
+    expect(lookOf(idle).advice).toBe('This desk has everything the server has.');
+    const refused = lookOf({ ...idle, needsAttention: 1 });
+    expect(refused.advice).toBe(
+      'This desk has everything the server has, but the server refused a change made here: see Sync.',
+    );
+    expect(refused.color).not.toBe(STATUS_LOOKS.idle.color);
+    expect(lookOf({ ...idle, needsAttention: 3 }).advice).toContain('refused 3 changes');
   });
 
   it('says "Not connected" plainly before anything is set up', () => {

@@ -81,11 +81,23 @@ const PAIRED_REFUSALS: Readonly<Record<string, StatusLook>> = {
   },
 };
 
-/** How the status looks: by its state, or by the refusal a paired desk met. */
+/**
+ * How the status looks: by its state, or by the refusal a paired desk met. Up to date with changes the server
+ * refused says so: the desk holds everything the server has, not everything made here.
+ */
 export function lookOf(status: DeskStatus): StatusLook {
   const refusal =
     status.state === 'needs-auth' && status.error ? PAIRED_REFUSALS[status.error.code] : undefined;
-  return refusal ?? STATUS_LOOKS[status.state];
+  if (refusal) return refusal;
+  const refused = status.needsAttention;
+  if (status.state === 'idle' && refused > 0) {
+    return {
+      ...STATUS_LOOKS.idle,
+      color: 'orange',
+      advice: `This desk has everything the server has, but the server refused ${refused === 1 ? 'a change' : `${refused} changes`} made here: see Sync.`,
+    };
+  }
+  return STATUS_LOOKS[status.state];
 }
 
 /** "3 minutes ago"-style text for a date-time, or "never". */
