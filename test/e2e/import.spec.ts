@@ -45,6 +45,12 @@ test('Import screen: a column mapped by hand, the check, then the import', async
     await page.getByRole('button', { name: 'Check the file' }).click();
     const check = page.getByRole('region', { name: 'Check of the file' });
     await expect(check).toContainText('3 new pets');
+    // No column says whether the pets are public: the check says they will be.
+    await expect(
+      page.getByText(
+        /on the public list \(every record: yes: the public list and the shelter’s website show them\)/,
+      ),
+    ).toBeVisible();
     const rejected = page.getByRole('table', { name: 'Rejected rows' });
     await expect(
       rejected.getByRole('row', { name: /6.*AnimalTypeName.*"Parrot" is not a species/ }),

@@ -40,18 +40,25 @@ export const PET_DEFAULTS: Record<string, string> = {
   status: 'available',
 };
 
-/** Fields of the plan with no column: they get the defaults (the age group from the birthday when there is one). */
+/** What pets with no column for `show_public` become, as the report says it: the server lists them publicly. */
+export const PUBLIC_BY_DEFAULT = 'yes: the public list and the shelter’s website show them';
+
+/**
+ * Fields of the plan with no column, with what every record gets: the defaults (the age group from the birthday when
+ * there is one), and whether the pets go on the public list.
+ */
 export function defaultedFields(plan: RecordPlan): Record<string, string> {
   if (plan.kind !== 'pets') return {};
   const mapped = new Set(plan.columns.map((column) => column.target));
-  return Object.fromEntries(
-    Object.entries(PET_DEFAULTS)
+  return Object.fromEntries([
+    ...Object.entries(PET_DEFAULTS)
       .filter(([field]) => !mapped.has(field))
       .map(([field, value]) => [
         field,
         field === 'age_category' && mapped.has('age_birthday') ? 'from the birthday, else adult' : value,
       ]),
-  );
+    ...(mapped.has('show_public') ? [] : [['show_public', PUBLIC_BY_DEFAULT]]),
+  ]);
 }
 
 /** The age group of a pet born on `birthday` (calendar days compared as text, never through a time zone). */

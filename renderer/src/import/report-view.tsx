@@ -16,6 +16,12 @@ function Figure({ label, value, tone }: { label: string; value: number; tone?: s
 }
 
 /** A check's or an import's outcome: the totals, each rejected row (line, column, reason) and repeated rows. */
+/** How the report names the fields no column filled. */
+const DEFAULTED_LABELS: Record<string, string> = {
+  age_category: 'age',
+  show_public: 'on the public list',
+};
+
 export function ReportView({ report }: { report: ImportReport }) {
   const done = !report.dryRun && !report.blocked;
   return (
@@ -54,7 +60,10 @@ export function ReportView({ report }: { report: ImportReport }) {
         <Text size="sm" c="dimmed" mb="md">
           No column for{' '}
           {Object.entries(report.defaults)
-            .map(([field, value]) => `${field.replace('_', ' ')} (every record: ${value})`)
+            .map(
+              ([field, value]) =>
+                `${DEFAULTED_LABELS[field] ?? field.replace('_', ' ')} (every record: ${value})`,
+            )
             .join(', ')}
           .
         </Text>
