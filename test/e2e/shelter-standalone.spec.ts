@@ -92,6 +92,19 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
         .getByRole('row', { name: new RegExp(quiet.name) })
         .first(),
     ).toContainText('Not public', { timeout: 30_000 });
+    // A long status and "Not public" both show whole (side by side they were cut to "Behavior eval…" and "Not p…").
+    await page.getByLabel('Search').fill('Marshmallow');
+    const evaluated = page
+      .getByRole('table', { name: 'Pets' })
+      .getByRole('row', { name: /Marshmallow/ })
+      .first();
+    await expect(evaluated).toContainText('Behavior evaluation');
+    const cut = await evaluated
+      .locator('.mantine-Badge-label')
+      .evaluateAll((labels) =>
+        labels.filter((label) => label.scrollWidth > label.clientWidth).map((label) => label.textContent),
+      );
+    expect(cut).toEqual([]);
     await page.goto(`${desk.url}#/shelter`);
 
     // A pet custom field: in GET /api/pets/custom-fields and on the intake form, also on one opened before it existed.

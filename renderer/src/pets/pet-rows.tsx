@@ -1,4 +1,4 @@
-import { Badge, Group, Loader, Table, Text } from '@mantine/core';
+import { Badge, Loader, Stack, Table, Text } from '@mantine/core';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { MirrorPet } from '../../../shared/desk-api';
@@ -143,8 +143,14 @@ const PetRow = memo(function PetRow({
         </Text>
       </Table.Td>
       <Table.Td>
-        <Group gap={4} wrap="nowrap">
-          <Badge color={statusColor(record.status)} variant="light">
+        {/* One above the other: side by side, a long status ("Behavior evaluation") and "Not public" were both cut. */}
+        <Stack gap={2} align="flex-start">
+          <Badge
+            color={statusColor(record.status)}
+            variant="light"
+            maw="100%"
+            title={humanize(record.status)}
+          >
             {humanize(record.status)}
           </Badge>
           {/* Off the public list as the server says (a status that is not public too), or hidden by an edit here. */}
@@ -153,7 +159,7 @@ const PetRow = memo(function PetRow({
               Not public
             </Badge>
           )}
-        </Group>
+        </Stack>
       </Table.Td>
       <Table.Td className={classes.wide}>
         <Text size="sm">{formatCalendarDate(record.intake_date)}</Text>
