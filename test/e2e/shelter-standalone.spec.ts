@@ -105,6 +105,11 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
         labels.filter((label) => label.scrollWidth > label.clientWidth).map((label) => label.textContent),
       );
     expect(cut).toEqual([]);
+    // Its page says so too, under its name, where a narrow drawer now puts the actions below (not beside) the name.
+    await evaluated.click();
+    const drawer = page.getByRole('dialog', { name: 'Pet details' });
+    await expect(drawer.getByText('Not public', { exact: true })).toBeVisible();
+    await page.keyboard.press('Escape');
     await page.goto(`${desk.url}#/shelter`);
 
     // A pet custom field: in GET /api/pets/custom-fields and on the intake form, also on one opened before it existed.

@@ -6,6 +6,7 @@ import { RecordBadges } from '../components/record-badges';
 import { formatCalendarDate } from '../lib/dates';
 import { opensOnKey } from '../lib/row-keys';
 import { humanize, statusColor } from '../lib/words';
+import { offPublicList } from './off-public-list';
 import { PetPhoto } from './pet-photo';
 import classes from './pet-rows.module.css';
 import type { ListPages } from './use-list-pages';
@@ -153,8 +154,7 @@ const PetRow = memo(function PetRow({
           >
             {humanize(record.status)}
           </Badge>
-          {/* Off the public list as the server says (a status that is not public too), or hidden by an edit here. */}
-          {(presence === 'unlisted' || (!record.show_public && presence !== 'local')) && (
+          {offPublicList(pet) && (
             <Badge color="gray" variant="outline" size="xs">
               Not public
             </Badge>

@@ -14,6 +14,7 @@ import { formatCoat, formatFee, formatValue, humanize, statusColor } from '../li
 import { KennelCardButton } from '../print/kennel-card-button';
 import { DeletePetSection } from '../shelter/delete-pet-section';
 import { AdoptedBy } from './adopted-by';
+import { offPublicList } from './off-public-list';
 import { PetPhoto } from './pet-photo';
 import { QuickStatus } from './pet-quick-status';
 
@@ -85,14 +86,20 @@ export function PetView({
 
   return (
     <Stack gap="lg">
-      <Group align="flex-start" wrap="nowrap" gap="lg">
+      {/* In a narrow drawer the actions go under the rest rather than squeeze the name and status to a sliver. */}
+      <Group align="flex-start" wrap="wrap" gap="lg">
         <PetPhoto url={record.image_url} name={record.name} size={140} />
-        <Stack gap={6} style={{ flex: 1 }}>
+        <Stack gap={6} miw={220} style={{ flex: '1 1 220px' }}>
           <Title order={2}>{record.name}</Title>
           <Group gap={6}>
             <Badge color={statusColor(record.status)} variant="light" size="lg">
               {humanize(record.status)}
             </Badge>
+            {offPublicList(pet) && (
+              <Badge color="gray" variant="outline">
+                Not public
+              </Badge>
+            )}
             <RecordBadges
               pending={pet.pending}
               pendingFields={pet.pendingFields}
