@@ -142,6 +142,7 @@ export async function openDeskSession(options: DeskSessionOptions): Promise<Desk
           return pushed;
         },
         ...(outbox.hooks.movedToTls && { movedToTls: outbox.hooks.movedToTls }),
+        reconnected: outbox.hooks.reconnected,
       },
       ...(options.syncClient && { service: { clientOptions: options.syncClient } }),
     });

@@ -35,8 +35,8 @@ export function makeAllDue(db: MirrorDb): void {
 }
 
 /**
- * Pending entries that wait only because the server could not be reached are due now: a sync run that is about to
- * talk to the server sends them first (were it still out of reach, the first of them finds that out and waits again).
+ * Pending entries that wait only because the server could not be reached are due now: for when the desk reaches the
+ * server again after being offline (were it out of reach again, the first of them finds that out and waits again).
  */
 export function makeDueWhereUnreachable(db: MirrorDb): void {
   db.transaction(() =>

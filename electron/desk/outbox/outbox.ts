@@ -226,9 +226,10 @@ export class Outbox {
     return this.counts();
   }
 
-  /** Makes due the pending entries that wait only for the server to be reachable again (see `makeDueWhereUnreachable`). */
+  /** Sends now the pending entries that waited only for the server to be reachable again (`makeDueWhereUnreachable`). */
   retryWhereUnreachable(): void {
     makeDueWhereUnreachable(this.db);
+    this.kick();
   }
 
   /**

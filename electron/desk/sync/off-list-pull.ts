@@ -43,6 +43,8 @@ const REFUSED_KEPT_MS = 6 * HOUR_MS;
 
 const PETS = LIST_COLLECTIONS.find((collection) => collection.name === 'pets');
 const REFUSED_KEY = 'off-list:refused';
+/** The same for the whole pets (`off-list-pet-records`): the list is still used, the pets are fetched by id. */
+const RECORDS_REFUSED_KEY = 'off-list:records-refused';
 const refusedSchema = z.object({ at: z.number(), key: z.string() });
 const BUDGET_KEY = 'off-list:fetched';
 const RECORDS_BUDGET_KEY = 'off-list:record-requests';
@@ -56,9 +58,9 @@ export interface OffListPullResult extends ReconcileResult {
   problem?: string;
 }
 
-/** Whether this key was refused the list (or the server answered it oddly) within the last six hours. */
-function refused(db: MirrorDb, client: ApiClient): boolean {
-  const state = readSyncState(db, REFUSED_KEY, refusedSchema);
+/** Whether this key was refused what `key` notes (or the server answered it oddly) within the last six hours. */
+function refused(db: MirrorDb, client: ApiClient, key = REFUSED_KEY): boolean {
+  const state = readSyncState(db, key, refusedSchema);
   return (
     state !== undefined &&
     state.key === client.keyDigest?.() &&
@@ -66,10 +68,8 @@ function refused(db: MirrorDb, client: ApiClient): boolean {
   );
 }
 
-function refuse(db: MirrorDb, client: ApiClient): void {
-  db.transaction(() =>
-    writeSyncState(db, REFUSED_KEY, { at: Date.now(), key: client.keyDigest?.() ?? '' }),
-  )();
+function refuse(db: MirrorDb, client: ApiClient, key = REFUSED_KEY): void {
+  db.transaction(() => writeSyncState(db, key, { at: Date.now(), key: client.keyDigest?.() ?? '' }))();
 }
 
 /**
@@ -160,18 +160,23 @@ export async function pullOffListPets(
   }
   const heldOff = statement(db, `SELECT id FROM pet WHERE presence = 'unlisted'`).pluck().all() as string[];
   const noLongerOff = heldOff.filter((id) => !offList.has(id));
-  const whole = client.extensions?.().has(OFF_LIST_PET_RECORDS_EXTENSION) === true;
-  const byId = whole ? noLongerOff : [...wanted, ...noLongerOff];
+  const whole =
+    client.extensions?.().has(OFF_LIST_PET_RECORDS_EXTENSION) === true &&
+    !refused(db, client, RECORDS_REFUSED_KEY);
+  // Pets the answer for whole pets left out (back on the public list, or deleted, since the list was read): the next
+  // sync's list says what became of them, so the list's ETag is not kept.
+  let leftOut = false;
   try {
-    if (whole) await fetchWhole(db, client, PETS, wanted, signal, result);
-    if (result.problem === undefined) await fetchById(db, client, PETS, byId, signal, result);
-    else result.deferred += byId.length;
+    const notFetchedWhole = whole ? await fetchWhole(db, client, PETS, wanted, signal, result) : wanted;
+    leftOut = notFetchedWhole === undefined;
+    await fetchById(db, client, PETS, [...(notFetchedWhole ?? []), ...noLongerOff], signal, result);
   } catch (error) {
     if (!(error instanceof ApiError) || error.kind !== 'rate-limited') throw error;
     result.problem =
       'The server asked the desk to slow down; more pets off the public list come with a later sync.';
   }
-  if (result.problem === undefined && result.deferred === 0 && result.invalid.length === 0 && response.etag) {
+  const settled = result.problem === undefined && result.deferred === 0 && !leftOut;
+  if (settled && result.invalid.length === 0 && response.etag) {
     const etag = response.etag;
     db.transaction(() =>
       writeHttpCache(db, OFF_LIST_PETS_PATH, 'off-list', etag, { total: response.body.total }),
@@ -201,9 +206,10 @@ async function fetchById(
 }
 
 /**
- * Fetches `ids` whole, a hundred a request, within the budget of such requests, and keeps each as off the list. An id
- * the answer leaves out (back on the public list, or deleted, since the list was read) counts as deferred: the next
- * sync's list says what became of it. A server that answers oddly is left alone for six hours, as for the list.
+ * Fetches `ids` whole, a hundred a request, within the budget of such requests, and keeps each as off the list; ids
+ * past the budget are counted as deferred. Returns the ids to fetch by id instead (all that were not asked for yet
+ * when the server answered oddly: it is not asked for whole pets again for six hours), or undefined when an answer
+ * left some out (back on the public list, or deleted, since the list was read).
  */
 async function fetchWhole(
   db: MirrorDb,
@@ -212,7 +218,7 @@ async function fetchWhole(
   ids: readonly string[],
   signal: AbortSignal | undefined,
   result: OffListPullResult,
-): Promise<void> {
+): Promise<string[] | undefined> {
   const allowance = budget(
     db,
     RECORDS_BUDGET_KEY,
@@ -220,11 +226,12 @@ async function fetchWhole(
     OFF_LIST_RECORD_REQUESTS_PER_HOUR,
   );
   let requests = 0;
+  let leftOut = false;
   try {
     for (let start = 0; start < ids.length; start += OFF_LIST_RECORDS_MAX) {
       if (requests === allowance.allowed) {
         result.deferred += ids.length - start;
-        return;
+        break;
       }
       const asked = ids.slice(start, start + OFF_LIST_RECORDS_MAX);
       requests += 1;
@@ -239,19 +246,21 @@ async function fetchWhole(
         ) {
           throw error;
         }
-        refuse(db, client);
-        result.deferred += ids.length - start;
-        result.problem = `The server's pets off the public list could not be fetched (${error.message}); the desk asks again in six hours.`;
-        return;
+        refuse(db, client, RECORDS_REFUSED_KEY);
+        return ids.slice(start);
       }
-      result.deferred += asked.length - keepWhole(db, pets, asked, response, result);
+      if (keepWhole(db, pets, asked, response, result) < asked.length) leftOut = true;
     }
   } finally {
     allowance.spend(requests);
   }
+  return leftOut ? undefined : [];
 }
 
-/** Stores the pets of one answer for whole pets that were asked for and meet the contract; returns how many. */
+/**
+ * Stores the pets of one answer for whole pets that were asked for and meet the contract; returns how many of the
+ * asked ids it stored (a pet sent twice counts once, and its repeat is reported).
+ */
 function keepWhole(
   db: MirrorDb,
   pets: ListCollection,
@@ -260,12 +269,12 @@ function keepWhole(
   result: OffListPullResult,
 ): number {
   const askedIds = new Set(asked);
-  const valid: ServerPet[] = [];
+  const valid = new Map<string, ServerPet>();
   for (const item of response.body.pets) {
     const parsed = petSchema.safeParse(item);
     const id = (item as { id?: unknown } | null)?.id;
-    if (parsed.success && askedIds.has(parsed.data.id)) {
-      valid.push(item as ServerPet);
+    if (parsed.success && askedIds.has(parsed.data.id) && !valid.has(parsed.data.id)) {
+      valid.set(parsed.data.id, item as ServerPet);
       continue;
     }
     const issue = parsed.success ? undefined : parsed.error.issues[0];
@@ -273,19 +282,23 @@ function keepWhole(
       collection: pets.name,
       id: typeof id === 'string' ? id : undefined,
       position: -1,
-      message: issue ? `${issue.path.join('.') || '(record)'} ${issue.message}` : 'was not asked for',
+      message: issue
+        ? `${issue.path.join('.') || '(record)'} ${issue.message}`
+        : valid.has(String(id))
+          ? 'came twice in one answer'
+          : 'was not asked for',
       requestId: response.requestId,
     });
   }
   db.transaction(() => {
-    for (const pet of valid) {
+    for (const pet of valid.values()) {
       const before = presenceOf(db, pets, pet.id);
       const stored = storeServerRecord(db, 'pet', pet, 'fetched-unlisted');
       markPresence(db, 'pet', pet.id, 'unlisted');
       countOffList(result, before, stored);
     }
   })();
-  return valid.length;
+  return valid.size;
 }
 
 async function getRecords(client: ApiClient, ids: readonly string[], signal: AbortSignal | undefined) {

@@ -36,6 +36,8 @@ export interface SyncHooks {
   }) => Promise<PushSummary>;
   /** The connection moved from http to https (after a 426): changes that waited for it are due at once. */
   movedToTls?: () => void;
+  /** A run reached the server after the desk was offline: changes that waited for the network are due at once. */
+  reconnected?: () => void;
 }
 
 export interface SyncRunOptions {

@@ -307,6 +307,8 @@ export class SyncService {
       });
       this.offlineFailures = 0;
       this.reach.reached(this.now());
+      // Reached after a state that was not up to date (offline, a retry under way, a failed run).
+      if (previous !== 'idle' && previous !== 'syncing') this.options.hooks?.reconnected?.();
       this.followChanges(connection, client);
       if (metadata) this.lastMetadataAt = this.now();
       const syncedAt = new Date(this.now()).toISOString();

@@ -41,8 +41,8 @@ export const DEFAULT_HOURLY_LIMITS: Record<EndpointId, number> = {
   'GET /api/changes': 500,
   // Asked once per sync by a staff desk, like a list page.
   'GET /api/off-list-pets': 2000,
-  // A hundred pets a request: a desk filling in a large shelter's asks a few dozen times.
-  'GET /api/off-list-pets/records': 2000,
+  // A hundred pets a request: a desk filling in a large shelter's asks a few dozen times (at most 400 an hour).
+  'GET /api/off-list-pets/records': 500,
 };
 
 export const WINDOW_MS = 60 * 60 * 1000;

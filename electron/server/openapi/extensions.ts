@@ -1,3 +1,5 @@
+import { OFF_LIST_RECORDS_MAX } from '../../../shared/contract';
+
 /**
  * The OpenAPI description of what a Shelter Desk server offers beyond the animal placement service contract (the
  * hosted service has none of it): the change stream and pairing a desk over the LAN. Each operation is marked
@@ -36,7 +38,7 @@ export const EXTENSIONS_SUMMARY: JsonObject = {
     path: '/api/off-list-pets/records',
     announcedBy: 'X-Shelter-Desk-Extensions: off-list-pet-records',
     access: 'write keys',
-    maxIds: 100,
+    maxIds: OFF_LIST_RECORDS_MAX,
   },
 };
 

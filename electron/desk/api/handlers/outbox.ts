@@ -105,15 +105,15 @@ export function registerOutboxHandlers(
     outbox,
     hooks: {
       push: async ({ client, signal }) => {
-        // A sync run reaches for the server now: what waited only for the network goes with it, not after its
-        // backoff (the server back, the desk said "Up to date" while a sign-up still waited a minute).
-        outbox.retryWhereUnreachable();
         // One client per key for every replay, so a queue paused for a refused key stays paused until the key
         // changes (a new client), whichever of sync and local writes starts the replay.
         const result = await outbox.replay((await resolveClient().catch(() => undefined)) ?? client, signal);
         return { sent: result.sent, failed: result.failed };
       },
       movedToTls: () => void outbox.retry(),
+      // The server is back: what waited only for the network goes now, not after its backoff (the desk said "Up to
+      // date" while a sign-up still waited a minute).
+      reconnected: () => outbox.retryWhereUnreachable(),
     },
     attach(connected) {
       sync = connected;
