@@ -48,7 +48,7 @@ test('Import screen: a column mapped by hand, the check, then the import', async
     // No column says whether the pets are public: the check says they will be.
     await expect(
       page.getByText(
-        /on the public list \(every record: yes: the public list and the shelter’s website show them\)/,
+        /shown publicly \(every record: yes, so the public list and your website show those in a public status\)/,
       ),
     ).toBeVisible();
     const rejected = page.getByRole('table', { name: 'Rejected rows' });

@@ -40,12 +40,12 @@ export const PET_DEFAULTS: Record<string, string> = {
   status: 'available',
 };
 
-/** What pets with no column for `show_public` become, as the report says it: the server lists them publicly. */
-export const PUBLIC_BY_DEFAULT = 'yes: the public list and the shelter’s website show them';
+/** What pets with no column for `show_public` get (the server's default), as the report names it. */
+export const PUBLIC_BY_DEFAULT = 'true';
 
 /**
  * Fields of the plan with no column, with what every record gets: the defaults (the age group from the birthday when
- * there is one), and whether the pets go on the public list.
+ * there is one), and `show_public` (true: those in a public status go on the public list).
  */
 export function defaultedFields(plan: RecordPlan): Record<string, string> {
   if (plan.kind !== 'pets') return {};

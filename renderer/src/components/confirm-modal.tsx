@@ -12,6 +12,7 @@ export function ConfirmModal({
   confirmLabel,
   cancelLabel,
   busy,
+  returnFocus = true,
   onConfirm,
   onCancel,
 }: {
@@ -21,12 +22,14 @@ export function ConfirmModal({
   confirmLabel: string;
   cancelLabel: string;
   busy?: boolean;
+  /** False when confirming removes what opened it, and the caller puts the focus elsewhere. */
+  returnFocus?: boolean;
   onConfirm(): void;
   onCancel(): void;
 }) {
   return (
     // Above the drawer or dialog whose close it asks about.
-    <Modal opened={opened} onClose={onCancel} title={title} centered zIndex={400}>
+    <Modal opened={opened} onClose={onCancel} title={title} centered zIndex={400} returnFocus={returnFocus}>
       <Stack gap="md">
         <Text size="sm">{children}</Text>
         <Group justify="flex-end">

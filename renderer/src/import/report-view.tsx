@@ -15,13 +15,16 @@ function Figure({ label, value, tone }: { label: string; value: number; tone?: s
   );
 }
 
-/** A check's or an import's outcome: the totals, each rejected row (line, column, reason) and repeated rows. */
-/** How the report names the fields no column filled. */
+/** How the report names the fields no column filled, and their values where words say more. */
 const DEFAULTED_LABELS: Record<string, string> = {
   age_category: 'age',
-  show_public: 'on the public list',
+  show_public: 'shown publicly',
+};
+const DEFAULTED_VALUES: Record<string, Record<string, string>> = {
+  show_public: { true: 'yes, so the public list and your website show those in a public status' },
 };
 
+/** A check's or an import's outcome: the totals, each rejected row (line, column, reason) and repeated rows. */
 export function ReportView({ report }: { report: ImportReport }) {
   const done = !report.dryRun && !report.blocked;
   return (
@@ -62,7 +65,7 @@ export function ReportView({ report }: { report: ImportReport }) {
           {Object.entries(report.defaults)
             .map(
               ([field, value]) =>
-                `${DEFAULTED_LABELS[field] ?? field.replace('_', ' ')} (every record: ${value})`,
+                `${DEFAULTED_LABELS[field] ?? field.replace('_', ' ')} (every record: ${DEFAULTED_VALUES[field]?.[value] ?? value})`,
             )
             .join(', ')}
           .

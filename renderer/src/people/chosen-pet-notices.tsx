@@ -1,22 +1,24 @@
 import { Alert, Stack, Text } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
+import { KNOWN_PET_STATUSES } from '../../../shared/contract';
 import { useDeskQuery } from '../bridge/hooks';
 import { formatMomentDate } from '../lib/dates';
 import { useReloadOnChange } from '../lib/live-data';
 import { humanize } from '../lib/words';
+import { offPublicList } from '../pets/off-public-list';
 
 /**
  * What the volunteer should tell the applicant about the pets chosen for an application before they get their hopes
- * up: a pet not available for adoption (on hold, in a behaviour evaluation, adopted), and a pet that already has an
- * application waiting for a decision. Only what this desk knows: a connected desk knows the applications it sent.
+ * up: for an adoption, a pet not available for it (on hold, adopted, in a shelter's own status kept off the public
+ * list such as a behaviour evaluation), and a pet that already has an application waiting for a decision. Only what this desk knows: a connected desk knows the applications it sent.
  */
-export function ChosenPetNotices({ petIds }: { petIds: readonly string[] }) {
+export function ChosenPetNotices({ petIds, adopting }: { petIds: readonly string[]; adopting: boolean }) {
   if (petIds.length === 0) return null;
   return (
     <Stack gap={4} aria-live="polite">
       {petIds.map((petId) => (
         <Stack key={petId} gap={4}>
-          <NotAvailable petId={petId} />
+          {adopting && <NotAvailable petId={petId} />}
           <WaitingFor petId={petId} />
         </Stack>
       ))}
@@ -28,7 +30,10 @@ function NotAvailable({ petId }: { petId: string }) {
   const pet = useDeskQuery('mirror.pets.get', { id: petId });
   useReloadOnChange(['pets'], pet.reload);
   const record = pet.data?.record;
-  if (!record || record.status === 'available') return null;
+  if (!pet.data || !record) return null;
+  // A status of the contract says it; a shelter's own status is one for adoption when it is public.
+  const known = (KNOWN_PET_STATUSES as readonly string[]).includes(record.status);
+  if (known ? record.status === 'available' : !offPublicList(pet.data)) return null;
   return (
     <Alert variant="light" color="orange" icon={<IconInfoCircle />} p="xs">
       <Text size="sm">

@@ -194,7 +194,7 @@ export function PersonForm({
                     error={errors.application}
                     field="application"
                   />
-                  <ChosenPetNotices petIds={draft.petIds} />
+                  <ChosenPetNotices petIds={draft.petIds} adopting={draft.type === 'adopter'} />
                   <Group gap="xs" align="flex-start" wrap="nowrap">
                     <Checkbox
                       label="The applicant has read and accepts the agreement"

@@ -44,7 +44,9 @@ export function OutboxPanel() {
   const [error, setError] = useState<DeskError>();
   const [busy, setBusy] = useState<string>();
   const [editing, setEditing] = useState<OutboxEntry>();
-  const [discarding, setDiscarding] = useState<{ entry: OutboxEntry; title: string }>();
+  // Kept after the question closes, so its words stay while it fades out.
+  const [discarding, setDiscarding] = useState<{ entry: OutboxEntry; title: string; confirmed?: boolean }>();
+  const [asking, setAsking] = useState(false);
   const [discarded, setDiscarded] = useState<string>();
   // The discarded entry's card (and its button) is gone: focus goes to what says so, not to the page's body.
   const discardedNote = useRef<HTMLDivElement>(null);
@@ -53,11 +55,12 @@ export function OutboxPanel() {
   }, [discarded]);
 
   async function discard(entry: OutboxEntry, title: string) {
+    setDiscarding({ entry, title, confirmed: true });
     await act(`discard:${entry.id}`, async () => {
       await api.call('outbox.discard', { id: entry.id });
       setDiscarded(title);
     });
-    setDiscarding(undefined);
+    setAsking(false);
   }
 
   async function act(key: string, action: () => Promise<unknown>) {
@@ -142,7 +145,10 @@ export function OutboxPanel() {
           entry={entry}
           busy={busy?.endsWith(`:${entry.id}`) ? busy : undefined}
           onRetry={() => void act(`retry:${entry.id}`, () => api.call('outbox.retry', { id: entry.id }))}
-          onDiscard={(title) => setDiscarding({ entry, title })}
+          onDiscard={(title) => {
+            setDiscarding({ entry, title });
+            setAsking(true);
+          }}
           onEdit={() => setEditing(entry)}
         />
       ))}
@@ -155,13 +161,15 @@ export function OutboxPanel() {
         {editing && <EditEntry entry={editing} onDone={() => setEditing(undefined)} />}
       </Modal>
       <ConfirmModal
-        opened={discarding !== undefined}
+        opened={asking}
         title="Discard this change?"
         confirmLabel="Discard change"
         cancelLabel="Keep it"
         busy={discarding !== undefined && busy === `discard:${discarding.entry.id}`}
+        // Discarded, its card and button are gone: the focus goes to the note that says so.
+        returnFocus={!discarding?.confirmed}
         onConfirm={() => discarding && void discard(discarding.entry, discarding.title)}
-        onCancel={() => setDiscarding(undefined)}
+        onCancel={() => setAsking(false)}
       >
         “{discarding?.title}”{' '}
         {discarding?.entry.state === 'needs-attention'

@@ -234,7 +234,7 @@ async function measure(context: BenchContext): Promise<BenchResult[]> {
         result.note +=
           ratio > TARGET_RATIO
             ? `; above ${TARGET_RATIO}x: no command typed through npm can meet the target in this run`
-            : `; leaves ${((TARGET_RATIO - ratio) * median(rows[0]?.times ?? [])).toFixed(0)} ms for a command's own work`;
+            : `; leaves ${((TARGET_RATIO - ratio) * median(baseline?.times ?? [])).toFixed(0)} ms for a command's own work`;
       }
       if (row.target && ratio !== undefined) {
         result.target = `ratio <= ${TARGET_RATIO} and p50 < ${TARGET_MS} ms`;
