@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expect, test } from './desk-fixture';
 import { choose, connect, shoot } from './helpers';
 
@@ -8,6 +9,26 @@ interface ApiPet {
   status_change_notes: string | null;
   microchip_id: string | null;
 }
+
+/** Calls the desk as its window does: POST /desk/call/<method> with the page's per-launch token. */
+async function deskCall(page: Page, method: string, input: unknown): Promise<unknown> {
+  // A string: these tests are compiled without the DOM's types.
+  const answer = (await page.evaluate(`(async () => {
+    const token = document.querySelector('meta[name="shelter-desk-token"]').content;
+    const response = await fetch('/desk/call/${method}', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-desk-token': token },
+      body: ${JSON.stringify(JSON.stringify(input))},
+    });
+    return response.json();
+  })()`)) as { ok: boolean; value?: unknown };
+  expect(answer.ok).toBe(true);
+  return answer.value;
+}
+
+/** Queues a status the server refuses (as if another desk had retired a custom status this one still offered). */
+const queueRefusedStatus = (page: Page, id: string) =>
+  deskCall(page, 'outbox.updatePet', { id, fields: { status: 'Retired label' } });
 
 test('connect, find a pet, change its status; it is pending, then on the server', async ({
   page,
@@ -220,16 +241,7 @@ test('a change the server refuses needs attention; edited and resubmitted, it go
   await connect(page, desk.url, server);
 
   // As if another desk had retired a custom status this desk still offered: the server refuses the label.
-  const queued = await page.evaluate(`(async () => {
-    const token = document.querySelector('meta[name="shelter-desk-token"]').content;
-    const response = await fetch('/desk/call/outbox.updatePet', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-desk-token': token },
-      body: JSON.stringify({ id: '${target.id}', fields: { status: 'Retired label' } }),
-    });
-    return (await response.json()).ok;
-  })()`);
-  expect(queued).toBe(true);
+  await queueRefusedStatus(page, target.id);
 
   const nav = page.getByRole('navigation', { name: 'Sections' });
   await nav.getByRole('link', { name: 'Sync' }).click();
@@ -330,16 +342,7 @@ test('a change is discarded only once the person confirms; the desk then says so
   const { pets } = await server.api<{ pets: ApiPet[] }>('/pets?limit=1&sort=name');
   const target = pets[0] as ApiPet;
   await connect(page, desk.url, server);
-  const queued = await page.evaluate(`(async () => {
-    const token = document.querySelector('meta[name="shelter-desk-token"]').content;
-    const response = await fetch('/desk/call/outbox.updatePet', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-desk-token': token },
-      body: JSON.stringify({ id: '${target.id}', fields: { status: 'Retired label' } }),
-    });
-    return (await response.json()).ok;
-  })()`);
-  expect(queued).toBe(true);
+  await queueRefusedStatus(page, target.id);
 
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Sync' }).click();
   const entry = page.getByRole('article', { name: `${target.name}’s status` });
@@ -363,14 +366,6 @@ test('a change is discarded only once the person confirms; the desk then says so
   await expect(note).toBeFocused();
   await expect(entry).toHaveCount(0);
   await expect(page.getByText('Nothing waiting: no change made on this desk is left to send.')).toBeVisible();
-  const onDesk = await page.evaluate(`(async () => {
-    const token = document.querySelector('meta[name="shelter-desk-token"]').content;
-    const response = await fetch('/desk/call/mirror.pets.get', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-desk-token': token },
-      body: JSON.stringify({ id: '${target.id}' }),
-    });
-    return (await response.json()).value.record.status;
-  })()`);
-  expect(onDesk).toBe(target.status);
+  const onDesk = (await deskCall(page, 'mirror.pets.get', { id: target.id })) as { record: ApiPet };
+  expect(onDesk.record.status).toBe(target.status);
 });

@@ -27,6 +27,26 @@ async function until(check: () => boolean | Promise<boolean>, what: string): Pro
   throw new Error(`Timed out waiting for ${what}`);
 }
 
+/** A desk that synced with a server which then stopped; `restartServer` starts it again on the same port and data. */
+async function deskWithServerGone() {
+  const serverDir = tempDir('outbox-server-');
+  cleanups.push(() => serverDir.remove());
+  const server = await startServer({ dataDir: serverDir.dir });
+  const { core } = await desk();
+  await core.registry.invoke('sync.connection.set', {
+    mode: 'remote',
+    remote: server.origin,
+    apiKey: WRITE_KEY,
+  });
+  await until(() => core.status.get().state === 'idle', 'the first sync');
+  await server.close();
+  const restartServer = async () => {
+    const restarted = await startServer({ dataDir: serverDir.dir, port: server.port });
+    cleanups.push(() => restarted.close());
+  };
+  return { core, serverDir, restartServer };
+}
+
 describe('DeskApi: outbox', () => {
   it('writes offline, shows pending records, and sends them once connected', async () => {
     const { core, events } = await desk();
@@ -65,18 +85,7 @@ describe('DeskApi: outbox', () => {
   });
 
   it('a write that finds the server gone turns the status offline, and is sent when the network returns', async () => {
-    const serverDir = tempDir('outbox-server-');
-    cleanups.push(() => serverDir.remove());
-    let server = await startServer({ dataDir: serverDir.dir });
-    const port = server.port;
-    const { core } = await desk();
-    await core.registry.invoke('sync.connection.set', {
-      mode: 'remote',
-      remote: server.origin,
-      apiKey: WRITE_KEY,
-    });
-    await until(() => core.status.get().state === 'idle', 'the first sync');
-    await server.close();
+    const { core, serverDir, restartServer } = await deskWithServerGone();
 
     await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Car Park Pup' }) });
     // Not "Up to date": the volunteer must see that changes are waiting for the network.
@@ -85,9 +94,7 @@ describe('DeskApi: outbox', () => {
     }
     expect(core.status.get()).toMatchObject({ state: 'offline', pending: 1 });
 
-    server = await startServer({ dataDir: serverDir.dir, port });
-    const restarted = server;
-    cleanups.push(() => restarted.close());
+    await restartServer();
     // The UI passes on the browser's online event; the core then checks with a real request, well before its backoff.
     expect(await core.registry.invoke('sync.networkChanged')).toBeNull();
     await until(
@@ -100,18 +107,7 @@ describe('DeskApi: outbox', () => {
   });
 
   it('a change that waited for an unreachable server goes once the desk reaches it again, not after its backoff', async () => {
-    const serverDir = tempDir('outbox-server-');
-    cleanups.push(() => serverDir.remove());
-    let server = await startServer({ dataDir: serverDir.dir });
-    const port = server.port;
-    const { core } = await desk();
-    await core.registry.invoke('sync.connection.set', {
-      mode: 'remote',
-      remote: server.origin,
-      apiKey: WRITE_KEY,
-    });
-    await until(() => core.status.get().state === 'idle', 'the first sync');
-    await server.close();
+    const { core, serverDir, restartServer } = await deskWithServerGone();
     await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Event Echo' }) });
     // Offline, the change keeps its own backoff (the desk's checks for the server do not send it every time):
     // wait until its next try is seconds away.
@@ -126,9 +122,7 @@ describe('DeskApi: outbox', () => {
 
     // The server is back (its process restarted; the desk's network never went down): the run that reaches it
     // sends the change at once.
-    server = await startServer({ dataDir: serverDir.dir, port });
-    const restarted = server;
-    cleanups.push(() => restarted.close());
+    await restartServer();
     await core.registry.invoke('sync.now', {});
     for (let i = 0; i < 40 && readServerState(serverDir.dir).pets.length === 0; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 50));
