@@ -33,7 +33,7 @@ export const OFF_LIST_FETCHES_PER_RUN = 200;
 export const OFF_LIST_FETCHES_PER_HOUR = 1000;
 /**
  * Requests for pets whole, a hundred each (`off-list-pet-records`), per run and per hour, at most: 5,000 pets a run,
- * and a fifth of that endpoint's 2,000 an hour.
+ * and 400 of that endpoint's 500 an hour per key.
  */
 export const OFF_LIST_RECORD_REQUESTS_PER_RUN = 50;
 export const OFF_LIST_RECORD_REQUESTS_PER_HOUR = 400;
@@ -165,11 +165,12 @@ export async function pullOffListPets(
     !refused(db, client, RECORDS_REFUSED_KEY);
   // Pets the answer for whole pets left out (back on the public list, or deleted, since the list was read): the next
   // sync's list says what became of them, so the list's ETag is not kept.
+  const run: OffListRun = { db, client, pets: PETS, signal, result };
   let leftOut = false;
   try {
-    const notFetchedWhole = whole ? await fetchWhole(db, client, PETS, wanted, signal, result) : wanted;
-    leftOut = notFetchedWhole === undefined;
-    await fetchById(db, client, PETS, [...(notFetchedWhole ?? []), ...noLongerOff], signal, result);
+    const fetched = whole ? await fetchWhole(run, wanted) : { byId: wanted, leftOut: false };
+    leftOut = fetched.leftOut;
+    await fetchById(run, [...fetched.byId, ...noLongerOff]);
   } catch (error) {
     if (!(error instanceof ApiError) || error.kind !== 'rate-limited') throw error;
     result.problem =
@@ -185,14 +186,19 @@ export async function pullOffListPets(
   return result;
 }
 
+/** What the fetches of one off-list pull share. */
+interface OffListRun {
+  db: MirrorDb;
+  client: ApiClient;
+  pets: ListCollection;
+  signal: AbortSignal | undefined;
+  result: OffListPullResult;
+}
+
 /** Asks about each of `ids` by id, within the by-id budget; the rest are counted as deferred. */
 async function fetchById(
-  db: MirrorDb,
-  client: ApiClient,
-  pets: ListCollection,
+  { db, client, pets, signal, result }: OffListRun,
   ids: readonly string[],
-  signal: AbortSignal | undefined,
-  result: OffListPullResult,
 ): Promise<void> {
   const allowance = budget(db, BUDGET_KEY, OFF_LIST_FETCHES_PER_RUN, OFF_LIST_FETCHES_PER_HOUR);
   const now = ids.slice(0, allowance.allowed);
@@ -207,18 +213,15 @@ async function fetchById(
 
 /**
  * Fetches `ids` whole, a hundred a request, within the budget of such requests, and keeps each as off the list; ids
- * past the budget are counted as deferred. Returns the ids to fetch by id instead (all that were not asked for yet
- * when the server answered oddly: it is not asked for whole pets again for six hours), or undefined when an answer
- * left some out (back on the public list, or deleted, since the list was read).
+ * past the budget are counted as deferred. `byId`: the ids to ask about by id instead (those not asked for yet when
+ * the server answered oddly: it is not asked for whole pets again for six hours). `leftOut`: an answer left some
+ * out (back on the public list, or deleted, since the list was read).
  */
 async function fetchWhole(
-  db: MirrorDb,
-  client: ApiClient,
-  pets: ListCollection,
+  run: OffListRun,
   ids: readonly string[],
-  signal: AbortSignal | undefined,
-  result: OffListPullResult,
-): Promise<string[] | undefined> {
+): Promise<{ byId: string[]; leftOut: boolean }> {
+  const { db, client, signal, result } = run;
   const allowance = budget(
     db,
     RECORDS_BUDGET_KEY,
@@ -247,14 +250,14 @@ async function fetchWhole(
           throw error;
         }
         refuse(db, client, RECORDS_REFUSED_KEY);
-        return ids.slice(start);
+        return { byId: ids.slice(start), leftOut };
       }
-      if (keepWhole(db, pets, asked, response, result) < asked.length) leftOut = true;
+      if (keepWhole(run, asked, response) < asked.length) leftOut = true;
     }
   } finally {
     allowance.spend(requests);
   }
-  return leftOut ? undefined : [];
+  return { byId: [], leftOut };
 }
 
 /**
@@ -262,11 +265,9 @@ async function fetchWhole(
  * asked ids it stored (a pet sent twice counts once, and its repeat is reported).
  */
 function keepWhole(
-  db: MirrorDb,
-  pets: ListCollection,
+  { db, pets, result }: OffListRun,
   asked: readonly string[],
   response: Awaited<ReturnType<typeof getRecords>>,
-  result: OffListPullResult,
 ): number {
   const askedIds = new Set(asked);
   const valid = new Map<string, ServerPet>();
