@@ -5,10 +5,13 @@ import path from 'node:path';
 export const ROOT = path.resolve(import.meta.dirname, '..');
 
 /**
- * The command line's launcher, what `npm run cli`, `npm run serve` (its first argument `serve`) and the
- * `shelter-desk` bin run: the build in out/cli, rebuilt first when its sources changed.
+ * The command line's launcher, what the `shelter-desk` bin runs (and `npm run cli` when out/cli is stale): the build
+ * in out/cli, rebuilt first when its sources changed.
  */
 export const LAUNCHER = path.join(ROOT, 'scripts', 'shelter-desk.mjs');
+
+/** What `npm run cli` runs before its arguments (package.json): Node started from the command line's snapshot. */
+export const FROM_SNAPSHOT = ['--snapshot-blob', path.join(ROOT, 'out', 'cli', 'cli.blob'), '--'];
 
 export interface Run {
   code: number;
@@ -51,7 +54,7 @@ export function run(
   });
 }
 
-/** Runs `npm run cli -- ARGS` the way the IT person does (the launcher, without npm's banner), bounded to 60 s. */
+/** Runs `npm run cli -- ARGS` the way the IT person does (what npm runs, without npm's banner), bounded to 60 s. */
 export function deskCli(args: string[]): Promise<Run> {
-  return run(process.execPath, [LAUNCHER, ...args], { timeoutMs: 60_000 });
+  return run(process.execPath, [...FROM_SNAPSHOT, ...args], { timeoutMs: 60_000 });
 }

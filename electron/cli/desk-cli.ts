@@ -13,16 +13,18 @@ function usage(): string {
 }
 
 /** `npm run cli -- <command> …`: the desk's core from the command line (same mirror, sync and data folder). */
-await runCli(async () => {
-  const [name, ...argv] = process.argv.slice(2);
-  if (!name || name === '--help' || name === 'help') {
-    (name ? io.stdout : io.stderr)(usage());
-    return name ? 0 : 2;
-  }
-  const command = COMMANDS.find((candidate) => candidate.name === name);
-  if (!command) {
-    io.stderr(`Unknown command "${name}".\n${usage()}`);
-    return 2;
-  }
-  return (await command.load()).run(argv, io);
-});
+export function runDeskCli(): Promise<void> {
+  return runCli(async () => {
+    const [name, ...argv] = process.argv.slice(2);
+    if (!name || name === '--help' || name === 'help') {
+      (name ? io.stdout : io.stderr)(usage());
+      return name ? 0 : 2;
+    }
+    const command = COMMANDS.find((candidate) => candidate.name === name);
+    if (!command) {
+      io.stderr(`Unknown command "${name}".\n${usage()}`);
+      return 2;
+    }
+    return (await command.load()).run(argv, io);
+  });
+}

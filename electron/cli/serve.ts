@@ -68,7 +68,8 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-async function main(): Promise<void> {
+/** `npm run serve -- …`: the shelter's API server on its own, until SIGTERM or SIGINT. */
+export async function runServe(): Promise<void> {
   let values: Record<string, unknown>;
   try {
     ({ values } = parseArgs({
@@ -175,5 +176,3 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
 }
-
-void main();

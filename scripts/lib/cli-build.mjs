@@ -1,16 +1,22 @@
-// Builds the command line (electron/cli/desk-cli.ts and serve.ts) ahead of time into out/cli with esbuild, and
-// writes out/cli/manifest.json: every repository file the build read, with its size, time and hash, which
-// scripts/lib/cli-manifest.mjs compares with the files on disk to tell a stale build. Run by `npm install`
-// (prepare), `npm run build` and, when the sources changed since, by the launcher (scripts/shelter-desk.mjs).
+// Builds the command line (electron/cli: `npm run cli` and `npm run serve`) ahead of time into out/cli with esbuild:
+// - desk-cli.js and serve.js, ES modules with a chunk per command, which the launcher (scripts/shelter-desk.mjs, the
+//   `shelter-desk` bin) runs;
+// - cli.blob, a V8 startup snapshot of both programs (scripts/lib/cli-snapshot.mjs), which `npm run cli` and
+//   `npm run serve` start from: their modules are then evaluated already, which took most of a command's start;
+// - manifest.json: every repository file the build read, with its size, time and hash, and the Node.js version,
+//   which scripts/lib/cli-manifest.mjs compares with the files on disk to tell a stale build.
+// Run by `npm install` (prepare), `npm run build` and, when the sources changed since, by the launcher.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { CLI_OUT, MANIFEST_FILE, ROOT, recordFile } from './cli-manifest.mjs';
 
 /** The two programs: `npm run cli` and `npm run serve`. */
 const ENTRIES = {
-  'desk-cli': 'electron/cli/desk-cli.ts',
-  serve: 'electron/cli/serve.ts',
+  'desk-cli': 'electron/cli/entries/desk-cli.ts',
+  serve: 'electron/cli/entries/serve.ts',
 };
 
 /**
@@ -29,6 +35,208 @@ function configInputs() {
     'tsconfig.node.json',
     ...fonts,
   ].filter((file) => fs.existsSync(path.join(ROOT, file)));
+}
+
+/**
+ * zod's namespace (`import { z } from 'zod'`) carries every locale's messages, 340 kB that each command would
+ * load; the command line speaks English (zod's default), so its locale list is English alone.
+ */
+const englishOnlyZod = {
+  name: 'english-only-zod',
+  setup(build) {
+    const zodFolder = `${path.sep}node_modules${path.sep}zod${path.sep}`;
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(zodFolder)
+        ? {
+            path: path.resolve(path.dirname(args.importer), '../locales/english-only.js'),
+            namespace: 'zod-english',
+          }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-english' }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: path.dirname(args.path),
+    }));
+  },
+};
+
+/**
+ * A module the startup snapshot cannot hold, or that holds what Node 20 cannot write into one:
+ * - better-sqlite3, a native addon;
+ * - Node's networking modules (their HTTP parser, HTTP/2 sessions and TLS contexts are native);
+ * - undici, which looks at node:http's classes as it loads;
+ * - node:worker_threads: in a process started from a snapshot that holds it, Node 20 starts no worker.
+ * The bundle gets a stand-in with the same exports, loaded for real on first use (a database opened, a server
+ * started, a request sent): plain data (status codes, HTTP/2 constants) is kept as it is; a module that is one
+ * function (better-sqlite3's Database) stands in as that function.
+ */
+const LOADED_ON_FIRST_USE = /^(better-sqlite3|undici|node:(http|https|http2|tls|worker_threads))$/;
+
+const loadedOnFirstUse = {
+  name: 'loaded-on-first-use',
+  setup(build) {
+    build.onResolve({ filter: LOADED_ON_FIRST_USE }, (args) => ({
+      path: args.path,
+      namespace: 'on-first-use',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'on-first-use' }, (args) => {
+      const real = createRequire(path.join(ROOT, 'package.json'))(args.path);
+      const oneFunction = typeof real === 'function';
+      const data = {};
+      const later = [];
+      if (!oneFunction) {
+        for (const [key, value] of Object.entries(real)) {
+          if (isPlainData(value)) data[key] = value;
+          else later.push(key);
+        }
+      }
+      const standIn = oneFunction
+        ? `new Proxy(function ${real.name || 'standIn'}() {}, {
+            construct: (_, args) => Reflect.construct(load(), args),
+            apply: (_, self, args) => Reflect.apply(load(), self, args),
+            get: (_, key) => load()[key],
+            has: (_, key) => key in load(),
+          })`
+        : JSON.stringify(data);
+      return {
+        loader: 'js',
+        contents: `
+          let real;
+          const load = () => {
+            if (!globalThis.__shelterDeskRequire) {
+              throw new Error(${JSON.stringify(`${args.path} is used as the bundle loads: it cannot be in the snapshot`)});
+            }
+            return (real ??= globalThis.__shelterDeskRequire(${JSON.stringify(args.path)}));
+          };
+          module.exports = ${standIn};
+          for (const key of ${JSON.stringify(later)}) {
+            Object.defineProperty(module.exports, key, { enumerable: true, get: () => load()[key] });
+          }`,
+      };
+    });
+  },
+};
+
+/** Strings, numbers, booleans, and arrays and plain objects of them: kept in a stand-in as they are. */
+function isPlainData(value) {
+  const scalar = (item) => item === null || ['string', 'number', 'boolean'].includes(typeof item);
+  if (scalar(value)) return true;
+  if (Array.isArray(value)) return value.every(scalar);
+  if (typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  return Object.values(value).every(scalar);
+}
+
+/**
+ * The startup snapshot that `npm run cli` and `npm run serve` start from (scripts/lib/cli-snapshot.mjs): both programs
+ * in one CommonJS bundle, out/cli/cli.cjs, which Node runs once to write out/cli/cli.blob. CommonJS has no
+ * import.meta: its url and dirname name the bundle, set again when a command starts from the blob (until then, the
+ * banner's). The bundle's require() becomes the bundle's own at that point too: while the blob is built, Node
+ * allows only its built-in modules.
+ */
+async function buildSnapshot(staging) {
+  /**
+   * Two gaps of Node 20 while it builds a snapshot, bridged for the build only and undone before the heap is written:
+   * - arrays lack the copying methods (toSorted, toReversed, with), which node:http calls as it loads: stand-ins
+   *   serve the build, and V8's own are there again when a command starts from the blob;
+   * - there is no WebAssembly, which Node's own fetch needs when it loads, and undici (loading, for its cookie
+   *   helpers, which the desk does not use) looks at the global Headers: the web globals read as absent meanwhile.
+   */
+  function bridgeSnapshotBuildGaps() {
+    const v8 = require('node:v8');
+    if (!v8.startupSnapshot.isBuildingSnapshot()) return;
+    const standIns = {
+      toSorted(compare) {
+        return [...this].sort(compare);
+      },
+      toReversed() {
+        return [...this].reverse();
+      },
+      with(index, value) {
+        const copy = [...this];
+        copy[index < 0 ? copy.length + index : index] = value;
+        return copy;
+      },
+    };
+    const added = Object.keys(standIns).filter((name) => !(name in Array.prototype));
+    for (const name of added) {
+      Object.defineProperty(Array.prototype, name, {
+        value: standIns[name],
+        writable: true,
+        configurable: true,
+      });
+    }
+    const webGlobals = ['fetch', 'FormData', 'Headers', 'Request', 'Response', 'WebSocket', 'EventSource'];
+    const hidden = new Map();
+    for (const name of webGlobals) {
+      const descriptor = Object.getOwnPropertyDescriptor(globalThis, name);
+      if (!descriptor?.get) continue;
+      hidden.set(name, descriptor);
+      Object.defineProperty(globalThis, name, { value: undefined, writable: true, configurable: true });
+    }
+    v8.startupSnapshot.addSerializeCallback(() => {
+      for (const name of added) delete Array.prototype[name];
+      for (const [name, descriptor] of hidden) Object.defineProperty(globalThis, name, descriptor);
+    });
+  }
+
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: { cli: 'scripts/lib/cli-snapshot.mjs' },
+    outdir: staging,
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['pdfkit', 'electron', 'exceljs', 'sharp'],
+    plugins: [englishOnlyZod, loadedOnFirstUse],
+    // import() of the packages loaded on demand (pdfkit, exceljs, sharp) as require(): code from a snapshot has no
+    // dynamic import.
+    supported: { 'dynamic-import': false },
+    minify: true,
+    define: {
+      'import.meta.url': 'globalThis.__shelterDeskCliUrl',
+      'import.meta.dirname': 'globalThis.__shelterDeskCliDir',
+    },
+    banner: {
+      js: [
+        'globalThis.__shelterDeskCliDir = __dirname;',
+        "globalThis.__shelterDeskCliUrl = require('node:url').pathToFileURL(__filename).href;",
+        'var __snapshotBuildRequire = require;',
+        'var require = (id) => (globalThis.__shelterDeskRequire ?? __snapshotBuildRequire)(id);',
+        `(${bridgeSnapshotBuildGaps})();`,
+      ].join('\n'),
+    },
+    metafile: true,
+    logLevel: 'warning',
+  });
+  // One character outside ASCII makes V8 hold the whole 2 MB source in two bytes a character, in every command's
+  // heap; esbuild escapes them in strings but leaves some in regular expressions (a \u escape means the same there).
+  const bundle = path.join(staging, 'cli.cjs');
+  const source = fs.readFileSync(bundle, 'utf8');
+  fs.writeFileSync(
+    bundle,
+    source.replace(
+      /[\u0080-\uffff]/g,
+      (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    ),
+  );
+  const blob = path.join(staging, 'cli.blob');
+  // --no-warnings: Node says, for each built-in module the bundle loads, that snapshots of it are not yet verified.
+  const built = spawnSync(
+    process.execPath,
+    ['--no-warnings', '--snapshot-blob', blob, '--build-snapshot', bundle],
+    {
+      cwd: staging,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+  if (built.status !== 0 || !fs.existsSync(blob)) {
+    throw new Error(
+      `Node could not build the command line's startup snapshot (exit ${built.status ?? built.signal}).`,
+    );
+  }
+  return result.metafile;
 }
 
 /** Writes a file whole or not at all: a command starting meanwhile sees the old file or the new one. */
@@ -68,12 +276,15 @@ export async function buildCli() {
     external: ['better-sqlite3', 'pdfkit', 'electron', 'exceljs', 'sharp'],
     chunkNames: 'chunks/[name]-[hash]',
     metafile: true,
+    plugins: [englishOnlyZod],
     logLevel: 'warning',
     banner: {
       // Bundled CommonJS packages (undici, qrcode) call require(); an ES module has none of its own.
       js: "import { createRequire as bannerCreateRequire } from 'node:module'; const require = bannerCreateRequire(import.meta.url);",
     },
   });
+
+  const snapshotMetafile = await buildSnapshot(staging);
 
   fs.mkdirSync(path.join(CLI_OUT, 'chunks'), { recursive: true });
   const chunks = fs.readdirSync(path.join(staging, 'chunks'));
@@ -84,6 +295,8 @@ export async function buildCli() {
   for (const name of Object.keys(ENTRIES)) {
     writeAtomically(path.join(CLI_OUT, `${name}.js`), fs.readFileSync(path.join(staging, `${name}.js`)));
   }
+  for (const file of ['cli.cjs', 'cli.blob'])
+    fs.renameSync(path.join(staging, file), path.join(CLI_OUT, file));
   fs.rmSync(staging, { recursive: true, force: true });
   const aMinuteAgo = Date.now() - 60_000;
   for (const chunk of fs.readdirSync(path.join(CLI_OUT, 'chunks'))) {
@@ -99,11 +312,11 @@ export async function buildCli() {
 
   // The metafile names inputs relative to ROOT; packages (node_modules, possibly a link to elsewhere) are covered
   // by package-lock.json instead.
-  const sources = Object.keys(result.metafile.inputs).filter(
+  const sources = Object.keys({ ...result.metafile.inputs, ...snapshotMetafile.inputs }).filter(
     (input) => !input.includes('node_modules/') && !input.startsWith('..') && !input.includes(':'),
   );
   const files = {};
   for (const file of [...new Set([...sources, ...configInputs()])].sort()) files[file] = recordFile(file);
-  writeAtomically(MANIFEST_FILE, `${JSON.stringify({ files }, null, 1)}\n`);
+  writeAtomically(MANIFEST_FILE, `${JSON.stringify({ node: process.version, files }, null, 1)}\n`);
   return { files: Object.keys(files).length };
 }

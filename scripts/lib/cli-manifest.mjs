@@ -9,6 +9,11 @@ import path from 'node:path';
 export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 export const CLI_OUT = path.join(ROOT, 'out', 'cli');
 export const MANIFEST_FILE = path.join(CLI_OUT, 'manifest.json');
+/**
+ * What a build writes besides its chunks: the two programs as ES modules (what the launcher runs) and the startup
+ * snapshot of both (what `npm run cli` and `npm run serve` start from).
+ */
+export const CLI_OUTPUTS = ['desk-cli.js', 'serve.js', 'cli.blob'];
 
 function hashOf(file, root) {
   // Loaded only when a file needs hashing: most calls only stat.
@@ -26,10 +31,11 @@ export function recordFile(file, root = ROOT) {
 }
 
 /**
- * Why `root`'s out/cli must be rebuilt before it runs, or undefined when it is current: no build yet, an entry
- * missing, or the first input file that changed or is gone.
+ * Why `root`'s out/cli must be rebuilt before it runs, or undefined when it is current: no build yet, an output
+ * missing, a build by another Node.js (a snapshot runs only on the Node that wrote it), or the first input file
+ * that changed or is gone.
  */
-export function staleReason(entries, root = ROOT) {
+export function staleReason(outputs = CLI_OUTPUTS, root = ROOT) {
   const out = path.join(root, 'out', 'cli');
   let manifest;
   try {
@@ -37,9 +43,11 @@ export function staleReason(entries, root = ROOT) {
   } catch {
     return 'no build in out/cli yet';
   }
-  for (const entry of entries) {
-    if (!fs.existsSync(path.join(out, `${entry}.js`))) return `out/cli/${entry}.js is missing`;
+  for (const output of outputs) {
+    if (!fs.existsSync(path.join(out, output))) return `out/cli/${output} is missing`;
   }
+  if (manifest.node !== process.version)
+    return `out/cli was built by Node.js ${manifest.node}, this is ${process.version}`;
   let touched = false;
   for (const [file, recorded] of Object.entries(manifest.files ?? {})) {
     const stat = fs.statSync(path.join(root, file), { throwIfNoEntry: false });

@@ -15,26 +15,65 @@ describe('the command line build in out/cli', () => {
       fs.mkdirSync(path.join(root, 'src'));
       fs.writeFileSync(path.join(root, 'src/a.ts'), 'export const a = 1;\n');
       fs.writeFileSync(path.join(root, 'src/b.ts'), 'export const b = 2;\n');
-      expect(staleReason(['desk-cli'], root)).toBe('no build in out/cli yet');
+      expect(staleReason(['desk-cli.js'], root)).toBe('no build in out/cli yet');
       const files = { 'src/a.ts': recordFile('src/a.ts', root), 'src/b.ts': recordFile('src/b.ts', root) };
-      fs.writeFileSync(path.join(out, 'manifest.json'), JSON.stringify({ files }));
-      expect(staleReason(['desk-cli'], root)).toBe('out/cli/desk-cli.js is missing');
+      fs.writeFileSync(path.join(out, 'manifest.json'), JSON.stringify({ node: 'v18.0.0', files }));
+      expect(staleReason(['desk-cli.js'], root)).toBe('out/cli/desk-cli.js is missing');
       fs.writeFileSync(path.join(out, 'desk-cli.js'), '');
-      expect(staleReason(['desk-cli'], root)).toBeUndefined();
+      expect(staleReason(['desk-cli.js'], root)).toBe(
+        `out/cli was built by Node.js v18.0.0, this is ${process.version}`,
+      );
+      fs.writeFileSync(path.join(out, 'manifest.json'), JSON.stringify({ node: process.version, files }));
+      expect(staleReason(['desk-cli.js'], root)).toBeUndefined();
 
       // A checkout or an editor's save that leaves the contents as they were: the hash says current.
       const later = new Date(Date.now() + 60_000);
       fs.utimesSync(path.join(root, 'src/a.ts'), later, later);
-      expect(staleReason(['desk-cli'], root)).toBeUndefined();
+      expect(staleReason(['desk-cli.js'], root)).toBeUndefined();
       const manifest = JSON.parse(fs.readFileSync(path.join(out, 'manifest.json'), 'utf8'));
       expect(manifest.files['src/a.ts'].mtimeMs).toBe(fs.statSync(path.join(root, 'src/a.ts')).mtimeMs);
       // The same size, other contents.
       fs.writeFileSync(path.join(root, 'src/a.ts'), 'export const a = 9;\n');
-      expect(staleReason(['desk-cli'], root)).toBe('src/a.ts changed');
+      expect(staleReason(['desk-cli.js'], root)).toBe('src/a.ts changed');
       fs.writeFileSync(path.join(root, 'src/a.ts'), 'export const a = 1;\n');
-      expect(staleReason(['desk-cli'], root)).toBeUndefined();
+      expect(staleReason(['desk-cli.js'], root)).toBeUndefined();
       fs.rmSync(path.join(root, 'src/b.ts'));
-      expect(staleReason(['desk-cli'], root)).toBe('src/b.ts is gone');
+      expect(staleReason(['desk-cli.js'], root)).toBe('src/b.ts is gone');
+    } finally {
+      folder.remove();
+    }
+  });
+
+  it('starts from the snapshot when current, and hands a call to the launcher (which rebuilds) when stale', async () => {
+    const folder = tempDir('sd-cli-snapshot-');
+    try {
+      const root = folder.dir;
+      const out = path.join(root, 'out', 'cli');
+      fs.mkdirSync(out, { recursive: true });
+      fs.mkdirSync(path.join(root, 'src'));
+      fs.mkdirSync(path.join(root, 'scripts'));
+      fs.copyFileSync(path.join(ROOT, 'out', 'cli', 'cli.blob'), path.join(out, 'cli.blob'));
+      for (const output of ['desk-cli.js', 'serve.js']) fs.writeFileSync(path.join(out, output), '');
+      fs.writeFileSync(path.join(root, 'src/a.ts'), 'export const a = 1;\n');
+      const files = { 'src/a.ts': recordFile('src/a.ts', root) };
+      fs.writeFileSync(path.join(out, 'manifest.json'), JSON.stringify({ node: process.version, files }));
+      // A stand-in launcher that says what it was asked.
+      fs.writeFileSync(
+        path.join(root, 'scripts', 'shelter-desk.mjs'),
+        'console.log(JSON.stringify(process.argv.slice(2))); process.exit(7);\n',
+      );
+      const fromSnapshot = (args: string[]) =>
+        run(process.execPath, ['--snapshot-blob', path.join(out, 'cli.blob'), '--', ...args]);
+
+      const current = await fromSnapshot(['--help']);
+      expect(current.code).toBe(0);
+      expect(current.stdout).toMatch(/^Usage: npm run cli -- <command>/);
+
+      fs.writeFileSync(path.join(root, 'src/a.ts'), 'export const a = 2;\n');
+      const stale = await fromSnapshot(['keys', 'list', '--data-dir', 'D']);
+      expect(stale.stdout.trim()).toBe('["keys","list","--data-dir","D"]');
+      expect(stale.code).toBe(7);
+      expect((await fromSnapshot(['serve', '--help'])).stdout.trim()).toBe('["serve","--help"]');
     } finally {
       folder.remove();
     }
@@ -55,7 +94,7 @@ describe('the command line build in out/cli', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Unknown command "no-such-command"');
     // What ran was built from the files as they are now.
-    expect(staleReason(['desk-cli', 'serve'], ROOT)).toBeUndefined();
+    expect(staleReason(undefined, ROOT)).toBeUndefined();
     expect(fs.existsSync(path.join(ROOT, 'out/cli/fonts/DejaVuSans.ttf'))).toBe(true);
   });
 });

@@ -24,7 +24,7 @@ function childrenOf(pid: number): number[] {
     .filter((n) => n > 0);
 }
 
-/** The node process that runs the server: the deepest descendant of npm whose command line names the launcher. */
+/** The node process that runs the server: the deepest descendant of npm started from the command line's snapshot. */
 function serverPid(npmPid: number): number {
   let found = npmPid;
   const queue = [npmPid];
@@ -37,7 +37,7 @@ function serverPid(npmPid: number): number {
       } catch {
         continue;
       }
-      if (commandLine.includes('shelter-desk.mjs')) found = child;
+      if (commandLine.includes('cli.blob')) found = child;
       queue.push(child);
     }
   }

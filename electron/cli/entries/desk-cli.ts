@@ -1,0 +1,3 @@
+import { runDeskCli } from '../desk-cli';
+
+await runDeskCli();

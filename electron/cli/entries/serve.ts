@@ -1,0 +1,3 @@
+import { runServe } from '../serve';
+
+await runServe();

@@ -1,0 +1,68 @@
+// The command line as a V8 startup snapshot: what `npm run cli` and `npm run serve` run
+// (`node --snapshot-blob out/cli/cli.blob [serve] …`). cli-build.mjs bundles this file with everything it imports
+// into out/cli/cli.cjs and has Node run it once to build out/cli/cli.blob: every module of both programs, zod's
+// schemas and the API contract included, is then already evaluated when a command starts, where loading them
+// took most of a command's own time. Only the native driver (better-sqlite3) and the packages a few commands load
+// on demand (pdfkit, exceljs, sharp) are loaded at run time, from node_modules.
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import v8 from 'node:v8';
+import { COMMANDS } from '../../electron/cli/commands/index.ts';
+import { runDeskCli } from '../../electron/cli/desk-cli.ts';
+import { runServe } from '../../electron/cli/serve.ts';
+import { CLI_OUTPUTS, staleReason } from './cli-manifest.mjs';
+
+/** The folder of the blob this process was started from (out/cli), from `--snapshot-blob FILE` as Node was given it. */
+function blobFolder() {
+  const flag = process.execArgv.findIndex(
+    (arg) => arg === '--snapshot-blob' || arg.startsWith('--snapshot-blob='),
+  );
+  const file = process.execArgv[flag].includes('=')
+    ? process.execArgv[flag].slice('--snapshot-blob='.length)
+    : process.execArgv[flag + 1];
+  return path.dirname(path.resolve(file));
+}
+
+/**
+ * Runs when a command starts from the blob. Where the bundle is (import.meta.url in its modules, the packages it
+ * loads at run time) is set now, not when the blob was built. A blob older than the sources is not run: the
+ * launcher rebuilds out/cli and runs the command, this time only.
+ */
+function startFromSnapshot() {
+  const out = blobFolder();
+  const bundle = path.join(out, 'cli.cjs');
+  globalThis.__shelterDeskCliDir = out;
+  globalThis.__shelterDeskCliUrl = pathToFileURL(bundle).href;
+  globalThis.__shelterDeskRequire = createRequire(bundle);
+  const root = path.resolve(out, '..', '..');
+  const args = process.argv.slice(1);
+
+  if (staleReason(CLI_OUTPUTS, root)) {
+    // The launcher has the signals (Ctrl-C reaches both processes); this one only waits for its exit code.
+    for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => {});
+    const launched = spawnSync(process.execPath, [path.join(root, 'scripts', 'shelter-desk.mjs'), ...args], {
+      stdio: 'inherit',
+    });
+    process.exit(launched.status ?? 1);
+  }
+
+  // As when a program file is run: process.argv[1] is the program, its arguments follow.
+  const serve = args[0] === 'serve';
+  process.argv = [
+    process.argv[0],
+    path.join(out, serve ? 'serve.js' : 'desk-cli.js'),
+    ...args.slice(serve ? 1 : 0),
+  ];
+  void (serve ? runServe() : runDeskCli());
+}
+
+if (!v8.startupSnapshot.isBuildingSnapshot()) {
+  throw new Error(
+    'out/cli/cli.cjs is the source of the startup snapshot: run it as node --snapshot-blob out/cli/cli.blob',
+  );
+}
+// Each command's module is evaluated now, so that it is in the blob too.
+for (const command of COMMANDS) void command.load();
+v8.startupSnapshot.setDeserializeMainFunction(startFromSnapshot);
