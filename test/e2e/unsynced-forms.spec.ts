@@ -85,3 +85,42 @@ test('a sign-up someone typed into is not thrown away by a stray Escape; an unto
   await expect(page.locator('[aria-label="Signed up Foster Fran"]')).toContainText('Not sent yet');
   await expect(page.getByRole('tab', { name: /Fosters/ })).toHaveAttribute('aria-selected', 'true');
 });
+
+test('an edit someone typed into asks before it is left, for a pet and for a person; an untouched one closes at once', async ({
+  page,
+  demoDesk,
+}) => {
+  test.setTimeout(120_000);
+  const leave = page.getByRole('dialog', { name: 'Leave this edit without saving?' });
+
+  await page.goto(`${demoDesk.url}#/pets`);
+  await page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).click();
+  const petDrawer = page.getByRole('dialog', { name: 'Pet details' });
+  await petDrawer.getByRole('button', { name: 'Edit' }).click();
+  const petEdit = petDrawer.getByRole('form', { name: 'Edit pet' });
+  await petEdit.getByLabel('Weight').fill('14.5 kg');
+  await petEdit.getByLabel('Weight').press('Escape');
+  await expect(leave).toBeVisible();
+  await leave.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(petEdit.getByLabel('Weight')).toHaveValue('14.5 kg');
+  // Cancel asks too, and leaving goes back to the pet's page, unchanged.
+  await petEdit.getByRole('button', { name: 'Cancel' }).click();
+  await leave.getByRole('button', { name: 'Leave without saving' }).click();
+  await expect(petEdit).toBeHidden();
+  await expect(petDrawer.getByRole('table', { name: 'Pet fields' })).not.toContainText('14.5 kg');
+  await petDrawer.getByRole('button', { name: 'Edit' }).click();
+  await page.keyboard.press('Escape');
+  await expect(petDrawer).toBeHidden();
+  await expect(leave).toBeHidden();
+
+  await page.goto(`${demoDesk.url}#/people`);
+  await page.getByRole('table', { name: 'Adopters' }).getByRole('row').nth(1).click();
+  const personDrawer = page.getByRole('dialog', { name: 'Person details' });
+  await personDrawer.getByRole('button', { name: 'Edit' }).click();
+  const personEdit = personDrawer.getByRole('form', { name: /^Edit / });
+  await personEdit.getByLabel('Notes').fill('Prefers a quiet dog');
+  await page.keyboard.press('Escape');
+  await expect(leave).toBeVisible();
+  await leave.getByRole('button', { name: 'Leave without saving' }).click();
+  await expect(personDrawer).toBeHidden();
+});

@@ -1,16 +1,18 @@
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { ConfirmModal } from './confirm-modal';
 
+/** What a form inside a guarded drawer is given: where to report typing, and how to wrap its own Cancel. */
+export interface LeaveGuard {
+  reportTyped(typed: boolean): void;
+  guard(close: () => void): () => void;
+}
+
 /**
  * Asks before a form someone typed into is closed (Escape, the close button, a click beside a drawer, Cancel): at an
  * event one stray key must not throw a sign-up away. `reportTyped` is what the form calls when it holds typing;
  * `guard(close)` wraps a close so that it asks first then; `modal` is the question, rendered beside the form.
  */
-export function useLeaveGuard(what: string): {
-  reportTyped(typed: boolean): void;
-  guard(close: () => void): () => void;
-  modal: ReactNode;
-} {
+export function useLeaveGuard(what: string): LeaveGuard & { modal: ReactNode } {
   const [typed, setTyped] = useState(false);
   const [pending, setPending] = useState<{ close: () => void }>();
   return {

@@ -66,6 +66,7 @@ export function PeopleScreen() {
   });
   const [saved, setSaved] = useRememberedState<SignedUp[]>('people.saved', []);
   const signUpGuard = useLeaveGuard('this sign-up');
+  const editGuard = useLeaveGuard('this edit');
   const stopCreating = () => {
     setCreating(null);
     setApplyingFor([]);
@@ -156,13 +157,14 @@ export function PeopleScreen() {
 
       <Drawer
         opened={openId !== null}
-        onClose={closeUnlessDialogOnTop(() => setOpenId(null))}
+        onClose={closeUnlessDialogOnTop(editGuard.guard(() => setOpenId(null)))}
         position="right"
         size="lg"
         title={<Text fw={600}>Person details</Text>}
       >
-        {openId !== null && <PersonDetail id={openId} />}
+        {openId !== null && <PersonDetail id={openId} editGuard={editGuard} />}
       </Drawer>
+      {editGuard.modal}
       <Drawer
         opened={creating !== null}
         onClose={closeUnlessDialogOnTop(signUpGuard.guard(stopCreating))}

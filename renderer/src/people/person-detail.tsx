@@ -6,6 +6,7 @@ import { type MirrorPerson, REMOTE_PERSON_EDIT } from '../../../shared/desk-api'
 import { useDeskQuery } from '../bridge/hooks';
 import { ApplicationsList } from '../components/applications-list';
 import { DeskErrorAlert } from '../components/desk-error-alert';
+import type { LeaveGuard } from '../components/leave-guard';
 import { RecordBadges } from '../components/record-badges';
 import { customFieldSections, formatCustomValue, type StoredKeys } from '../lib/custom-field-rows';
 import { formatMomentDate } from '../lib/dates';
@@ -17,7 +18,7 @@ import { PersonEditForm } from './person-edit-form';
 import { useStoredFieldKeys } from './stored-field-keys';
 
 /** A person's page (in the People drawer): details, custom fields in their sections, applications, an Edit form. */
-export function PersonDetail({ id }: { id: string }) {
+export function PersonDetail({ id, editGuard }: { id: string; editGuard: LeaveGuard }) {
   const person = useDeskQuery('mirror.people.get', { id });
   useReloadOnChange(['adopters', 'fosters', 'people'], person.reload);
   const type = person.data?.record.type === 'foster' ? 'foster' : 'adopter';
@@ -35,6 +36,7 @@ export function PersonDetail({ id }: { id: string }) {
         person={person.data.record}
         fields={labels}
         storedKeys={storedKeys}
+        editGuard={editGuard}
         onDone={() => {
           setEditing(false);
           person.reload();

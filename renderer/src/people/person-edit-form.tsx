@@ -6,6 +6,7 @@ import { useDesk } from '../bridge/hooks';
 import { CustomFieldInputs } from '../components/custom-field-inputs';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { FormErrorSummary } from '../components/form-error-summary';
+import { type LeaveGuard, useTypedSince } from '../components/leave-guard';
 import type { StoredKeys } from '../lib/custom-field-rows';
 import { fieldMessages, toDeskError } from '../lib/desk-error';
 import { fieldSentences } from '../lib/form-messages';
@@ -21,16 +22,20 @@ export function PersonEditForm({
   person,
   fields,
   storedKeys,
+  editGuard,
   onDone,
 }: {
   person: Person;
   fields: readonly CustomField[];
   storedKeys: StoredKeys;
+  /** Asks before typed changes are left by Cancel (the drawer's own close asks through the same guard). */
+  editGuard: LeaveGuard;
   onDone(): void;
 }) {
   const api = useDesk();
   const [before] = useState(() => draftFromPerson(person, fields, storedKeys));
   const [draft, setDraft] = useState<PersonEditDraft>(before);
+  useTypedSince(draft, editGuard.reportTyped);
   const { errors, setErrors, refusals, refuse } = useFieldMessages();
   const [error, setError] = useState<DeskError>();
   const [saving, setSaving] = useState(false);
@@ -103,7 +108,7 @@ export function PersonEditForm({
           </Text>
         )}
         <Group justify="flex-end">
-          <Button variant="default" onClick={onDone} disabled={saving}>
+          <Button variant="default" onClick={editGuard.guard(onDone)} disabled={saving}>
             Cancel
           </Button>
           <Button type="submit" loading={saving}>

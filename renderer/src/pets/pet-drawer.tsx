@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { MirrorPet } from '../../../shared/desk-api';
 import { useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
+import { type LeaveGuard, useLeaveGuard } from '../components/leave-guard';
 import { closeUnlessDialogOnTop } from '../lib/drawer-close';
 import { useMetadataQuery, useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import { PetEditForm } from './pet-edit-form';
@@ -19,20 +20,32 @@ export function PetDrawer({
   initial?: MirrorPet | undefined;
   onClose(): void;
 }) {
+  const editGuard = useLeaveGuard('this edit');
   return (
-    <Drawer
-      opened={id !== null}
-      onClose={closeUnlessDialogOnTop(onClose)}
-      position="right"
-      size="xl"
-      title={<Text fw={600}>Pet details</Text>}
-    >
-      {id !== null && <PetDetail id={id} initial={initial} />}
-    </Drawer>
+    <>
+      <Drawer
+        opened={id !== null}
+        onClose={closeUnlessDialogOnTop(editGuard.guard(onClose))}
+        position="right"
+        size="xl"
+        title={<Text fw={600}>Pet details</Text>}
+      >
+        {id !== null && <PetDetail id={id} initial={initial} editGuard={editGuard} />}
+      </Drawer>
+      {editGuard.modal}
+    </>
   );
 }
 
-function PetDetail({ id, initial }: { id: string; initial?: MirrorPet | undefined }) {
+function PetDetail({
+  id,
+  initial,
+  editGuard,
+}: {
+  id: string;
+  initial?: MirrorPet | undefined;
+  editGuard: LeaveGuard;
+}) {
   const query = useDeskQuery('mirror.pets.get', { id });
   const pet = { ...query, data: query.data ?? (initial?.record.id === id ? initial : undefined) };
   const fields = useMetadataQuery('mirror.customFields', { entity: 'pet' });
@@ -50,6 +63,7 @@ function PetDetail({ id, initial }: { id: string; initial?: MirrorPet | undefine
       pet={pet.data}
       customFields={customFields}
       statuses={statuses.data ?? []}
+      editGuard={editGuard}
       onDone={() => {
         setEditing(false);
         pet.reload();

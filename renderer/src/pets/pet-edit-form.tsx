@@ -4,6 +4,7 @@ import type { CustomField } from '../../../shared/contract';
 import type { MirrorPet } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
+import { type LeaveGuard, useTypedSince } from '../components/leave-guard';
 import { useOutboxWrite } from '../lib/use-outbox-write';
 import { buildPetUpdate, draftFromPet, type PetDraft } from './pet-form';
 import { PetFormBody } from './pet-form-body';
@@ -13,16 +14,20 @@ export function PetEditForm({
   pet,
   customFields,
   statuses,
+  editGuard,
   onDone,
 }: {
   pet: MirrorPet;
   customFields: readonly CustomField[];
   statuses: readonly string[];
+  /** Asks before typed changes are left by Cancel (the drawer's own close asks through the same guard). */
+  editGuard: LeaveGuard;
   onDone(): void;
 }) {
   const api = useDesk();
   const [original] = useState<PetDraft>(() => draftFromPet(pet.record));
   const [draft, setDraft] = useState<PetDraft>(original);
+  useTypedSince(draft, editGuard.reportTyped);
   const write = useOutboxWrite();
   const { errors, error, saving, showInvalid, submit } = write;
   const [notice, setNotice] = useState<string>();
@@ -72,7 +77,7 @@ export function PetEditForm({
           {error && Object.keys(errors).length === 0 && <DeskErrorAlert error={error} title="Not saved" />}
           {notice && <Text size="sm">{notice}</Text>}
           <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={onDone}>
+            <Button variant="default" onClick={editGuard.guard(onDone)}>
               Cancel
             </Button>
             <Button type="submit" loading={saving}>
