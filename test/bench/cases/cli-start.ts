@@ -9,6 +9,7 @@ import type { BenchCase, BenchContext, BenchResult } from '../types';
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const BARE = path.join(import.meta.dirname, 'cli-start-bare.mjs');
 const LAUNCHER = path.join(ROOT, 'scripts', 'shelter-desk.mjs');
+const SNAPSHOT = path.join(ROOT, 'out', 'cli', 'cli.blob');
 /** Rounds of every command, interleaved, so a busy moment of the machine falls on all of them alike. */
 const ROUNDS = 9;
 const TARGET_RATIO = 3;
@@ -87,8 +88,9 @@ interface Measured {
  * row, measured in the same rounds; and that bare script typed as an npm script, the least any `npm run` command
  * can take. A shelter (the demo, from `npm run serve -- --demo`) and a desk synced from it
  * are made first; `keys list` reads the shelter's database, `outbox list` the desk's mirror. Also: `--help`,
- * `npm run serve` until its listening line, the launcher without npm (what the `shelter-desk` bin runs) and npm's
- * own share (`npm run --silent env`, a script npm always has).
+ * `npm run serve` until its listening line, what npm runs without npm (node started from out/cli/cli.blob), the
+ * launcher without npm (what the `shelter-desk` bin runs) and npm's own share (`npm run --silent env`, a script npm
+ * always has).
  */
 async function measure(context: BenchContext): Promise<BenchResult[]> {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-bench-cli-'));
@@ -180,13 +182,19 @@ async function measure(context: BenchContext): Promise<BenchResult[]> {
         times: [],
       },
       {
-        metric: 'launcher without npm: keys list',
+        metric: 'what npm runs, without npm (node from the snapshot): keys list',
+        command: ['node', '--snapshot-blob', SNAPSHOT, '--', 'keys', 'list', '--data-dir', serverDir],
+        against: 'bare script, shelter database',
+        times: [],
+      },
+      {
+        metric: 'the bin without npm (the launcher, ES modules): keys list',
         command: ['node', LAUNCHER, 'keys', 'list', '--data-dir', serverDir],
         against: 'bare script, shelter database',
         times: [],
       },
       {
-        metric: 'launcher without npm: outbox list',
+        metric: 'the bin without npm (the launcher, ES modules): outbox list',
         command: ['node', LAUNCHER, 'outbox', 'list', '--data-dir', deskDir],
         against: 'bare script, desk mirror',
         times: [],
