@@ -76,6 +76,8 @@ export const connectionTestResultSchema = z.object({
   server: z.string(),
   /** Pets the server lists for this key. */
   pets: z.number().int().min(0),
+  /** Whether the key may save changes (a read key only syncs); absent when the server did not say. */
+  writes: z.boolean().optional(),
 });
 export type ConnectionTestResult = z.infer<typeof connectionTestResultSchema>;
 
@@ -148,7 +150,7 @@ export const syncMethods = {
   }),
   'sync.connection.test': defineMethod({
     summary:
-      'Tries a server address and key without saving anything: one request (the first page of pets). Fails with the reason in words (unreachable, key refused, not a Shelter Desk server).',
+      'Tries a server address and key without saving anything: the first page of pets, then whether the key may save changes (a PATCH of no fields to a pet that does not exist, which no server applies: a read key is refused it). Fails with the reason in words (unreachable, key refused, not a Shelter Desk server).',
     input: connectionTestInputSchema,
     output: connectionTestResultSchema,
   }),

@@ -7,6 +7,8 @@ export interface DemoServer {
   /** Base address without /api, as a person types it into Settings. */
   base: string;
   key: string;
+  /** A key that can only read. */
+  readKey: string;
   /** The server's data folder (its `server.sqlite`), for checks of what it stored. */
   dataDir: string;
   /** GET/POST against the server's API with the write key (for checking what reached the server). */
@@ -17,6 +19,7 @@ export interface DemoServer {
 }
 
 const KEY = 'e2e-write-key-0123456789abcdef';
+const READ_KEY = 'e2e-read-key-0123456789abcdef';
 
 interface ServerProcess {
   base: string;
@@ -30,6 +33,7 @@ export async function startDemoServer(dataDir: string): Promise<DemoServer> {
   return {
     base,
     key: KEY,
+    readKey: READ_KEY,
     dataDir,
     async api<T>(pathAndQuery: string) {
       const response = await fetch(`${base}/api${pathAndQuery}`, { headers: { 'x-api-key': KEY } });
@@ -51,7 +55,12 @@ async function spawnServer(dataDir: string, port: number): Promise<ServerProcess
     {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, SHELTER_DESK_WRITE_KEY: KEY, SHELTER_DESK_RATE_LIMIT: '100000' },
+      env: {
+        ...process.env,
+        SHELTER_DESK_WRITE_KEY: KEY,
+        SHELTER_DESK_READ_KEY: READ_KEY,
+        SHELTER_DESK_RATE_LIMIT: '100000',
+      },
     },
   );
   let output = '';

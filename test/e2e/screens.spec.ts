@@ -296,7 +296,15 @@ test('Test connection says plainly when the key is refused or the server cannot 
 
   await form.getByLabel('Server address').fill(server.base);
   await form.getByRole('button', { name: 'Test connection' }).click();
-  await expect(form.getByRole('status').filter({ hasText: 'Connected' })).toBeVisible({ timeout: 30_000 });
+  await expect(form.getByRole('status').filter({ hasText: 'Connected:' })).toBeVisible({ timeout: 30_000 });
+
+  // A read key syncs, but nothing entered on this desk would be taken: said before it is saved.
+  await form.getByRole('textbox', { name: 'API key' }).fill(server.readKey);
+  await form.getByRole('button', { name: 'Test connection' }).click();
+  const readOnly = form.getByRole('status').filter({ hasText: 'Connected, read only' });
+  await expect(readOnly).toBeVisible({ timeout: 30_000 });
+  await expect(readOnly).toContainText('ask your coordinator for a write key');
+  await shoot(page, testInfo, 'settings-read-key');
   // Trying is not saving.
   await expect(form.getByText('Saved. A sync starts now')).toHaveCount(0);
 });

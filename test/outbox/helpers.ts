@@ -10,6 +10,7 @@ import { deskCli } from '../run-command';
 import { tempDir } from '../temp-mirror';
 
 export const WRITE_KEY = 'outbox-test-write-key';
+export const READ_KEY = 'outbox-test-read-key-0001';
 
 /** The embedded server on its own temp database, with raised limits (tests send many writes). */
 export async function startServer(
@@ -20,6 +21,7 @@ export async function startServer(
     dataDir,
     ...(options.port && { port: options.port }),
     writeKey: WRITE_KEY,
+    readKey: READ_KEY,
     rateLimitPerHour: 1_000_000,
     ...(options.now && { now: options.now }),
   });

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createDeskCore, type DeskCore } from '../../electron/desk/api';
 import { carryUnconfigured } from '../../electron/desk/outbox';
 import { connectionFolder, UNCONFIGURED_ID } from '../../electron/desk/sync';
-import { petFields, readServerState, startServer, WRITE_KEY } from '../outbox/helpers';
+import { petFields, READ_KEY, readServerState, startServer, WRITE_KEY } from '../outbox/helpers';
 import { tempDir } from '../temp-mirror';
 import { AdversarialServer } from './adversarial-server';
 
@@ -274,7 +274,11 @@ describe('a desk switching connections', () => {
     await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Sent Later' }) });
     expect(
       await core.registry.invoke('sync.connection.test', { remote: server.origin, apiKey: WRITE_KEY }),
-    ).toEqual({ server: server.origin, pets: 0 });
+    ).toEqual({ server: server.origin, pets: 0, writes: true });
+    // A read key syncs, but what is entered on the desk would be refused: the test says so.
+    expect(
+      await core.registry.invoke('sync.connection.test', { remote: server.origin, apiKey: READ_KEY }),
+    ).toEqual({ server: server.origin, pets: 0, writes: false });
     await expect(
       core.registry.invoke('sync.connection.test', { remote: server.origin, apiKey: 'wrong' }),
     ).rejects.toMatchObject({ code: 'needs_auth', message: expect.stringContaining('refused the API key') });

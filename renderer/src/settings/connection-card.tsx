@@ -138,12 +138,22 @@ export function ConnectionCard() {
         remote,
         ...(apiKey.trim() !== '' && { apiKey: apiKey.trim() }),
       });
-      setOutcome({
-        color: 'teal',
-        icon: <IconCircleCheck />,
-        title: `Connected: ${result.pets.toLocaleString()} ${result.pets === 1 ? 'pet' : 'pets'}`,
-        text: `${result.server} answered and accepted the key. Nothing is saved until you press “Save and connect”.`,
-      });
+      const pets = `${result.pets.toLocaleString()} ${result.pets === 1 ? 'pet' : 'pets'}`;
+      setOutcome(
+        result.writes === false
+          ? {
+              color: 'yellow',
+              icon: <IconKey />,
+              title: `Connected, read only: ${pets}`,
+              text: `${result.server} accepted the key, but it is a read key: the shelter’s pets and people come to this desk, and what is entered here (intakes, status changes, sign-ups) would wait and then be refused. To enter anything, ask your coordinator for a write key. Nothing is saved until you press “Save and connect”.`,
+            }
+          : {
+              color: 'teal',
+              icon: <IconCircleCheck />,
+              title: `Connected: ${pets}`,
+              text: `${result.server} answered and accepted the key. Nothing is saved until you press “Save and connect”.`,
+            },
+      );
     } catch (caught) {
       const failed = toDeskError(caught);
       setOutcome({

@@ -1,10 +1,30 @@
+import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { petListResponseSchema } from '../../../../shared/contract';
 import { DeskCallError, parseConnectionCode } from '../../../../shared/desk-api';
-import { ApiError, createApiClient, pairWithShelter } from '../../client';
+import { type ApiClient, ApiError, createApiClient, pairWithShelter } from '../../client';
 import type { ConnectionManager } from '../../sync';
 import type { HandlerRegistry } from '../handler-registry';
 import type { DeskSessions } from '../sessions';
+
+/**
+ * Whether the key may save changes, asked without changing anything: a PATCH with no fields to a pet that does not
+ * exist. The API refuses a read key such a request for the endpoint (403) before it looks at it; a write key gets
+ * the request's own answer (400: no fields, or 404). Undefined when the server says neither.
+ */
+async function keyMaySave(client: ApiClient): Promise<boolean | undefined> {
+  try {
+    const answer = await client.send({
+      method: 'PATCH',
+      path: `/api/pets/${randomUUID()}`,
+      body: '{}',
+      idempotencyKey: randomUUID(),
+    });
+    return answer.status === 400 || answer.status === 404 ? true : undefined;
+  } catch (error) {
+    return error instanceof ApiError && error.status === 403 ? false : undefined;
+  }
+}
 
 /**
  * `sync.connection.*`: the connection settings (the key stays in the secret store). Setting another connection
@@ -50,7 +70,8 @@ export function registerConnectionHandlers(
       if (page.status !== 200) {
         throw new DeskCallError({ code: 'invalid_response', message: 'The server gave no list of pets.' });
       }
-      return { server: plan.remote, pets: page.body.total };
+      const writes = await keyMaySave(client);
+      return { server: plan.remote, pets: page.body.total, ...(writes !== undefined && { writes }) };
     } finally {
       await client.close();
     }
