@@ -1,8 +1,13 @@
 import { runCli } from './args';
 import { type CliIo, COMMANDS } from './commands';
 
+/** The reader of stdout went away (`… | head`): what is still printed goes nowhere, and the command finishes its work. */
+let readerGone = false;
+
 const io: CliIo = {
-  stdout: (text) => process.stdout.write(text),
+  stdout: (text) => {
+    if (!readerGone) process.stdout.write(text);
+  },
   stderr: (text) => process.stderr.write(text),
 };
 
@@ -14,6 +19,10 @@ function usage(): string {
 
 /** `npm run cli -- <command> …`: the desk's core from the command line (same mirror, sync and data folder). */
 export function runDeskCli(): Promise<void> {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    readerGone = true;
+  });
   return runCli(async () => {
     const [name, ...argv] = process.argv.slice(2);
     if (!name || name === '--help' || name === 'help') {

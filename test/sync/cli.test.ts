@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setLocalEdit } from '../../electron/desk/mirror';
 import { type RunningApiServer, startApiServer } from '../../electron/server';
-import { deskCli, type Run, run } from '../run-command';
+import { deskCli, FROM_SNAPSHOT, type Run, run } from '../run-command';
 import { tempDir, withDeskMirror } from '../temp-mirror';
 
 const READ_KEY = 'r-key-cli-0123456789abcdef';
@@ -49,6 +49,18 @@ describe('npm run cli', () => {
     const secrets = path.join(desk(), 'secrets.json');
     expect(fs.statSync(secrets).mode & 0o077).toBe(0);
     expect(first.stdout + again.stdout + again.stderr).not.toContain(READ_KEY);
+  });
+
+  it('stops printing quietly when the reader of its output goes away (| head), and exits as usual', async () => {
+    const piped = await run('bash', [
+      '-o',
+      'pipefail',
+      '-c',
+      `"${process.execPath}" ${FROM_SNAPSHOT.map((arg) => `"${arg}"`).join(' ')} export pets --data-dir "${desk()}" | head -c 100`,
+    ]);
+    expect(piped.stderr).toBe('');
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toHaveLength(100);
   });
 
   it('exports pets as JSON with pending local edits applied, and people as CSV', async () => {
