@@ -1,6 +1,7 @@
 import { Alert, Group, Paper, ScrollArea, SimpleGrid, Table, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconCopy } from '@tabler/icons-react';
 import type { ImportReport } from '../../../shared/desk-api';
+import { rejectedHeading } from './rejected-heading';
 
 function Figure({ label, value, tone }: { label: string; value: number; tone?: string }) {
   return (
@@ -74,7 +75,7 @@ export function ReportView({ report }: { report: ImportReport }) {
       {report.rejected.length > 0 && (
         <>
           <Title order={3} size="h5" mb="xs">
-            Rejected rows
+            {rejectedHeading(report.rejected.length, report.totals.rejected)}
           </Title>
           <ScrollArea.Autosize mah={320} type="auto" mb="md">
             <Table striped aria-label="Rejected rows" verticalSpacing={6}>
