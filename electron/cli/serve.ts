@@ -5,7 +5,9 @@ import { formatFingerprint } from '../../shared/desk-api';
 import { type FolderHold, holdServerFolder, shelterCertificate, startApiServer } from '../server';
 import { defaultDataDir } from './args';
 
-const USAGE = `Usage: npm run serve -- [--host HOST] [--port N] [--data-dir DIR] [--demo] [--demo-pets N] [--tls]
+/** The help, with the default data folder of whoever runs it (worked out when asked, not at start-up). */
+const usage =
+  () => `Usage: npm run serve -- [--host HOST] [--port N] [--data-dir DIR] [--demo] [--demo-pets N] [--tls]
                        [--public-url URL]
 
   --host HOST      interface to bind (default 127.0.0.1; anything else exposes the API on the network)
@@ -64,7 +66,7 @@ const envSchema = z.object({
 });
 
 function fail(message: string): never {
-  console.error(`serve: ${message}\n\n${USAGE}`);
+  console.error(`serve: ${message}\n\n${usage()}`);
   process.exit(2);
 }
 
@@ -93,7 +95,7 @@ export async function runServe(): Promise<void> {
   const flags = flagsSchema.safeParse(values);
   if (!flags.success) fail(flags.error.issues.map((issue) => issue.message).join('; '));
   if (flags.data.help) {
-    console.log(USAGE);
+    console.log(usage());
     return;
   }
   const env = envSchema.safeParse({

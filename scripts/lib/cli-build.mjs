@@ -223,12 +223,15 @@ async function buildSnapshot(staging) {
   );
   const blob = path.join(staging, 'cli.blob');
   // --no-warnings: Node says, for each built-in module the bundle loads, that snapshots of it are not yet verified.
+  // NODE_OPTIONS goes: a V8 flag there (a heap size, say) would be part of the blob, which then starts only with it.
+  // Its output goes to stderr: this may run inside a command whose stdout is data.
   const built = spawnSync(
     process.execPath,
     ['--no-warnings', '--snapshot-blob', blob, '--build-snapshot', bundle],
     {
       cwd: staging,
-      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, NODE_OPTIONS: '' },
+      stdio: ['ignore', 2, 'inherit'],
     },
   );
   if (built.status !== 0 || !fs.existsSync(blob)) {
@@ -246,22 +249,8 @@ function writeAtomically(file, contents) {
   fs.renameSync(temporary, file);
 }
 
-/**
- * Bundles both programs into out/cli, one ES module each plus shared chunks (a command's own code is a chunk loaded
- * when it is called). As the app's main build (electron.vite.config.ts) does for the same code:
- * - better-sqlite3 stays in node_modules (native; it finds its compiled addon beside its own files), and so does
- *   pdfkit, which reads its standard font metrics from its package folder at run time; the rest of the
- *   dependencies are bundled in, so a start reads a few files rather than hundreds of modules;
- * - the print fonts are copied to out/cli/fonts, beside the bundle, where electron/desk/print/fonts.ts looks
- *   first (the app's build puts them in out/main/fonts);
- * - worker threads need no entry file: they run source strings (electron/platform/driver-worker.ts) and find
- *   better-sqlite3 from the bundle's own location; the demo shelter's JSON is imported, so it is inside the bundle.
- * Chunk names carry a hash and old ones are kept for a minute, so a command started from the previous build can
- * still load its chunks; entries and the manifest are replaced whole.
- */
-export async function buildCli() {
-  const staging = path.join(CLI_OUT, `.staging-${process.pid}`);
-  fs.rmSync(staging, { recursive: true, force: true });
+/** The ES modules the launcher runs, then the startup snapshot, into `staging`. */
+async function buildBoth(staging) {
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: ENTRIES,
@@ -283,8 +272,35 @@ export async function buildCli() {
       js: "import { createRequire as bannerCreateRequire } from 'node:module'; const require = bannerCreateRequire(import.meta.url);",
     },
   });
+  return { result, snapshotMetafile: await buildSnapshot(staging) };
+}
 
-  const snapshotMetafile = await buildSnapshot(staging);
+/**
+ * Bundles both programs into out/cli, one ES module each plus shared chunks (a command's own code is a chunk loaded
+ * when it is called). As the app's main build (electron.vite.config.ts) does for the same code:
+ * - better-sqlite3 stays in node_modules (native; it finds its compiled addon beside its own files), and so does
+ *   pdfkit, which reads its standard font metrics from its package folder at run time; the rest of the
+ *   dependencies are bundled in, so a start reads a few files rather than hundreds of modules;
+ * - the print fonts are copied to out/cli/fonts, beside the bundle, where electron/desk/print/fonts.ts looks
+ *   first (the app's build puts them in out/main/fonts);
+ * - worker threads need no entry file: they run source strings (electron/platform/driver-worker.ts) and find
+ *   better-sqlite3 from the bundle's own location; the demo shelter's JSON is imported, so it is inside the bundle.
+ * Then the startup snapshot of both (buildSnapshot). Chunk names carry a hash and old ones are kept for a minute,
+ * so a command started from the previous build can still load its chunks; entries, the snapshot and the manifest are
+ * replaced whole, the manifest last.
+ */
+export async function buildCli() {
+  const staging = path.join(CLI_OUT, `.staging-${process.pid}`);
+  fs.rmSync(staging, { recursive: true, force: true });
+  let result;
+  let snapshotMetafile;
+  try {
+    ({ result, snapshotMetafile } = await buildBoth(staging));
+  } catch (error) {
+    // Nothing of a failed build is installed, and nothing of it is left behind.
+    fs.rmSync(staging, { recursive: true, force: true });
+    throw error;
+  }
 
   fs.mkdirSync(path.join(CLI_OUT, 'chunks'), { recursive: true });
   const chunks = fs.readdirSync(path.join(staging, 'chunks'));

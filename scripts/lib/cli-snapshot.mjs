@@ -4,7 +4,7 @@
 // schemas and the API contract included, is then already evaluated when a command starts, where loading them
 // took most of a command's own time. Only the native driver (better-sqlite3) and the packages a few commands load
 // on demand (pdfkit, exceljs, sharp) are loaded at run time, from node_modules.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -26,6 +26,31 @@ function blobFolder() {
 }
 
 /**
+ * Runs the call through the launcher, which rebuilds out/cli first, and ends as it ends: its exit code, or the
+ * signal that stopped it. SIGTERM and SIGHUP sent to this process (npm passes SIGTERM on; a service manager stops
+ * this one) are passed on; Ctrl-C reaches the launcher from the terminal itself, so SIGINT is only waited out here
+ * (passed on, it would arrive twice).
+ */
+function handToLauncher(launcher, args) {
+  const launched = spawn(process.execPath, [launcher, ...args], { stdio: 'inherit' });
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const signal of signals) {
+    process.on(signal, () => {
+      if (signal !== 'SIGINT') launched.kill(signal);
+    });
+  }
+  launched.on('error', (error) => {
+    console.error(`The command line could not start its launcher (${launcher}): ${error.message}`);
+    process.exit(1);
+  });
+  launched.on('exit', (code, signal) => {
+    if (signal === null) process.exit(code ?? 1);
+    for (const name of signals) process.removeAllListeners(name);
+    process.kill(process.pid, signal);
+  });
+}
+
+/**
  * Runs when a command starts from the blob. Where the bundle is (import.meta.url in its modules, the packages it
  * loads at run time) is set now, not when the blob was built. A blob older than the sources is not run: the
  * launcher rebuilds out/cli and runs the command, this time only.
@@ -39,13 +64,10 @@ function startFromSnapshot() {
   const root = path.resolve(out, '..', '..');
   const args = process.argv.slice(1);
 
+  // The bundle's own paths (cli-manifest.mjs's ROOT and CLI_OUT) are where the blob was built: pass `root`.
   if (staleReason(CLI_OUTPUTS, root)) {
-    // The launcher has the signals (Ctrl-C reaches both processes); this one only waits for its exit code.
-    for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => {});
-    const launched = spawnSync(process.execPath, [path.join(root, 'scripts', 'shelter-desk.mjs'), ...args], {
-      stdio: 'inherit',
-    });
-    process.exit(launched.status ?? 1);
+    handToLauncher(path.join(root, 'scripts', 'shelter-desk.mjs'), args);
+    return;
   }
 
   // As when a program file is run: process.argv[1] is the program, its arguments follow.

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -57,23 +58,43 @@ describe('the command line build in out/cli', () => {
       fs.writeFileSync(path.join(root, 'src/a.ts'), 'export const a = 1;\n');
       const files = { 'src/a.ts': recordFile('src/a.ts', root) };
       fs.writeFileSync(path.join(out, 'manifest.json'), JSON.stringify({ node: process.version, files }));
-      // A stand-in launcher that says what it was asked.
+      // A stand-in launcher that says what it was asked; asked to `wait`, it runs until SIGTERM.
       fs.writeFileSync(
         path.join(root, 'scripts', 'shelter-desk.mjs'),
-        'console.log(JSON.stringify(process.argv.slice(2))); process.exit(7);\n',
+        [
+          'console.log(JSON.stringify(process.argv.slice(2)));',
+          "if (process.argv[2] !== 'wait') process.exit(7);",
+          "process.on('SIGTERM', () => { console.log('stopped'); process.exit(5); });",
+          'setTimeout(() => process.exit(9), 20_000);',
+        ].join('\n'),
       );
-      const fromSnapshot = (args: string[]) =>
-        run(process.execPath, ['--snapshot-blob', path.join(out, 'cli.blob'), '--', ...args]);
+      const blobArgs = ['--snapshot-blob', path.join(out, 'cli.blob'), '--'];
+      const fromSnapshot = (args: string[], env?: NodeJS.ProcessEnv) =>
+        run(process.execPath, [...blobArgs, ...args], env && { env });
 
       const current = await fromSnapshot(['--help']);
       expect(current.code).toBe(0);
       expect(current.stdout).toMatch(/^Usage: npm run cli -- <command>/);
+      // The help names the data folder of whoever runs it, not of the machine the snapshot was built on.
+      const help = await fromSnapshot(['keys', '--help'], { XDG_CONFIG_HOME: path.join(root, 'config') });
+      expect(help.stdout).toContain(`(default: ${path.join(root, 'config', 'Shelter Desk')})`);
 
       fs.writeFileSync(path.join(root, 'src/a.ts'), 'export const a = 2;\n');
       const stale = await fromSnapshot(['keys', 'list', '--data-dir', 'D']);
       expect(stale.stdout.trim()).toBe('["keys","list","--data-dir","D"]');
       expect(stale.code).toBe(7);
       expect((await fromSnapshot(['serve', '--help'])).stdout.trim()).toBe('["serve","--help"]');
+
+      // A SIGTERM to the process npm started (npm passes it on; so does a service manager) reaches the launcher.
+      const waiting = spawn(process.execPath, [...blobArgs, 'wait'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let said = '';
+      waiting.stdout.on('data', (chunk: Buffer) => {
+        said += chunk.toString();
+        if (said.includes('["wait"]')) waiting.kill('SIGTERM');
+      });
+      const code = await new Promise<number | null>((resolve) => waiting.on('exit', resolve));
+      expect(said).toContain('stopped');
+      expect(code).toBe(5);
     } finally {
       folder.remove();
     }

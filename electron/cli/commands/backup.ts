@@ -5,7 +5,8 @@ import { findShelterDatabaseDir, openStaffOperations } from '../../server';
 import { defaultDataDir, folderFlagSchema, parseFlags } from '../args';
 import type { CliCommand, CliIo } from './command';
 
-const USAGE = `Usage: npm run --silent cli -- backup [--data-dir DIR] [--out FILE] [--json]
+/** The help, with the default data folder of whoever runs it (worked out when asked, not at start-up). */
+const usage = () => `Usage: npm run --silent cli -- backup [--data-dir DIR] [--out FILE] [--json]
 
 Writes a consistent copy of the shelter database (SQLite online backup: a running desk keeps serving).
   --data-dir DIR   the desk's data folder or a server data folder (default: ${defaultDataDir()})
@@ -32,7 +33,7 @@ function defaultBackupFile(dataDir: string): string {
 
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
   if (argv.includes('--help')) {
-    io.stdout(`${USAGE}\n`);
+    io.stdout(`${usage()}\n`);
     return 0;
   }
   const flags = parseFlags(
@@ -68,6 +69,5 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 export const backupCommand: CliCommand = {
-  usage: USAGE,
   run,
 };

@@ -10,7 +10,8 @@ import { SERVER_DATABASE_REMEDY } from '../../server/server-context';
 import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
 import type { CliCommand, CliIo } from './command';
 
-const USAGE = `Usage: npm run cli -- check [--data-dir DIR] [--rebuild-mirror]
+/** The help, with the default data folder of whoever runs it (worked out when asked, not at start-up). */
+const usage = () => `Usage: npm run cli -- check [--data-dir DIR] [--rebuild-mirror]
 
 Checks every database in the data folder in full (SQLite's integrity_check: every page, every index against its
 table; about 3 s per 250 MB): the desk's mirror, the standalone shelter's server database, or a server folder's
@@ -67,7 +68,7 @@ async function checkFile(filename: string): Promise<string[]> {
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const hint = 'See: npm run cli -- check --help';
   if (argv.includes('--help')) {
-    io.stdout(`${USAGE}\n`);
+    io.stdout(`${usage()}\n`);
     return 0;
   }
   const flags = parseFlags(
@@ -112,6 +113,5 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 export const checkCommand: CliCommand = {
-  usage: USAGE,
   run,
 };

@@ -6,7 +6,6 @@ export interface CliIo {
 
 /** One `npm run cli -- <name> …` subcommand's code. */
 export interface CliCommand {
-  usage: string;
   /** Runs the command; resolves the exit code. Usage mistakes throw `CliUsageError` (exit 2). */
   run(argv: readonly string[], io: CliIo): Promise<number>;
 }

@@ -12,7 +12,9 @@ import { CSV_BOM, csvHeader, csvRow } from './csv';
 
 const KINDS = ['pets', 'adopters', 'fosters'] as const;
 
-const USAGE = `Usage: npm run --silent cli -- export pets|adopters|fosters [--data-dir DIR] [--format json|csv] [--include-removed]
+/** The help, with the default data folder of whoever runs it (worked out when asked, not at start-up). */
+const usage =
+  () => `Usage: npm run --silent cli -- export pets|adopters|fosters [--data-dir DIR] [--format json|csv] [--include-removed]
 
 Prints the mirrored records (API shape, pending local edits applied) to stdout, nothing else; nothing at all when
 it fails, so a half-written export is never mistaken for a whole one.
@@ -31,7 +33,7 @@ const flagsSchema = z.object({
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const hint = 'See: npm run cli -- export --help';
   if (argv.includes('--help')) {
-    io.stdout(`${USAGE}\n`);
+    io.stdout(`${usage()}\n`);
     return 0;
   }
   const [kindArg, ...rest] = argv;
@@ -110,6 +112,5 @@ function copyToStdout(file: string, io: CliIo): void {
 }
 
 export const exportCommand: CliCommand = {
-  usage: USAGE,
   run,
 };

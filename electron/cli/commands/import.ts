@@ -12,7 +12,9 @@ import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../
 import { withDeskCore } from './cli-context';
 import type { CliCommand, CliIo } from './command';
 
-const USAGE = `Usage: npm run --silent cli -- import pets|adopters|fosters FILE [--data-dir DIR] [--dry-run] [--skip-bad]
+/** The help, with the default data folder of whoever runs it (worked out when asked, not at start-up). */
+const usage =
+  () => `Usage: npm run --silent cli -- import pets|adopters|fosters FILE [--data-dir DIR] [--dry-run] [--skip-bad]
        [--update-existing] [--map "Header=field,…"] [--date-format DMY|MDY|YMD] [--sheet NAME] [--json]
 
 Reads a spreadsheet or another shelter system's export into this desk. Every row is checked first; the records
@@ -91,7 +93,7 @@ function printReport(report: ImportReport, io: CliIo): void {
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const hint = 'See: npm run cli -- import --help';
   if (argv.includes('--help')) {
-    io.stdout(`${USAGE}\n`);
+    io.stdout(`${usage()}\n`);
     return 0;
   }
   const [kindArg, fileArg, ...rest] = argv;
@@ -159,6 +161,5 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 export const importCommand: CliCommand = {
-  usage: USAGE,
   run,
 };

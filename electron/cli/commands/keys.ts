@@ -3,7 +3,8 @@ import { findShelterDatabaseDir, openStaffOperations } from '../../server';
 import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
 import type { CliCommand, CliIo } from './command';
 
-const USAGE = `Usage: npm run --silent cli -- keys list|create|revoke [options]
+/** The help, with the default data folder of whoever runs it (worked out when asked, not at start-up). */
+const usage = () => `Usage: npm run --silent cli -- keys list|create|revoke [options]
 
 The shelter's API keys (standalone shelter or \`npm run serve\` folder). Only hashes are stored: a new key is
 printed once, here, and cannot be shown again.
@@ -38,7 +39,7 @@ const day = (iso: string | null) => (iso ? iso.slice(0, 16).replace('T', ' ') : 
 
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
   if (argv.includes('--help')) {
-    io.stdout(`${USAGE}\n`);
+    io.stdout(`${usage()}\n`);
     return 0;
   }
   const [action, ...rest] = argv;
@@ -125,6 +126,5 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 export const keysCommand: CliCommand = {
-  usage: USAGE,
   run,
 };

@@ -5,7 +5,8 @@ import { requireMirror, withDeskCore } from './cli-context';
 import type { CliCommand, CliIo } from './command';
 import { splitPositionals } from './write-command';
 
-const USAGE = `Usage: npm run cli -- outbox <list|retry|discard|conflicts> [id] [--data-dir DIR]
+/** The help, with the default data folder of whoever runs it (worked out when asked, not at start-up). */
+const usage = () => `Usage: npm run cli -- outbox <list|retry|discard|conflicts> [id] [--data-dir DIR]
 
   list [--state pending|needs-attention]   queued writes in order, as JSON (with their state and last error)
   retry [ID]       resubmit a needs-attention entry with a new key, or make every pending entry due now
@@ -30,7 +31,7 @@ function entryId(word: string | undefined, hint: string): number {
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const hint = 'See: npm run cli -- outbox --help';
   if (argv.includes('--help')) {
-    io.stdout(`${USAGE}\n`);
+    io.stdout(`${usage()}\n`);
     return 0;
   }
   const { words, flags: rest } = splitPositionals(argv);
@@ -73,6 +74,5 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 export const outboxCommand: CliCommand = {
-  usage: USAGE,
   run,
 };

@@ -2,7 +2,9 @@ import { CliUsageError, defaultDataDir } from '../args';
 import type { CliCommand, CliIo } from './command';
 import { parseWriteCall, runWrite } from './write-command';
 
-const USAGE = `Usage: npm run cli -- person create --json '<person create request>' [--force] [--data-dir DIR]
+/** The help, with the default data folder of whoever runs it (worked out when asked, not at start-up). */
+const usage =
+  () => `Usage: npm run cli -- person create --json '<person create request>' [--force] [--data-dir DIR]
 
   The body of POST /api/people: {"type":"adopter"|"foster"|"surrender"|"volunteer","name":...}
   - adopter/foster may carry "application": {"pet_ids": [...], "terms_accepted": true}
@@ -14,7 +16,7 @@ const USAGE = `Usage: npm run cli -- person create --json '<person create reques
 Prints the saved record as JSON. Works offline.`;
 
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
-  const call = parseWriteCall('person', USAGE, argv, io);
+  const call = parseWriteCall('person', usage(), argv, io);
   if (!call) return 0;
   const [action, extra] = call.words;
   if (extra !== undefined) throw new CliUsageError(`Unexpected argument "${extra}".`, call.hint);
@@ -31,6 +33,5 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 export const personCommand: CliCommand = {
-  usage: USAGE,
   run,
 };

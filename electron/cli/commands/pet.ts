@@ -3,7 +3,8 @@ import type { CliCommand, CliIo } from './command';
 import { runPetPhoto } from './pet-photo';
 import { parseWriteCall, runWrite } from './write-command';
 
-const USAGE = `Usage: npm run cli -- pet create --json '<pet write fields>' [--force] [--data-dir DIR]
+/** The help, with the default data folder of whoever runs it (worked out when asked, not at start-up). */
+const usage = () => `Usage: npm run cli -- pet create --json '<pet write fields>' [--force] [--data-dir DIR]
        npm run cli -- pet update <id | custom_id | local id> --json '<fields to change>' [--force] [--data-dir DIR]
        npm run cli -- pet photo add <id | custom_id> FILE... [--data-dir DIR]
        npm run cli -- pet photo remove <id | custom_id> <position | address>... [--data-dir DIR]
@@ -19,7 +20,7 @@ const USAGE = `Usage: npm run cli -- pet create --json '<pet write fields>' [--f
 Prints the saved record as JSON. Works offline.`;
 
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
-  const call = parseWriteCall('pet', USAGE, argv, io);
+  const call = parseWriteCall('pet', usage(), argv, io);
   if (!call) return 0;
   const [action, id, extra] = call.words;
   if (action === 'photo') return runPetPhoto(call, io);
@@ -47,6 +48,5 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 export const petCommand: CliCommand = {
-  usage: USAGE,
   run,
 };

@@ -181,6 +181,5 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 export const printCommand: CliCommand = {
-  usage: USAGE,
   run,
 };

@@ -14,7 +14,8 @@ import {
 import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
 import type { CliCommand, CliIo } from './command';
 
-const USAGE = `Usage: npm run --silent cli -- restore FILE [--data-dir DIR] [--json]
+/** The help, with the default data folder of whoever runs it (worked out when asked, not at start-up). */
+const usage = () => `Usage: npm run --silent cli -- restore FILE [--data-dir DIR] [--json]
 
 Replaces the shelter database by the backup FILE. The file is checked first (SQLite integrity check, a
 Shelter Desk shelter's tables): a damaged or foreign file is refused and nothing changes. The current database
@@ -37,7 +38,7 @@ function targetDir(dataDir: string): string {
 
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
   if (argv.includes('--help')) {
-    io.stdout(`${USAGE}\n`);
+    io.stdout(`${usage()}\n`);
     return 0;
   }
   const [file, ...rest] = argv;
@@ -89,6 +90,5 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 export const restoreCommand: CliCommand = {
-  usage: USAGE,
   run,
 };

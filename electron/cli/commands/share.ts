@@ -9,7 +9,8 @@ import { openStaffOperations, serverDatabasePath, shelterCertificate } from '../
 import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
 import type { CliCommand, CliIo } from './command';
 
-const USAGE = `Usage: npm run --silent cli -- share on|off|status|code --data-dir DIR [--json]
+/** The help, with the default data folder of whoever runs it (worked out when asked, not at start-up). */
+const usage = () => `Usage: npm run --silent cli -- share on|off|status|code --data-dir DIR [--json]
 
 LAN sharing of a desk that runs its shelter (standalone), running or stopped. Sharing serves the shelter's API
 over HTTPS on the PC's LAN address (port 8787; SHELTER_DESK_LAN_HOST / SHELTER_DESK_LAN_PORT override both) with
@@ -57,7 +58,7 @@ function sharingAddress(dataDir: string): string | undefined {
 
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
   if (argv.includes('--help')) {
-    io.stdout(`${USAGE}\n`);
+    io.stdout(`${usage()}\n`);
     return 0;
   }
   const [action, ...rest] = argv;
@@ -154,6 +155,5 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 export const shareCommand: CliCommand = {
-  usage: USAGE,
   run,
 };

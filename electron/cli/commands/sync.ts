@@ -11,7 +11,9 @@ import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../
 import { withDeskCore } from './cli-context';
 import type { CliCommand, CliIo } from './command';
 
-const USAGE = `Usage: npm run cli -- sync [--remote URL --key KEY | --code CODE | --standalone] [--data-dir DIR] [--once] [--full]
+/** The help, with the default data folder of whoever runs it (worked out when asked, not at start-up). */
+const usage =
+  () => `Usage: npm run cli -- sync [--remote URL --key KEY | --code CODE | --standalone] [--data-dir DIR] [--once] [--full]
 
   --remote URL     the server's address (paths start with /api); remembered in the data folder
   --key KEY        its API key; kept in <data-dir>/secrets.json, readable only by you
@@ -221,7 +223,7 @@ async function syncForever(core: DeskCore, io: CliIo): Promise<number> {
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const hint = 'See: npm run cli -- sync --help';
   if (argv.includes('--help')) {
-    io.stdout(`${USAGE}\n`);
+    io.stdout(`${usage()}\n`);
     return 0;
   }
   const flags = parseFlags(
@@ -274,6 +276,5 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
 }
 
 export const syncCommand: CliCommand = {
-  usage: USAGE,
   run,
 };
