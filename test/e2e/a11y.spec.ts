@@ -55,7 +55,11 @@ test('every screen and state passes axe (WCAG 2.2 AA, serious and critical) in l
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await expect(edit.getByText('Please enter the name.').first()).toBeVisible();
     await check('Pet edit form, with an error');
+    // The name was changed: closing the edit asks first.
     await page.keyboard.press('Escape');
+    const leaveEdit = page.getByRole('dialog', { name: 'Leave this edit without saving?' });
+    await expect(leaveEdit.getByRole('button', { name: 'Keep editing' })).toBeFocused();
+    await leaveEdit.getByRole('button', { name: 'Leave without saving' }).click();
     await expect(drawer).toHaveCount(0);
 
     await go('Intake');

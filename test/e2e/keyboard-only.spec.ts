@@ -85,7 +85,10 @@ test('keyboard only: a person is reached from the People list by Tab and opened 
   const name = (await rows.nth(2).getAttribute('aria-label')) ?? '';
   expect(name).not.toBe('');
   const row = table.getByRole('row', { name, exact: true });
-  await tabTo(page, row);
+  // The list is one Tab stop, at its first row; the arrows go down it.
+  await tabTo(page, rows.nth(1));
+  await page.keyboard.press('ArrowDown');
+  await expect(row).toBeFocused();
   await expect(row).toHaveCSS('outline-style', 'solid');
   await page.keyboard.press('Enter');
   const drawer = page.getByRole('dialog', { name: 'Person details' });
@@ -93,4 +96,45 @@ test('keyboard only: a person is reached from the People list by Tab and opened 
   await page.keyboard.press('Escape');
   await expect(drawer).toHaveCount(0);
   await expect(row).toBeFocused();
+});
+
+test('keyboard only: the pets list is one Tab stop; arrows, Home and End move through every pet, scrolled into view', async ({
+  page,
+  demoDesk: desk,
+}) => {
+  test.setTimeout(120_000);
+  await page.goto(`${desk.url}#/pets`);
+  const table = page.getByRole('table', { name: 'Pets' });
+  const rows = table.getByRole('row');
+  await expect(rows).not.toHaveCount(1, { timeout: 30_000 });
+  // The demo shelter's 120 pets, once the desk's first sync has them all.
+  await expect
+    .poll(async () => Number(await table.getAttribute('aria-rowcount')) - 1, { timeout: 30_000 })
+    .toBe(120);
+  const total = 120;
+  const rowAt = (index: number) => table.locator(`tr[aria-rowindex="${index + 2}"]`);
+
+  await tabTo(page, rowAt(0));
+  await page.keyboard.press('ArrowDown');
+  await expect(rowAt(1)).toBeFocused();
+  // End reaches the last pet, far below what the page has rendered; Home comes back.
+  await page.keyboard.press('End');
+  await expect(rowAt(total - 1)).toBeFocused();
+  await expect(rowAt(total - 1)).toBeInViewport();
+  await page.keyboard.press('Home');
+  await expect(rowAt(0)).toBeFocused();
+  await page.keyboard.press('PageDown');
+  await expect(rowAt(10)).toBeFocused();
+  // Enter opens the pet; Escape hands the focus back to its row, which stays the list's Tab stop.
+  const name = (await rowAt(10).getAttribute('aria-label')) ?? '';
+  await page.keyboard.press('Enter');
+  const drawer = page.getByRole('dialog', { name: 'Pet details' });
+  await expect(drawer.getByRole('heading', { level: 2, name })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(rowAt(10)).toBeFocused();
+  // One Tab leaves the list rather than stepping through a hundred rows.
+  await page.keyboard.press('Tab');
+  await expect(table.locator('tr:focus')).toHaveCount(0);
+  await page.keyboard.press('Shift+Tab');
+  await expect(rowAt(10)).toBeFocused();
 });

@@ -14,7 +14,7 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconHeartHandshake, IconHome, IconSearch, IconUserPlus } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { PersonType } from '../../../shared/contract';
 import { useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
@@ -27,7 +27,7 @@ import { closeUnlessDialogOnTop } from '../lib/drawer-close';
 import { useNeedsAttention, useReloadOnChange, useStandalone } from '../lib/live-data';
 import { useOpenRequests } from '../lib/open-record';
 import { useRememberedState } from '../lib/remembered';
-import { opensOnKey } from '../lib/row-keys';
+import { useRovingRows } from '../lib/roving-rows';
 import { humanize } from '../lib/words';
 import classes from './people-rows.module.css';
 import { PersonDetail } from './person-detail';
@@ -207,6 +207,8 @@ function PeopleList({ type, onOpen }: { type: PersonType; onOpen(id: string): vo
   useReloadOnChange(['adopters', 'fosters', 'people'], list.reload);
   const data = list.data;
   const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
+  const rowsRef = useRef<HTMLTableSectionElement>(null);
+  const rows = useRovingRows(data?.items.length ?? 0, rowsRef);
 
   return (
     <Stack gap="md">
@@ -243,14 +245,16 @@ function PeopleList({ type, onOpen }: { type: PersonType; onOpen(id: string): vo
                 <Table.Th />
               </Table.Tr>
             </Table.Thead>
-            <Table.Tbody>
-              {data.items.map(({ record, pending, pendingFields, presence }) => (
+            <Table.Tbody ref={rowsRef}>
+              {data.items.map(({ record, pending, pendingFields, presence }, index) => (
                 <Table.Tr
                   key={record.id}
-                  tabIndex={0}
+                  data-row-index={index}
+                  tabIndex={index === rows.active ? 0 : -1}
                   className={classes.person}
                   onClick={() => onOpen(record.id)}
-                  onKeyDown={opensOnKey(() => onOpen(record.id))}
+                  onFocus={() => rows.onRowFocus(index)}
+                  onKeyDown={(event) => rows.onRowKeyDown(index, event, () => onOpen(record.id))}
                   aria-label={record.name}
                 >
                   <Table.Td>

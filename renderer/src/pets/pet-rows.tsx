@@ -1,10 +1,10 @@
 import { Badge, Loader, Stack, Table, Text } from '@mantine/core';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { type KeyboardEvent, memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { MirrorPet } from '../../../shared/desk-api';
 import { RecordBadges } from '../components/record-badges';
 import { formatCalendarDate } from '../lib/dates';
-import { opensOnKey } from '../lib/row-keys';
+import { useRovingRows } from '../lib/roving-rows';
 import { humanize, statusColor } from '../lib/words';
 import { offPublicList } from './off-public-list';
 import { PetPhoto } from './pet-photo';
@@ -47,6 +47,9 @@ export const PetRows = memo(function PetRows({
   useEffect(() => {
     if ((pages.total ?? 0) > 0) request(first, last);
   }, [first, last, pages.total, request]);
+  const { active, onRowFocus, onRowKeyDown } = useRovingRows(pages.total ?? 0, listRef, (index) =>
+    virtualizer.scrollToIndex(index),
+  );
 
   return (
     <Table aria-label="Pets" aria-rowcount={(pages.total ?? 0) + 1} className={classes.table}>
@@ -83,7 +86,10 @@ export const PetRows = memo(function PetRows({
               index={row.index}
               top={row.start - virtualizer.options.scrollMargin}
               needsAttention={needsAttention.has(pet.record.id)}
+              tabbable={row.index === active}
               onOpen={onOpen}
+              onRowFocus={onRowFocus}
+              onRowKeyDown={onRowKeyDown}
             />
           );
         })}
@@ -101,24 +107,33 @@ const PetRow = memo(function PetRow({
   index,
   top,
   needsAttention,
+  tabbable,
   onOpen,
+  onRowFocus,
+  onRowKeyDown,
 }: {
   pet: MirrorPet;
   index: number;
   top: number;
   needsAttention: boolean;
+  /** The list's one Tab stop (useRovingRows). */
+  tabbable: boolean;
   onOpen(pet: MirrorPet): void;
+  onRowFocus(index: number): void;
+  onRowKeyDown(index: number, event: KeyboardEvent, open: () => void): void;
 }) {
   const { record, pending, pendingFields, presence } = pet;
   return (
     <Table.Tr
       aria-rowindex={index + 2}
       aria-label={record.name}
-      tabIndex={0}
+      data-row-index={index}
+      tabIndex={tabbable ? 0 : -1}
       className={`${classes.row} ${classes.pet}`}
       style={{ transform: `translateY(${top}px)` }}
       onClick={() => onOpen(pet)}
-      onKeyDown={opensOnKey(() => onOpen(pet))}
+      onFocus={() => onRowFocus(index)}
+      onKeyDown={(event) => onRowKeyDown(index, event, () => onOpen(pet))}
     >
       <Table.Td>
         {/* Keyed by its address: a row showing another pet never shows the previous pet's photo meanwhile. */}
