@@ -62,9 +62,10 @@ describe('the command line build in out/cli', () => {
       fs.writeFileSync(
         path.join(root, 'scripts', 'shelter-desk.mjs'),
         [
+          // Listening before it says anything: the test sends the signal as soon as it reads the first line.
+          "process.on('SIGTERM', () => { console.log('stopped'); process.exit(5); });",
           'console.log(JSON.stringify(process.argv.slice(2)));',
           "if (process.argv[2] !== 'wait') process.exit(7);",
-          "process.on('SIGTERM', () => { console.log('stopped'); process.exit(5); });",
           'setTimeout(() => process.exit(9), 20_000);',
         ].join('\n'),
       );
