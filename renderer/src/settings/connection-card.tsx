@@ -12,7 +12,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconCircleCheck, IconKey, IconWifiOff } from '@tabler/icons-react';
-import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import {
   type CarryProblem,
   type ConnectionInput,
@@ -59,8 +59,14 @@ export function ConnectionCard() {
   const [deskName, setDeskName] = useState('');
   const pairing = parseConnectionCode(remote);
 
+  // The saved settings fill the form when they change, not on every refresh of the same ones: a refresh while
+  // someone types an address (or pastes a code) must not put the old one back under their typing.
+  const shown = useRef<string>(undefined);
   useEffect(() => {
     if (!connection.data) return;
+    const saved = `${connection.data.mode} ${connection.data.remote ?? ''}`;
+    if (saved === shown.current) return;
+    shown.current = saved;
     setMode(connection.data.mode === 'none' ? 'remote' : connection.data.mode);
     if (connection.data.mode === 'remote') setRemote(connection.data.remote ?? '');
   }, [connection.data]);
