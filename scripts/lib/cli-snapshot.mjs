@@ -2,8 +2,9 @@
 // (`node --snapshot-blob out/cli/cli.blob [serve] …`). cli-build.mjs bundles this file with everything it imports
 // into out/cli/cli.cjs and has Node run it once to build out/cli/cli.blob: every module of both programs, zod's
 // schemas and the API contract included, is then already evaluated when a command starts, where loading them
-// took most of a command's own time. Only the native driver (better-sqlite3) and the packages a few commands load
-// on demand (pdfkit, exceljs, sharp) are loaded at run time, from node_modules.
+// took most of a command's own time. What a Node 20 snapshot cannot hold is loaded at run time, on first use
+// (cli-build.mjs, loadedOnFirstUse): better-sqlite3, node:http/https/http2/tls, undici, worker threads, and the
+// packages a few commands load on demand (pdfkit, exceljs, sharp).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';

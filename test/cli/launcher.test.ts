@@ -6,15 +6,21 @@ import { recordFile, staleReason } from '../../scripts/lib/cli-manifest.mjs';
 import { ROOT, run } from '../run-command';
 import { tempDir } from '../temp-mirror';
 
+/** A checkout of its own in a temp folder: an empty out/cli, and src/a.ts as a file a build was made from. */
+function fakeCheckout(prefix: string) {
+  const folder = tempDir(prefix);
+  const root = folder.dir;
+  const out = path.join(root, 'out', 'cli');
+  fs.mkdirSync(out, { recursive: true });
+  fs.mkdirSync(path.join(root, 'src'));
+  fs.writeFileSync(path.join(root, 'src/a.ts'), 'export const a = 1;\n');
+  return { folder, root, out };
+}
+
 describe('the command line build in out/cli', () => {
   it('is stale without a build or an entry, or when a file it was built from changed or went; not after a touch', () => {
-    const folder = tempDir('sd-cli-manifest-');
+    const { folder, root, out } = fakeCheckout('sd-cli-manifest-');
     try {
-      const root = folder.dir;
-      const out = path.join(root, 'out', 'cli');
-      fs.mkdirSync(out, { recursive: true });
-      fs.mkdirSync(path.join(root, 'src'));
-      fs.writeFileSync(path.join(root, 'src/a.ts'), 'export const a = 1;\n');
       fs.writeFileSync(path.join(root, 'src/b.ts'), 'export const b = 2;\n');
       expect(staleReason(['desk-cli.js'], root)).toBe('no build in out/cli yet');
       const files = { 'src/a.ts': recordFile('src/a.ts', root), 'src/b.ts': recordFile('src/b.ts', root) };
@@ -46,16 +52,11 @@ describe('the command line build in out/cli', () => {
   });
 
   it('starts from the snapshot when current, and hands a call to the launcher (which rebuilds) when stale', async () => {
-    const folder = tempDir('sd-cli-snapshot-');
+    const { folder, root, out } = fakeCheckout('sd-cli-snapshot-');
     try {
-      const root = folder.dir;
-      const out = path.join(root, 'out', 'cli');
-      fs.mkdirSync(out, { recursive: true });
-      fs.mkdirSync(path.join(root, 'src'));
       fs.mkdirSync(path.join(root, 'scripts'));
       fs.copyFileSync(path.join(ROOT, 'out', 'cli', 'cli.blob'), path.join(out, 'cli.blob'));
       for (const output of ['desk-cli.js', 'serve.js']) fs.writeFileSync(path.join(out, output), '');
-      fs.writeFileSync(path.join(root, 'src/a.ts'), 'export const a = 1;\n');
       const files = { 'src/a.ts': recordFile('src/a.ts', root) };
       fs.writeFileSync(path.join(out, 'manifest.json'), JSON.stringify({ node: process.version, files }));
       // A stand-in launcher that says what it was asked; asked to `wait`, it runs until SIGTERM.
