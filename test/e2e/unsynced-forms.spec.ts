@@ -124,3 +124,46 @@ test('an edit someone typed into asks before it is left, for a pet and for a per
   await leave.getByRole('button', { name: 'Leave without saving' }).click();
   await expect(personDrawer).toBeHidden();
 });
+
+test('leaving the screen asks while an edit holds typing (shortcut, address bar), and a half-typed intake waits for staff to come back', async ({
+  page,
+  demoDesk,
+}) => {
+  test.setTimeout(120_000);
+  const leave = page.getByRole('dialog', { name: 'Leave this edit without saving?' });
+  const nav = page.getByRole('navigation', { name: 'Sections' });
+
+  await page.goto(`${demoDesk.url}#/pets`);
+  await page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).click();
+  const petDrawer = page.getByRole('dialog', { name: 'Pet details' });
+  await petDrawer.getByRole('button', { name: 'Edit' }).click();
+  const petEdit = petDrawer.getByRole('form', { name: 'Edit pet' });
+  // Typed, then at once the new-intake shortcut: the keystroke counts even before the drawer has drawn again.
+  await petEdit.getByLabel('Weight').fill('14.5 kg');
+  await page.keyboard.press('Alt+N');
+  await expect(leave).toBeVisible();
+  await expect(page).toHaveURL(/#\/pets$/);
+  await leave.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(petEdit.getByLabel('Weight')).toHaveValue('14.5 kg');
+
+  // An address typed (or Back): the address returns to the pet until the question is answered.
+  await page.evaluate("window.location.hash = '#/people'");
+  await expect(leave).toBeVisible();
+  await expect(page).toHaveURL(/#\/pets$/);
+  await leave.getByRole('button', { name: 'Leave without saving' }).click();
+  await expect(page).toHaveURL(/#\/people$/);
+  await expect(page.getByRole('table', { name: 'Adopters' })).toBeVisible();
+  await expect(petDrawer).toBeHidden();
+
+  // Nothing typed: screens change without a question.
+  await nav.getByRole('link', { name: 'Intake' }).click();
+  const intake = page.getByRole('form', { name: 'New pet' });
+  await intake.getByLabel('Name').fill('Half-typed Hazel');
+  await nav.getByRole('link', { name: 'Pets', exact: true }).click();
+  await expect(page.getByRole('table', { name: 'Pets' })).toBeVisible();
+  await expect(leave).toBeHidden();
+  await nav.getByRole('link', { name: 'Intake' }).click();
+  await expect(intake.getByLabel('Name')).toHaveValue('Half-typed Hazel');
+  await intake.getByRole('button', { name: 'Clear', exact: true }).click();
+  await expect(intake.getByLabel('Name')).toHaveValue('');
+});

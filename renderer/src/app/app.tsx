@@ -1,19 +1,22 @@
 import { Route, Router, Switch } from 'wouter';
-import { useHashLocation } from 'wouter/use-hash-location';
 import { SettingsProvider } from '../bridge/settings';
 import { HomeRedirect } from '../dashboard/home-redirect';
 import { FirstRunRedirect } from '../shelter/first-run-redirect';
 import { AppFrame } from './app-frame';
+import { useGuardedHashLocation } from './guarded-location';
 import { NotFoundScreen } from './not-found-screen';
 import { HOME_PATH, lazyScreen, ScreenBoundary, SECTIONS } from './sections';
 
 const WelcomeScreen = lazyScreen(async () => (await import('../shelter/welcome-screen')).WelcomeScreen);
 
-/** Hash routes (`#/pets`), so deep links work from app:// and from the browser host alike. */
+/**
+ * Hash routes (`#/pets`), so deep links work from app:// and from the browser host alike; leaving a screen asks first
+ * while a form on it holds typing.
+ */
 export function App() {
   return (
     <SettingsProvider>
-      <Router hook={useHashLocation}>
+      <Router hook={useGuardedHashLocation}>
         <AppFrame>
           <Switch>
             <Route path="/">

@@ -141,8 +141,12 @@ export function CalendarDateInput({
       clearable
       popoverProps={{ withinPortal: true }}
       {...CALENDAR}
-      // 24 px: beside the calendar button a smaller target is too close to it (WCAG 2.5.8).
-      clearButtonProps={{ style: { width: 24, height: 24, minWidth: 24, minHeight: 24 } }}
+      // 24 px: beside the calendar button a smaller target is too close to it (WCAG 2.5.8). Named after the field: a
+      // form's own Clear button is "Clear".
+      clearButtonProps={{
+        'aria-label': `Clear ${label.toLowerCase()}`,
+        style: { width: 24, height: 24, minWidth: 24, minHeight: 24 },
+      }}
       rightSection={calendarButton}
       rightSectionPointerEvents="all"
       rightSectionWidth={day ? 64 : 36}

@@ -7,21 +7,49 @@ export interface LeaveGuard {
   guard(close: () => void): () => void;
 }
 
+interface AskingForm {
+  /** Shows the form's leave question; `leave` runs on "Leave without saving". */
+  ask(leave: () => void): void;
+}
+
+/** The guarded forms holding typing now, the newest last. */
+const holdingTyping: AskingForm[] = [];
+
 /**
- * Asks before a form someone typed into is closed (Escape, the close button, a click beside a drawer, Cancel): at an
- * event one stray key must not throw a sign-up away. `reportTyped` is what the form calls when it holds typing;
- * `guard(close)` wraps a close so that it asks first then; `modal` is the question, rendered beside the form.
+ * The form that must be asked before its screen is left (its drawer goes with the screen), or undefined when no form
+ * holds typing: see `useGuardedHashLocation`.
+ */
+export function formHoldingTyping(): AskingForm | undefined {
+  return holdingTyping.at(-1);
+}
+
+/**
+ * Asks before a form someone typed into is closed (Escape, the close button, a click beside a drawer, Cancel, a move
+ * to another screen): at an event one stray key must not throw a sign-up away. `reportTyped` is what the form calls
+ * when it holds typing; `guard(close)` wraps a close so that it asks first then; `modal` is the question, rendered
+ * beside the form.
  */
 export function useLeaveGuard(what: string): LeaveGuard & { modal: ReactNode } {
-  const [typed, setTyped] = useState(false);
   const [pending, setPending] = useState<{ close: () => void }>();
+  // Read when a close is asked for, not from the last render: a key typed just before Escape counts.
+  const typed = useRef(false);
+  const [entry] = useState<AskingForm>(() => ({
+    // Asked once the Escape that closed the form has gone by: every modal hears Escape on the window, so one
+    // opened while that key's event is still on its way would take it as its own and close at once.
+    ask: (close: () => void) => setTimeout(() => setPending({ close })),
+  }));
+  const [reportTyped] = useState(() => (now: boolean) => {
+    typed.current = now;
+    const at = holdingTyping.indexOf(entry);
+    if (now && at < 0) holdingTyping.push(entry);
+    if (!now && at >= 0) holdingTyping.splice(at, 1);
+  });
+  useEffect(() => () => reportTyped(false), [reportTyped]);
   return {
-    reportTyped: setTyped,
+    reportTyped,
     guard: (close) => () => {
-      if (!typed) return close();
-      // Asked once the Escape that closed the form has gone by: every modal hears Escape on the window, so one
-      // opened while that key's event is still on its way would take it as its own and close at once.
-      setTimeout(() => setPending({ close }));
+      if (typed.current) entry.ask(close);
+      else close();
     },
     modal: (
       <ConfirmModal
@@ -30,7 +58,7 @@ export function useLeaveGuard(what: string): LeaveGuard & { modal: ReactNode } {
         confirmLabel="Leave without saving"
         cancelLabel="Keep editing"
         onConfirm={() => {
-          setTyped(false);
+          reportTyped(false);
           setPending(undefined);
           pending?.close();
         }}

@@ -26,7 +26,10 @@ export function IntakeScreen() {
   const api = useDesk();
   const fields = useMetadataQuery('mirror.customFields', { entity: 'pet' });
   const statuses = useMetadataQuery('mirror.pets.statuses');
-  const [draft, setDraft] = useState<PetDraft>(() => emptyPetDraft());
+  // A half-typed intake stays while staff look something up on another screen; an untouched one starts afresh (today).
+  const [blank] = useState(() => emptyPetDraft());
+  const [typedDraft, setDraft] = useRememberedState<PetDraft | null>('intake.draft', null);
+  const draft = typedDraft ?? blank;
   const write = useOutboxWrite();
   const { errors, error, saving, showInvalid, submit, reset } = write;
   // Confirmations stay while staff visit other screens, so they can see each record reach the server.
@@ -40,7 +43,7 @@ export function IntakeScreen() {
     const queued = await submit(() => api.call('outbox.createPet', { fields: built.fields, force }));
     if (!queued) return;
     setSaved((previous) => [{ id: queued.entityId, name: draft.name.trim() }, ...previous]);
-    setDraft(emptyPetDraft());
+    setDraft(null);
     window.scrollTo({ top: 0, behavior: scrollBehavior() });
   }
 
@@ -93,7 +96,7 @@ export function IntakeScreen() {
                 <Button
                   variant="default"
                   onClick={() => {
-                    setDraft(emptyPetDraft());
+                    setDraft(null);
                     reset();
                   }}
                 >
