@@ -1,10 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
 
-const electron = vi.hoisted(() => ({ opened: [] as string[] }));
+const electron = vi.hoisted(() => ({ opened: [] as string[], answer: 0, asked: [] as string[] }));
 
 vi.mock('electron', () => ({
   app: { isPackaged: true },
   BrowserWindow: class {},
+  dialog: {
+    showMessageBoxSync: (options: { message: string; buttons: string[] }) => {
+      electron.asked.push(`${options.message} ${options.buttons.join(' / ')}`);
+      return electron.answer;
+    },
+  },
   nativeTheme: { shouldUseDarkColors: false },
   shell: {
     openExternal: (url: string) => {
@@ -14,7 +20,7 @@ vi.mock('electron', () => ({
   },
 }));
 
-const { hardenWebContents } = await import('./window');
+const { askBeforeUnloadingTyping, hardenWebContents } = await import('./window');
 
 type Listener = (event: { preventDefault(): void }, url: string) => void;
 
@@ -59,5 +65,30 @@ describe('window hardening', () => {
     expect(contents.open('https://example.org/pet/1')).toEqual({ action: 'deny' });
     expect(contents.open('javascript:alert(1)')).toEqual({ action: 'deny' });
     expect(electron.opened).toEqual(['https://example.org/pet/1']);
+  });
+});
+
+describe('a page holding typing', () => {
+  it('closes or reloads only after "Leave without saving"', () => {
+    let listener: ((event: { preventDefault(): void }) => void) | undefined;
+    const contents = {
+      on(name: string, added: typeof listener) {
+        if (name === 'will-prevent-unload') listener = added;
+      },
+    };
+    askBeforeUnloadingTyping(contents as never);
+    const unloads = (answer: number) => {
+      electron.answer = answer;
+      let unloaded = false;
+      listener?.({ preventDefault: () => (unloaded = true) });
+      return unloaded;
+    };
+    electron.asked.length = 0;
+    expect(unloads(1)).toBe(false);
+    expect(unloads(0)).toBe(true);
+    expect(electron.asked).toEqual([
+      'Leave without saving? Leave without saving / Keep editing',
+      'Leave without saving? Leave without saving / Keep editing',
+    ]);
   });
 });

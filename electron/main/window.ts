@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, nativeTheme, shell, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, nativeTheme, shell, type WebContents } from 'electron';
 import { APP_ORIGIN, externalUrlToOpen, isAppUrl } from './security-rules';
 import { MIN_SIZE, type Rect } from './window-state';
 
@@ -22,6 +22,26 @@ export function hardenWebContents(contents: WebContents, allowedOrigin: string):
   contents.setWindowOpenHandler(({ url }) => {
     openExternally(url);
     return { action: 'deny' };
+  });
+}
+
+/**
+ * The page keeps itself from unloading (`beforeunload`) while a form holds typing: the window then asks, as a browser
+ * would, before closing or reloading throws that typing away. Unanswered, Electron keeps the page without a word.
+ */
+export function askBeforeUnloadingTyping(contents: WebContents, owner?: BrowserWindow): void {
+  contents.on('will-prevent-unload', (event) => {
+    const options = {
+      type: 'question' as const,
+      buttons: ['Leave without saving', 'Keep editing'],
+      defaultId: 1,
+      cancelId: 1,
+      title: 'Shelter Desk',
+      message: 'Leave without saving?',
+      detail: 'What was typed in a form here is not saved on this desk yet: leaving throws it away.',
+    };
+    const choice = owner ? dialog.showMessageBoxSync(owner, options) : dialog.showMessageBoxSync(options);
+    if (choice === 0) event.preventDefault();
   });
 }
 
@@ -63,6 +83,7 @@ export function createMainWindow(options: {
       spellcheck: true,
     },
   });
+  askBeforeUnloadingTyping(window.webContents, window);
   // The page's <title> must not replace the title that counts changes waiting to sync.
   window.on('page-title-updated', (event) => event.preventDefault());
   window.once('ready-to-show', () => {

@@ -6,7 +6,7 @@ import {
   contractTypeSchema,
   customFieldSchema,
   personSchema,
-  personTypeSchema,
+  personCreateTypeSchema,
   petSchema,
   sexSchema,
   sizeSchema,
@@ -53,8 +53,8 @@ export type MirrorPetQuery = z.infer<typeof mirrorPetQuerySchema>;
 
 export const mirrorPersonQuerySchema = z.strictObject({
   ...pageQuery,
-  /** Adopters or fosters; both when absent. */
-  type: personTypeSchema.optional(),
+  /** One kind of person (adopters, fosters, volunteers, surrenders); everyone when absent. */
+  type: personCreateTypeSchema.optional(),
   sort: z.enum(PERSON_SORTS).optional(),
 });
 export type MirrorPersonQuery = z.infer<typeof mirrorPersonQuerySchema>;
@@ -98,6 +98,9 @@ export const mirrorCountsSchema = z.object({
   }),
   adopters: z.number().int(),
   fosters: z.number().int(),
+  /** Volunteers and people surrendering an animal: those signed up on this desk, or listed by the server. */
+  volunteers: z.number().int(),
+  surrenders: z.number().int(),
   /** Records with pending local edits. */
   pending: z.number().int(),
 });
@@ -121,7 +124,7 @@ export const mirrorMethods = {
     output: z.array(z.string()),
   }),
   'mirror.people.list': defineMethod({
-    summary: 'Mirrored adopters and fosters with filters, substring search, sort and paging.',
+    summary: 'Mirrored people (adopters, fosters, volunteers, surrenders) with filters, substring search, sort and paging.',
     input: mirrorPersonQuerySchema.optional(),
     output: mirrorPersonPageSchema,
   }),
@@ -146,7 +149,7 @@ export const mirrorMethods = {
     output: contractSchema.nullable(),
   }),
   'mirror.counts': defineMethod({
-    summary: 'How many pets (by presence), adopters, fosters and pending edits the mirror holds.',
+    summary: 'How many pets (by presence), people of each kind and pending edits the mirror holds.',
     input: noInput,
     output: mirrorCountsSchema,
   }),

@@ -192,3 +192,28 @@ test('an adoption started from a pet: the sign-up opens with an application for 
     await desk.stop();
   }
 });
+
+test('a volunteer signed up on the desk has a list of their own, found by the search like everyone else', async ({
+  page,
+  desk,
+}) => {
+  await page.goto(`${desk.url}#/people`);
+  const tabs = page.getByRole('tablist');
+  await expect(tabs.getByRole('tab', { name: /Adopters/ })).toBeVisible();
+  await expect(tabs.getByRole('tab', { name: /Volunteers/ })).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'New adopter' }).click();
+  const form = page.getByRole('form', { name: 'New person' });
+  await form.getByRole('radiogroup', { name: 'Sign up as' }).getByText('Volunteer', { exact: true }).click();
+  await form.getByLabel('Name').fill('Vic Volunteer');
+  await form.getByLabel('Phone').fill('555-201-3344');
+  await form.getByRole('button', { name: 'Save volunteer' }).click();
+  await expect(page.locator('[aria-label="Signed up Vic Volunteer"]')).toContainText('Not sent yet');
+
+  await expect(tabs.getByRole('tab', { name: 'Volunteers (1)' })).toHaveAttribute('aria-selected', 'true');
+  const volunteers = page.getByRole('table', { name: 'Volunteers' });
+  await expect(volunteers.getByRole('row', { name: 'Vic Volunteer' })).toBeVisible();
+  await page.getByLabel('Search').fill('2013344');
+  await expect(volunteers.getByRole('row', { name: 'Vic Volunteer' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'New volunteer' })).toBeVisible();
+});

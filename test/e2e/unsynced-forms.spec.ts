@@ -164,6 +164,29 @@ test('leaving the screen asks while an edit holds typing (shortcut, address bar)
   await expect(leave).toBeHidden();
   await nav.getByRole('link', { name: 'Intake' }).click();
   await expect(intake.getByLabel('Name')).toHaveValue('Half-typed Hazel');
+
+  // A reload (or closing the window) would lose it: the page asks first.
+  const asked = new Promise<string>((resolve) =>
+    page.once('dialog', (dialog) => {
+      resolve(dialog.type());
+      void dialog.dismiss();
+    }),
+  );
+  void page.reload().catch(() => undefined);
+  expect(await asked).toBe('beforeunload');
+  await expect(intake.getByLabel('Name')).toHaveValue('Half-typed Hazel');
+
+  // Clear asks too; the form's Clear is not the intake date's own clear button.
+  const clearIntake = page.getByRole('dialog', { name: 'Clear this intake?' });
   await intake.getByRole('button', { name: 'Clear', exact: true }).click();
+  await clearIntake.getByRole('button', { name: 'Keep it' }).click();
+  await expect(intake.getByLabel('Name')).toHaveValue('Half-typed Hazel');
+  await intake.getByRole('button', { name: 'Clear', exact: true }).click();
+  await clearIntake.getByRole('button', { name: 'Clear the form' }).click();
+  await expect(intake.getByLabel('Name')).toHaveValue('');
+  // Nothing typed: Clear and a reload go ahead without a question.
+  await intake.getByRole('button', { name: 'Clear', exact: true }).click();
+  await expect(clearIntake).toBeHidden();
+  await page.reload();
   await expect(intake.getByLabel('Name')).toHaveValue('');
 });

@@ -53,6 +53,8 @@ export function countRecords(db: MirrorDb): {
   pets: Record<Presence, number>;
   adopters: number;
   fosters: number;
+  volunteers: number;
+  surrenders: number;
   pending: number;
 } {
   const pets: Record<Presence, number> = { listed: 0, unlisted: 0, removed: 0, local: 0 };
@@ -69,10 +71,13 @@ export function countRecords(db: MirrorDb): {
   const { pending } = statement(db, 'SELECT COUNT(*) AS pending FROM local_edit').get() as {
     pending: number;
   };
+  const ofType = (type: string) => people.find((row) => row.type === type)?.n ?? 0;
   return {
     pets,
-    adopters: people.find((row) => row.type === 'adopter')?.n ?? 0,
-    fosters: people.find((row) => row.type === 'foster')?.n ?? 0,
+    adopters: ofType('adopter'),
+    fosters: ofType('foster'),
+    volunteers: ofType('volunteer'),
+    surrenders: ofType('surrender'),
     pending,
   };
 }

@@ -14,6 +14,28 @@ interface AskingForm {
 
 /** The guarded forms holding typing now, the newest last. */
 const holdingTyping: AskingForm[] = [];
+/** Typing kept while its screen is away (a half-typed intake), by name. */
+const keptTyping = new Set<string>();
+
+/** Asks before a reload or closing the window throws typing away (the Electron window asks in its own dialog). */
+function askBeforeUnload(event: BeforeUnloadEvent): void {
+  event.preventDefault();
+  // Older Chromium asks only when a return value is set.
+  event.returnValue = '';
+}
+
+function watchUnload(): void {
+  if (holdingTyping.length > 0 || keptTyping.size > 0)
+    window.addEventListener('beforeunload', askBeforeUnload);
+  else window.removeEventListener('beforeunload', askBeforeUnload);
+}
+
+/** Notes whether typing that outlives its screen (`name`: the intake's draft) is there to be lost by a reload. */
+export function keepTyping(name: string, typed: boolean): void {
+  if (typed) keptTyping.add(name);
+  else keptTyping.delete(name);
+  watchUnload();
+}
 
 /**
  * The form that must be asked before its screen is left (its drawer goes with the screen), or undefined when no form
@@ -43,6 +65,7 @@ export function useLeaveGuard(what: string): LeaveGuard & { modal: ReactNode } {
     const at = holdingTyping.indexOf(entry);
     if (now && at < 0) holdingTyping.push(entry);
     if (!now && at >= 0) holdingTyping.splice(at, 1);
+    watchUnload();
   });
   useEffect(() => () => reportTyped(false), [reportTyped]);
   return {

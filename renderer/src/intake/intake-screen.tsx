@@ -1,9 +1,11 @@
 import { Button, Group, Paper, Stack } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useDesk } from '../bridge/hooks';
+import { ConfirmModal } from '../components/confirm-modal';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { FirstSyncNotice } from '../components/first-sync-notice';
+import { keepTyping } from '../components/leave-guard';
 import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
 import { useMetadataQuery, useStandalone } from '../lib/live-data';
@@ -30,6 +32,15 @@ export function IntakeScreen() {
   const [blank] = useState(() => emptyPetDraft());
   const [typedDraft, setDraft] = useRememberedState<PetDraft | null>('intake.draft', null);
   const draft = typedDraft ?? blank;
+  const typed = typedDraft !== null && JSON.stringify(typedDraft) !== JSON.stringify(blank);
+  // Not undone when the screen goes: the draft stays, and a reload would still lose it.
+  useEffect(() => keepTyping('intake', typed), [typed]);
+  const [askingClear, setAskingClear] = useState(false);
+  const clear = () => {
+    setAskingClear(false);
+    setDraft(null);
+    reset();
+  };
   const write = useOutboxWrite();
   const { errors, error, saving, showInvalid, submit, reset } = write;
   // Confirmations stay while staff visit other screens, so they can see each record reach the server.
@@ -93,13 +104,7 @@ export function IntakeScreen() {
                 {error && errorCount === 0 && <DeskErrorAlert error={error} title="Not saved" />}
               </PetFormBody>
               <Group justify="flex-end" gap="sm">
-                <Button
-                  variant="default"
-                  onClick={() => {
-                    setDraft(null);
-                    reset();
-                  }}
-                >
+                <Button variant="default" onClick={() => (typed ? setAskingClear(true) : clear())}>
                   Clear
                 </Button>
                 <Button type="submit" loading={saving} leftSection={<IconPlus size={18} />}>
@@ -111,6 +116,16 @@ export function IntakeScreen() {
         </Paper>
       </Stack>
       <PetDrawer id={openId} onClose={() => setOpenId(null)} />
+      <ConfirmModal
+        opened={askingClear}
+        title="Clear this intake?"
+        confirmLabel="Clear the form"
+        cancelLabel="Keep it"
+        onConfirm={clear}
+        onCancel={() => setAskingClear(false)}
+      >
+        What was typed here is not saved yet: clearing the form throws it away.
+      </ConfirmModal>
     </>
   );
 }

@@ -13,9 +13,15 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconHeartHandshake, IconHome, IconSearch, IconUserPlus } from '@tabler/icons-react';
+import {
+  IconHeartHandshake,
+  IconHome,
+  IconHomeShare,
+  IconSearch,
+  IconUserPlus,
+  IconUsers,
+} from '@tabler/icons-react';
 import { useRef, useState } from 'react';
-import type { PersonType } from '../../../shared/contract';
 import { useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
@@ -46,8 +52,14 @@ const STATUS_COLORS: Record<string, string> = {
   blocked: 'red',
 };
 
+/** The kinds of people signed up like adopters (the sign-up offers them) but kept off most shelters' lists. */
+const OTHER_KINDS = [
+  { type: 'volunteer', label: 'Volunteers', icon: IconUsers, counted: 'volunteers' },
+  { type: 'surrender', label: 'Surrenders', icon: IconHomeShare, counted: 'surrenders' },
+] as const;
+
 export function PeopleScreen() {
-  const [tab, setTab] = useRememberedState<PersonType>('people.tab', 'adopter');
+  const [tab, setTab] = useRememberedState<PersonFormType>('people.tab', 'adopter');
   const [openId, setOpenId] = useState<string | null>(null);
   const standalone = useStandalone();
   useOpenRequests('person', (request) => {
@@ -73,12 +85,16 @@ export function PeopleScreen() {
   };
   const counts = useDeskQuery('mirror.counts');
   useReloadOnChange(['adopters', 'fosters', 'people'], counts.reload);
+  // Volunteers and surrenders have a tab once there are some (or one is open): most desks sign up adopters only.
+  const otherKinds = OTHER_KINDS.map((kind) => ({ ...kind, count: counts.data?.[kind.counted] ?? 0 })).filter(
+    (kind) => kind.count > 0 || tab === kind.type,
+  );
 
   return (
     <>
       <ScreenHeader
         title="People"
-        description="Adopters and fosters with their contact details and status, searchable on this desk at any time."
+        description="The people your shelter works with, their contact details and status, searchable on this desk at any time."
         actions={
           <Button leftSection={<IconUserPlus size={18} />} onClick={() => setCreating(tab)}>
             New {tab}
@@ -98,7 +114,7 @@ export function PeopleScreen() {
         ))}
         <Tabs
           value={tab}
-          onChange={(value) => value && setTab(value as PersonType)}
+          onChange={(value) => value && setTab(value as PersonFormType)}
           variant="pills"
           radius="md"
         >
@@ -109,6 +125,11 @@ export function PeopleScreen() {
             <Tabs.Tab value="foster" leftSection={<IconHome size={16} />}>
               Fosters {counts.data ? `(${counts.data.fosters.toLocaleString()})` : ''}
             </Tabs.Tab>
+            {otherKinds.map(({ type, label, icon: Icon, count }) => (
+              <Tabs.Tab key={type} value={type} leftSection={<Icon size={16} />}>
+                {label} ({count.toLocaleString()})
+              </Tabs.Tab>
+            ))}
           </Tabs.List>
           <Tabs.Panel value="adopter">
             {counts.data?.adopters === 0 && standalone !== undefined ? (
@@ -152,6 +173,17 @@ export function PeopleScreen() {
               tab === 'foster' && <PeopleList type="foster" onOpen={setOpenId} />
             )}
           </Tabs.Panel>
+          {otherKinds.map(({ type, label, icon, count }) => (
+            <Tabs.Panel key={type} value={type}>
+              {count === 0 ? (
+                <EmptyState icon={icon} title={`No ${label.toLowerCase()} here yet`}>
+                  Sign one up with “New {type}” above.
+                </EmptyState>
+              ) : (
+                tab === type && <PeopleList type={type} onOpen={setOpenId} />
+              )}
+            </Tabs.Panel>
+          ))}
         </Tabs>
       </Stack>
 
@@ -181,7 +213,7 @@ export function PeopleScreen() {
             onSaved={(person) => {
               stopCreating();
               // The list shows where the person went.
-              if (person.type === 'adopter' || person.type === 'foster') setTab(person.type);
+              setTab(person.type);
               setSaved((previous) => [person, ...previous]);
             }}
           />
@@ -192,7 +224,7 @@ export function PeopleScreen() {
   );
 }
 
-function PeopleList({ type, onOpen }: { type: PersonType; onOpen(id: string): void }) {
+function PeopleList({ type, onOpen }: { type: PersonFormType; onOpen(id: string): void }) {
   const [search, setSearch] = useRememberedState(`people.${type}.search`, '');
   const [debounced] = useDebouncedValue(search.trim(), 120);
   const [page, setPage] = useRememberedState(`people.${type}.page`, 1);
@@ -233,7 +265,10 @@ function PeopleList({ type, onOpen }: { type: PersonType; onOpen(id: string): vo
           <Table
             highlightOnHover
             verticalSpacing="xs"
-            aria-label={type === 'adopter' ? 'Adopters' : 'Fosters'}
+            aria-label={
+              OTHER_KINDS.find((kind) => kind.type === type)?.label ??
+              (type === 'adopter' ? 'Adopters' : 'Fosters')
+            }
           >
             <Table.Thead>
               <Table.Tr>
