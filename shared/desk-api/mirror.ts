@@ -5,8 +5,8 @@ import {
   contractSchema,
   contractTypeSchema,
   customFieldSchema,
-  personSchema,
   personCreateTypeSchema,
+  personSchema,
   petSchema,
   sexSchema,
   sizeSchema,
@@ -124,7 +124,8 @@ export const mirrorMethods = {
     output: z.array(z.string()),
   }),
   'mirror.people.list': defineMethod({
-    summary: 'Mirrored people (adopters, fosters, volunteers, surrenders) with filters, substring search, sort and paging.',
+    summary:
+      'Mirrored people (adopters, fosters, volunteers, surrenders) with filters, substring search, sort and paging.',
     input: mirrorPersonQuerySchema.optional(),
     output: mirrorPersonPageSchema,
   }),
