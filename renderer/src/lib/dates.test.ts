@@ -7,6 +7,7 @@ import {
   localToday,
   readTypedDate,
   storedDay,
+  unreadableDateMessage,
 } from './dates';
 
 // The renderer has no Node types; the tests run in Node, whose TZ variable sets the zone of `Date`.
@@ -87,6 +88,20 @@ it("follows the language's order of day and month", () => {
   expect(localeDayFirst('en-US')).toBe(false);
   expect(localeDayFirst('en-GB')).toBe(true);
   expect(localeDayFirst('de-DE')).toBe(true);
+});
+
+describe('what a date field says of text naming no day', () => {
+  it('says why when it is written like a date, else how to type one', () => {
+    expect(unreadableDateMessage('31/02/2025')).toBe('“31/02/2025” is not a day: February 2025 has 28 days');
+    expect(unreadableDateMessage('2024-02-30')).toBe('“2024-02-30” is not a day: February 2024 has 29 days');
+    expect(unreadableDateMessage('31 April 2026')).toBe(
+      '“31 April 2026” is not a day: April 2026 has 30 days',
+    );
+    expect(unreadableDateMessage('28.13.2026')).toBe('“28.13.2026” is not a day: a year has 12 months');
+    expect(unreadableDateMessage(' last spring ')).toBe(
+      '“last spring” is not a date the desk can read: type it like 28 Nov 2026 or 2026-11-28',
+    );
+  });
 });
 
 describe('a date field as a form holds it', () => {

@@ -95,12 +95,22 @@ function yearOf(text: string, today: string): number | undefined {
   return year > thisYear + 1 ? year - 100 : year;
 }
 
-/** `YYYY-MM-DD` of a day that exists (no 31 April, 29 February in leap years only), or null. */
-function existingDay(year: number | undefined, month: number | undefined, day: number): string | null {
-  if (year === undefined || month === undefined || month < 1 || month > 12 || day < 1) return null;
+/** A typed date's year, month and day before they are checked to name a day that exists. */
+interface DateParts {
+  year: number | undefined;
+  month: number | undefined;
+  day: number;
+}
+
+function daysIn(year: number, month: number): number {
   const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
-  if (day > days) return null;
+  return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 0;
+}
+
+/** `YYYY-MM-DD` of a day that exists (no 31 April, 29 February in leap years only), or null. */
+function existingDay({ year, month, day }: DateParts): string | null {
+  if (year === undefined || month === undefined || month < 1 || month > 12 || day < 1) return null;
+  if (day > daysIn(year, month)) return null;
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${year}-${pad(month)}-${pad(day)}`;
 }
@@ -129,9 +139,24 @@ export function storedDay(value: string | null | undefined): string | undefined 
   return readTypedDate(day) === day ? day : undefined;
 }
 
-/** What a date field says of text it cannot read as a day. */
-export const unreadableDateMessage = (typed: string) =>
-  `“${typed.trim()}” is not a date the desk can read: type it like 28 Nov 2026 or 2026-11-28`;
+/**
+ * What a date field says of text it cannot read as a day: why, when it is written like a date (a month without that
+ * many days, a month 13), else how to type one.
+ */
+export function unreadableDateMessage(typed: string, today: string = localToday()): string {
+  const shown = `“${typed.trim()}”`;
+  const parts = typedDateParts(typed, today, localeDayFirst());
+  if (parts && !('relative' in parts) && parts.year !== undefined && parts.month !== undefined) {
+    if (parts.month < 1 || parts.month > 12) return `${shown} is not a day: a year has 12 months`;
+    const days = daysIn(parts.year, parts.month);
+    if (parts.day < 1 || parts.day > days) {
+      return `${shown} is not a day: ${MONTHS_SHOWN[parts.month - 1]} ${parts.year} has ${days} days`;
+    }
+  }
+  return `${shown} is not a date the desk can read: type it like 28 Nov 2026 or 2026-11-28`;
+}
+
+const MONTHS_SHOWN = MONTHS.map((month) => month[0]?.toUpperCase() + month.slice(1));
 
 /**
  * A date as staff type it, read as a calendar day `YYYY-MM-DD`, or null when it cannot be read for sure (never a
@@ -145,27 +170,39 @@ export function readTypedDate(
   today: string = localToday(),
   dayFirst: boolean = localeDayFirst(),
 ): string | null {
-  const text = typed.trim().replace(/,/g, ' ').replace(/\s+/g, ' ');
-  const relative = { today: 0, yesterday: -1, tomorrow: 1 }[text.toLowerCase()];
-  if (relative !== undefined) {
+  const parts = typedDateParts(typed, today, dayFirst);
+  if (parts === null) return null;
+  if ('relative' in parts) {
     const [year, month, day] = today.split('-').map(Number) as [number, number, number];
-    const moved = new Date(Date.UTC(year, month - 1, day + relative));
+    const moved = new Date(Date.UTC(year, month - 1, day + parts.relative));
     return moved.toISOString().slice(0, 10);
   }
+  return existingDay(parts);
+}
+
+/** The parts of a typed date (see `readTypedDate`), a day relative to today, or null when it is not written as one. */
+function typedDateParts(
+  typed: string,
+  today: string,
+  dayFirst: boolean,
+): DateParts | { relative: number } | null {
+  const text = typed.trim().replace(/,/g, ' ').replace(/\s+/g, ' ');
+  const relative = { today: 0, yesterday: -1, tomorrow: 1 }[text.toLowerCase()];
+  if (relative !== undefined) return { relative };
   const iso = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/.exec(text);
-  if (iso) return existingDay(Number(iso[1]), Number(iso[2]), Number(iso[3]));
+  if (iso) return { year: Number(iso[1]), month: Number(iso[2]), day: Number(iso[3]) };
   const numeric = /^(\d{1,2})([./-])(\d{1,2})\2(\d{2}|\d{4})$/.exec(text);
   if (numeric) {
     const [, first, separator, second, year] = numeric as unknown as [string, string, string, string, string];
     const [a, b] = [Number(first), Number(second)];
     const dayComesFirst = separator === '.' || (a > 12 && b <= 12) ? true : b > 12 ? false : dayFirst;
-    return dayComesFirst ? existingDay(yearOf(year, today), b, a) : existingDay(yearOf(year, today), a, b);
+    return { year: yearOf(year, today), month: dayComesFirst ? b : a, day: dayComesFirst ? a : b };
   }
   const words = text.split(' ');
   if (words.length !== 3) return null;
   const [w1, w2, w3] = words as [string, string, string];
   // 28 Nov 2026, or Nov 28 2026.
-  if (/^\d{1,2}$/.test(w1)) return existingDay(yearOf(w3, today), monthNamed(w2), Number(w1));
-  if (/^\d{1,2}$/.test(w2)) return existingDay(yearOf(w3, today), monthNamed(w1), Number(w2));
+  if (/^\d{1,2}$/.test(w1)) return { year: yearOf(w3, today), month: monthNamed(w2), day: Number(w1) };
+  if (/^\d{1,2}$/.test(w2)) return { year: yearOf(w3, today), month: monthNamed(w1), day: Number(w2) };
   return null;
 }

@@ -49,8 +49,7 @@ describe("the shelter's date fields as a form sends them", () => {
       vaccinated: '2026-05-14',
     });
     expect(readCustomDates(fields, { vaccinated: '31/02/2026' }).messages).toEqual({
-      'custom_field_data.vaccinated':
-        'Vaccinated on “31/02/2026” is not a date the desk can read: type it like 28 Nov 2026 or 2026-11-28.',
+      'custom_field_data.vaccinated': 'Vaccinated on “31/02/2026” is not a day: February 2026 has 28 days.',
     });
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CustomField } from '../../../shared/contract';
+import { formatCalendarDate, localToday } from '../lib/dates';
 import { buildPetCreate, buildPetUpdate, draftFromPet, emptyPetDraft } from './pet-form';
 
 const pet = {
@@ -174,12 +175,22 @@ describe('dates typed so that they name no day', () => {
     expect(result).toEqual({
       ok: false,
       errors: {
-        intake_date: '“31/02/2026” is not a date the desk can read: type it like 28 Nov 2026 or 2026-11-28',
+        intake_date: '“31/02/2026” is not a day: February 2026 has 28 days',
         age_birthday: '“last spring” is not a date the desk can read: type it like 28 Nov 2026 or 2026-11-28',
-        'custom_field_data.vaccinated_on':
-          'Vaccinated on “28.13.2026” is not a date the desk can read: type it like 28 Nov 2026 or 2026-11-28.',
+        'custom_field_data.vaccinated_on': 'Vaccinated on “28.13.2026” is not a day: a year has 12 months.',
       },
     });
+  });
+
+  it('refuses a birthday after today, and takes one today', () => {
+    const today = localToday();
+    const [year, month, day] = today.split('-').map(Number) as [number, number, number];
+    const tomorrow = new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
+    expect(buildPetCreate({ ...emptyPetDraft(), ...basics, age_birthday: tomorrow })).toEqual({
+      ok: false,
+      errors: { age_birthday: `A birthday cannot be after today (${formatCalendarDate(today)})` },
+    });
+    expect(buildPetCreate({ ...emptyPetDraft(), ...basics, age_birthday: today }).ok).toBe(true);
   });
 
   it('sends a date still as typed (the field not yet left) as the day it names', () => {
@@ -203,7 +214,7 @@ describe('dates typed so that they name no day', () => {
     expect(buildPetUpdate(original, { ...original, intake_date: '2026-02-31' })).toEqual({
       ok: false,
       errors: {
-        intake_date: '“2026-02-31” is not a date the desk can read: type it like 28 Nov 2026 or 2026-11-28',
+        intake_date: '“2026-02-31” is not a day: February 2026 has 28 days',
       },
     });
     // A value the pet already held that names no day does not block other changes.

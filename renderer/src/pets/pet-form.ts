@@ -5,7 +5,14 @@ import {
   petUpdateSchema,
   toFieldErrors,
 } from '../../../shared/contract';
-import { calendarDate, calendarDateToApi, fieldDay, localToday, unreadableDateMessage } from '../lib/dates';
+import {
+  calendarDate,
+  calendarDateToApi,
+  fieldDay,
+  formatCalendarDate,
+  localToday,
+  unreadableDateMessage,
+} from '../lib/dates';
 import type { FieldMessages } from '../lib/form-messages';
 import { missingCustomFields, readCustomDates } from '../lib/required-custom-fields';
 
@@ -131,19 +138,22 @@ function cleanCustomData(data: Record<string, unknown>): Record<string, unknown>
 const DATE_FIELDS = ['intake_date', 'age_birthday'] as const;
 
 /**
- * The pet's dates and the shelter's date fields that hold text naming no day (the date input keeps it as typed): the
- * form says so at each rather than send the pet without that date. An edit passes the pet as it was: a value it
- * already held is left alone.
+ * The pet's dates and the shelter's date fields that hold text naming no day (the date input keeps it as typed), and a
+ * birthday after today: the form says so at each rather than send the pet without that date, or with an age it cannot
+ * have. An edit passes the pet as it was: a value it already held is left alone.
  */
-function unreadableDates(
+function datesToFix(
   draft: PetDraft,
   customFields: readonly CustomField[],
   original?: PetDraft,
 ): FieldMessages {
   const messages: FieldMessages = {};
   for (const key of DATE_FIELDS) {
-    if (draft[key] !== original?.[key] && fieldDay(draft[key]) === null) {
-      messages[key] = unreadableDateMessage(draft[key]);
+    if (draft[key] === original?.[key]) continue;
+    const day = fieldDay(draft[key]);
+    if (day === null) messages[key] = unreadableDateMessage(draft[key]);
+    else if (key === 'age_birthday' && day > localToday()) {
+      messages[key] = `A birthday cannot be after today (${formatCalendarDate(localToday())})`;
     }
   }
   const custom = readCustomDates(customFields, draft.custom_field_data, original?.custom_field_data);
@@ -244,7 +254,7 @@ export function buildPetCreate(
   const parsed = petCreateSchema.safeParse(fields);
   const errors = {
     ...formMessages(parsed.success ? [] : toFieldErrors(parsed.error, fields), fields),
-    ...unreadableDates(draft, customFields),
+    ...datesToFix(draft, customFields),
     ...missingCustomFields(customFields, draft.custom_field_data),
   };
   if (Object.keys(errors).length > 0) return { ok: false, errors };
@@ -266,7 +276,7 @@ export function buildPetUpdate(
   | { ok: true; fields: Record<string, unknown> }
   | { ok: false; errors: FieldMessages }
   | { ok: 'unchanged' } {
-  const unreadable = unreadableDates(draft, customFields, original);
+  const toFix = datesToFix(draft, customFields, original);
   const before = toApiFields(original, customFields, original);
   const after = toApiFields(draft, customFields, original);
   const changed: Record<string, unknown> = {};
@@ -279,14 +289,14 @@ export function buildPetUpdate(
     // The API takes a date or nothing: a date once given is changed, not cleared.
     else if (key !== 'intake_date' && key !== 'age_birthday') changed[key] = '';
   }
-  const nothingChanged = Object.keys(changed).length === 0 && Object.keys(unreadable).length === 0;
+  const nothingChanged = Object.keys(changed).length === 0 && Object.keys(toFix).length === 0;
   if (nothingChanged && draft.status_change_notes.trim() === '') return { ok: 'unchanged' };
   if (draft.status_change_notes.trim() !== '') changed.status_change_notes = draft.status_change_notes.trim();
   // An edit whose only change is a date that names no day has nothing else to check.
   const parsed = Object.keys(changed).length > 0 ? petUpdateSchema.safeParse(changed) : undefined;
   const errors = {
     ...formMessages(parsed?.error ? toFieldErrors(parsed.error, changed) : [], changed),
-    ...unreadable,
+    ...toFix,
   };
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, fields: changed };
