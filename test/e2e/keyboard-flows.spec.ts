@@ -109,6 +109,8 @@ test('keyboard only: an intake with the date chosen on the calendar, then its dr
   await page.keyboard.press('Enter');
   const saved = page.getByRole('article', { name: 'Saved intake Tabby Keys' });
   await expect(saved).toBeVisible({ timeout: 30_000 });
+  // The confirmation takes the focus from the save button (busy while saving), so the next Tab reaches Open.
+  await expect(saved).toBeFocused();
   const open = saved.getByRole('button', { name: 'Open' });
   await tabTo(page, open);
   await page.keyboard.press('Enter');

@@ -66,6 +66,8 @@ test('the desk is driven from the keyboard: skip link, Ctrl+K, Esc, ?, new intak
   await page.keyboard.press('Alt+N');
   await expect(page).toHaveURL(/#\/intake$/);
   const form = page.getByRole('form', { name: 'New pet' });
+  // A new intake from the keyboard starts in its first field.
+  await expect(form.getByLabel('Name')).toBeFocused();
   await form.getByLabel('Name').fill('Keyboard Kit');
   await page.keyboard.press('Control+S');
   await expect(form.getByRole('alert')).toContainText('Please check the marked fields');

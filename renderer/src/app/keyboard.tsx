@@ -1,6 +1,7 @@
 import { Group, Kbd, Modal, Stack, Table, Text } from '@mantine/core';
 import { useDisclosure, useHotkeys, useOs } from '@mantine/hooks';
 import { useLocation } from 'wouter';
+import { requestIntakeFocus } from '../intake/focus-request';
 import { openSpotlight } from './desk-spotlight';
 
 /** Saves the form being worked on: the one holding the focus, else the last one open on screen (a drawer's). */
@@ -20,11 +21,15 @@ export function KeyboardShortcuts() {
   const [opened, { open, close }] = useDisclosure(false);
   const [, navigate] = useLocation();
   const os = useOs();
+  const newIntake = () => {
+    requestIntakeFocus();
+    navigate('/intake');
+  };
   const mod = os === 'macos' ? '⌘' : 'Ctrl';
   useHotkeys(
     [
-      ['mod+N', () => navigate('/intake')],
-      ['alt+N', () => navigate('/intake')],
+      ['mod+N', newIntake],
+      ['alt+N', newIntake],
       ['mod+S', submitOpenForm],
     ],
     [],

@@ -1,5 +1,6 @@
 import { Badge, Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCircleCheck, IconClockHour4 } from '@tabler/icons-react';
+import { useEffect, useRef } from 'react';
 import { useDeskQuery } from '../bridge/hooks';
 import { useReloadOnChange } from '../lib/live-data';
 
@@ -13,6 +14,7 @@ export function SavedRecordCard({
   id,
   title,
   label,
+  focused = false,
   onOpen,
 }: {
   kind: 'pet' | 'person';
@@ -22,8 +24,15 @@ export function SavedRecordCard({
   title: string;
   /** Accessible name of the card. */
   label: string;
+  /** Takes the focus when it appears (the record was just saved): the save button it replaces had it. */
+  focused?: boolean;
   onOpen(id: string): void;
 }) {
+  const card = useRef<HTMLElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the card appears.
+  useEffect(() => {
+    if (focused) card.current?.focus();
+  }, []);
   const record = useDeskQuery(kind === 'pet' ? 'mirror.pets.get' : 'mirror.people.get', { id });
   useReloadOnChange(kind === 'pet' ? ['pets'] : ['adopters', 'fosters', 'people'], record.reload);
   const data = record.data;
@@ -35,7 +44,7 @@ export function SavedRecordCard({
       ? 'It was discarded under Sync before it reached the server.'
       : 'Saved on this desk. It is sent to the shelter’s server when the connection allows.';
   return (
-    <Card component="article" withBorder radius="lg" p="md" aria-label={label}>
+    <Card ref={card} component="article" withBorder radius="lg" p="md" aria-label={label} tabIndex={-1}>
       <Group justify="space-between" wrap="nowrap">
         <Group gap="sm" wrap="nowrap">
           <ThemeIcon color={onServer ? 'teal' : 'yellow'} variant="light" size="lg" radius="xl">

@@ -1,6 +1,6 @@
 import { Button, Group, Paper, Stack } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useDesk } from '../bridge/hooks';
 import { ConfirmModal } from '../components/confirm-modal';
 import { DeskErrorAlert } from '../components/desk-error-alert';
@@ -15,6 +15,7 @@ import { useOutboxWrite } from '../lib/use-outbox-write';
 import { PetDrawer } from '../pets/pet-drawer';
 import { buildPetCreate, emptyPetDraft, type PetDraft } from '../pets/pet-form';
 import { PetFormBody } from '../pets/pet-form-body';
+import { takeIntakeFocusRequest } from './focus-request';
 
 /** Where an intake saved on this desk goes: nothing said until the desk has said whether it runs the shelter. */
 function whereIntakesGo(standalone: boolean | undefined): string {
@@ -46,6 +47,12 @@ export function IntakeScreen() {
   // Confirmations stay while staff visit other screens, so they can see each record reach the server.
   const [saved, setSaved] = useRememberedState<{ id: string; name: string }[]>('intake.saved', []);
   const [openId, setOpenId] = useState<string | null>(null);
+  const [justSaved, setJustSaved] = useState<string>();
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (takeIntakeFocusRequest())
+      form.current?.querySelector<HTMLInputElement>('[data-field="name"]')?.focus();
+  }, []);
   const standalone = useStandalone();
 
   async function save(force: boolean) {
@@ -54,6 +61,7 @@ export function IntakeScreen() {
     const queued = await submit(() => api.call('outbox.createPet', { fields: built.fields, force }));
     if (!queued) return;
     setSaved((previous) => [{ id: queued.entityId, name: draft.name.trim() }, ...previous]);
+    setJustSaved(queued.entityId);
     setDraft(null);
     window.scrollTo({ top: 0, behavior: scrollBehavior() });
   }
@@ -73,6 +81,7 @@ export function IntakeScreen() {
             id={pet.id}
             title={`${pet.name} is recorded`}
             label={`Saved intake ${pet.name}`}
+            focused={pet.id === justSaved}
             onOpen={setOpenId}
           />
         ))}
@@ -84,6 +93,7 @@ export function IntakeScreen() {
         )}
         <Paper withBorder radius="lg" p="xl">
           <form
+            ref={form}
             aria-label="New pet"
             noValidate
             onSubmit={(event) => {
