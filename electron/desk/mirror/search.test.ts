@@ -64,6 +64,8 @@ describe('desk search', () => {
     expect(petNames('000199')).toEqual(['Bella']);
     expect(petNames('rar-199')).toEqual(['Bella']);
     expect(petNames('RAR199')).toEqual(['Bella']);
+    expect(petNames('RAR 199')).toEqual(['Bella']);
+    expect(petNames(' r 199 ')).toEqual([]);
     // One zero short: the pet it names, then the ids that start with what was typed.
     storeServerPage(mirror.db, 'pet', [makePet({ name: 'Zola', custom_id: 'RAR-001990' })], 'listed');
     expect(petNames('rar-00199')).toEqual(['Bella', 'Zola']);

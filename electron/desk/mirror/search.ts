@@ -198,7 +198,7 @@ function hasHits(db: MirrorDb, table: Table, phrase: string): boolean {
  * matches nothing is read as a typo of the mirror's known words within the server's typo budget (`labrdor` finds
  * Labradors). Shorter words match the start of any word of the name (or, for pets, of the breed): `Bella 4` finds
  * Bella 4821. Besides the words, the whole search may be an identifier: a pet's `custom_id` (exact or prefix:
- * `RAR-000199`, `rar-0001`; or its number, however many zeros are typed: `199`, `rar-199`) or the start of its
+ * `RAR-000199`, `rar-0001`; or its number, however many zeros are typed: `199`, `rar-199`, `RAR 199`) or the start of its
  * microchip (`98`), or a person's phone compared by
  * digits (`+1 555 0999`, `555-0999` and `5550999` find the same person). Rows a first sync has not indexed yet are
  * read from the table meanwhile, with the same words (`hasWordStarting` for short words).
@@ -373,7 +373,20 @@ interface IdentifierClause {
 
 function identifierClause(table: Table, text: string): IdentifierClause | undefined {
   if (table === 'pet') {
-    if (/\s/.test(text) || text.length < 2) return undefined;
+    if (text.length < 2) return undefined;
+    if (/\s/.test(text)) {
+      // A shelter id typed with a space (`A 2291`), read by its number; other searches with spaces are words.
+      const byNumber = /^\p{L}+\s+\d+$/u.test(text) ? petsByShelterIdNumber(text) : undefined;
+      return (
+        byNumber && {
+          any: byNumber.sql,
+          anyParams: byNumber.params,
+          exact: byNumber.sql,
+          exactParams: byNumber.params,
+          byNumber,
+        }
+      );
+    }
     // The start of a microchip. Chips compare by their key (no spaces or dashes, lower case), as the duplicate check
     // compares them: `985-141` finds 985141000999888 and `900164` finds 900-164-000-123-456. Short or typed in groups,
     // every chip so starting comes from the key's index; otherwise the trigram index finds the chips stored as typed

@@ -6,12 +6,13 @@
  */
 export const CUSTOM_NUMBER_SQL = "ltrim(substr(custom_id, length(rtrim(custom_id, '0123456789')) + 1), '0')";
 
-/** What comes before an id's number, compared without case or dashes (`rar12` and `RAR-12` both read `rar`). */
-export const CUSTOM_PREFIX_SQL = "lower(replace(rtrim(custom_id, '0123456789'), '-', ''))";
+/** What comes before an id's number, compared without case, dashes or spaces (`rar12`, `RAR-12`, `RAR 12`: `rar`). */
+export const CUSTOM_PREFIX_SQL = "lower(replace(replace(rtrim(custom_id, '0123456789'), '-', ''), ' ', ''))";
 
 /**
  * A typed search read as a shelter id by its number: its trailing digits without leading zeros and, when letters come
- * first, what comes before them (without dashes, ASCII letters in lower case, as SQLite's `lower()` folds them).
+ * first, what comes before them (without dashes or spaces, ASCII letters in lower case, as SQLite's `lower()` folds
+ * them).
  * Undefined when it ends in no digits or only zeros.
  */
 export function shelterIdNumber(text: string): { prefix: string; number: string } | undefined {
@@ -20,7 +21,7 @@ export function shelterIdNumber(text: string): { prefix: string; number: string 
   const number = (match[2] as string).replace(/^0+/, '');
   if (number === '') return undefined;
   const prefix = (match[1] as string)
-    .replace(/-/g, '')
+    .replace(/[-\s]/g, '')
     .replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
   return { prefix, number };
 }
