@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Select, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
 import type { DeskError, MirrorPet } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
@@ -64,6 +64,12 @@ export function QuickStatus({ pet, statuses }: { pet: MirrorPet; statuses: reado
             Save status
           </Button>
         </Group>
+        {status === 'adopted' && pet.record.status !== 'adopted' && (
+          <Text size="sm" c="dimmed" mt="xs">
+            This marks the pet adopted without an adopter. To record who adopted it, use “Start an adoption”
+            above, or approve their application under Applications.
+          </Text>
+        )}
         {saved && (
           <SavedLine mt="xs" waiting={!sent}>
             {sent
