@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  ageOn,
   calendarDate,
   fieldDay,
   formatCalendarDate,
@@ -88,6 +89,17 @@ it("follows the language's order of day and month", () => {
   expect(localeDayFirst('en-US')).toBe(false);
   expect(localeDayFirst('en-GB')).toBe(true);
   expect(localeDayFirst('de-DE')).toBe(true);
+});
+
+describe('an age from a birthday', () => {
+  it('counts whole months on the calendar, in any time zone', () => {
+    expect(ageOn('2024-03-15', '2026-11-30')).toEqual({ years: 2, months: 8 });
+    expect(ageOn('2024-03-31', '2026-03-30')).toEqual({ years: 1, months: 11 });
+    expect(ageOn('2024-03-31', '2026-03-31')).toEqual({ years: 2, months: 0 });
+    expect(ageOn('2026-11-30', '2026-11-30')).toEqual({ years: 0, months: 0 });
+    expect(ageOn('2026-12-01', '2026-11-30')).toBeUndefined();
+    expect(ageOn('2026-02-31', '2026-11-30')).toBeUndefined();
+  });
 });
 
 describe('what a date field says of text naming no day', () => {

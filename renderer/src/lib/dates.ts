@@ -206,3 +206,19 @@ function typedDateParts(
   if (/^\d{1,2}$/.test(w2)) return { year: yearOf(w3, today), month: monthNamed(w1), day: Number(w2) };
   return null;
 }
+
+/**
+ * Whole years and months from a birthday (`YYYY-MM-DD`) to `today`, counted on the calendar (a month is reached on
+ * the same day of the month); undefined for a birthday that is no day or is after today.
+ */
+export function ageOn(
+  birthday: string,
+  today: string = localToday(),
+): { years: number; months: number } | undefined {
+  const born = storedDay(birthday);
+  if (!born || born > today) return undefined;
+  const [by, bm, bd] = born.split('-').map(Number) as [number, number, number];
+  const [ty, tm, td] = today.split('-').map(Number) as [number, number, number];
+  const months = (ty - by) * 12 + (tm - bm) - (td < bd ? 1 : 0);
+  return { years: Math.floor(months / 12), months: months % 12 };
+}

@@ -8,7 +8,7 @@ import { useCurrency } from '../bridge/settings';
 import { ApplicationsList } from '../components/applications-list';
 import { RecordBadges } from '../components/record-badges';
 import { formatCustomValue } from '../lib/custom-field-rows';
-import { formatCalendarDate, formatMomentDate } from '../lib/dates';
+import { ageOn, formatCalendarDate, formatMomentDate } from '../lib/dates';
 import { requestOpen } from '../lib/open-record';
 import { formatCoat, formatFee, formatValue, humanize, statusColor } from '../lib/words';
 import { KennelCardButton } from '../print/kennel-card-button';
@@ -36,6 +36,12 @@ function usePaintedOnce(): boolean {
     };
   }, []);
   return painted;
+}
+
+/** The age a birthday gives today, said to come from it, or a dash without one. */
+function ageFromBirthday(birthday: string | null | undefined): string {
+  const age = birthday ? ageOn(birthday) : undefined;
+  return age ? `${age.years} y ${age.months} m, from the birthday` : '—';
 }
 
 /** "not sent yet" beside a field this desk changed and has not sent. */
@@ -172,7 +178,7 @@ function PetDetails({
       'age_years',
       'Age in years / months',
       [record.age_years, record.age_months].every((part) => !part)
-        ? '—'
+        ? ageFromBirthday(record.age_birthday)
         : `${record.age_years ?? '0'} y ${record.age_months ?? '0'} m`,
     ],
     ['age_birthday', 'Birthday', formatCalendarDate(record.age_birthday)],
