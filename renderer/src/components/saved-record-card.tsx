@@ -2,7 +2,7 @@ import { Badge, Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mant
 import { IconCircleCheck, IconClockHour4 } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { useDeskQuery } from '../bridge/hooks';
-import { useReloadOnChange } from '../lib/live-data';
+import { useReloadOnChange, useStandalone } from '../lib/live-data';
 
 /**
  * The confirmation of a record saved on this desk (an intake, a sign-up). It follows the record from its local id
@@ -38,8 +38,12 @@ export function SavedRecordCard({
   const data = record.data;
   const gone = record.error?.code === 'not_found';
   const onServer = data ? !data.pending && data.presence !== 'local' : false;
+  // A standalone desk is the shelter's server itself: its records are the shelter's records.
+  const standalone = useStandalone();
   const line = onServer
-    ? 'It is on the shelter’s server.'
+    ? standalone
+      ? 'It is in the shelter’s records, for every desk that shares them.'
+      : 'It is on the shelter’s server.'
     : gone
       ? 'It was discarded under Sync before it reached the server.'
       : 'Saved on this desk. It is sent to the shelter’s server when the connection allows.';
@@ -59,7 +63,7 @@ export function SavedRecordCard({
         </Group>
         <Group gap="sm" wrap="nowrap">
           <Badge color={onServer ? 'teal' : gone ? 'gray' : 'yellow'} variant="light">
-            {onServer ? 'On the server' : gone ? 'Discarded' : 'Not sent yet'}
+            {onServer ? (standalone ? 'Recorded' : 'On the server') : gone ? 'Discarded' : 'Not sent yet'}
           </Badge>
           {data && (
             <Button variant="light" size="xs" onClick={() => onOpen(data.record.id)}>
