@@ -13,11 +13,19 @@ describe('words people read', () => {
     expect(formatCoat(null)).toBe('—');
   });
 
-  it('offers the known statuses first, then the shelter’s own, each once', () => {
-    const options = statusOptions(['available', 'Meet and greet ready']);
+  it('offers the known statuses and the shelter’s own in one list by label, each once', () => {
+    const options = statusOptions([
+      'available',
+      'Meet and greet ready',
+      'Behavior evaluation',
+      'Meet and greet ready',
+    ]);
     expect(options[0]).toEqual({ value: 'adopted', label: 'Adopted' });
     expect(options.filter((option) => option.value === 'available')).toHaveLength(1);
-    expect(options.at(-1)).toEqual({ value: 'Meet and greet ready', label: 'Meet and greet ready' });
+    expect(options.filter((option) => option.value === 'Meet and greet ready')).toHaveLength(1);
+    const labels = options.map((option) => option.label);
+    expect(labels).toEqual([...labels].sort((a, b) => a.localeCompare(b)));
+    expect(labels.indexOf('Behavior evaluation')).toBeLessThan(labels.indexOf('Deceased'));
   });
 
   it('shows any JSON value on one line', () => {

@@ -35,7 +35,10 @@ export const TEMPERAMENT_OPTIONS = optionsOf(TEMPERAMENTS);
 export function statusOptions(mirrorStatuses: readonly string[] = []): Option[] {
   const known = new Set<string>(KNOWN_PET_STATUSES);
   const extra = mirrorStatuses.filter((status) => !known.has(status));
-  return optionsOf([...KNOWN_PET_STATUSES, ...extra]);
+  // One list in the order of the labels read: a shelter's own status sits among the others, not after them.
+  return optionsOf([...KNOWN_PET_STATUSES, ...new Set(extra)]).sort((a, b) =>
+    a.label.localeCompare(b.label, undefined, { sensitivity: 'base' }),
+  );
 }
 
 /** A colour per pet status group, so the list scans quickly. */
