@@ -224,7 +224,9 @@ if (!app.requestSingleInstanceLock()) {
   });
 
   let closed = false;
-  app.on('before-quit', (event) => {
+  // After every window has closed, not before: a window may refuse to close (a form holding typing, and "Keep
+  // editing" chosen), and then the core must still be there to save it.
+  app.on('will-quit', (event) => {
     if (closed || !host) return;
     // The core closes its databases (WAL checkpointed, nothing cut off) before the app exits.
     event.preventDefault();

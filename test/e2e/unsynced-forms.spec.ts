@@ -190,3 +190,76 @@ test('leaving the screen asks while an edit holds typing (shortcut, address bar)
   await page.reload();
   await expect(intake.getByLabel('Name')).toHaveValue('');
 });
+
+test('Back over an edit holding typing asks, and the history stays as it was whichever answer is given', async ({
+  page,
+  demoDesk,
+}) => {
+  const leave = page.getByRole('dialog', { name: 'Leave this edit without saving?' });
+  await page.goto(`${demoDesk.url}#/people`);
+  await expect(page.getByRole('table', { name: 'Adopters' })).toBeVisible();
+  await page
+    .getByRole('navigation', { name: 'Sections' })
+    .getByRole('link', { name: 'Pets', exact: true })
+    .click();
+  await page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).click();
+  const petDrawer = page.getByRole('dialog', { name: 'Pet details' });
+  await petDrawer.getByRole('button', { name: 'Edit' }).click();
+  const weight = petDrawer.getByRole('form', { name: 'Edit pet' }).getByLabel('Weight');
+  await weight.fill('14.5 kg');
+  const entries = await page.evaluate('history.length');
+
+  await page.evaluate('history.back()');
+  await expect(leave).toBeVisible();
+  await expect(page).toHaveURL(/#\/pets$/);
+  await leave.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(weight).toHaveValue('14.5 kg');
+  await expect(page).toHaveURL(/#\/pets$/);
+  expect(await page.evaluate('history.length')).toBe(entries);
+
+  // Asked again: Back still leads to People, and Forward back to the pets.
+  await page.evaluate('history.back()');
+  await leave.getByRole('button', { name: 'Leave without saving' }).click();
+  await expect(page).toHaveURL(/#\/people$/);
+  await expect(page.getByRole('table', { name: 'Adopters' })).toBeVisible();
+  await page.evaluate('history.forward()');
+  await expect(page).toHaveURL(/#\/pets$/);
+  await expect(page.getByRole('table', { name: 'Pets' })).toBeVisible();
+  await expect(leave).toBeHidden();
+  expect(await page.evaluate('history.length')).toBe(entries);
+});
+
+test('opening another pet from Ctrl+K while an edit holds typing asks, and the other pet opens fresh', async ({
+  page,
+  demoDesk,
+}) => {
+  const leave = page.getByRole('dialog', { name: 'Leave this edit without saving?' });
+  await page.goto(`${demoDesk.url}#/pets`);
+  const rows = page.getByRole('table', { name: 'Pets' }).getByRole('row');
+  const other = ((await rows.nth(3).getAttribute('aria-label')) ?? '').trim();
+  expect(other).not.toBe('');
+  await rows.nth(1).click();
+  const petDrawer = page.getByRole('dialog', { name: 'Pet details' });
+  await petDrawer.getByRole('button', { name: 'Edit' }).click();
+  const edit = petDrawer.getByRole('form', { name: 'Edit pet' });
+  await edit.getByLabel('Weight').fill('14.5 kg');
+
+  const openOther = async () => {
+    await page.keyboard.press('Control+K');
+    await page.getByRole('textbox', { name: 'Search everything' }).fill(other);
+    await page
+      .getByRole('button', { name: new RegExp(other) })
+      .first()
+      .click();
+  };
+  await openOther();
+  await expect(leave).toBeVisible();
+  await leave.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(edit.getByLabel('Weight')).toHaveValue('14.5 kg');
+
+  await openOther();
+  await leave.getByRole('button', { name: 'Leave without saving' }).click();
+  // The other pet, as it is: not an edit form holding the first pet's typing.
+  await expect(petDrawer.getByRole('heading', { level: 2, name: other })).toBeVisible();
+  await expect(edit).toBeHidden();
+});

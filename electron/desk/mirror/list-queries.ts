@@ -185,7 +185,7 @@ export function listPets(db: MirrorDb, query: PetQuery = {}): Page<Pet> {
   );
 }
 
-/** Lists mirrored people (adopters and fosters, effective records) with filters, search, sort and paging. */
+/** Lists mirrored people (effective records, of one type or all) with filters, search, sort and paging. */
 export function listPeople(db: MirrorDb, query: PersonQuery = {}): Page<Person> {
   const composed = composeCommon(db, 'person', query);
   addEquals(composed, 'type', query.type);

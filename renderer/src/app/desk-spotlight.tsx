@@ -5,6 +5,7 @@ import { IconAddressBook, IconPaw, IconSearch } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import { useDeskQuery } from '../bridge/hooks';
+import { unlessTypingHeld } from '../components/leave-guard';
 import { requestOpen } from '../lib/open-record';
 import { humanize } from '../lib/words';
 import { SECTIONS } from './sections';
@@ -105,10 +106,12 @@ export function DeskSpotlight() {
             {petItems.map(({ record }) => (
               <Spotlight.Action
                 key={record.id}
-                onClick={() => {
-                  navigate('/pets');
-                  openFromSearch(() => requestOpen({ kind: 'pet', id: record.id }));
-                }}
+                onClick={() =>
+                  unlessTypingHeld(() => {
+                    navigate('/pets');
+                    openFromSearch(() => requestOpen({ kind: 'pet', id: record.id }));
+                  })
+                }
                 leftSection={<IconPaw size={18} stroke={1.6} />}
                 label={record.name}
                 description={[record.custom_id, humanize(record.species), record.breed.join(', ')]
@@ -124,18 +127,14 @@ export function DeskSpotlight() {
             {personItems.map(({ record }) => (
               <Spotlight.Action
                 key={record.id}
-                onClick={() => {
-                  navigate('/people');
-                  openFromSearch(() =>
-                    requestOpen({
-                      kind: 'person',
-                      id: record.id,
-                      ...((record.type === 'adopter' || record.type === 'foster') && {
-                        personType: record.type,
-                      }),
-                    }),
-                  );
-                }}
+                onClick={() =>
+                  unlessTypingHeld(() => {
+                    navigate('/people');
+                    openFromSearch(() =>
+                      requestOpen({ kind: 'person', id: record.id, personType: record.type }),
+                    );
+                  })
+                }
                 leftSection={<IconAddressBook size={18} stroke={1.6} />}
                 label={record.name}
                 description={[humanize(record.type), record.email, record.phone].filter(Boolean).join(' · ')}

@@ -4,11 +4,11 @@ import { useState } from 'react';
 import { useLocation } from 'wouter';
 import type { DeskProcessEvent, MenuCommand } from '../../../shared/desk-api';
 import { useDesk, useDeskEvent } from '../bridge/hooks';
+import { startIntake } from '../intake/focus-request';
 import { openSpotlight } from './desk-spotlight';
 
 /** The screen a menu command opens (Find opens the desk-wide search, as Ctrl+K does in the page). */
 const COMMAND_PATHS: Partial<Record<MenuCommand, string>> = {
-  'new-intake': '/intake',
   settings: '/settings',
 };
 
@@ -18,12 +18,13 @@ const COMMAND_PATHS: Partial<Record<MenuCommand, string>> = {
  */
 export function DesktopShellEvents() {
   const desk = useDesk();
-  const [, navigate] = useLocation();
+  const [location, navigate] = useLocation();
   const [coreProcess, setCoreProcess] = useState<DeskProcessEvent>();
 
   useDeskEvent('menu-command', ({ command }) => {
     const path = COMMAND_PATHS[command];
-    if (path) navigate(path);
+    if (command === 'new-intake') startIntake(navigate, location);
+    else if (path) navigate(path);
     else if (command === 'print') window.print();
     else if (command === 'sync-now') desk.call('sync.now').catch(() => undefined);
     else if (command === 'find') openSpotlight();

@@ -1,7 +1,7 @@
 import { Group, Kbd, Modal, Stack, Table, Text } from '@mantine/core';
 import { useDisclosure, useHotkeys, useOs } from '@mantine/hooks';
 import { useLocation } from 'wouter';
-import { requestIntakeFocus } from '../intake/focus-request';
+import { startIntake } from '../intake/focus-request';
 import { openSpotlight } from './desk-spotlight';
 
 /** Saves the form being worked on: the one holding the focus, else the last one open on screen (a drawer's). */
@@ -19,12 +19,9 @@ function submitOpenForm(): void {
  */
 export function KeyboardShortcuts() {
   const [opened, { open, close }] = useDisclosure(false);
-  const [, navigate] = useLocation();
+  const [location, navigate] = useLocation();
   const os = useOs();
-  const newIntake = () => {
-    requestIntakeFocus();
-    navigate('/intake');
-  };
+  const newIntake = () => startIntake(navigate, location);
   const mod = os === 'macos' ? '⌘' : 'Ctrl';
   useHotkeys(
     [

@@ -8,6 +8,7 @@ import { useReloadOnChange, useStandalone } from '../lib/live-data';
 import { requestOpen } from '../lib/open-record';
 import { humanize } from '../lib/words';
 import { DeskErrorAlert } from './desk-error-alert';
+import { unlessTypingHeld } from './leave-guard';
 
 const STATUS_COLORS: Record<string, string> = { submitted: 'indigo', approved: 'teal', denied: 'red' };
 const KIND_WORDS: Record<string, string> = { adopter: 'Adoption application', foster: 'Foster application' };
@@ -22,15 +23,17 @@ export function ApplicationsList({ of, id }: { of: 'person' | 'pet'; id: string 
   const [, navigate] = useLocation();
   // A standalone desk is the shelter: it holds every application. A connected one is shown only those it sent.
   const standalone = useStandalone();
-  const openPet = (petId: string) => {
-    navigate('/pets');
-    requestOpen({ kind: 'pet', id: petId });
-  };
-  const openPerson = (application: PersonApplication) => {
-    navigate('/people');
-    const type = application.kind === 'foster' ? 'foster' : 'adopter';
-    requestOpen({ kind: 'person', id: application.personId, personType: type });
-  };
+  const openPet = (petId: string) =>
+    unlessTypingHeld(() => {
+      navigate('/pets');
+      requestOpen({ kind: 'pet', id: petId });
+    });
+  const openPerson = (application: PersonApplication) =>
+    unlessTypingHeld(() => {
+      navigate('/people');
+      const type = application.kind === 'foster' ? 'foster' : 'adopter';
+      requestOpen({ kind: 'person', id: application.personId, personType: type });
+    });
 
   return (
     <Stack gap={6} aria-label="Applications" role="region">

@@ -30,6 +30,12 @@ function watchUnload(): void {
   else window.removeEventListener('beforeunload', askBeforeUnload);
 }
 
+/** Reloads the page without asking about typing: what was typed belongs to records just removed (the demo's). */
+export function reloadDiscardingTyping(): void {
+  window.removeEventListener('beforeunload', askBeforeUnload);
+  window.location.reload();
+}
+
 /** Notes whether typing that outlives its screen (`name`: the intake's draft) is there to be lost by a reload. */
 export function keepTyping(name: string, typed: boolean): void {
   if (typed) keptTyping.add(name);
@@ -43,6 +49,17 @@ export function keepTyping(name: string, typed: boolean): void {
  */
 export function formHoldingTyping(): AskingForm | undefined {
   return holdingTyping.at(-1);
+}
+
+/**
+ * Runs `go` (opening another record, which replaces the form's drawer) at once, or, while a form holds typing, once
+ * staff answer "Leave without saving" to its question.
+ */
+export function unlessTypingHeld(go: () => void): void {
+  const typing = formHoldingTyping();
+  // Each form holding typing is asked in turn (a sign-up and an edit may both be open).
+  if (typing) typing.ask(() => unlessTypingHeld(go));
+  else go();
 }
 
 /**

@@ -1,14 +1,25 @@
+import { unlessTypingHeld } from '../components/leave-guard';
+
+const NAME_FIELD = 'form[aria-label="New pet"] [data-field="name"]';
 let requested = false;
 
 /**
- * Asks the intake screen to put the focus in its first field when it next opens (a new intake started from the
- * keyboard). A module of its own: the keyboard shortcuts load with every screen, the intake screen only when opened.
+ * Starts a new intake (Ctrl/Alt+N, the File menu): the intake screen opens with the focus in its Name field, or, when
+ * it is the screen shown, that field takes the focus. A form holding typing is asked first. A module of its own: the
+ * shortcuts load with every screen, the intake screen only when opened.
  */
-export function requestIntakeFocus(): void {
-  requested = true;
+export function startIntake(navigate: (to: string) => void, shownPath: string): void {
+  if (shownPath === '/intake') {
+    document.querySelector<HTMLInputElement>(NAME_FIELD)?.focus();
+    return;
+  }
+  unlessTypingHeld(() => {
+    requested = true;
+    navigate('/intake');
+  });
 }
 
-/** Whether the focus was asked for since the last call. */
+/** Whether the intake screen, opening now, was started by `startIntake` (asked once). */
 export function takeIntakeFocusRequest(): boolean {
   const was = requested;
   requested = false;

@@ -30,16 +30,21 @@ export function IntakeScreen() {
   const fields = useMetadataQuery('mirror.customFields', { entity: 'pet' });
   const statuses = useMetadataQuery('mirror.pets.statuses');
   // A half-typed intake stays while staff look something up on another screen; an untouched one starts afresh (today).
-  const [blank] = useState(() => emptyPetDraft());
+  const [blank, setBlank] = useState(() => emptyPetDraft());
   const [typedDraft, setDraft] = useRememberedState<PetDraft | null>('intake.draft', null);
   const draft = typedDraft ?? blank;
   const typed = typedDraft !== null && JSON.stringify(typedDraft) !== JSON.stringify(blank);
   // Not undone when the screen goes: the draft stays, and a reload would still lose it.
   useEffect(() => keepTyping('intake', typed), [typed]);
+  /** The next intake starts on today's date, even on a screen left open overnight. */
+  const startAfresh = () => {
+    setDraft(null);
+    setBlank(emptyPetDraft());
+  };
   const [askingClear, setAskingClear] = useState(false);
   const clear = () => {
     setAskingClear(false);
-    setDraft(null);
+    startAfresh();
     reset();
   };
   const write = useOutboxWrite();
@@ -62,7 +67,7 @@ export function IntakeScreen() {
     if (!queued) return;
     setSaved((previous) => [{ id: queued.entityId, name: draft.name.trim() }, ...previous]);
     setJustSaved(queued.entityId);
-    setDraft(null);
+    startAfresh();
     window.scrollTo({ top: 0, behavior: scrollBehavior() });
   }
 

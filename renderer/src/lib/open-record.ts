@@ -11,7 +11,7 @@ export interface OpenRequest {
   kind: RecordKind;
   id: string;
   /** For people: which tab the person is on; for an application, who applies. */
-  personType?: 'adopter' | 'foster';
+  personType?: 'adopter' | 'foster' | 'volunteer' | 'surrender';
 }
 
 let pending: OpenRequest | undefined;

@@ -175,7 +175,7 @@ export function PeopleScreen() {
           </Tabs.Panel>
           {otherKinds.map(({ type, label, icon, count }) => (
             <Tabs.Panel key={type} value={type}>
-              {count === 0 ? (
+              {counts.data && count === 0 ? (
                 <EmptyState icon={icon} title={`No ${label.toLowerCase()} here yet`}>
                   Sign one up with “New {type}” above.
                 </EmptyState>
@@ -194,7 +194,7 @@ export function PeopleScreen() {
         size="lg"
         title={<Text fw={600}>Person details</Text>}
       >
-        {openId !== null && <PersonDetail id={openId} editGuard={editGuard} />}
+        {openId !== null && <PersonDetail key={openId} id={openId} editGuard={editGuard} />}
       </Drawer>
       {editGuard.modal}
       <Drawer

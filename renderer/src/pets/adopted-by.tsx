@@ -1,6 +1,7 @@
 import { Anchor, Text } from '@mantine/core';
 import { useLocation } from 'wouter';
 import { useDeskQuery } from '../bridge/hooks';
+import { unlessTypingHeld } from '../components/leave-guard';
 import { requestOpen } from '../lib/open-record';
 
 /** Who adopted a pet: the person's name, linked to their page, or what is known when the desk does not hold them. */
@@ -9,14 +10,11 @@ export function AdoptedBy({ personId }: { personId: string }) {
   const [, navigate] = useLocation();
   if (person.data) {
     const { record } = person.data;
-    const open = () => {
-      navigate('/people');
-      requestOpen({
-        kind: 'person',
-        id: record.id,
-        personType: record.type === 'foster' ? 'foster' : 'adopter',
+    const open = () =>
+      unlessTypingHeld(() => {
+        navigate('/people');
+        requestOpen({ kind: 'person', id: record.id, personType: record.type });
       });
-    };
     return (
       <Anchor component="button" type="button" size="sm" onClick={open}>
         {record.name}

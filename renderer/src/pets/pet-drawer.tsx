@@ -30,7 +30,7 @@ export function PetDrawer({
         size="xl"
         title={<Text fw={600}>Pet details</Text>}
       >
-        {id !== null && <PetDetail id={id} initial={initial} editGuard={editGuard} />}
+        {id !== null && <PetDetail key={id} id={id} initial={initial} editGuard={editGuard} />}
       </Drawer>
       {editGuard.modal}
     </>

@@ -6,6 +6,7 @@ import type { CustomField } from '../../../shared/contract';
 import type { MirrorPet } from '../../../shared/desk-api';
 import { useCurrency } from '../bridge/settings';
 import { ApplicationsList } from '../components/applications-list';
+import { unlessTypingHeld } from '../components/leave-guard';
 import { RecordBadges } from '../components/record-badges';
 import { formatCustomValue } from '../lib/custom-field-rows';
 import { ageOn, formatCalendarDate, formatMomentDate } from '../lib/dates';
@@ -61,10 +62,12 @@ function StartAdoptionButton({ petId }: { petId: string }) {
     <Button
       variant="light"
       leftSection={<IconHeartHandshake size={16} />}
-      onClick={() => {
-        navigate('/people');
-        requestOpen({ kind: 'application', id: petId, personType: 'adopter' });
-      }}
+      onClick={() =>
+        unlessTypingHeld(() => {
+          navigate('/people');
+          requestOpen({ kind: 'application', id: petId, personType: 'adopter' });
+        })
+      }
     >
       Start an adoption
     </Button>

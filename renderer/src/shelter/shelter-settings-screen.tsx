@@ -12,6 +12,7 @@ import {
 import { useState } from 'react';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
+import { reloadDiscardingTyping } from '../components/leave-guard';
 import { ScreenHeader } from '../components/screen-header';
 import { ContractsPanel } from './contracts-panel';
 import { FeesPanel } from './fees-panel';
@@ -101,7 +102,8 @@ function DemoCard() {
   const action = useAction();
   async function remove() {
     const done = await action.run(() => api.call('shelter.demo.remove'));
-    if (done) window.location.reload();
+    // The demo's records are gone, and with them whatever was typed about them.
+    if (done) reloadDiscardingTyping();
   }
   return (
     <Alert color="grape" variant="light" icon={<IconSparkles />} title="This is the demo shelter">
