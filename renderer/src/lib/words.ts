@@ -31,13 +31,15 @@ export const HEALTH_OPTIONS = optionsOf(HEALTH_VALUES);
 export const COMPATIBILITY_OPTIONS = optionsOf(COMPATIBILITY_VALUES);
 export const TEMPERAMENT_OPTIONS = optionsOf(TEMPERAMENTS);
 
-/** The known statuses plus any custom ones the mirror holds, without repeats, known first. */
+const byLabel = new Intl.Collator(undefined, { sensitivity: 'base' });
+
+/** The known statuses plus any custom ones the mirror holds, without repeats, by label. */
 export function statusOptions(mirrorStatuses: readonly string[] = []): Option[] {
   const known = new Set<string>(KNOWN_PET_STATUSES);
   const extra = mirrorStatuses.filter((status) => !known.has(status));
   // One list in the order of the labels read: a shelter's own status sits among the others, not after them.
   return optionsOf([...KNOWN_PET_STATUSES, ...new Set(extra)]).sort((a, b) =>
-    a.label.localeCompare(b.label, undefined, { sensitivity: 'base' }),
+    byLabel.compare(a.label, b.label),
   );
 }
 
