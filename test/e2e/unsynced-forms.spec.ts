@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { audited } from './axe-audit';
 import { expect, test } from './desk-fixture';
 
@@ -86,6 +87,17 @@ test('a sign-up someone typed into is not thrown away by a stray Escape; an unto
   await expect(page.getByRole('tab', { name: /Fosters/ })).toHaveAttribute('aria-selected', 'true');
 });
 
+/** Opens the first pet of the list in its edit form and types a weight there: an edit holding typing. */
+async function typeIntoFirstPetEdit(page: Page, deskUrl: string) {
+  await page.goto(`${deskUrl}#/pets`);
+  await page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).click();
+  const petDrawer = page.getByRole('dialog', { name: 'Pet details' });
+  await petDrawer.getByRole('button', { name: 'Edit' }).click();
+  const petEdit = petDrawer.getByRole('form', { name: 'Edit pet' });
+  await petEdit.getByLabel('Weight').fill('14.5 kg');
+  return { petDrawer, petEdit };
+}
+
 test('an edit someone typed into asks before it is left, for a pet and for a person; an untouched one closes at once', async ({
   page,
   demoDesk,
@@ -93,12 +105,7 @@ test('an edit someone typed into asks before it is left, for a pet and for a per
   test.setTimeout(120_000);
   const leave = page.getByRole('dialog', { name: 'Leave this edit without saving?' });
 
-  await page.goto(`${demoDesk.url}#/pets`);
-  await page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).click();
-  const petDrawer = page.getByRole('dialog', { name: 'Pet details' });
-  await petDrawer.getByRole('button', { name: 'Edit' }).click();
-  const petEdit = petDrawer.getByRole('form', { name: 'Edit pet' });
-  await petEdit.getByLabel('Weight').fill('14.5 kg');
+  const { petDrawer, petEdit } = await typeIntoFirstPetEdit(page, demoDesk.url);
   await petEdit.getByLabel('Weight').press('Escape');
   await expect(leave).toBeVisible();
   await leave.getByRole('button', { name: 'Keep editing' }).click();
@@ -133,13 +140,8 @@ test('leaving the screen asks while an edit holds typing (shortcut, address bar)
   const leave = page.getByRole('dialog', { name: 'Leave this edit without saving?' });
   const nav = page.getByRole('navigation', { name: 'Sections' });
 
-  await page.goto(`${demoDesk.url}#/pets`);
-  await page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).click();
-  const petDrawer = page.getByRole('dialog', { name: 'Pet details' });
-  await petDrawer.getByRole('button', { name: 'Edit' }).click();
-  const petEdit = petDrawer.getByRole('form', { name: 'Edit pet' });
   // Typed, then at once the new-intake shortcut: the keystroke counts even before the drawer has drawn again.
-  await petEdit.getByLabel('Weight').fill('14.5 kg');
+  const { petDrawer, petEdit } = await typeIntoFirstPetEdit(page, demoDesk.url);
   await page.keyboard.press('Alt+N');
   await expect(leave).toBeVisible();
   await expect(page).toHaveURL(/#\/pets$/);
