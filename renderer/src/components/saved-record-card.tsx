@@ -2,7 +2,7 @@ import { Badge, Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mant
 import { IconCircleCheck, IconClockHour4 } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { useDeskQuery } from '../bridge/hooks';
-import { useReloadOnChange, useStandalone } from '../lib/live-data';
+import { useReloadOnChange } from '../lib/live-data';
 
 /**
  * The confirmation of a record saved on this desk (an intake, a sign-up). It follows the record from its local id
@@ -15,6 +15,7 @@ export function SavedRecordCard({
   title,
   label,
   focused = false,
+  standalone,
   onOpen,
 }: {
   kind: 'pet' | 'person';
@@ -26,6 +27,8 @@ export function SavedRecordCard({
   label: string;
   /** Takes the focus when it appears (the record was just saved): the save button it replaces had it. */
   focused?: boolean;
+  /** This desk runs the shelter (the screen asks once for all its cards): its records are the shelter's records. */
+  standalone: boolean | undefined;
   onOpen(id: string): void;
 }) {
   const card = useRef<HTMLElement>(null);
@@ -38,8 +41,6 @@ export function SavedRecordCard({
   const data = record.data;
   const gone = record.error?.code === 'not_found';
   const onServer = data ? !data.pending && data.presence !== 'local' : false;
-  // A standalone desk is the shelter's server itself: its records are the shelter's records.
-  const standalone = useStandalone();
   const line = onServer
     ? standalone
       ? 'It is in the shelter’s records, for every desk that shares them.'

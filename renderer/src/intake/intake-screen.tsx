@@ -87,6 +87,7 @@ export function IntakeScreen() {
             title={`${pet.name} is recorded`}
             label={`Saved intake ${pet.name}`}
             focused={pet.id === justSaved}
+            standalone={standalone}
             onOpen={setOpenId}
           />
         ))}

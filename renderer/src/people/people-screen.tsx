@@ -109,6 +109,7 @@ export function PeopleScreen() {
             id={person.id}
             title={`${person.name} is signed up${person.withApplication ? ', with an application' : ''}`}
             label={`Signed up ${person.name}`}
+            standalone={standalone}
             onOpen={setOpenId}
           />
         ))}
