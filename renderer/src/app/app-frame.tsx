@@ -15,7 +15,7 @@ import {
   UnstyledButton,
   VisuallyHidden,
 } from '@mantine/core';
-import { useDisclosure, useOs } from '@mantine/hooks';
+import { useDisclosure } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useLocation } from 'wouter';
@@ -26,7 +26,7 @@ import { DemoBadge } from '../shelter/demo-badge';
 import { TlsMovedNotice } from '../sync/tls-moved-notice';
 import { DeskSpotlight, openSpotlight } from './desk-spotlight';
 import { DesktopShellEvents } from './desktop-shell';
-import { KeyboardShortcuts } from './keyboard';
+import { KeyboardShortcuts, useModifierKey } from './keyboard';
 import { NavScroll } from './nav-scroll';
 import { SECTIONS, type Section } from './sections';
 import { ShelterDeskMark } from './shelter-desk-mark';
@@ -38,7 +38,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
   const { settings } = useSettings();
   const info = useDeskQuery('app.info');
   useNetworkChangeHint();
-  const os = useOs();
+  const mod = useModifierKey();
 
   return (
     <AppShell
@@ -77,7 +77,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
             <Button
               variant="default"
               leftSection={<IconSearch size={16} />}
-              rightSection={<Kbd size="xs">{os === 'macos' ? '⌘ K' : 'Ctrl K'}</Kbd>}
+              rightSection={<Kbd size="xs">{`${mod} K`}</Kbd>}
               onClick={openSpotlight}
               visibleFrom="sm"
               c="dimmed"

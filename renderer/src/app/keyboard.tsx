@@ -4,6 +4,14 @@ import { useLocation } from 'wouter';
 import { startIntake } from '../intake/focus-request';
 import { openSpotlight } from './desk-spotlight';
 
+/**
+ * The key that modifies shortcuts here: ⌘ on a Mac, else Ctrl. Read on the first render (the desk never renders on
+ * a server): Mantine's default reads it in a layout effect, which renders the header again before the first frame.
+ */
+export function useModifierKey(): '⌘' | 'Ctrl' {
+  return useOs({ getValueInEffect: false }) === 'macos' ? '⌘' : 'Ctrl';
+}
+
 /** Saves the form being worked on: the one holding the focus, else the last one open on screen (a drawer's). */
 function submitOpenForm(): void {
   const active = document.activeElement;
@@ -20,9 +28,8 @@ function submitOpenForm(): void {
 export function KeyboardShortcuts() {
   const [opened, { open, close }] = useDisclosure(false);
   const [location, navigate] = useLocation();
-  const os = useOs();
+  const mod = useModifierKey();
   const newIntake = () => startIntake(navigate, location);
-  const mod = os === 'macos' ? '⌘' : 'Ctrl';
   useHotkeys(
     [
       ['mod+N', newIntake],

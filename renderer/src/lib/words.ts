@@ -31,16 +31,17 @@ export const HEALTH_OPTIONS = optionsOf(HEALTH_VALUES);
 export const COMPATIBILITY_OPTIONS = optionsOf(COMPATIBILITY_VALUES);
 export const TEMPERAMENT_OPTIONS = optionsOf(TEMPERAMENTS);
 
-const byLabel = new Intl.Collator(undefined, { sensitivity: 'base' });
+/** Made on first use: building a collator loads its language's rules (10-30 ms in Chromium), which no first screen needs. */
+let byLabel: Intl.Collator | undefined;
 
 /** The known statuses plus any custom ones the mirror holds, without repeats, by label. */
 export function statusOptions(mirrorStatuses: readonly string[] = []): Option[] {
   const known = new Set<string>(KNOWN_PET_STATUSES);
   const extra = mirrorStatuses.filter((status) => !known.has(status));
   // One list in the order of the labels read: a shelter's own status sits among the others, not after them.
-  return optionsOf([...KNOWN_PET_STATUSES, ...new Set(extra)]).sort((a, b) =>
-    byLabel.compare(a.label, b.label),
-  );
+  byLabel ??= new Intl.Collator(undefined, { sensitivity: 'base' });
+  const { compare } = byLabel;
+  return optionsOf([...KNOWN_PET_STATUSES, ...new Set(extra)]).sort((a, b) => compare(a.label, b.label));
 }
 
 /** A colour per pet status group, so the list scans quickly. */
