@@ -14,6 +14,7 @@ export function RecordBadges({
   needsAttention: boolean;
   presence?: string;
 }) {
+  if (!needsAttention && !pending && presence !== 'removed') return null;
   return (
     <Group gap={4} wrap="nowrap">
       {needsAttention && (
