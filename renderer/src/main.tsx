@@ -2,20 +2,22 @@ import '@mantine/core/styles.css';
 import '@mantine/spotlight/styles.css';
 import '@mantine/dates/styles.css';
 import './app/app.css';
+// Before the app's own modules: see first-list-page.
+import './pets/first-list-page';
 import { MantineProvider } from '@mantine/core';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { cssVariablesResolver, theme } from './app/theme';
-import { callEarly } from './bridge/early-calls';
-import { FIRST_PET_FILTERS, petListQuery } from './pets/pet-list-query';
-import { LIST_PAGE_SIZE } from './pets/use-list-pages';
+import { earlyCallsSettled } from './bridge/early-calls';
 
-// A new tab on the Pets list asks for its first rows now, while React and the screen start (see early-calls).
-if (window.location.hash === '#/pets') {
-  callEarly('mirror.pets.list', { ...petListQuery(FIRST_PET_FILTERS), limit: LIST_PAGE_SIZE, offset: 0 });
-}
+/**
+ * How long the first render waits for the early calls' answers: the desk usually answers while the modules load, and
+ * a first frame with the list's rows saves the list a second render; a slow desk does not hold the screen up longer.
+ */
+const EARLY_ANSWER_WAIT_MS = 60;
 
+await earlyCallsSettled(EARLY_ANSWER_WAIT_MS);
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 

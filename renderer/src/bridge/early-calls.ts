@@ -5,7 +5,12 @@ import { desk } from './desk';
  * Calls made before React has mounted (a new tab's first list page), kept for the first component that asks the
  * same question, so the desk answers while the page is still starting instead of after it.
  */
-const early = new Map<string, Promise<unknown>>();
+interface EarlyCall {
+  pending: Promise<unknown>;
+  /** Set once the desk has answered. */
+  answer?: { value: unknown };
+}
+const early = new Map<string, EarlyCall>();
 
 function keyOf(method: string, input: unknown): string {
   const fields =
@@ -16,9 +21,40 @@ function keyOf(method: string, input: unknown): string {
 export function callEarly<M extends DeskMethodName>(method: M, input: DeskInput<M>): void {
   const call = desk.call as (name: M, value: DeskInput<M>) => Promise<DeskOutput<M>>;
   const pending = call(method, input);
+  const entry: EarlyCall = { pending };
   // A failure is the asking component's to show; until one asks, it is not unhandled.
-  pending.catch(() => undefined);
-  early.set(keyOf(method, input), pending);
+  pending.then(
+    (value) => {
+      entry.answer = { value };
+    },
+    () => undefined,
+  );
+  early.set(keyOf(method, input), entry);
+}
+
+/** Resolves once every early call has been answered (or has failed), or after `ms`, whichever comes first. */
+export function earlyCallsSettled(ms: number): Promise<void> {
+  const calls = [...early.values()].map((entry) => entry.pending);
+  if (calls.length === 0) return Promise.resolve();
+  return Promise.race([
+    Promise.allSettled(calls).then(() => undefined),
+    new Promise<void>((resolve) => setTimeout(resolve, ms)),
+  ]);
+}
+
+/**
+ * The answer of an early call with this method and input (any key order) if it has come, for a component's first
+ * render; once. Undefined while it is still on its way (`takeEarly` then gives the call itself).
+ */
+export function takeEarlyAnswer<M extends DeskMethodName>(
+  method: M,
+  input: DeskInput<M>,
+): DeskOutput<M> | undefined {
+  const key = keyOf(method, input);
+  const answer = early.get(key)?.answer;
+  if (!answer) return undefined;
+  early.delete(key);
+  return answer.value as DeskOutput<M>;
 }
 
 /** The answer of an early call with this method and input (any key order), once: later calls ask the desk. */
@@ -27,7 +63,7 @@ export function takeEarly<M extends DeskMethodName>(
   input: DeskInput<M>,
 ): Promise<DeskOutput<M>> | undefined {
   const key = keyOf(method, input);
-  const pending = early.get(key) as Promise<DeskOutput<M>> | undefined;
+  const pending = early.get(key)?.pending as Promise<DeskOutput<M>> | undefined;
   early.delete(key);
   return pending;
 }

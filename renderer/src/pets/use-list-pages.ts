@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { DeskError, DeskInput, DeskOutput } from '../../../shared/desk-api';
 import { DeskCallError } from '../../../shared/desk-api';
-import { takeEarly } from '../bridge/early-calls';
+import { takeEarly, takeEarlyAnswer } from '../bridge/early-calls';
 import { useDesk } from '../bridge/hooks';
 
 type ListMethod = 'mirror.pets.list' | 'mirror.people.list';
@@ -34,13 +34,22 @@ export interface ListPages<T> {
 export function useListPages<M extends ListMethod>(method: M, query: Query<M>): ListPages<Item<M>> {
   const api = useDesk();
   const key = JSON.stringify(query);
+  // The first page a new tab's screen shows may have been answered already, before React started (early-calls).
+  const [answered] = useState(() =>
+    takeEarlyAnswer(method, { ...query, limit: LIST_PAGE_SIZE, offset: 0 } as DeskInput<M>),
+  );
   const [state, setState] = useState<{
     key: string;
     total?: number;
     pages: ReadonlyMap<number, Item<M>[]>;
     error?: DeskError;
     loading: boolean;
-  }>({ key, pages: new Map(), loading: true });
+  }>(() =>
+    answered
+      ? { key, total: answered.total, pages: new Map([[0, answered.items as Item<M>[]]]), loading: false }
+      : { key, pages: new Map(), loading: true },
+  );
+  const answeredKey = useRef(answered ? key : undefined);
   const inFlight = useRef(new Set<string>());
   const current = useRef(key);
   current.current = key;
@@ -84,6 +93,10 @@ export function useListPages<M extends ListMethod>(method: M, query: Query<M>): 
   );
 
   useEffect(() => {
+    if (answeredKey.current === key) {
+      answeredKey.current = undefined;
+      return;
+    }
     setState((previous) => ({ ...previous, loading: true }));
     fetchPage(0, key, true);
   }, [key, fetchPage]);
