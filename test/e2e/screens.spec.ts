@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './desk-fixture';
+import { expect, startDesk, test } from './desk-fixture';
 import { choose, connect, shoot } from './helpers';
 
 interface ApiPet {
@@ -381,4 +381,55 @@ test('a change is discarded only once the person confirms; the desk then says so
   await expect(page.getByText('Nothing waiting: no change made on this desk is left to send.')).toBeVisible();
   const onDesk = (await deskCall(page, 'mirror.pets.get', { id: target.id })) as { record: ApiPet };
   expect(onDesk.record.status).toBe(target.status);
+});
+
+test('an available pet off the public list: intake and the quick status say adopters cannot see it, and one tick lists it', async ({
+  page,
+  dataDir,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const desk = await startDesk(dataDir, ['--standalone', '--demo']);
+  try {
+    await page.goto(`${desk.url}#/intake`);
+    const form = page.getByRole('form', { name: 'New pet' });
+    await form.getByLabel('Name').fill('Quiet Quincy');
+    for (const [label, option] of Object.entries({
+      Species: 'Dog',
+      Age: 'Adult',
+      Sex: 'Male',
+      Size: 'Medium',
+      Health: 'Good',
+      Status: 'Available',
+    })) {
+      await choose(page, form, label, option);
+    }
+    const hint = form.getByText('Adopters and your website see an available pet only when');
+    await expect(hint).toBeVisible();
+    await form.getByLabel('Show on the public list').check();
+    await expect(hint).toHaveCount(0);
+    await form.getByLabel('Show on the public list').uncheck();
+    await expect(hint).toBeVisible();
+    await shoot(page, testInfo, 'intake-available-not-public', false);
+    await form.getByRole('button', { name: 'Save intake' }).click();
+    await page
+      .getByRole('article', { name: 'Saved intake Quiet Quincy' })
+      .getByRole('button', { name: 'Open' })
+      .click();
+
+    const drawer = page.getByRole('dialog');
+    const fields = drawer.getByRole('table', { name: 'Pet fields' });
+    await expect(fields.getByRole('row', { name: /On the public list/ })).toContainText('No');
+    const statusForm = drawer.getByRole('form', { name: 'Change status' });
+    const save = statusForm.getByRole('button', { name: 'Save status' });
+    await expect(save).toBeDisabled();
+    await statusForm.getByLabel('Also show it on the public list').check();
+    await shoot(page, testInfo, 'quick-status-list-publicly', false);
+    await save.click();
+    await expect(statusForm.getByRole('status')).toContainText(/Saved on this desk|Saved and sent/);
+    await expect(fields.getByRole('row', { name: /On the public list/ })).toContainText('Yes');
+    // Listed now: the offer is gone.
+    await expect(statusForm.getByLabel('Also show it on the public list')).toHaveCount(0);
+  } finally {
+    await desk.stop();
+  }
 });

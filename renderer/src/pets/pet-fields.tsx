@@ -1,4 +1,14 @@
-import { Divider, MultiSelect, Select, SimpleGrid, Stack, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Divider,
+  MultiSelect,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import type { CustomField } from '../../../shared/contract';
 import { CalendarDateInput } from '../components/calendar-date-input';
 import { CheckboxRow } from '../components/checkbox-row';
@@ -108,6 +118,11 @@ export function PetFields({
           checked={draft}
           onChange={set}
         />
+        {draft.status === 'available' && !draft.show_public && (
+          <Text size="sm" c="dimmed">
+            Adopters and your website see an available pet only when “Show on the public list” is ticked.
+          </Text>
+        )}
       </Stack>
       <Divider />
       <Stack gap="sm">

@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
 import type { DeskError, MirrorPet } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
@@ -18,7 +18,11 @@ export function QuickStatus({ pet, statuses }: { pet: MirrorPet; statuses: reado
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<DeskError>();
   const [saved, setSaved] = useState<Record<string, unknown>>();
+  // An available pet off the public list is one adopters cannot find: the form offers to list it in the same save.
+  const [publish, setPublish] = useState(false);
   useEffect(() => setStatus(pet.record.status), [pet.record.status]);
+  const offersPublishing = status === 'available' && !pet.record.show_public;
+  const publishing = offersPublishing && publish;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -28,8 +32,10 @@ export function QuickStatus({ pet, statuses }: { pet: MirrorPet; statuses: reado
     try {
       const fields: Record<string, unknown> = { status };
       if (notes.trim()) fields.status_change_notes = notes.trim();
+      if (publishing) fields.show_public = true;
       await api.call('outbox.updatePet', { id: pet.record.id, fields, force: true });
       setNotes('');
+      setPublish(false);
       setSaved(fields);
     } catch (caught) {
       setError(toDeskError(caught));
@@ -60,7 +66,11 @@ export function QuickStatus({ pet, statuses }: { pet: MirrorPet; statuses: reado
             onChange={(event) => setNotes(event.currentTarget.value)}
             style={{ flex: 1, minWidth: 180 }}
           />
-          <Button type="submit" loading={saving} disabled={status === pet.record.status && !notes.trim()}>
+          <Button
+            type="submit"
+            loading={saving}
+            disabled={status === pet.record.status && !notes.trim() && !publishing}
+          >
             Save status
           </Button>
         </Group>
@@ -69,6 +79,15 @@ export function QuickStatus({ pet, statuses }: { pet: MirrorPet; statuses: reado
             This marks the pet adopted without an adopter. To record who adopted it, use “Start an adoption”
             above, or approve their application under Applications.
           </Text>
+        )}
+        {offersPublishing && (
+          <Checkbox
+            mt="sm"
+            label="Also show it on the public list"
+            description="Adopters and your website see an available pet only when it is on the public list."
+            checked={publish}
+            onChange={(event) => setPublish(event.currentTarget.checked)}
+          />
         )}
         {saved && (
           <SavedLine mt="xs" waiting={!sent}>
