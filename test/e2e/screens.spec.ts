@@ -383,7 +383,7 @@ test('a change is discarded only once the person confirms; the desk then says so
   expect(onDesk.record.status).toBe(target.status);
 });
 
-test('an available pet off the public list: intake and the quick status say adopters cannot see it, and one tick lists it', async ({
+test('standalone: an available pet off the public list is offered to be listed, and Sync speaks of the desk’s own records', async ({
   page,
   dataDir,
 }, testInfo) => {
@@ -429,6 +429,15 @@ test('an available pet off the public list: intake and the quick status say adop
     await expect(fields.getByRole('row', { name: /On the public list/ })).toContainText('Yes');
     // Listed now: the offer is gone.
     await expect(statusForm.getByLabel('Also show it on the public list')).toHaveCount(0);
+    await page.keyboard.press('Escape');
+
+    // This desk is the shelter's server: Sync speaks of its records, with no server to sync with or to check.
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Sync' }).click();
+    await expect(page.getByRole('heading', { name: 'All recorded' })).toBeVisible();
+    await expect(page.getByText('Kept on this desk')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sync now' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Run the full check' })).toHaveCount(0);
+    await shoot(page, testInfo, 'sync-standalone');
   } finally {
     await desk.stop();
   }

@@ -18,24 +18,35 @@ import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
 import { describeWhen, lookOf } from '../components/status-presentation';
 import { toDeskError } from '../lib/desk-error';
+import { useStandalone } from '../lib/live-data';
 import { FullCheckCard } from './full-check-card';
 import { OutboxPanel } from './outbox-panel';
 
 export function SyncScreen() {
   const { status, error } = useDeskStatus();
+  // A standalone desk is the shelter's server: it syncs with nobody, so it has no server to check or to sync now.
+  const standalone = useStandalone() === true;
   const connected = status !== undefined && status.state !== 'not-connected';
   return (
     <>
       <ScreenHeader
         title="Sync"
-        description="How this desk stays in step with your shelter. Work never waits for the network: changes are kept here and sent when the connection allows."
-        actions={connected ? <SyncNowButton busy={status.state === 'syncing'} /> : undefined}
+        description={
+          standalone
+            ? 'This desk is your shelter’s server: the records are kept here, and desks on your network sync to it. A change made here is in the records at once.'
+            : 'How this desk stays in step with your shelter. Work never waits for the network: changes are kept here and sent when the connection allows.'
+        }
+        actions={connected && !standalone ? <SyncNowButton busy={status.state === 'syncing'} /> : undefined}
       />
       <Stack gap="lg">
         {error && <DeskErrorAlert error={error} title="The desk did not answer" />}
-        {status ? <StatusCard status={status} /> : !error && <Loader aria-label="Loading sync status" />}
+        {status ? (
+          <StatusCard status={status} standalone={standalone} />
+        ) : (
+          !error && <Loader aria-label="Loading sync status" />
+        )}
         <OutboxPanel />
-        <FullCheckCard connected={connected} />
+        {!standalone && <FullCheckCard connected={connected} />}
         {!connected && <SetupCards />}
       </Stack>
     </>
@@ -114,8 +125,15 @@ function SetupCards() {
   );
 }
 
-function StatusCard({ status }: { status: DeskStatus }) {
-  const look = lookOf(status);
+/** How a standalone desk's own records stand, in its words: no server, no sync, only changes recorded or not. */
+const STANDALONE_IDLE = {
+  label: 'All recorded',
+  advice: 'Every change made on this desk is in the shelter’s records.',
+};
+
+function StatusCard({ status, standalone }: { status: DeskStatus; standalone: boolean }) {
+  const look =
+    standalone && status.state === 'idle' ? { ...lookOf(status), ...STANDALONE_IDLE } : lookOf(status);
   const Icon = look.icon;
   const progress = status.progress;
   return (
@@ -149,12 +167,20 @@ function StatusCard({ status }: { status: DeskStatus }) {
           )}
         </Stack>
       </Group>
-      <SimpleGrid cols={{ base: 2, sm: 4 }} mt="lg" spacing="md">
-        <Fact label="Server" value={status.remote ?? 'None yet'} />
-        <Fact label="Last synced" value={describeWhen(status.lastSyncedAt)} />
-        <Fact label="Waiting to send" value={String(status.pending)} />
-        <Fact label="Needs a look" value={String(status.needsAttention)} />
-      </SimpleGrid>
+      {standalone ? (
+        <SimpleGrid cols={{ base: 2, sm: 3 }} mt="lg" spacing="md">
+          <Fact label="Shelter records" value="Kept on this desk" />
+          <Fact label="Waiting to be recorded" value={String(status.pending)} />
+          <Fact label="Needs a look" value={String(status.needsAttention)} />
+        </SimpleGrid>
+      ) : (
+        <SimpleGrid cols={{ base: 2, sm: 4 }} mt="lg" spacing="md">
+          <Fact label="Server" value={status.remote ?? 'None yet'} />
+          <Fact label="Last synced" value={describeWhen(status.lastSyncedAt)} />
+          <Fact label="Waiting to send" value={String(status.pending)} />
+          <Fact label="Needs a look" value={String(status.needsAttention)} />
+        </SimpleGrid>
+      )}
       {status.error && (
         <Stack mt="md">
           <DeskErrorAlert error={status.error} title="Last sync failed" />
