@@ -6,7 +6,6 @@ import {
   Modal,
   Paper,
   SegmentedControl,
-  Select,
   Stack,
   Text,
   TextInput,
@@ -15,6 +14,7 @@ import {
 import { useState } from 'react';
 import { MAX_APPLICATION_PETS, PERSON_CREATE_STATUSES } from '../../../shared/contract';
 import { useDesk } from '../bridge/hooks';
+import { ChoiceSelect } from '../components/choice-select';
 import { CustomFieldInputs } from '../components/custom-field-inputs';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { DuplicateWarnings } from '../components/duplicate-warnings';
@@ -136,7 +136,7 @@ export function PersonForm({
           fullWidth
         />
         <ContactFields values={draft} errors={errors} onChange={set}>
-          <Select
+          <ChoiceSelect
             label="Status"
             data={optionsOf(PERSON_CREATE_STATUSES)}
             value={draft.status}

@@ -12,6 +12,7 @@ import {
 import type { CustomField } from '../../../shared/contract';
 import { CalendarDateInput } from '../components/calendar-date-input';
 import { CheckboxRow } from '../components/checkbox-row';
+import { ChoiceSelect } from '../components/choice-select';
 import { CustomFieldInputs } from '../components/custom-field-inputs';
 import type { FieldMessages } from '../lib/form-messages';
 import {
@@ -68,22 +69,26 @@ export function PetFields({
     key: 'species' | 'age_category' | 'sex' | 'size' | 'health' | 'status',
     label: string,
     data: { value: string; label: string }[],
-  ) => (
-    <Select
-      label={label}
-      withAsterisk
-      aria-required
-      data={data}
-      value={draft[key] || null}
-      onChange={(value) => set(key, value ?? '')}
-      error={errors[key]}
-      data-field={key}
-      placeholder="Choose…"
-      searchable={data.length > 8}
-      allowDeselect={false}
-      comboboxProps={{ withinPortal: true }}
-    />
-  );
+  ) => {
+    const common = {
+      label,
+      withAsterisk: true,
+      'aria-required': true,
+      value: draft[key] || null,
+      onChange: (value: string | null) => set(key, value ?? ''),
+      error: errors[key],
+      'data-field': key,
+      placeholder: 'Choose…',
+      allowDeselect: false,
+      comboboxProps: { withinPortal: true },
+    } as const;
+    // A short list is chosen by its first letters, a long one (statuses) by typing a word into it.
+    return data.length > 8 ? (
+      <Select {...common} data={data} searchable />
+    ) : (
+      <ChoiceSelect {...common} data={data} />
+    );
+  };
   const cols = compact ? { base: 1, sm: 2 } : { base: 1, sm: 2, md: 3 };
 
   return (

@@ -2,6 +2,7 @@ import { SegmentedControl, Select, Switch, UnstyledButton } from '@mantine/core'
 import { IconSortAscending, IconSortDescending } from '@tabler/icons-react';
 import { memo } from 'react';
 import type { Presence } from '../../../shared/desk-api';
+import { ChoiceSelect } from '../components/choice-select';
 import { humanize, SPECIES_OPTIONS } from '../lib/words';
 
 /**
@@ -53,7 +54,7 @@ export const PetFilterSelects = memo(function PetFilterSelects({
 }) {
   return (
     <>
-      <Select
+      <ChoiceSelect
         label="Species"
         placeholder="All species"
         data={SPECIES_OPTIONS}
@@ -72,7 +73,7 @@ export const PetFilterSelects = memo(function PetFilterSelects({
         searchable
         w={190}
       />
-      <Select
+      <ChoiceSelect
         label="Sort by"
         data={SORTS.map((each) => ({ value: each.value, label: each.label }))}
         value={sort}

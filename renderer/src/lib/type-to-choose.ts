@@ -1,0 +1,60 @@
+import { type KeyboardEvent, useRef } from 'react';
+
+/** Letters typed within this long of each other make one word, as in the browser's own select. */
+const TYPING_PAUSE_MS = 800;
+
+interface Choice {
+  value: string;
+  label: string;
+}
+
+/**
+ * The option that letters typed on a closed list choose, the way a native select does: the first option whose label
+ * starts with the word typed; one letter typed again and again steps through the options starting with it. Undefined
+ * when no option matches (the choice stays).
+ */
+export function optionByTyping(
+  options: readonly Choice[],
+  current: string | null,
+  typed: string,
+): string | undefined {
+  const word = typed.toLocaleLowerCase();
+  const startsWith = (prefix: string) => (option: Choice) =>
+    option.label.toLocaleLowerCase().startsWith(prefix);
+  const first = word[0];
+  if (first === undefined) return undefined;
+  if ([...word].every((letter) => letter === first)) {
+    const exact = word.length > 1 ? options.find(startsWith(word)) : undefined;
+    if (exact) return exact.value;
+    const matching = options.filter(startsWith(first));
+    if (matching.length === 0) return undefined;
+    const at = matching.findIndex((option) => option.value === current);
+    // The first press chooses the first match (or the one after the current choice); each press the next one.
+    return matching[(at + 1) % matching.length]?.value;
+  }
+  return options.find(startsWith(word))?.value;
+}
+
+/**
+ * A key handler for a select that cannot be typed in (Mantine's Select without `searchable`): letters choose an
+ * option as in a native select, so an intake can be filled from the keyboard without opening each list.
+ */
+export function useTypeToChoose(
+  options: readonly Choice[],
+  current: string | null,
+  choose: (value: string) => void,
+): (event: KeyboardEvent<HTMLInputElement>) => void {
+  const typed = useRef({ word: '', at: 0 });
+  return (event) => {
+    if (event.key.length !== 1 || event.ctrlKey || event.metaKey || event.altKey) return;
+    const now = event.timeStamp;
+    const word = (now - typed.current.at > TYPING_PAUSE_MS ? '' : typed.current.word) + event.key;
+    // A space alone opens the list (Mantine); within a word it is part of a label ("Not public").
+    if (word === ' ') return;
+    typed.current = { word, at: now };
+    const next = optionByTyping(options, current, word);
+    if (next === undefined) return;
+    event.preventDefault();
+    if (next !== current) choose(next);
+  };
+}
