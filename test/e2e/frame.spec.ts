@@ -86,13 +86,23 @@ test('settings show the desk and persist in its data folder across restarts', as
   }
 });
 
-test('a settings change in one tab reaches another tab live', async ({ page, context, desk }) => {
-  await page.goto(desk.url);
+test('a settings change in one tab reaches another tab live, and leaves what that tab is typing alone', async ({
+  page,
+  context,
+  desk,
+}) => {
+  await page.goto(`${desk.url}#/settings`);
+  // Typed here, not saved yet, when another tab saves another setting.
+  const deskName = page.getByRole('textbox', { name: 'This desk’s name' });
+  await deskName.fill('Front desk');
   const other = await context.newPage();
   await other.goto(`${desk.url}#/settings`);
   await other.getByRole('textbox', { name: 'Shelter name' }).fill('Second Chance Paws');
   await other.getByRole('button', { name: 'Save shelter name' }).click();
   await expect(page.getByRole('banner')).toContainText('Second Chance Paws');
+  await expect(page.getByRole('textbox', { name: 'Shelter name' })).toHaveValue('Second Chance Paws');
+  await expect(deskName).toHaveValue('Front desk');
+  await expect(page.getByRole('button', { name: 'Save desk name' })).toBeEnabled();
 });
 
 test('Ctrl+C stops the desk cleanly', async ({ dataDir }) => {
