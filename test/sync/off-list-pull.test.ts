@@ -8,6 +8,8 @@ import {
   OFF_LIST_FETCHES_PER_HOUR,
   OFF_LIST_FETCHES_PER_RUN,
   OFF_LIST_RECORD_REQUESTS_PER_HOUR,
+  OFF_LIST_RECORD_REQUESTS_PER_RUN,
+  requestBudget,
 } from '../../electron/desk/sync/off-list-pull';
 import { type RunningApiServer, startApiServer } from '../../electron/server';
 import { petSchema } from '../../shared/contract';
@@ -84,6 +86,32 @@ afterAll(async () => {
   for (const opened of mirrors) await opened.close();
   await server.close();
   folder.remove();
+});
+
+describe('the request budget of the pets off the list', () => {
+  it('gives a run its own cap, less what the hour has used, and a new hour afresh', async () => {
+    const desk = await mirror('budget-desk');
+    const key = 'off-list:record-requests';
+    const perRun = OFF_LIST_RECORD_REQUESTS_PER_RUN;
+    const perHour = OFF_LIST_RECORD_REQUESTS_PER_HOUR;
+    // A fresh hour: a run may make its cap, 50 requests (5,000 pets), not the hour's 400.
+    const first = requestBudget(desk.db, key, perRun, perHour);
+    expect(first.allowed).toBe(perRun);
+    first.spend(perRun);
+    expect(requestBudget(desk.db, key, perRun, perHour).allowed).toBe(perRun);
+    // Near the hour's end of it, only what is left.
+    const used = (count: number, minutesAgo = 1) =>
+      desk.db.transaction(() =>
+        writeSyncState(desk.db, key, { windowStart: Date.now() - minutesAgo * 60_000, used: count }),
+      )();
+    used(perHour - 12);
+    expect(requestBudget(desk.db, key, perRun, perHour).allowed).toBe(12);
+    used(perHour);
+    expect(requestBudget(desk.db, key, perRun, perHour).allowed).toBe(0);
+    // An hour later the window starts again.
+    used(perHour, 61);
+    expect(requestBudget(desk.db, key, perRun, perHour).allowed).toBe(perRun);
+  });
 });
 
 describe('pets off the public list from a server that lists them (off-list-pets)', () => {

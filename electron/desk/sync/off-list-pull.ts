@@ -81,7 +81,7 @@ export function offListCovers(db: MirrorDb, client: ApiClient): boolean {
 }
 
 /** How many requests this run may make under the budget kept at `key`, and a function that notes how many it did. */
-function budget(
+export function requestBudget(
   db: MirrorDb,
   key: string,
   perRun: number,
@@ -200,7 +200,7 @@ async function fetchById(
   { db, client, pets, signal, result }: OffListRun,
   ids: readonly string[],
 ): Promise<void> {
-  const allowance = budget(db, BUDGET_KEY, OFF_LIST_FETCHES_PER_RUN, OFF_LIST_FETCHES_PER_HOUR);
+  const allowance = requestBudget(db, BUDGET_KEY, OFF_LIST_FETCHES_PER_RUN, OFF_LIST_FETCHES_PER_HOUR);
   const now = ids.slice(0, allowance.allowed);
   result.deferred += ids.length - now.length;
   const requestsBefore = result.requests;
@@ -222,7 +222,7 @@ async function fetchWhole(
   ids: readonly string[],
 ): Promise<{ byId: string[]; leftOut: boolean }> {
   const { db, client, signal, result } = run;
-  const allowance = budget(
+  const allowance = requestBudget(
     db,
     RECORDS_BUDGET_KEY,
     OFF_LIST_RECORD_REQUESTS_PER_RUN,
