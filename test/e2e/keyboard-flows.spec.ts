@@ -87,6 +87,15 @@ test('keyboard only: an intake with the date chosen on the calendar, then its dr
   await page.waitForTimeout(900);
   await page.keyboard.type('f');
   await expect(sex).toHaveValue('Female');
+  // With the list open, its arrows and Enter choose: a letter typed there does not slip in under Enter.
+  await page.keyboard.press('ArrowDown');
+  await expect(sex).toHaveAttribute('aria-expanded', 'true');
+  await page.waitForTimeout(900);
+  await page.keyboard.type('m');
+  await expect(sex).toHaveValue('Female');
+  await page.keyboard.press('Enter');
+  await expect(sex).toHaveValue('Female');
+  await expect(sex).toHaveAttribute('aria-expanded', 'false');
   await pick(page, form.getByRole('combobox', { name: 'Size' }), 'Small');
   await pick(page, form.getByRole('combobox', { name: 'Health' }), 'Good');
 

@@ -44,17 +44,14 @@ export function earlyCallsSettled(ms: number): Promise<void> {
 
 /**
  * The answer of an early call with this method and input (any key order) if it has come, for a component's first
- * render; once. Undefined while it is still on its way (`takeEarly` then gives the call itself).
+ * render. Read without taking it (a render must not change anything): the component takes it with `takeEarly` once
+ * mounted. Undefined while the call is still on its way.
  */
-export function takeEarlyAnswer<M extends DeskMethodName>(
+export function peekEarlyAnswer<M extends DeskMethodName>(
   method: M,
   input: DeskInput<M>,
 ): DeskOutput<M> | undefined {
-  const key = keyOf(method, input);
-  const answer = early.get(key)?.answer;
-  if (!answer) return undefined;
-  early.delete(key);
-  return answer.value as DeskOutput<M>;
+  return early.get(keyOf(method, input))?.answer?.value as DeskOutput<M> | undefined;
 }
 
 /** The answer of an early call with this method and input (any key order), once: later calls ask the desk. */

@@ -1,12 +1,8 @@
 import { type KeyboardEvent, useRef } from 'react';
+import type { Option } from './words';
 
 /** Letters typed within this long of each other make one word, as in the browser's own select. */
 const TYPING_PAUSE_MS = 800;
-
-interface Choice {
-  value: string;
-  label: string;
-}
 
 /**
  * The option that letters typed on a closed list choose, the way a native select does: the first option whose label
@@ -14,12 +10,12 @@ interface Choice {
  * when no option matches (the choice stays).
  */
 export function optionByTyping(
-  options: readonly Choice[],
+  options: readonly Option[],
   current: string | null,
   typed: string,
 ): string | undefined {
   const word = typed.toLocaleLowerCase();
-  const startsWith = (prefix: string) => (option: Choice) =>
+  const startsWith = (prefix: string) => (option: Option) =>
     option.label.toLocaleLowerCase().startsWith(prefix);
   const first = word[0];
   if (first === undefined) return undefined;
@@ -36,21 +32,22 @@ export function optionByTyping(
 }
 
 /**
- * A key handler for a select that cannot be typed in (Mantine's Select without `searchable`): letters choose an
- * option as in a native select, so an intake can be filled from the keyboard without opening each list.
+ * A key handler for a closed select that cannot be typed in (Mantine's Select without `searchable`): letters choose
+ * an option as in a native select, so an intake can be filled from the keyboard without opening each list.
  */
 export function useTypeToChoose(
-  options: readonly Choice[],
+  options: readonly Option[],
   current: string | null,
   choose: (value: string) => void,
 ): (event: KeyboardEvent<HTMLInputElement>) => void {
   const typed = useRef({ word: '', at: 0 });
   return (event) => {
     if (event.key.length !== 1 || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.nativeEvent.isComposing) return;
+    // Space opens and closes Mantine's list, so it is never part of a word typed here.
+    if (event.key === ' ') return;
     const now = event.timeStamp;
     const word = (now - typed.current.at > TYPING_PAUSE_MS ? '' : typed.current.word) + event.key;
-    // A space alone opens the list (Mantine); within a word it is part of a label ("Not public").
-    if (word === ' ') return;
     typed.current = { word, at: now };
     const next = optionByTyping(options, current, word);
     if (next === undefined) return;

@@ -31,7 +31,7 @@ export const HEALTH_OPTIONS = optionsOf(HEALTH_VALUES);
 export const COMPATIBILITY_OPTIONS = optionsOf(COMPATIBILITY_VALUES);
 export const TEMPERAMENT_OPTIONS = optionsOf(TEMPERAMENTS);
 
-/** Made on first use: building a collator loads its language's rules (10-30 ms in Chromium), which no first screen needs. */
+/** Made on first use: building a collator loads its language's rules (10-30 ms in Chromium), which the Pets list does not need. */
 let byLabel: Intl.Collator | undefined;
 
 /** The known statuses plus any custom ones the mirror holds, without repeats, by label. */

@@ -25,8 +25,8 @@ export const FIRST_PET_FILTERS: PetListFilters<'relevance'> = {
 };
 
 /**
- * The list query of the screen's filters (without paging). main.tsx asks the first page of a new tab's query with
- * it before React mounts, and that call is only used when the screen asks the very same question.
+ * The list query of the screen's filters (without paging). first-list-page.ts asks the first page of a new tab's query
+ * with it before React mounts, and that answer is only used when the screen asks the very same question.
  */
 export function petListQuery<S extends PetSort>(
   filters: PetListFilters<S>,

@@ -8,8 +8,9 @@ import { toDeskError } from '../lib/desk-error';
 import { statusOptions } from '../lib/words';
 
 /**
- * The most common edit at an event: a new status with a short note. Sends only those two fields, and says whether
- * the change still waits on this desk or has reached the shelter's server (as the drawer's pet shows it).
+ * The most common edit at an event: a new status with a short note (and, for an available pet off the public list,
+ * listing it). Sends only those fields, and says whether the change still waits on this desk or has reached the
+ * shelter's server (as the drawer's pet shows it).
  */
 export function QuickStatus({ pet, statuses }: { pet: MirrorPet; statuses: readonly string[] }) {
   const api = useDesk();

@@ -2,7 +2,7 @@ import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
 import type { DeskInput } from '../../../shared/desk-api';
-import { callEarly, earlyCallsSettled } from '../bridge/early-calls';
+import { callEarly, earlyCallsSettled, takeEarly } from '../bridge/early-calls';
 import { FIRST_PET_FILTERS, petListQuery } from './pet-list-query';
 import { LIST_PAGE_SIZE, useListPages } from './use-list-pages';
 
@@ -21,12 +21,14 @@ function FirstRender() {
 }
 
 describe('a new tab’s first list page', () => {
-  it('is on the first render when the desk answered while the page loaded, and only for that render', async () => {
+  it('is on the first render when the desk answered while the page loaded, until a mounted screen takes it', async () => {
     call.mockResolvedValueOnce({ items: [{ record: { name: 'Biscuit' } }], total: 1 });
     callEarly('mirror.pets.list', firstPage);
     await earlyCallsSettled(1000);
     expect(renderToString(createElement(FirstRender))).toContain('Biscuit');
-    // Taken once: the next screen that asks asks the desk.
+    // A render only reads it (server rendering runs no effects); the mounted screen's effect takes it, once.
+    expect(renderToString(createElement(FirstRender))).toContain('Biscuit');
+    expect(takeEarly('mirror.pets.list', firstPage)).toBeDefined();
     expect(renderToString(createElement(FirstRender))).toContain('loading');
   });
 

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { DeskError, DeskInput, DeskOutput } from '../../../shared/desk-api';
 import { DeskCallError } from '../../../shared/desk-api';
-import { takeEarly, takeEarlyAnswer } from '../bridge/early-calls';
+import { peekEarlyAnswer, takeEarly } from '../bridge/early-calls';
 import { useDesk } from '../bridge/hooks';
 
 type ListMethod = 'mirror.pets.list' | 'mirror.people.list';
@@ -36,7 +36,7 @@ export function useListPages<M extends ListMethod>(method: M, query: Query<M>): 
   const key = JSON.stringify(query);
   // The first page a new tab's screen shows may have been answered already, before React started (early-calls).
   const [answered] = useState(() =>
-    takeEarlyAnswer(method, { ...query, limit: LIST_PAGE_SIZE, offset: 0 } as DeskInput<M>),
+    peekEarlyAnswer(method, { ...query, limit: LIST_PAGE_SIZE, offset: 0 } as DeskInput<M>),
   );
   const [state, setState] = useState<{
     key: string;
@@ -94,12 +94,14 @@ export function useListPages<M extends ListMethod>(method: M, query: Query<M>): 
 
   useEffect(() => {
     if (answeredKey.current === key) {
-      answeredKey.current = undefined;
+      // Shown from the first render: taken now, so no later screen is given it.
+      takeEarly(method, { ...queryRef.current, limit: LIST_PAGE_SIZE, offset: 0 } as DeskInput<M>);
       return;
     }
+    answeredKey.current = undefined;
     setState((previous) => ({ ...previous, loading: true }));
     fetchPage(0, key, true);
-  }, [key, fetchPage]);
+  }, [key, fetchPage, method]);
 
   // Until the first page of a new query arrives, the previous results stay on screen (no flash of an empty list).
   const pages = state.key === key ? state.pages : undefined;

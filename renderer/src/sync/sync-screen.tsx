@@ -16,7 +16,7 @@ import type { DeskError, DeskStatus } from '../../../shared/desk-api';
 import { useDesk, useDeskStatus } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
-import { describeWhen, lookOf } from '../components/status-presentation';
+import { describeWhen, lookOf, type StatusLook } from '../components/status-presentation';
 import { toDeskError } from '../lib/desk-error';
 import { useStandalone } from '../lib/live-data';
 import { FullCheckCard } from './full-check-card';
@@ -25,7 +25,9 @@ import { OutboxPanel } from './outbox-panel';
 export function SyncScreen() {
   const { status, error } = useDeskStatus();
   // A standalone desk is the shelter's server: it syncs with nobody, so it has no server to check or to sync now.
-  const standalone = useStandalone() === true;
+  // Until the connection is known, neither is shown (a standalone desk would flash them).
+  const mode = useStandalone();
+  const standalone = mode === true;
   const connected = status !== undefined && status.state !== 'not-connected';
   return (
     <>
@@ -33,10 +35,12 @@ export function SyncScreen() {
         title="Sync"
         description={
           standalone
-            ? 'This desk is your shelter’s server: the records are kept here, and desks on your network sync to it. A change made here is in the records at once.'
+            ? 'This desk is your shelter’s server: the records are kept here, and desks on your network sync to it. A change made here goes into the records as soon as it is saved; any that waits or was refused is listed below.'
             : 'How this desk stays in step with your shelter. Work never waits for the network: changes are kept here and sent when the connection allows.'
         }
-        actions={connected && !standalone ? <SyncNowButton busy={status.state === 'syncing'} /> : undefined}
+        actions={
+          connected && mode === false ? <SyncNowButton busy={status.state === 'syncing'} /> : undefined
+        }
       />
       <Stack gap="lg">
         {error && <DeskErrorAlert error={error} title="The desk did not answer" />}
@@ -46,7 +50,7 @@ export function SyncScreen() {
           !error && <Loader aria-label="Loading sync status" />
         )}
         <OutboxPanel />
-        {!standalone && <FullCheckCard connected={connected} />}
+        {mode === false && <FullCheckCard connected={connected} />}
         {!connected && <SetupCards />}
       </Stack>
     </>
@@ -126,14 +130,27 @@ function SetupCards() {
 }
 
 /** How a standalone desk's own records stand, in its words: no server, no sync, only changes recorded or not. */
-const STANDALONE_IDLE = {
-  label: 'All recorded',
-  advice: 'Every change made on this desk is in the shelter’s records.',
-};
+function standaloneLook(status: DeskStatus): Pick<StatusLook, 'label' | 'advice'> | undefined {
+  if (status.state !== 'idle') return undefined;
+  const { pending, needsAttention } = status;
+  if (needsAttention > 0) {
+    return {
+      label: 'Needs a look',
+      advice: `The shelter’s records refused ${needsAttention === 1 ? 'a change' : `${needsAttention} changes`} made on this desk: see below.`,
+    };
+  }
+  if (pending > 0) {
+    return {
+      label: 'Recording',
+      advice: `${pending === 1 ? 'A change' : `${pending} changes`} made on this desk ${pending === 1 ? 'is' : 'are'} going into the shelter’s records.`,
+    };
+  }
+  return { label: 'All recorded', advice: 'Every change made on this desk is in the shelter’s records.' };
+}
 
 function StatusCard({ status, standalone }: { status: DeskStatus; standalone: boolean }) {
-  const look =
-    standalone && status.state === 'idle' ? { ...lookOf(status), ...STANDALONE_IDLE } : lookOf(status);
+  const own = standalone ? standaloneLook(status) : undefined;
+  const look = own ? { ...lookOf(status), ...own } : lookOf(status);
   const Icon = look.icon;
   const progress = status.progress;
   return (
