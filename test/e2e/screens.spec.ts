@@ -196,9 +196,11 @@ test('offline at an event: an intake and an adopter with an application wait on 
   await server.restart();
   // A person presses "Send all now" again while something still waits (see the report: a create sometimes
   // stays due without being sent after the server comes back).
+  // The button goes once the outbox is empty, which may be between the look and the click: a click that finds no
+  // button gives up and the next round looks again (without a timeout it waited past the whole minute).
   await expect(async () => {
     const sendAll = page.getByRole('button', { name: 'Send all now' });
-    if (await sendAll.isVisible()) await sendAll.click();
+    if (await sendAll.isVisible()) await sendAll.click({ timeout: 2_000 });
     await expect(page.getByText('Nothing waiting')).toBeVisible({ timeout: 8_000 });
   }).toPass({ timeout: 60_000 });
   const onServer = await server.api<{ pets: (ApiPet & { custom_field_data: object })[] }>(
