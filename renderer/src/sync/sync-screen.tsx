@@ -153,6 +153,18 @@ function StatusCard({ status, standalone }: { status: DeskStatus; standalone: bo
   const look = own ? { ...lookOf(status), ...own } : lookOf(status);
   const Icon = look.icon;
   const progress = status.progress;
+  const facts: Array<[string, string]> = standalone
+    ? [
+        ['Shelter records', 'Kept on this desk'],
+        ['Waiting to be recorded', String(status.pending)],
+        ['Needs a look', String(status.needsAttention)],
+      ]
+    : [
+        ['Server', status.remote ?? 'None yet'],
+        ['Last synced', describeWhen(status.lastSyncedAt)],
+        ['Waiting to send', String(status.pending)],
+        ['Needs a look', String(status.needsAttention)],
+      ];
   return (
     <Card withBorder radius="lg" p="lg">
       <Group gap="md" wrap="nowrap" align="flex-start">
@@ -184,20 +196,11 @@ function StatusCard({ status, standalone }: { status: DeskStatus; standalone: bo
           )}
         </Stack>
       </Group>
-      {standalone ? (
-        <SimpleGrid cols={{ base: 2, sm: 3 }} mt="lg" spacing="md">
-          <Fact label="Shelter records" value="Kept on this desk" />
-          <Fact label="Waiting to be recorded" value={String(status.pending)} />
-          <Fact label="Needs a look" value={String(status.needsAttention)} />
-        </SimpleGrid>
-      ) : (
-        <SimpleGrid cols={{ base: 2, sm: 4 }} mt="lg" spacing="md">
-          <Fact label="Server" value={status.remote ?? 'None yet'} />
-          <Fact label="Last synced" value={describeWhen(status.lastSyncedAt)} />
-          <Fact label="Waiting to send" value={String(status.pending)} />
-          <Fact label="Needs a look" value={String(status.needsAttention)} />
-        </SimpleGrid>
-      )}
+      <SimpleGrid cols={{ base: 2, sm: facts.length }} mt="lg" spacing="md">
+        {facts.map(([label, value]) => (
+          <Fact key={label} label={label} value={value} />
+        ))}
+      </SimpleGrid>
       {status.error && (
         <Stack mt="md">
           <DeskErrorAlert error={status.error} title="Last sync failed" />
