@@ -436,6 +436,13 @@ test('standalone: an available pet off the public list is offered to be listed, 
     // This desk is the shelter's server: Sync speaks of its records, with no server to sync with or to check.
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Sync' }).click();
     await expect(page.getByRole('heading', { name: 'All recorded' })).toBeVisible();
+    // The header says the same, never when this desk last synced.
+    const badge = page.getByRole('status', { name: /^Connection status:/ });
+    await expect(badge).toHaveAccessibleName('Connection status: All recorded');
+    await badge.hover();
+    await expect(page.getByRole('tooltip')).toHaveText(
+      'Every change made on this desk is in the shelter’s records.',
+    );
     await expect(page.getByText('Kept on this desk')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Sync now' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Run the full check' })).toHaveCount(0);

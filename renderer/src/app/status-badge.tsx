@@ -1,10 +1,15 @@
 import { Badge, Group, Loader, Tooltip } from '@mantine/core';
 import { useDeskStatus } from '../bridge/hooks';
 import { describeWhen, lookOf, statusLine } from '../components/status-presentation';
+import { useStandalone } from '../lib/live-data';
 
-/** The header's connection and sync status; updated live by `status` events. */
+/**
+ * The header's connection and sync status; updated live by `status` events. A standalone desk keeps the records
+ * itself: its badge says whether the changes made on it are recorded, not when it last synced.
+ */
 export function StatusBadge() {
   const { status, error } = useDeskStatus();
+  const standalone = useStandalone() === true;
   if (error) {
     return (
       <Badge
@@ -19,10 +24,10 @@ export function StatusBadge() {
     );
   }
   if (!status) return <Loader size="xs" aria-label="Loading status" />;
-  const look = lookOf(status);
+  const look = lookOf(status, standalone);
   const Icon = look.icon;
   const busy = status.state === 'syncing' || status.state === 'connecting';
-  const line = statusLine(status);
+  const line = statusLine(status, standalone);
   return (
     <Group gap="xs" wrap="nowrap">
       {status.pending > 0 && (
@@ -36,7 +41,11 @@ export function StatusBadge() {
         </Badge>
       )}
       <Tooltip
-        label={status.state === 'idle' ? `Last synced ${describeWhen(status.lastSyncedAt)}` : look.advice}
+        label={
+          status.state === 'idle' && !standalone
+            ? `Last synced ${describeWhen(status.lastSyncedAt)}`
+            : look.advice
+        }
         multiline
         w={260}
         withArrow

@@ -21,6 +21,25 @@ describe('status presentation', () => {
     expect(lookOf({ ...idle, needsAttention: 3 }).advice).toContain('refused 3 changes');
   });
 
+  it('a standalone desk, once idle, says whether the changes made on it are recorded: never server words', () => {
+    const idle = { ...INITIAL_DESK_STATUS, state: 'idle' as const };
+    expect(statusLine(idle, true)).toBe('All recorded');
+    expect(lookOf(idle, true).advice).toBe('Every change made on this desk is in the shelter’s records.');
+    const recording = lookOf({ ...idle, pending: 2 }, true);
+    expect(recording.label).toBe('Recording');
+    expect(recording.advice).toBe('2 changes made on this desk are going into the shelter’s records.');
+    const refused = lookOf({ ...idle, pending: 2, needsAttention: 1 }, true);
+    expect(refused.label).toBe('Needs a look');
+    expect(refused.advice).toBe(
+      'The shelter’s records refused a change made on this desk: they are listed under Sync.',
+    );
+    expect(refused.color).not.toBe(STATUS_LOOKS.idle.color);
+    for (const look of [lookOf(idle, true), recording, refused])
+      expect(look.advice).not.toMatch(/server|sync/);
+    // Its own server stopped, or a run in progress: the state's own words, as on any desk.
+    expect(statusLine({ ...idle, state: 'offline' }, true)).toBe('Offline');
+  });
+
   it('says "Not connected" plainly before anything is set up', () => {
     expect(statusLine(INITIAL_DESK_STATUS)).toBe('Not connected');
   });

@@ -82,10 +82,42 @@ const PAIRED_REFUSALS: Readonly<Record<string, StatusLook>> = {
 };
 
 /**
- * How the status looks: by its state, or by the refusal a paired desk met. Up to date with changes the server
- * refused says so: the desk holds everything the server has, not everything made here.
+ * A standalone desk's own words once it has nothing running: it keeps the shelter's records itself, so there is no
+ * server to be in step with, only changes made here that are recorded, on their way, or refused.
  */
-export function lookOf(status: DeskStatus): StatusLook {
+function standaloneLook(status: DeskStatus): StatusLook | undefined {
+  if (status.state !== 'idle') return undefined;
+  const { pending, needsAttention } = status;
+  if (needsAttention > 0) {
+    return {
+      ...STATUS_LOOKS.idle,
+      label: 'Needs a look',
+      color: 'orange',
+      advice: `The shelter’s records refused ${needsAttention === 1 ? 'a change' : `${needsAttention} changes`} made on this desk: they are listed under Sync.`,
+    };
+  }
+  if (pending > 0) {
+    return {
+      ...STATUS_LOOKS.syncing,
+      label: 'Recording',
+      advice: `${pending === 1 ? 'A change' : `${pending} changes`} made on this desk ${pending === 1 ? 'is' : 'are'} going into the shelter’s records.`,
+    };
+  }
+  return {
+    ...STATUS_LOOKS.idle,
+    label: 'All recorded',
+    advice: 'Every change made on this desk is in the shelter’s records.',
+  };
+}
+
+/**
+ * How the status looks: by its state, or by the refusal a paired desk met, in a standalone desk's own words where
+ * `standalone`. Up to date with changes the server refused says so: the desk holds everything the server has, not
+ * everything made here.
+ */
+export function lookOf(status: DeskStatus, standalone = false): StatusLook {
+  const own = standalone ? standaloneLook(status) : undefined;
+  if (own) return own;
   const refusal =
     status.state === 'needs-auth' && status.error ? PAIRED_REFUSALS[status.error.code] : undefined;
   if (refusal) return refusal;
@@ -114,8 +146,8 @@ export function describeWhen(iso: string | null, now: number = Date.now()): stri
 }
 
 /** One short line for the header, e.g. "Syncing · Pets 120 of 480". */
-export function statusLine(status: DeskStatus): string {
-  const look = lookOf(status);
+export function statusLine(status: DeskStatus, standalone = false): string {
+  const look = lookOf(status, standalone);
   // A sync that read the server but could not prove it holds everything: the mirror may be behind.
   if (status.state === 'error' && status.error?.code === 'sync_incomplete') return 'Not up to date';
   if (status.state === 'syncing' && status.progress) {

@@ -16,7 +16,7 @@ import type { DeskError, DeskStatus } from '../../../shared/desk-api';
 import { useDesk, useDeskStatus } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
-import { describeWhen, lookOf, type StatusLook } from '../components/status-presentation';
+import { describeWhen, lookOf } from '../components/status-presentation';
 import { toDeskError } from '../lib/desk-error';
 import { useStandalone } from '../lib/live-data';
 import { FullCheckCard } from './full-check-card';
@@ -129,28 +129,8 @@ function SetupCards() {
   );
 }
 
-/** How a standalone desk's own records stand, in its words: no server, no sync, only changes recorded or not. */
-function standaloneLook(status: DeskStatus): Pick<StatusLook, 'label' | 'advice'> | undefined {
-  if (status.state !== 'idle') return undefined;
-  const { pending, needsAttention } = status;
-  if (needsAttention > 0) {
-    return {
-      label: 'Needs a look',
-      advice: `The shelter’s records refused ${needsAttention === 1 ? 'a change' : `${needsAttention} changes`} made on this desk: see below.`,
-    };
-  }
-  if (pending > 0) {
-    return {
-      label: 'Recording',
-      advice: `${pending === 1 ? 'A change' : `${pending} changes`} made on this desk ${pending === 1 ? 'is' : 'are'} going into the shelter’s records.`,
-    };
-  }
-  return { label: 'All recorded', advice: 'Every change made on this desk is in the shelter’s records.' };
-}
-
 function StatusCard({ status, standalone }: { status: DeskStatus; standalone: boolean }) {
-  const own = standalone ? standaloneLook(status) : undefined;
-  const look = own ? { ...lookOf(status), ...own } : lookOf(status);
+  const look = lookOf(status, standalone);
   const Icon = look.icon;
   const progress = status.progress;
   const facts: Array<[string, string]> = standalone
@@ -203,7 +183,10 @@ function StatusCard({ status, standalone }: { status: DeskStatus; standalone: bo
       </SimpleGrid>
       {status.error && (
         <Stack mt="md">
-          <DeskErrorAlert error={status.error} title="Last sync failed" />
+          <DeskErrorAlert
+            error={status.error}
+            title={standalone ? 'Last update failed' : 'Last sync failed'}
+          />
         </Stack>
       )}
     </Card>
