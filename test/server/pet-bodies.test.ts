@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { missingOffThread } from '../../electron/server/domain/pet-bodies';
+import { MISSING_BODIES_COUNT, missingOffThread } from '../../electron/server/domain/pet-bodies';
 import { openServerContext } from '../../electron/server/server-context';
 import { tempDir } from '../temp-mirror';
 import { newPet } from './harness';
@@ -47,6 +47,34 @@ describe('stored pet bodies missing at start', () => {
     } finally {
       await app.close();
       remove();
+    }
+  });
+});
+
+describe('the start-up look for missing bodies', () => {
+  it('counts from two indexes, never a pass over the pets table, and still finds a body lost', async () => {
+    const app = await openServerContext(':memory:');
+    try {
+      const plan = app.sqlite
+        .prepare(`EXPLAIN QUERY PLAN ${MISSING_BODIES_COUNT}`)
+        .all()
+        .map((row) => (row as { detail: string }).detail);
+      expect(plan).toContain('SCAN pets USING INDEX pets_live');
+      expect(plan.filter((detail) => /^SCAN pets\b/.test(detail))).toEqual([
+        'SCAN pets USING INDEX pets_live',
+      ]);
+      const [kept, gone, lost] = app.sqlite.transaction(() =>
+        ['Kept', 'Gone', 'Lost'].map((name) => app.pets.create(newPet({ name }) as never)),
+      )();
+      // A deleted pet's body goes with it: the counts still match.
+      app.sqlite.transaction(() => app.pets.writeColumns(gone as never, { deleted_at: Date.now() }))();
+      expect(app.pets.bodies.bySeq(gone?.seq as number)).toBeUndefined();
+      expect(await app.pets.bodies.fillMissing('this-thread')).toBe(0);
+      app.sqlite.prepare('DELETE FROM pet_bodies WHERE seq = ?').run(lost?.seq);
+      expect(await app.pets.bodies.fillMissing('this-thread')).toBe(1);
+      expect(app.pets.bodies.joined([kept?.seq as number, lost?.seq as number]).count).toBe(2);
+    } finally {
+      await app.close();
     }
   });
 });

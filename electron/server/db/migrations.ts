@@ -307,7 +307,21 @@ const peopleRestampJobs: Migration = {
   },
 };
 
-/** Static migrations of the server database (see openDatabase). Numbers 05xx: this round's server work. */
+/**
+ * The pets that are not deleted, as an index of their own: counting them is then a few milliseconds on 100k pets
+ * instead of a pass over the table (the start-up check that every such pet has its stored body, see
+ * `PetBodies.fillMissing`, and the backup's summary).
+ */
+const livePetsIndex: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql`CREATE INDEX pets_live ON pets (seq) WHERE deleted_at IS NULL`.execute(db);
+  },
+};
+
+/**
+ * Static migrations of the server database (see openDatabase). Numbers 05xx: this round's server work; 08xx: the
+ * start-up of the command line.
+ */
 export const serverMigrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-pet-version-index': petVersionIndex,
@@ -315,4 +329,5 @@ export const serverMigrations: Record<string, Migration> = {
   '0502-pet-bodies': petBodies,
   '0503-people-restamp-jobs': peopleRestampJobs,
   ...shelterMigrations,
+  '0801-live-pets-index': livePetsIndex,
 };

@@ -8,6 +8,14 @@ import { petJson } from './pet-json';
 /** Pets rendered per transaction while filling bodies missing after an upgrade (short pauses). */
 const FILL_CHUNK = 2000;
 
+/**
+ * How many pets that are not deleted have no stored response, if every stored response belongs to such a pet (a
+ * pet's is dropped in the transaction that deletes it, and pets are never removed): read from two indexes, a few
+ * milliseconds on 100k pets.
+ */
+export const MISSING_BODIES_COUNT =
+  'SELECT (SELECT count(*) FROM pets WHERE deleted_at IS NULL) - (SELECT count(*) FROM pet_bodies)';
+
 /** The pets that are not deleted and have no stored response (after an upgrade, or a body lost). */
 const MISSING_BODIES =
   'SELECT p.seq FROM pets p WHERE p.deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM pet_bodies b WHERE b.seq = p.seq)';
@@ -138,8 +146,10 @@ export class PetBodies {
    * 'this-thread' to look without one.
    */
   async fillMissing(workerDriver?: string): Promise<number> {
-    // Looking is a pass over every pet (100 to 400 ms on 100k pets, nearly always to find none): a file's is done
-    // by a worker thread's own connection while this thread serves.
+    // Nearly always none is missing, and the counts say so at once (every command-line call that opens the shelter
+    // asks). Otherwise looking is a pass over every pet (100 to 400 ms on 100k pets): a file's is done by a worker
+    // thread's own connection while this thread serves.
+    if (this.sqlite.prepare(MISSING_BODIES_COUNT).pluck().get() === 0) return 0;
     const onThisThread = () => this.sqlite.prepare(MISSING_BODIES).pluck().all() as number[];
     const seqs =
       this.sqlite.memory || this.sqlite.readonly || workerDriver === 'this-thread'

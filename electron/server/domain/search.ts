@@ -17,7 +17,8 @@ const MEMO_SIZE = 5000;
  * within a small edit distance (of the whole word or of its prefix), and the trigram index does the rest.
  */
 export class SearchVocabulary {
-  private readonly terms = new Set<string>();
+  /** The stored terms, read on first use: a command that opens the shelter only to list its keys never reads them. */
+  private known: Set<string> | undefined;
   /** Alternatives already worked out per query word (as someone types, each prefix comes back many times). */
   private readonly memo = new Map<string, string[]>();
   private readonly insert: Database.Statement<[string, string]>;
@@ -30,14 +31,18 @@ export class SearchVocabulary {
   ) {
     this.stored = sqlite.prepare('SELECT term FROM search_terms WHERE scope = ?').pluck();
     this.storedCount = sqlite.prepare('SELECT COUNT(*) FROM search_terms WHERE scope = ?').pluck();
-    for (const term of this.stored.all(scope) as string[]) this.terms.add(term);
     this.insert = sqlite.prepare('INSERT OR IGNORE INTO search_terms (scope, term) VALUES (?, ?)');
+  }
+
+  private get terms(): Set<string> {
+    this.known ??= new Set(this.stored.all(this.scope) as string[]);
+    return this.known;
   }
 
   /** Learns the words another process stored (terms are only ever added, so an equal count means none). */
   catchUp(): void {
-    if ((this.storedCount.get(this.scope) as number) === this.terms.size) return;
-    for (const term of this.stored.all(this.scope) as string[]) this.terms.add(term);
+    if (!this.known || (this.storedCount.get(this.scope) as number) === this.known.size) return;
+    for (const term of this.stored.all(this.scope) as string[]) this.known.add(term);
     this.memo.clear();
   }
 

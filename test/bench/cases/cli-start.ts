@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { activeMirrorFile } from '../../../electron/desk/sync';
-import { BENCH_READ_KEY, BENCH_WRITE_KEY } from '../fixtures';
+import { BENCH_READ_KEY, BENCH_WRITE_KEY, benchDataDir, benchShelter } from '../fixtures';
 import type { BenchCase, BenchContext, BenchResult } from '../types';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -87,7 +87,8 @@ interface Measured {
  * start included), against a bare Node script opening the same SQLite file with better-sqlite3 and printing one
  * row, measured in the same rounds; and that bare script typed as an npm script, the least any `npm run` command
  * can take. A shelter (the demo, from `npm run serve -- --demo`) and a desk synced from it
- * are made first; `keys list` reads the shelter's database, `outbox list` the desk's mirror. Also: `--help`,
+ * are made first; `keys list` reads the shelter's database, `outbox list` the desk's mirror; `keys list` also reads the
+ * 100k-pet bench shelter, against the bare script on that file. Also: `--help`,
  * `npm run serve` until its listening line, what npm runs without npm (node started from out/cli/cli.blob), the
  * launcher without npm (what the `shelter-desk` bin runs) and npm's own share (`npm run --silent env`, a script npm
  * always has).
@@ -131,6 +132,11 @@ async function measure(context: BenchContext): Promise<BenchResult[]> {
     }
     const shelterFile = path.join(serverDir, 'server.sqlite');
     const mirrorFile = activeMirrorFile(deskDir);
+    // A shelter of real size too: the bench's 100k pets (made on first use, kept between runs).
+    context.log('cli-start: the 100k-pet bench shelter (loaded once, the first time)');
+    await benchShelter();
+    const bigDir = benchDataDir();
+    const bigFile = path.join(bigDir, 'server.sqlite');
 
     // The floor of any command typed as `npm run …`: the bare script itself as an npm script, in a package of its
     // own (this repository's package.json keeps no script for a bench).
@@ -145,6 +151,7 @@ async function measure(context: BenchContext): Promise<BenchResult[]> {
     const rows: Measured[] = [
       { metric: 'bare script, shelter database', command: ['node', BARE, shelterFile], times: [] },
       { metric: 'bare script, desk mirror', command: ['node', BARE, mirrorFile], times: [] },
+      { metric: 'bare script, 100k-pet shelter database', command: ['node', BARE, bigFile], times: [] },
       {
         metric: 'the bare script through npm (npm run --silent bare -- FILE): the floor of any npm command',
         command: ['npm', 'run', '--silent', 'bare', '--', shelterFile],
@@ -157,6 +164,13 @@ async function measure(context: BenchContext): Promise<BenchResult[]> {
         metric: 'npm run --silent cli -- keys list',
         command: npmCli('keys', 'list', '--data-dir', serverDir),
         against: 'bare script, shelter database',
+        target: true,
+        times: [],
+      },
+      {
+        metric: 'npm run --silent cli -- keys list, 100k-pet shelter',
+        command: npmCli('keys', 'list', '--data-dir', bigDir),
+        against: 'bare script, 100k-pet shelter database',
         target: true,
         times: [],
       },
