@@ -7,7 +7,7 @@ import {
   type DeskMethodName,
   deskMethods,
 } from '../../../shared/desk-api';
-import { countRecords } from '../mirror';
+import { pendingRecordCount } from '../mirror';
 import {
   CarryConflictError,
   carryUnconfigured,
@@ -309,7 +309,7 @@ export class DeskSessions {
     // Every screen shows the other connection's records now.
     const counts = session.outbox.outbox.counts();
     context.status.update({
-      pending: countRecords(session.mirror.db).pending,
+      pending: pendingRecordCount(session.mirror.db),
       needsAttention: counts.needsAttention,
       error: null,
       message: null,

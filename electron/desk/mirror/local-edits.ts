@@ -154,14 +154,3 @@ export function remapLocalId(db: MirrorDb, entityType: EntityType, localId: stri
     ).run(entityType, localId, serverId);
   })();
 }
-
-/** How many pets and people have pending local edits, for the status bar. */
-export function countPending(db: MirrorDb): { pets: number; people: number } {
-  const row = statement(
-    db,
-    `SELECT
-      (SELECT COUNT(*) FROM pet WHERE has_pending = 1) AS pets,
-      (SELECT COUNT(*) FROM person WHERE has_pending = 1) AS people`,
-  ).get() as { pets: number; people: number };
-  return row;
-}

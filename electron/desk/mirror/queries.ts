@@ -48,6 +48,14 @@ export function listPetStatuses(db: MirrorDb): string[] {
   ).map((row) => row.status);
 }
 
+/**
+ * Records with changes made on this desk not yet accepted by the server (the status's `pending`): one small table,
+ * where `countRecords` also walks every record's list row (about 30 ms on 100k pets).
+ */
+export function pendingRecordCount(db: MirrorDb): number {
+  return statement(db, 'SELECT COUNT(*) FROM local_edit').pluck().get() as number;
+}
+
 /** Record counts by kind and presence, for the status area and the CLI summary. */
 export function countRecords(db: MirrorDb): {
   pets: Record<Presence, number>;
@@ -68,9 +76,7 @@ export function countRecords(db: MirrorDb): {
     db,
     `SELECT type, COUNT(*) AS n FROM person_list WHERE presence != 'removed' GROUP BY type`,
   ).all() as { type: string; n: number }[];
-  const { pending } = statement(db, 'SELECT COUNT(*) AS pending FROM local_edit').get() as {
-    pending: number;
-  };
+  const pending = pendingRecordCount(db);
   const ofType = (type: string) => people.find((row) => row.type === type)?.n ?? 0;
   return {
     pets,

@@ -8,7 +8,7 @@ import {
   type ChangeStreamOptions,
   createApiClient,
 } from '../client';
-import { clearServerData, countRecords, type MirrorDb } from '../mirror';
+import { clearServerData, type MirrorDb, pendingRecordCount } from '../mirror';
 import type { ResolveConnection, ResolvedConnection } from './connection';
 import { estimateFullCheck, type FullCheckEstimate } from './full-check';
 import { FullCheckControl } from './full-check-control';
@@ -192,7 +192,7 @@ export class SyncService {
   }
 
   private refreshPending(): void {
-    this.options.status.update({ pending: countRecords(this.options.db).pending });
+    this.options.status.update({ pending: pendingRecordCount(this.options.db) });
   }
 
   /**

@@ -1,5 +1,5 @@
 import { type ApiClient, createApiClient } from '../../client';
-import { countRecords, type Mirror } from '../../mirror';
+import { type Mirror, pendingRecordCount } from '../../mirror';
 import { Outbox } from '../../outbox';
 import type { SyncHooks } from '../../sync';
 import type { DeskContext } from '../desk-context';
@@ -62,7 +62,7 @@ export function registerOutboxHandlers(
     onUnreachable: () => void sync?.service.syncNow(),
     onChange: ({ counts, changed }) => {
       context.status.update({
-        pending: countRecords(mirror.db).pending,
+        pending: pendingRecordCount(mirror.db),
         needsAttention: counts.needsAttention,
       });
       context.events.emit({ type: 'outbox', counts, changed });
