@@ -12,6 +12,7 @@ import {
   listPets,
   type Mirror,
   markPresence,
+  mirrorIsEmpty,
   openMirror,
   pendingRecordCount,
   remapLocalId,
@@ -67,6 +68,18 @@ describe('server records', () => {
     expect(pendingRecordCount(mirror.db)).toBe(1);
     expect(() => countRecords(mirror.db)).toThrow(/pet_list/);
     mirror.db.exec('ALTER TABLE pet_list_away RENAME TO pet_list');
+  });
+
+  it('is empty without pets and without adopters or fosters; a pet, even removed, or an adopter makes it not', () => {
+    expect(mirrorIsEmpty(mirror.db)).toBe(true);
+    const pet = makePet();
+    storeServerPage(mirror.db, 'pet', [pet], 'listed');
+    markPresence(mirror.db, 'pet', pet.id, 'removed');
+    expect(mirrorIsEmpty(mirror.db)).toBe(false);
+    mirror.db.exec('DELETE FROM pet');
+    expect(mirrorIsEmpty(mirror.db)).toBe(true);
+    storeServerPage(mirror.db, 'person', [makePerson({ type: 'adopter' })], 'listed');
+    expect(mirrorIsEmpty(mirror.db)).toBe(false);
   });
 
   it('writes nothing when the same record is seen again (inclusive updated_since)', () => {

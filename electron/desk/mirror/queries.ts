@@ -50,10 +50,26 @@ export function listPetStatuses(db: MirrorDb): string[] {
 
 /**
  * Records with changes made on this desk not yet accepted by the server (the status's `pending`): one small table,
- * where `countRecords` also walks every record's list row (about 30 ms on 100k pets).
+ * where `countRecords` also walks every record's list row (10 ms on 100k pets, 30 ms when not in the cache).
  */
 export function pendingRecordCount(db: MirrorDb): number {
   return statement(db, 'SELECT COUNT(*) FROM local_edit').pluck().get() as number;
+}
+
+/**
+ * Whether the mirror holds no pet at all and no adopter or foster (removed people aside): a new desk's. Asked by
+ * every screen's header, so it stops at the first row where `countRecords` would count them all.
+ */
+export function mirrorIsEmpty(db: MirrorDb): boolean {
+  return (
+    statement(
+      db,
+      `SELECT NOT EXISTS (SELECT 1 FROM pet_list) AND NOT EXISTS (SELECT 1 FROM person_list
+        WHERE presence != 'removed' AND type IN ('adopter', 'foster'))`,
+    )
+      .pluck()
+      .get() === 1
+  );
 }
 
 /** Record counts by kind and presence, for the status area and the CLI summary. */

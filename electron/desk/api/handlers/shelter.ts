@@ -1,5 +1,5 @@
 import { DeskCallError, type ShelterOverview } from '../../../../shared/desk-api';
-import { clearServerData, countRecords } from '../../mirror';
+import { clearServerData, mirrorIsEmpty } from '../../mirror';
 import type { ConnectionManager } from '../../sync';
 import type { DeskContext } from '../desk-context';
 import type { HandlerRegistry } from '../handler-registry';
@@ -38,12 +38,9 @@ export function registerShelterHandlers(
     // A standalone desk's server is started by the connection; asking for the overview starts it if needed, so
     // the address it reports is live.
     if (mode === 'standalone' && !host.running) await connections.resolve();
-    const counts = countRecords((await sessions.current()).mirror.db);
-    const empty =
-      Object.values(counts.pets).every((n) => n === 0) && counts.adopters === 0 && counts.fosters === 0;
     return {
       role: mode,
-      firstRun: mode === 'none' && empty,
+      firstRun: mode === 'none' && mirrorIsEmpty((await sessions.current()).mirror.db),
       demo: mode === 'standalone' && host.readFile().demo,
       apiUrl: mode === 'standalone' ? (host.running?.apiUrl ?? null) : null,
     };
