@@ -78,7 +78,12 @@ describe('server records', () => {
     expect(mirrorIsEmpty(mirror.db)).toBe(false);
     mirror.db.exec('DELETE FROM pet');
     expect(mirrorIsEmpty(mirror.db)).toBe(true);
-    storeServerPage(mirror.db, 'person', [makePerson({ type: 'adopter' })], 'listed');
+    // A volunteer, or an adopter the server removed, is not a shelter's records yet.
+    const adopter = makePerson({ type: 'adopter' });
+    storeServerPage(mirror.db, 'person', [makePerson({ type: 'volunteer' as never }), adopter], 'listed');
+    markPresence(mirror.db, 'person', adopter.id, 'removed');
+    expect(mirrorIsEmpty(mirror.db)).toBe(true);
+    storeServerPage(mirror.db, 'person', [makePerson({ type: 'foster' })], 'listed');
     expect(mirrorIsEmpty(mirror.db)).toBe(false);
   });
 

@@ -9,7 +9,8 @@ import { useStandalone } from '../lib/live-data';
  */
 export function StatusBadge() {
   const { status, error } = useDeskStatus();
-  const standalone = useStandalone() === true;
+  const mode = useStandalone();
+  const standalone = mode === true;
   if (error) {
     return (
       <Badge
@@ -23,7 +24,8 @@ export function StatusBadge() {
       </Badge>
     );
   }
-  if (!status) return <Loader size="xs" aria-label="Loading status" />;
+  // Until the desk says whether it keeps the records itself, either words could be wrong.
+  if (!status || mode === undefined) return <Loader size="xs" aria-label="Loading status" />;
   const look = lookOf(status, standalone);
   const Icon = look.icon;
   const busy = status.state === 'syncing' || status.state === 'connecting';
@@ -35,7 +37,7 @@ export function StatusBadge() {
           color="yellow"
           variant="light"
           size="lg"
-          aria-label={`${status.pending} changes waiting to be sent`}
+          aria-label={`${status.pending} changes waiting to be ${standalone ? 'recorded' : 'sent'}`}
         >
           {status.pending} waiting
         </Badge>

@@ -31,7 +31,7 @@ describe('status presentation', () => {
     const refused = lookOf({ ...idle, pending: 2, needsAttention: 1 }, true);
     expect(refused.label).toBe('Needs a look');
     expect(refused.advice).toBe(
-      'The shelter’s records refused a change made on this desk: they are listed under Sync.',
+      'The shelter’s records refused a change made on this desk: the changes list on Sync says why.',
     );
     expect(refused.color).not.toBe(STATUS_LOOKS.idle.color);
     for (const look of [lookOf(idle, true), recording, refused])

@@ -93,7 +93,7 @@ function standaloneLook(status: DeskStatus): StatusLook | undefined {
       ...STATUS_LOOKS.idle,
       label: 'Needs a look',
       color: 'orange',
-      advice: `The shelter’s records refused ${needsAttention === 1 ? 'a change' : `${needsAttention} changes`} made on this desk: they are listed under Sync.`,
+      advice: `The shelter’s records refused ${needsAttention === 1 ? 'a change' : `${needsAttention} changes`} made on this desk: the changes list on Sync says why.`,
     };
   }
   if (pending > 0) {
