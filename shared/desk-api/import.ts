@@ -54,6 +54,8 @@ export const importMatchSchema = z.object({
   line,
   existingId: z.string(),
   existingName: z.string(),
+  /** The pet's species on the desk (pets matched by shelter id or microchip). */
+  existingSpecies: z.string().optional(),
   /** What matched: the shelter id, the microchip, the email, the record id, or an earlier import of the row. */
   by: z.enum(['id', 'custom_id', 'microchip', 'email', 'earlier-import']),
   /** What happens to it: left as it is, updated, or nothing to change. */

@@ -69,6 +69,40 @@ test('Import screen: a column mapped by hand, the check, then the import', async
       await expect(page.getByRole('main').getByText(name, { exact: true }).first()).toBeVisible();
     }
     await expect(page.getByRole('main').getByText('Polly')).toHaveCount(0);
+
+    // The same file again, corrected, with a typo: the check names the pet each row stands for, and a row whose
+    // microchip belongs to another animal is refused, never taken for that animal.
+    await page.goto(`${desk.url}#/import`);
+    await page.locator('input[type=file]').setInputFiles({
+      name: 'corrections.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        [
+          'Name,Species,Microchip,Description',
+          'Zoë,dog,985 141 000 000 001,Calm',
+          'Oscar,cat,985141000000003,Typo',
+        ].join('\n'),
+        'utf8',
+      ),
+    });
+    await page.getByRole('button', { name: 'Check the file' }).click();
+    const matched = page.getByRole('table', { name: 'Rows already on the desk' });
+    await expect(
+      matched.getByRole('row', { name: /2.*Zoë \(dog\).*microchip.*Left as it is/ }),
+    ).toBeVisible();
+    await expect(
+      page.getByRole('table', { name: 'Rejected rows' }).getByRole('row', {
+        name: /3.*Microchip.*Microchip 985141000000003 belongs to 李小龍 \(dog\) on this desk, but this row is Oscar \(cat\)/,
+      }),
+    ).toBeVisible();
+    await page.getByLabel('Skip the rejected row and import the rest').check();
+    await page.getByLabel('Update the pets already on the desk with the file’s values').check();
+    await expect(matched.getByRole('row', { name: /Zoë.*Updated with the file’s values/ })).toBeVisible();
+    await shoot(page, testInfo, 'import-matches');
+    await page.getByRole('button', { name: 'Import 0 pets, update 1' }).click();
+    await expect(page.getByRole('region', { name: 'Import result' })).toContainText(
+      'Imported 0 pets; 1 already on the desk (1 updated)',
+    );
   } finally {
     await desk.stop();
   }

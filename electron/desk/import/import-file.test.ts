@@ -99,10 +99,58 @@ describe('importFile', () => {
     });
     const updated = await run(file, { updateExisting: true });
     expect(updated).toMatchObject({ updated: 1, matches: [{ existingId: id, outcome: 'updated' }] });
+    expect(updated.summary).toContain('Imported 0 pets; 1 already on the desk (1 updated);');
     // The size the file did not give stays; the default ("medium") is not written over it.
     expect(getPet(mirror.db, id)?.record).toMatchObject({ size: 'large', description: 'Loves water' });
     const again = await run(file, { updateExisting: true });
     expect(again).toMatchObject({ updated: 0, matches: [{ outcome: 'unchanged' }] });
+    expect(again.summary).toContain('1 already on the desk (1 with nothing to change)');
+  });
+
+  it('never takes another animal for the pet a shelter id or microchip found: the row is rejected, naming both', async () => {
+    await run(
+      csv([
+        'Name,Species,Shelter id,Microchip',
+        'Biscuit,dog,RAR-12,985-141-000-111-222',
+        'Luna,cat,RAR-101,',
+      ]),
+    );
+    const kinds = () =>
+      statement(mirror.db, 'SELECT id, lower(name) AS name, species FROM pet ORDER BY 2').all();
+    const before = kinds();
+    const file = csv([
+      'Name,Species,Shelter id,Microchip',
+      'Oscar,cat,RAR-105,985 141 000 111 222',
+      'Rocky,dog,rar-101,',
+      'biscuit ,Dog,rar-12,',
+    ]);
+    for (const report of [
+      await run(file, { updateExisting: true }),
+      await run(file, { skipBad: true, updateExisting: true }),
+    ]) {
+      expect(report.rejected).toEqual([
+        {
+          line: 2,
+          column: 'Microchip',
+          reason: expect.stringContaining(
+            'Microchip 985 141 000 111 222 belongs to Biscuit (dog) on this desk, but this row is Oscar (cat)',
+          ),
+        },
+        {
+          line: 3,
+          column: 'Shelter id',
+          reason: expect.stringContaining(
+            'Shelter id rar-101 belongs to Luna (cat) on this desk, but this row is Rocky (dog)',
+          ),
+        },
+      ]);
+      // The same pet, its name typed in another case: still that pet.
+      expect(report.matches).toEqual([
+        expect.objectContaining({ line: 4, existingName: 'Biscuit', by: 'custom_id' }),
+      ]);
+    }
+    // Neither Oscar nor Rocky was written; Biscuit and Luna are still themselves (Biscuit with the file's values).
+    expect(kinds()).toEqual(before);
   });
 
   it('remembers rows with nothing to match by, so the same file again adds nothing', async () => {

@@ -13,7 +13,7 @@ import type {
 import { type EntityType, type MirrorDb, microchipKey } from '../mirror';
 import type { LocalWriteContext } from '../outbox';
 import { buildRecord, defaultedFields, type RecordPlan, staffStatusReason } from './build-record';
-import { findExisting } from './existing';
+import { findExisting, matchConflict } from './existing';
 import { matchColumns, unknownTargets } from './fields';
 import { openTable, type TableRow } from './read-table';
 import { type PlannedRow, rowWriter } from './write-rows';
@@ -106,13 +106,17 @@ function fingerprintOf(kind: ImportKind, body: Record<string, unknown>): string 
   return createHash('sha256').update(`${kind}\n${sorted}`).digest('hex');
 }
 
+/** The file's header of the column that fills `field` (the field's own name when none does). */
+const headerOf = (columns: readonly ImportColumn[], field: string) =>
+  columns.find((column) => column.target === field)?.header ?? field;
+
 /** The keys two rows of one file must not share, with the column they come from. */
 function rowKeys(
   kind: ImportKind,
   body: Record<string, unknown>,
   columns: readonly ImportColumn[],
 ): Array<{ key: string; column: string; value: string }> {
-  const header = (field: string) => columns.find((column) => column.target === field)?.header ?? field;
+  const header = (field: string) => headerOf(columns, field);
   const keys: Array<{ key: string; column: string; value: string }> = [];
   const text = (field: string) => (typeof body[field] === 'string' ? (body[field] as string).trim() : '');
   if (kind === 'pets') {
@@ -128,6 +132,17 @@ function rowKeys(
     keys.push({ key: `email:${text('email').toLowerCase()}`, column: header('email'), value: text('email') });
   }
   return keys;
+}
+
+/** "3 already on the desk (1 updated, 2 left as they were)": every matched row counted once. */
+function alreadySummary(existing: number, updated: number, unchanged: number): string {
+  const left = existing - updated - unchanged;
+  const parts = [
+    updated > 0 && `${updated} updated`,
+    unchanged > 0 && `${unchanged} with nothing to change`,
+    left > 0 && `${left} left as ${left === 1 ? 'it was' : 'they were'}`,
+  ].filter(Boolean);
+  return `${existing} already on the desk${existing > 0 ? ` (${parts.join(', ')})` : ''}`;
 }
 
 /**
@@ -176,6 +191,16 @@ async function pass(
     for (const { key } of rowKeys(options.kind, built.body, plan.columns)) seen.set(key, row.line);
     const fingerprint = fingerprintOf(options.kind, built.body);
     const match = findExisting(desk.db, options.kind, built.body, built.id, fingerprint, row.line);
+    const conflict = match && matchConflict(match, built.body);
+    if (conflict) {
+      rejectedRows += 1;
+      rejected.push({
+        line: row.line,
+        column: headerOf(plan.columns, match.by === 'custom_id' ? 'custom_id' : 'microchip_id'),
+        reason: conflict,
+      });
+      continue;
+    }
     if (!match && built.staffStatus) {
       rejectedRows += 1;
       rejected.push({
@@ -266,6 +291,6 @@ export async function importFile(
     updated,
     skipped,
     blocked: false,
-    summary: `Imported ${imported} ${noun}${updated ? `, updated ${updated}` : ''}; ${report.totals.existing - updated} already on the desk${unchanged ? ` (${unchanged} with nothing to change)` : ''}; ${rowCount(written.rejectedRows, 'rejected ')} skipped.${imported + updated > 0 ? ' The outbox sends them to the server.' : ''}`,
+    summary: `Imported ${imported} ${noun}; ${alreadySummary(report.totals.existing, updated, unchanged)}; ${rowCount(written.rejectedRows, 'rejected ')} skipped.${imported + updated > 0 ? ' The outbox sends them to the server.' : ''}`,
   };
 }

@@ -107,6 +107,11 @@ export function ImportScreen() {
 
   const finished = report && !report.dryRun && !report.blocked;
   const wouldImport = report ? report.totals.new : 0;
+  // Rows an earlier import of the same file wrote are never updated again (see the import's matches).
+  const wouldUpdate =
+    report && updateExisting && kind === 'pets'
+      ? report.matches.filter((match) => match.by !== 'earlier-import').length
+      : 0;
   const blockedWithoutSkip = report ? report.totals.rejected > 0 && !skipBad : true;
 
   return (
@@ -249,7 +254,7 @@ export function ImportScreen() {
             <Title order={3} size="h4" mb="md">
               3. {finished ? 'Done' : 'Check and import'}
             </Title>
-            <ReportView report={report} />
+            <ReportView report={report} updating={updateExisting} />
             {!finished && (
               <Stack gap="xs" mt="md">
                 {report.totals.rejected > 0 && (
@@ -277,6 +282,7 @@ export function ImportScreen() {
                     disabled={blockedWithoutSkip || (wouldImport === 0 && !updateExisting)}
                   >
                     Import {wouldImport.toLocaleString()} {KIND_WORDS[kind]}
+                    {wouldUpdate > 0 && `, update ${wouldUpdate.toLocaleString()}`}
                   </Button>
                   {blockedWithoutSkip && (
                     <Text size="sm" c="dimmed">

@@ -25,8 +25,76 @@ const DEFAULTED_VALUES: Record<string, Record<string, string>> = {
   show_public: { true: 'yes, so the public list and your website show those in a public status' },
 };
 
+const MATCHED_BY: Record<ImportReport['matches'][number]['by'], string> = {
+  id: 'record id',
+  custom_id: 'shelter id',
+  microchip: 'microchip',
+  email: 'email',
+  'earlier-import': 'an earlier import of the row',
+};
+const OUTCOMES: Record<ImportReport['matches'][number]['outcome'], { checked: string; done: string }> = {
+  skipped: { checked: 'Left as it is', done: 'Left as it was' },
+  updated: { checked: 'Updated with the file’s values', done: 'Updated' },
+  unchanged: { checked: 'Nothing to change', done: 'Nothing to change' },
+};
+
+/** Which record on the desk each matching row stands for, so an update never lands on a record by surprise. */
+function MatchesTable({
+  report,
+  done,
+  updating,
+}: {
+  report: ImportReport;
+  done: boolean;
+  updating: boolean;
+}) {
+  const shown = report.matches.slice(0, 200);
+  // A check ran before the choice to update: what the import will do follows the choice as it is now.
+  const outcomeOf = (match: ImportReport['matches'][number]) =>
+    done || match.outcome === 'unchanged'
+      ? match.outcome
+      : updating && report.kind === 'pets' && match.by !== 'earlier-import'
+        ? 'updated'
+        : 'skipped';
+  return (
+    <>
+      <Title order={3} size="h5" mb="xs">
+        Already on the desk
+        {report.totals.existing > shown.length
+          ? ` (the first ${shown.length} of ${report.totals.existing})`
+          : ''}
+      </Title>
+      <ScrollArea.Autosize mah={240} type="auto" mb="md">
+        <Table striped aria-label="Rows already on the desk" verticalSpacing={6}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={80}>Line</Table.Th>
+              <Table.Th>On the desk</Table.Th>
+              <Table.Th>Found by</Table.Th>
+              <Table.Th>{done ? 'What happened' : 'What the import does'}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {shown.map((match) => (
+              <Table.Tr key={match.line}>
+                <Table.Td>{match.line}</Table.Td>
+                <Table.Td>
+                  {match.existingName}
+                  {match.existingSpecies ? ` (${match.existingSpecies})` : ''}
+                </Table.Td>
+                <Table.Td>{MATCHED_BY[match.by]}</Table.Td>
+                <Table.Td>{OUTCOMES[outcomeOf(match)][done ? 'done' : 'checked']}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea.Autosize>
+    </>
+  );
+}
+
 /** A check's or an import's outcome: the totals, each rejected row (line, column, reason) and repeated rows. */
-export function ReportView({ report }: { report: ImportReport }) {
+export function ReportView({ report, updating = false }: { report: ImportReport; updating?: boolean }) {
   const done = !report.dryRun && !report.blocked;
   return (
     <section aria-label={report.dryRun ? 'Check of the file' : 'Import result'}>
@@ -72,6 +140,7 @@ export function ReportView({ report }: { report: ImportReport }) {
           .
         </Text>
       )}
+      {report.matches.length > 0 && <MatchesTable report={report} done={done} updating={updating} />}
       {report.rejected.length > 0 && (
         <>
           <Title order={3} size="h5" mb="xs">
