@@ -128,6 +128,20 @@ test('keyboard only: an intake with the date chosen on the calendar, then its dr
   await expect(grid).toHaveCount(0);
   await expect(calendar).toBeFocused();
 
+  // Good with: reached with Tab, its list stays shut (it would cover the fields above); typed letters highlight the
+  // first match, which Enter picks; Enter on letters that match nothing does nothing, and never sends the form.
+  const goodWith = form.getByRole('combobox', { name: 'Good with', exact: true });
+  await tabTo(page, goodWith);
+  await expect(goodWith).toHaveAttribute('aria-expanded', 'false');
+  await page.keyboard.type('ki');
+  await page.keyboard.press('Enter');
+  await expect(form.getByText('Kids', { exact: true })).toBeVisible();
+  await page.keyboard.type('zzz');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('article', { name: /Saved intake/ })).toHaveCount(0);
+  await expect(goodWith).toHaveValue('zzz');
+  for (let presses = 0; presses < 3; presses += 1) await page.keyboard.press('Backspace');
+
   await tabTo(page, form.getByRole('button', { name: 'Save intake' }));
   await page.keyboard.press('Enter');
   const saved = page.getByRole('article', { name: 'Saved intake Tabby Keys' });
@@ -140,6 +154,9 @@ test('keyboard only: an intake with the date chosen on the calendar, then its dr
   const drawer = page.getByRole('dialog', { name: 'Pet details' });
   await expect(drawer.getByRole('heading', { level: 2, name: 'Tabby Keys' })).toBeVisible();
   await expect(drawer.getByRole('table', { name: 'Pet fields' })).toContainText(inDrawer);
+  await expect(
+    drawer.getByRole('table', { name: 'Pet fields' }).getByRole('row', { name: /Good with/ }),
+  ).toContainText('Kids');
   await page.keyboard.press('Escape');
   await expect(drawer).toHaveCount(0);
   await expect(open).toBeFocused();

@@ -15,6 +15,7 @@ import { CheckboxRow } from '../components/checkbox-row';
 import { ChoiceSelect } from '../components/choice-select';
 import { CustomFieldInputs } from '../components/custom-field-inputs';
 import type { FieldMessages } from '../lib/form-messages';
+import { enterPicksOrWaits } from '../lib/picker-enter';
 import {
   AGE_OPTIONS,
   COMPATIBILITY_OPTIONS,
@@ -26,6 +27,19 @@ import {
   TEMPERAMENT_OPTIONS,
 } from '../lib/words';
 import type { PetDraft } from './pet-form';
+
+/**
+ * The three lists of words (good with, not good with, temperament): typing narrows the list and highlights its first
+ * match, so Enter picks it; Enter on words that match nothing does not send the form; the list opens on a click, an
+ * arrow or typing, not on reaching it with Tab (it would cover the fields above).
+ */
+const CHOICES_PROPS = {
+  searchable: true,
+  clearable: true,
+  selectFirstOptionOnChange: true,
+  openOnFocus: false,
+  onKeyDown: enterPicksOrWaits,
+} as const;
 
 /** The pet form's inputs, shared by Intake and Edit; `errors` are shown under each field. */
 export function PetFields({
@@ -160,8 +174,7 @@ export function PetFields({
             value={draft.good_with}
             onChange={(value) => set('good_with', value)}
             error={errors.good_with}
-            searchable
-            clearable
+            {...CHOICES_PROPS}
           />
           <MultiSelect
             label="Not good with"
@@ -169,8 +182,7 @@ export function PetFields({
             value={draft.bad_with}
             onChange={(value) => set('bad_with', value)}
             error={errors.bad_with}
-            searchable
-            clearable
+            {...CHOICES_PROPS}
           />
           <MultiSelect
             label="Temperament"
@@ -178,8 +190,7 @@ export function PetFields({
             value={draft.temperaments}
             onChange={(value) => set('temperaments', value)}
             error={errors.temperaments}
-            searchable
-            clearable
+            {...CHOICES_PROPS}
           />
         </SimpleGrid>
       </Stack>

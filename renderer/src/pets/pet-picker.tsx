@@ -2,6 +2,7 @@ import { MultiSelect } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
+import { enterPicksOrWaits } from '../lib/picker-enter';
 import { humanize } from '../lib/words';
 
 const labelOf = (record: { name: string; species: string; custom_id: string | null }) =>
@@ -88,6 +89,7 @@ export function PetPicker({
       data-field={field}
       hidePickedOptions
       clearable
+      onKeyDown={enterPicksOrWaits}
     />
   );
 }
