@@ -73,9 +73,11 @@ for (const timezoneId of ['America/Los_Angeles', 'Pacific/Auckland']) {
         '“28.13.2026” is not a day: a year has 12 months.',
       );
       await shoot(page, testInfo, `custom-date-unread-${timezoneId.replace('/', '-')}`);
-      // A day picked on the calendar replaces the text, and the focus stays on the calendar's button.
+      // A day picked on the calendar replaces the text, and the focus stays on the calendar's button (where Tab took
+      // it from the unreadable text; the screenshots above scrolled the page away from it).
       const calendar = form.getByRole('button', { name: 'Choose last vaccination on a calendar' });
-      await calendar.focus();
+      await expect(calendar).toBeFocused();
+      await calendar.scrollIntoViewIfNeeded();
       await page.keyboard.press('Enter');
       await expect(page.getByRole('dialog', { name: 'Choose last vaccination on a calendar' })).toBeVisible();
       await page.keyboard.press('Enter');

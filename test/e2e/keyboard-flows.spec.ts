@@ -128,6 +128,23 @@ test('keyboard only: an intake with the date chosen on the calendar, then its dr
   await expect(grid).toHaveCount(0);
   await expect(calendar).toBeFocused();
 
+  // A birthday typed wrong: Tab still moves on, to the field's calendar button, while the field says what is wrong
+  // (the field turns into a text input that keeps the typing, with its own button); fixed, Tab moves on again.
+  const birthday = form.getByRole('textbox', { name: 'Birthday' });
+  const birthdayCalendar = form.getByRole('button', { name: 'Choose birthday on a calendar' });
+  await tabTo(page, birthday);
+  await page.keyboard.type('2025-13-01');
+  await page.keyboard.press('Tab');
+  await expect(birthdayCalendar).toBeFocused();
+  await expect(form.getByText('a year has 12 months')).toBeVisible();
+  await page.keyboard.press('Shift+Tab');
+  await expect(birthday).toBeFocused();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Tab');
+  await expect(birthdayCalendar).toBeFocused();
+  await expect(form.getByText('a year has 12 months')).toHaveCount(0);
+
   // Good with: reached with Tab, its list stays shut (it would cover the fields above); typed letters highlight the
   // first match, which Enter picks; Enter on letters that match nothing does nothing, and never sends the form.
   const goodWith = form.getByRole('combobox', { name: 'Good with', exact: true });

@@ -7,7 +7,7 @@ import {
   type DayOfWeek,
 } from '@mantine/dates';
 import { IconCalendar } from '@tabler/icons-react';
-import { type Ref, useEffect, useRef, useState } from 'react';
+import { type FocusEvent, type Ref, useEffect, useRef, useState } from 'react';
 import {
   calendarDate,
   fieldDay,
@@ -42,6 +42,20 @@ const CALENDAR = {
  * (`formatCalendarDate`): "26 Nov 2026" where the day comes first, "Nov 26, 2026" where the month does.
  */
 const valueFormat = () => (localeDayFirst() ? 'D MMM YYYY' : 'MMM D, YYYY');
+
+/**
+ * Whether the focus leaves the input for a button of the same field (Tab from the input reaches its clear or calendar
+ * button): when the field then switches between its day input and its text input, those buttons are rendered anew,
+ * and the focus must follow to the new calendar button rather than fall to the page.
+ */
+function towardsOwnButton(event: FocusEvent<HTMLInputElement>): boolean {
+  const next = event.relatedTarget;
+  return (
+    next instanceof Node &&
+    next !== event.currentTarget &&
+    Boolean(event.currentTarget.parentElement?.contains(next))
+  );
+}
 
 /**
  * The desk's one input for a date-only field (intake date, a shelter's own date fields): the day shown as the desk
@@ -122,11 +136,13 @@ export function CalendarDateInput({
           setTyping(true);
           onChange(event.currentTarget.value);
         }}
-        onBlur={() => {
+        onBlur={(event) => {
           setEditingText(false);
           setTyping(false);
           const read = fieldDay(typed);
           if (read !== null && read !== typed) onChange(read);
+          // A readable day, or none, turns this field back into the day input, whose calendar button is another one.
+          if ((read !== null || typed.trim() === '') && towardsOwnButton(event)) setFocusNext('date');
         }}
         error={!typing && fieldDay(typed) === null ? `${unreadableDateMessage(typed)}.` : error}
         rightSection={calendarButton}
@@ -152,7 +168,11 @@ export function CalendarDateInput({
       rightSectionWidth={day ? 64 : 36}
       {...props}
       error={error}
-      onBlur={(event) => keepUnreadable(event.currentTarget.value.trim(), false)}
+      onBlur={(event) => {
+        // Unreadable text turns this field into a text input, with a calendar button of its own.
+        if (keepUnreadable(event.currentTarget.value.trim(), false) && towardsOwnButton(event))
+          setFocusNext('date');
+      }}
       // Enter would save the form with the day shown before: the text is kept instead, and says what is wrong.
       onKeyDown={(event) => {
         if (event.key === 'Enter' && keepUnreadable(event.currentTarget.value.trim(), true))
