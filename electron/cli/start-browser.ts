@@ -53,8 +53,8 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Run
     closing ??= host.close().then(() => core.close());
     return closing;
   };
-  const onSignal = (signal: NodeJS.Signals) => {
-    console.log(`\nStopping Shelter Desk (${signal})…`);
+  const stopFor = (why: string) => {
+    console.log(`\nStopping Shelter Desk (${why})…`);
     close().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -63,13 +63,33 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Run
       },
     );
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', stopFor);
+  process.once('SIGTERM', stopFor);
+  stopWhenOrphaned(() => stopFor('the command that started it has stopped'));
 
   // One write, so a reader of the output sees both lines together.
   console.log(`Shelter Desk is running at ${host.url}\nBrowser mode: ${options.reason}`);
   if (options.open) openInBrowser(host.url);
   return { url: host.url, core, close };
+}
+
+/** How often a desk in browser mode looks whether what started it is still there. */
+const PARENT_CHECK_MS = 1000;
+
+/**
+ * Calls `stop` once the process that started this one is gone. `npm start` runs the desk under `sh -c`: SIGTERM sent
+ * to npm (a service manager, a script stopping what it started) ends npm and the shell, but not the desk, which would
+ * go on holding its data folder (the next start would find it in use). A desk started by init itself is left alone.
+ */
+export function stopWhenOrphaned(stop: () => void, parentOf: () => number = () => process.ppid): void {
+  const parent = parentOf();
+  if (parent <= 1) return;
+  const timer = setInterval(() => {
+    if (parentOf() === parent) return;
+    clearInterval(timer);
+    stop();
+  }, PARENT_CHECK_MS);
+  timer.unref();
 }
 
 /** Opens a URL with the desktop's handler; a failure only prints a hint (the URL is already shown). */
