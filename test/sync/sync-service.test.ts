@@ -134,6 +134,28 @@ describe('SyncService', () => {
     await until(() => last()?.state === 'idle' && getPet(mirror.db, added?.id ?? '') !== undefined);
   });
 
+  it('asks again on its own for a connection it could not make (a shelter folder held by another desk)', async () => {
+    server.addPets(2);
+    let held = true;
+    service = new SyncService({
+      db: mirror.db,
+      resolveConnection: async () => {
+        if (held) throw new Error('Another Shelter Desk is running this shelter from the same folder.');
+        return { mode: 'remote', baseUrl: server.origin, apiKey: 'key', label: server.origin };
+      },
+      status: sink(),
+      intervalMs: 60_000,
+      offlineRetryMs: 30,
+      clientOptions: { backoffBaseMs: 1, backoffCapMs: 2, maxAttempts: 2 },
+    });
+    service.start();
+    await until(() => last()?.state === 'error');
+    expect(last()?.error?.message).toContain('same folder');
+    held = false;
+    await until(() => last()?.state === 'idle');
+    expect(last()?.error).toBeNull();
+  });
+
   it('polls on its interval while online', async () => {
     server.addPets(2);
     const svc = makeService('key', 80);

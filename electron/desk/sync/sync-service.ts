@@ -19,6 +19,9 @@ import { failureOutcome, isUnreachable } from './sync-failure';
 import { type SyncRequest, SyncSchedule } from './sync-schedule';
 import { type StatusSink, statusAfterRun } from './sync-status';
 
+/** How soon a connection that could not be made is asked for again (see `offlineRetryMs`). */
+const CONNECTION_RETRY_MS = 5_000;
+
 export interface SyncServiceOptions {
   db: MirrorDb;
   /** The connection to use now (undefined when none is configured). */
@@ -31,7 +34,10 @@ export interface SyncServiceOptions {
   recheckEveryMs?: number;
   /** How often custom fields, fees and contracts are refreshed (50 requests/hour limits). Default 15 min. */
   metadataEveryMs?: number;
-  /** First retry delay while offline (doubles up to the poll interval). Default 5 s. */
+  /**
+   * First retry delay while offline (doubles up to the poll interval), and the delay before asking again for a
+   * connection that could not be made. Default 5 s.
+   */
   offlineRetryMs?: number;
   /**
    * Retry delay while offline with changes waiting to be sent: a light probe, so they go out within seconds of the
@@ -257,6 +263,9 @@ export class SyncService {
         progress: null,
         error: { code: 'unavailable', message: (error as Error).message },
       });
+      // The connection could not be made (its shelter's folder held by another desk, a key store that did not
+      // answer): asked again soon, as after a failed run, never left waiting for a person to press anything.
+      this.schedule.after(this.options.offlineRetryMs ?? CONNECTION_RETRY_MS);
       return undefined;
     }
     if (!connection) {

@@ -189,7 +189,11 @@ async function keepUnderSecondName(file: string, aside: string): Promise<void> {
 
 /** Another process holds the server's data folder (a desk serving it, or a restore in progress). */
 export class FolderInUseError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The process holding the folder, when known. */
+    readonly holder?: number,
+  ) {
     super(message);
     this.name = 'FolderInUseError';
   }
@@ -236,6 +240,7 @@ export function holdServerFolder(dataDir: string): FolderHold {
         throw new FolderInUseError(
           `The shelter in ${dataDir} is in use by process ${holder} (a running Shelter Desk). ` +
             'Stop it first, or restore from the desk (Shelter > Backup).',
+          holder,
         );
       }
       fs.rmSync(lock, { force: true });

@@ -7,6 +7,7 @@ import {
   BackupRefusedError,
   dropStaged,
   type FolderHold,
+  FolderInUseError,
   holdServerFolder,
   type RunningApiServer,
   type StaffOperations,
@@ -202,7 +203,16 @@ export class ShelterHost {
   private async startServer(): Promise<void> {
     const options = this.startOptions;
     if (!options) throw notStandalone();
-    this.hold ??= holdServerFolder(options.dataDir);
+    try {
+      this.hold ??= holdServerFolder(options.dataDir);
+    } catch (error) {
+      if (!(error instanceof FolderInUseError)) throw error;
+      // The sync that asked tries again by itself (see SyncService): once the other one stops, this desk serves.
+      throw new FolderInUseError(
+        `Another Shelter Desk${error.holder ? ` (process ${error.holder})` : ''} is running this shelter from the same folder, so this desk cannot open its records. Close that one: this desk tries again every few seconds.`,
+        error.holder,
+      );
+    }
     const file = this.readFile();
     try {
       this.server = await startApiServer({
