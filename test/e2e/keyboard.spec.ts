@@ -28,7 +28,9 @@ test('the desk is driven from the keyboard: skip link, Ctrl+K, Esc, ?, new intak
   // Ctrl+K finds a pet by its shelter id; Enter opens the first result, chosen as the results arrive; Esc closes
   // it and the focus is back where the search was opened.
   await page.keyboard.press('Control+K');
-  const search = page.getByRole('textbox', { name: 'Search everything' });
+  const search = page
+    .getByRole('dialog', { name: 'Search' })
+    .getByRole('textbox', { name: 'Search everything' });
   await expect(search).toBeFocused();
   await expect(page.getByText('Up and down arrows to choose, Enter to open, Escape to close')).toBeVisible();
   await search.fill(target.custom_id);

@@ -198,7 +198,7 @@ async function tellMovedToTls(core: DeskCore, toldBefore: boolean, io: CliIo): P
   if (toldBefore || !after.movedToTls || !after.fingerprint) return;
   io.stderr(
     `The connection to the shelter is now encrypted: the shelter shares over HTTPS only, so this desk moved from ${after.movedToTls.from} to ${after.remote} by itself, with the same key, and accepts only the certificate it found now.\n` +
-      `Compare its fingerprint aloud with the shelter desk (Shelter → Keys and sharing): ${formatFingerprint(after.fingerprint)}\n`,
+      `Compare its fingerprint aloud with the shelter desk (Keys and sharing): ${formatFingerprint(after.fingerprint)}\n`,
   );
 }
 

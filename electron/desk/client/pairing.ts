@@ -55,7 +55,7 @@ export async function pairWithShelter(pairing: PairingRequest): Promise<{ key: s
       requestId: described.requestId,
       message:
         described.code?.startsWith('pairing_code_') === true
-          ? `${described.message ?? 'The code was refused.'} Ask the shelter desk for a new code (Shelter → Keys and sharing → Make a new code).`
+          ? `${described.message ?? 'The code was refused.'} Ask the shelter desk for a new code (Keys and sharing → Make a new code).`
           : `The shelter refused to pair (${response.statusCode}${described.message ? `: ${described.message}` : ''}).`,
     });
   } catch (error) {

@@ -8,8 +8,7 @@ export const PAIRING_CODE_TTL_MS = 15 * 60_000;
 /** Codes used or expired this long ago are deleted when the next one is made. */
 const KEEP_OLD_CODES_MS = 24 * 60 * 60_000;
 
-const ASK_AGAIN =
-  'Ask the shelter desk for a new connection code (Shelter → Keys and sharing → Make a new code).';
+const ASK_AGAIN = 'Ask the shelter desk for a new connection code (Keys and sharing → Make a new code).';
 
 interface PairingRow {
   id: string;

@@ -239,7 +239,7 @@ export function holdServerFolder(dataDir: string): FolderHold {
       if (Number.isInteger(holder) && holder !== process.pid && processAlive(holder)) {
         throw new FolderInUseError(
           `The shelter in ${dataDir} is in use by process ${holder} (a running Shelter Desk). ` +
-            'Stop it first, or restore from the desk (Shelter > Backup).',
+            'Stop it first, or restore from the desk’s Backup screen.',
           holder,
         );
       }

@@ -94,6 +94,9 @@ export function DeskSpotlight() {
       tagsToIgnore={[]}
       scrollable
       maxHeight={480}
+      // The dialog's name for screen readers: a title, referenced even while its header is not drawn.
+      title="Search"
+      styles={{ header: { display: 'none' } }}
     >
       <Spotlight.Search
         placeholder="Find a pet, a person or something to do"

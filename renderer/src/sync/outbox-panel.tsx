@@ -31,6 +31,7 @@ import { describeWhen } from '../components/status-presentation';
 import { toDeskError } from '../lib/desk-error';
 import { formatValue, humanize } from '../lib/words';
 import { applicationPetIds, changeInWords, errorInWords } from './outbox-words';
+import { nextTry, readableTimes } from './retry-times';
 
 /** The queue of local changes: what waits, what is retried, what the server refused and why. */
 export function OutboxPanel() {
@@ -180,20 +181,6 @@ export function OutboxPanel() {
       </ConfirmModal>
     </Stack>
   );
-}
-
-/** Date-times inside the desk's sentences (always upcoming retries), as people read them: "in 2 minutes". */
-function readableTimes(text: string): string {
-  return text.replace(/\d{4}-\d{2}-\d{2}T[\d:.]+Z/g, (iso) => nextTry(iso));
-}
-
-/** "in 40 seconds" / "now": describeWhen speaks of the past. */
-function nextTry(iso: string): string {
-  const seconds = Math.round((Date.parse(iso) - Date.now()) / 1000);
-  if (Number.isNaN(seconds)) return iso;
-  if (seconds <= 5) return 'now';
-  const format = new Intl.RelativeTimeFormat(undefined, { numeric: 'auto' });
-  return seconds < 90 ? format.format(seconds, 'second') : format.format(Math.round(seconds / 60), 'minute');
 }
 
 function entryState(entry: OutboxEntry): { label: string; color: string } {

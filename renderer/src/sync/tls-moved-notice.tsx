@@ -59,8 +59,8 @@ export function TlsMovedNotice() {
         </Text>
         <FingerprintGrid fingerprint={summary.fingerprint} label="The shelter’s certificate fingerprint" />
         <Text size="sm">
-          Read it aloud with someone at the shelter desk (Shelter → Keys and sharing shows the same). If it
-          differs, disconnect this desk in Settings and ask the shelter desk for a new connection code.
+          Read it aloud with someone at the shelter desk (Keys and sharing shows the same). If it differs,
+          disconnect this desk in Settings and ask the shelter desk for a new connection code.
         </Text>
         <Group>
           <Button loading={busy} onClick={() => void acknowledge()}>
