@@ -172,6 +172,24 @@ describe('DeskApi: outbox', () => {
     expect(core.status.get().needsAttention).toBe(0);
   });
 
+  it('a key the shelter revokes shows in the status as soon as a change is refused, not at the next poll', async () => {
+    const server = await startServer();
+    cleanups.push(async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      await server.close();
+    });
+    const { core } = await desk();
+    await core.registry.invoke('sync.connection.set', {
+      mode: 'remote',
+      remote: server.origin,
+      apiKey: WRITE_KEY,
+    });
+    await until(() => core.status.get().state === 'idle', 'the first sync');
+    for (const key of server.staff.listApiKeys()) if (key.access === 'write') server.staff.revokeApiKey(key.id);
+    await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'After The Revoke' }) });
+    await until(() => core.status.get().state === 'needs-auth', 'the status to say the key was refused');
+  });
+
   it('rejects invalid writes naming the field, and holds duplicates back until forced', async () => {
     const { core } = await desk();
     const result = await core.registry.call('outbox.createPet', { fields: petFields({ species: 'dragon' }) });

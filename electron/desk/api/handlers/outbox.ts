@@ -52,6 +52,7 @@ export function registerOutboxHandlers(
     return cached.client;
   }
 
+  let keyRefused = false;
   const outbox = new Outbox({
     db: mirror.db,
     resolveClient: async () => (started ? resolveClient() : undefined),
@@ -65,6 +66,10 @@ export function registerOutboxHandlers(
         pending: pendingRecordCount(mirror.db),
         needsAttention: counts.needsAttention,
       });
+      // The server refused the key as a change went out (a shelter that revoked this desk): a sync now says so in
+      // the header and on Sync at once, in the sync's own words, instead of "Up to date" until the next poll.
+      if (counts.pausedReason !== null && !keyRefused) void sync?.service.syncNow();
+      keyRefused = counts.pausedReason !== null;
       context.events.emit({ type: 'outbox', counts, changed });
       const collections = new Set<'pets' | 'adopters' | 'fosters'>();
       for (const item of changed) {
