@@ -185,7 +185,8 @@ describe('DeskApi: outbox', () => {
       apiKey: WRITE_KEY,
     });
     await until(() => core.status.get().state === 'idle', 'the first sync');
-    for (const key of server.staff.listApiKeys()) if (key.access === 'write') server.staff.revokeApiKey(key.id);
+    for (const key of server.staff.listApiKeys())
+      if (key.access === 'write') server.staff.revokeApiKey(key.id);
     await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'After The Revoke' }) });
     await until(() => core.status.get().state === 'needs-auth', 'the status to say the key was refused');
   });

@@ -87,6 +87,39 @@ describe('importFile', () => {
     });
   });
 
+  it("reads a file's ambiguous dates in the order its other dates show, and asks when they show none or both", async () => {
+    const dayFirst = await run(csv(['Name,Species,Intake', 'Rex,dog,15/01/2024', 'Ada,cat,03/04/2024']), {
+      dryRun: true,
+    });
+    expect(dayFirst.rejected).toEqual([]);
+    expect(dayFirst.summary).toContain(
+      'Dates like 03/04/2025 were read day first, as other dates in the file show.',
+    );
+    await run(csv(['Name,Species,Intake', 'Rex,dog,15/01/2024', 'Ada,cat,03/04/2024']));
+    const intakes = statement(
+      mirror.db,
+      "SELECT name, json_extract(effective_json, '$.intake_date') AS intake FROM pet ORDER BY name",
+    ).all();
+    expect(intakes).toEqual([
+      { name: 'Ada', intake: '2024-04-03T00:00:00Z' },
+      { name: 'Rex', intake: '2024-01-15T00:00:00Z' },
+    ]);
+    const both = await run(
+      csv(['Name,Species,Intake', 'Tom,dog,15/01/2024', 'Kit,cat,01/15/2024', 'Bo,cat,03/04/2024']),
+      { dryRun: true },
+    );
+    // Each date that reads one way only is read that way; the one that could be either is asked about.
+    expect(both.rejected).toEqual([
+      {
+        line: 4,
+        column: 'Intake',
+        reason: expect.stringContaining(
+          'no date in the file says which comes first: choose the date order ("Dates like 03/04/2025 are" on the Import screen',
+        ),
+      },
+    ]);
+  });
+
   it('updates matching pets with only the columns the file has, and skips them otherwise', async () => {
     await run(csv(['Name,Species,Size,Microchip', 'Rex,dog,large,985-141']));
     const id = (statement(mirror.db, 'SELECT id FROM pet').get() as { id: string }).id;

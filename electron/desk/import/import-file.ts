@@ -14,9 +14,10 @@ import { type EntityType, type MirrorDb, microchipKey } from '../mirror';
 import type { LocalWriteContext } from '../outbox';
 import { buildRecord, defaultedFields, type RecordPlan, staffStatusReason } from './build-record';
 import { findExisting, matchConflict } from './existing';
-import { matchColumns, unknownTargets } from './fields';
+import { CUSTOM_PREFIX, fieldsOf, matchColumns, unknownTargets } from './fields';
 import { openTable, type TableRow } from './read-table';
 import { type PlannedRow, rowWriter } from './write-rows';
+import { DateOrderEvidence } from './written-dates';
 
 /** What to import and how. */
 export interface ImportOptions {
@@ -94,6 +95,36 @@ export function planFor(
     values: { dateFormat: options.dateFormat, statusLabels: desk.statusLabels },
     today: desk.today,
   };
+}
+
+/** Whether a column's values are read as dates (a date field of the kind, or the shelter's own date field). */
+function readsDates(plan: RecordPlan, target: string): boolean {
+  if (target.startsWith(CUSTOM_PREFIX)) {
+    const key = target.slice(CUSTOM_PREFIX.length);
+    return plan.customFields.some((field) => field.field_key === key && field.field_type === 'date');
+  }
+  return fieldsOf(plan.kind).some((spec) => spec.field === target && spec.kind === 'date');
+}
+
+/**
+ * The order the file's own dates show, for "work it out": a date like 15/01/2024 can only be day first, so the file's
+ * 03/04/2024 is too (undefined when its dates say nothing, or both orders).
+ */
+async function orderTheDatesShow(
+  file: string,
+  options: ImportOptions,
+  desk: ImportDesk,
+): Promise<DateFormat | undefined> {
+  const table = await openTable(file, { sheet: options.sheet });
+  const rows = table.rows();
+  const plan = await readPlan(rows, options, desk);
+  const dateColumns = plan.columns.flatMap((column, index) =>
+    readsDates(plan, column.target) ? [index] : [],
+  );
+  if (dateColumns.length === 0) return undefined;
+  const evidence = new DateOrderEvidence();
+  for await (const row of rows) for (const index of dateColumns) evidence.see(row.cells[index] ?? '');
+  return evidence.order;
 }
 
 /** Fingerprint of a row's fields, keys sorted: the same row in the same kind of import gives the same one. */
@@ -259,6 +290,11 @@ export async function importFile(
   options: ImportOptions,
   desk: ImportDesk,
 ): Promise<ImportReport> {
+  const shown = options.dateFormat ? undefined : await orderTheDatesShow(file, options, desk);
+  if (shown) options = { ...options, dateFormat: shown };
+  const datesNote = shown
+    ? ` Dates like 03/04/2025 were read ${shown === 'DMY' ? 'day' : 'month'} first, as other dates in the file show.`
+    : '';
   const checked = await pass(file, options, desk, () => undefined);
   const blocked = checked.rejectedRows > 0 && !options.skipBad;
   const noun = options.kind === 'pets' ? 'pets' : options.kind;
@@ -273,7 +309,7 @@ export async function importFile(
       skipped: options.dryRun ? skipped : 0,
       blocked,
       summary: options.dryRun
-        ? `Check only, nothing written: ${report.totals.new} new ${noun}, ${report.totals.existing} already on the desk, ${rowCount(checked.rejectedRows)} rejected.${blocked ? ' Fix the rejected rows, or import with the choice to skip them.' : ''}`
+        ? `Check only, nothing written: ${report.totals.new} new ${noun}, ${report.totals.existing} already on the desk, ${rowCount(checked.rejectedRows)} rejected.${blocked ? ' Fix the rejected rows, or import with the choice to skip them.' : ''}${datesNote}`
         : `Nothing imported: ${rowCount(checked.rejectedRows)} ${checked.rejectedRows === 1 ? 'was' : 'were'} rejected. Fix them in the file and import again, or choose to skip them (--skip-bad).`,
     };
   }
@@ -291,6 +327,6 @@ export async function importFile(
     updated,
     skipped,
     blocked: false,
-    summary: `Imported ${imported} ${noun}; ${alreadySummary(report.totals.existing, updated, unchanged)}; ${rowCount(written.rejectedRows, 'rejected ')} skipped.${imported + updated > 0 ? ' The outbox sends them to the server.' : ''}`,
+    summary: `Imported ${imported} ${noun}; ${alreadySummary(report.totals.existing, updated, unchanged)}; ${rowCount(written.rejectedRows, 'rejected ')} skipped.${imported + updated > 0 ? ' The outbox sends them to the server.' : ''}${datesNote}`,
   };
 }

@@ -49,6 +49,30 @@ function calendarDay(year: number, month: number, day: number, text: string): Re
   return ok(`${full}-${pad(month)}-${pad(day)}T00:00:00Z`);
 }
 
+/** Day and month of a date written with numbers alone (`04/03/2025`, `4.3.25`), either way round. */
+const NUMERIC_DATE = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{2}|\d{4})(?:\s+\d{1,2}:\d{2}(:\d{2})?)?$/;
+
+/**
+ * Which comes first in a file's numeric dates, from those that can be read one way only (a first number over 12 is
+ * a day: `15/01/2024`): 'DMY' or 'MDY' when the file says one of them alone, undefined when none says, or both do.
+ */
+export class DateOrderEvidence {
+  private dayFirst = false;
+  private monthFirst = false;
+
+  see(text: string): void {
+    const match = NUMERIC_DATE.exec(text.trim());
+    if (!match) return;
+    if (Number(match[1]) > 12) this.dayFirst = true;
+    if (Number(match[2]) > 12) this.monthFirst = true;
+  }
+
+  get order(): DateFormat | undefined {
+    if (this.dayFirst === this.monthFirst) return undefined;
+    return this.dayFirst ? 'DMY' : 'MDY';
+  }
+}
+
 /**
  * A date as people write it: `2025-03-04` (also with a time, kept as it is), `4 March 2025`, `March 4, 2025`,
  * `04/03/2025`, `4.3.25`. Where day and month could be either way round (both 12 or less), `dateFormat` decides;
@@ -60,7 +84,7 @@ export function readDate(text: string, dateFormat?: DateFormat): ReadValue {
     return ok(trimmed);
   let match = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[ T]\d{1,2}:\d{2}(:\d{2})?)?$/.exec(trimmed);
   if (match) return calendarDay(Number(match[1]), Number(match[2]), Number(match[3]), text);
-  match = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{2}|\d{4})(?:\s+\d{1,2}:\d{2}(:\d{2})?)?$/.exec(trimmed);
+  match = NUMERIC_DATE.exec(trimmed);
   if (match) {
     const first = Number(match[1]);
     const second = Number(match[2]);
@@ -70,7 +94,7 @@ export function readDate(text: string, dateFormat?: DateFormat): ReadValue {
     if (dateFormat === 'MDY' || second > 12) return calendarDay(year, first, second, text);
     if (first === second) return calendarDay(year, first, second, text);
     return no(
-      `"${text}" could be ${first} ${monthName(second)} or ${second} ${monthName(first)}: choose the date order (--date-format DMY or MDY)`,
+      `"${text}" could be ${first} ${monthName(second)} or ${second} ${monthName(first)}, and no date in the file says which comes first: choose the date order ("Dates like 03/04/2025 are" on the Import screen, --date-format DMY or MDY on the command line)`,
     );
   }
   const words = trimmed

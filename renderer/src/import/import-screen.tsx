@@ -24,7 +24,7 @@ import { uploadFile } from './upload-file';
 
 const KIND_WORDS: Record<ImportKind, string> = { pets: 'pets', adopters: 'adopters', fosters: 'fosters' };
 const DATE_ORDERS = [
-  { value: 'auto', label: 'Work it out (ask when unsure)' },
+  { value: 'auto', label: 'Work it out from the file (ask when unsure)' },
   { value: 'DMY', label: 'Day / month / year (31/12/2025)' },
   { value: 'MDY', label: 'Month / day / year (12/31/2025)' },
   { value: 'YMD', label: 'Year / month / day (2025/12/31)' },
