@@ -78,14 +78,16 @@ test('Import screen: a column mapped by hand, the check, then the import', async
       mimeType: 'text/csv',
       buffer: Buffer.from(
         [
-          'Name,Species,Microchip,Description',
-          'Zoë,dog,985 141 000 000 001,Calm',
-          'Oscar,cat,985141000000003,Typo',
+          'Name,Species,Microchip,Description,Notes',
+          'Zoë,dog,985 141 000 000 001,Calm,Walks twice a day',
+          'Oscar,cat,985141000000003,Typo,',
         ].join('\n'),
         'utf8',
       ),
     });
     await page.getByRole('button', { name: 'Check the file' }).click();
+    // A column nothing matched is named, not dropped without a word.
+    await expect(page.getByText('Left out, as no field matched them: “Notes”.')).toBeVisible();
     const matched = page.getByRole('table', { name: 'Rows already on the desk' });
     await expect(
       matched.getByRole('row', { name: /2.*Zoë \(dog\).*microchip.*Left as it is/ }),

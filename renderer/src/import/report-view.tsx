@@ -128,6 +128,16 @@ export function ReportView({ report, updating = false }: { report: ImportReport;
           tone={report.totals.rejected ? 'red' : undefined}
         />
       </SimpleGrid>
+      {report.columns.some((column) => column.source === 'unmatched') && (
+        <Text size="sm" mb="md">
+          Left out, as no field matched them:{' '}
+          {report.columns
+            .filter((column) => column.source === 'unmatched')
+            .map((column) => `“${column.header}”`)
+            .join(', ')}
+          . To bring one in, choose where it goes under Columns, then check again.
+        </Text>
+      )}
       {Object.keys(report.defaults).length > 0 && (
         <Text size="sm" c="dimmed" mb="md">
           No column for{' '}
