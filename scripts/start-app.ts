@@ -107,7 +107,7 @@ function runDesktop(dataDir: string, dev: boolean): Promise<number> {
 /** The lines `--share-lan` prints: the LAN address, the fingerprint and a pairing code (or why there are none). */
 function describeSharing(sharing: LanSharing): string {
   if (!sharing.address || !sharing.code) {
-    return `LAN sharing is on but not running: ${sharing.problem ?? 'see Shelter → Keys and sharing.'}`;
+    return `LAN sharing is on but not running: ${sharing.problem ?? 'see Keys and sharing.'}`;
   }
   return [
     `Shared on the LAN at ${sharing.address}`,
@@ -147,8 +147,7 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
   } else {
     const electron = await ensureElectron({ force: forceElectron });
     if (electron.available) {
-      if (flags['share-lan'])
-        console.log('LAN sharing is on: the pairing code is under Shelter → Keys and sharing.');
+      if (flags['share-lan']) console.log('LAN sharing is on: the pairing code is under Keys and sharing.');
       return runDesktop(dataDir, flags.dev);
     }
     reason = electron.reason;
@@ -168,7 +167,9 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
   // Scripts and other tools read this line to reach the standalone shelter's API.
   if (shelter.apiUrl) console.log(`Shelter API at ${shelter.apiUrl}`);
   if (flags['share-lan']) {
-    const sharing = await running.core.registry.invoke('shelter.lan.get');
+    // Asked through the setting itself: it waits for a start still under way (the first start makes the shelter's
+    // certificate), where reading the state at once could find the listener not open yet.
+    const sharing = await running.core.registry.invoke('shelter.lan.set', { enabled: true });
     console.log(describeSharing(sharing));
   }
   return undefined;

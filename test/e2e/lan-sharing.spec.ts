@@ -161,3 +161,21 @@ test('two desks over HTTPS: pairing by code, a status change on A on B’s open 
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('a new empty shelter started with --share-lan prints its LAN address and a pairing code, not "not running"', async () => {
+  test.setTimeout(120_000);
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'shelter-desk-e2e-lan-new-'));
+  const lanPort = String(await freePort());
+  const desk = await startDesk(path.join(root, 'new'), ['--standalone', '--share-lan'], {
+    SHELTER_DESK_LAN_PORT: lanPort,
+  });
+  try {
+    // Its first start makes the shelter's certificate: the lines wait for the listener, not print too soon.
+    await printedCode(desk);
+    expect(desk.stdout()).toMatch(new RegExp(`Shared on the LAN at https://127\\.0\\.0\\.1:${lanPort}/api`));
+    expect(desk.stdout()).not.toContain('not running');
+  } finally {
+    await desk.stop();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
