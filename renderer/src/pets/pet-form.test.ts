@@ -145,6 +145,14 @@ describe('numbers typed in text fields', () => {
         weight: 'must start with a number, such as 12 kg or 12.5',
       },
     });
+    // The currency sign staff type is not part of the amount.
+    for (const [typed, sent] of [
+      ['$150', '150'],
+      ['€ 150,50', '150,50'],
+    ]) {
+      const typedFee = buildPetCreate({ ...emptyPetDraft(), ...basics, adoption_fee: typed as string });
+      expect(typedFee).toMatchObject({ ok: true, fields: { adoption_fee: sent } });
+    }
     // An edit checks what it sends: a fee the server already holds as text does not block a status change.
     const original = draftFromPet({ ...pet, adoption_fee: 'Call us' });
     expect(buildPetUpdate(original, { ...original, status: 'hold' }).ok).toBe(true);

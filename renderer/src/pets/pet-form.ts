@@ -173,11 +173,12 @@ function toApiFields(
   for (const key of ['name', 'species', 'age_category', 'sex', 'size', 'status', 'health'] as const) {
     put(key, draft[key]);
   }
+  // A fee as staff type it, "$150" or "€ 150,50": the amount is what is sent.
+  put('adoption_fee', draft.adoption_fee.trim().replace(/^[$€£¥]\s*/u, ''));
   for (const key of [
     'status_change_notes',
     'microchip_id',
     'custom_id',
-    'adoption_fee',
     'age_years',
     'age_months',
     'weight',
