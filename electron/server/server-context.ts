@@ -94,7 +94,14 @@ export function serverDatabasePath(dataDir: string): string {
 export async function openServerContext(
   filename: string,
   now: () => number = Date.now,
-  options: { checksOnThisThread?: boolean } = {},
+  options: {
+    checksOnThisThread?: boolean;
+    /**
+     * False where nothing is served (the command line's staff commands): the look for pets without a stored response
+     * is left to the next server start, which needs them (every write here stores its pets' own).
+     */
+    fillMissingBodies?: boolean;
+  } = {},
 ): Promise<ServerContext> {
   if (filename !== ':memory:') fs.mkdirSync(path.dirname(filename), { recursive: true, mode: 0o700 });
   const { db, sqlite, close } = await openDatabase<ServerSchema>({
@@ -117,8 +124,10 @@ export async function openServerContext(
   const people = new PeopleStore(sqlite, clock, pets, new SearchVocabulary(sqlite, 'people'), now);
   // A database from before stored responses gets them now (about 4 s per 100k pets, once); a re-rendering
   // interrupted by a crash carries on.
-  const filled = await pets.bodies.fillMissing(options.checksOnThisThread ? 'this-thread' : undefined);
-  if (filled > 1000) console.error(`[server] stored the responses of ${filled} pets`);
+  if (options.fillMissingBodies !== false) {
+    const filled = await pets.bodies.fillMissing(options.checksOnThisThread ? 'this-thread' : undefined);
+    if (filled > 1000) console.error(`[server] stored the responses of ${filled} pets`);
+  }
   pets.restamps.resume();
   const peopleRestamps = new PeopleRestamps(sqlite, background, clock);
   peopleRestamps.resume();

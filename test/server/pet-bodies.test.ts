@@ -1,7 +1,9 @@
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
 import { BODIES_COMPLETE, missingOffThread } from '../../electron/server/domain/pet-bodies';
-import { openServerContext } from '../../electron/server/server-context';
+import { openServerContext, serverDatabasePath } from '../../electron/server/server-context';
+import { openStaffOperations } from '../../electron/server/staff/open-staff';
 import { tempDir } from '../temp-mirror';
 import { newPet } from './harness';
 
@@ -91,6 +93,30 @@ describe('the start-up look for missing bodies', () => {
       expect(passes()).toBe(1);
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe('the command line opening a shelter', () => {
+  it('leaves the look for missing bodies to the next server start, which fills them', async () => {
+    const { dir, remove } = tempDir('sd-bodies-cli-');
+    try {
+      let app = await openServerContext(serverDatabasePath(dir));
+      const pet = app.sqlite.transaction(() => app.pets.create(newPet({ name: 'Lost Body' }) as never))();
+      app.sqlite.prepare('DELETE FROM pet_bodies WHERE seq = ?').run(pet.seq);
+      await app.close();
+      const cli = await openStaffOperations(dir);
+      expect(cli.staff.listApiKeys()).toBeDefined();
+      await cli.close();
+      // The command did not pass over the pets for it: the body is still missing.
+      const raw = new Database(serverDatabasePath(dir), { readonly: true });
+      expect(raw.prepare('SELECT count(*) FROM pet_bodies WHERE seq = ?').pluck().get(pet.seq)).toBe(0);
+      raw.close();
+      app = await openServerContext(serverDatabasePath(dir), Date.now, { checksOnThisThread: true });
+      expect(app.pets.bodies.bySeq(pet.seq)).toContain('"name":"Lost Body"');
+      await app.close();
+    } finally {
+      remove();
     }
   });
 });

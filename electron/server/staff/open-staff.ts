@@ -24,6 +24,7 @@ export async function openStaffOperations(
 ): Promise<{ staff: StaffOperations; close(): Promise<void> }> {
   const app = await openServerContext(serverDatabasePath(serverDataDir), Date.now, {
     checksOnThisThread: true,
+    fillMissingBodies: false,
   });
   return { staff: createStaffOperations(app), close: () => app.close() };
 }
