@@ -36,6 +36,10 @@ describe('status presentation', () => {
     expect(refused.color).not.toBe(STATUS_LOOKS.idle.color);
     for (const look of [lookOf(idle, true), recording, refused])
       expect(look.advice).not.toMatch(/server|sync/);
+    // Its own records not readable (another desk holds their folder): no sync words, and it says it retries.
+    const failed = { ...idle, state: 'error' as const, error: { code: 'unavailable', message: 'Held.' } };
+    expect(statusLine(failed, true)).toBe('Records problem');
+    expect(lookOf(failed, true).advice).toContain('tries again by itself');
     // Its own server stopped, or a run in progress: the state's own words, as on any desk.
     expect(statusLine({ ...idle, state: 'offline' }, true)).toBe('Offline');
   });

@@ -86,6 +86,14 @@ const PAIRED_REFUSALS: Readonly<Record<string, StatusLook>> = {
  * server to be in step with, only changes made here that are recorded, on their way, or refused.
  */
 function standaloneLook(status: DeskStatus): StatusLook | undefined {
+  if (status.state === 'error') {
+    return {
+      ...STATUS_LOOKS.error,
+      label: 'Records problem',
+      advice:
+        'This desk could not read the shelter’s records just now. It tries again by itself; Sync says why.',
+    };
+  }
   if (status.state !== 'idle') return undefined;
   const { pending, needsAttention } = status;
   if (needsAttention > 0) {
