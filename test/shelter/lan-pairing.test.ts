@@ -85,6 +85,8 @@ describe('LAN sharing: HTTPS only, pinned certificate, one key per desk by one-t
     await deskB.registry.invoke('sync.connection.pair', { code: first.code ?? '', deskName: 'Front desk' });
     const connectionB = await deskB.registry.invoke('sync.connection.get');
     expect(connectionB).toMatchObject({ mode: 'remote', fingerprint: code.fingerprint });
+    // The name typed while pairing is this desk's name from now on (Settings, the next pairing).
+    expect((await deskB.registry.invoke('settings.get')).deskName).toBe('Front desk');
 
     // The code on the card worked once: a second desk using it is told to ask for a new one.
     const reused = await refusal(

@@ -148,7 +148,17 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     registerPhotoHandlers(registry, photos, sessions, photoExtensionProbe(connections));
     context.onStart(() => sessions.start());
     sessions.forward(registry, await sessions.current());
-    registerConnectionHandlers(registry, connections, sessions, () => context.settings.get().deskName);
+    registerConnectionHandlers(registry, connections, sessions, {
+      get: () => context.settings.get().deskName,
+      keep: (name) => {
+        try {
+          const settings = context.settings.update({ deskName: name });
+          context.events.emit({ type: 'settings', settings });
+        } catch {
+          // A name longer than Settings keeps stays the key's name alone: the pairing itself went through.
+        }
+      },
+    });
     registerShelterHandlers(registry, context, { host: shelter, connections, sessions });
     registerPeopleHandlers(registry, context, { host: shelter, connections, sessions });
   } catch (error) {

@@ -35,8 +35,11 @@ export function registerConnectionHandlers(
   registry: HandlerRegistry,
   connections: ConnectionManager,
   sessions: DeskSessions,
-  /** This desk's name from its settings ('' when none was given: the host name stands in). */
-  deskName: () => string = () => '',
+  /**
+   * This desk's name in its settings ('' when none was given: the host name stands in), and how a name typed while
+   * pairing is kept there when none was set, so the next pairing and Settings show it.
+   */
+  deskName: { get(): string; keep(name: string): void } = { get: () => '', keep: () => undefined },
 ): void {
   // With why what was entered with no connection did not go through, when it did not.
   const summary = async () => {
@@ -94,7 +97,7 @@ export function registerConnectionHandlers(
         remote: code.remote,
         fingerprint: code.fingerprint,
         secret: code.secret,
-        deskName: given || deskName() || os.hostname() || 'Shelter Desk',
+        deskName: given || deskName.get() || os.hostname() || 'Shelter Desk',
       });
     } catch (error) {
       if (error instanceof ApiError) throw new DeskCallError(error.toDeskError());
@@ -107,6 +110,7 @@ export function registerConnectionHandlers(
       pin: code.fingerprint,
       paired: true,
     });
+    if (given && !deskName.get()) deskName.keep(given);
     return summary();
   });
   registry.handle('sync.connection.acknowledgeTls', () => {
