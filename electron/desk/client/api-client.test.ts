@@ -48,6 +48,13 @@ describe('normalizeBaseUrl', () => {
     expect(() => normalizeBaseUrl('ftp://x')).toThrow(/http/);
     expect(() => normalizeBaseUrl('not a url')).toThrow(/not a web address/);
     expect(() => normalizeBaseUrl('https://user:key@x.org')).toThrow(/key/);
+    // A host and port as typed at a shelter: what is missing, and the code that avoids typing it.
+    for (const typed of ['192.168.1.20:8787', 'shelter.local', 'office-pc:8787/api']) {
+      expect(() => normalizeBaseUrl(typed)).toThrow(
+        `"${typed}" needs https:// (or http://) in front, as in https://${typed}.`,
+      );
+    }
+    expect(() => normalizeBaseUrl('192.168.1.20:8787')).toThrow(/connection code/);
   });
 });
 

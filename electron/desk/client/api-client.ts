@@ -30,9 +30,16 @@ import { httpsRequiredCause, tlsGuardConnector } from './tls-probe';
  * @throws Error naming the problem when it is not an http(s) address.
  */
 export function normalizeBaseUrl(input: string): string {
+  const typed = input.trim();
+  // A host and port as an IT person types them ("192.168.1.20:8787", "shelter.local"): say what is missing.
+  if (/^[\w-]+(\.[\w-]+)*(:\d{1,5})?(\/\S*)?$/u.test(typed) && !/^(https?|[a-z]+):\/\//i.test(typed)) {
+    throw new Error(
+      `"${typed}" needs https:// (or http://) in front, as in https://${typed}. For a Shelter Desk on your network, paste its connection code instead (its Keys and sharing screen): it fills in everything.`,
+    );
+  }
   let url: URL;
   try {
-    url = new URL(input.trim());
+    url = new URL(typed);
   } catch {
     throw new Error(`"${input}" is not a web address; use one like https://shelter.example.org`);
   }
