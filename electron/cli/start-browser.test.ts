@@ -10,7 +10,7 @@ describe('a desk in browser mode whose starter is gone', () => {
     vi.useFakeTimers();
     let parent = 4242;
     const stop = vi.fn();
-    stopWhenOrphaned(stop, () => parent);
+    stopWhenOrphaned(stop, 4242, () => parent);
     vi.advanceTimersByTime(5000);
     expect(stop).not.toHaveBeenCalled();
     parent = 1;
@@ -20,10 +20,18 @@ describe('a desk in browser mode whose starter is gone', () => {
     expect(stop).toHaveBeenCalledTimes(1);
   });
 
+  it('stops also when its starter went before the watch began (during the build a start runs first)', () => {
+    vi.useFakeTimers();
+    const stop = vi.fn();
+    stopWhenOrphaned(stop, 4242, () => 1);
+    vi.advanceTimersByTime(1000);
+    expect(stop).toHaveBeenCalledTimes(1);
+  });
+
   it('leaves a desk started by init itself alone', () => {
     vi.useFakeTimers();
     const stop = vi.fn();
-    stopWhenOrphaned(stop, () => 1);
+    stopWhenOrphaned(stop, 1, () => 1);
     vi.advanceTimersByTime(5000);
     expect(stop).not.toHaveBeenCalled();
   });

@@ -65,7 +65,15 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Run
   };
   process.once('SIGINT', stopFor);
   process.once('SIGTERM', stopFor);
-  stopWhenOrphaned(() => stopFor('the command that started it has stopped'));
+  // Only under `npm start`, whose shell does not pass SIGTERM on: a desk someone started with node itself (nohup,
+  // a service manager that forks twice) outlives its parent on purpose.
+  if (process.env.npm_lifecycle_event === 'start') {
+    stopWhenOrphaned(() => {
+      // The terminal may be gone with npm: a line it cannot take must not stop the clean stop.
+      for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+      stopFor('npm start, which started it, has stopped');
+    });
+  }
 
   // One write, so a reader of the output sees both lines together.
   console.log(`Shelter Desk is running at ${host.url}\nBrowser mode: ${options.reason}`);
@@ -76,16 +84,23 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Run
 /** How often a desk in browser mode looks whether what started it is still there. */
 const PARENT_CHECK_MS = 1000;
 
+/** The process that started this one, as it was when this module loaded (before any build the start runs). */
+const PARENT_AT_START = process.ppid;
+
 /**
- * Calls `stop` once the process that started this one is gone. `npm start` runs the desk under `sh -c`: SIGTERM sent
- * to npm (a service manager, a script stopping what it started) ends npm and the shell, but not the desk, which would
- * go on holding its data folder (the next start would find it in use). A desk started by init itself is left alone.
+ * Calls `stop` once the process that started this one (`startedBy`) is gone, also when it went before this was
+ * called (during the build a start may run first). `npm start` runs the desk under `sh -c`: SIGTERM sent to npm (a
+ * service manager, a script stopping what it started) ends npm and the shell, but not the desk, which would go on
+ * holding its data folder (the next start would find it in use). A desk started by init itself is left alone.
  */
-export function stopWhenOrphaned(stop: () => void, parentOf: () => number = () => process.ppid): void {
-  const parent = parentOf();
-  if (parent <= 1) return;
+export function stopWhenOrphaned(
+  stop: () => void,
+  startedBy: number = PARENT_AT_START,
+  parentOf: () => number = () => process.ppid,
+): void {
+  if (startedBy <= 1) return;
   const timer = setInterval(() => {
-    if (parentOf() === parent) return;
+    if (parentOf() === startedBy) return;
     clearInterval(timer);
     stop();
   }, PARENT_CHECK_MS);

@@ -18,6 +18,27 @@ function current(db: MirrorDb, table: 'pet' | 'person', id: string, type: unknow
   return read(id) ?? read(mappedServerId(db, table, id) ?? '');
 }
 
+/** The pet on the desk with the row's shelter id (compared ignoring case). */
+function petByCustomId(db: MirrorDb, body: Record<string, unknown>): Found {
+  const customId = typeof body.custom_id === 'string' ? body.custom_id.trim() : '';
+  if (!customId) return undefined;
+  return statement(
+    db,
+    `SELECT id, name, species FROM pet WHERE custom_id = ? COLLATE NOCASE AND presence != 'removed' LIMIT 1`,
+  ).get(customId) as Found;
+}
+
+/** The pet on the desk with the row's microchip (compared as the duplicate check compares it). */
+function petByChip(db: MirrorDb, body: Record<string, unknown>): Found {
+  const chip = typeof body.microchip_id === 'string' ? microchipKey(body.microchip_id) : '';
+  if (!chip) return undefined;
+  return statement(
+    db,
+    `SELECT id, name, species FROM pet WHERE microchip_id IS NOT NULL AND ${MICROCHIP_KEY_SQL} = ?
+       AND presence != 'removed' LIMIT 1`,
+  ).get(chip) as Found;
+}
+
 /**
  * The record on the desk a row stands for: by the record id (an export read back), the shelter id, the microchip
  * (compared as the duplicate check compares it) or, for people, the email; else a record an earlier import wrote
@@ -46,23 +67,10 @@ export function findExisting(
   const byId = id ? match(current(db, table, id, body.type), 'id') : undefined;
   if (byId) return byId;
   if (kind === 'pets') {
-    const customId = typeof body.custom_id === 'string' ? body.custom_id.trim() : '';
-    if (customId) {
-      const found = statement(
-        db,
-        `SELECT id, name, species FROM pet WHERE custom_id = ? COLLATE NOCASE AND presence != 'removed' LIMIT 1`,
-      ).get(customId) as Found;
-      if (found) return match(found, 'custom_id');
-    }
-    const chip = typeof body.microchip_id === 'string' ? microchipKey(body.microchip_id) : '';
-    if (chip) {
-      const found = statement(
-        db,
-        `SELECT id, name, species FROM pet WHERE microchip_id IS NOT NULL AND ${MICROCHIP_KEY_SQL} = ?
-           AND presence != 'removed' LIMIT 1`,
-      ).get(chip) as Found;
-      if (found) return match(found, 'microchip');
-    }
+    const byCustomId = match(petByCustomId(db, body), 'custom_id');
+    if (byCustomId) return byCustomId;
+    const byChip = match(petByChip(db, body), 'microchip');
+    if (byChip) return byChip;
   } else if (typeof body.email === 'string' && body.email.trim()) {
     // An adopter and a foster are two records even with one email: each kind matches its own.
     const found = statement(
@@ -79,19 +87,37 @@ export function findExisting(
   return earlier ? match(current(db, table, earlier.entity_id, body.type), 'earlier-import') : undefined;
 }
 
+/** A name or species as compared: letters and digits only, in one Unicode form, ignoring case and spacing. */
+const comparable = (text: string) =>
+  text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 const sameText = (a: unknown, b: unknown) =>
-  typeof a === 'string' &&
-  typeof b === 'string' &&
-  a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
+  typeof a === 'string' && typeof b === 'string' && comparable(a) === comparable(b);
 
 /**
- * Why a row cannot be the pet its shelter id or microchip found on the desk, or undefined when it can: another name
- * or another species says two animals share the id or chip (a typo, or a chip read twice). Such a row is neither
- * skipped as already there nor allowed to overwrite that pet. A row matched by its record id (an export read back) is
- * that record by definition.
+ * Why a row cannot be the pet its shelter id or microchip found on the desk, or undefined when it can. Its other key
+ * finding another pet says the row mixes two animals. Its two keys finding the same pet say it is that pet (renamed
+ * since, say). With one key to go by, another name or species says two animals share the id or chip (a typo, or a chip
+ * read twice). Such a row is neither skipped as already there nor allowed to overwrite that pet. A row matched by its
+ * record id (an export read back) is that record by definition.
  */
-export function matchConflict(match: ImportMatch, body: Record<string, unknown>): string | undefined {
+export function matchConflict(
+  db: MirrorDb,
+  match: ImportMatch,
+  body: Record<string, unknown>,
+): string | undefined {
   if (match.by !== 'custom_id' && match.by !== 'microchip') return undefined;
+  const other = match.by === 'custom_id' ? petByChip(db, body) : petByCustomId(db, body);
+  const nameOf = (pet: { name: string; species?: string | undefined }) => `${pet.name} (${pet.species})`;
+  const matched = { name: match.existingName, species: match.existingSpecies };
+  if (other && other.id !== match.existingId) {
+    const [byId, byChip] = match.by === 'custom_id' ? [matched, other] : [other, matched];
+    return `The shelter id ${String(body.custom_id)} is ${nameOf(byId)}'s on this desk and the microchip ${String(body.microchip_id)} is ${nameOf(byChip)}'s: one row for two animals? Correct the file or the pets on the desk, then check again`;
+  }
+  if (other) return undefined;
   const otherName =
     typeof body.name === 'string' && body.name.trim() !== '' && !sameText(body.name, match.existingName);
   const otherSpecies =
@@ -103,9 +129,8 @@ export function matchConflict(match: ImportMatch, body: Record<string, unknown>)
     match.by === 'custom_id'
       ? `Shelter id ${String(body.custom_id)}`
       : `Microchip ${String(body.microchip_id)}`;
-  const theirs = `${match.existingName} (${match.existingSpecies})`;
   const row = `${String(body.name ?? 'this row')} (${String(body.species ?? '')})`;
-  return `${what} belongs to ${theirs} on this desk, but this row is ${row}: two animals with one ${match.by === 'custom_id' ? 'shelter id' : 'microchip'}? Correct the file or the pet on the desk, then check again`;
+  return `${what} belongs to ${nameOf(matched)} on this desk, but this row is ${row}: two animals with one ${match.by === 'custom_id' ? 'shelter id' : 'microchip'}? Correct the file or the pet on the desk, then check again`;
 }
 
 /** Notes a row an import wrote, in the transaction that wrote it. */

@@ -87,37 +87,51 @@ describe('importFile', () => {
     });
   });
 
-  it("reads a file's ambiguous dates in the order its other dates show, and asks when they show none or both", async () => {
-    const dayFirst = await run(csv(['Name,Species,Intake', 'Rex,dog,15/01/2024', 'Ada,cat,03/04/2024']), {
-      dryRun: true,
-    });
+  it("reads a file's ambiguous dates in the order its other dates show, and asks when they show too little or both", async () => {
+    const lines = [
+      'Name,Species,Intake',
+      'Rex,dog,15/01/2024',
+      'Ada,cat,03/04/2024',
+      'Max,dog,20/06/2024',
+      'Zed,cat,31/12/2023',
+    ];
+    const dayFirst = await run(csv(lines), { dryRun: true });
     expect(dayFirst.rejected).toEqual([]);
     expect(dayFirst.summary).toContain(
-      'Dates like 03/04/2025 were read day first, as other dates in the file show.',
+      "Dates like 03/04/2025 were read day first, as the file's other dates show (line 2: 15/01/2024)",
     );
-    await run(csv(['Name,Species,Intake', 'Rex,dog,15/01/2024', 'Ada,cat,03/04/2024']));
+    await run(csv(lines));
     const intakes = statement(
       mirror.db,
-      "SELECT name, json_extract(effective_json, '$.intake_date') AS intake FROM pet ORDER BY name",
+      "SELECT name, json_extract(effective_json, '$.intake_date') AS intake FROM pet WHERE name = 'Ada'",
     ).all();
-    expect(intakes).toEqual([
-      { name: 'Ada', intake: '2024-04-03T00:00:00Z' },
-      { name: 'Rex', intake: '2024-01-15T00:00:00Z' },
-    ]);
-    const both = await run(
-      csv(['Name,Species,Intake', 'Tom,dog,15/01/2024', 'Kit,cat,01/15/2024', 'Bo,cat,03/04/2024']),
-      { dryRun: true },
-    );
-    // Each date that reads one way only is read that way; the one that could be either is asked about.
-    expect(both.rejected).toEqual([
+    expect(intakes).toEqual([{ name: 'Ada', intake: '2024-04-03T00:00:00Z' }]);
+    // A month-first file with one typo (13/07) shows nothing: its 03/04 is asked about, not read day first.
+    const typo = await run(csv(['Name,Species,Intake', 'Tom,dog,13/07/2024', 'Kit,cat,03/04/2024']), {
+      dryRun: true,
+    });
+    expect(typo.rejected).toEqual([
       {
-        line: 4,
+        line: 3,
         column: 'Intake',
         reason: expect.stringContaining(
           'no date in the file says which comes first: choose the date order ("Dates like 03/04/2025 are" on the Import screen',
         ),
       },
     ]);
+    // Dates pointing both ways decide nothing either.
+    const both = await run(
+      csv([
+        'Name,Species,Intake',
+        'A,dog,15/01/2024',
+        'B,dog,16/01/2024',
+        'C,dog,17/01/2024',
+        'D,cat,01/15/2024',
+        'E,cat,03/04/2024',
+      ]),
+      { dryRun: true },
+    );
+    expect(both.rejected.map((problem) => problem.line)).toEqual([6]);
   });
 
   it('updates matching pets with only the columns the file has, and skips them otherwise', async () => {
@@ -184,6 +198,48 @@ describe('importFile', () => {
     }
     // Neither Oscar nor Rocky was written; Biscuit and Luna are still themselves (Biscuit with the file's values).
     expect(kinds()).toEqual(before);
+  });
+
+  it('takes a row for a pet when its name differs only in form, or both its keys find that pet; never when they find two', async () => {
+    await run(
+      csv([
+        'Name,Species,Shelter id,Microchip',
+        'José,dog,RAR-1,111',
+        "O'Malley,cat,RAR-2,222",
+        'Rex,dog,RAR-3,333',
+      ]),
+    );
+    const report = await run(
+      csv([
+        'Name,Species,Shelter id,Microchip',
+        // The same name written with a combining accent (as a Mac writes it) and another apostrophe.
+        `${'José'.normalize('NFD')},dog,RAR-1,`,
+        'O’Malley,cat,RAR-2,',
+        // One row, two animals: the id is Rex's and the chip is José's.
+        'Rex,dog,RAR-3,111',
+      ]),
+      { updateExisting: true, skipBad: true },
+    );
+    expect(report.matches.map((match) => [match.line, match.existingName])).toEqual([
+      [2, 'José'],
+      [3, "O'Malley"],
+    ]);
+    expect(report.rejected).toEqual([
+      {
+        line: 4,
+        column: 'Shelter id',
+        reason: expect.stringContaining(
+          "The shelter id RAR-3 is Rex (dog)'s on this desk and the microchip 111 is José (dog)'s: one row for two animals?",
+        ),
+      },
+    ]);
+    // Renamed since: its shelter id and its chip both find that pet, which is updated.
+    const renamed = await run(csv(['Name,Species,Shelter id,Microchip', 'Rexie,dog,RAR-3,333']), {
+      updateExisting: true,
+    });
+    expect(renamed).toMatchObject({ rejected: [], updated: 1, matches: [{ existingName: 'Rex' }] });
+    const chips = statement(mirror.db, 'SELECT microchip_id FROM pet ORDER BY microchip_id').pluck().all();
+    expect(chips).toEqual(['111', '222', '333']);
   });
 
   it('remembers rows with nothing to match by, so the same file again adds nothing', async () => {

@@ -114,17 +114,24 @@ async function orderTheDatesShow(
   file: string,
   options: ImportOptions,
   desk: ImportDesk,
-): Promise<DateFormat | undefined> {
+): Promise<DateOrderEvidence['order']> {
   const table = await openTable(file, { sheet: options.sheet });
   const rows = table.rows();
-  const plan = await readPlan(rows, options, desk);
-  const dateColumns = plan.columns.flatMap((column, index) =>
-    readsDates(plan, column.target) ? [index] : [],
-  );
-  if (dateColumns.length === 0) return undefined;
-  const evidence = new DateOrderEvidence();
-  for await (const row of rows) for (const index of dateColumns) evidence.see(row.cells[index] ?? '');
-  return evidence.order;
+  try {
+    const plan = await readPlan(rows, options, desk);
+    const dateColumns = plan.columns.flatMap((column, index) =>
+      readsDates(plan, column.target) ? [index] : [],
+    );
+    if (dateColumns.length === 0) return undefined;
+    const evidence = new DateOrderEvidence();
+    for await (const row of rows) {
+      for (const index of dateColumns) evidence.see(row.cells[index] ?? '', row.line);
+    }
+    return evidence.order;
+  } finally {
+    // Stopped early (no date column): the file is closed all the same.
+    await rows.return(undefined);
+  }
 }
 
 /** Fingerprint of a row's fields, keys sorted: the same row in the same kind of import gives the same one. */
@@ -222,7 +229,7 @@ async function pass(
     for (const { key } of rowKeys(options.kind, built.body, plan.columns)) seen.set(key, row.line);
     const fingerprint = fingerprintOf(options.kind, built.body);
     const match = findExisting(desk.db, options.kind, built.body, built.id, fingerprint, row.line);
-    const conflict = match && matchConflict(match, built.body);
+    const conflict = match && matchConflict(desk.db, match, built.body);
     if (conflict) {
       rejectedRows += 1;
       rejected.push({
@@ -291,9 +298,9 @@ export async function importFile(
   desk: ImportDesk,
 ): Promise<ImportReport> {
   const shown = options.dateFormat ? undefined : await orderTheDatesShow(file, options, desk);
-  if (shown) options = { ...options, dateFormat: shown };
+  if (shown) options = { ...options, dateFormat: shown.format };
   const datesNote = shown
-    ? ` Dates like 03/04/2025 were read ${shown === 'DMY' ? 'day' : 'month'} first, as other dates in the file show.`
+    ? ` Dates like 03/04/2025 were read ${shown.format === 'DMY' ? 'day' : 'month'} first, as the file's other dates show (line ${shown.line}: ${shown.text}); choose the date order if that is wrong.`
     : '';
   const checked = await pass(file, options, desk, () => undefined);
   const blocked = checked.rejectedRows > 0 && !options.skipBad;

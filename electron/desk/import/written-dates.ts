@@ -52,24 +52,40 @@ function calendarDay(year: number, month: number, day: number, text: string): Re
 /** Day and month of a date written with numbers alone (`04/03/2025`, `4.3.25`), either way round. */
 const NUMERIC_DATE = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{2}|\d{4})(?:\s+\d{1,2}:\d{2}(:\d{2})?)?$/;
 
+/** Dates that can be read one way only, all pointing the same way, before the file's order is taken from them. */
+export const DATES_SHOWING_ORDER = 3;
+
 /**
  * Which comes first in a file's numeric dates, from those that can be read one way only (a first number over 12 is
- * a day: `15/01/2024`): 'DMY' or 'MDY' when the file says one of them alone, undefined when none says, or both do.
+ * a day: `15/01/2024`): 'DMY' or 'MDY' once `DATES_SHOWING_ORDER` of them say one order and none says the other,
+ * else undefined (one typo such as 13/07/2024 in a month-first file decides nothing). `firstLine`: where the first
+ * of them is, for the note that says why.
  */
 export class DateOrderEvidence {
-  private dayFirst = false;
-  private monthFirst = false;
+  private dayFirst = 0;
+  private monthFirst = 0;
+  private firstDayFirst: { line: number; text: string } | undefined;
+  private firstMonthFirst: { line: number; text: string } | undefined;
 
-  see(text: string): void {
+  see(text: string, line: number): void {
     const match = NUMERIC_DATE.exec(text.trim());
     if (!match) return;
-    if (Number(match[1]) > 12) this.dayFirst = true;
-    if (Number(match[2]) > 12) this.monthFirst = true;
+    if (Number(match[1]) > 12) {
+      this.dayFirst += 1;
+      this.firstDayFirst ??= { line, text: text.trim() };
+    }
+    if (Number(match[2]) > 12) {
+      this.monthFirst += 1;
+      this.firstMonthFirst ??= { line, text: text.trim() };
+    }
   }
 
-  get order(): DateFormat | undefined {
-    if (this.dayFirst === this.monthFirst) return undefined;
-    return this.dayFirst ? 'DMY' : 'MDY';
+  get order(): { format: DateFormat; line: number; text: string } | undefined {
+    if (this.dayFirst >= DATES_SHOWING_ORDER && this.monthFirst === 0 && this.firstDayFirst)
+      return { format: 'DMY', ...this.firstDayFirst };
+    if (this.monthFirst >= DATES_SHOWING_ORDER && this.dayFirst === 0 && this.firstMonthFirst)
+      return { format: 'MDY', ...this.firstMonthFirst };
+    return undefined;
   }
 }
 

@@ -73,6 +73,8 @@ export interface SyncServiceOptions {
  */
 export class SyncService {
   private readonly schedule = new SyncSchedule((request) => this.run(request));
+  /** Connections that could not be made in a row (the retry waits longer after each). */
+  private connectionFailures = 0;
   private readonly fullCheck = new FullCheckControl();
   private client: { key: string; client: ApiClient } | undefined;
   /** The server's change stream while this desk follows it (a server that announces one, once started). */
@@ -264,10 +266,13 @@ export class SyncService {
         error: { code: 'unavailable', message: (error as Error).message },
       });
       // The connection could not be made (its shelter's folder held by another desk, a key store that did not
-      // answer): asked again soon, as after a failed run, never left waiting for a person to press anything.
-      this.schedule.after(this.options.offlineRetryMs ?? CONNECTION_RETRY_MS);
+      // answer): asked again soon, then less often (up to the poll interval), never left for a person to press.
+      const first = this.options.offlineRetryMs ?? CONNECTION_RETRY_MS;
+      this.schedule.after(Math.min(interval, first * 2 ** this.connectionFailures));
+      this.connectionFailures += 1;
       return undefined;
     }
+    this.connectionFailures = 0;
     if (!connection) {
       status.update({ state: 'not-connected', remote: null, message: null, progress: null, error: null });
       return undefined;
