@@ -47,6 +47,18 @@ async function deskWithServerGone() {
   return { core, serverDir, restartServer };
 }
 
+/** A server of its own and a desk connected to it with `apiKey` (its first sync may still be running). */
+async function deskConnectedWith(apiKey: string) {
+  const server = await startServer();
+  cleanups.push(async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    await server.close();
+  });
+  const { core } = await desk();
+  await core.registry.invoke('sync.connection.set', { mode: 'remote', remote: server.origin, apiKey });
+  return { server, core };
+}
+
 describe('DeskApi: outbox', () => {
   it('writes offline, shows pending records, and sends them once connected', async () => {
     const { core, events } = await desk();
@@ -132,17 +144,7 @@ describe('DeskApi: outbox', () => {
   });
 
   it('pauses on a refused key, resumes with a new key, and counts refused writes in the status', async () => {
-    const server = await startServer();
-    cleanups.push(async () => {
-      await new Promise((resolve) => setImmediate(resolve));
-      await server.close();
-    });
-    const { core } = await desk();
-    await core.registry.invoke('sync.connection.set', {
-      mode: 'remote',
-      remote: server.origin,
-      apiKey: 'wrong',
-    });
+    const { server, core } = await deskConnectedWith('wrong');
     await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Locked Out' }) });
     await until(
       async () => (await core.registry.invoke('outbox.list')).counts.pausedReason !== null,
@@ -173,17 +175,7 @@ describe('DeskApi: outbox', () => {
   });
 
   it('a key the shelter revokes shows in the status as soon as a change is refused, not at the next poll', async () => {
-    const server = await startServer();
-    cleanups.push(async () => {
-      await new Promise((resolve) => setImmediate(resolve));
-      await server.close();
-    });
-    const { core } = await desk();
-    await core.registry.invoke('sync.connection.set', {
-      mode: 'remote',
-      remote: server.origin,
-      apiKey: WRITE_KEY,
-    });
+    const { server, core } = await deskConnectedWith(WRITE_KEY);
     await until(() => core.status.get().state === 'idle', 'the first sync');
     for (const key of server.staff.listApiKeys())
       if (key.access === 'write') server.staff.revokeApiKey(key.id);
