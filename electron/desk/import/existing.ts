@@ -98,9 +98,9 @@ const sameText = (a: unknown, b: unknown) =>
   typeof a === 'string' && typeof b === 'string' && comparable(a) === comparable(b);
 
 /**
- * Why a row cannot be the pet its shelter id or microchip found on the desk, or undefined when it can. Its other key
- * finding another pet says the row mixes two animals. Its two keys finding the same pet say it is that pet (renamed
- * since, say). With one key to go by, another name or species says two animals share the id or chip (a typo, or a chip
+ * Why a row cannot be the pet its shelter id or microchip found on the desk, or undefined when it can. Its microchip
+ * finding another pet than its shelter id says the row mixes two animals. Its two keys finding the same pet say it is
+ * that pet (renamed since, say). With one key to go by, another name or species says two animals share the id or chip (a typo, or a chip
  * read twice). Such a row is neither skipped as already there nor allowed to overwrite that pet. A row matched by its
  * record id (an export read back) is that record by definition.
  */
@@ -110,12 +110,13 @@ export function matchConflict(
   body: Record<string, unknown>,
 ): string | undefined {
   if (match.by !== 'custom_id' && match.by !== 'microchip') return undefined;
-  const other = match.by === 'custom_id' ? petByChip(db, body) : petByCustomId(db, body);
+  // A match by microchip means the shelter id found no pet (`findExisting` looks by it first): only a match by
+  // shelter id has another key to ask.
+  const other = match.by === 'custom_id' ? petByChip(db, body) : undefined;
   const nameOf = (pet: { name: string; species?: string | undefined }) => `${pet.name} (${pet.species})`;
   const matched = { name: match.existingName, species: match.existingSpecies };
   if (other && other.id !== match.existingId) {
-    const [byId, byChip] = match.by === 'custom_id' ? [matched, other] : [other, matched];
-    return `The shelter id ${String(body.custom_id)} is ${nameOf(byId)}'s on this desk and the microchip ${String(body.microchip_id)} is ${nameOf(byChip)}'s: one row for two animals? Correct the file or the pets on the desk, then check again`;
+    return `The shelter id ${String(body.custom_id)} is ${nameOf(matched)}'s on this desk and the microchip ${String(body.microchip_id)} is ${nameOf(other)}'s: one row for two animals? Correct the file or the pets on the desk, then check again`;
   }
   if (other) return undefined;
   const otherName =
