@@ -74,6 +74,7 @@ describe('importFile', () => {
     expect(entries()).toEqual([]);
     const report = await run(file, { dateFormat: 'DMY' });
     expect(report).toMatchObject({ imported: 1, blocked: false });
+    expect(report.summary).toMatch(/^Imported 1 pet; /);
     const body = JSON.parse(entries()[0]?.body ?? '{}');
     expect(body).toMatchObject({
       name: 'Rex',

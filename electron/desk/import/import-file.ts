@@ -304,7 +304,8 @@ export async function importFile(
     : '';
   const checked = await pass(file, options, desk, () => undefined);
   const blocked = checked.rejectedRows > 0 && !options.skipBad;
-  const noun = options.kind === 'pets' ? 'pets' : options.kind;
+  // "1 new pet", "3 new pets" (the kinds are plural: pets, adopters, fosters).
+  const noun = (count: number) => (count === 1 ? options.kind.slice(0, -1) : options.kind);
   if (options.dryRun || blocked) {
     const { report } = checked;
     const skipped = report.totals.existing - report.updated + (options.skipBad ? checked.rejectedRows : 0);
@@ -316,7 +317,7 @@ export async function importFile(
       skipped: options.dryRun ? skipped : 0,
       blocked,
       summary: options.dryRun
-        ? `Check only, nothing written: ${report.totals.new} new ${noun}, ${report.totals.existing} already on the desk, ${rowCount(checked.rejectedRows)} rejected.${blocked ? ' Fix the rejected rows, or import with the choice to skip them.' : ''}${datesNote}`
+        ? `Check only, nothing written: ${report.totals.new} new ${noun(report.totals.new)}, ${report.totals.existing} already on the desk, ${rowCount(checked.rejectedRows)} rejected.${blocked ? ' Fix the rejected rows, or import with the choice to skip them.' : ''}${datesNote}`
         : `Nothing imported: ${rowCount(checked.rejectedRows)} ${checked.rejectedRows === 1 ? 'was' : 'were'} rejected. Fix them in the file and import again, or choose to skip them (--skip-bad).`,
     };
   }
@@ -334,6 +335,6 @@ export async function importFile(
     updated,
     skipped,
     blocked: false,
-    summary: `Imported ${imported} ${noun}; ${alreadySummary(report.totals.existing, updated, unchanged)}; ${rowCount(written.rejectedRows, 'rejected ')} skipped.${imported + updated > 0 ? ' The outbox sends them to the server.' : ''}${datesNote}`,
+    summary: `Imported ${imported} ${noun(imported)}; ${alreadySummary(report.totals.existing, updated, unchanged)}; ${rowCount(written.rejectedRows, 'rejected ')} skipped.${imported + updated > 0 ? ' The outbox sends them to the server.' : ''}${datesNote}`,
   };
 }
