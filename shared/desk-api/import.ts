@@ -134,6 +134,11 @@ export const importRequestSchema = z.strictObject({
   mapping: columnMappingSchema.default({}),
   dateFormat: dateFormatSchema.optional(),
   sheet: z.string().optional(),
+  /**
+   * Pets whose row does not say whether they are shown publicly go on the public list (those in a public status)
+   * when true; by default they stay off it until someone chooses to show them.
+   */
+  showPublic: z.boolean().default(false),
 });
 export type ImportRequest = z.input<typeof importRequestSchema>;
 

@@ -45,12 +45,19 @@ test('Import screen: a column mapped by hand, the check, then the import', async
     await page.getByRole('button', { name: 'Check the file' }).click();
     const check = page.getByRole('region', { name: 'Check of the file' });
     await expect(check).toContainText('3 new pets');
-    // No column says whether the pets are public: the check says they will be.
+    // No column says whether the pets are public: they stay off the public list unless the person chooses.
+    await expect(
+      page.getByText(/shown publicly \(every record: no, so they stay off the public list and your website/),
+    ).toBeVisible();
+    const showThem = page.getByLabel('Show the new pets on the public list and your website');
+    await expect(showThem).not.toBeChecked();
+    await showThem.check();
     await expect(
       page.getByText(
         /shown publicly \(every record: yes, so the public list and your website show those in a public status\)/,
       ),
     ).toBeVisible();
+    await showThem.uncheck();
     const rejected = page.getByRole('table', { name: 'Rejected rows' });
     await expect(
       rejected.getByRole('row', { name: /6.*AnimalTypeName.*"Parrot" is not a species/ }),

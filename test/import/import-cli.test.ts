@@ -55,6 +55,12 @@ describe('npm run cli -- import: a 500-row export of another system with 7 bad r
         value: '985141000000010',
       },
     ]);
+    // No column says whether the pets are public: they are kept off the public list unless --public says so.
+    expect(run.stderr).toContain(
+      'show_public (every record: false: kept off the public list; --public shows them)',
+    );
+    const shown = await importCli(['pets', csv, '--data-dir', desk, '--dry-run', '--public', '--json']);
+    expect(report(shown.stdout).defaults).toMatchObject({ show_public: 'true' });
     expect(await deskState(desk)).toEqual({ pets: [], queued: 0 });
   }, 60_000);
 

@@ -15,7 +15,8 @@ import type { CliCommand, CliIo } from './command';
 /** The help, with the default data folder of whoever runs it (worked out when asked, not at start-up). */
 const usage =
   () => `Usage: npm run --silent cli -- import pets|adopters|fosters FILE [--data-dir DIR] [--dry-run] [--skip-bad]
-       [--update-existing] [--map "Header=field,…"] [--date-format DMY|MDY|YMD] [--sheet NAME] [--json]
+       [--update-existing] [--public] [--map "Header=field,…"] [--date-format DMY|MDY|YMD] [--sheet NAME]
+       [--json]
 
 Reads a spreadsheet or another shelter system's export into this desk. Every row is checked first; the records
 are then saved on this desk as ordinary local records (they show at once, offline too) and sent to the server
@@ -26,6 +27,9 @@ by the outbox, exactly once. Importing the same file again adds nothing new.
   --skip-bad        import the good rows even when some are rejected (default: all or nothing)
   --update-existing update pets that match one on the desk (same id, shelter id or microchip) instead of
                     skipping them; people cannot be updated through the API and are always skipped
+  --public          show the imported pets on the public list and your website (those in a public status, such
+                    as available) when the file does not say whether to; without it they stay off it until you
+                    show them, and a "Shown publicly" column decides for its own rows
   --map "Header=field,…"   choose where columns go: a field (name, species, breed, sex, intake_date, …),
                     custom:<key> for a custom field, or ignore; other columns are matched by their header
   --date-format DMY|MDY|YMD   how to read dates such as 03/04/2025 (which could be either way round)
@@ -43,6 +47,7 @@ const flagsSchema = z.object({
   'dry-run': z.boolean().default(false),
   'skip-bad': z.boolean().default(false),
   'update-existing': z.boolean().default(false),
+  public: z.boolean().default(false),
   map: z.array(z.string()).default([]),
   'date-format': z
     .string()
@@ -74,6 +79,12 @@ export function parseMapping(values: readonly string[], hint: string): ColumnMap
   return mapping;
 }
 
+/** What the value of `show_public` that rows without it get means, and how to choose the other. */
+const PUBLIC_WORDS: Record<string, string> = {
+  false: ': kept off the public list; --public shows them',
+  true: ': on the public list when in a public status',
+};
+
 function printReport(report: ImportReport, io: CliIo): void {
   const lines = [report.summary];
   for (const problem of report.rejected.slice(0, 50)) {
@@ -84,7 +95,7 @@ function printReport(report: ImportReport, io: CliIo): void {
   const defaults = Object.entries(report.defaults);
   if (defaults.length > 0) {
     lines.push(
-      `No column for ${defaults.map(([field, value]) => `${field} (every record: ${value})`).join(', ')}.`,
+      `No column for ${defaults.map(([field, value]) => `${field} (every record: ${value}${field === 'show_public' ? PUBLIC_WORDS[value] : ''})`).join(', ')}.`,
     );
   }
   io.stderr(`${lines.join('\n')}\n`);
@@ -119,6 +130,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
       'dry-run': { type: 'boolean' },
       'skip-bad': { type: 'boolean' },
       'update-existing': { type: 'boolean' },
+      public: { type: 'boolean' },
       map: { type: 'string', multiple: true },
       'date-format': { type: 'string' },
       sheet: { type: 'string' },
@@ -136,6 +148,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
         token: staged.token,
         kind: kind.data,
         mapping,
+        showPublic: flags.public,
         ...(flags['date-format'] && { dateFormat: flags['date-format'] }),
         ...(flags.sheet && { sheet: flags.sheet }),
       };

@@ -1,21 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { defaultedFields, PUBLIC_BY_DEFAULT, type RecordPlan } from './build-record';
+import { defaultedFields, type RecordPlan } from './build-record';
 
-const plan = (targets: string[]): RecordPlan =>
+const plan = (targets: string[], showPublic = false): RecordPlan =>
   ({
     kind: 'pets',
     columns: targets.map((target) => ({ target })),
     customFields: [],
     values: {},
     today: '2026-11-29',
+    showPublic,
   }) as unknown as RecordPlan;
 
 describe('the fields an import fills for every pet', () => {
-  it('says the pets go on the public list when no column says whether they do', () => {
+  it('keeps the pets off the public list when no column says whether they go on it, unless chosen', () => {
     expect(defaultedFields(plan(['name', 'species']))).toMatchObject({
       status: 'available',
-      show_public: PUBLIC_BY_DEFAULT,
+      show_public: 'false',
     });
+    expect(defaultedFields(plan(['name', 'species'], true))).toMatchObject({ show_public: 'true' });
     expect(defaultedFields(plan(['name', 'species', 'show_public']))).not.toHaveProperty('show_public');
   });
 });

@@ -29,6 +29,8 @@ export interface RecordPlan {
   values: ValueContext;
   /** Today on this desk's calendar (`YYYY-MM-DD`), for the age group from a birthday. */
   today: string;
+  /** What pets get whose row does not say whether they are shown publicly (see `ImportOptions.showPublic`). */
+  showPublic: boolean;
 }
 
 /** Values a pet gets for a required field no column fills (the report lists those used). */
@@ -40,12 +42,9 @@ export const PET_DEFAULTS: Record<string, string> = {
   status: 'available',
 };
 
-/** What pets with no column for `show_public` get (the server's default), as the report names it. */
-export const PUBLIC_BY_DEFAULT = 'true';
-
 /**
  * Fields of the plan with no column, with what every record gets: the defaults (the age group from the birthday when
- * there is one), and `show_public` (true: those in a public status go on the public list).
+ * there is one), and `show_public` as chosen (false unless the person chose to show the pets publicly).
  */
 export function defaultedFields(plan: RecordPlan): Record<string, string> {
   if (plan.kind !== 'pets') return {};
@@ -57,7 +56,7 @@ export function defaultedFields(plan: RecordPlan): Record<string, string> {
         field,
         field === 'age_category' && mapped.has('age_birthday') ? 'from the birthday, else adult' : value,
       ]),
-    ...(mapped.has('show_public') ? [] : [['show_public', PUBLIC_BY_DEFAULT]]),
+    ...(mapped.has('show_public') ? [] : [['show_public', String(plan.showPublic)]]),
   ]);
 }
 
@@ -205,7 +204,7 @@ export function buildRecord(plan: RecordPlan, line: number, cells: readonly stri
   }
   const id = typeof body.id === 'string' ? body.id : undefined;
   delete body.id;
-  const defaulted = plan.kind === 'pets' ? fillPetDefaults(body, plan.today) : [];
+  const defaulted = plan.kind === 'pets' ? fillPetDefaults(body, plan) : [];
   if (plan.kind !== 'pets') {
     const parts = [body.first_name, body.last_name].filter((part) => typeof part === 'string');
     if (body.name === undefined && parts.length > 0) body.name = parts.join(' ');
@@ -255,16 +254,23 @@ export function staffStatusReason(status: string): string {
   );
 }
 
-/** Fills the required fields no cell gave; returns their names (an update leaves them as they are). */
-function fillPetDefaults(body: Record<string, unknown>, today: string): string[] {
+/**
+ * Fills the required fields no cell gave, and whether the pet is shown publicly (the API's default is yes, which
+ * would publish a whole shelter's records unasked); returns their names (an update leaves them as they are).
+ */
+function fillPetDefaults(body: Record<string, unknown>, plan: RecordPlan): string[] {
   const filled: string[] = [];
   for (const [field, value] of Object.entries(PET_DEFAULTS)) {
     if (body[field] !== undefined) continue;
     filled.push(field);
     body[field] =
       field === 'age_category' && typeof body.age_birthday === 'string'
-        ? ageGroupFrom(body.age_birthday, today)
+        ? ageGroupFrom(body.age_birthday, plan.today)
         : value;
+  }
+  if (body.show_public === undefined) {
+    filled.push('show_public');
+    body.show_public = plan.showPublic;
   }
   return filled;
 }

@@ -299,6 +299,11 @@ export function matchColumns(
       if (!byKey.has(key)) byKey.set(key, spec.field);
     }
   }
+  // A field's label, as the mapping screen shows it, names it too, after every name and alias.
+  for (const spec of fieldsOf(kind)) {
+    const key = headerKey(spec.label);
+    if (!byKey.has(key)) byKey.set(key, spec.field);
+  }
   for (const column of SERVER_COLUMNS) byKey.set(headerKey(column), IGNORE);
   for (const field of customFields) {
     for (const name of [field.field_key, field.label]) {

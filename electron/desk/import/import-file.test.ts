@@ -88,6 +88,26 @@ describe('importFile', () => {
     });
   });
 
+  it('keeps imported pets off the public list unless the person chooses to show them or the row says so', async () => {
+    const hidden = await run(csv(['Name,Species', 'Rex,dog']));
+    expect(hidden.defaults).toMatchObject({ show_public: 'false' });
+    const shown = await run(csv(['Name,Species', 'Ada,cat']), { showPublic: true });
+    expect(shown.defaults).toMatchObject({ show_public: 'true' });
+    // A column that says so decides for its rows; its empty cells get the choice.
+    const byColumn = await run(csv(['Name,Species,Shown publicly', 'Max,dog,yes', 'Zed,cat,']));
+    expect(byColumn.columns.at(-1)).toMatchObject({ target: 'show_public' });
+    expect(entries().map((entry) => JSON.parse(entry.body))).toMatchObject([
+      { name: 'Rex', show_public: false },
+      { name: 'Ada', show_public: true },
+      { name: 'Max', show_public: true },
+      { name: 'Zed', show_public: false },
+    ]);
+    // An update leaves a pet's visibility alone when the file does not give it.
+    const rex = (statement(mirror.db, "SELECT id FROM pet WHERE name = 'Ada'").get() as { id: string }).id;
+    await run(csv(['Id,Name,Species,Description', `${rex},Ada,cat,Purrs`]), { updateExisting: true });
+    expect(getPet(mirror.db, rex)?.record).toMatchObject({ show_public: true, description: 'Purrs' });
+  });
+
   it("reads a file's ambiguous dates in the order its other dates show, and asks when they show too little or both", async () => {
     const lines = [
       'Name,Species,Intake',

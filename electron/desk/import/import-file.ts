@@ -28,6 +28,11 @@ export interface ImportOptions {
   dryRun?: boolean | undefined;
   skipBad?: boolean | undefined;
   updateExisting?: boolean | undefined;
+  /**
+   * Pets whose row does not say whether they are shown publicly (no such column, or an empty cell) go on the public
+   * list when true (those in a public status); by default they stay off it until someone chooses to show them.
+   */
+  showPublic?: boolean | undefined;
 }
 
 /** What the import needs from the desk: the mirror, the shelter's fields and statuses, and a batch writer. */
@@ -94,6 +99,7 @@ export function planFor(
     customFields: desk.customFields,
     values: { dateFormat: options.dateFormat, statusLabels: desk.statusLabels },
     today: desk.today,
+    showPublic: options.showPublic ?? false,
   };
 }
 

@@ -44,6 +44,7 @@ export function ImportScreen() {
   const [report, setReport] = useState<ImportReport>();
   const [skipBad, setSkipBad] = useState(false);
   const [updateExisting, setUpdateExisting] = useState(false);
+  const [showPublic, setShowPublic] = useState(false);
   const [progress, setProgress] = useState<number>();
   const [dragging, setDragging] = useState(false);
   const reading = useAction();
@@ -55,6 +56,7 @@ export function ImportScreen() {
       token: preview.token,
       kind,
       mapping: chosen,
+      showPublic,
       ...(dateOrder !== 'auto' && { dateFormat: dateOrder as DateFormat }),
       ...(preview.sheet && { sheet: preview.sheet }),
     };
@@ -254,7 +256,7 @@ export function ImportScreen() {
             <Title order={3} size="h4" mb="md">
               3. {finished ? 'Done' : 'Check and import'}
             </Title>
-            <ReportView report={report} updating={updateExisting} />
+            <ReportView report={report} updating={updateExisting} showPublic={showPublic} />
             {!finished && (
               <Stack gap="xs" mt="md">
                 {report.totals.rejected > 0 && (
@@ -266,6 +268,14 @@ export function ImportScreen() {
                     }
                     checked={skipBad}
                     onChange={(event) => setSkipBad(event.currentTarget.checked)}
+                  />
+                )}
+                {kind === 'pets' && report.defaults.show_public !== undefined && (
+                  <Checkbox
+                    label="Show the new pets on the public list and your website"
+                    description="Only those in a public status, such as Available. Left off, they stay on this desk and the shelter's staff lists until you show them."
+                    checked={showPublic}
+                    onChange={(event) => setShowPublic(event.currentTarget.checked)}
                   />
                 )}
                 {kind === 'pets' && report.totals.existing > 0 && (

@@ -22,7 +22,10 @@ const DEFAULTED_LABELS: Record<string, string> = {
   show_public: 'shown publicly',
 };
 const DEFAULTED_VALUES: Record<string, Record<string, string>> = {
-  show_public: { true: 'yes, so the public list and your website show those in a public status' },
+  show_public: {
+    true: 'yes, so the public list and your website show those in a public status',
+    false: 'no, so they stay off the public list and your website until you show them',
+  },
 };
 
 const MATCHED_BY: Record<ImportReport['matches'][number]['by'], string> = {
@@ -94,8 +97,21 @@ function MatchesTable({
 }
 
 /** A check's or an import's outcome: the totals, each rejected row (line, column, reason) and repeated rows. */
-export function ReportView({ report, updating = false }: { report: ImportReport; updating?: boolean }) {
+export function ReportView({
+  report,
+  updating = false,
+  showPublic,
+}: {
+  report: ImportReport;
+  updating?: boolean;
+  /** The choice as it is now, which a check made before it was changed does not know yet. */
+  showPublic?: boolean;
+}) {
   const done = !report.dryRun && !report.blocked;
+  const defaults =
+    !done && showPublic !== undefined && report.defaults.show_public !== undefined
+      ? { ...report.defaults, show_public: String(showPublic) }
+      : report.defaults;
   return (
     <section aria-label={report.dryRun ? 'Check of the file' : 'Import result'}>
       {done ? (
@@ -138,10 +154,10 @@ export function ReportView({ report, updating = false }: { report: ImportReport;
           . To bring one in, choose where it goes under Columns, then check again.
         </Text>
       )}
-      {Object.keys(report.defaults).length > 0 && (
+      {Object.keys(defaults).length > 0 && (
         <Text size="sm" c="dimmed" mb="md">
           No column for{' '}
-          {Object.entries(report.defaults)
+          {Object.entries(defaults)
             .map(
               ([field, value]) =>
                 `${DEFAULTED_LABELS[field] ?? field.replace('_', ' ')} (every record: ${DEFAULTED_VALUES[field]?.[value] ?? value})`,
