@@ -80,6 +80,9 @@ test('two desks over HTTPS: pairing by code, a status change on A on B’s open 
     await shoot(pageB, testInfo, 'pairing-second-desk');
     await pageB.getByRole('button', { name: 'They match: connect' }).click();
     await expect(pageB).not.toHaveURL(/#\/welcome$/, { timeout: 60_000 });
+    // A's Keys and sharing screen, left open, shows B's new key and a fresh code, without a reload.
+    await expect(pageA.getByRole('row', { name: /Desk: Adoption table/ })).toBeVisible({ timeout: 15_000 });
+    await expect(pageA.getByLabel('Pairing code')).not.toHaveText(code, { timeout: 15_000 });
 
     // A pet both desks show; B keeps its Pets screen open on it.
     const page = await call<{ items: Array<{ record: { id: string; name: string; status: string } }> }>(

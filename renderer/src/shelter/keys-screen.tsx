@@ -22,8 +22,9 @@ import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
 import { formatMomentDate } from '../lib/dates';
+import { useEvery } from '../lib/use-every';
 
-import { LanSharingCard } from './lan-sharing-card';
+import { LanSharingCard, SHARING_REFRESH_MS } from './lan-sharing-card';
 import { StandaloneOnly, useAction } from './use-shelter';
 
 /** API keys of the standalone shelter and LAN sharing: how other desks and tools reach it. */
@@ -49,6 +50,8 @@ export function KeysScreen() {
 function KeysCard({ apiUrl }: { apiUrl: string | null }) {
   const api = useDesk();
   const keys = useDeskQuery('shelter.keys.list');
+  // A desk that pairs, or a key made from the command line, shows without a reload.
+  useEvery(SHARING_REFRESH_MS, keys.reload);
   const [kind, setKind] = useState<'read' | 'write'>('read');
   const [name, setName] = useState('');
   const [created, setCreated] = useState<CreatedApiKey>();

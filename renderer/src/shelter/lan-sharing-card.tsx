@@ -19,10 +19,14 @@ import type { LanSharing } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { FingerprintGrid } from '../components/fingerprint-grid';
+import { useEvery } from '../lib/use-every';
 import { useAction } from './use-shelter';
 
-/** How often the card asks again while sharing, so a code a desk has used or that expired is replaced. */
-const CODE_REFRESH_MS = 15_000;
+/**
+ * How often the Keys and sharing screen asks again: while sharing, so a code a desk has used or that expired is
+ * replaced; and the keys, so a desk that just paired shows under its name.
+ */
+export const SHARING_REFRESH_MS = 5_000;
 
 const timeOf = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
@@ -34,13 +38,11 @@ export function LanSharingCard() {
   const action = useAction();
   useEffect(() => setState(query.data), [query.data]);
   const sharing = state?.enabled === true && state.address !== null;
-  useEffect(() => {
-    if (!sharing) return;
-    const timer = setInterval(() => {
-      api.call('shelter.lan.get').then(setState, () => undefined);
-    }, CODE_REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [api, sharing]);
+  useEvery(
+    SHARING_REFRESH_MS,
+    () => void api.call('shelter.lan.get').then(setState, () => undefined),
+    sharing,
+  );
 
   async function toggle(enabled: boolean) {
     const next = await action.run(() => api.call('shelter.lan.set', { enabled }));
