@@ -1,11 +1,27 @@
 import { Alert, Code, Text } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
+import { useEffect, useRef } from 'react';
 import type { DeskError } from '../../../shared/desk-api';
 
-/** A desk or server error as people need it: the message, each field, and the request id to quote. */
+/**
+ * A desk or server error as people need it: the message, each field, and the request id to quote. Each new error is
+ * scrolled into sight: one that appears below the fold, under the button that caused it, would go unseen.
+ */
 export function DeskErrorAlert({ error, title = 'That did not work' }: { error: DeskError; title?: string }) {
+  const alert = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (error) alert.current?.scrollIntoView({ block: 'nearest' });
+  }, [error]);
   return (
-    <Alert color="red" variant="light" icon={<IconAlertCircle />} title={title} role="alert">
+    <Alert
+      ref={alert}
+      color="red"
+      variant="light"
+      icon={<IconAlertCircle />}
+      title={title}
+      role="alert"
+      style={{ scrollMarginBlock: 'var(--mantine-spacing-md)' }}
+    >
       <Text size="sm">{error.message}</Text>
       {error.fieldErrors && error.fieldErrors.length > 1 && (
         <ul>
