@@ -25,6 +25,18 @@ test('the desk is driven from the keyboard: skip link, Ctrl+K, Esc, ?, new intak
   // Focus is always visible: the main region shows a ring when the keyboard put the focus there.
   await expect(page.locator('#main-content')).toHaveCSS('outline-style', 'solid');
 
+  // A section chosen from the sidebar with Enter takes the focus: the next Tab is on that screen.
+  const sections = page.getByRole('navigation', { name: 'Sections' });
+  await sections.getByRole('link', { name: 'Intake' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/#\/intake$/);
+  await expect(page.locator('#main-content')).toBeFocused();
+  await expect(page.getByRole('heading', { name: 'Intake', level: 2 })).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(page.locator('#main-content :focus')).toHaveCount(1);
+  await page.goto(`${desk.url}#/pets`);
+  await expect(page.getByRole('table', { name: 'Pets' })).toBeVisible();
+
   // Ctrl+K finds a pet by its shelter id; Enter opens the first result, chosen as the results arrive; Esc closes
   // it and the focus is back where the search was opened.
   await page.keyboard.press('Control+K');

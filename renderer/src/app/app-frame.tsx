@@ -157,7 +157,12 @@ function SectionLink({ section, onNavigate }: { section: Section; onNavigate: ()
       aria-current={active ? 'page' : undefined}
       active={active}
       leftSection={<Icon size={20} stroke={1.6} />}
-      onClick={onNavigate}
+      onClick={() => {
+        onNavigate();
+        // The screen chosen takes the focus (as the skip link gives it): the next Tab goes into it, not on
+        // through the rest of the sections.
+        document.getElementById('main-content')?.focus({ preventScroll: true });
+      }}
       variant="light"
       styles={{ root: { borderRadius: 'var(--mantine-radius-md)' } }}
     />
