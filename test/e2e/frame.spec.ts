@@ -18,6 +18,10 @@ test('browser mode starts, the frame renders and every section is reachable', as
   desk,
 }, testInfo) => {
   expect(desk.stdout()).toMatch(/^Browser mode: .+$/m);
+  const connectionAsked: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/desk/call/sync.connection.get')) connectionAsked.push(page.url());
+  });
   await page.goto(desk.url);
   // An empty data folder opens the welcome screen (issue #12); the frame and its navigation are there too.
   await expect(page).toHaveURL(/#\/welcome$/);
@@ -32,6 +36,9 @@ test('browser mode starts, the frame renders and every section is reachable', as
     await page.mouse.move(900, 780);
     await page.screenshot({ path: testInfo.outputPath(`section-${section.nav.toLowerCase()}.png`) });
   }
+
+  // The window asks where the desk syncs once, for every screen, the header and the notices alike.
+  expect(connectionAsked).toHaveLength(1);
 
   await page.goto(`${desk.url}#/pets`);
   await expect(page.getByText('No pets on this desk yet')).toBeVisible();

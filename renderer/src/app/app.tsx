@@ -1,6 +1,7 @@
 import { Route, Router, Switch } from 'wouter';
 import { SettingsProvider } from '../bridge/settings';
 import { HomeRedirect } from '../dashboard/home-redirect';
+import { ConnectionProvider } from '../lib/connection';
 import { FirstRunRedirect } from '../shelter/first-run-redirect';
 import { AppFrame } from './app-frame';
 import { useGuardedHashLocation } from './guarded-location';
@@ -17,26 +18,28 @@ export function App() {
   return (
     <SettingsProvider>
       <Router hook={useGuardedHashLocation}>
-        <AppFrame>
-          <Switch>
-            <Route path="/">
-              <HomeRedirect fallback={HOME_PATH} redirect={(home) => <FirstRunRedirect home={home} />} />
-            </Route>
-            <Route path="/welcome">
-              <ScreenBoundary>
-                <WelcomeScreen />
-              </ScreenBoundary>
-            </Route>
-            {SECTIONS.map(({ path, screen: Screen }) => (
-              <Route key={path} path={path}>
+        <ConnectionProvider>
+          <AppFrame>
+            <Switch>
+              <Route path="/">
+                <HomeRedirect fallback={HOME_PATH} redirect={(home) => <FirstRunRedirect home={home} />} />
+              </Route>
+              <Route path="/welcome">
                 <ScreenBoundary>
-                  <Screen />
+                  <WelcomeScreen />
                 </ScreenBoundary>
               </Route>
-            ))}
-            <Route component={NotFoundScreen} />
-          </Switch>
-        </AppFrame>
+              {SECTIONS.map(({ path, screen: Screen }) => (
+                <Route key={path} path={path}>
+                  <ScreenBoundary>
+                    <Screen />
+                  </ScreenBoundary>
+                </Route>
+              ))}
+              <Route component={NotFoundScreen} />
+            </Switch>
+          </AppFrame>
+        </ConnectionProvider>
       </Router>
     </SettingsProvider>
   );

@@ -1,7 +1,7 @@
 import { Badge, Group, Loader, Tooltip } from '@mantine/core';
 import { useDeskStatus } from '../bridge/hooks';
 import { describeWhen, lookOf, statusLine } from '../components/status-presentation';
-import { useStandalone } from '../lib/live-data';
+import { useStandalone } from '../lib/connection';
 
 /**
  * The header's connection and sync status; updated live by `status` events. A standalone desk keeps the records

@@ -5,7 +5,8 @@ import { useDeskEvent, useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
 import { ScreenHeader } from '../components/screen-header';
-import { useReloadOnChange, useStandalone } from '../lib/live-data';
+import { useStandalone } from '../lib/connection';
+import { useReloadOnChange } from '../lib/live-data';
 import { FostersPanel, InCarePanels, MonthsPanel, Stat, StayPanel } from './dashboard-panels';
 import { monthLabel } from './figure-table';
 

@@ -1,6 +1,6 @@
 import { Loader } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useDeskQuery } from '../bridge/hooks';
+import { useConnection } from '../lib/connection';
 
 export const OVERVIEW_PATH = '/overview';
 
@@ -16,7 +16,7 @@ export function HomeRedirect({
   fallback: string;
   redirect(home: string): ReactNode;
 }) {
-  const connection = useDeskQuery('sync.connection.get');
+  const connection = useConnection();
   if (!connection.data && !connection.error) return <Loader aria-label="Opening" />;
   return redirect(connection.data?.mode === 'standalone' ? OVERVIEW_PATH : fallback);
 }

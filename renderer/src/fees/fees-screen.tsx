@@ -6,7 +6,8 @@ import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
 import { ScreenHeader } from '../components/screen-header';
 import { describeWhen } from '../components/status-presentation';
-import { useMetadataQuery, useStandalone } from '../lib/live-data';
+import { useStandalone } from '../lib/connection';
+import { useMetadataQuery } from '../lib/live-data';
 import { formatFee, humanize } from '../lib/words';
 
 function signed(amount: number, currency: string): string {

@@ -32,15 +32,3 @@ export function useReloadOnChange(collections: readonly string[], reload: () => 
     if (types.length === 0 || types.some((type) => collections.includes(type))) reload();
   });
 }
-
-/**
- * Whether this desk runs its shelter itself (standalone), for empty states that say what to do here; undefined
- * until the connection has loaded (false when it could not be read: the connected desk's words then). Followed when
- * the desk switches connection (the switch announces every collection as changed).
- */
-export function useStandalone(): boolean | undefined {
-  const connection = useDeskQuery('sync.connection.get');
-  useReloadOnChange(['metadata'], connection.reload);
-  if (connection.data) return connection.data.mode === 'standalone';
-  return connection.error ? false : undefined;
-}

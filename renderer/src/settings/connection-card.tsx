@@ -19,9 +19,10 @@ import {
   type DeskError,
   parseConnectionCode,
 } from '../../../shared/desk-api';
-import { useDesk, useDeskQuery } from '../bridge/hooks';
+import { useDesk } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { FingerprintGrid } from '../components/fingerprint-grid';
+import { useConnection } from '../lib/connection';
 import { toDeskError } from '../lib/desk-error';
 import { PairingPreview, pairAndSync } from '../shelter/pairing-preview';
 import { ConnectionSwitchModal, type PendingSwitch, sameRemote } from './connection-switch-modal';
@@ -46,7 +47,7 @@ interface TestOutcome {
  */
 export function ConnectionCard() {
   const api = useDesk();
-  const connection = useDeskQuery('sync.connection.get');
+  const connection = useConnection();
   const [mode, setMode] = useState<Mode>('remote');
   const [remote, setRemote] = useState('');
   const [apiKey, setApiKey] = useState('');

@@ -17,8 +17,8 @@ import { useDesk, useDeskStatus } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
 import { describeWhen, lookOf } from '../components/status-presentation';
+import { useStandalone } from '../lib/connection';
 import { toDeskError } from '../lib/desk-error';
-import { useStandalone } from '../lib/live-data';
 import { FullCheckCard } from './full-check-card';
 import { OutboxPanel } from './outbox-panel';
 

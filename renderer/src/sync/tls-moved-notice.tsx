@@ -1,10 +1,11 @@
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import type { DeskError } from '../../../shared/desk-api';
-import { useDesk, useDeskEvent, useDeskQuery } from '../bridge/hooks';
+import { useDesk } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { FingerprintGrid } from '../components/fingerprint-grid';
+import { useConnection } from '../lib/connection';
 import { toDeskError } from '../lib/desk-error';
 
 /**
@@ -14,16 +15,10 @@ import { toDeskError } from '../lib/desk-error';
  */
 export function TlsMovedNotice() {
   const api = useDesk();
-  const connection = useDeskQuery('sync.connection.get');
+  // The move happens during a sync, which names the new (https) address: the connection is asked again then.
+  const connection = useConnection();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<DeskError>();
-  // The move happens during a sync: the status then names the new (https) address.
-  const shownRemote = useRef<string | null>(null);
-  useDeskEvent('status', (event) => {
-    if (event.status.remote === shownRemote.current) return;
-    shownRemote.current = event.status.remote;
-    connection.reload();
-  });
 
   const summary = connection.data;
   if (!summary?.movedToTls || !summary.fingerprint) return null;
