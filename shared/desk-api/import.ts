@@ -89,7 +89,13 @@ export const importReportSchema = z.object({
   duplicates: z.array(importDuplicateSchema),
   /** Rows matching records already on the desk (at most the first 1,000). */
   matches: z.array(importMatchSchema),
-  totals: z.object({ new: z.number().int(), existing: z.number().int(), rejected: z.number().int() }),
+  totals: z.object({
+    new: z.number().int(),
+    existing: z.number().int(),
+    /** Rows already on the desk that "update the pets already on the desk" would update (not counted in `matches`' cap). */
+    updatable: z.number().int(),
+    rejected: z.number().int(),
+  }),
   columns: z.array(importColumnSchema),
   /** Fields no column filled, and the value every record got for them. */
   defaults: z.record(z.string(), z.string()),

@@ -48,7 +48,12 @@ describe('export, then import: a round trip keeps every field', () => {
     expect(same.code, same.stderr).toBe(0);
     const sameReport = JSON.parse(same.stdout) as ImportReport;
     expect(sameReport).toMatchObject({ imported: 0, updated: 0, rejected: [] });
-    expect(sameReport.totals).toEqual({ new: 0, existing: original.length, rejected: 0 });
+    expect(sameReport.totals).toEqual({
+      new: 0,
+      existing: original.length,
+      updatable: original.length,
+      rejected: 0,
+    });
     expect(new Set(sameReport.matches.map((match) => `${match.by}:${match.outcome}`))).toEqual(
       new Set(['id:unchanged']),
     );

@@ -175,6 +175,19 @@ describe('importFile', () => {
     expect(again.summary).toContain('1 already on the desk (1 with nothing to change)');
   });
 
+  it('counts every row an update would change, past the 1,000 rows the report lists', async () => {
+    const ids = Array.from({ length: 1100 }, (_, index) => `A-${index}`);
+    await run(csv(['Shelter id,Name,Species', ...ids.map((id) => `${id},Pet ${id},dog`)]));
+    const changed = csv(['Shelter id,Name,Species,Size', ...ids.map((id) => `${id},Pet ${id},dog,large`)]);
+    const check = await run(changed, { dryRun: true });
+    expect(check.matches).toHaveLength(1000);
+    expect(check.totals).toMatchObject({ existing: 1100, updatable: 1100 });
+    expect(await run(changed, { dryRun: true, updateExisting: true })).toMatchObject({
+      updated: 1100,
+      skipped: 0,
+    });
+  }, 60_000);
+
   it('never takes another animal for the pet a shelter id or microchip found: the row is rejected, naming both', async () => {
     await run(
       csv([

@@ -209,6 +209,7 @@ async function pass(
   let count = 0;
   let fresh = 0;
   let existing = 0;
+  let updatable = 0;
   let rejectedRows = 0;
   for await (const row of rows) {
     count += 1;
@@ -256,8 +257,9 @@ async function pass(
     }
     if (match) {
       existing += 1;
-      const updating = options.updateExisting && options.kind === 'pets' && match.by !== 'earlier-import';
-      match.outcome = updating ? 'updated' : 'skipped';
+      const mayUpdate = options.kind === 'pets' && match.by !== 'earlier-import';
+      if (mayUpdate) updatable += 1;
+      match.outcome = options.updateExisting && mayUpdate ? 'updated' : 'skipped';
       if (matches.length < MAX_MATCHES) matches.push(match);
     } else {
       fresh += 1;
@@ -276,12 +278,12 @@ async function pass(
       kind: options.kind,
       rows: count,
       imported: fresh,
-      updated: matches.filter((match) => match.outcome === 'updated').length,
+      updated: options.updateExisting ? updatable : 0,
       skipped: 0,
       rejected,
       duplicates,
       matches,
-      totals: { new: fresh, existing, rejected: rejectedRows },
+      totals: { new: fresh, existing, updatable, rejected: rejectedRows },
       columns: plan.columns,
       defaults: defaultedFields(plan),
     },

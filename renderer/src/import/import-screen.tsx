@@ -110,10 +110,7 @@ export function ImportScreen() {
   const finished = report && !report.dryRun && !report.blocked;
   const wouldImport = report ? report.totals.new : 0;
   // Rows an earlier import of the same file wrote are never updated again (see the import's matches).
-  const wouldUpdate =
-    report && updateExisting && kind === 'pets'
-      ? report.matches.filter((match) => match.by !== 'earlier-import').length
-      : 0;
+  const wouldUpdate = report && updateExisting ? report.totals.updatable : 0;
   const blockedWithoutSkip = report ? report.totals.rejected > 0 && !skipBad : true;
 
   return (
