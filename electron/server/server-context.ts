@@ -3,7 +3,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { transactionWithoutSync } from '../platform/durable-commit';
-import { openDatabase } from '../platform/open-database';
+import { type OpenedDatabase, openDatabase } from '../platform/open-database';
 import { atEveryWriteTransaction } from '../platform/write-lock';
 import { ForeignCommits } from './db/foreign-commits';
 import { serverMigrations } from './db/migrations';
@@ -26,6 +26,8 @@ export interface ServerContext {
   /** kysely on the same connection (the staff operations compose their queries with it). */
   db: Kysely<ServerSchema>;
   sqlite: Database.Database;
+  /** What vouched for the file at open: SQLite's check, its creation here, a clean close, or nothing (the marker only). */
+  soundness: OpenedDatabase<ServerSchema>['soundness'];
   now: () => number;
   clock: UpdateClock;
   meta: ShelterMetadata;
@@ -101,15 +103,18 @@ export async function openServerContext(
      * is left to the next server start, which needs them (every write here stores its pets' own).
      */
     fillMissingBodies?: boolean;
+    /** 'marker' where a running server, which checked the file when it opened it, holds it open meanwhile. */
+    integrityCheck?: 'quick' | 'marker';
   } = {},
 ): Promise<ServerContext> {
   if (filename !== ':memory:') fs.mkdirSync(path.dirname(filename), { recursive: true, mode: 0o700 });
-  const { db, sqlite, close } = await openDatabase<ServerSchema>({
+  const { db, sqlite, close, soundness } = await openDatabase<ServerSchema>({
     filename,
     migrations: serverMigrations,
     kind: 'server',
     remedy: SERVER_DATABASE_REMEDY,
     checkOnThisThread: options.checksOnThisThread === true,
+    ...(options.integrityCheck && { integrityCheck: options.integrityCheck }),
   });
   if (filename !== ':memory:') restrictToOwner(filename);
   // A 100k-pet shelter is a few hundred MB with its search index: map it and cache generously so random
@@ -164,6 +169,7 @@ export async function openServerContext(
   return {
     db,
     sqlite,
+    soundness,
     now,
     clock,
     meta,

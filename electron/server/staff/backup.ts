@@ -212,6 +212,17 @@ function processAlive(pid: number): boolean {
   }
 }
 
+/** The process holding a server data folder (a running server or standalone desk), if one does and still runs. */
+export function folderHolder(dataDir: string): number | undefined {
+  let holder: number;
+  try {
+    holder = Number.parseInt(fs.readFileSync(path.join(dataDir, 'server.lock'), 'utf8'), 10);
+  } catch {
+    return undefined;
+  }
+  return Number.isInteger(holder) && holder !== process.pid && processAlive(holder) ? holder : undefined;
+}
+
 /**
  * Holds a server data folder exclusively for this process (`server.lock` with the holder's pid), so a restore
  * from the command line cannot swap the file under a running desk. A lock left by a process that no longer
@@ -235,8 +246,8 @@ export function holdServerFolder(dataDir: string): FolderHold {
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number.parseInt(fs.readFileSync(lock, 'utf8'), 10);
-      if (Number.isInteger(holder) && holder !== process.pid && processAlive(holder)) {
+      const holder = folderHolder(dataDir);
+      if (holder !== undefined) {
         throw new FolderInUseError(
           `The shelter in ${dataDir} is in use by process ${holder} (a running Shelter Desk). ` +
             'Stop it first, or restore from the desk’s Backup screen.',

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { openServerContext, serverDatabasePath } from '../server-context';
+import { openServerContext, type ServerContext, serverDatabasePath } from '../server-context';
+import { folderHolder } from './backup';
 import { createStaffOperations, type StaffOperations } from './staff-operations';
 
 /**
@@ -17,14 +18,17 @@ export function findShelterDatabaseDir(dataDir: string): string | undefined {
 
 /**
  * Staff operations on a shelter database from outside the server (the command line), and how to close it. The
- * command waits for the open anyway, so its checks run on this thread (no worker to start).
+ * command waits for the open anyway, so its checks run on this thread (no worker to start). While a server runs on
+ * the folder, the file was checked when that server opened it and stays open in it: checking it again here (seconds
+ * on a large shelter, after every write the server makes) would hold up every command run beside it.
  */
 export async function openStaffOperations(
   serverDataDir: string,
-): Promise<{ staff: StaffOperations; close(): Promise<void> }> {
+): Promise<{ staff: StaffOperations; soundness: ServerContext['soundness']; close(): Promise<void> }> {
   const app = await openServerContext(serverDatabasePath(serverDataDir), Date.now, {
     checksOnThisThread: true,
     fillMissingBodies: false,
+    integrityCheck: folderHolder(serverDataDir) === undefined ? 'quick' : 'marker',
   });
-  return { staff: createStaffOperations(app), close: () => app.close() };
+  return { staff: createStaffOperations(app), soundness: app.soundness, close: () => app.close() };
 }
