@@ -57,7 +57,7 @@ describe('npm run cli -- import: a 500-row export of another system with 7 bad r
     ]);
     // No column says whether the pets are public: they are kept off the public list unless --public says so.
     expect(run.stderr).toContain(
-      'show_public (every record: false: kept off the public list; --public shows them)',
+      'show_public (every record: no: new pets are kept off the public list; add --public to show them)',
     );
     const shown = await importCli(['pets', csv, '--data-dir', desk, '--dry-run', '--public', '--json']);
     expect(report(shown.stdout).defaults).toMatchObject({ show_public: 'true' });
@@ -152,5 +152,8 @@ describe('npm run cli -- import: a 500-row export of another system with 7 bad r
     const noSpecies = await importCli(['pets', csv, '--data-dir', desk, '--map', 'AnimalTypeName=ignore']);
     expect(noSpecies.code).toBe(2);
     expect(noSpecies.stderr).toMatch(/no column gives species/);
+    const publicPeople = await importCli(['adopters', csv, '--data-dir', desk, '--public']);
+    expect(publicPeople.code).toBe(2);
+    expect(publicPeople.stderr).toMatch(/--public is for pets/);
   }, 60_000);
 });

@@ -27,9 +27,9 @@ by the outbox, exactly once. Importing the same file again adds nothing new.
   --skip-bad        import the good rows even when some are rejected (default: all or nothing)
   --update-existing update pets that match one on the desk (same id, shelter id or microchip) instead of
                     skipping them; people cannot be updated through the API and are always skipped
-  --public          show the imported pets on the public list and your website (those in a public status, such
-                    as available) when the file does not say whether to; without it they stay off it until you
-                    show them, and a "Shown publicly" column decides for its own rows
+  --public          new pets whose row does not say whether they are shown publicly (no show_public column, or
+                    a blank cell) go on the public list and your website when in a public status, such as
+                    available; without it they are kept off both until shown; pets already on the desk keep theirs
   --map "Header=field,…"   choose where columns go: a field (name, species, breed, sex, intake_date, …),
                     custom:<key> for a custom field, or ignore; other columns are matched by their header
   --date-format DMY|MDY|YMD   how to read dates such as 03/04/2025 (which could be either way round)
@@ -79,10 +79,10 @@ export function parseMapping(values: readonly string[], hint: string): ColumnMap
   return mapping;
 }
 
-/** What the value of `show_public` that rows without it get means, and how to choose the other. */
+/** What new pets get for `show_public` when their row does not say, in words, with how to choose the other. */
 const PUBLIC_WORDS: Record<string, string> = {
-  false: ': kept off the public list; --public shows them',
-  true: ': on the public list when in a public status',
+  false: 'no: new pets are kept off the public list; add --public to show them',
+  true: 'yes: new pets in a public status go on the public list',
 };
 
 function printReport(report: ImportReport, io: CliIo): void {
@@ -95,7 +95,7 @@ function printReport(report: ImportReport, io: CliIo): void {
   const defaults = Object.entries(report.defaults);
   if (defaults.length > 0) {
     lines.push(
-      `No column for ${defaults.map(([field, value]) => `${field} (every record: ${value}${field === 'show_public' ? PUBLIC_WORDS[value] : ''})`).join(', ')}.`,
+      `No column for ${defaults.map(([field, value]) => `${field} (every record: ${(field === 'show_public' && PUBLIC_WORDS[value]) || value})`).join(', ')}.`,
     );
   }
   io.stderr(`${lines.join('\n')}\n`);
@@ -140,6 +140,9 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     hint,
   );
   const dataDir = flags['data-dir'] ?? defaultDataDir();
+  if (flags.public && kind.data !== 'pets') {
+    throw new CliUsageError('--public is for pets: people are never on the public list.', hint);
+  }
   const mapping = parseMapping(flags.map, hint);
   const report = await withDeskCore(dataDir, { integrityCheck: 'marker' }, async (core) => {
     const staged = await stageFile(dataDir, file);

@@ -299,17 +299,17 @@ export function matchColumns(
       if (!byKey.has(key)) byKey.set(key, spec.field);
     }
   }
-  // A field's label, as the mapping screen shows it, names it too, after every name and alias.
-  for (const spec of fieldsOf(kind)) {
-    const key = headerKey(spec.label);
-    if (!byKey.has(key)) byKey.set(key, spec.field);
-  }
   for (const column of SERVER_COLUMNS) byKey.set(headerKey(column), IGNORE);
   for (const field of customFields) {
     for (const name of [field.field_key, field.label]) {
       const key = headerKey(name);
       if (!byKey.has(key)) byKey.set(key, `${CUSTOM_PREFIX}${field.field_key}`);
     }
+  }
+  // A field's label, as the mapping screen shows it, names it too, after every name, alias and custom field.
+  for (const spec of fieldsOf(kind)) {
+    const key = headerKey(spec.label);
+    if (!byKey.has(key)) byKey.set(key, spec.field);
   }
   const chosenByKey = new Map(Object.entries(chosen).map(([header, target]) => [headerKey(header), target]));
   const taken = new Set<string>();

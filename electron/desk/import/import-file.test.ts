@@ -102,10 +102,13 @@ describe('importFile', () => {
       { name: 'Max', show_public: true },
       { name: 'Zed', show_public: false },
     ]);
+    // The same file again, with the other choice, adds nothing: the row is known whatever was chosen.
+    const again = await run(csv(['Name,Species', 'Rex,dog']), { showPublic: true });
+    expect(again).toMatchObject({ imported: 0, totals: { existing: 1 } });
     // An update leaves a pet's visibility alone when the file does not give it.
-    const rex = (statement(mirror.db, "SELECT id FROM pet WHERE name = 'Ada'").get() as { id: string }).id;
-    await run(csv(['Id,Name,Species,Description', `${rex},Ada,cat,Purrs`]), { updateExisting: true });
-    expect(getPet(mirror.db, rex)?.record).toMatchObject({ show_public: true, description: 'Purrs' });
+    const ada = (statement(mirror.db, "SELECT id FROM pet WHERE name = 'Ada'").get() as { id: string }).id;
+    await run(csv(['Id,Name,Species,Description', `${ada},Ada,cat,Purrs`]), { updateExisting: true });
+    expect(getPet(mirror.db, ada)?.record).toMatchObject({ show_public: true, description: 'Purrs' });
   });
 
   it("reads a file's ambiguous dates in the order its other dates show, and asks when they show too little or both", async () => {
@@ -173,6 +176,18 @@ describe('importFile', () => {
     const again = await run(file, { updateExisting: true });
     expect(again).toMatchObject({ updated: 0, matches: [{ outcome: 'unchanged' }] });
     expect(again.summary).toContain('1 already on the desk (1 with nothing to change)');
+  });
+
+  it("matches a column by a field's label, unless one of the shelter's own fields has that label", async () => {
+    const lines = ['Name,Species,Photo addresses', 'Rex,dog,https://example.org/rex.jpg'];
+    const byLabel = await run(csv(lines), { dryRun: true });
+    expect(byLabel.columns.at(-1)).toMatchObject({ target: 'image_urls' });
+    const own = await importFile(
+      csv(lines),
+      { kind: 'pets', dryRun: true },
+      desk([field('photo_links', 'Photo addresses', 'text')]),
+    );
+    expect(own.columns.at(-1)).toMatchObject({ target: 'custom:photo_links' });
   });
 
   it('counts every row an update would change, past the 1,000 rows the report lists', async () => {

@@ -140,8 +140,16 @@ async function orderTheDatesShow(
   }
 }
 
-/** Fingerprint of a row's fields, keys sorted: the same row in the same kind of import gives the same one. */
-function fingerprintOf(kind: ImportKind, body: Record<string, unknown>): string {
+/**
+ * Fingerprint of a row's fields, keys sorted: the same row in the same kind of import gives the same one, whatever
+ * was chosen for the pets the row does not say are shown publicly (and as versions that did not fill it gave).
+ */
+function fingerprintOf(
+  kind: ImportKind,
+  built: { body: Record<string, unknown>; defaulted: string[] },
+): string {
+  const { show_public: _chosen, ...given } = built.body;
+  const body = built.defaulted.includes('show_public') ? given : built.body;
   const sorted = JSON.stringify(body, (_key, value) =>
     value && typeof value === 'object' && !Array.isArray(value)
       ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)))
@@ -234,7 +242,7 @@ async function pass(
       continue;
     }
     for (const { key } of rowKeys(options.kind, built.body, plan.columns)) seen.set(key, row.line);
-    const fingerprint = fingerprintOf(options.kind, built.body);
+    const fingerprint = fingerprintOf(options.kind, built);
     const match = findExisting(desk.db, options.kind, built.body, built.id, fingerprint, row.line);
     const conflict = match && matchConflict(desk.db, match, built.body);
     if (conflict) {

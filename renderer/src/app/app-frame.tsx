@@ -17,7 +17,7 @@ import {
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
 import { useDeskQuery } from '../bridge/hooks';
 import { useNetworkChangeHint } from '../bridge/network-hint';
@@ -39,6 +39,11 @@ export function AppFrame({ children }: { children: ReactNode }) {
   const info = useDeskQuery('app.info');
   useNetworkChangeHint();
   const mod = useModifierKey();
+  const focusChosenScreen = useFocusChosenScreen();
+  const choose = (path: string) => {
+    close();
+    focusChosenScreen(path);
+  };
 
   return (
     <AppShell
@@ -101,13 +106,13 @@ export function AppFrame({ children }: { children: ReactNode }) {
           <NavScroll>
             <Stack gap={4}>
               {SECTIONS.filter((s) => !s.secondary).map((section) => (
-                <SectionLink key={section.path} section={section} onNavigate={close} />
+                <SectionLink key={section.path} section={section} onNavigate={choose} />
               ))}
             </Stack>
             <Divider my="sm" />
             <Stack gap={4}>
               {SECTIONS.filter((s) => s.secondary).map((section) => (
-                <SectionLink key={section.path} section={section} onNavigate={close} />
+                <SectionLink key={section.path} section={section} onNavigate={choose} />
               ))}
             </Stack>
           </NavScroll>
@@ -141,7 +146,28 @@ export function AppFrame({ children }: { children: ReactNode }) {
   );
 }
 
-function SectionLink({ section, onNavigate }: { section: Section; onNavigate: () => void }) {
+const focusMain = () => document.getElementById('main-content')?.focus({ preventScroll: true });
+
+/**
+ * A section chosen in the sidebar takes the focus once it is open (as the skip link gives it): the next Tab goes
+ * into that screen, not on through the rest of the sections. Nothing moves when leaving was refused (a form held
+ * typing and the person kept editing).
+ */
+function useFocusChosenScreen(): (path: string) => void {
+  const [location] = useLocation();
+  const chosen = useRef<string>(undefined);
+  useEffect(() => {
+    if (chosen.current !== location) return;
+    chosen.current = undefined;
+    focusMain();
+  }, [location]);
+  return (path) => {
+    if (path === location) focusMain();
+    else chosen.current = path;
+  };
+}
+
+function SectionLink({ section, onNavigate }: { section: Section; onNavigate: (path: string) => void }) {
   const [location] = useLocation();
   const Icon = section.icon;
   const active = location === section.path || location.startsWith(`${section.path}/`);
@@ -157,12 +183,7 @@ function SectionLink({ section, onNavigate }: { section: Section; onNavigate: ()
       aria-current={active ? 'page' : undefined}
       active={active}
       leftSection={<Icon size={20} stroke={1.6} />}
-      onClick={() => {
-        onNavigate();
-        // The screen chosen takes the focus (as the skip link gives it): the next Tab goes into it, not on
-        // through the rest of the sections.
-        document.getElementById('main-content')?.focus({ preventScroll: true });
-      }}
+      onClick={() => onNavigate(section.path)}
       variant="light"
       styles={{ root: { borderRadius: 'var(--mantine-radius-md)' } }}
     />

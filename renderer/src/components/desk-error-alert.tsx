@@ -4,14 +4,24 @@ import { useEffect, useRef } from 'react';
 import type { DeskError } from '../../../shared/desk-api';
 
 /**
- * A desk or server error as people need it: the message, each field, and the request id to quote. Each new error is
- * scrolled into sight: one that appears below the fold, under the button that caused it, would go unseen.
+ * A desk or server error as people need it: the message, each field, and the request id to quote. With `reveal`
+ * (the answer to something the person just did), each new error is scrolled into sight: one that appears below the
+ * fold, under the button that caused it, would go unseen.
  */
-export function DeskErrorAlert({ error, title = 'That did not work' }: { error: DeskError; title?: string }) {
+export function DeskErrorAlert({
+  error,
+  title = 'That did not work',
+  reveal = false,
+}: {
+  error: DeskError;
+  title?: string;
+  reveal?: boolean;
+}) {
   const alert = useRef<HTMLDivElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new error is revealed, not only the first.
   useEffect(() => {
-    if (error) alert.current?.scrollIntoView({ block: 'nearest' });
-  }, [error]);
+    if (reveal) alert.current?.scrollIntoView({ block: 'nearest' });
+  }, [error, reveal]);
   return (
     <Alert
       ref={alert}

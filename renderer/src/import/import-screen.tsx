@@ -67,6 +67,7 @@ export function ImportScreen() {
     if (preview) void api.call('import.discard', { token: preview.token }).catch(() => undefined);
     setReport(undefined);
     setChosen({});
+    setShowPublic(false);
     setProgress(0);
     const read = await reading.run(() => uploadFile(api, file, kind, setProgress));
     setProgress(undefined);
@@ -109,7 +110,6 @@ export function ImportScreen() {
 
   const finished = report && !report.dryRun && !report.blocked;
   const wouldImport = report ? report.totals.new : 0;
-  // Rows an earlier import of the same file wrote are never updated again (see the import's matches).
   const wouldUpdate = report && updateExisting ? report.totals.updatable : 0;
   const blockedWithoutSkip = report ? report.totals.rejected > 0 && !skipBad : true;
 
@@ -201,7 +201,9 @@ export function ImportScreen() {
               allowDeselect={false}
             />
           )}
-          {reading.error && <DeskErrorAlert error={reading.error} title="The file could not be read" />}
+          {reading.error && (
+            <DeskErrorAlert reveal error={reading.error} title="The file could not be read" />
+          )}
         </Card>
 
         {preview && (
@@ -243,7 +245,7 @@ export function ImportScreen() {
               </Button>
             </Group>
             {checking.error && (
-              <DeskErrorAlert error={checking.error} title="The file could not be checked" />
+              <DeskErrorAlert reveal error={checking.error} title="The file could not be checked" />
             )}
           </Card>
         )}
@@ -270,7 +272,7 @@ export function ImportScreen() {
                 {kind === 'pets' && report.defaults.show_public !== undefined && (
                   <Checkbox
                     label="Show the new pets on the public list and your website"
-                    description="Only those in a public status, such as Available. Left off, they stay on this desk and the shelter's staff lists until you show them."
+                    description="Only those in a public status, such as Available. Left unticked, they are saved and sent to the shelter as usual, but kept off the public list until you tick “Show on the public list” in a pet’s Edit. Pets already on the desk keep their setting."
                     checked={showPublic}
                     onChange={(event) => setShowPublic(event.currentTarget.checked)}
                   />
@@ -309,7 +311,9 @@ export function ImportScreen() {
                 </Text>
               </Group>
             )}
-            {importing.error && <DeskErrorAlert error={importing.error} title="Nothing was imported" />}
+            {importing.error && (
+              <DeskErrorAlert reveal error={importing.error} title="Nothing was imported" />
+            )}
           </Card>
         )}
       </Stack>

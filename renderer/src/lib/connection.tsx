@@ -1,31 +1,58 @@
-import { createContext, type ReactNode, useContext, useRef } from 'react';
-import type { DeskOutput } from '../../../shared/desk-api';
-import { type DeskQuery, useDeskEvent, useDeskQuery } from '../bridge/hooks';
-import { useReloadOnChange } from './live-data';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from 'react';
+import type { DeskError, DeskOutput } from '../../../shared/desk-api';
+import { useDesk, useDeskEvent } from '../bridge/hooks';
+import { toDeskError } from './desk-error';
 
-type ConnectionQuery = DeskQuery<DeskOutput<'sync.connection.get'>>;
+type ConnectionSummary = DeskOutput<'sync.connection.get'>;
 
-const ConnectionContext = createContext<ConnectionQuery | undefined>(undefined);
-
-/**
- * Where this desk syncs, asked once for the whole window and shared by every screen, the header and the notices:
- * asked again when the desk switches connection (the switch announces every collection as changed) and when a sync
- * names another address (the desk moved to the shelter's encrypted connection).
- */
-export function ConnectionProvider({ children }: { children: ReactNode }) {
-  const connection = useDeskQuery('sync.connection.get');
-  useReloadOnChange(['metadata'], connection.reload);
-  const shownRemote = useRef<string | null>(null);
-  useDeskEvent('status', (event) => {
-    if (event.status.remote === shownRemote.current) return;
-    shownRemote.current = event.status.remote;
-    connection.reload();
-  });
-  return <ConnectionContext.Provider value={connection}>{children}</ConnectionContext.Provider>;
+export interface SharedConnection {
+  data: ConnectionSummary | undefined;
+  error: DeskError | undefined;
+  /** Asks again; resolves once the answer is what every screen sees (await it before a screen depends on it). */
+  refresh(): Promise<void>;
 }
 
-/** The desk's connection (see `ConnectionProvider`); `reload` after changing it. */
-export function useConnection(): ConnectionQuery {
+const ConnectionContext = createContext<SharedConnection | undefined>(undefined);
+
+/**
+ * Where this desk syncs, asked once for the whole window and shared by every screen, the header and the notices.
+ * Asked again when the desk switches connection (the switch announces the metadata as changed), when a sync names
+ * another address (the desk moved to the shelter's encrypted connection), and at the next status while the last
+ * asking failed.
+ */
+export function ConnectionProvider({ children }: { children: ReactNode }) {
+  const api = useDesk();
+  const [state, setState] = useState<{ data?: ConnectionSummary; error?: DeskError }>({});
+  const asked = useRef(0);
+  const refresh = useCallback(async () => {
+    asked.current += 1;
+    const asking = asked.current;
+    try {
+      const data = await api.call('sync.connection.get');
+      if (asking === asked.current) setState({ data });
+    } catch (error) {
+      if (asking === asked.current) setState((previous) => ({ ...previous, error: toDeskError(error) }));
+    }
+  }, [api]);
+  useEffect(() => void refresh(), [refresh]);
+  useDeskEvent('mirror-changed', (event) => {
+    if (event.collections.includes('metadata')) void refresh();
+  });
+  const shownRemote = useRef<string | null>(null);
+  useDeskEvent('status', (event) => {
+    if (event.status.remote === shownRemote.current && !state.error) return;
+    shownRemote.current = event.status.remote;
+    void refresh();
+  });
+  return (
+    <ConnectionContext.Provider value={{ data: state.data, error: state.error, refresh }}>
+      {children}
+    </ConnectionContext.Provider>
+  );
+}
+
+/** The desk's connection (see `ConnectionProvider`); `refresh` after changing it. */
+export function useConnection(): SharedConnection {
   const connection = useContext(ConnectionContext);
   if (!connection) throw new Error('useConnection needs a ConnectionProvider above it (see App).');
   return connection;
@@ -33,8 +60,7 @@ export function useConnection(): ConnectionQuery {
 
 /**
  * Whether this desk runs its shelter itself (standalone), for empty states that say what to do here; undefined
- * until the connection has loaded (false when it could not be read: the connected desk's words then). Followed when
- * the desk switches connection (the switch announces every collection as changed).
+ * until the connection has loaded (false when it could not be read: the connected desk's words then).
  */
 export function useStandalone(): boolean | undefined {
   const connection = useConnection();

@@ -1,4 +1,6 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import type { DeskMethodName, DeskOutput } from '../../../shared/desk-api';
+import { type DeskQuery, useDesk, useDeskQuery } from '../bridge/hooks';
 
 /**
  * Calls `refresh` every `ms` while `enabled` and the page is shown (a hidden tab or a minimised window asks
@@ -19,4 +21,30 @@ export function useEvery(ms: number, refresh: () => void, enabled = true): void 
       document.removeEventListener('visibilitychange', tick);
     };
   }, [ms, enabled]);
+}
+
+/**
+ * A query (no input) that is also asked again every `ms` while shown (see `useEvery`), quietly: a poll that fails
+ * keeps what is shown, and a poll sent before the last `reload` answered (say, before a change the person made) is
+ * not shown over it.
+ */
+export function usePolledQuery<M extends DeskMethodName>(method: M, ms: number): DeskQuery<DeskOutput<M>> {
+  const api = useDesk();
+  const query = useDeskQuery(method);
+  const [polled, setPolled] = useState<DeskOutput<M>>();
+  const answered = useRef(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each answer of the query starts a new round of polls.
+  useEffect(() => {
+    answered.current += 1;
+    setPolled(undefined);
+  }, [query.data]);
+  useEvery(ms, () => {
+    const round = answered.current;
+    const call = api.call as (name: M) => Promise<DeskOutput<M>>;
+    call(method).then(
+      (data) => round === answered.current && setPolled(data),
+      () => undefined,
+    );
+  });
+  return { ...query, data: polled ?? query.data };
 }

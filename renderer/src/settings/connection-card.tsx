@@ -126,7 +126,7 @@ export function ConnectionCard() {
       }
       setSaved(true);
       setPending(undefined);
-      connection.reload();
+      void connection.refresh();
     } catch (caught) {
       setPending(undefined);
       setError(toDeskError(caught));
@@ -299,7 +299,7 @@ export function ConnectionCard() {
               {outcome.text}
             </Alert>
           )}
-          {error && <DeskErrorAlert error={error} title="Connection not changed" />}
+          {error && <DeskErrorAlert reveal error={error} title="Connection not changed" />}
           {summary?.carryProblem && (
             <Alert
               color="orange"

@@ -18,11 +18,11 @@ import {
 import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import type { ApiKeySummary, CreatedApiKey } from '../../../shared/desk-api';
-import { useDesk, useDeskQuery } from '../bridge/hooks';
+import { useDesk } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
 import { formatMomentDate } from '../lib/dates';
-import { useEvery } from '../lib/use-every';
+import { usePolledQuery } from '../lib/use-every';
 
 import { LanSharingCard, SHARING_REFRESH_MS } from './lan-sharing-card';
 import { StandaloneOnly, useAction } from './use-shelter';
@@ -49,9 +49,8 @@ export function KeysScreen() {
 
 function KeysCard({ apiUrl }: { apiUrl: string | null }) {
   const api = useDesk();
-  const keys = useDeskQuery('shelter.keys.list');
   // A desk that pairs, or a key made from the command line, shows without a reload.
-  useEvery(SHARING_REFRESH_MS, keys.reload);
+  const keys = usePolledQuery('shelter.keys.list', SHARING_REFRESH_MS);
   const [kind, setKind] = useState<'read' | 'write'>('read');
   const [name, setName] = useState('');
   const [created, setCreated] = useState<CreatedApiKey>();
@@ -119,7 +118,7 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
           </Button>
         </Group>
       </form>
-      {create.error && <DeskErrorAlert error={create.error} title="No key was created" />}
+      {create.error && <DeskErrorAlert reveal error={create.error} title="No key was created" />}
       {created && (
         <Alert
           color="sage"

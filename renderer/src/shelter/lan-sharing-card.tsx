@@ -14,7 +14,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconCopy, IconRefresh } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { LanSharing } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
@@ -38,20 +38,28 @@ export function LanSharingCard() {
   const action = useAction();
   useEffect(() => setState(query.data), [query.data]);
   const sharing = state?.enabled === true && state.address !== null;
+  // A poll sent before a change the person made is not shown over its answer.
+  const changes = useRef(0);
   useEvery(
     SHARING_REFRESH_MS,
-    () => void api.call('shelter.lan.get').then(setState, () => undefined),
+    () => {
+      const round = changes.current;
+      api.call('shelter.lan.get').then(
+        (polled) => round === changes.current && setState(polled),
+        () => undefined,
+      );
+    },
     sharing,
   );
 
-  async function toggle(enabled: boolean) {
-    const next = await action.run(() => api.call('shelter.lan.set', { enabled }));
+  async function change(call: () => Promise<LanSharing>) {
+    changes.current += 1;
+    const next = await action.run(call);
+    changes.current += 1;
     if (next) setState(next);
   }
-  async function newCode() {
-    const next = await action.run(() => api.call('shelter.lan.newCode'));
-    if (next) setState(next);
-  }
+  const toggle = (enabled: boolean) => change(() => api.call('shelter.lan.set', { enabled }));
+  const newCode = () => change(() => api.call('shelter.lan.newCode'));
 
   return (
     <Card withBorder radius="lg" p="lg">

@@ -24,6 +24,7 @@ import { useLocation } from 'wouter';
 import { parseConnectionCode } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
+import { useConnection } from '../lib/connection';
 import { PairingPreview, pairAndSync } from './pairing-preview';
 import { useAction } from './use-shelter';
 
@@ -122,10 +123,14 @@ function SetupCard({
 }) {
   const api = useDesk();
   const [, navigate] = useLocation();
+  const connection = useConnection();
   const action = useAction();
   async function start() {
     const done = await action.run(() => api.call('shelter.setup', { choice }));
-    if (done) navigate('/');
+    if (!done) return;
+    // Home is the Overview on a standalone desk: the window's connection must say so before it is opened.
+    await connection.refresh();
+    navigate('/');
   }
   return (
     <Card withBorder radius="lg" p="lg" component="section" aria-label={card.title}>
@@ -139,7 +144,7 @@ function SetupCard({
             Starting the shelter on this desk…
           </Text>
         )}
-        {action.error && <DeskErrorAlert error={action.error} title="The shelter did not start" />}
+        {action.error && <DeskErrorAlert reveal error={action.error} title="The shelter did not start" />}
       </Stack>
     </Card>
   );
@@ -149,6 +154,7 @@ function SetupCard({
 function ConnectCard({ disabled }: { disabled: boolean }) {
   const api = useDesk();
   const [, navigate] = useLocation();
+  const connection = useConnection();
   const [remote, setRemote] = useState('');
   const [apiKey, setApiKey] = useState('');
   const settings = useDeskQuery('settings.get');
@@ -163,7 +169,9 @@ function ConnectCard({ disabled }: { disabled: boolean }) {
         await pairAndSync(api, remote, deskName ?? settings.data?.deskName ?? '');
         return true;
       });
-      if (paired) navigate('/');
+      if (!paired) return;
+      await connection.refresh();
+      navigate('/');
       return;
     }
     const target = code ?? { remote: remote.trim(), apiKey: apiKey.trim() };
@@ -187,7 +195,9 @@ function ConnectCard({ disabled }: { disabled: boolean }) {
       }
       return true;
     });
-    if (connected) navigate('/');
+    if (!connected) return;
+    await connection.refresh();
+    navigate('/');
   }
 
   return (
@@ -232,7 +242,7 @@ function ConnectCard({ disabled }: { disabled: boolean }) {
           <Button type="submit" variant="default" loading={action.busy} disabled={disabled} fullWidth>
             {code?.kind === 'pairing' ? 'They match: connect' : 'Test and connect'}
           </Button>
-          {action.error && <DeskErrorAlert error={action.error} title="Not connected" />}
+          {action.error && <DeskErrorAlert reveal error={action.error} title="Not connected" />}
         </Stack>
       </form>
     </Card>

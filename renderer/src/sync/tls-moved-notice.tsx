@@ -28,7 +28,7 @@ export function TlsMovedNotice() {
     setError(undefined);
     try {
       await api.call('sync.connection.acknowledgeTls');
-      connection.reload();
+      void connection.refresh();
     } catch (caught) {
       setError(toDeskError(caught));
     } finally {
