@@ -5,6 +5,7 @@ import {
   Drawer,
   type MantineColorsTuple,
   Modal,
+  Select,
 } from '@mantine/core';
 
 /** A calm green-teal: reads as "care", stays quiet next to pet photos, good contrast in both schemes. */
@@ -20,6 +21,15 @@ const sage: MantineColorsTuple = [
   '#21846a',
   '#07735a',
 ];
+
+/**
+ * A searchable select's text is chosen whole when it gets the focus or a click: what is typed then replaces the
+ * current value and filters the list (typing after it made "Availablehold", which matched nothing, and the value
+ * silently stayed). Enter picks the first match.
+ */
+const selectWholeValue = (event: { currentTarget: HTMLInputElement }) => {
+  if (!event.currentTarget.readOnly) event.currentTarget.select();
+};
 
 export const theme = createTheme({
   primaryColor: 'sage',
@@ -39,6 +49,9 @@ export const theme = createTheme({
     // Icon-only close buttons (dialogs, drawers, notifications) and the clear button of inputs need a name.
     CloseButton: { defaultProps: { 'aria-label': 'Close' } },
     InputClearButton: { defaultProps: { 'aria-label': 'Clear' } },
+    Select: Select.extend({
+      defaultProps: { selectFirstOptionOnChange: true, onFocus: selectWholeValue, onClick: selectWholeValue },
+    }),
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
     // A record opened from a list shows in the next frame: the default 200 ms slide kept a drawer off screen for
     // twice the desk's 100 ms budget for opening a pet.

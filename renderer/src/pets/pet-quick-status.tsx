@@ -72,7 +72,7 @@ export function QuickStatus({ pet, statuses }: { pet: MirrorPet; statuses: reado
             loading={saving}
             disabled={status === pet.record.status && !notes.trim() && !publishing}
           >
-            Save status
+            {status === pet.record.status && notes.trim() && !publishing ? 'Save note' : 'Save status'}
           </Button>
         </Group>
         {status === 'adopted' && pet.record.status !== 'adopted' && (
