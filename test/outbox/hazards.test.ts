@@ -211,6 +211,8 @@ describe('discard', () => {
       name: 'Hopeful',
       application: { pet_ids: [localId], terms_accepted: true },
     });
+    // The application waits for the pet it names, said with the pet's name, never its local id.
+    expect(desk.outbox.list()[1]?.waitingFor).toBe('the server to accept the new pet “Ghost”');
     const result = desk.outbox.discard(entryId);
     expect(result.discarded).toEqual([entryId]);
     expect(getPet(desk.mirror.db, localId)).toBeUndefined();

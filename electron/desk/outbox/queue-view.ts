@@ -1,5 +1,5 @@
 import type { OutboxEntry, OutboxState } from '../../../shared/desk-api/outbox';
-import type { MirrorDb } from '../mirror';
+import { getPet, type MirrorDb, statement } from '../mirror';
 import {
   entryFields,
   entryRefs,
@@ -34,9 +34,20 @@ export function waitingFor(context: QueueViewContext, row: OutboxRow, heads: Set
   if (context.pausedReason) return 'a valid API key (the server refused the key)';
   if (!heads.has(row.id)) return 'an earlier change of the same record';
   const refs = entryRefs(row);
-  if (refs.length > 0) return `the server to accept the new record ${refs.join(', ')}`;
+  if (refs.length > 0)
+    return `the server to accept ${refs.map((ref) => newRecordWords(context.db, ref)).join(', ')}`;
   if (row.next_attempt_ms > context.now()) return `a retry at ${new Date(row.next_attempt_ms).toISOString()}`;
   return null;
+}
+
+/** A record made on this desk, in words: "the new pet “Mōkai”" (never its local id, which means nothing to people). */
+function newRecordWords(db: MirrorDb, id: string): string {
+  const pet = getPet(db, id);
+  if (pet) return `the new pet “${pet.record.name}”`;
+  const person = statement(db, 'SELECT name FROM person WHERE id = ?').get(id) as
+    | { name: string }
+    | undefined;
+  return person ? `the new person “${person.name}”` : 'a new record';
 }
 
 /** Entries in queue order, as the bridge shows them. */
