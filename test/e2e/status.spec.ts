@@ -21,4 +21,9 @@ test('with nothing waiting, the header says Offline within 5 s of the server sto
 
   await server.restart();
   await expect(status).toHaveAccessibleName('Connection status: Up to date', { timeout: 5_000 });
+
+  // The status opens the Sync screen, where it is told in full.
+  await status.click();
+  await expect(page).toHaveURL(/#\/sync$/);
+  await expect(page.getByRole('heading', { level: 2, name: 'Sync' })).toBeVisible();
 });

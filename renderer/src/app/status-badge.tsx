@@ -1,4 +1,4 @@
-import { Badge, Group, Loader, Tooltip } from '@mantine/core';
+import { Badge, Group, Loader, Tooltip, UnstyledButton } from '@mantine/core';
 import { useDeskStatus } from '../bridge/hooks';
 import { describeWhen, lookOf, statusLine } from '../components/status-presentation';
 import { useStandalone } from '../lib/connection';
@@ -30,39 +30,42 @@ export function StatusBadge() {
   const Icon = look.icon;
   const busy = status.state === 'syncing' || status.state === 'connecting';
   const line = statusLine(status, standalone);
+  // The header's status opens the Sync screen, where what waits and what went wrong are told in full.
   return (
-    <Group gap="xs" wrap="nowrap">
-      {status.pending > 0 && (
-        <Badge
-          color="yellow"
-          variant="light"
-          size="lg"
-          aria-label={`${status.pending} changes waiting to be ${standalone ? 'recorded' : 'sent'}`}
+    <UnstyledButton component="a" href="#/sync" title="Open Sync" className="status-link">
+      <Group gap="xs" wrap="nowrap">
+        {status.pending > 0 && (
+          <Badge
+            color="yellow"
+            variant="light"
+            size="lg"
+            aria-label={`${status.pending} changes waiting to be ${standalone ? 'recorded' : 'sent'}`}
+          >
+            {status.pending} waiting
+          </Badge>
+        )}
+        <Tooltip
+          label={
+            status.state === 'idle' && !standalone
+              ? `Last synced ${describeWhen(status.lastSyncedAt)}`
+              : look.advice
+          }
+          multiline
+          w={260}
+          withArrow
         >
-          {status.pending} waiting
-        </Badge>
-      )}
-      <Tooltip
-        label={
-          status.state === 'idle' && !standalone
-            ? `Last synced ${describeWhen(status.lastSyncedAt)}`
-            : look.advice
-        }
-        multiline
-        w={260}
-        withArrow
-      >
-        <Badge
-          color={look.color}
-          variant="light"
-          size="lg"
-          role="status"
-          aria-label={`Connection status: ${line}`}
-          leftSection={busy ? <Loader size={12} color={look.color} /> : <Icon size={14} stroke={2} />}
-        >
-          {line}
-        </Badge>
-      </Tooltip>
-    </Group>
+          <Badge
+            color={look.color}
+            variant="light"
+            size="lg"
+            role="status"
+            aria-label={`Connection status: ${line}`}
+            leftSection={busy ? <Loader size={12} color={look.color} /> : <Icon size={14} stroke={2} />}
+          >
+            {line}
+          </Badge>
+        </Tooltip>
+      </Group>
+    </UnstyledButton>
   );
 }
