@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './desk-fixture';
+import { call } from './lan-helpers';
 
 /** Presses Tab until `target` has the focus, as a keyboard user gets there (at most `max` presses). */
 async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {
@@ -136,4 +137,25 @@ test('keyboard only: the pets list is one Tab stop; arrows, Home and End move th
   await expect(table.locator('tr:focus')).toHaveCount(0);
   await page.keyboard.press('Shift+Tab');
   await expect(rowAt(10)).toBeFocused();
+});
+
+test('a microchip read by a scanner into the Pets search, then its Enter, opens that pet', async ({
+  page,
+  demoDesk: desk,
+}) => {
+  await page.goto(`${desk.url}#/pets`);
+  const { items } = await call<{ items: Array<{ record: { name: string; microchip_id: string | null } }> }>(
+    page,
+    'mirror.pets.list',
+    { limit: 100 },
+  );
+  const chipped = items.map((item) => item.record).find((record) => record.microchip_id);
+  if (!chipped?.microchip_id) throw new Error('no pet with a microchip in the demo shelter');
+  const search = page.getByRole('textbox', { name: 'Search', exact: true });
+  await search.click();
+  // A scanner types fast and ends with Enter, before the list has answered.
+  await page.keyboard.type(chipped.microchip_id, { delay: 0 });
+  await page.keyboard.press('Enter');
+  const drawer = page.getByRole('dialog', { name: 'Pet details' });
+  await expect(drawer.getByRole('heading', { level: 2, name: chipped.name })).toBeVisible();
 });

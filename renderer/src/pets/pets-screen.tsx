@@ -17,7 +17,7 @@ import { PetDrawer } from './pet-drawer';
 import { PetFilterSelects, PetVisibilityFilters, type Sort, VISIBILITY } from './pet-filters';
 import { FIRST_PET_FILTERS, petListQuery } from './pet-list-query';
 import { PetRows } from './pet-rows';
-import { useListPages } from './use-list-pages';
+import { type ListPages, useListPages } from './use-list-pages';
 
 export function PetsScreen() {
   // Filters, sort and search stay as they were when staff come back to the list.
@@ -42,6 +42,7 @@ export function PetsScreen() {
     direction,
   });
   const pages = useListPages('mirror.pets.list', query);
+  const openIfOnlyOne = useOpenIfOnlyOne(pages, openPet);
   const counts = useDeskQuery('mirror.counts');
   const statuses = useDeskQuery('mirror.pets.statuses');
   const standalone = useStandalone();
@@ -121,6 +122,9 @@ export function PetsScreen() {
                 leftSection={<IconSearch size={16} />}
                 value={search}
                 onChange={(event) => setSearch(event.currentTarget.value)}
+                onKeyDown={(event) => {
+                  if (event.key === 'Enter' && !event.nativeEvent.isComposing) openIfOnlyOne();
+                }}
                 style={{ flex: 1, minWidth: 240 }}
                 data-autofocus
               />
@@ -198,4 +202,19 @@ function PetDrawerHost({ opener }: { opener: RefObject<PetOpener | null> }) {
   useOpenRequests('pet', (request) => setOpen({ id: request.id }));
   useImperativeHandle(opener, () => (pet) => setOpen({ id: pet.record.id, pet }), []);
   return <PetDrawer id={open?.id ?? null} initial={open?.pet} onClose={() => setOpen(null)} />;
+}
+
+/**
+ * Enter in the search opens the pet when the search finds exactly one (a microchip read by a scanner, which types its
+ * digits and Enter): as soon as the answer for what was typed has arrived.
+ */
+function useOpenIfOnlyOne(pages: ListPages<MirrorPet>, open: (pet: MirrorPet) => void): () => void {
+  const [asked, setAsked] = useState(false);
+  useEffect(() => {
+    if (!asked || !pages.current || pages.loading) return;
+    setAsked(false);
+    const only = pages.total === 1 ? pages.itemAt(0) : undefined;
+    if (only) open(only);
+  }, [asked, pages, open]);
+  return () => setAsked(true);
 }
