@@ -159,3 +159,23 @@ test('a microchip read by a scanner into the Pets search, then its Enter, opens 
   const drawer = page.getByRole('dialog', { name: 'Pet details' });
   await expect(drawer.getByRole('heading', { level: 2, name: chipped.name })).toBeVisible();
 });
+
+test('a search on one kind of people that finds none offers the people of other kinds it finds', async ({
+  page,
+  demoDesk: desk,
+}) => {
+  await page.goto(`${desk.url}#/people`);
+  const { items } = await call<{ items: Array<{ record: { name: string } }> }>(page, 'mirror.people.list', {
+    type: 'foster',
+    limit: 1,
+  });
+  const foster = items[0]?.record;
+  if (!foster) throw new Error('no foster in the demo shelter');
+  await page.getByRole('tab', { name: /Adopters/ }).click();
+  await page.getByRole('textbox', { name: 'Search' }).fill(foster.name);
+  const elsewhere = page.getByRole('region', { name: 'Found among other people' });
+  await elsewhere.getByRole('button', { name: `${foster.name} (Foster)` }).click();
+  await expect(
+    page.getByRole('dialog', { name: 'Person details' }).getByText(foster.name).first(),
+  ).toBeVisible();
+});

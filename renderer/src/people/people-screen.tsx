@@ -332,6 +332,9 @@ function PeopleList({ type, onOpen }: { type: PersonFormType; onOpen(id: string)
               Nobody matches. Try part of the name, the email or the last digits of the phone.
             </Text>
           )}
+          {data.items.length === 0 && debounced && (
+            <MatchesOfOtherKinds search={debounced} type={type} onOpen={onOpen} />
+          )}
           {pages > 1 && (
             <Group justify="center" py="sm">
               <Pagination total={pages} value={page} onChange={setPage} size="sm" />
@@ -339,6 +342,31 @@ function PeopleList({ type, onOpen }: { type: PersonFormType; onOpen(id: string)
           )}
         </Paper>
       )}
+    </Stack>
+  );
+}
+
+/** People of the other kinds the search finds, when this tab finds none: "Chloe Dubois is a foster", a click away. */
+function MatchesOfOtherKinds({
+  search,
+  type,
+  onOpen,
+}: {
+  search: string;
+  type: PersonFormType;
+  onOpen(id: string): void;
+}) {
+  const others = useDeskQuery('mirror.people.list', { search, sort: 'relevance', limit: 6 });
+  const found = (others.data?.items ?? []).filter((item) => item.record.type !== type).slice(0, 5);
+  if (found.length === 0) return null;
+  return (
+    <Stack component="section" gap={4} align="center" pb="lg" aria-label="Found among other people">
+      <Text size="sm">Found among other people:</Text>
+      {found.map(({ record }) => (
+        <Button key={record.id} variant="subtle" size="compact-sm" onClick={() => onOpen(record.id)}>
+          {record.name} ({humanize(record.type)})
+        </Button>
+      ))}
     </Stack>
   );
 }
