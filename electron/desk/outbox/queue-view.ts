@@ -1,5 +1,5 @@
 import type { OutboxEntry, OutboxState } from '../../../shared/desk-api/outbox';
-import { getPet, type MirrorDb, statement } from '../mirror';
+import { getPet, type MirrorDb } from '../mirror';
 import {
   entryFields,
   entryRefs,
@@ -44,10 +44,8 @@ export function waitingFor(context: QueueViewContext, row: OutboxRow, heads: Set
 function newRecordWords(db: MirrorDb, id: string): string {
   const pet = getPet(db, id);
   if (pet) return `the new pet “${pet.record.name}”`;
-  const person = statement(db, 'SELECT name FROM person WHERE id = ?').get(id) as
-    | { name: string }
-    | undefined;
-  return person ? `the new person “${person.name}”` : 'a new record';
+  const person = recordName(db, 'person', id);
+  return person !== id ? `the new person “${person}”` : 'a new record';
 }
 
 /** Entries in queue order, as the bridge shows them. */

@@ -1,4 +1,13 @@
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useRef, useState } from 'react';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import type { DeskError, DeskOutput } from '../../../shared/desk-api';
 import { useDesk, useDeskEvent } from '../bridge/hooks';
 import { toDeskError } from './desk-error';
@@ -44,11 +53,9 @@ export function ConnectionProvider({ children }: { children: ReactNode }) {
     shownRemote.current = event.status.remote;
     void refresh();
   });
-  return (
-    <ConnectionContext.Provider value={{ data: state.data, error: state.error, refresh }}>
-      {children}
-    </ConnectionContext.Provider>
-  );
+  // One value per answer: every screen that reads the connection renders again only when it changed.
+  const shared = useMemo(() => ({ data: state.data, error: state.error, refresh }), [state, refresh]);
+  return <ConnectionContext.Provider value={shared}>{children}</ConnectionContext.Provider>;
 }
 
 /** The desk's connection (see `ConnectionProvider`); `refresh` after changing it. */
