@@ -170,6 +170,15 @@ export const syncMethods = {
     input: noInput,
     output: connectionSummarySchema,
   }),
+  'sync.connection.plan': defineMethod({
+    summary:
+      'Whether an address (with the certificate a pairing code names, if any) is the connection set now, changing nothing: the same address, or the same paired shelter answering at another one (its pinned certificate, seen there in a TLS handshake that sends nothing). `movedFrom` is the address it had.',
+    input: z.strictObject({
+      remote: z.string().trim().min(1, { error: 'enter the server address' }).max(500),
+      pin: z.string().trim().min(1).max(200).optional(),
+    }),
+    output: z.object({ sameConnection: z.boolean(), movedFrom: z.string().nullable() }),
+  }),
   'sync.connection.set': defineMethod({
     summary: 'Change the connection (remote address and key, standalone, or none); a sync follows.',
     input: connectionInputSchema,

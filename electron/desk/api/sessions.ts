@@ -278,7 +278,7 @@ export class DeskSessions {
     const old = await this.active;
     const target =
       input.mode === 'remote'
-        ? (await connections.planRemote(input.remote, input.apiKey)).id
+        ? (await connections.planRemote(input.remote, input.apiKey, input.pin)).id
         : input.mode === 'standalone'
           ? STANDALONE_ID
           : UNCONFIGURED_ID;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleepTimer } from 'node:timers/promises';
 import { Agent } from 'undici';
 import { EXTENSIONS_HEADER } from '../../../shared/contract';
-import { ApiError, describeErrorBody } from './api-error';
+import { ApiError, CLIENT_CLOSED, describeErrorBody } from './api-error';
 import { CHANGE_STREAM_HEADER } from './change-stream';
 import type { ApiClient, ApiClientOptions, ResponseMeta } from './client-types';
 import {
@@ -112,6 +112,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   });
   const windows = new Map<string, RateWindow>();
   let lastRequestId: string | undefined;
+  /** Set by `close()`: a request it cut off was stopped by the desk (a new address or key), not by the network. */
+  let closed = false;
   let changeStream: string | undefined;
   // As the last answer announced them; read into a set only when asked (once a sync, not on every answer).
   let extensionsHeader = '';
@@ -153,6 +155,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       } catch (error) {
         if (signal?.aborted)
           throw new ApiError({ kind: 'aborted', message: 'The request was cancelled.', cause: error });
+        if (closed) {
+          throw new ApiError({
+            kind: 'aborted',
+            code: CLIENT_CLOSED,
+            message: 'The desk changed its connection while this request was under way.',
+            cause: error,
+          });
+        }
         if (error instanceof BoundsExceeded) {
           throw new ApiError({
             kind: 'server',
@@ -331,6 +341,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
     lastRequestId: () => lastRequestId,
     async close() {
+      closed = true;
       if (ownsDispatcher) await dispatcher.close();
     },
   };

@@ -31,6 +31,9 @@ export interface ApiErrorInit {
   cause?: unknown;
 }
 
+/** The code of an `aborted` error from a request cut off by the desk closing its client (it changed connection). */
+export const CLIENT_CLOSED = 'client_closed';
+
 /** A failed API request, with the server's request id when it had one (for error reports). */
 export class ApiError extends Error {
   readonly kind: ApiErrorKind;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { errorBodySchema, type FieldError, fieldErrorSchema, petSchema } from '../../../shared/contract';
 import type { OutboxError } from '../../../shared/desk-api/outbox';
 import type { Logger } from '../../platform/log';
-import { type ApiClient, ApiError } from '../client';
+import { type ApiClient, ApiError, CLIENT_CLOSED } from '../client';
 import { type MirrorDb, replaceWithServerRecord, statement } from '../mirror';
 import { checkOldWrite, isOldWrite } from './old-write-check';
 import {
@@ -331,7 +331,8 @@ export async function replayPass(options: ReplayOptions): Promise<ReplayResult> 
           retryLater(entry, error);
           return 'stop';
         case 'aborted':
-          retryLater(entry, error);
+          // Cut off because the desk changed its connection: tried again at once, on the new one.
+          retryLater(entry, error, thrown.code === CLIENT_CLOSED ? options.now() : undefined);
           return 'stop';
         case 'rate-limited':
           retryLater(entry, error, thrown.retryAt);

@@ -33,14 +33,16 @@ export function connectionFolder(dataDir: string, id: string): string {
   return path.join(dataDir, CONNECTIONS_DIR, id);
 }
 
-/** What a connection's folder notes about it (for people, and to find a connection that moved to TLS again). */
+/** What a connection's folder notes about it (for people, and to find a shelter that moved to TLS or elsewhere). */
 export interface FolderInfo {
   mode: 'remote' | 'standalone';
   remote: string | null;
-  /** The plain http:// address it had before it moved to TLS (its folder is named after it). */
+  /** The address its folder is named after, when the shelter answers elsewhere now (TLS, another port or machine). */
   upgradedFrom?: string | undefined;
-  /** The certificate it pinned when it moved. */
+  /** The certificate it pinned: the shelter is known by it at any address. */
   pin?: string | undefined;
+  /** Where the same shelter answered before it moved, newest last. */
+  formerAddresses?: string[] | undefined;
 }
 
 /** Notes in a connection's folder what it belongs to and that it was used now. */
@@ -111,6 +113,58 @@ export async function adoptUnconfigured(dataDir: string, id: string): Promise<vo
   await moveMirror(source, path.join(connectionFolder(dataDir, id), MIRROR_FILE));
 }
 
+/** A connection known by its pinned certificate (see `findPinnedConnection`). */
+export interface PinnedConnection {
+  id: string;
+  remote: string;
+  /** The address its folder is named after. */
+  folderAddress: string;
+  pin: string;
+  formerAddresses: string[];
+}
+
+/** Every remote connection's folder note that parses, with the folder's name. */
+function folderNotes(dataDir: string): Array<{ name: string; note: Partial<FolderInfo> }> {
+  let names: string[];
+  try {
+    names = fs.readdirSync(path.join(dataDir, CONNECTIONS_DIR));
+  } catch {
+    return [];
+  }
+  const notes: Array<{ name: string; note: Partial<FolderInfo> }> = [];
+  for (const name of names) {
+    if (!name.startsWith('remote-')) continue;
+    try {
+      notes.push({
+        name,
+        note: JSON.parse(fs.readFileSync(path.join(dataDir, CONNECTIONS_DIR, name, FOLDER_FILE), 'utf8')),
+      });
+    } catch {}
+  }
+  return notes;
+}
+
+/**
+ * The connection whose folder note pinned the certificate `pin`: the same shelter, wherever it answers now. A
+ * shelter's certificate stays with its data folder when its office PC gets a new address or its port moves.
+ */
+export function findPinnedConnection(dataDir: string, pin: string): PinnedConnection | undefined {
+  for (const { name, note } of folderNotes(dataDir)) {
+    const { remote, upgradedFrom, pin: pinned, formerAddresses } = note;
+    if (typeof remote !== 'string' || pinned !== pin) continue;
+    const folderAddress = typeof upgradedFrom === 'string' ? upgradedFrom : remote;
+    if (remoteConnectionId(folderAddress) !== name) continue;
+    const former = Array.isArray(formerAddresses) ? formerAddresses.filter((a) => typeof a === 'string') : [];
+    return { id: name, remote, folderAddress, pin, formerAddresses: former };
+  }
+  return undefined;
+}
+
+/** Whether any connection's folder note pinned a certificate. */
+export function hasPinnedConnection(dataDir: string): boolean {
+  return folderNotes(dataDir).some(({ note }) => typeof note.pin === 'string');
+}
+
 /**
  * A connection that moved from an http:// address to TLS, found by its https address or by its old one, from its
  * folder's note: so a desk switched away and back (or given the old address again) finds its folder and its pin.
@@ -118,26 +172,20 @@ export async function adoptUnconfigured(dataDir: string, id: string): Promise<vo
 export function findMovedConnection(
   dataDir: string,
   address: string,
-): { remote: string; upgradedFrom: string; pin?: string } | undefined {
-  let names: string[];
-  try {
-    names = fs.readdirSync(path.join(dataDir, CONNECTIONS_DIR));
-  } catch {
-    return undefined;
-  }
-  for (const name of names) {
-    if (!name.startsWith('remote-')) continue;
-    let note: Partial<FolderInfo>;
-    try {
-      note = JSON.parse(fs.readFileSync(path.join(dataDir, CONNECTIONS_DIR, name, FOLDER_FILE), 'utf8'));
-    } catch {
-      continue;
-    }
-    const { remote, upgradedFrom, pin } = note;
+): { remote: string; upgradedFrom: string; pin?: string; formerAddresses?: string[] } | undefined {
+  for (const { name, note } of folderNotes(dataDir)) {
+    const { remote, upgradedFrom, pin, formerAddresses } = note;
     if (typeof remote !== 'string' || typeof upgradedFrom !== 'string') continue;
     if (remoteConnectionId(upgradedFrom) !== name) continue;
-    if (remote === address || upgradedFrom === address) {
-      return { remote, upgradedFrom, ...(typeof pin === 'string' && { pin }) };
+    // The plain address of a shelter that moved to TLS leads to where it is now; a shelter's earlier https address
+    // is only the same shelter if it shows the same certificate there (`ConnectionManager.planRemote`).
+    if (remote === address || (upgradedFrom === address && address.startsWith('http://'))) {
+      return {
+        remote,
+        upgradedFrom,
+        ...(typeof pin === 'string' && { pin }),
+        ...(Array.isArray(formerAddresses) && { formerAddresses }),
+      };
     }
   }
   return undefined;

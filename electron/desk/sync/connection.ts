@@ -9,6 +9,9 @@ import { MIRROR_FILE } from '../mirror/open-mirror';
 import {
   connectionFolder,
   findMovedConnection,
+  findPinnedConnection,
+  hasPinnedConnection,
+  type PinnedConnection,
   remoteConnectionId,
   STANDALONE_ID,
   touchConnectionFolder,
@@ -30,6 +33,11 @@ export const connectionSettingsSchema = z.discriminatedUnion('mode', [
      * changes in it.
      */
     upgradedFrom: z.string().optional(),
+    /**
+     * Where the same shelter (the same pinned certificate) answered before its address changed, newest last: the
+     * mirror filled there is this connection's. Its folder is still named after the first address (`upgradedFrom`).
+     */
+    formerAddresses: z.array(z.string()).optional(),
     /** The desk moved to TLS and the person has not said they read it (a notice above every screen until then). */
     tlsNotice: z.boolean().optional(),
   }),
@@ -69,6 +77,8 @@ export interface ResolvedConnection {
   paired?: boolean | undefined;
   /** The address this connection's mirror was filled from before it moved to TLS: the same server. */
   upgradedFrom?: string | undefined;
+  /** Addresses the same shelter answered at before it moved: its mirror may have been filled there. */
+  formerAddresses?: string[] | undefined;
 }
 
 /** Resolves the connection to use now; `recheckTls` after a 426 (see `ConnectionManager.resolve`). */
@@ -82,9 +92,21 @@ export interface RemotePlan {
   apiKey: string;
   /** The connection's folder id. */
   id: string;
-  /** A connection that moved to TLS: its old address (naming its folder) and the certificate it pinned. */
-  moved?: { upgradedFrom: string; pin?: string | undefined } | undefined;
+  /**
+   * A shelter that moved (to TLS, or to another address with the same certificate): the address naming its folder
+   * when that is not `remote`, the certificate it pinned, and where it answered before.
+   */
+  moved?: MovedShelter | undefined;
 }
+
+export interface MovedShelter {
+  upgradedFrom?: string | undefined;
+  pin?: string | undefined;
+  formerAddresses?: string[] | undefined;
+}
+
+/** How many earlier addresses of a moved shelter a connection remembers. */
+const MAX_FORMER_ADDRESSES = 8;
 
 /** How a remote connection is secured: a pinned certificate and a key of its own from pairing, or neither. */
 export interface RemoteTrust {
@@ -195,25 +217,84 @@ export class ConnectionManager {
    * given, else the one this desk last used with that server, else the stored one) and the connection's id.
    * @throws Error naming the problem (bad address, no key).
    */
-  async planRemote(remote: string, apiKey?: string): Promise<RemotePlan> {
+  async planRemote(remote: string, apiKey?: string, pin?: string): Promise<RemotePlan> {
+    const located = await this.locateRemote(remote, pin);
+    const key =
+      apiKey?.trim() ||
+      (await this.secrets.get(connectionKeySecret(located.id))) ||
+      (await this.secrets.get(REMOTE_KEY_SECRET));
+    if (!key) throw new Error('An API key is needed: copy it from the account settings of the server.');
+    return { ...located, apiKey: key };
+  }
+
+  /**
+   * Which connection an address is (see `planRemote`), key aside: `pin` is the certificate a pairing code names.
+   * @throws Error when the address is not one.
+   */
+  async locateRemote(remote: string, pin?: string): Promise<Omit<RemotePlan, 'apiKey'>> {
     const current = this.read();
     let normalized = normalizeBaseUrl(remote);
     // A connection that moved to TLS, by its https address or its old http:// one, is that connection: https, its
     // pin, its folder. The one set now knows itself; another is found by its folder's note.
-    const moved =
+    const upgraded =
       current?.mode === 'remote' &&
       current.upgradedFrom &&
       (current.remote === normalized || current.upgradedFrom === normalized)
-        ? { remote: current.remote, upgradedFrom: current.upgradedFrom, pin: current.pin }
+        ? {
+            remote: current.remote,
+            upgradedFrom: current.upgradedFrom,
+            pin: current.pin,
+            formerAddresses: current.formerAddresses,
+          }
         : findMovedConnection(this.dataDir, normalized);
-    if (moved) normalized = moved.remote;
-    const id = moved ? remoteConnectionId(moved.upgradedFrom) : remoteConnectionId(normalized);
-    const key =
-      apiKey?.trim() ||
-      (await this.secrets.get(connectionKeySecret(id))) ||
-      (await this.secrets.get(REMOTE_KEY_SECRET));
-    if (!key) throw new Error('An API key is needed: copy it from the account settings of the server.');
-    return { remote: normalized, apiKey: key, id, ...(moved && { moved }) };
+    if (upgraded) normalized = upgraded.remote;
+    const moved: MovedShelter | undefined =
+      upgraded ?? (await this.sameShelterElsewhere(normalized, pin, current));
+    const id = remoteConnectionId(moved?.upgradedFrom ?? normalized);
+    return { remote: normalized, id, ...(moved && { moved }) };
+  }
+
+  /**
+   * The shelter at `address` is one this desk is paired with, answering elsewhere since (its office PC got another
+   * address, its port moved): the certificate the pairing code names, or else the one `address` shows now, is a
+   * certificate this desk pinned. That connection goes on at the new address: its folder, pin, key and waiting
+   * changes. Asks `address` for its certificate (a TLS handshake, nothing sent) only when it could match one.
+   */
+  private async sameShelterElsewhere(
+    address: string,
+    pin: string | undefined,
+    current: ConnectionSettings | undefined,
+  ): Promise<MovedShelter | undefined> {
+    const known = (certificate: string): PinnedConnection | undefined =>
+      current?.mode === 'remote' && current.pin === certificate
+        ? {
+            id: connectionIdOf(current),
+            remote: current.remote,
+            folderAddress: current.upgradedFrom ?? current.remote,
+            pin: certificate,
+            formerAddresses: current.formerAddresses ?? [],
+          }
+        : findPinnedConnection(this.dataDir, certificate);
+    let seen = pin;
+    if (seen === undefined) {
+      const pinnedElsewhere =
+        (current?.mode === 'remote' && current.pin !== undefined && current.remote !== address) ||
+        hasPinnedConnection(this.dataDir);
+      if (!pinnedElsewhere || !address.startsWith('https://')) return undefined;
+      const probe = await probeTls(address);
+      if (probe.kind !== 'tls') return undefined;
+      seen = probe.fingerprint;
+    }
+    const match = known(seen);
+    if (!match || match.remote === address) return undefined;
+    const formerAddresses = [...match.formerAddresses, match.remote]
+      .filter((former, index, all) => former !== address && all.lastIndexOf(former) === index)
+      .slice(-MAX_FORMER_ADDRESSES);
+    return {
+      ...(match.folderAddress !== address && { upgradedFrom: match.folderAddress }),
+      pin: match.pin,
+      formerAddresses,
+    };
   }
 
   /**
@@ -221,7 +302,7 @@ export class ConnectionManager {
    * @throws Error naming the problem (bad address, no key).
    */
   async setRemote(remote: string, apiKey?: string, trust: RemoteTrust = {}): Promise<void> {
-    const plan = await this.planRemote(remote, apiKey);
+    const plan = await this.planRemote(remote, apiKey, trust.pin);
     // A key typed again for the same paired shelter keeps its pin; a new pairing brings its own.
     const current = this.read();
     const same = current?.mode === 'remote' && current.remote === plan.remote;
@@ -231,20 +312,27 @@ export class ConnectionManager {
         : plan.moved && trust.pin === undefined
           ? { pin: plan.moved.pin, paired: apiKey === undefined }
           : trust;
-    // A connection that moved to TLS keeps the folder it had (see `planRemote`).
+    // A shelter that moved keeps the folder it had (see `planRemote`).
     const upgradedFrom = plan.moved?.upgradedFrom;
+    const formerAddresses = plan.moved?.formerAddresses?.length ? plan.moved.formerAddresses : undefined;
     await this.secrets.set(REMOTE_KEY_SECRET, plan.apiKey);
     await this.secrets.set(connectionKeySecret(plan.id), plan.apiKey);
     await this.stopStandalone();
-    writeFileAtomic(
-      this.filename,
-      `${JSON.stringify({ mode: 'remote', remote: plan.remote, ...(kept.pin && { pin: kept.pin }), ...(kept.paired && { paired: true }), ...(upgradedFrom && { upgradedFrom }) }, null, 2)}\n`,
-      0o600,
-    );
+    const settings: ConnectionSettings = {
+      mode: 'remote',
+      remote: plan.remote,
+      ...(kept.pin && { pin: kept.pin }),
+      ...(kept.paired && { paired: true }),
+      ...(upgradedFrom && { upgradedFrom }),
+      ...(formerAddresses && { formerAddresses }),
+    };
+    writeFileAtomic(this.filename, `${JSON.stringify(settings, null, 2)}\n`, 0o600);
     touchConnectionFolder(this.dataDir, plan.id, {
       mode: 'remote',
       remote: plan.remote,
-      ...(upgradedFrom && { upgradedFrom, pin: kept.pin }),
+      ...(upgradedFrom && { upgradedFrom }),
+      ...(kept.pin && { pin: kept.pin }),
+      ...(formerAddresses && { formerAddresses }),
     });
   }
 
@@ -300,6 +388,7 @@ export class ConnectionManager {
         pin: settings.pin,
         paired: settings.paired,
         upgradedFrom: settings.upgradedFrom,
+        formerAddresses: settings.formerAddresses,
       };
     }
     if (!this.startServer) throw new Error('Standalone mode is not available in this build.');
@@ -359,6 +448,7 @@ export class ConnectionManager {
       // The shelter's key for this desk, as a pairing gives one: a 401 now means the shelter revoked it.
       paired: true,
       upgradedFrom: current.upgradedFrom ?? remote,
+      ...(current.formerAddresses && { formerAddresses: current.formerAddresses }),
       tlsNotice: true,
     };
     // One atomic write: address, pin and folder change together or not at all.
@@ -368,6 +458,7 @@ export class ConnectionManager {
       remote: moved.remote,
       upgradedFrom: moved.upgradedFrom,
       pin: moved.pin,
+      formerAddresses: moved.formerAddresses,
     });
     this.plainAt.delete(remote);
   }

@@ -185,6 +185,8 @@ export class SyncService {
     this.changes = undefined;
     this.offlineFailures = 0;
     this.reach.reset();
+    // A new address (the shelter moved) or key: what waited only for the old one to answer is tried there now.
+    this.options.hooks?.reconnected?.();
     if (this.schedule.started) void this.syncNow({ metadata: true });
   }
 
@@ -279,8 +281,13 @@ export class SyncService {
     }
     const identity = connection.mode === 'standalone' ? 'standalone' : connection.baseUrl;
     const mirrored = readMirroredServer(db);
-    // A connection that moved from http to https is the same server: its mirror stays (and is noted under https).
-    if (mirrored && mirrored !== identity && mirrored !== connection.upgradedFrom) {
+    // A connection that moved from http to https, or a pinned shelter that moved to another address, is the same
+    // server: its mirror stays (and is noted under the new address).
+    const sameServer =
+      mirrored === identity ||
+      mirrored === connection.upgradedFrom ||
+      (mirrored !== undefined && connection.formerAddresses?.includes(mirrored));
+    if (mirrored && !sameServer) {
       // A different server: its records must not mix with the old one's, so the mirror starts over.
       try {
         clearServerData(db);

@@ -55,6 +55,8 @@ export function ConnectionCard() {
   const [testing, setTesting] = useState(false);
   const [error, setError] = useState<DeskError>();
   const [saved, setSaved] = useState(false);
+  /** The address the same shelter had before the save followed it to its new one. */
+  const [followed, setFollowed] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<TestOutcome>();
   const [pending, setPending] = useState<PendingSwitch>();
   const [deskName, setDeskName] = useState('');
@@ -102,6 +104,15 @@ export function ConnectionCard() {
     }
     let waiting: number;
     try {
+      // The same paired shelter at a new address (its office PC or port changed) is no switch: the desk follows it.
+      if (input.mode === 'remote' && connection.data?.mode === 'remote') {
+        const pin = code && pairing?.kind === 'pairing' ? pairing.fingerprint : undefined;
+        const plan = await api.call('sync.connection.plan', { remote: input.remote, ...(pin && { pin }) });
+        if (plan.sameConnection) {
+          await confirm({ input, waiting: 0, ...(code && { pairingCode: code }) }, plan.movedFrom);
+          return;
+        }
+      }
       const { counts } = await api.call('outbox.list', { state: 'pending' });
       waiting = counts.pending + counts.needsAttention;
     } catch (caught) {
@@ -114,9 +125,10 @@ export function ConnectionCard() {
   }
 
   /** Does what was asked (and confirmed, when it switches): pairs with a code, or sets the connection. */
-  async function confirm(next: PendingSwitch) {
+  async function confirm(next: PendingSwitch, movedFrom: string | null = null) {
     const { pairingCode } = next;
     setSaving(true);
+    setFollowed(null);
     try {
       if (pairingCode === undefined) {
         await api.call('sync.connection.set', next.input);
@@ -125,6 +137,7 @@ export function ConnectionCard() {
         await pairAndSync(api, pairingCode, deskName);
       }
       setSaved(true);
+      setFollowed(movedFrom);
       setPending(undefined);
       void connection.refresh();
     } catch (caught) {
@@ -283,6 +296,8 @@ export function ConnectionCard() {
           </Group>
           {saved && !error && (
             <Text size="sm" c="dimmed" role="status">
+              {followed &&
+                `Same shelter, new address: its certificate is the one this desk pinned, so the desk now syncs with ${summary?.remote ?? 'the new address'} instead of ${followed}, and the changes waiting here go to it. `}
               Saved. A sync starts now; its progress shows under Sync.
               {summary?.carryProblem?.kind === 'clash' &&
                 ' The changes entered with no connection were not moved: see below.'}

@@ -79,6 +79,18 @@ export function registerConnectionHandlers(
       await client.close();
     }
   });
+  registry.handle('sync.connection.plan', async ({ remote, pin }) => {
+    let plan: Awaited<ReturnType<ConnectionManager['locateRemote']>>;
+    try {
+      plan = await connections.locateRemote(remote, pin);
+    } catch (error) {
+      throw new DeskCallError({ code: 'invalid_input', message: (error as Error).message });
+    }
+    const current = connections.read();
+    const sameConnection = current?.mode === 'remote' && plan.id === connections.activeId();
+    const movedFrom = sameConnection && current.remote !== plan.remote ? current.remote : null;
+    return { sameConnection, movedFrom };
+  });
   registry.handle('sync.connection.pair', async ({ code: text, deskName: given }) => {
     const code = parseConnectionCode(text);
     if (!code) {
