@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../client';
+import { ApiError, CLIENT_CLOSED } from '../client';
 import { type FailureContext, failureOutcome } from './sync-failure';
 
 const NOW = 1_000_000;
@@ -9,6 +9,7 @@ const context = (patch: Partial<FailureContext> = {}): FailureContext => ({
   pending: false,
   offlineRetryMs: 5_000,
   offlineProbeMs: 2_000,
+  pinned: false,
   now: NOW,
   ...patch,
 });
@@ -25,6 +26,21 @@ describe('what a failed sync shows and when it tries again', () => {
       state: 'offline',
       error: null,
       message: expect.stringContaining('tries again in 5 s'),
+    });
+  });
+
+  it('offline from a paired shelter: says how to follow it to a new address', () => {
+    expect(failureOutcome(unreachable, context({ pinned: true })).status.message).toMatch(
+      /address changed .*type the new one in Settings/,
+    );
+    expect(failureOutcome(unreachable, context()).status.message).not.toMatch(/Settings/);
+  });
+
+  it('a run cut off by a change of connection is no stopped full check: the next run follows at once', () => {
+    const closed = new ApiError({ kind: 'aborted', code: CLIENT_CLOSED, message: 'changed' });
+    expect(failureOutcome(closed, context())).toEqual({
+      status: { state: 'connecting', progress: null, message: null, error: null },
+      retryInMs: 0,
     });
   });
 

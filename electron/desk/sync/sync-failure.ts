@@ -1,5 +1,5 @@
 import type { DeskStatus } from '../../../shared/desk-api';
-import { ApiError } from '../client';
+import { ApiError, CLIENT_CLOSED } from '../client';
 
 /**
  * Longest wait between tries while offline: a try that cannot reach the server costs it nothing, and the desk must
@@ -18,6 +18,8 @@ export interface FailureContext {
   offlineRetryMs: number;
   /** Retry delay while offline with changes waiting: a light probe, so they go out soon after the server's return. */
   offlineProbeMs: number;
+  /** The server is a shelter paired by its certificate, known by it at any address. */
+  pinned: boolean;
   now: number;
 }
 
@@ -70,7 +72,11 @@ export function failureOutcome(error: unknown, context: FailureContext): Failure
           state: 'offline',
           progress: null,
           error: null,
-          message: `The server cannot be reached; the desk keeps working offline and tries again in ${Math.round(retry / 1000)} s.`,
+          message: `The server cannot be reached; the desk keeps working offline and tries again in ${Math.round(retry / 1000)} s.${
+            context.pinned
+              ? ' If the shelter desk was restarted and its address changed (Keys and sharing shows it there), type the new one in Settings: this desk knows the shelter by its certificate.'
+              : ''
+          }`,
         },
         retryInMs: retry,
       };
@@ -81,7 +87,14 @@ export function failureOutcome(error: unknown, context: FailureContext): Failure
         retryInMs: Math.max(1_000, (error.retryAt ?? context.now + intervalMs) - context.now),
       };
     case 'aborted':
-      // Only the full check is stopped on purpose; everything it stored stays.
+      // The desk changed its connection under the run: the next one, on the new connection, follows at once.
+      if (error.code === CLIENT_CLOSED) {
+        return {
+          status: { state: 'connecting', progress: null, message: null, error: null },
+          retryInMs: 0,
+        };
+      }
+      // Otherwise only the full check is stopped on purpose; everything it stored stays.
       return {
         status: {
           state: 'idle',

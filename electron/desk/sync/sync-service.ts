@@ -361,7 +361,7 @@ export class SyncService {
       }
       this.reach.failed(isUnreachable(error));
       this.refreshPending();
-      this.reportFailure(error, interval);
+      this.reportFailure(error, interval, connection.pin !== undefined);
       return undefined;
     }
   }
@@ -372,7 +372,7 @@ export class SyncService {
     return after !== undefined && after.baseUrl !== before.baseUrl;
   }
 
-  private reportFailure(error: unknown, interval: number): void {
+  private reportFailure(error: unknown, interval: number, pinned: boolean): void {
     // A stopped service (a switch of connection) reports nothing more: the status is the next connection's.
     if (this.stopping.signal.aborted) return;
     this.options.log?.warn('sync failed', {
@@ -387,6 +387,7 @@ export class SyncService {
       pending: this.options.status.get().pending > 0,
       offlineRetryMs: this.options.offlineRetryMs ?? 5_000,
       offlineProbeMs: this.options.offlineProbeMs ?? 2_000,
+      pinned,
       now: this.now(),
     });
     this.options.status.update(outcome.status);
