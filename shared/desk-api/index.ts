@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { appMethods } from './app';
 import type { DeskTransport } from './channels';
 import { dashboardMethods } from './dashboard';
+import { draftMethods } from './drafts';
 import { DeskCallError, type DeskError, deskResultSchema } from './errors';
 import { type DeskEvent, deskEventSchema } from './events';
 import { importMethods } from './import';
@@ -20,6 +21,7 @@ export * from './channels';
 export * from './connection-code';
 export * from './dashboard';
 export * from './define';
+export * from './drafts';
 export * from './errors';
 export * from './events';
 export * from './import';
@@ -52,6 +54,7 @@ export const deskMethods = {
   ...shelterMethods,
   ...photoMethods,
   ...importMethods,
+  ...draftMethods,
 };
 
 export type DeskMethods = typeof deskMethods;

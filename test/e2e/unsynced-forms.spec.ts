@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Page, TestInfo } from '@playwright/test';
 import { audited } from './axe-audit';
 import { expect, test } from './desk-fixture';
 
@@ -265,3 +265,69 @@ test('opening another pet from Ctrl+K while an edit holds typing asks, and the o
   await expect(petDrawer.getByRole('heading', { level: 2, name: other })).toBeVisible();
   await expect(edit).toBeHidden();
 });
+
+test('a half-typed intake and sign-up survive a reload: kept on the desk, said so, continued, and forgotten once saved', async ({
+  page,
+  demoDesk,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  // The browser's own question before a reload is answered "Leave": what was typed must come back all the same.
+  page.on('dialog', (dialog) => void dialog.accept());
+  const nav = page.getByRole('navigation', { name: 'Sections' });
+  await page.goto(`${demoDesk.url}#/intake`);
+  const intake = page.getByRole('form', { name: 'New pet' });
+  await intake.getByLabel('Name').fill('Kept Kiwi');
+  await intake.getByLabel('Description').fill('Found by the car park gate, friendly.');
+
+  await page.goto(`${demoDesk.url}#/people`);
+  await page.getByRole('button', { name: 'New adopter' }).click();
+  const form = page.getByRole('form', { name: 'New person' });
+  await form.getByLabel('Name').fill('Aroha Ngata');
+  await form.getByRole('textbox', { name: 'Phone' }).fill('021-555-0199');
+  // The desk writes a moment after the last key; a reload straight after the typing still finds it.
+  await page.reload();
+
+  const notice = page.getByRole('status').filter({ hasText: 'Typing kept from' });
+  await expect(notice).toContainText('The sign-up of Aroha Ngata was not saved');
+  await shootOne(page, testInfo, 'kept-sign-up-offer');
+  await notice.getByRole('button', { name: 'Continue this sign-up' }).click();
+  await expect(form.getByLabel('Name')).toHaveValue('Aroha Ngata');
+  await expect(form.getByRole('textbox', { name: 'Phone' })).toHaveValue('021-555-0199');
+  await expect(notice).toBeHidden();
+
+  // The continued sign-up is guarded like one typed just now.
+  await page.keyboard.press('Alt+N');
+  await expect(page.getByRole('dialog', { name: 'Leave this sign-up without saving?' })).toBeVisible();
+  await page.getByRole('button', { name: 'Keep editing' }).click();
+  await form.getByRole('radiogroup', { name: 'Sign up as' }).getByText('Volunteer', { exact: true }).click();
+  await form.getByRole('button', { name: /^Save volunteer/ }).click();
+  await expect(page.getByText('Aroha Ngata is signed up')).toBeVisible();
+
+  await nav.getByRole('link', { name: 'Intake' }).click();
+  await expect(intake.getByLabel('Name')).toHaveValue('Kept Kiwi');
+  await expect(intake.getByLabel('Description')).toHaveValue('Found by the car park gate, friendly.');
+  await expect(page.getByRole('status').filter({ hasText: 'Typing kept from' })).toContainText(
+    'This intake was being typed',
+  );
+  await shootOne(page, testInfo, 'kept-intake');
+
+  // Saved or cleared, a draft is gone: the next reload starts afresh, with no offer.
+  await intake.getByRole('button', { name: 'Clear', exact: true }).click();
+  await page
+    .getByRole('dialog', { name: 'Clear this intake?' })
+    .getByRole('button', { name: 'Clear the form' })
+    .click();
+  await expect(intake.getByLabel('Name')).toHaveValue('');
+  await page.reload();
+  await expect(intake.getByLabel('Name')).toHaveValue('');
+  await nav.getByRole('link', { name: 'People' }).click();
+  await expect(page.getByRole('table', { name: 'Adopters' })).toBeVisible();
+  await expect(page.getByText('Typing kept from')).toHaveCount(0);
+});
+
+/** A screenshot kept with the test's output, and in SHELTER_DESK_SHOTS when it is set. */
+async function shootOne(page: Page, testInfo: TestInfo, name: string) {
+  const folder = process.env.SHELTER_DESK_SHOTS;
+  await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
+  if (folder) await page.screenshot({ path: `${folder}/${name}.png`, fullPage: true });
+}

@@ -10,6 +10,7 @@ import { createEventHub, type EventHub } from './event-hub';
 import { createHandlerRegistry, type HandlerRegistry } from './handler-registry';
 import { registerAppHandlers } from './handlers/app';
 import { registerConnectionHandlers } from './handlers/connection';
+import { registerDraftHandlers } from './handlers/drafts';
 import { registerPeopleHandlers } from './handlers/people';
 import { photoExtensionProbe, registerPhotoHandlers } from './handlers/photos';
 import { registerSettingsHandlers } from './handlers/settings';
@@ -115,6 +116,7 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
   try {
     registerAppHandlers(registry, context);
     registerSettingsHandlers(registry, context);
+    registerDraftHandlers(registry, context);
     registerStatusHandlers(registry, context);
     // Pet photos seen once stay on the desk: the screens and the kennel cards both read them offline.
     let connectionsForPhotos: ConnectionManager | undefined;

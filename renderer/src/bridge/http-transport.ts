@@ -11,6 +11,9 @@ function unreachable(message: string): DeskResult {
   return { ok: false, error: { code: 'transport_failed', message } };
 }
 
+/** The largest body sent with `keepalive` (the browser's budget for all of them is 64 KB). */
+const KEEPALIVE_MAX_CHARS = 48_000;
+
 /**
  * The browser-mode transport: calls go to the local host as `POST /desk/call/<method>` with the
  * per-launch secret the host put in a `<meta>` of index.html; events come as Server-Sent Events
@@ -24,12 +27,16 @@ export function createHttpTransport(doc: Document = document): DeskTransport {
   return {
     async call(method, input) {
       let response: Response;
+      const body = input === undefined ? undefined : JSON.stringify(input);
       try {
         response = await fetch(`${DESK_HTTP_CALL_PREFIX}${encodeURIComponent(method)}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', [DESK_TOKEN_HEADER]: token },
-          ...(input !== undefined && { body: JSON.stringify(input) }),
+          ...(body !== undefined && { body }),
           credentials: 'same-origin',
+          // A form's typing written as the page goes (a reload) must outlive the page; the browser allows such
+          // requests 64 KB in all.
+          keepalive: method.startsWith('drafts.') && (body?.length ?? 0) < KEEPALIVE_MAX_CHARS,
         });
       } catch {
         return unreachable(

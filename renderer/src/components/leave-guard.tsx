@@ -111,8 +111,13 @@ export function useLeaveGuard(what: string): LeaveGuard & { modal: ReactNode } {
 }
 
 /** Tells `onTypedChange` whether `value` differs from what it was at first (compared as JSON). */
-export function useTypedSince<T>(value: T, onTypedChange: ((typed: boolean) => void) | undefined): void {
-  const first = useRef(JSON.stringify(value));
+export function useTypedSince<T>(
+  value: T,
+  onTypedChange: ((typed: boolean) => void) | undefined,
+  /** What counts as nothing typed, when the form did not open empty (typing kept through a reload). */
+  untyped: T = value,
+): void {
+  const first = useRef(JSON.stringify(untyped));
   const typed = JSON.stringify(value) !== first.current;
   useEffect(() => {
     onTypedChange?.(typed);

@@ -6,17 +6,22 @@ import { ConfirmModal } from '../components/confirm-modal';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { FirstSyncNotice } from '../components/first-sync-notice';
 import { keepTyping } from '../components/leave-guard';
+import { RestoredDraftNotice } from '../components/restored-draft-notice';
 import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
 import { useStandalone } from '../lib/connection';
+import { useKeptDraft } from '../lib/kept-draft';
 import { useMetadataQuery } from '../lib/live-data';
 import { scrollBehavior } from '../lib/motion';
+import { readKeptDraft } from '../lib/read-kept-draft';
 import { useRememberedState } from '../lib/remembered';
 import { useOutboxWrite } from '../lib/use-outbox-write';
 import { PetDrawer } from '../pets/pet-drawer';
 import { buildPetCreate, emptyPetDraft, type PetDraft } from '../pets/pet-form';
 import { PetFormBody } from '../pets/pet-form-body';
 import { takeIntakeFocusRequest } from './focus-request';
+
+const readKeptPetDraft = (kept: unknown) => readKeptDraft(emptyPetDraft(), kept);
 
 /** Where an intake saved on this desk goes: nothing said until the desk has said whether it runs the shelter. */
 function whereIntakesGo(standalone: boolean | undefined): string {
@@ -35,12 +40,26 @@ export function IntakeScreen() {
   const [typedDraft, setDraft] = useRememberedState<PetDraft | null>('intake.draft', null);
   const draft = typedDraft ?? blank;
   const typed = typedDraft !== null && JSON.stringify(typedDraft) !== JSON.stringify(blank);
-  // Not undone when the screen goes: the draft stays, and a reload would still lose it.
+  // Not undone when the screen goes: the draft stays, in this window and on the desk (a reload brings it back).
   useEffect(() => keepTyping('intake', typed), [typed]);
+  const kept = useKeptDraft('intake', readKeptPetDraft);
+  // What the desk kept is brought back once the window opens (nothing typed here yet); kept again from then on.
+  const [restoreAsked, setRestoreAsked] = useState(typedDraft !== null);
+  const { restore, keep } = kept;
+  useEffect(() => {
+    if (restoreAsked) return;
+    void restore((draft) => setDraft((current) => current ?? draft.value)).finally(() =>
+      setRestoreAsked(true),
+    );
+  }, [restoreAsked, restore, setDraft]);
+  useEffect(() => {
+    if (restoreAsked) keep(typed ? typedDraft : null);
+  }, [restoreAsked, keep, typed, typedDraft]);
   /** The next intake starts on today's date, even on a screen left open overnight. */
   const startAfresh = () => {
     setDraft(null);
     setBlank(emptyPetDraft());
+    kept.dismissRestored();
   };
   const [askingClear, setAskingClear] = useState(false);
   const clear = () => {
@@ -92,6 +111,12 @@ export function IntakeScreen() {
             onOpen={setOpenId}
           />
         ))}
+        {kept.restored && typed && (
+          <RestoredDraftNotice savedAt={kept.restored.savedAt} onClose={kept.dismissRestored}>
+            This intake was being typed when the desk was reloaded or closed; it is as it was left. Save it,
+            or clear the form to start another.
+          </RestoredDraftNotice>
+        )}
         {fields.data && fields.data.fetchedAt === null && (
           <FirstSyncNotice>
             Your shelter’s own fields arrive with the first sync. You can record the intake now and add them

@@ -21,16 +21,18 @@ import {
   IconUserPlus,
   IconUsers,
 } from '@tabler/icons-react';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
 import { useLeaveGuard } from '../components/leave-guard';
 import { RecordBadges } from '../components/record-badges';
+import { RestoredDraftNotice } from '../components/restored-draft-notice';
 import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
 import { useStandalone } from '../lib/connection';
 import { closeUnlessDialogOnTop } from '../lib/drawer-close';
+import { type RestoredDraft, useKeptDraft } from '../lib/kept-draft';
 import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import { useOpenRequests } from '../lib/open-record';
 import { useRememberedState } from '../lib/remembered';
@@ -39,7 +41,7 @@ import { humanize } from '../lib/words';
 import classes from './people-rows.module.css';
 import { PersonDetail } from './person-detail';
 import { PersonForm, type SignedUp } from './person-form';
-import type { PersonFormType } from './person-form-state';
+import { type PersonDraft, type PersonFormType, readKeptPersonDraft } from './person-form-state';
 
 const PAGE_SIZE = 50;
 
@@ -58,6 +60,9 @@ const OTHER_KINDS = [
   { type: 'volunteer', label: 'Volunteers', icon: IconUsers, counted: 'volunteers' },
   { type: 'surrender', label: 'Surrenders', icon: IconHomeShare, counted: 'surrenders' },
 ] as const;
+
+/** Whether this window offered the kept sign-up already (once a window: a visit to People later does not ask again). */
+let signUpOffered = false;
 
 export function PeopleScreen() {
   const [tab, setTab] = useRememberedState<PersonFormType>('people.tab', 'adopter');
@@ -80,9 +85,23 @@ export function PeopleScreen() {
   const [saved, setSaved] = useRememberedState<SignedUp[]>('people.saved', []);
   const signUpGuard = useLeaveGuard('this sign-up');
   const editGuard = useLeaveGuard('this edit');
+  // A sign-up the desk kept through a reload or a restart: offered until continued or discarded.
+  const keptSignUp = useKeptDraft('sign-up', readKeptPersonDraft);
+  const [resumable, setResumable] = useRememberedState<RestoredDraft<PersonDraft> | undefined>(
+    'people.keptSignUp',
+    undefined,
+  );
+  const [resumed, setResumed] = useState<PersonDraft>();
+  const { restore } = keptSignUp;
+  useEffect(() => {
+    if (signUpOffered) return;
+    signUpOffered = true;
+    void restore(setResumable);
+  }, [restore, setResumable]);
   const stopCreating = () => {
     setCreating(null);
     setApplyingFor([]);
+    setResumed(undefined);
   };
   const counts = useDeskQuery('mirror.counts');
   useReloadOnChange(['adopters', 'fosters', 'people'], counts.reload);
@@ -103,6 +122,37 @@ export function PeopleScreen() {
         }
       />
       <Stack gap="md">
+        {resumable && creating === null && (
+          <RestoredDraftNotice savedAt={resumable.savedAt} onClose={() => setResumable(undefined)}>
+            <Text size="sm">
+              The sign-up of {resumable.value.name.trim() || 'someone'} was not saved when the desk was
+              reloaded or closed. It is kept on this desk as it was left.
+            </Text>
+            <Group gap="sm" mt="sm">
+              <Button
+                size="xs"
+                onClick={() => {
+                  setResumed(resumable.value);
+                  setTab(resumable.value.type);
+                  setCreating(resumable.value.type);
+                  setResumable(undefined);
+                }}
+              >
+                Continue this sign-up
+              </Button>
+              <Button
+                size="xs"
+                variant="default"
+                onClick={() => {
+                  keptSignUp.keep(null);
+                  setResumable(undefined);
+                }}
+              >
+                Discard it
+              </Button>
+            </Group>
+          </RestoredDraftNotice>
+        )}
         {saved.map((person) => (
           <SavedRecordCard
             key={person.id}
@@ -210,6 +260,7 @@ export function PeopleScreen() {
           <PersonForm
             initialType={creating}
             applyFor={applyingFor}
+            resumed={resumed}
             onTypedChange={signUpGuard.reportTyped}
             onCancel={signUpGuard.guard(stopCreating)}
             onSaved={(person) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CustomField } from '../../../shared/contract';
-import { buildPersonRequest, emptyPersonDraft } from './person-form-state';
+import { buildPersonRequest, emptyPersonDraft, readKeptPersonDraft } from './person-form-state';
 
 const PET = '3f1c2a4e-0b5d-4c6e-8f70-112233445566';
 
@@ -87,5 +87,18 @@ describe('person sign-up form', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.errors.capacity).toBeDefined();
+  });
+});
+
+describe('a sign-up kept on the desk through a reload', () => {
+  it('is read only with a kind of person the form knows', () => {
+    expect(
+      readKeptPersonDraft({ type: 'foster', name: 'Aroha', capacity: '2', termsAccepted: 'no' }),
+    ).toEqual({
+      ...emptyPersonDraft('foster'),
+      name: 'Aroha',
+      capacity: '2',
+    });
+    expect(readKeptPersonDraft({ type: 'owner', name: 'Aroha' })).toBeUndefined();
   });
 });

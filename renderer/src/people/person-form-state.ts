@@ -5,6 +5,7 @@ import {
   toFieldErrors,
 } from '../../../shared/contract';
 import type { FieldMessages } from '../lib/form-messages';
+import { readKeptDraft } from '../lib/read-kept-draft';
 import { missingCustomFields, readCustomDates } from '../lib/required-custom-fields';
 
 export const PERSON_FORM_TYPES = ['adopter', 'foster', 'volunteer', 'surrender'] as const;
@@ -44,6 +45,13 @@ export function emptyPersonDraft(type: PersonFormType = 'adopter'): PersonDraft 
     termsAccepted: false,
     reason: '',
   };
+}
+
+/** A sign-up kept on the desk (`drafts.*`), read onto an empty one; undefined when it is not one. */
+export function readKeptPersonDraft(kept: unknown): PersonDraft | undefined {
+  const type = (kept as { type?: unknown } | null)?.type;
+  if (!PERSON_FORM_TYPES.includes(type as PersonFormType)) return undefined;
+  return readKeptDraft(emptyPersonDraft(type as PersonFormType), kept);
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { MAX_APPLICATION_PETS, PERSON_CREATE_STATUSES } from '../../../shared/contract';
 import { useDesk } from '../bridge/hooks';
 import { ChoiceSelect } from '../components/choice-select';
@@ -22,6 +22,7 @@ import { FirstSyncNotice } from '../components/first-sync-notice';
 import { FormErrorSummary } from '../components/form-error-summary';
 import { useTypedSince } from '../components/leave-guard';
 import { MarkdownText } from '../components/markdown-text';
+import { useKeptDraft } from '../lib/kept-draft';
 import { useMetadataQuery } from '../lib/live-data';
 import { useOutboxWrite } from '../lib/use-outbox-write';
 import { optionsOf } from '../lib/words';
@@ -34,6 +35,7 @@ import {
   PERSON_FORM_TYPES,
   type PersonDraft,
   type PersonFormType,
+  readKeptPersonDraft,
 } from './person-form-state';
 
 const TYPE_WORDS: Record<PersonFormType, string> = {
@@ -70,6 +72,7 @@ export interface SignedUp {
 export function PersonForm({
   initialType,
   applyFor = [],
+  resumed,
   onSaved,
   onCancel,
   onTypedChange,
@@ -77,17 +80,26 @@ export function PersonForm({
   initialType: PersonFormType;
   /** Pets the person applies for from the start (a sign-up begun on a pet's page). */
   applyFor?: string[];
+  /** A sign-up the desk kept through a reload, continued. */
+  resumed?: PersonDraft | undefined;
   onSaved(saved: SignedUp): void;
   onCancel(): void;
   /** Told whether the form holds anything typed (closing it would lose that). */
   onTypedChange?(typed: boolean): void;
 }) {
   const api = useDesk();
-  const [draft, setDraft] = useState<PersonDraft>(() => ({
+  const [opened] = useState<PersonDraft>(() => ({
     ...emptyPersonDraft(initialType),
     ...(applyFor.length > 0 && { withApplication: true, petIds: applyFor }),
   }));
-  useTypedSince(draft, onTypedChange);
+  const [draft, setDraft] = useState<PersonDraft>(resumed ?? opened);
+  useTypedSince(draft, onTypedChange, opened);
+  // Kept on the desk while the form is open (a reload or a crash loses nothing); forgotten when it closes, saved or not.
+  const { keep } = useKeptDraft('sign-up', readKeptPersonDraft);
+  useEffect(() => {
+    keep(JSON.stringify(draft) === JSON.stringify(opened) ? null : draft);
+  }, [keep, draft, opened]);
+  useEffect(() => () => keep(null), [keep]);
   const { errors, refusals, error, warnings, saving, showInvalid, clearFields, submit, dismissWarnings } =
     useOutboxWrite();
   const [termsOpen, setTermsOpen] = useState(false);
