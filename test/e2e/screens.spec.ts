@@ -85,6 +85,15 @@ test('connect, find a pet, change its status; it is pending, then on the server'
   await expect(drawer.getByText('Not sent yet')).toHaveCount(0, { timeout: 15_000 });
   await expect(statusForm.getByRole('status')).toHaveText('Saved and sent: it is on the shelter’s server.');
 
+  // The next status, with no note of its own, does not keep the last one's.
+  await choose(page, statusForm, 'Change status', 'Pending');
+  await statusForm.getByRole('button', { name: 'Save status' }).click();
+  await expect
+    .poll(async () => (await server.api<ApiPet>(`/pets/${target.id}`)).status, { timeout: 30_000 })
+    .toBe('pending');
+  expect((await server.api<ApiPet>(`/pets/${target.id}`)).status_change_notes ?? '').toBe('');
+  await expect(drawer.getByRole('table', { name: 'Pet fields' })).not.toContainText('Met a family');
+
   await drawer.getByRole('button', { name: 'Edit' }).click();
   const edit = drawer.getByRole('form', { name: 'Edit pet' });
   await edit.getByLabel('Weight').fill('15 kg');

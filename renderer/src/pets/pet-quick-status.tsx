@@ -33,6 +33,9 @@ export function QuickStatus({ pet, statuses }: { pet: MirrorPet; statuses: reado
     try {
       const fields: Record<string, unknown> = { status };
       if (notes.trim()) fields.status_change_notes = notes.trim();
+      // A new status without a note of its own does not keep the last one's ("hold till 3pm" on an adopted pet).
+      else if (status !== pet.record.status && pet.record.status_change_notes)
+        fields.status_change_notes = '';
       if (publishing) fields.show_public = true;
       await api.call('outbox.updatePet', { id: pet.record.id, fields, force: true });
       setNotes('');
@@ -110,7 +113,10 @@ export function QuickStatus({ pet, statuses }: { pet: MirrorPet; statuses: reado
 /** Sent once the drawer's pet holds the saved fields with none of them pending (before its reload it holds neither). */
 function holdsSent(pet: MirrorPet, saved: Record<string, unknown>): boolean {
   const record = pet.record as Record<string, unknown>;
+  // A note emptied may come back from the server as null.
   return Object.entries(saved).every(
-    ([field, value]) => record[field] === value && !pet.pendingFields.includes(field),
+    ([field, value]) =>
+      (record[field] === value || (value === '' && record[field] === null)) &&
+      !pet.pendingFields.includes(field),
   );
 }
