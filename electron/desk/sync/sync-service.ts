@@ -305,7 +305,13 @@ export class SyncService {
     }
     const previous = status.get().state;
     status.update({
-      state: previous === 'idle' || previous === 'syncing' ? 'syncing' : 'connecting',
+      // A retry while offline stays "Offline" until it reaches the server: the header does not flicker at each try.
+      state:
+        previous === 'idle' || previous === 'syncing'
+          ? 'syncing'
+          : previous === 'offline'
+            ? 'offline'
+            : 'connecting',
       remote: connection.label,
       progress: null,
     });
