@@ -115,6 +115,11 @@ describe('new pet form', () => {
 });
 
 describe('numbers typed in text fields', () => {
+  it('keeps a microchip typed in groups as the scanner reads it, digits only', () => {
+    const result = buildPetCreate({ ...emptyPetDraft(), ...basics, microchip_id: ' 985 112-233 445 566 ' });
+    expect(result.ok && result.fields.microchip_id).toBe('985112233445566');
+  });
+
   it('takes an amount, whole ages and a weight with its unit', () => {
     for (const [adoption_fee, age_years, age_months, weight] of [
       ['150', '3', '4', '12 kg'],

@@ -175,9 +175,10 @@ function toApiFields(
   }
   // A fee as staff type it, "$150" or "€ 150,50": the amount is what is sent.
   put('adoption_fee', draft.adoption_fee.trim().replace(/^[$€£¥]\s*/u, ''));
+  // A chip typed in groups as its certificate prints it ("985 112 233 445 566") is kept as the scanner reads it.
+  put('microchip_id', draft.microchip_id.replace(/[\s-]/g, ''));
   for (const key of [
     'status_change_notes',
-    'microchip_id',
     'custom_id',
     'age_years',
     'age_months',
