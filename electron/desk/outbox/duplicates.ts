@@ -1,9 +1,35 @@
 import type { DuplicateWarning } from '../../../shared/desk-api/outbox';
 import { MICROCHIP_KEY_SQL, type MirrorDb, microchipKey, petsByShelterIdNumber, statement } from '../mirror';
+import { digitsSql } from '../mirror/search-words';
 
 /** Digits of a phone number, so "+1 (555) 010-2030" and "15550102030" compare equal. */
 function phoneDigits(phone: string): string {
   return phone.replace(/\D/g, '');
+}
+
+/** Fewer digits than this are no phone number to compare (an extension, a typo). */
+const MIN_PHONE_DIGITS = 7;
+
+/** A name as people compare it: "Zoë Ngata-Müller" and "zoe ngata muller" are the same. */
+function nameKey(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** Whether two names share a word of three letters or more (a first or family name), accents aside. */
+function sharesNameWord(a: string, b: string): boolean {
+  const words = new Set(
+    nameKey(a)
+      .split(' ')
+      .filter((word) => word.length >= 3),
+  );
+  return nameKey(b)
+    .split(' ')
+    .some((word) => word.length >= 3 && words.has(word));
 }
 
 /**
@@ -70,7 +96,10 @@ export function findPetDuplicates(
   ];
 }
 
-/** A mirrored person with the same email (any case), or the same name and phone number. */
+/**
+ * A mirrored person with the same email (any case), or the same phone number and the same or a similar name (accents,
+ * case and punctuation aside, or a first or family name in common).
+ */
 export function findPersonDuplicates(
   db: MirrorDb,
   person: { name?: unknown; email?: unknown; phone?: unknown },
@@ -93,20 +122,31 @@ export function findPersonDuplicates(
       });
     }
   }
-  if (typeof person.name === 'string' && typeof person.phone === 'string' && phoneDigits(person.phone)) {
+  const digits = typeof person.phone === 'string' ? phoneDigits(person.phone) : '';
+  if (typeof person.name === 'string' && digits.length >= MIN_PHONE_DIGITS) {
+    const stored = digitsSql('phone');
+    // The same number, or one of them with a country code where the other has its trunk 0 or nothing
+    // ("+64 21 555 0134" and "021-555-0134").
+    const national = `ltrim(${stored}, '0')`;
     const rows = statement(
       db,
-      `SELECT id, name, type, phone FROM person WHERE lower(trim(name)) = ? AND phone IS NOT NULL
-         AND presence != 'removed'`,
-    ).all(person.name.trim().toLowerCase()) as { id: string; name: string; type: string; phone: string }[];
-    const digits = phoneDigits(person.phone);
+      `SELECT id, name, type FROM person WHERE phone IS NOT NULL AND presence != 'removed'
+         AND (${stored} = ?
+           OR (length(${national}) >= ${MIN_PHONE_DIGITS} AND ? LIKE '%' || ${national})
+           OR ${stored} LIKE '%' || ?) LIMIT 20`,
+    ).all(digits, digits, digits.replace(/^0+/, '')) as { id: string; name: string; type: string }[];
+    const typed = nameKey(person.name);
     for (const row of rows) {
-      if (seen.has(row.id) || phoneDigits(row.phone) !== digits) continue;
+      if (seen.has(row.id)) continue;
+      const same = nameKey(row.name) === typed;
+      if (!same && !sharesNameWord(row.name, person.name)) continue;
       warnings.push({
         kind: 'name-phone',
         existingId: row.id,
         existingName: row.name,
-        message: `${row.name} (${row.type}) has the same name and phone number.`,
+        message: same
+          ? `${row.name} (${row.type}) has the same name and phone number.`
+          : `${row.name} (${row.type}) has the same phone number and a similar name.`,
       });
     }
   }

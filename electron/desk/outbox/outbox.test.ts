@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makePet } from '../../../test/sync/fixtures';
+import { makePerson, makePet } from '../../../test/sync/fixtures';
 import type { ApiClient, SendResult } from '../client';
 import { ApiError } from '../client';
 import { getPet, type Mirror, type ServerPet, storeServerRecord } from '../mirror';
@@ -182,6 +182,37 @@ describe('local writes', () => {
     // The pet's own id is no duplicate of itself.
     expect(outbox.updatePet(pet.id, { custom_id: 'A-0017' }).status).toBe('queued');
     expect(outbox.createPet({ ...dog, custom_id: 'A-17' }, { force: true }).status).toBe('queued');
+  });
+
+  it('holds a sign-up with the phone number of someone of the same or a similar name, accents and punctuation aside', () => {
+    const zoe = makePerson({ name: 'Zoë Ngata-Müller', email: 'zoe.ngata@gmial.com', phone: '021-555-0134' });
+    storeServerRecord(mirror.db, 'person', zoe, 'listed');
+    const again = {
+      type: 'adopter',
+      name: 'Zoe Ngata-Muller',
+      email: 'zoe.ngata@gmail.com',
+      phone: '(021) 555 0134',
+    };
+    expect(outbox.createPerson(again)).toMatchObject({
+      status: 'duplicates',
+      warnings: [
+        {
+          kind: 'name-phone',
+          existingId: zoe.id,
+          message: 'Zoë Ngata-Müller (adopter) has the same name and phone number.',
+        },
+      ],
+    });
+    // A country code before the number, and only the family name in common: asked too.
+    expect(outbox.createPerson({ ...again, name: 'Hemi Ngata', phone: '+64 21 555 0134' })).toMatchObject({
+      status: 'duplicates',
+      warnings: [{ message: 'Zoë Ngata-Müller (adopter) has the same phone number and a similar name.' }],
+    });
+    // Someone else at that number, or the same name at another: no question.
+    expect(outbox.createPerson({ ...again, name: 'Ana Lee', email: 'ana@example.org' }).status).toBe(
+      'queued',
+    );
+    expect(outbox.createPerson({ ...again, phone: '021 555 0135' }).status).toBe('queued');
   });
 
   it('names every bad field, accepts local ids where pet UUIDs go, and refuses unknown local pets', () => {
