@@ -62,6 +62,11 @@ export const deskStatusSchema = z.object({
   pending: z.number().int().min(0),
   /** Local edits the server refused; a person must look at them. */
   needsAttention: z.number().int().min(0),
+  /**
+   * Records whose change made here met another change of the same fields on the server meanwhile: this desk's value
+   * was sent (the latest write wins), and a person should check which one stays (Sync lists them).
+   */
+  toCheck: z.number().int().min(0),
 });
 export type DeskStatus = z.infer<typeof deskStatusSchema>;
 
@@ -75,6 +80,7 @@ export const INITIAL_DESK_STATUS: DeskStatus = {
   error: null,
   pending: 0,
   needsAttention: 0,
+  toCheck: 0,
 };
 
 export const statusMethods = {

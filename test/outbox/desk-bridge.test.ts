@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDeskCore, type DeskCore } from '../../electron/desk/api';
+import { createApiClient } from '../../electron/desk/client';
 import type { DeskEvent } from '../../shared/desk-api';
 import { tempDir } from '../temp-mirror';
 import { petFields, readServerState, startServer, WRITE_KEY } from './helpers';
@@ -172,6 +173,33 @@ describe('DeskApi: outbox', () => {
     expect(refused?.lastError?.status).toBe(400);
     await core.registry.invoke('outbox.discard', { id: refused?.id ?? 0 });
     expect(core.status.get().needsAttention).toBe(0);
+  });
+
+  it('a change that met another on the server counts once in the status, however many fields, until checked', async () => {
+    const { server, core } = await deskConnectedWith(WRITE_KEY);
+    await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Chester' }) });
+    await until(async () => readServerState(server.dataDir).pets.length === 1, 'the pet to reach the server');
+    await core.registry.invoke('sync.now');
+    const id = readServerState(server.dataDir).pets[0]?.id ?? '';
+    // The shelter changes Chester's status and note while this desk, not having pulled that yet, changes them too.
+    const other = createApiClient({ baseUrl: server.origin, apiKey: WRITE_KEY });
+    await other.send({
+      method: 'PATCH',
+      path: `/api/pets/${id}`,
+      body: JSON.stringify({ status: 'pending', status_change_notes: 'Meeting the Tan family Sunday' }),
+      idempotencyKey: crypto.randomUUID(),
+    });
+    await other.close();
+    await core.registry.invoke('outbox.updatePet', {
+      id,
+      fields: { status: 'hold', status_change_notes: 'On hold for Siobhán' },
+    });
+    await until(() => core.status.get().toCheck === 1, 'the change to be counted to check');
+    const notices = await core.registry.invoke('outbox.conflicts');
+    expect(notices.map((notice) => notice.field).sort()).toEqual(['status', 'status_change_notes']);
+    for (const notice of notices)
+      await core.registry.invoke('outbox.resolveConflict', { id: notice.id, choice: 'mine' });
+    expect(core.status.get().toCheck).toBe(0);
   });
 
   it('a key the shelter revokes shows in the status as soon as a change is refused, not at the next poll', async () => {

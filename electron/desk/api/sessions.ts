@@ -311,6 +311,7 @@ export class DeskSessions {
     context.status.update({
       pending: pendingRecordCount(session.mirror.db),
       needsAttention: counts.needsAttention,
+      toCheck: session.outbox.outbox.recordsToCheck(),
       error: null,
       message: null,
       progress: null,

@@ -155,6 +155,18 @@ export function dueHeadEntries(db: MirrorDb, nowMs: number, afterId: number, lim
   ).all(afterId, nowMs, limit) as OutboxRow[];
 }
 
+/** Records with a change that met another one on the server (`DeskStatus.toCheck`): one however many fields. */
+export function countRecordsToCheck(db: MirrorDb): number {
+  return (
+    statement(
+      db,
+      'SELECT COUNT(*) AS records FROM (SELECT DISTINCT entity_type, entity_id FROM outbox_conflict)',
+    ).get() as {
+      records: number;
+    }
+  ).records;
+}
+
 export function countEntries(db: MirrorDb): { pending: number; needsAttention: number; conflicts: number } {
   return statement(
     db,

@@ -24,7 +24,7 @@ import {
   updatePet,
   type WriteOptions,
 } from './local-writes';
-import { countEntries } from './outbox-store';
+import { countEntries, countRecordsToCheck } from './outbox-store';
 import { listEntryViews } from './queue-view';
 import type { ReplayResult } from './replay';
 import { ReplayScheduler } from './replay-scheduler';
@@ -99,6 +99,11 @@ export class Outbox {
   /** Counts for the status area; `pausedReason` is set while the server refuses the API key. */
   counts(): OutboxCounts {
     return { ...countEntries(this.db), pausedReason: this.scheduler.pausedReason };
+  }
+
+  /** Records whose change met another one on the server, to be checked by a person (see `DeskStatus.toCheck`). */
+  recordsToCheck(): number {
+    return countRecordsToCheck(this.db);
   }
 
   private changed(items: Array<{ entityType: EntityType; id: string }>): void {

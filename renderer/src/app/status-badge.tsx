@@ -34,6 +34,16 @@ export function StatusBadge() {
   return (
     <UnstyledButton component="a" href="#/sync" title="Open Sync" className="status-link">
       <Group gap="xs" wrap="nowrap">
+        {status.toCheck > 0 && (
+          <Badge
+            color="orange"
+            variant="light"
+            size="lg"
+            aria-label={`${status.toCheck} ${status.toCheck === 1 ? 'record' : 'records'} also changed on the server meanwhile: check on Sync which value stays`}
+          >
+            {status.toCheck} to check
+          </Badge>
+        )}
         {status.pending > 0 && (
           <Badge
             color="yellow"

@@ -65,6 +65,7 @@ export function registerOutboxHandlers(
       context.status.update({
         pending: pendingRecordCount(mirror.db),
         needsAttention: counts.needsAttention,
+        toCheck: outbox.recordsToCheck(),
       });
       // The server refused the key as a change went out (a shelter that revoked this desk): a sync now says so in
       // the header and on Sync at once, in the sync's own words, instead of "Up to date" until the next poll.
@@ -83,7 +84,7 @@ export function registerOutboxHandlers(
         context.events.emit({ type: 'mirror-changed', collections: [...collections] });
     },
   });
-  context.status.update({ needsAttention: outbox.counts().needsAttention });
+  context.status.update({ needsAttention: outbox.counts().needsAttention, toCheck: outbox.recordsToCheck() });
   context.onStart(() => {
     started = true;
     outbox.kick();
