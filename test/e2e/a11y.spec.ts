@@ -227,13 +227,20 @@ test('Sync on a connected desk passes axe in light and dark: connected, a full c
     try {
       db.prepare(
         `INSERT INTO outbox_conflict (entity_type, entity_id, record_name, field, base_json, server_json, local_json,
-           detected_ms) VALUES ('pet', 'pet-a11y', 'Biscuit', 'description', '"a"', '"From the website"', '"From the desk"', 1)`,
+           detected_ms) VALUES ('pet', 'pet-a11y', 'Biscuit', 'description', '"a"', '"From the website"', '"From the desk"', 1),
+           ('pet', 'pet-a11y', 'Biscuit', 'status', '"available"', '"pending"', '"medicalHold"', 1)`,
       ).run();
     } finally {
       db.close();
     }
     await page.reload();
-    await expect(page.getByText(/was also changed on the server/)).toBeVisible();
+    // One card for the record, both fields in it, statuses in the menus' words.
+    await expect(page.getByText('Biscuit: some of the same fields also changed on the server')).toHaveCount(
+      1,
+    );
+    const changes = page.getByRole('table', { name: 'Changes to Biscuit' });
+    await expect(changes.getByRole('row', { name: /Status/ })).toContainText('Medical hold');
+    await expect(changes.getByRole('row', { name: /Description/ })).toContainText('From the website');
     await check('Sync, a conflict');
   });
 });

@@ -23,13 +23,13 @@ import {
   IconRefresh,
 } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
-import type { DeskError, OutboxConflict, OutboxEntry } from '../../../shared/desk-api';
+import type { DeskError, OutboxEntry } from '../../../shared/desk-api';
 import { useDesk, useDeskEvent, useDeskQuery } from '../bridge/hooks';
 import { ConfirmModal } from '../components/confirm-modal';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { describeWhen } from '../components/status-presentation';
 import { toDeskError } from '../lib/desk-error';
-import { formatValue, humanize } from '../lib/words';
+import { ConflictCard, conflictsByRecord } from './conflict-card';
 import { applicationPetIds, changeInWords, errorInWords } from './outbox-words';
 import { nextTry, readableTimes } from './retry-times';
 
@@ -120,18 +120,22 @@ export function OutboxPanel() {
       )}
       {outbox.error && <DeskErrorAlert error={outbox.error} title="The outbox did not load" />}
       {!outbox.data && outbox.loading && <Loader aria-label="Loading outbox" />}
-      {(conflicts.data ?? []).map((conflict) => (
-        <ConflictNotice
-          key={conflict.id}
-          conflict={conflict}
-          busy={busy === `conflict:${conflict.id}`}
-          onChoose={(choice) =>
-            void act(`conflict:${conflict.id}`, () =>
-              api.call('outbox.resolveConflict', { id: conflict.id, choice }),
-            )
-          }
-        />
-      ))}
+      {conflictsByRecord(conflicts.data ?? []).map((record) => {
+        const key = `conflict:${record[0]?.entityType}:${record[0]?.entityId}`;
+        return (
+          <ConflictCard
+            key={key}
+            conflicts={record}
+            busy={busy === key}
+            onChoose={(choice) =>
+              void act(key, async () => {
+                for (const conflict of record)
+                  await api.call('outbox.resolveConflict', { id: conflict.id, choice });
+              })
+            }
+          />
+        );
+      })}
       {outbox.data && entries.length === 0 && (
         <Card withBorder radius="lg" p="lg">
           <Group gap="sm">
@@ -407,37 +411,5 @@ function EditEntry({ entry, onDone }: { entry: OutboxEntry; onDone(): void }) {
         </Button>
       </Group>
     </Stack>
-  );
-}
-
-function ConflictNotice({
-  conflict,
-  busy,
-  onChoose,
-}: {
-  conflict: OutboxConflict;
-  busy: boolean;
-  onChoose(choice: 'mine' | 'server'): void;
-}) {
-  return (
-    <Alert
-      color="orange"
-      variant="light"
-      icon={<IconArrowBackUp />}
-      title={`${conflict.recordName}: ${humanize(conflict.field)} was also changed on the server`}
-    >
-      <Text size="sm">
-        Your value <b>{formatValue(conflict.localValue)}</b> was saved. Meanwhile the server had{' '}
-        <b>{formatValue(conflict.serverValue)}</b> (it was {formatValue(conflict.baseValue)} before).
-      </Text>
-      <Group gap="sm" mt="sm">
-        <Button size="xs" color="orange" loading={busy} onClick={() => onChoose('server')}>
-          Use the server’s value
-        </Button>
-        <Button size="xs" variant="default" onClick={() => onChoose('mine')}>
-          Keep mine
-        </Button>
-      </Group>
-    </Alert>
   );
 }
