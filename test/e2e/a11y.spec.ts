@@ -363,3 +363,33 @@ test('the intake form with its errors and the pet drawer read as they should (ar
           - row /^Species /
   `);
 });
+
+test('icons beside words are hidden from screen readers on every screen: none is read out as an unnamed image', async ({
+  page,
+  demoDesk: desk,
+}) => {
+  const screens = [
+    'overview',
+    'pets',
+    'intake',
+    'people',
+    'applications',
+    'fees',
+    'contracts',
+    'shelter',
+    'keys',
+    'backup',
+    'import',
+    'sync',
+    'settings',
+  ];
+  const unnamed: string[] = [];
+  for (const screen of screens) {
+    await page.goto(`${desk.url}#/${screen}`);
+    await expect(page.locator('#main-content h2').first()).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    const count = await page.locator('svg.tabler-icon:not([aria-hidden]):not([aria-label])').count();
+    if (count > 0) unnamed.push(`${screen}: ${count}`);
+  }
+  expect(unnamed).toEqual([]);
+});

@@ -81,7 +81,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
             <DemoBadge />
             <Button
               variant="default"
-              leftSection={<IconSearch size={16} />}
+              leftSection={<IconSearch aria-hidden size={16} />}
               rightSection={<Kbd size="xs">{`${mod} K`}</Kbd>}
               onClick={openSpotlight}
               visibleFrom="sm"
@@ -182,7 +182,7 @@ function SectionLink({ section, onNavigate }: { section: Section; onNavigate: (p
       aria-label={section.label}
       aria-current={active ? 'page' : undefined}
       active={active}
-      leftSection={<Icon size={20} stroke={1.6} />}
+      leftSection={<Icon aria-hidden size={20} stroke={1.6} />}
       onClick={() => onNavigate(section.path)}
       variant="light"
       styles={{ root: { borderRadius: 'var(--mantine-radius-md)' } }}

@@ -101,7 +101,7 @@ export function DeskSpotlight() {
       <Spotlight.Search
         placeholder="Find a pet, a person or something to do"
         aria-label="Search everything"
-        leftSection={<IconSearch size={18} />}
+        leftSection={<IconSearch aria-hidden size={18} />}
       />
       <Spotlight.ActionsList aria-label="Results">
         {petItems.length > 0 && (
@@ -115,7 +115,7 @@ export function DeskSpotlight() {
                     openFromSearch(() => requestOpen({ kind: 'pet', id: record.id }));
                   })
                 }
-                leftSection={<IconPaw size={18} stroke={1.6} />}
+                leftSection={<IconPaw aria-hidden size={18} stroke={1.6} />}
                 label={record.name}
                 description={[record.custom_id, humanize(record.species), record.breed.join(', ')]
                   .filter(Boolean)
@@ -138,7 +138,7 @@ export function DeskSpotlight() {
                     );
                   })
                 }
-                leftSection={<IconAddressBook size={18} stroke={1.6} />}
+                leftSection={<IconAddressBook aria-hidden size={18} stroke={1.6} />}
                 label={record.name}
                 description={[humanize(record.type), record.email, record.phone].filter(Boolean).join(' · ')}
               />

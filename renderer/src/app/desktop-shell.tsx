@@ -39,7 +39,15 @@ export function DesktopShellEvents() {
       <Alert
         role={failed ? 'alert' : 'status'}
         color={failed ? 'red' : restarting ? 'yellow' : 'teal'}
-        icon={failed ? <IconAlertTriangle /> : restarting ? <IconRefresh /> : <IconCircleCheck />}
+        icon={
+          failed ? (
+            <IconAlertTriangle aria-hidden />
+          ) : restarting ? (
+            <IconRefresh aria-hidden />
+          ) : (
+            <IconCircleCheck aria-hidden />
+          )
+        }
         title={failed ? 'The desk stopped' : restarting ? 'Restarting the desk…' : 'The desk restarted'}
         withCloseButton={!restarting}
         onClose={() => setCoreProcess(undefined)}

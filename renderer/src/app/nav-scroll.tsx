@@ -29,7 +29,7 @@ export function NavScroll({ children }: { children: ReactNode }) {
       </ScrollArea>
       {more && (
         <Text className="nav-more" size="xs" c="dimmed" aria-hidden>
-          More below <IconChevronDown size={12} style={{ verticalAlign: 'middle' }} />
+          More below <IconChevronDown aria-hidden size={12} style={{ verticalAlign: 'middle' }} />
         </Text>
       )}
     </Box>

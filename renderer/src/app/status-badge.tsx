@@ -70,7 +70,9 @@ export function StatusBadge() {
             size="lg"
             role="status"
             aria-label={`Connection status: ${line}`}
-            leftSection={busy ? <Loader size={12} color={look.color} /> : <Icon size={14} stroke={2} />}
+            leftSection={
+              busy ? <Loader size={12} color={look.color} /> : <Icon aria-hidden size={14} stroke={2} />
+            }
           >
             {line}
           </Badge>

@@ -60,7 +60,7 @@ export function ApplicationsList({ of, id }: { of: 'person' | 'pet'; id: string 
           <Stack gap={4}>
             <Group justify="space-between" wrap="nowrap">
               <Group gap={6}>
-                <IconFileDescription size={16} stroke={1.6} />
+                <IconFileDescription aria-hidden size={16} stroke={1.6} />
                 <Text fw={600} size="sm">
                   {KIND_WORDS[application.kind] ?? `${humanize(application.kind)} application`}
                 </Text>

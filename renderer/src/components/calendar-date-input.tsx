@@ -226,7 +226,7 @@ function CalendarButton({
           onClick={() => setOpened((open) => !open)}
           disabled={disabled}
         >
-          <IconCalendar size={18} />
+          <IconCalendar aria-hidden size={18} />
         </ActionIcon>
       </Popover.Target>
       <Popover.Dropdown>

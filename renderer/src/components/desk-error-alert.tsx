@@ -27,7 +27,7 @@ export function DeskErrorAlert({
       ref={alert}
       color="red"
       variant="light"
-      icon={<IconAlertCircle />}
+      icon={<IconAlertCircle aria-hidden />}
       title={title}
       role="alert"
       style={{ scrollMarginBlock: 'var(--mantine-spacing-md)' }}

@@ -21,7 +21,7 @@ export function DuplicateWarnings({
     <Alert
       color="yellow"
       variant="light"
-      icon={<IconCopy />}
+      icon={<IconCopy aria-hidden />}
       title="This may already be on the desk"
       role="alert"
     >

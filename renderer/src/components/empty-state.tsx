@@ -16,7 +16,7 @@ export function EmptyState({ icon: Icon, title, children, action }: EmptyStatePr
     <Paper withBorder radius="lg" p="xl" py={48}>
       <Stack align="center" gap="sm" maw={520} mx="auto" ta="center">
         <ThemeIcon size={64} radius="xl" variant="light">
-          <Icon size={34} stroke={1.5} />
+          <Icon aria-hidden size={34} stroke={1.5} />
         </ThemeIcon>
         <Title order={3} mt="xs">
           {title}

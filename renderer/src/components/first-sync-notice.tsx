@@ -9,7 +9,7 @@ import type { ReactNode } from 'react';
  */
 export function FirstSyncNotice({ children }: { children: ReactNode }) {
   return (
-    <Alert color="blue" variant="light" icon={<IconInfoCircle />}>
+    <Alert color="blue" variant="light" icon={<IconInfoCircle aria-hidden />}>
       {children}{' '}
       <Anchor href="#/settings" size="sm" underline="always">
         Connect under Settings

@@ -59,7 +59,7 @@ export function FormErrorSummary({ errors, refusals }: { errors: Record<string, 
       color="red"
       variant="light"
       role="alert"
-      icon={<IconAlertCircle />}
+      icon={<IconAlertCircle aria-hidden />}
       title="Please check the marked fields"
     >
       {/* Spaced so each link is a 24 px target (WCAG 2.5.8). */}

@@ -19,7 +19,12 @@ export function RecordBadges({
     <Group gap={4} wrap="nowrap">
       {needsAttention && (
         <Tooltip label="The server refused a change to this record. Open Sync to fix or discard it.">
-          <Badge color="red" variant="light" size="sm" leftSection={<IconAlertTriangle size={12} />}>
+          <Badge
+            color="red"
+            variant="light"
+            size="sm"
+            leftSection={<IconAlertTriangle aria-hidden size={12} />}
+          >
             Needs attention
           </Badge>
         </Tooltip>
@@ -34,7 +39,12 @@ export function RecordBadges({
           multiline
           w={260}
         >
-          <Badge color="yellow" variant="light" size="sm" leftSection={<IconClockHour4 size={12} />}>
+          <Badge
+            color="yellow"
+            variant="light"
+            size="sm"
+            leftSection={<IconClockHour4 aria-hidden size={12} />}
+          >
             Not sent yet
           </Badge>
         </Tooltip>

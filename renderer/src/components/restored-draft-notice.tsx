@@ -16,7 +16,7 @@ export function RestoredDraftNotice(props: { savedAt: string; onClose(): void; c
     <Alert
       color="sage"
       variant="light"
-      icon={<IconRestore />}
+      icon={<IconRestore aria-hidden />}
       title={`Typing kept from ${keptAt(props.savedAt)}`}
       withCloseButton
       closeButtonLabel="Hide this note"

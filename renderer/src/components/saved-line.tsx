@@ -23,7 +23,7 @@ export function SavedLine({
       role="status"
       wrap="nowrap"
     >
-      <IconCheck size={16} style={{ flexShrink: 0 }} />
+      <IconCheck aria-hidden size={16} style={{ flexShrink: 0 }} />
       <Text size="sm">{children}</Text>
     </Group>
   );

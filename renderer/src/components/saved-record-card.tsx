@@ -53,7 +53,7 @@ export function SavedRecordCard({
       <Group justify="space-between" wrap="nowrap">
         <Group gap="sm" wrap="nowrap">
           <ThemeIcon color={onServer ? 'teal' : 'yellow'} variant="light" size="lg" radius="xl">
-            {onServer ? <IconCircleCheck size={20} /> : <IconClockHour4 size={20} />}
+            {onServer ? <IconCircleCheck aria-hidden size={20} /> : <IconClockHour4 aria-hidden size={20} />}
           </ThemeIcon>
           <Stack gap={0}>
             <Title order={4}>{title}</Title>

@@ -21,7 +21,11 @@ export function ContractsScreen() {
         title="Contracts"
         description="Your shelter’s agreement texts, ready to read out or print even when the internet is down."
         actions={
-          <Button variant="default" leftSection={<IconPrinter size={18} />} onClick={() => window.print()}>
+          <Button
+            variant="default"
+            leftSection={<IconPrinter aria-hidden size={18} />}
+            onClick={() => window.print()}
+          >
             Print
           </Button>
         }
@@ -29,7 +33,7 @@ export function ContractsScreen() {
       <Tabs defaultValue="adopter" variant="outline" radius="md" keepMounted={false}>
         <Tabs.List>
           {CONTRACT_TYPES.map((type) => (
-            <Tabs.Tab key={type} value={type} leftSection={<IconFileText size={16} />}>
+            <Tabs.Tab key={type} value={type} leftSection={<IconFileText aria-hidden size={16} />}>
               {CONTRACT_WORDS[type].title}
             </Tabs.Tab>
           ))}
@@ -54,7 +58,7 @@ function ContractPanel({ type }: { type: ContractType }) {
         <Group justify="space-between" mb="xs" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <ThemeIcon variant="light" size="lg" radius="md">
-              <IconFileText size={20} />
+              <IconFileText aria-hidden size={20} />
             </ThemeIcon>
             <Text fw={600}>Not on this desk yet</Text>
           </Group>

@@ -178,7 +178,7 @@ export function ImportScreen() {
                   <Button
                     {...props}
                     variant="light"
-                    leftSection={<IconFileUpload size={18} />}
+                    leftSection={<IconFileUpload aria-hidden size={18} />}
                     loading={reading.busy}
                   >
                     {preview ? 'Choose another file' : 'Choose a file'}
@@ -237,7 +237,7 @@ export function ImportScreen() {
             />
             <Group mt="lg">
               <Button
-                leftSection={<IconListCheck size={18} />}
+                leftSection={<IconListCheck aria-hidden size={18} />}
                 onClick={() => void check()}
                 loading={checking.busy}
               >

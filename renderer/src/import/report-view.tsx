@@ -115,14 +115,23 @@ export function ReportView({
   return (
     <section aria-label={report.dryRun ? 'Check of the file' : 'Import result'}>
       {done ? (
-        <Alert color="sage" variant="light" icon={<IconCircleCheck />} title="Imported" role="status" mb="md">
+        <Alert
+          color="sage"
+          variant="light"
+          icon={<IconCircleCheck aria-hidden />}
+          title="Imported"
+          role="status"
+          mb="md"
+        >
           {report.summary}
         </Alert>
       ) : (
         <Alert
           color={report.totals.rejected > 0 ? 'yellow' : 'blue'}
           variant="light"
-          icon={report.totals.rejected > 0 ? <IconAlertTriangle /> : <IconCircleCheck />}
+          icon={
+            report.totals.rejected > 0 ? <IconAlertTriangle aria-hidden /> : <IconCircleCheck aria-hidden />
+          }
           title={report.dryRun ? 'Check of the file (nothing written yet)' : 'Nothing imported'}
           role="status"
           mb="md"

@@ -149,7 +149,7 @@ export function IntakeScreen() {
                 <Button variant="default" onClick={() => (typed ? setAskingClear(true) : clear())}>
                   Clear
                 </Button>
-                <Button type="submit" loading={saving} leftSection={<IconPlus size={18} />}>
+                <Button type="submit" loading={saving} leftSection={<IconPlus aria-hidden size={18} />}>
                   Save intake
                 </Button>
               </Group>

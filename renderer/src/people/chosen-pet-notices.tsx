@@ -35,7 +35,7 @@ function NotAvailable({ petId }: { petId: string }) {
   const known = (KNOWN_PET_STATUSES as readonly string[]).includes(record.status);
   if (known ? record.status === 'available' : !offPublicList(pet.data)) return null;
   return (
-    <Alert variant="light" color="orange" icon={<IconInfoCircle />} p="xs">
+    <Alert variant="light" color="orange" icon={<IconInfoCircle aria-hidden />} p="xs">
       <Text size="sm">
         {record.name} is not available for adoption: {humanize(record.status).toLowerCase()}. The application
         can still be sent; check with the staff before promising {record.name} to anyone.
@@ -57,7 +57,7 @@ function WaitingFor({ petId }: { petId: string }) {
     )
     .join('; ');
   return (
-    <Alert variant="light" color="yellow" icon={<IconInfoCircle />} p="xs">
+    <Alert variant="light" color="yellow" icon={<IconInfoCircle aria-hidden />} p="xs">
       <Text size="sm">
         {name} already has {waiting.length === 1 ? 'an application' : `${waiting.length} applications`}{' '}
         waiting for a decision: {who}. Staff decide between the applications.

@@ -116,7 +116,7 @@ export function PeopleScreen() {
         title="People"
         description="The people your shelter works with, their contact details and status, searchable on this desk at any time."
         actions={
-          <Button leftSection={<IconUserPlus size={18} />} onClick={() => setCreating(tab)}>
+          <Button leftSection={<IconUserPlus aria-hidden size={18} />} onClick={() => setCreating(tab)}>
             New {tab}
           </Button>
         }
@@ -171,14 +171,14 @@ export function PeopleScreen() {
           radius="md"
         >
           <Tabs.List mb="md">
-            <Tabs.Tab value="adopter" leftSection={<IconHeartHandshake size={16} />}>
+            <Tabs.Tab value="adopter" leftSection={<IconHeartHandshake aria-hidden size={16} />}>
               Adopters {counts.data ? `(${counts.data.adopters.toLocaleString()})` : ''}
             </Tabs.Tab>
-            <Tabs.Tab value="foster" leftSection={<IconHome size={16} />}>
+            <Tabs.Tab value="foster" leftSection={<IconHome aria-hidden size={16} />}>
               Fosters {counts.data ? `(${counts.data.fosters.toLocaleString()})` : ''}
             </Tabs.Tab>
             {otherKinds.map(({ type, label, icon: Icon, count }) => (
-              <Tabs.Tab key={type} value={type} leftSection={<Icon size={16} />}>
+              <Tabs.Tab key={type} value={type} leftSection={<Icon aria-hidden size={16} />}>
                 {label} ({count.toLocaleString()})
               </Tabs.Tab>
             ))}
@@ -300,7 +300,7 @@ function PeopleList({ type, onOpen }: { type: PersonFormType; onOpen(id: string)
       <TextInput
         label="Search"
         placeholder="Name, email or phone"
-        leftSection={<IconSearch size={16} />}
+        leftSection={<IconSearch aria-hidden size={16} />}
         value={search}
         onChange={(event) => {
           setSearch(event.currentTarget.value);

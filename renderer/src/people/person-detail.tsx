@@ -101,7 +101,7 @@ function PersonView({
         </Group>
         <Button
           variant="light"
-          leftSection={<IconEdit size={16} />}
+          leftSection={<IconEdit aria-hidden size={16} />}
           onClick={() => (editable && !local ? onEdit() : setExplained(true))}
         >
           Edit
@@ -111,7 +111,7 @@ function PersonView({
         <Alert
           color="blue"
           variant="light"
-          icon={<IconInfoCircle />}
+          icon={<IconInfoCircle aria-hidden />}
           withCloseButton
           onClose={() => setExplained(false)}
           role="status"
@@ -123,7 +123,7 @@ function PersonView({
       )}
       <ContractButton personId={record.id} name={record.name} type={record.type} />
       {local && (
-        <Alert color="yellow" variant="light" icon={<IconClockHour4 />}>
+        <Alert color="yellow" variant="light" icon={<IconClockHour4 aria-hidden />}>
           Signed up on this desk. Sent to the shelter’s server when the connection allows.
         </Alert>
       )}

@@ -107,7 +107,7 @@ export function CameraCapture({
           <Button variant="default" onClick={onClose}>
             Close
           </Button>
-          <Button leftSection={<IconCamera size={18} />} onClick={capture} disabled={!stream}>
+          <Button leftSection={<IconCamera aria-hidden size={18} />} onClick={capture} disabled={!stream}>
             Take photo
           </Button>
         </Group>

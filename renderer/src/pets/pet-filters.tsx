@@ -87,7 +87,11 @@ export const PetFilterSelects = memo(function PetFilterSelects({
               onClick={() => onDirection(direction === 'asc' ? 'desc' : 'asc')}
               style={{ display: 'flex', pointerEvents: 'all' }}
             >
-              {direction === 'asc' ? <IconSortAscending size={16} /> : <IconSortDescending size={16} />}
+              {direction === 'asc' ? (
+                <IconSortAscending aria-hidden size={16} />
+              ) : (
+                <IconSortDescending aria-hidden size={16} />
+              )}
             </UnstyledButton>
           )
         }

@@ -96,7 +96,7 @@ export function PetPhoto({
         role="img"
       >
         <ThemeIcon variant="transparent" size={size / 2} c="dimmed">
-          <IconPaw size={size / 2.4} stroke={1.4} />
+          <IconPaw aria-hidden size={size / 2.4} stroke={1.4} />
         </ThemeIcon>
       </Center>
     );

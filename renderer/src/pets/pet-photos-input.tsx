@@ -180,7 +180,7 @@ export function PetPhotosInput({
                       disabled={index === 0}
                       onClick={() => move(index, index - 1)}
                     >
-                      <IconArrowLeft size={14} />
+                      <IconArrowLeft aria-hidden size={14} />
                     </ActionIcon>
                     <ActionIcon
                       variant="subtle"
@@ -189,7 +189,7 @@ export function PetPhotosInput({
                       disabled={index === urls.length - 1}
                       onClick={() => move(index, index + 1)}
                     >
-                      <IconArrowRight size={14} />
+                      <IconArrowRight aria-hidden size={14} />
                     </ActionIcon>
                     <ActionIcon
                       variant="subtle"
@@ -198,7 +198,7 @@ export function PetPhotosInput({
                       aria-label={`Remove photo ${index + 1}`}
                       onClick={() => onChange(urls.filter((_, at) => at !== index))}
                     >
-                      <IconTrash size={14} />
+                      <IconTrash aria-hidden size={14} />
                     </ActionIcon>
                   </Group>
                 </Stack>
@@ -211,12 +211,16 @@ export function PetPhotosInput({
             </Text>
           )}
           <Group gap="sm">
-            <Button variant="light" leftSection={<IconCamera size={18} />} onClick={() => setCamera(true)}>
+            <Button
+              variant="light"
+              leftSection={<IconCamera aria-hidden size={18} />}
+              onClick={() => setCamera(true)}
+            >
               Take photo
             </Button>
             <FileButton onChange={(files) => void add(files)} accept="image/*" multiple>
               {(props) => (
-                <Button {...props} variant="default" leftSection={<IconPhotoPlus size={18} />}>
+                <Button {...props} variant="default" leftSection={<IconPhotoPlus aria-hidden size={18} />}>
                   Choose photos
                 </Button>
               )}
@@ -271,7 +275,7 @@ export function PetPhotosInput({
           }}
           style={{ flex: 1 }}
         />
-        <Button variant="default" mt={25} leftSection={<IconLink size={16} />} onClick={addLink}>
+        <Button variant="default" mt={25} leftSection={<IconLink aria-hidden size={16} />} onClick={addLink}>
           Add link
         </Button>
       </Group>

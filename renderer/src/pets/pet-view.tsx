@@ -49,7 +49,13 @@ function ageFromBirthday(birthday: string | null | undefined): string {
 function PendingBadge({ pet, field }: { pet: MirrorPet; field: string }) {
   if (!pet.pendingFields.includes(field)) return null;
   return (
-    <Badge size="xs" color="yellow" variant="light" ml={6} leftSection={<IconClockHour4 size={10} />}>
+    <Badge
+      size="xs"
+      color="yellow"
+      variant="light"
+      ml={6}
+      leftSection={<IconClockHour4 aria-hidden size={10} />}
+    >
       not sent yet
     </Badge>
   );
@@ -61,7 +67,7 @@ function StartAdoptionButton({ petId }: { petId: string }) {
   return (
     <Button
       variant="light"
-      leftSection={<IconHeartHandshake size={16} />}
+      leftSection={<IconHeartHandshake aria-hidden size={16} />}
       onClick={() =>
         unlessTypingHeld(() => {
           navigate('/people');
@@ -149,7 +155,7 @@ export function PetView({
         <Group gap="xs" align="flex-start">
           {record.status !== 'adopted' && <StartAdoptionButton petId={record.id} />}
           <KennelCardButton petId={record.id} />
-          <Button variant="light" leftSection={<IconEdit size={16} />} onClick={onEdit}>
+          <Button variant="light" leftSection={<IconEdit aria-hidden size={16} />} onClick={onEdit}>
             Edit
           </Button>
         </Group>
@@ -217,7 +223,7 @@ function PetDetails({
   return (
     <>
       {pet.presence === 'local' && (
-        <Alert color="yellow" variant="light" icon={<IconClockHour4 />}>
+        <Alert color="yellow" variant="light" icon={<IconClockHour4 aria-hidden />}>
           Saved on this desk only. It is sent to the shelter’s server when the connection allows.
         </Alert>
       )}

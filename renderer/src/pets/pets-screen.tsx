@@ -74,7 +74,7 @@ export function PetsScreen() {
       title="Pets"
       description="Every animal your shelter has recorded, in care or placed, kept on this desk so you can look them up even when the internet is down."
       actions={
-        <Button component="a" href="#/intake" leftSection={<IconPlus size={18} />}>
+        <Button component="a" href="#/intake" leftSection={<IconPlus aria-hidden size={18} />}>
           New intake
         </Button>
       }
@@ -119,7 +119,7 @@ export function PetsScreen() {
               <TextInput
                 label="Search"
                 placeholder="Name, breed, shelter id or microchip"
-                leftSection={<IconSearch size={16} />}
+                leftSection={<IconSearch aria-hidden size={16} />}
                 value={search}
                 onChange={(event) => setSearch(event.currentTarget.value)}
                 onKeyDown={(event) => {

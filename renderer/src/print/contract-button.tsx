@@ -45,7 +45,7 @@ export function ContractButton({
       <Button
         variant="light"
         size="sm"
-        leftSection={<IconFileText size={16} />}
+        leftSection={<IconFileText aria-hidden size={16} />}
         onClick={open}
         style={{ alignSelf: 'flex-start' }}
       >
@@ -76,7 +76,11 @@ export function ContractButton({
                 { value: 'letter', label: 'US Letter' },
               ]}
             />
-            <Button onClick={() => void print()} loading={pdf.busy} leftSection={<IconFileText size={16} />}>
+            <Button
+              onClick={() => void print()}
+              loading={pdf.busy}
+              leftSection={<IconFileText aria-hidden size={16} />}
+            >
               Download PDF
             </Button>
           </Group>

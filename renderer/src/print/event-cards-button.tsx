@@ -41,7 +41,7 @@ export function EventCardsButton({
   const cards = source === 'list' ? count : petIds.length;
   return (
     <>
-      <Button variant="subtle" size="xs" leftSection={<IconPrinter size={16} />} onClick={open}>
+      <Button variant="subtle" size="xs" leftSection={<IconPrinter aria-hidden size={16} />} onClick={open}>
         Print cards
       </Button>
       <Modal opened={opened} onClose={close} title="Print kennel cards for an event" size="lg">
@@ -87,7 +87,7 @@ export function EventCardsButton({
               onClick={() => void print()}
               loading={pdf.busy}
               disabled={cards === 0 || (source === 'list' && !listFits)}
-              leftSection={<IconPrinter size={16} />}
+              leftSection={<IconPrinter aria-hidden size={16} />}
             >
               {cards === 1 ? 'Download 1 card' : `Download ${cards.toLocaleString()} cards`}
             </Button>

@@ -40,7 +40,7 @@ export function PrintMenu({
             ref={button}
             variant={variant}
             size={size}
-            leftSection={<IconPrinter size={16} />}
+            leftSection={<IconPrinter aria-hidden size={16} />}
             loading={pdf.busy}
             disabled={disabled}
           >

@@ -163,13 +163,13 @@ export function ConnectionCard() {
         result.writes === false
           ? {
               color: 'yellow',
-              icon: <IconKey />,
+              icon: <IconKey aria-hidden />,
               title: `Connected, read only: ${pets}`,
               text: `${result.server} accepted the key, but it is a read key: the shelter’s pets and people come to this desk, and what is entered here (intakes, status changes, sign-ups) would wait and then be refused. To enter anything, ask your coordinator for a write key. Nothing is saved until you press “Save and connect”.`,
             }
           : {
               color: 'teal',
-              icon: <IconCircleCheck />,
+              icon: <IconCircleCheck aria-hidden />,
               title: `Connected: ${pets}`,
               text: `${result.server} answered and accepted the key. Nothing is saved until you press “Save and connect”.`,
             },
@@ -178,7 +178,7 @@ export function ConnectionCard() {
       const failed = toDeskError(caught);
       setOutcome({
         color: failed.code === 'needs_auth' ? 'yellow' : 'orange',
-        icon: failed.code === 'needs_auth' ? <IconKey /> : <IconWifiOff />,
+        icon: failed.code === 'needs_auth' ? <IconKey aria-hidden /> : <IconWifiOff aria-hidden />,
         title:
           failed.code === 'needs_auth'
             ? 'The server refused the API key'

@@ -101,7 +101,7 @@ function PreferencesCard({ settings }: { settings: DeskSettings }) {
                 value: scheme,
                 label: (
                   <Group gap={6} justify="center" wrap="nowrap">
-                    <Icon size={16} />
+                    <Icon aria-hidden size={16} />
                     <span>{label}</span>
                   </Group>
                 ),

@@ -48,7 +48,7 @@ function DecidedAlert({ decided, onClose }: { decided: Decided; onClose(): void 
     <Alert
       color={approved ? 'sage' : 'gray'}
       variant="light"
-      icon={approved ? <IconCheck /> : <IconX />}
+      icon={approved ? <IconCheck aria-hidden /> : <IconX aria-hidden />}
       title={approved ? 'Application approved' : 'Application denied'}
       role="status"
       withCloseButton
@@ -176,7 +176,12 @@ function ApplicationCard({
             {application.personEmail ?? 'No email'} · submitted {formatMomentDate(application.submittedAt)}
           </Text>
         </Stack>
-        <Button variant="subtle" size="xs" leftSection={<IconUserCog size={16} />} onClick={onPersonStatus}>
+        <Button
+          variant="subtle"
+          size="xs"
+          leftSection={<IconUserCog aria-hidden size={16} />}
+          onClick={onPersonStatus}
+        >
           Applicant status
         </Button>
       </Group>
@@ -196,7 +201,7 @@ function ApplicationCard({
         <Alert
           color="orange"
           variant="light"
-          icon={<IconAlertTriangle />}
+          icon={<IconAlertTriangle aria-hidden />}
           mt="sm"
           title="Check before deciding"
         >
@@ -211,13 +216,13 @@ function ApplicationCard({
       <Group mt="md" gap="sm" align="flex-start">
         {open && (
           <>
-            <Button leftSection={<IconCheck size={18} />} onClick={() => onDecide('approved')}>
+            <Button leftSection={<IconCheck aria-hidden size={18} />} onClick={() => onDecide('approved')}>
               Approve
             </Button>
             <Button
               variant="default"
               color="red"
-              leftSection={<IconX size={18} />}
+              leftSection={<IconX aria-hidden size={18} />}
               onClick={() => onDecide('denied')}
             >
               Deny

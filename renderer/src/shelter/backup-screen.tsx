@@ -86,7 +86,7 @@ function Backups() {
             )}
           </Stack>
           <Button
-            leftSection={<IconDatabaseExport size={18} />}
+            leftSection={<IconDatabaseExport aria-hidden size={18} />}
             onClick={() => void backUp()}
             loading={backup.busy}
           >
@@ -97,7 +97,7 @@ function Backups() {
           <Alert
             color="sage"
             variant="light"
-            icon={<IconCircleCheck />}
+            icon={<IconCircleCheck aria-hidden />}
             mt="md"
             title="Backup written"
             role="status"
@@ -121,7 +121,7 @@ function Backups() {
           <Alert
             color="sage"
             variant="light"
-            icon={<IconCircleCheck />}
+            icon={<IconCircleCheck aria-hidden />}
             mb="md"
             title="Restored"
             role="status"
@@ -162,7 +162,7 @@ function Backups() {
                     <Button
                       size="xs"
                       variant="subtle"
-                      leftSection={<IconHistory size={16} />}
+                      leftSection={<IconHistory aria-hidden size={16} />}
                       onClick={() => setRestoring(entry.file)}
                     >
                       Restore…
@@ -196,7 +196,7 @@ function Backups() {
         centered
       >
         <Stack gap="sm">
-          <Alert color="orange" variant="light" icon={<IconAlertTriangle />}>
+          <Alert color="orange" variant="light" icon={<IconAlertTriangle aria-hidden />}>
             The shelter stops taking changes for a moment, its records are replaced by the backup, and it
             starts again. Changes made since the backup are replaced on every desk.
           </Alert>

@@ -21,7 +21,7 @@ export function DeletePetSection({ pet }: { pet: MirrorPet }) {
       <Alert
         color="gray"
         variant="light"
-        icon={<IconTrash />}
+        icon={<IconTrash aria-hidden />}
         title={`${pet.record.name} was deleted`}
         role="status"
       >
@@ -44,7 +44,7 @@ export function DeletePetSection({ pet }: { pet: MirrorPet }) {
       <Button
         variant="subtle"
         color="red"
-        leftSection={<IconTrash size={16} />}
+        leftSection={<IconTrash aria-hidden size={16} />}
         onClick={() => setConfirming(true)}
       >
         Delete this pet…

@@ -21,7 +21,7 @@ export function DemoBadge() {
         color="grape"
         variant="light"
         size="lg"
-        leftSection={<IconSparkles size={14} />}
+        leftSection={<IconSparkles aria-hidden size={14} />}
         aria-label="Demo shelter"
       >
         Demo shelter

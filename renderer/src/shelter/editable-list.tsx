@@ -43,7 +43,10 @@ export function EditableList<T extends { id: string }>({
     <Card withBorder radius="lg" p="lg">
       <Group justify="space-between" mb="md">
         {toolbar}
-        <Button leftSection={<IconPlus size={18} />} onClick={() => setEditing({ item: undefined })}>
+        <Button
+          leftSection={<IconPlus aria-hidden size={18} />}
+          onClick={() => setEditing({ item: undefined })}
+        >
           {addLabel}
         </Button>
       </Group>

@@ -125,7 +125,7 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
                   aria-label="Remove rule"
                   onClick={() => setRows(rows.filter((_, at) => at !== index))}
                 >
-                  <IconTrash size={18} />
+                  <IconTrash aria-hidden size={18} />
                 </ActionIcon>
               </Table.Td>
             </Table.Tr>
@@ -136,7 +136,7 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
         <Group>
           <Button
             variant="light"
-            leftSection={<IconPlus size={18} />}
+            leftSection={<IconPlus aria-hidden size={18} />}
             onClick={() =>
               setRows([...rows, { species: 'dog', attributeType: 'base', attributeValue: '', adjustment: 0 }])
             }

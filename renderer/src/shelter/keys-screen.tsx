@@ -113,7 +113,7 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
               { value: 'write', label: 'Read and write' },
             ]}
           />
-          <Button type="submit" leftSection={<IconKey size={18} />} loading={create.busy}>
+          <Button type="submit" leftSection={<IconKey aria-hidden size={18} />} loading={create.busy}>
             Create key
           </Button>
         </Group>
@@ -139,7 +139,9 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
                 <Button
                   size="xs"
                   variant={copied ? 'filled' : 'light'}
-                  leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+                  leftSection={
+                    copied ? <IconCheck aria-hidden size={16} /> : <IconCopy aria-hidden size={16} />
+                  }
                   onClick={copy}
                 >
                   {copied ? 'Copied' : 'Copy'}

@@ -95,7 +95,12 @@ export function LanSharingCard() {
             network, on public or guest Wi-Fi too, gets nothing without a code or a key.
           </Text>
           {state.problem && (
-            <Alert color="orange" variant="light" icon={<IconAlertTriangle />} title="Sharing is not running">
+            <Alert
+              color="orange"
+              variant="light"
+              icon={<IconAlertTriangle aria-hidden />}
+              title="Sharing is not running"
+            >
               {state.problem}
             </Alert>
           )}
@@ -118,7 +123,9 @@ export function LanSharingCard() {
                     <Button
                       size="xs"
                       variant={copied ? 'filled' : 'light'}
-                      leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+                      leftSection={
+                        copied ? <IconCheck aria-hidden size={16} /> : <IconCopy aria-hidden size={16} />
+                      }
                       onClick={copy}
                     >
                       {copied ? 'Copied' : 'Copy'}
@@ -141,7 +148,7 @@ export function LanSharingCard() {
                   <Button
                     size="compact-xs"
                     variant="subtle"
-                    leftSection={<IconRefresh size={14} />}
+                    leftSection={<IconRefresh aria-hidden size={14} />}
                     onClick={() => void newCode()}
                   >
                     Make a new code

@@ -22,7 +22,12 @@ export function PairingPreview({
 }) {
   return (
     <Stack gap="sm">
-      <Alert variant="light" color="blue" icon={<IconShieldLock />} title="Compare before you connect">
+      <Alert
+        variant="light"
+        color="blue"
+        icon={<IconShieldLock aria-hidden />}
+        title="Compare before you connect"
+      >
         Pairing code for {code.remote}. Read this fingerprint aloud with someone at the shelter desk (it is on
         its sharing card). Connect only if every group matches: this desk will accept no other certificate.
       </Alert>

@@ -13,7 +13,11 @@ export function PersonStatusSection({ person }: { person: MirrorPerson }) {
   const { record } = person;
   return (
     <Group justify="flex-end">
-      <Button variant="light" leftSection={<IconUserCog size={16} />} onClick={() => setOpen(true)}>
+      <Button
+        variant="light"
+        leftSection={<IconUserCog aria-hidden size={16} />}
+        onClick={() => setOpen(true)}
+      >
         Change status…
       </Button>
       {open && (

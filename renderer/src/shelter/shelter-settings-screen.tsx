@@ -48,25 +48,25 @@ function Settings({ demo }: { demo: boolean }) {
       {demo && <DemoCard />}
       <Tabs defaultValue="statuses" variant="outline" radius="md" keepMounted={false}>
         <Tabs.List>
-          <Tabs.Tab value="statuses" leftSection={<IconCategory size={16} />}>
+          <Tabs.Tab value="statuses" leftSection={<IconCategory aria-hidden size={16} />}>
             Statuses
           </Tabs.Tab>
-          <Tabs.Tab value="fields" leftSection={<IconForms size={16} />}>
+          <Tabs.Tab value="fields" leftSection={<IconForms aria-hidden size={16} />}>
             Form fields
           </Tabs.Tab>
-          <Tabs.Tab value="fees" leftSection={<IconReceipt2 size={16} />}>
+          <Tabs.Tab value="fees" leftSection={<IconReceipt2 aria-hidden size={16} />}>
             Fees
           </Tabs.Tab>
-          <Tabs.Tab value="contracts" leftSection={<IconFileText size={16} />}>
+          <Tabs.Tab value="contracts" leftSection={<IconFileText aria-hidden size={16} />}>
             Contracts
           </Tabs.Tab>
-          <Tabs.Tab value="vets" leftSection={<IconStethoscope size={16} />}>
+          <Tabs.Tab value="vets" leftSection={<IconStethoscope aria-hidden size={16} />}>
             Veterinarians
           </Tabs.Tab>
-          <Tabs.Tab value="templates" leftSection={<IconTemplate size={16} />}>
+          <Tabs.Tab value="templates" leftSection={<IconTemplate aria-hidden size={16} />}>
             Pet templates
           </Tabs.Tab>
-          <Tabs.Tab value="photos" leftSection={<IconPhoto size={16} />}>
+          <Tabs.Tab value="photos" leftSection={<IconPhoto aria-hidden size={16} />}>
             Photos
           </Tabs.Tab>
         </Tabs.List>
@@ -106,7 +106,7 @@ function DemoCard() {
     if (done) reloadDiscardingTyping();
   }
   return (
-    <Alert color="grape" variant="light" icon={<IconSparkles />} title="This is the demo shelter">
+    <Alert color="grape" variant="light" icon={<IconSparkles aria-hidden />} title="This is the demo shelter">
       <Group justify="space-between" align="flex-end">
         <Text size="sm" maw={640}>
           Its pets and people are made up. When you are ready to use Shelter Desk for real, remove them and

@@ -52,7 +52,7 @@ export function StatusesPanel({
             onChange={(event) => setIsPublic(event.currentTarget.checked)}
             mb={8}
           />
-          <Button type="submit" leftSection={<IconPlus size={18} />} loading={action.busy}>
+          <Button type="submit" leftSection={<IconPlus aria-hidden size={18} />} loading={action.busy}>
             Add status
           </Button>
         </Group>

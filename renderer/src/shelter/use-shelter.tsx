@@ -50,7 +50,7 @@ export function StandaloneOnly({
       <Alert
         color="blue"
         variant="light"
-        icon={<IconServer2 />}
+        icon={<IconServer2 aria-hidden />}
         title="These belong to your shelter’s server"
         role="note"
       >

@@ -42,7 +42,12 @@ export function WelcomeScreen() {
         </Text>
       </Stack>
       {setupDone && (
-        <Alert color="sage" variant="light" icon={<IconCircleCheck />} title="This desk is set up">
+        <Alert
+          color="sage"
+          variant="light"
+          icon={<IconCircleCheck aria-hidden />}
+          title="This desk is set up"
+        >
           It is {overview.data?.role === 'standalone' ? 'running its own shelter' : 'connected to a server'}.
           Change that under Settings.
         </Alert>
@@ -91,7 +96,7 @@ function ChoiceCard({
     <>
       <Group justify="space-between" wrap="nowrap" mb="sm">
         <ThemeIcon size={48} radius="md" variant="light">
-          <Icon size={28} stroke={1.6} />
+          <Icon aria-hidden size={28} stroke={1.6} />
         </ThemeIcon>
         <Badge variant="light" color="gray">
           {badge}

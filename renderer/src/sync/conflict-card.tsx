@@ -55,7 +55,7 @@ export function ConflictCard({
     <Alert
       color="orange"
       variant="light"
-      icon={<IconArrowBackUp />}
+      icon={<IconArrowBackUp aria-hidden />}
       title={`${first.recordName}: ${fields} also changed on the server`}
     >
       <Text size="sm">

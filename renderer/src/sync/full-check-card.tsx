@@ -61,7 +61,7 @@ export function FullCheckCard({ connected }: { connected: boolean }) {
     <Card withBorder radius="lg" p="lg">
       <Group gap="md" wrap="nowrap" align="flex-start">
         <ThemeIcon variant="light" size={48} radius="xl">
-          <IconListSearch size={26} />
+          <IconListSearch aria-hidden size={26} />
         </ThemeIcon>
         <Stack gap={6} style={{ flex: 1 }}>
           <Title order={3} size="h4">
@@ -104,7 +104,12 @@ export function FullCheckCard({ connected }: { connected: boolean }) {
           {error && <DeskErrorAlert error={error} title="The full check did not start" />}
           <Group gap="sm" mt={4}>
             {busy ? (
-              <Button variant="light" color="red" leftSection={<IconPlayerStop size={18} />} onClick={stop}>
+              <Button
+                variant="light"
+                color="red"
+                leftSection={<IconPlayerStop aria-hidden size={18} />}
+                onClick={stop}
+              >
                 Stop the full check
               </Button>
             ) : (

@@ -91,7 +91,7 @@ export function OutboxPanel() {
           <Button
             variant="light"
             size="xs"
-            leftSection={<IconRefresh size={14} />}
+            leftSection={<IconRefresh aria-hidden size={14} />}
             loading={busy === 'all'}
             onClick={() => void act('all', () => api.call('outbox.retry'))}
           >
@@ -100,7 +100,12 @@ export function OutboxPanel() {
         )}
       </Group>
       {counts?.pausedReason && (
-        <Alert color="yellow" variant="light" icon={<IconAlertTriangle />} title="Sending is paused">
+        <Alert
+          color="yellow"
+          variant="light"
+          icon={<IconAlertTriangle aria-hidden />}
+          title="Sending is paused"
+        >
           {counts.pausedReason} Enter a new API key under Settings, or press “Send all now” to try again.
         </Alert>
       )}
@@ -111,7 +116,7 @@ export function OutboxPanel() {
           tabIndex={-1}
           color="gray"
           variant="light"
-          icon={<IconArrowBackUp />}
+          icon={<IconArrowBackUp aria-hidden />}
           role="status"
           title="Change discarded"
         >
@@ -139,7 +144,7 @@ export function OutboxPanel() {
       {outbox.data && entries.length === 0 && (
         <Card withBorder radius="lg" p="lg">
           <Group gap="sm">
-            <IconCheck size={20} color="var(--mantine-color-teal-6)" />
+            <IconCheck aria-hidden size={20} color="var(--mantine-color-teal-6)" />
             <Text size="sm">Nothing waiting: no change made on this desk is left to send.</Text>
           </Group>
         </Card>
@@ -223,7 +228,13 @@ function OutboxEntryCard({
             <Badge
               color={state.color}
               variant="light"
-              leftSection={refused ? <IconAlertTriangle size={12} /> : <IconClockHour4 size={12} />}
+              leftSection={
+                refused ? (
+                  <IconAlertTriangle aria-hidden size={12} />
+                ) : (
+                  <IconClockHour4 aria-hidden size={12} />
+                )
+              }
             >
               {state.label}
             </Badge>
@@ -258,7 +269,11 @@ function OutboxEntryCard({
             aria-expanded={details}
             onClick={() => setDetails((open) => !open)}
             rightSection={
-              <IconChevronDown size={12} style={{ transform: details ? 'rotate(180deg)' : undefined }} />
+              <IconChevronDown
+                aria-hidden
+                size={12}
+                style={{ transform: details ? 'rotate(180deg)' : undefined }}
+              />
             }
           >
             Details

@@ -65,7 +65,7 @@ function SyncNowButton({ busy }: { busy: boolean }) {
   return (
     <Stack gap={4} align="flex-end">
       <Button
-        leftSection={<IconRefresh size={18} />}
+        leftSection={<IconRefresh aria-hidden size={18} />}
         loading={running || busy}
         onClick={() => {
           setRunning(true);
@@ -102,7 +102,7 @@ function SetupCards() {
         <Card withBorder radius="lg" p="lg">
           <Group gap="sm" mb="xs" wrap="nowrap">
             <ThemeIcon variant="light" size="lg" radius="md">
-              <IconBuildingCommunity size={20} />
+              <IconBuildingCommunity aria-hidden size={20} />
             </ThemeIcon>
             <Text fw={600}>Connected</Text>
           </Group>
@@ -115,7 +115,7 @@ function SetupCards() {
         <Card withBorder radius="lg" p="lg">
           <Group gap="sm" mb="xs" wrap="nowrap">
             <ThemeIcon variant="light" size="lg" radius="md">
-              <IconServer2 size={20} />
+              <IconServer2 aria-hidden size={20} />
             </ThemeIcon>
             <Text fw={600}>Standalone</Text>
           </Group>
@@ -149,7 +149,7 @@ function StatusCard({ status, standalone }: { status: DeskStatus; standalone: bo
     <Card withBorder radius="lg" p="lg">
       <Group gap="md" wrap="nowrap" align="flex-start">
         <ThemeIcon color={look.color} variant="light" size={48} radius="xl">
-          <Icon size={26} />
+          <Icon aria-hidden size={26} />
         </ThemeIcon>
         <Stack gap={4} style={{ flex: 1 }}>
           <Title order={3} size="h4">

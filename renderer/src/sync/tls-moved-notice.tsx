@@ -40,7 +40,7 @@ export function TlsMovedNotice() {
     <Alert
       color="teal"
       variant="light"
-      icon={<IconLock />}
+      icon={<IconLock aria-hidden />}
       title="The connection to the shelter is now encrypted"
       mb="lg"
       data-testid="tls-moved-notice"
