@@ -95,6 +95,8 @@ export const importReportSchema = z.object({
     /** Rows already on the desk that "update the pets already on the desk" would update (not counted in `matches`' cap). */
     updatable: z.number().int(),
     rejected: z.number().int(),
+    /** New pets whose row does not say whether they are shown publicly (no such column, or its cell blank). */
+    publicUnsaid: z.number().int(),
   }),
   columns: z.array(importColumnSchema),
   /** Fields no column filled, and the value every record got for them. */

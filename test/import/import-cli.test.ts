@@ -33,7 +33,7 @@ describe('npm run cli -- import: a 500-row export of another system with 7 bad r
     expect(run.code, run.stderr).toBe(1);
     const dry = report(run.stdout);
     expect(dry).toMatchObject({ dryRun: true, rows: 500, imported: 493, blocked: true });
-    expect(dry.totals).toEqual({ new: 493, existing: 0, updatable: 0, rejected: 7 });
+    expect(dry.totals).toEqual({ new: 493, existing: 0, updatable: 0, rejected: 7, publicUnsaid: 493 });
     const byColumn = Object.fromEntries(dry.rejected.map((problem) => [problem.column, problem]));
     expect(dry.rejected).toHaveLength(7);
     expect(byColumn.AnimalTypeName?.reason).toMatch(/"Parrot" is not a species/);

@@ -138,7 +138,13 @@ describe('export, then import of people: a round trip keeps every field', () => 
       for (const zone of ZONES) {
         const same = await importPeople(zone, deskA, kind, csv);
         expect(same).toMatchObject({ imported: 0, updated: 0, rejected: [], duplicates: [] });
-        expect(same.totals).toEqual({ new: 0, existing: original.length, updatable: 0, rejected: 0 });
+        expect(same.totals).toEqual({
+          new: 0,
+          existing: original.length,
+          updatable: 0,
+          rejected: 0,
+          publicUnsaid: 0,
+        });
         expect(new Set(same.matches.map((match) => `${match.by}:${match.outcome}`))).toEqual(
           new Set(['id:skipped']),
         );

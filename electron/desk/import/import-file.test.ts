@@ -96,6 +96,10 @@ describe('importFile', () => {
     // A column that says so decides for its rows; its empty cells get the choice.
     const byColumn = await run(csv(['Name,Species,Shown publicly', 'Max,dog,yes', 'Zed,cat,']));
     expect(byColumn.columns.at(-1)).toMatchObject({ target: 'show_public' });
+    // The choice is offered for those rows (the screen shows it when some new pet's row does not say).
+    expect(hidden.totals.publicUnsaid).toBe(1);
+    expect(byColumn.totals.publicUnsaid).toBe(1);
+    expect(byColumn.defaults).not.toHaveProperty('show_public');
     expect(entries().map((entry) => JSON.parse(entry.body))).toMatchObject([
       { name: 'Rex', show_public: false },
       { name: 'Ada', show_public: true },

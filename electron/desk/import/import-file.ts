@@ -216,6 +216,7 @@ async function pass(
   const seen = new Map<string, number>();
   let count = 0;
   let fresh = 0;
+  let publicUnsaid = 0;
   let existing = 0;
   let updatable = 0;
   let rejectedRows = 0;
@@ -271,6 +272,7 @@ async function pass(
       if (matches.length < MAX_MATCHES) matches.push(match);
     } else {
       fresh += 1;
+      if (built.defaulted.includes('show_public')) publicUnsaid += 1;
     }
     await onRow({
       line: row.line,
@@ -291,7 +293,7 @@ async function pass(
       rejected,
       duplicates,
       matches,
-      totals: { new: fresh, existing, updatable, rejected: rejectedRows },
+      totals: { new: fresh, existing, updatable, rejected: rejectedRows, publicUnsaid },
       columns: plan.columns,
       defaults: defaultedFields(plan),
     },

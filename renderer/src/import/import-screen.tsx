@@ -269,9 +269,13 @@ export function ImportScreen() {
                     onChange={(event) => setSkipBad(event.currentTarget.checked)}
                   />
                 )}
-                {kind === 'pets' && report.defaults.show_public !== undefined && (
+                {kind === 'pets' && report.totals.publicUnsaid > 0 && (
                   <Checkbox
-                    label="Show the new pets on the public list and your website"
+                    label={
+                      report.defaults.show_public !== undefined
+                        ? 'Show the new pets on the public list and your website'
+                        : `Show the ${report.totals.publicUnsaid === 1 ? 'new pet' : `${report.totals.publicUnsaid.toLocaleString()} new pets`} whose row leaves “${report.columns.find((column) => column.target === 'show_public')?.header ?? 'Shown publicly'}” blank on the public list and your website`
+                    }
                     description="Only those in a public status, such as Available. Left unticked, they are saved and sent to the shelter as usual, but kept off the public list until you tick “Show on the public list” in a pet’s Edit. Pets already on the desk keep their setting."
                     checked={showPublic}
                     onChange={(event) => setShowPublic(event.currentTarget.checked)}
