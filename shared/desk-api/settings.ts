@@ -4,6 +4,9 @@ import { noInput } from './app';
 import { defineMethod } from './define';
 
 export const COLOR_SCHEMES = ['auto', 'light', 'dark'] as const;
+/** How a typed date such as 03/04/2026 is read: as the computer's language writes dates, or as chosen. */
+export const DATE_ORDERS = ['auto', 'day-first', 'month-first'] as const;
+export type DateOrder = (typeof DATE_ORDERS)[number];
 
 /** An ISO 4217 code ("EUR"); lower case is accepted and stored in upper case. */
 const currencySchema = z
@@ -25,6 +28,8 @@ export const deskSettingsSchema = z.object({
   currency: currencySchema.default(DEFAULT_CURRENCY),
   /** This desk's name ("Front desk"): a shelter lists the key this desk pairs with under it (empty: the host name). */
   deskName: z.string().trim().max(60).default(''),
+  /** How typed dates are read (03/04: 3 April or 4 March); auto follows the computer's language. */
+  dateOrder: z.enum(DATE_ORDERS).default('auto'),
 });
 export type DeskSettings = z.infer<typeof deskSettingsSchema>;
 
@@ -35,6 +40,7 @@ export const deskSettingsPatchSchema = z
     shelterName: z.string().trim().max(80, { error: 'must be at most 80 characters' }),
     currency: currencySchema,
     deskName: z.string().trim().max(60, { error: 'must be at most 60 characters' }),
+    dateOrder: z.enum(DATE_ORDERS),
   })
   .partial()
   .refine((patch) => Object.keys(patch).length > 0, { error: 'must change at least one setting' });

@@ -167,3 +167,33 @@ test.describe('dates in a language that writes the day first', () => {
     await expect(vaccination).toHaveValue('14 May 2026');
   });
 });
+
+test.describe('typed dates on a computer whose language writes the month first', () => {
+  test.use({ locale: 'en-US' });
+
+  test('Settings → Typed dates reads 03/04/2026 day first for a shelter that writes dates so, and shows it so', async ({
+    page,
+    desk,
+  }) => {
+    await page.goto(`${desk.url}#/settings`);
+    const order = page.getByRole('combobox', { name: 'Typed dates' });
+    await expect(order).toHaveValue('As this computer writes dates (month first)');
+    await order.click();
+    await page.getByRole('option', { name: 'Day first: 31/12/2026' }).click();
+    await expect(order).toHaveValue('Day first: 31/12/2026');
+
+    await page.goto(`${desk.url}#/intake`);
+    const intakeDate = page
+      .getByRole('form', { name: 'New pet' })
+      .getByRole('textbox', { name: 'Intake date' });
+    await intakeDate.fill('03/04/2026');
+    await intakeDate.press('Tab');
+    await expect(intakeDate).toHaveValue('3 Apr 2026');
+
+    // Kept on the desk: a reload reads the same way.
+    await page.reload();
+    await intakeDate.fill('05/06/2026');
+    await intakeDate.press('Tab');
+    await expect(intakeDate).toHaveValue('5 Jun 2026');
+  });
+});

@@ -200,7 +200,13 @@ describe('browser host', () => {
     });
     expect(JSON.parse(await received)).toEqual({
       type: 'settings',
-      settings: { colorScheme: 'auto', shelterName: 'Whisker Haven', currency: 'USD', deskName: '' },
+      settings: {
+        colorScheme: 'auto',
+        shelterName: 'Whisker Haven',
+        currency: 'USD',
+        deskName: '',
+        dateOrder: 'auto',
+      },
     });
   });
 });

@@ -41,6 +41,7 @@ describe('desk core', () => {
       shelterName: '',
       currency: 'USD',
       deskName: '',
+      dateOrder: 'auto',
     });
     await core.registry.invoke('settings.update', {
       colorScheme: 'dark',
@@ -50,7 +51,13 @@ describe('desk core', () => {
     expect(seen).toEqual([
       {
         type: 'settings',
-        settings: { colorScheme: 'dark', shelterName: 'Happy Tails', currency: 'EUR', deskName: '' },
+        settings: {
+          colorScheme: 'dark',
+          shelterName: 'Happy Tails',
+          currency: 'EUR',
+          deskName: '',
+          dateOrder: 'auto',
+        },
       },
     ]);
     await core.close();
@@ -61,6 +68,7 @@ describe('desk core', () => {
       shelterName: 'Happy Tails',
       currency: 'EUR',
       deskName: '',
+      dateOrder: 'auto',
     });
     await again.close();
   });
@@ -96,6 +104,7 @@ describe('desk core', () => {
       shelterName: 'Paws',
       currency: 'USD',
       deskName: '',
+      dateOrder: 'auto',
     });
     await core.registry.invoke('settings.update', { colorScheme: 'light' });
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({
@@ -114,6 +123,7 @@ describe('desk core', () => {
       shelterName: '',
       currency: 'USD',
       deskName: '',
+      dateOrder: 'auto',
     });
     expect(fs.readdirSync(dataDir).some((name) => name.startsWith('settings.json.unreadable-'))).toBe(true);
     await core.close();

@@ -34,7 +34,7 @@ describe('handler registry', () => {
     let ran = false;
     registry.handle('settings.update', () => {
       ran = true;
-      return { colorScheme: 'dark', shelterName: '', currency: 'USD', deskName: '' };
+      return { colorScheme: 'dark', shelterName: '', currency: 'USD', deskName: '', dateOrder: 'auto' };
     });
     const result = await registry.call('settings.update', { colorScheme: 'purple', extra: 1 });
     expect(ran).toBe(false);
@@ -91,12 +91,14 @@ describe('handler registry', () => {
       shelterName: 'Paws',
       currency: 'EUR',
       deskName: '',
+      dateOrder: 'auto',
     }));
     await expect(registry.invoke('settings.get')).resolves.toEqual({
       colorScheme: 'light',
       shelterName: 'Paws',
       currency: 'EUR',
       deskName: '',
+      dateOrder: 'auto',
     });
     await expect(registry.invoke('status.get')).rejects.toBeInstanceOf(DeskCallError);
   });

@@ -1,7 +1,8 @@
 import { Route, Router, Switch } from 'wouter';
-import { SettingsProvider } from '../bridge/settings';
+import { SettingsProvider, useSettings } from '../bridge/settings';
 import { HomeRedirect } from '../dashboard/home-redirect';
 import { ConnectionProvider } from '../lib/connection';
+import { setTypedDateOrder } from '../lib/dates';
 import { FirstRunRedirect } from '../shelter/first-run-redirect';
 import { AppFrame } from './app-frame';
 import { useGuardedHashLocation } from './guarded-location';
@@ -17,6 +18,7 @@ const WelcomeScreen = lazyScreen(async () => (await import('../shelter/welcome-s
 export function App() {
   return (
     <SettingsProvider>
+      <TypedDateOrder />
       <Router hook={useGuardedHashLocation}>
         <ConnectionProvider>
           <AppFrame>
@@ -43,4 +45,10 @@ export function App() {
       </Router>
     </SettingsProvider>
   );
+}
+
+/** Reads typed dates in the order chosen in Settings; rendered before the screens, so they read it in the same pass. */
+function TypedDateOrder() {
+  setTypedDateOrder(useSettings().settings?.dateOrder ?? 'auto');
+  return null;
 }

@@ -8,6 +8,7 @@ import {
 } from '@mantine/dates';
 import { IconCalendar } from '@tabler/icons-react';
 import { type FocusEvent, type Ref, useEffect, useRef, useState } from 'react';
+import { useSettings } from '../bridge/settings';
 import {
   calendarDate,
   fieldDay,
@@ -74,6 +75,8 @@ export function CalendarDateInput({
   value: string | null | undefined;
   onChange(day: string): void;
 }) {
+  // Drawn again when Settings change how typed dates are read.
+  useSettings();
   const day = storedDay(value);
   // Left as text while it is edited, so clearing it to type again does not swap the input under the cursor.
   const [editingText, setEditingText] = useState(false);

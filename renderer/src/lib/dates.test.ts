@@ -7,6 +7,7 @@ import {
   localeDayFirst,
   localToday,
   readTypedDate,
+  setTypedDateOrder,
   storedDay,
   unreadableDateMessage,
 } from './dates';
@@ -133,5 +134,23 @@ describe('a date field as a form holds it', () => {
     expect(fieldDay('14 May 2026')).toBe('2026-05-14');
     expect(fieldDay('2026-03-012')).toBeNull();
     expect(fieldDay('31/02/2026')).toBeNull();
+  });
+});
+
+describe('the order of typed dates chosen in Settings', () => {
+  afterEach(() => setTypedDateOrder('auto'));
+
+  it('reads 03/04/2026 as chosen, whatever the computer’s language; auto follows the language again', () => {
+    const language = localeDayFirst();
+    setTypedDateOrder('day-first');
+    expect(localeDayFirst()).toBe(true);
+    expect(fieldDay('03/04/2026')).toBe('2026-04-03');
+    setTypedDateOrder('month-first');
+    expect(localeDayFirst()).toBe(false);
+    expect(fieldDay('03/04/2026')).toBe('2026-03-04');
+    // A day over 12 is plainly the day in either order.
+    expect(fieldDay('25/04/2026')).toBe('2026-04-25');
+    setTypedDateOrder('auto');
+    expect(localeDayFirst()).toBe(language);
   });
 });

@@ -5,6 +5,8 @@
  * desk's local time. Both print in one format: "14 May 2026" in the desk's language order.
  */
 
+import type { DateOrder } from '../../../shared/desk-api';
+
 const CALENDAR = /^(\d{4})-(\d{2})-(\d{2})/;
 
 /** One display format for every date the desk shows. */
@@ -71,10 +73,21 @@ const MONTHS = [
 
 /** The desk language's order, read once: a typed date is read on every keystroke. */
 let deskDayFirst: boolean | undefined;
+/** The order chosen in Settings, when one is (a shelter whose computer's language writes dates the other way). */
+let chosenDayFirst: boolean | undefined;
 
-/** Whether the desk's language writes the day before the month (`28/11/2026`), as its own date format shows. */
+/** Applies the desk setting `dateOrder`: typed dates are read in it from now on. */
+export function setTypedDateOrder(order: DateOrder): void {
+  chosenDayFirst = order === 'auto' ? undefined : order === 'day-first';
+}
+
+/**
+ * Whether a typed date gives the day before the month (`28/11/2026`): as chosen in Settings, else as the desk's
+ * language writes dates (or `locale`'s, when given).
+ */
 export function localeDayFirst(locale?: string): boolean {
   if (locale === undefined) {
+    if (chosenDayFirst !== undefined) return chosenDayFirst;
     deskDayFirst ??= localeDayFirst(Intl.DateTimeFormat().resolvedOptions().locale);
     return deskDayFirst;
   }

@@ -15,13 +15,14 @@ import {
 } from '@mantine/core';
 import { IconDeviceDesktop, IconMoon, IconSun } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useState } from 'react';
-import { COLOR_SCHEMES, type DeskError, type DeskSettings } from '../../../shared/desk-api';
+import { COLOR_SCHEMES, type DateOrder, type DeskError, type DeskSettings } from '../../../shared/desk-api';
 import { formatMoney } from '../../../shared/wording/money';
 import { useDeskQuery } from '../bridge/hooks';
 import { useSettings } from '../bridge/settings';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { SavedLine } from '../components/saved-line';
 import { ScreenHeader } from '../components/screen-header';
+import { localeDayFirst } from '../lib/dates';
 import { toDeskError } from '../lib/desk-error';
 import { ConnectionCard } from './connection-card';
 
@@ -120,6 +121,23 @@ function PreferencesCard({ settings }: { settings: DeskSettings }) {
           allowDeselect={false}
           nothingFoundMessage="No currency with that code or name"
           maxDropdownHeight={260}
+        />
+        <Select
+          label="Typed dates"
+          description="How a date typed with numbers only, such as 03/04/2026, is read on every form: 3 April or 4 March. The field shows the day it read."
+          data={[
+            {
+              value: 'auto',
+              label: `As this computer writes dates (${localeDayFirst(Intl.DateTimeFormat().resolvedOptions().locale) ? 'day first' : 'month first'})`,
+            },
+            { value: 'day-first', label: 'Day first: 31/12/2026' },
+            { value: 'month-first', label: 'Month first: 12/31/2026' },
+          ]}
+          value={settings.dateOrder}
+          onChange={(value) =>
+            value && value !== settings.dateOrder && void save({ dateOrder: value as DateOrder })
+          }
+          allowDeselect={false}
         />
         <NameSetting
           label="Shelter name"
