@@ -88,6 +88,9 @@ test('the desk finds what people type: shelter ids, phone forms, typos, best mat
   const scrolled = await page.evaluate<number>('window.scrollY');
   await nav.getByRole('link', { name: 'People' }).click();
   const people = page.getByRole('table', { name: 'Adopters' });
+  // The Pets screen's own Search box is gone first: typing must not land in it while People draws.
+  await expect(people).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Pets' })).toHaveCount(0);
   const personSearch = page.getByRole('textbox', { name: 'Search' });
   for (const typed of ['+1 555 0999', '555-0999', '5550999']) {
     await personSearch.fill(typed);
