@@ -91,7 +91,9 @@ describe('a paired shelter that comes back at another address (new IP, new port)
     });
     const run = await laptop.registry.invoke('sync.now');
     expect(run?.complete).toBe(true);
-    expect((await laptop.registry.invoke('status.get')).pending).toBe(0);
+    await expect
+      .poll(async () => (await laptop.registry.invoke('status.get')).pending, { timeout: 10_000 })
+      .toBe(0);
     expect(await namedOnShelter(office.desk, 'Made while the shelter was away')).toBe(1);
     // The mirror was kept, not emptied and filled again: the shelter's pet is still the row it was.
     expect((await laptop.registry.invoke('mirror.pets.list', { search: 'Biscuit' })).items).toHaveLength(1);
@@ -112,12 +114,60 @@ describe('a paired shelter that comes back at another address (new IP, new port)
       formerAddresses: [office.code.remote, moved.remote].map(normalizeBaseUrl),
     });
     expect((await laptop.registry.invoke('sync.now'))?.complete).toBe(true);
-    expect((await laptop.registry.invoke('status.get')).pending).toBe(0);
+    await expect
+      .poll(async () => (await laptop.registry.invoke('status.get')).pending, { timeout: 10_000 })
+      .toBe(0);
     expect(await namedOnShelter(office.desk, 'Made during the second move')).toBe(1);
     expect(await namedOnShelter(office.desk, 'Made while the shelter was away')).toBe(1);
   }, 120_000);
 
-  it('is another connection when another shelter answers there (another certificate), and asks nothing of an unreachable address', async () => {
+  it('follows it back to its first address (the PC got its old IP again), and waits for an address that does not answer yet', async () => {
+    const office = await shelter();
+    const first = office.code.remote;
+    const laptop = await openDesk(path.join(tempDir(), 'laptop'));
+    const dataDir = laptop.context.dataDir;
+    await laptop.registry.invoke('sync.connection.pair', { code: office.code.text });
+    const folder = activeMirrorFolder(dataDir);
+    await office.stop();
+    const moved = await office.start();
+    await laptop.registry.invoke('sync.connection.set', { mode: 'remote', remote: moved.remote });
+
+    // Back at the first port.
+    await office.stop();
+    await laptop.registry.invoke('outbox.createPet', { fields: pet('Made before the move back') });
+    // Typed while the shelter is still starting: nothing is chosen blind, and the connection stays as it was.
+    const refused = await laptop.registry
+      .invoke('sync.connection.set', { mode: 'remote', remote: first })
+      .catch((error: Error) => error.message);
+    expect(refused).toMatch(/Nothing answers at .* yet/);
+    expect(readConnectionSettings(dataDir)).toMatchObject({ remote: normalizeBaseUrl(moved.remote) });
+    process.env.SHELTER_DESK_LAN_PORT = new URL(first).port;
+    try {
+      await office.start();
+    } finally {
+      process.env.SHELTER_DESK_LAN_PORT = '0';
+    }
+    expect(await laptop.registry.invoke('sync.connection.plan', { remote: first })).toEqual({
+      sameConnection: true,
+      movedFrom: normalizeBaseUrl(moved.remote),
+    });
+    await laptop.registry.invoke('sync.connection.set', { mode: 'remote', remote: first });
+    expect(activeMirrorFolder(dataDir)).toBe(folder);
+    const settings = readConnectionSettings(dataDir);
+    expect(settings).toMatchObject({
+      remote: normalizeBaseUrl(first),
+      pin: office.code.fingerprint,
+      formerAddresses: [normalizeBaseUrl(moved.remote)],
+    });
+    expect(settings).not.toHaveProperty('upgradedFrom');
+    expect((await laptop.registry.invoke('sync.now'))?.complete).toBe(true);
+    await expect
+      .poll(async () => (await laptop.registry.invoke('status.get')).pending, { timeout: 10_000 })
+      .toBe(0);
+    expect(await namedOnShelter(office.desk, 'Made before the move back')).toBe(1);
+  }, 120_000);
+
+  it('is another connection when another shelter answers there (another certificate), which gets no key of this one; an unreachable address is not guessed at', async () => {
     const office = await shelter();
     const other = await shelter();
     const laptop = await openDesk(path.join(tempDir(), 'laptop'));
@@ -132,11 +182,21 @@ describe('a paired shelter that comes back at another address (new IP, new port)
         pin: other.code.fingerprint,
       }),
     ).toEqual({ sameConnection: false, movedFrom: null });
-    await other.stop();
-    expect(await laptop.registry.invoke('sync.connection.plan', { remote: other.code.remote })).toEqual({
-      sameConnection: false,
-      movedFrom: null,
+    // The key the office gave this laptop does not go to another shelter typed without a key of its own.
+    const keyless = await laptop.registry
+      .invoke('sync.connection.set', { mode: 'remote', remote: other.code.remote })
+      .catch((error: Error) => error.message);
+    expect(keyless).toMatch(
+      /key belongs to the shelter it is paired with.*pairing code or enter its API key/,
+    );
+    expect(readConnectionSettings(laptop.context.dataDir)).toMatchObject({
+      remote: normalizeBaseUrl(office.code.remote),
     });
+    await other.stop();
+    const unanswered = await laptop.registry
+      .invoke('sync.connection.plan', { remote: other.code.remote })
+      .catch((error: Error) => error.message);
+    expect(unanswered).toMatch(/Nothing answers at/);
     expect(await laptop.registry.invoke('sync.connection.plan', { remote: office.code.remote })).toEqual({
       sameConnection: true,
       movedFrom: null,

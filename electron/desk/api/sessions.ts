@@ -276,15 +276,20 @@ export class DeskSessions {
   private async switchTo(input: ConnectionInput): Promise<DeskSession> {
     const { connections, context } = this;
     const old = await this.active;
-    const target =
+    // One plan for the whole change: the shelter a pinned desk looks for at a new address is asked once.
+    const plan =
       input.mode === 'remote'
-        ? (await connections.planRemote(input.remote, input.apiKey, input.pin)).id
-        : input.mode === 'standalone'
-          ? STANDALONE_ID
-          : UNCONFIGURED_ID;
+        ? await connections.planRemote(input.remote, input.apiKey, input.pin)
+        : undefined;
+    const target = plan ? plan.id : input.mode === 'standalone' ? STANDALONE_ID : UNCONFIGURED_ID;
     const apply = async () => {
       if (input.mode === 'remote')
-        await connections.setRemote(input.remote, input.apiKey, { pin: input.pin, paired: input.paired });
+        await connections.setRemote(
+          input.remote,
+          input.apiKey,
+          { pin: input.pin, paired: input.paired },
+          plan,
+        );
       else if (input.mode === 'standalone') await connections.setStandalone();
       else await connections.clear();
     };

@@ -76,7 +76,7 @@ export function httpsAddressOf(remote: string): string {
 export function probeTls(remote: string, timeoutMs = 3_000): Promise<TlsProbe> {
   const url = new URL(remote);
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const port = Number(url.port) || 80;
+  const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
   return new Promise<TlsProbe>((resolve) => {
     let settled = false;
     const socket = tls.connect({

@@ -133,7 +133,7 @@ export function findPersonDuplicates(
       `SELECT id, name, type FROM person WHERE phone IS NOT NULL AND presence != 'removed'
          AND (${stored} = ?
            OR (length(${national}) >= ${MIN_PHONE_DIGITS} AND ? LIKE '%' || ${national})
-           OR ${stored} LIKE '%' || ?) LIMIT 20`,
+           OR ${stored} LIKE '%' || ?) LIMIT 200`,
     ).all(digits, digits, digits.replace(/^0+/, '')) as { id: string; name: string; type: string }[];
     const typed = nameKey(person.name);
     for (const row of rows) {

@@ -149,15 +149,21 @@ function folderNotes(dataDir: string): Array<{ name: string; note: Partial<Folde
  * shelter's certificate stays with its data folder when its office PC gets a new address or its port moves.
  */
 export function findPinnedConnection(dataDir: string, pin: string): PinnedConnection | undefined {
+  let found: (PinnedConnection & { lastUsedAt: string }) | undefined;
   for (const { name, note } of folderNotes(dataDir)) {
     const { remote, upgradedFrom, pin: pinned, formerAddresses } = note;
     if (typeof remote !== 'string' || pinned !== pin) continue;
     const folderAddress = typeof upgradedFrom === 'string' ? upgradedFrom : remote;
     if (remoteConnectionId(folderAddress) !== name) continue;
     const former = Array.isArray(formerAddresses) ? formerAddresses.filter((a) => typeof a === 'string') : [];
-    return { id: name, remote, folderAddress, pin, formerAddresses: former };
+    // Two folders that pinned the same certificate (an older desk's): the one used last.
+    const lastUsedAt = String((note as { lastUsedAt?: unknown }).lastUsedAt ?? '');
+    if (found && found.lastUsedAt >= lastUsedAt) continue;
+    found = { id: name, remote, folderAddress, pin, formerAddresses: former, lastUsedAt };
   }
-  return undefined;
+  if (!found) return undefined;
+  const { lastUsedAt: _used, ...connection } = found;
+  return connection;
 }
 
 /** Whether any connection's folder note pinned a certificate. */

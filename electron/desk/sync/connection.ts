@@ -219,10 +219,21 @@ export class ConnectionManager {
    */
   async planRemote(remote: string, apiKey?: string, pin?: string): Promise<RemotePlan> {
     const located = await this.locateRemote(remote, pin);
+    const current = this.read();
+    // The key a shelter gave this desk when it paired is for that shelter alone: another server gets its own.
+    const pairedElsewhere =
+      current?.mode === 'remote' &&
+      (current.pin !== undefined || current.paired) &&
+      located.id !== this.activeId();
     const key =
       apiKey?.trim() ||
       (await this.secrets.get(connectionKeySecret(located.id))) ||
-      (await this.secrets.get(REMOTE_KEY_SECRET));
+      (pairedElsewhere ? undefined : await this.secrets.get(REMOTE_KEY_SECRET));
+    if (!key && pairedElsewhere) {
+      throw new Error(
+        `This desk's key belongs to the shelter it is paired with, and ${located.remote} did not show that shelter's certificate. To connect there, paste its pairing code or enter its API key.`,
+      );
+    }
     if (!key) throw new Error('An API key is needed: copy it from the account settings of the server.');
     return { ...located, apiKey: key };
   }
@@ -239,7 +250,8 @@ export class ConnectionManager {
     const upgraded =
       current?.mode === 'remote' &&
       current.upgradedFrom &&
-      (current.remote === normalized || current.upgradedFrom === normalized)
+      (current.remote === normalized ||
+        (current.upgradedFrom === normalized && normalized.startsWith('http://')))
         ? {
             remote: current.remote,
             upgradedFrom: current.upgradedFrom,
@@ -282,6 +294,12 @@ export class ConnectionManager {
         hasPinnedConnection(this.dataDir);
       if (!pinnedElsewhere || !address.startsWith('https://')) return undefined;
       const probe = await probeTls(address);
+      // Unanswered, it could be the paired shelter still starting: no folder is chosen for it blind.
+      if (probe.kind === 'unreachable') {
+        throw new Error(
+          `Nothing answers at ${address} yet, so the desk cannot tell whether it is the shelter it is paired with. Check that the shelter desk is running and sharing on the network, then save again.`,
+        );
+      }
       if (probe.kind !== 'tls') return undefined;
       seen = probe.fingerprint;
     }
@@ -301,14 +319,20 @@ export class ConnectionManager {
    * Points the desk at a remote server. The key may be omitted to keep the one already stored.
    * @throws Error naming the problem (bad address, no key).
    */
-  async setRemote(remote: string, apiKey?: string, trust: RemoteTrust = {}): Promise<void> {
-    const plan = await this.planRemote(remote, apiKey, trust.pin);
+  async setRemote(
+    remote: string,
+    apiKey?: string,
+    trust: RemoteTrust = {},
+    /** The plan already made for this change (`planRemote`): the shelter is looked for once, not again. */
+    planned?: RemotePlan,
+  ): Promise<void> {
+    const plan = planned ?? (await this.planRemote(remote, apiKey, trust.pin));
     // A key typed again for the same paired shelter keeps its pin; a new pairing brings its own.
     const current = this.read();
     const same = current?.mode === 'remote' && current.remote === plan.remote;
     const kept =
       same && trust.pin === undefined
-        ? { pin: current.pin, paired: current.paired && apiKey === undefined }
+        ? { pin: current.pin ?? plan.moved?.pin, paired: current.paired && apiKey === undefined }
         : plan.moved && trust.pin === undefined
           ? { pin: plan.moved.pin, paired: apiKey === undefined }
           : trust;

@@ -24,33 +24,40 @@ export function useKeptDraft<T>(name: DraftName, read: (kept: unknown) => T | un
   const writes = useRef<Promise<unknown>>(Promise.resolve());
   const [restored, setRestored] = useState<RestoredDraft<T>>();
 
-  const flush = useCallback(() => {
-    clearTimeout(timer.current);
-    timer.current = undefined;
-    const value = latest.current;
-    if (value === undefined) return;
-    latest.current = undefined;
-    const write = () =>
-      value === null ? api.call('drafts.clear', { name }) : api.call('drafts.put', { name, value });
-    // A draft that could not be kept leaves the form as it is: the leave question still guards it.
-    writes.current = writes.current.then(write).catch(() => undefined);
-  }, [api, name]);
+  const flush = useCallback(
+    (leaving = false) => {
+      clearTimeout(timer.current);
+      timer.current = undefined;
+      const value = latest.current;
+      if (value === undefined) return;
+      latest.current = undefined;
+      const write = () =>
+        value === null ? api.call('drafts.clear', { name }) : api.call('drafts.put', { name, value });
+      // As the page goes, the last typing leaves at once (a write still under way cannot be waited for); it is the
+      // newest, so arriving after that one is right.
+      const written = leaving ? write() : writes.current.then(write);
+      // A draft that could not be kept leaves the form as it is: the leave question still guards it.
+      writes.current = written.catch(() => undefined);
+    },
+    [api, name],
+  );
 
   const keep = useCallback(
     (value: T | null) => {
       latest.current = value;
       clearTimeout(timer.current);
       if (value === null) flush();
-      else timer.current = setTimeout(flush, KEEP_AFTER_MS);
+      else timer.current = setTimeout(() => flush(), KEEP_AFTER_MS);
     },
     [flush],
   );
 
   // Typing of the last moment goes before the page does (a reload, the window closed).
   useEffect(() => {
-    window.addEventListener('pagehide', flush);
+    const leaving = () => flush(true);
+    window.addEventListener('pagehide', leaving);
     return () => {
-      window.removeEventListener('pagehide', flush);
+      window.removeEventListener('pagehide', leaving);
       flush();
     };
   }, [flush]);

@@ -11,7 +11,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { MAX_APPLICATION_PETS, PERSON_CREATE_STATUSES } from '../../../shared/contract';
 import { useDesk } from '../bridge/hooks';
 import { ChoiceSelect } from '../components/choice-select';
@@ -95,11 +95,21 @@ export function PersonForm({
   const [draft, setDraft] = useState<PersonDraft>(resumed ?? opened);
   useTypedSince(draft, onTypedChange, opened);
   // Kept on the desk while the form is open (a reload or a crash loses nothing); forgotten when it closes, saved or not.
+  // A form that never held typing leaves alone what another one kept (a sign-up People still offers to continue).
   const { keep } = useKeptDraft('sign-up', readKeptPersonDraft);
+  const kept = useRef(false);
   useEffect(() => {
-    keep(JSON.stringify(draft) === JSON.stringify(opened) ? null : draft);
+    const untouched = JSON.stringify(draft) === JSON.stringify(opened);
+    if (untouched && !kept.current) return;
+    kept.current = !untouched;
+    keep(untouched ? null : draft);
   }, [keep, draft, opened]);
-  useEffect(() => () => keep(null), [keep]);
+  useEffect(
+    () => () => {
+      if (kept.current) keep(null);
+    },
+    [keep],
+  );
   const { errors, refusals, error, warnings, saving, showInvalid, clearFields, submit, dismissWarnings } =
     useOutboxWrite();
   const [termsOpen, setTermsOpen] = useState(false);

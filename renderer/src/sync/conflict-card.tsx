@@ -25,7 +25,7 @@ function shown(field: string, value: unknown): string {
   return formatValue(value);
 }
 
-/** The notices of one record together, in the order they were made. */
+/** The notices of one record together (one per field), in the order the desk lists them. */
 export function conflictsByRecord(conflicts: readonly OutboxConflict[]): OutboxConflict[][] {
   const records = new Map<string, OutboxConflict[]>();
   for (const conflict of conflicts) {
