@@ -163,8 +163,11 @@ export const outboxMethods = {
   }),
   'outbox.resolveConflict': defineMethod({
     summary:
-      'Keep the worker value (dismiss the notice) or use the server value (queues a PATCH restoring it).',
-    input: z.strictObject({ id: z.number().int(), choice: z.enum(['mine', 'server']) }),
+      'Settles the notices of one record together: keep the worker values (dismiss them) or use the server values (one PATCH restoring them all, or none).',
+    input: z.strictObject({
+      ids: z.array(z.number().int()).min(1).max(100),
+      choice: z.enum(['mine', 'server']),
+    }),
     output: outboxCountsSchema,
   }),
 };

@@ -197,9 +197,24 @@ describe('DeskApi: outbox', () => {
     await until(() => core.status.get().toCheck === 1, 'the change to be counted to check');
     const notices = await core.registry.invoke('outbox.conflicts');
     expect(notices.map((notice) => notice.field).sort()).toEqual(['status', 'status_change_notes']);
-    for (const notice of notices)
-      await core.registry.invoke('outbox.resolveConflict', { id: notice.id, choice: 'mine' });
+    await core.registry.invoke('outbox.resolveConflict', {
+      ids: notices.map((notice) => notice.id),
+      choice: 'server',
+    });
     expect(core.status.get().toCheck).toBe(0);
+    // Both fields back to the server's values in one change, sent as one PATCH.
+    const { entries } = await core.registry.invoke('outbox.list', {});
+    const restore = entries.filter((entry) => entry.entityId === id && entry.state === 'pending');
+    expect(restore.length).toBeLessThanOrEqual(1);
+    const onServer = async () =>
+      (await (
+        await fetch(`${server.origin}/api/pets/${id}`, { headers: { 'x-api-key': WRITE_KEY } })
+      ).json()) as {
+        status: string;
+        status_change_notes: string;
+      };
+    await until(async () => (await onServer()).status === 'pending', 'the server values back');
+    expect((await onServer()).status_change_notes).toBe('Meeting the Tan family Sunday');
   });
 
   it('a key the shelter revokes shows in the status as soon as a change is refused, not at the next poll', async () => {

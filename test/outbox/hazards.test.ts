@@ -195,7 +195,7 @@ describe('pull and pending edits', () => {
       localValue: 'desk value',
     });
     expect(desk.outbox.conflicts()).toHaveLength(1);
-    desk.outbox.resolveConflict(notice?.id ?? 0, 'server');
+    desk.outbox.resolveConflicts([notice?.id ?? 0], 'server');
     expect(desk.outbox.conflicts()).toHaveLength(0);
     expect(getPet(desk.mirror.db, id)?.record.description).toBe('server value');
     await desk.outbox.replay(desk.client);

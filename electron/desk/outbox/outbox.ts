@@ -211,22 +211,32 @@ export class Outbox {
   }
 
   /**
-   * Settles a conflict notice: `mine` keeps the worker's value (already sent) and drops the notice; `server` queues
-   * a PATCH that puts the server's value back, in one step.
+   * Settles the conflict notices of one record together: `mine` keeps the worker's values (already sent) and drops
+   * the notices; `server` queues one PATCH that puts the server's values back, in the same transaction.
    */
-  resolveConflict(id: number, choice: 'mine' | 'server'): OutboxCounts {
-    const conflict = this.conflicts().find((item) => item.id === id);
-    if (!conflict) throw new LocalWriteError('not_found', `There is no conflict notice ${id}.`);
-    if (choice === 'server') {
-      updatePet(
-        this.writeContext,
-        conflict.entityId,
-        { [conflict.field]: conflict.serverValue },
-        { force: true },
-      );
+  resolveConflicts(ids: readonly number[], choice: 'mine' | 'server'): OutboxCounts {
+    const notices = this.conflicts();
+    const chosen = ids.map((id) => {
+      const notice = notices.find((item) => item.id === id);
+      if (!notice) throw new LocalWriteError('not_found', `There is no conflict notice ${id}.`);
+      return notice;
+    });
+    const [first] = chosen;
+    if (!first) return this.counts();
+    if (
+      chosen.some((notice) => notice.entityType !== first.entityType || notice.entityId !== first.entityId)
+    ) {
+      throw new LocalWriteError('invalid_input', 'Conflict notices are settled one record at a time.');
     }
-    this.db.transaction(() => deleteConflict(this.db, id))();
-    this.changed([{ entityType: conflict.entityType, id: conflict.entityId }]);
+    // One change for the whole record: every field restored, or none.
+    this.db.transaction(() => {
+      if (choice === 'server') {
+        const fields = Object.fromEntries(chosen.map((notice) => [notice.field, notice.serverValue]));
+        updatePet(this.writeContext, first.entityId, fields, { force: true });
+      }
+      for (const notice of chosen) deleteConflict(this.db, notice.id);
+    })();
+    this.changed([{ entityType: first.entityType, id: first.entityId }]);
     if (choice === 'server') this.kick();
     return this.counts();
   }

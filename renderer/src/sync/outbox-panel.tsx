@@ -133,10 +133,9 @@ export function OutboxPanel() {
             conflicts={record}
             busy={busy === key}
             onChoose={(choice) =>
-              void act(key, async () => {
-                for (const conflict of record)
-                  await api.call('outbox.resolveConflict', { id: conflict.id, choice });
-              })
+              void act(key, () =>
+                api.call('outbox.resolveConflict', { ids: record.map((conflict) => conflict.id), choice }),
+              )
             }
           />
         );

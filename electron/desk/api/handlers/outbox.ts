@@ -105,7 +105,7 @@ export function registerOutboxHandlers(
   registry.handle('outbox.discard', ({ id }) => outbox.discard(id));
   registry.handle('outbox.edit', ({ id, body }) => outbox.edit(id, body));
   registry.handle('outbox.conflicts', () => outbox.conflicts());
-  registry.handle('outbox.resolveConflict', ({ id, choice }) => outbox.resolveConflict(id, choice));
+  registry.handle('outbox.resolveConflict', ({ ids, choice }) => outbox.resolveConflicts(ids, choice));
 
   return {
     outbox,
