@@ -66,7 +66,7 @@ export const deskStatusSchema = z.object({
    * Records whose change made here met another change of the same fields on the server meanwhile: this desk's value
    * was sent (the latest write wins), and a person should check which one stays (Sync lists them).
    */
-  toCheck: z.number().int().min(0),
+  toCheck: z.number().int().min(0).default(0),
 });
 export type DeskStatus = z.infer<typeof deskStatusSchema>;
 
