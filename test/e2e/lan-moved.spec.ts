@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, type RunningDesk, startDesk, test } from './desk-fixture';
+import { catFields } from './helpers';
 import { call, freePort, printedCode } from './lan-helpers';
 import { shootBoth } from './shelter-helpers';
 
@@ -30,15 +31,7 @@ test('a shelter back at another port: the new address typed in Settings is the s
     // The shelter's PC restarts and its sharing comes back on another port; meanwhile the laptop takes an intake.
     await shelter.stop();
     await call(page, 'outbox.createPet', {
-      fields: {
-        name: 'Pebble',
-        species: 'cat',
-        age_category: 'young',
-        sex: 'female',
-        size: 'small',
-        status: 'available',
-        health: 'good',
-      },
+      fields: catFields('Pebble'),
     });
     const newPort = String(await freePort());
     shelter = await startDesk(dataShelter, ['--standalone', '--share-lan'], {

@@ -5,19 +5,10 @@ import { normalizeBaseUrl } from '../../electron/desk/client';
 import { activeMirrorFolder, readConnectionSettings } from '../../electron/desk/sync';
 import { FOLDER_FILE } from '../../electron/desk/sync/connection-folders';
 import { type ConnectionCode, parseConnectionCode } from '../../shared/desk-api';
+import { petFields } from '../outbox/helpers';
 import { openDesk, shareLanOnLoopback, tempDir } from './helpers';
 
 shareLanOnLoopback();
-
-const pet = (name: string) => ({
-  name,
-  species: 'cat',
-  age_category: 'adult',
-  sex: 'female',
-  size: 'small',
-  status: 'available',
-  health: 'good',
-});
 
 type PairingCode = Extract<ConnectionCode, { kind: 'pairing' }> & { text: string };
 
@@ -63,14 +54,16 @@ describe('a paired shelter that comes back at another address (new IP, new port)
     const laptop = await openDesk(path.join(tempDir(), 'laptop'));
     const dataDir = laptop.context.dataDir;
     await laptop.registry.invoke('sync.connection.pair', { code: office.code.text });
-    await office.desk.registry.invoke('outbox.createPet', { fields: pet('Biscuit') });
+    await office.desk.registry.invoke('outbox.createPet', { fields: petFields({ name: 'Biscuit' }) });
     await office.desk.registry.invoke('sync.now');
     expect((await laptop.registry.invoke('sync.now'))?.complete).toBe(true);
     const folder = activeMirrorFolder(dataDir);
 
     // The shelter goes away; the laptop keeps working; the shelter comes back at another port.
     await office.stop();
-    await laptop.registry.invoke('outbox.createPet', { fields: pet('Made while the shelter was away') });
+    await laptop.registry.invoke('outbox.createPet', {
+      fields: petFields({ name: 'Made while the shelter was away' }),
+    });
     const moved = await office.start();
     expect(moved.remote).not.toBe(office.code.remote);
     expect(moved.fingerprint).toBe(office.code.fingerprint);
@@ -102,7 +95,9 @@ describe('a paired shelter that comes back at another address (new IP, new port)
 
     // Moved again, and this time the volunteer pastes a fresh pairing code: the same connection still.
     await office.stop();
-    await laptop.registry.invoke('outbox.createPet', { fields: pet('Made during the second move') });
+    await laptop.registry.invoke('outbox.createPet', {
+      fields: petFields({ name: 'Made during the second move' }),
+    });
     const fresh = await office.start();
     expect(
       await laptop.registry.invoke('sync.connection.plan', { remote: fresh.remote, pin: fresh.fingerprint }),
@@ -134,7 +129,9 @@ describe('a paired shelter that comes back at another address (new IP, new port)
 
     // Back at the first port.
     await office.stop();
-    await laptop.registry.invoke('outbox.createPet', { fields: pet('Made before the move back') });
+    await laptop.registry.invoke('outbox.createPet', {
+      fields: petFields({ name: 'Made before the move back' }),
+    });
     // Typed while the shelter is still starting: nothing is chosen blind, and the connection stays as it was.
     const refused = await laptop.registry
       .invoke('sync.connection.set', { mode: 'remote', remote: first })

@@ -26,6 +26,16 @@ async function keyMaySave(client: ApiClient): Promise<boolean | undefined> {
   }
 }
 
+/** What the connection refused (a bad address, no key, a shelter not answering) as the bridge's invalid input. */
+async function refusedAsInput<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof DeskCallError) throw error;
+    throw new DeskCallError({ code: 'invalid_input', message: (error as Error).message });
+  }
+}
+
 /**
  * `sync.connection.*`: the connection settings (the key stays in the secret store). Setting another connection
  * switches the desk's session: the old connection's mirror and waiting changes stay in its folder for when the desk
@@ -52,12 +62,7 @@ export function registerConnectionHandlers(
     return null;
   });
   registry.handle('sync.connection.test', async ({ remote, apiKey }) => {
-    let plan: Awaited<ReturnType<ConnectionManager['planRemote']>>;
-    try {
-      plan = await connections.planRemote(remote, apiKey);
-    } catch (error) {
-      throw new DeskCallError({ code: 'invalid_input', message: (error as Error).message });
-    }
+    const plan = await refusedAsInput(connections.planRemote(remote, apiKey));
     // One short try: a person is waiting for the answer, and nothing here is kept.
     const current = connections.read();
     const pin = current?.mode === 'remote' && current.remote === plan.remote ? current.pin : plan.moved?.pin;
@@ -80,12 +85,7 @@ export function registerConnectionHandlers(
     }
   });
   registry.handle('sync.connection.plan', async ({ remote, pin }) => {
-    let plan: Awaited<ReturnType<ConnectionManager['locateRemote']>>;
-    try {
-      plan = await connections.locateRemote(remote, pin);
-    } catch (error) {
-      throw new DeskCallError({ code: 'invalid_input', message: (error as Error).message });
-    }
+    const plan = await refusedAsInput(connections.locateRemote(remote, pin));
     const current = connections.read();
     const sameConnection = current?.mode === 'remote' && plan.id === connections.activeId();
     const movedFrom = sameConnection && current.remote !== plan.remote ? current.remote : null;
@@ -130,12 +130,7 @@ export function registerConnectionHandlers(
     return summary();
   });
   registry.handle('sync.connection.set', async (input) => {
-    try {
-      await sessions.setConnection(input);
-    } catch (error) {
-      if (error instanceof DeskCallError) throw error;
-      throw new DeskCallError({ code: 'invalid_input', message: (error as Error).message });
-    }
+    await refusedAsInput(sessions.setConnection(input));
     return summary();
   });
 }
