@@ -71,29 +71,73 @@ export const SAME_AS_SERVER = '';
 /** SQL expression of the effective record's JSON text of a `pet` or `person` row. */
 export const EFFECTIVE_JSON_SQL = "COALESCE(NULLIF(effective_json, ''), server_json)";
 
-const PET_UPSERT = `INSERT INTO pet (id, server_json, server_updated_ms, effective_json, presence, has_pending, name,
-  species, status, sex, size, age_category, breed_text, description, microchip_id, custom_id, show_public,
-  intake_date, created_ms, updated_ms, adopted_on, adopted_by)
-VALUES (@id, @server_json, @server_updated_ms, @effective_json, @presence, @has_pending, @name, @species,
-  @status, @sex, @size, @age_category, @breed_text, @description, @microchip_id, @custom_id, @show_public,
-  @intake_date, @created_ms, @updated_ms, @adopted_on, @adopted_by)
-ON CONFLICT (id) DO UPDATE SET server_json = excluded.server_json, server_updated_ms = excluded.server_updated_ms,
-  effective_json = excluded.effective_json, presence = excluded.presence, has_pending = excluded.has_pending,
-  name = excluded.name, species = excluded.species, status = excluded.status, sex = excluded.sex,
-  size = excluded.size, age_category = excluded.age_category, breed_text = excluded.breed_text,
-  description = excluded.description, microchip_id = excluded.microchip_id, custom_id = excluded.custom_id,
-  show_public = excluded.show_public, intake_date = excluded.intake_date, created_ms = excluded.created_ms,
-  updated_ms = excluded.updated_ms, adopted_on = excluded.adopted_on, adopted_by = excluded.adopted_by`;
+const PET_COLUMNS = [
+  'id',
+  'server_json',
+  'server_updated_ms',
+  'effective_json',
+  'presence',
+  'has_pending',
+  'name',
+  'species',
+  'status',
+  'sex',
+  'size',
+  'age_category',
+  'breed_text',
+  'description',
+  'microchip_id',
+  'custom_id',
+  'show_public',
+  'intake_date',
+  'created_ms',
+  'updated_ms',
+  'adopted_on',
+  'adopted_by',
+] as const;
 
-const PERSON_UPSERT = `INSERT INTO person (id, type, server_json, server_updated_ms, effective_json, presence,
-  has_pending, name, email, phone, status, created_ms, updated_ms)
-VALUES (@id, @type, @server_json, @server_updated_ms, @effective_json, @presence, @has_pending, @name, @email,
-  @phone, @status, @created_ms, @updated_ms)
-ON CONFLICT (id) DO UPDATE SET type = excluded.type, server_json = excluded.server_json,
-  server_updated_ms = excluded.server_updated_ms, effective_json = excluded.effective_json,
-  presence = excluded.presence, has_pending = excluded.has_pending, name = excluded.name, email = excluded.email,
-  phone = excluded.phone, status = excluded.status, created_ms = excluded.created_ms,
-  updated_ms = excluded.updated_ms`;
+const PERSON_COLUMNS = [
+  'id',
+  'type',
+  'server_json',
+  'server_updated_ms',
+  'effective_json',
+  'presence',
+  'has_pending',
+  'name',
+  'email',
+  'phone',
+  'status',
+  'created_ms',
+  'updated_ms',
+] as const;
+
+type RowValue = string | number | null;
+
+/**
+ * Inserts a row or, for a known id, replaces every column of it. Parameters are positional, in `columns` order:
+ * binding 22 named parameters cost about 5 µs a row more, a tenth of a first sync's writing.
+ */
+function upsertSql(table: 'pet' | 'person', columns: readonly string[]): string {
+  const updates = columns
+    .filter((column) => column !== 'id')
+    .map((column) => `${column} = excluded.${column}`)
+    .join(', ');
+  return `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})
+    ON CONFLICT (id) DO UPDATE SET ${updates}`;
+}
+
+const PET_UPSERT = upsertSql('pet', PET_COLUMNS);
+const PERSON_UPSERT = upsertSql('person', PERSON_COLUMNS);
+
+function upsert<C extends string>(
+  db: MirrorDb,
+  sql: string,
+  columns: readonly C[],
+  row: Record<C, RowValue>,
+): void {
+  statement(db, sql).run(columns.map((column) => row[column]));
+}
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 const nullableText = (value: unknown): string | null => (typeof value === 'string' ? value : null);
@@ -135,7 +179,7 @@ export function writeRow(
     // Without an overlay the effective record is the server record itself (no copy needed: nothing changes it).
     const pet =
       server && !hasOverlay ? (server as ServerPet) : effectivePet(server, parts.overlay, parts.id, nowIso);
-    statement(db, PET_UPSERT).run({
+    upsert(db, PET_UPSERT, PET_COLUMNS, {
       id: parts.id,
       server_json: parts.serverJson,
       server_updated_ms: serverUpdatedMs,
@@ -166,7 +210,7 @@ export function writeRow(
     server && !hasOverlay
       ? (server as ServerPerson)
       : effectivePerson(server, parts.overlay, parts.id, type, nowIso);
-  statement(db, PERSON_UPSERT).run({
+  upsert(db, PERSON_UPSERT, PERSON_COLUMNS, {
     id: parts.id,
     type: person.type,
     server_json: parts.serverJson,
