@@ -21,18 +21,29 @@ export function PetDrawer({
   onClose(): void;
 }) {
   const editGuard = useLeaveGuard('this edit');
+  // At an event a hold typed for a family and lost to a stray Escape leaves the pet "Available".
+  const statusGuard = useLeaveGuard('this status change');
   return (
     <>
       <Drawer
         opened={id !== null}
-        onClose={closeUnlessDialogOnTop(editGuard.guard(onClose))}
+        onClose={closeUnlessDialogOnTop(statusGuard.guard(editGuard.guard(onClose)))}
         position="right"
         size="xl"
         title={<Text fw={600}>Pet details</Text>}
       >
-        {id !== null && <PetDetail key={id} id={id} initial={initial} editGuard={editGuard} />}
+        {id !== null && (
+          <PetDetail
+            key={id}
+            id={id}
+            initial={initial}
+            editGuard={editGuard}
+            onStatusTyped={statusGuard.reportTyped}
+          />
+        )}
       </Drawer>
       {editGuard.modal}
+      {statusGuard.modal}
     </>
   );
 }
@@ -41,10 +52,12 @@ function PetDetail({
   id,
   initial,
   editGuard,
+  onStatusTyped,
 }: {
   id: string;
   initial?: MirrorPet | undefined;
   editGuard: LeaveGuard;
+  onStatusTyped(typed: boolean): void;
 }) {
   const query = useDeskQuery('mirror.pets.get', { id });
   const pet = { ...query, data: query.data ?? (initial?.record.id === id ? initial : undefined) };
@@ -76,6 +89,7 @@ function PetDetail({
       statuses={statuses.data ?? []}
       needsAttention={needsAttention.has(pet.data.record.id)}
       onEdit={() => setEditing(true)}
+      onStatusTyped={onStatusTyped}
     />
   );
 }

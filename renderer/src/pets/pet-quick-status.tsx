@@ -12,7 +12,16 @@ import { statusOptions } from '../lib/words';
  * listing it). Sends only those fields, and says whether the change still waits on this desk or has reached the
  * shelter's server (as the drawer's pet shows it).
  */
-export function QuickStatus({ pet, statuses }: { pet: MirrorPet; statuses: readonly string[] }) {
+export function QuickStatus({
+  pet,
+  statuses,
+  onTypedChange,
+}: {
+  pet: MirrorPet;
+  statuses: readonly string[];
+  /** Whether a status, note or listing is chosen here and not saved yet. */
+  onTypedChange?: ((typed: boolean) => void) | undefined;
+}) {
   const api = useDesk();
   const [status, setStatus] = useState(pet.record.status);
   const [notes, setNotes] = useState('');
@@ -24,6 +33,9 @@ export function QuickStatus({ pet, statuses }: { pet: MirrorPet; statuses: reado
   useEffect(() => setStatus(pet.record.status), [pet.record.status]);
   const offersPublishing = status === 'available' && !pet.record.show_public;
   const publishing = offersPublishing && publish;
+  const unsaved = status !== pet.record.status || notes.trim() !== '' || publishing;
+  useEffect(() => onTypedChange?.(unsaved), [unsaved, onTypedChange]);
+  useEffect(() => () => onTypedChange?.(false), [onTypedChange]);
 
   async function submit(event: FormEvent) {
     event.preventDefault();

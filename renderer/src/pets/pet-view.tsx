@@ -87,12 +87,15 @@ export function PetView({
   statuses,
   needsAttention,
   onEdit,
+  onStatusTyped,
 }: {
   pet: MirrorPet;
   customFields: readonly CustomField[];
   statuses: readonly string[];
   needsAttention: boolean;
   onEdit(): void;
+  /** Whether the status form holds a change not saved yet (the drawer asks before it closes then). */
+  onStatusTyped?: ((typed: boolean) => void) | undefined;
 }) {
   const { record } = pet;
   const currency = useCurrency();
@@ -161,7 +164,9 @@ export function PetView({
         </Group>
       </Group>
 
-      {painted && <PetDetails pet={pet} customFields={customFields} statuses={statuses} />}
+      {painted && (
+        <PetDetails pet={pet} customFields={customFields} statuses={statuses} onStatusTyped={onStatusTyped} />
+      )}
     </Stack>
   );
 }
@@ -171,10 +176,12 @@ function PetDetails({
   pet,
   customFields,
   statuses,
+  onStatusTyped,
 }: {
   pet: MirrorPet;
   customFields: readonly CustomField[];
   statuses: readonly string[];
+  onStatusTyped?: ((typed: boolean) => void) | undefined;
 }) {
   const { record } = pet;
   const rows: [string, string, ReactNode][] = [
@@ -228,7 +235,7 @@ function PetDetails({
         </Alert>
       )}
 
-      <QuickStatus key={pet.record.id} pet={pet} statuses={statuses} />
+      <QuickStatus key={pet.record.id} pet={pet} statuses={statuses} onTypedChange={onStatusTyped} />
 
       {record.description && (
         <Stack gap={4}>
