@@ -1,14 +1,20 @@
 import { Alert, Anchor, Button, Group, List, Text } from '@mantine/core';
 import { IconCopy } from '@tabler/icons-react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import type { DuplicateWarning } from '../../../shared/desk-api';
 
-/** The desk found records that look like this one; the worker may still save ("Save anyway"). */
+/**
+ * The desk found records that look like this one; the worker may still save ("Save anyway"). It comes into view
+ * with the focus when it appears: below a long form (a pet's edit) it would be out of sight, and Save would seem to
+ * do nothing.
+ */
 export function DuplicateWarnings({
   warnings,
   onOverride,
   onCancel,
   onOpen,
   saving,
+  children,
 }: {
   warnings: readonly DuplicateWarning[];
   onOverride(): void;
@@ -16,9 +22,19 @@ export function DuplicateWarnings({
   /** Shows the existing record (its id in the mirror). */
   onOpen?(existingId: string): void;
   saving?: boolean;
+  /** More to say about saving anyway, after the list. */
+  children?: ReactNode;
 }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const alert = ref.current;
+    alert?.focus({ preventScroll: true });
+    alert?.scrollIntoView?.({ block: 'center' });
+  }, []);
   return (
     <Alert
+      ref={ref}
+      tabIndex={-1}
       color="yellow"
       variant="light"
       icon={<IconCopy aria-hidden />}
@@ -40,6 +56,7 @@ export function DuplicateWarnings({
       <Text size="sm" mb="sm">
         Check the existing record first. If this really is someone or something new, save it anyway.
       </Text>
+      {children}
       <Group gap="sm">
         <Button color="yellow" onClick={onOverride} loading={saving}>
           Save anyway

@@ -261,7 +261,14 @@ export function PersonForm({
             saving={saving}
             onOverride={() => void save(true)}
             onCancel={dismissWarnings}
-          />
+          >
+            {draft.withApplication && (
+              <Text size="sm" mb="sm">
+                The shelter’s server takes an application only with a sign-up, so someone who applies again is
+                signed up again: saving anyway adds a second record for them, with this application.
+              </Text>
+            )}
+          </DuplicateWarnings>
         )}
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onCancel}>
