@@ -290,10 +290,13 @@ test('a half-typed intake and sign-up survive a reload: kept on the desk, said s
   const notice = page.getByRole('status').filter({ hasText: 'Typing kept from' });
   await expect(notice).toContainText('The sign-up of Aroha Ngata was not saved');
   await shootOne(page, testInfo, 'kept-sign-up-offer');
-  // A blank sign-up opened and closed meanwhile leaves the kept one alone: after another reload it is still offered.
+  // A new sign-up would replace the kept one: the desk asks first, and closing the question starts nothing.
+  const waiting = page.getByRole('dialog', { name: 'A sign-up is still waiting' });
   await page.getByRole('button', { name: 'New adopter' }).click();
-  await expect(form.getByLabel('Name')).toHaveValue('');
+  await expect(waiting).toContainText('keeps the sign-up of Aroha Ngata');
+  await expect(waiting.getByRole('button', { name: 'Continue Aroha Ngata’s sign-up' })).toBeFocused();
   await page.keyboard.press('Escape');
+  await expect(waiting).toBeHidden();
   await expect(form).toBeHidden();
   await page.reload();
   await expect(notice).toContainText('The sign-up of Aroha Ngata was not saved');
@@ -330,6 +333,75 @@ test('a half-typed intake and sign-up survive a reload: kept on the desk, said s
   await nav.getByRole('link', { name: 'People' }).click();
   await expect(page.getByRole('table', { name: 'Adopters' })).toBeVisible();
   await expect(page.getByText('Typing kept from')).toHaveCount(0);
+
+  // Another sign-up kept, then a new one started in its place on purpose: the kept one is gone for good.
+  await page.getByRole('button', { name: 'New adopter' }).click();
+  await form.getByLabel('Name').fill('Kevin Draftson');
+  await page.reload();
+  await expect(notice).toContainText('The sign-up of Kevin Draftson was not saved');
+  await page.getByRole('button', { name: 'New adopter' }).click();
+  await waiting.getByRole('button', { name: 'Discard it, start a new one' }).click();
+  await expect(form.getByLabel('Name')).toHaveValue('');
+  await expect(notice).toBeHidden();
+  await page.keyboard.press('Escape');
+  await expect(form).toBeHidden();
+  await page.reload();
+  await expect(page.getByRole('table', { name: 'Adopters' })).toBeVisible();
+  await expect(page.getByText('Typing kept from')).toHaveCount(0);
+});
+
+test('a status chosen with a note is not lost when the pet drawer is closed by mistake', async ({
+  page,
+  demoDesk,
+}) => {
+  await page.goto(`${demoDesk.url}#/pets`);
+  await page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).click();
+  const petDrawer = page.getByRole('dialog', { name: 'Pet details' });
+  const statusForm = petDrawer.getByRole('form', { name: 'Change status' });
+  const fields = petDrawer.getByRole('table', { name: 'Pet fields' });
+  await statusForm.getByLabel('Notes').fill('Hold for the Nguyen family, back at 3pm');
+  await page.keyboard.press('Escape');
+  const leave = page.getByRole('dialog', { name: 'Leave this status change without saving?' });
+  await expect(leave).toBeVisible();
+  await leave.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(statusForm.getByLabel('Notes')).toHaveValue('Hold for the Nguyen family, back at 3pm');
+  // Saved, nothing is held: the drawer closes at once.
+  await statusForm.getByRole('button', { name: 'Save note' }).click();
+  await expect(fields).toContainText('Hold for the Nguyen family, back at 3pm');
+  await expect(statusForm.getByLabel('Notes')).toHaveValue('');
+  await page.keyboard.press('Escape');
+  await expect(petDrawer).toBeHidden();
+  await expect(leave).toBeHidden();
+
+  // Left on purpose, the choice is thrown away and the pet keeps its note.
+  await page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).click();
+  await statusForm.getByLabel('Notes').fill('Typed and then left');
+  await page.keyboard.press('Escape');
+  await leave.getByRole('button', { name: 'Leave without saving' }).click();
+  await expect(petDrawer).toBeHidden();
+  await page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).click();
+  await expect(fields).toContainText('Hold for the Nguyen family, back at 3pm');
+  await expect(statusForm.getByLabel('Notes')).toHaveValue('');
+});
+
+test('a possible duplicate found when a long pet edit is saved comes into view with the focus', async ({
+  page,
+  demoDesk,
+}) => {
+  await page.goto(`${demoDesk.url}#/pets`);
+  const rows = page.getByRole('table', { name: 'Pets' }).getByRole('row');
+  const otherShelterId = /RAR-\d{6}/.exec((await rows.nth(2).textContent()) ?? '')?.[0];
+  expect(otherShelterId).toBeTruthy();
+  await rows.nth(1).click();
+  const petDrawer = page.getByRole('dialog', { name: 'Pet details' });
+  await petDrawer.getByRole('button', { name: 'Edit' }).click();
+  const petEdit = petDrawer.getByRole('form', { name: 'Edit pet' });
+  await petEdit.getByLabel('Shelter id').fill(otherShelterId ?? '');
+  await petEdit.getByRole('button', { name: 'Save changes' }).click();
+  const duplicate = petEdit.getByRole('alert').filter({ hasText: 'This may already be on the desk' });
+  await expect(duplicate).toContainText(`Shelter id ${otherShelterId} is already on pet`);
+  await expect(duplicate).toBeFocused();
+  await expect(duplicate).toBeInViewport();
 });
 
 /** A screenshot kept with the test's output, and in SHELTER_DESK_SHOTS when it is set. */

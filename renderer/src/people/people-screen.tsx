@@ -38,6 +38,7 @@ import { useOpenRequests } from '../lib/open-record';
 import { useRememberedState } from '../lib/remembered';
 import { useRovingRows } from '../lib/roving-rows';
 import { humanize } from '../lib/words';
+import { KeptSignUpQuestion } from './kept-sign-up-question';
 import classes from './people-rows.module.css';
 import { PersonDetail } from './person-detail';
 import { PersonForm, type SignedUp } from './person-form';
@@ -79,8 +80,7 @@ export function PeopleScreen() {
     const type = request.personType ?? 'adopter';
     setTab(type);
     setOpenId(null);
-    setApplyingFor([request.id]);
-    setCreating(type);
+    startSignUp(type, [request.id]);
   });
   const [saved, setSaved] = useRememberedState<SignedUp[]>('people.saved', []);
   const signUpGuard = useLeaveGuard('this sign-up');
@@ -92,6 +92,9 @@ export function PeopleScreen() {
     undefined,
   );
   const [resumed, setResumed] = useState<PersonDraft>();
+  const [keptNoticeHidden, setKeptNoticeHidden] = useState(false);
+  // A sign-up asked for while one is kept: started once staff have said what becomes of the kept one.
+  const [startAsked, setStartAsked] = useState<{ type: PersonFormType; applyFor: string[] }>();
   const { restore } = keptSignUp;
   useEffect(() => {
     if (signUpOffered) return;
@@ -103,6 +106,25 @@ export function PeopleScreen() {
     setApplyingFor([]);
     setResumed(undefined);
   };
+  function startSignUp(type: PersonFormType, applyFor: string[] = []) {
+    if (resumable) {
+      setStartAsked({ type, applyFor });
+      return;
+    }
+    setApplyingFor(applyFor);
+    setCreating(type);
+  }
+  function continueKeptSignUp() {
+    if (!resumable) return;
+    setResumed(resumable.value);
+    setTab(resumable.value.type);
+    setCreating(resumable.value.type);
+    setResumable(undefined);
+  }
+  function discardKeptSignUp() {
+    keptSignUp.keep(null);
+    setResumable(undefined);
+  }
   const counts = useDeskQuery('mirror.counts');
   useReloadOnChange(['adopters', 'fosters', 'people'], counts.reload);
   // Volunteers and surrenders have a tab once there are some (or one is open): most desks sign up adopters only.
@@ -116,38 +138,23 @@ export function PeopleScreen() {
         title="People"
         description="The people your shelter works with, their contact details and status, searchable on this desk at any time."
         actions={
-          <Button leftSection={<IconUserPlus aria-hidden size={18} />} onClick={() => setCreating(tab)}>
+          <Button leftSection={<IconUserPlus aria-hidden size={18} />} onClick={() => startSignUp(tab)}>
             New {tab}
           </Button>
         }
       />
       <Stack gap="md">
-        {resumable && creating === null && (
-          <RestoredDraftNotice savedAt={resumable.savedAt} onClose={() => setResumable(undefined)}>
+        {resumable && creating === null && !keptNoticeHidden && (
+          <RestoredDraftNotice savedAt={resumable.savedAt} onClose={() => setKeptNoticeHidden(true)}>
             <Text size="sm">
               The sign-up of {resumable.value.name.trim() || 'someone'} was not saved when the desk was
               reloaded or closed. It is kept on this desk as it was left.
             </Text>
             <Group gap="sm" mt="sm">
-              <Button
-                size="xs"
-                onClick={() => {
-                  setResumed(resumable.value);
-                  setTab(resumable.value.type);
-                  setCreating(resumable.value.type);
-                  setResumable(undefined);
-                }}
-              >
+              <Button size="xs" onClick={continueKeptSignUp}>
                 Continue this sign-up
               </Button>
-              <Button
-                size="xs"
-                variant="default"
-                onClick={() => {
-                  keptSignUp.keep(null);
-                  setResumable(undefined);
-                }}
-              >
+              <Button size="xs" variant="default" onClick={discardKeptSignUp}>
                 Discard it
               </Button>
             </Group>
@@ -273,6 +280,24 @@ export function PeopleScreen() {
         )}
       </Drawer>
       {signUpGuard.modal}
+      <KeptSignUpQuestion
+        keptName={resumable?.value.name ?? ''}
+        opened={startAsked !== undefined && resumable !== undefined}
+        onClose={() => setStartAsked(undefined)}
+        onContinue={() => {
+          setStartAsked(undefined);
+          continueKeptSignUp();
+        }}
+        onStartNew={() => {
+          const start = startAsked;
+          setStartAsked(undefined);
+          discardKeptSignUp();
+          if (start) {
+            setApplyingFor(start.applyFor);
+            setCreating(start.type);
+          }
+        }}
+      />
     </>
   );
 }
