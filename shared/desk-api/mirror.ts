@@ -123,6 +123,12 @@ export const mirrorMethods = {
     input: noInput,
     output: z.array(z.string()),
   }),
+  'mirror.pets.nextShelterId': defineMethod({
+    summary:
+      'The shelter id that would come next on this desk (the pattern of the newest ids, after the highest number in it), or null.',
+    input: noInput,
+    output: z.object({ next: z.string().nullable() }),
+  }),
   'mirror.people.list': defineMethod({
     summary:
       'Mirrored people (adopters, fosters, volunteers, surrenders) with filters, substring search, sort and paging.',

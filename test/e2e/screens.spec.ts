@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, startDesk, test } from './desk-fixture';
-import { choose, connect, shoot } from './helpers';
+import { choose, connect, fillIntake, shoot } from './helpers';
 
 interface ApiPet {
   id: string;
@@ -463,4 +463,24 @@ test('standalone: an available pet off the public list is offered to be listed, 
   } finally {
     await desk.stop();
   }
+});
+
+test('a new intake offers the next shelter id on the desk, takes it with one click, and offers the one after once saved', async ({
+  page,
+  demoDesk,
+}) => {
+  await page.goto(`${demoDesk.url}#/pets`);
+  await expect(page.getByRole('table', { name: 'Pets' })).toBeVisible();
+  const form = await fillIntake(page, 'Numbered Nell');
+  const offer = form.getByRole('button', { name: /^Use RAR-\d{6}$/ });
+  const offered = ((await offer.textContent()) ?? '').replace(/^Use /, '');
+  await offer.click();
+  await expect(form.getByLabel('Shelter id')).toHaveValue(offered);
+  await expect(offer).toBeHidden();
+  await form.getByRole('button', { name: 'Save intake' }).click();
+  await expect(page.locator('[aria-label="Saved intake Numbered Nell"]')).toBeVisible();
+  const number = Number(offered.slice(-6)) + 1;
+  await expect(
+    form.getByRole('button', { name: `Use RAR-${String(number).padStart(6, '0')}` }),
+  ).toBeVisible();
 });

@@ -13,6 +13,6 @@ export * from './open-mirror';
 export * from './queries';
 export * from './records';
 export { mirrorState } from './search-hits';
-export { petsByShelterIdNumber } from './shelter-id';
+export { nextShelterId, petsByShelterIdNumber } from './shelter-id';
 export * from './sync-state';
 export * from './types';

@@ -11,7 +11,7 @@ import {
 } from './index';
 import { searchClause } from './search';
 import { vocabularyBuilds } from './search-vocabulary';
-import { petsByShelterIdNumber } from './shelter-id';
+import { nextShelterId, petsByShelterIdNumber } from './shelter-id';
 import { statement } from './types';
 
 let mirror: Mirror;
@@ -357,5 +357,31 @@ describe('records created on this desk', () => {
     const found = getPet(mirror.db, currentRecordId(mirror.db, 'pet', localId));
     expect(found?.record.id).toBe(server.id);
     expect(found?.presence).toBe('listed');
+  });
+});
+
+describe('the next shelter id', () => {
+  it('follows the pattern of the newest ids, after the highest number in it, with its zeros', () => {
+    expect(nextShelterId(mirror.db)).toBe('RAR-000201');
+    storeServerPage(
+      mirror.db,
+      'pet',
+      [
+        // An older pattern and a higher number in another pattern do not count; a longer number in this one does.
+        makePet({ name: 'Old', custom_id: 'A12' }),
+        makePet({ name: 'Long', custom_id: 'RAR-1000000' }),
+        makePet({ name: 'Odd', custom_id: 'RAR-0005x' }),
+      ],
+      'listed',
+    );
+    expect(nextShelterId(mirror.db)).toBe('RAR-1000001');
+  });
+
+  it('has none to offer when no pet has an id that ends in a number', async () => {
+    const empty = await openMirror({ filename: ':memory:' });
+    expect(nextShelterId(empty.db)).toBeUndefined();
+    storeServerPage(empty.db, 'pet', [makePet({ name: 'Lettered', custom_id: 'DOG-A' })], 'listed');
+    expect(nextShelterId(empty.db)).toBeUndefined();
+    await empty.close();
   });
 });

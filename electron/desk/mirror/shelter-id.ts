@@ -1,3 +1,5 @@
+import { type MirrorDb, statement } from './types';
+
 /**
  * The number of a shelter's own id (`custom_id`): its trailing digits without leading zeros, so `RAR-000012`, `12`,
  * `rar-12` and `RAR-0012` name the same pet however many zeros were typed. `CUSTOM_NUMBER_SQL` is that key in SQL,
@@ -34,4 +36,43 @@ export function petsByShelterIdNumber(text: string): { sql: string; params: unkn
     sql: `SELECT seq FROM pet WHERE custom_id IS NOT NULL AND ${CUSTOM_NUMBER_SQL} = ?${id.prefix ? ` AND ${CUSTOM_PREFIX_SQL} = ?` : ''}`,
     params: id.prefix ? [id.number, id.prefix] : [id.number],
   };
+}
+
+/** How many of the newest ids say which pattern the shelter numbers its pets in now. */
+const RECENT_IDS = 200;
+
+/**
+ * The shelter id that would come next on this desk: the pattern most of the newest ids follow (what comes before the
+ * number, and how many digits it has), with the number after the highest one in that pattern. Undefined when no pet
+ * has an id that ends in a number. Another desk may give the same number meanwhile (offline, or before a sync): the
+ * duplicate check on saving says so.
+ */
+export function nextShelterId(db: MirrorDb): string | undefined {
+  const recent = statement(
+    db,
+    `SELECT rtrim(custom_id, '0123456789') AS prefix,
+       length(custom_id) - length(rtrim(custom_id, '0123456789')) AS width
+     FROM pet WHERE custom_id IS NOT NULL ORDER BY seq DESC LIMIT ${RECENT_IDS}`,
+  ).all() as Array<{ prefix: string; width: number }>;
+  const patterns = new Map<string, { prefix: string; width: number; count: number }>();
+  for (const { prefix, width } of recent) {
+    if (width === 0) continue;
+    const key = `${prefix}\u0000${width}`;
+    const pattern = patterns.get(key) ?? { prefix, width, count: 0 };
+    pattern.count += 1;
+    patterns.set(key, pattern);
+  }
+  const [common] = [...patterns.values()].sort((a, b) => b.count - a.count);
+  if (!common) return undefined;
+  // Read through `pet_custom_id` (a range of ids that start with the prefix, in any case), then the exact pattern.
+  const highest = statement(
+    db,
+    `SELECT MAX(CAST(substr(custom_id, length(@prefix) + 1) AS INTEGER)) FROM pet
+     WHERE custom_id IS NOT NULL AND custom_id COLLATE NOCASE >= @prefix
+       AND custom_id COLLATE NOCASE < @prefix || char(1114111) AND rtrim(custom_id, '0123456789') = @prefix`,
+  )
+    .pluck()
+    .get({ prefix: common.prefix }) as number | null;
+  const next = String((highest ?? 0) + 1);
+  return `${common.prefix}${next.padStart(common.width, '0')}`;
 }

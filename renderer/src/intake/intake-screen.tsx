@@ -1,7 +1,7 @@
 import { Button, Group, Paper, Stack } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
-import { useDesk } from '../bridge/hooks';
+import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { ConfirmModal } from '../components/confirm-modal';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { FirstSyncNotice } from '../components/first-sync-notice';
@@ -11,7 +11,7 @@ import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
 import { useStandalone } from '../lib/connection';
 import { useKeptDraft } from '../lib/kept-draft';
-import { useMetadataQuery } from '../lib/live-data';
+import { useMetadataQuery, useReloadOnChange } from '../lib/live-data';
 import { scrollBehavior } from '../lib/motion';
 import { readKeptDraft } from '../lib/read-kept-draft';
 import { useRememberedState } from '../lib/remembered';
@@ -35,6 +35,8 @@ export function IntakeScreen() {
   const api = useDesk();
   const fields = useMetadataQuery('mirror.customFields', { entity: 'pet' });
   const statuses = useMetadataQuery('mirror.pets.statuses');
+  const nextShelterId = useDeskQuery('mirror.pets.nextShelterId');
+  useReloadOnChange(['pets'], nextShelterId.reload);
   // A half-typed intake stays while staff look something up on another screen; an untouched one starts afresh (today).
   const [blank, setBlank] = useState(() => emptyPetDraft());
   const [typedDraft, setDraft] = useRememberedState<PetDraft | null>('intake.draft', null);
@@ -142,6 +144,7 @@ export function IntakeScreen() {
                 onOpenDuplicate={setOpenId}
                 customFields={fields.data?.fields ?? []}
                 statuses={statuses.data ?? []}
+                shelterIdSuggestion={nextShelterId.data?.next ?? undefined}
               >
                 {error && errorCount === 0 && <DeskErrorAlert error={error} title="Not saved" />}
               </PetFormBody>

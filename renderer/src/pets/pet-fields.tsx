@@ -1,4 +1,5 @@
 import {
+  Anchor,
   Divider,
   MultiSelect,
   Select,
@@ -49,6 +50,7 @@ export function PetFields({
   customFields,
   statuses,
   compact = false,
+  shelterIdSuggestion,
 }: {
   draft: PetDraft;
   onChange(next: PetDraft): void;
@@ -57,6 +59,8 @@ export function PetFields({
   statuses: readonly string[];
   /** Edit drawer: one column. */
   compact?: boolean;
+  /** The shelter id that would come next on this desk, offered while the field is empty (a new pet). */
+  shelterIdSuggestion?: string | undefined;
 }) {
   const set = <K extends keyof PetDraft>(key: K, value: PetDraft[K]) => onChange({ ...draft, [key]: value });
   const text = (key: keyof PetDraft & string, label: string, extra: Record<string, unknown> = {}) => (
@@ -150,7 +154,25 @@ export function PetFields({
           {text('breed', 'Breed', { description: 'Separate several with commas' })}
           {text('color', 'Colour', { description: 'Separate several with commas' })}
           {text('microchip_id', 'Microchip', { description: 'Digits on the scanner' })}
-          {text('custom_id', 'Shelter id', { description: 'Your own reference, e.g. RAR-000123' })}
+          {text('custom_id', 'Shelter id', {
+            description:
+              shelterIdSuggestion && !draft.custom_id.trim() ? (
+                <>
+                  Your own reference.{' '}
+                  <Anchor
+                    component="button"
+                    type="button"
+                    size="xs"
+                    onClick={() => set('custom_id', shelterIdSuggestion)}
+                  >
+                    Use {shelterIdSuggestion}
+                  </Anchor>
+                  , the next number on this desk
+                </>
+              ) : (
+                'Your own reference, e.g. RAR-000123'
+              ),
+          })}
           {text('adoption_fee', 'Adoption fee', { description: 'Leave empty to use the fee rules' })}
           {day('intake_date', 'Intake date', 'The day it arrived at the shelter')}
           {day('age_birthday', 'Birthday', 'If known, even roughly')}

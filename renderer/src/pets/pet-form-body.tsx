@@ -22,6 +22,7 @@ export function PetFormBody({
   customFields,
   statuses,
   compact,
+  shelterIdSuggestion,
   children,
 }: {
   draft: PetDraft;
@@ -34,6 +35,8 @@ export function PetFormBody({
   statuses: readonly string[];
   /** Edit drawer: one column. */
   compact?: boolean;
+  /** A new pet: the shelter id that would come next on this desk. */
+  shelterIdSuggestion?: string | undefined;
   children?: ReactNode;
 }) {
   return (
@@ -58,6 +61,7 @@ export function PetFormBody({
         customFields={customFields}
         statuses={statuses}
         compact={compact}
+        shelterIdSuggestion={shelterIdSuggestion}
       />
       {children}
       {write.warnings.length > 0 && (

@@ -11,6 +11,7 @@ import {
   listPetStatuses,
   listPets,
   type Mirror,
+  nextShelterId,
 } from '../../mirror';
 import type { DeskContext } from '../desk-context';
 import type { HandlerTable } from '../handler-registry';
@@ -43,6 +44,7 @@ export function registerMirrorHandlers(
     if (offered.length === 0) return inUse;
     return [...inUse, ...offered].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base' }));
   });
+  registry.handle('mirror.pets.nextShelterId', () => ({ next: nextShelterId(db) ?? null }));
   registry.handle('mirror.people.list', (query) => listPeople(db, query ?? {}));
   registry.handle('mirror.people.get', ({ id }) => {
     const person = getPerson(db, currentRecordId(db, 'person', id));
