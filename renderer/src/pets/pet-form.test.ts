@@ -154,9 +154,18 @@ describe('numbers typed in text fields', () => {
     for (const [typed, sent] of [
       ['$150', '150'],
       ['€ 150,50', '150,50'],
+      // Thousands as staff group them.
+      ['$1,200', '1200'],
+      ['1,200.00', '1200.00'],
+      ['€ 1.200,50', '1200,50'],
+      ['1 200', '1200'],
     ]) {
       const typedFee = buildPetCreate({ ...emptyPetDraft(), ...basics, adoption_fee: typed as string });
       expect(typedFee).toMatchObject({ ok: true, fields: { adoption_fee: sent } });
+    }
+    // Digits grouped some other way are no amount the desk can be sure of.
+    for (const typed of ['1,2345', '12,000,0', '1.200.5']) {
+      expect(buildPetCreate({ ...emptyPetDraft(), ...basics, adoption_fee: typed }).ok, typed).toBe(false);
     }
     // An edit checks what it sends: a fee the server already holds as text does not block a status change.
     const original = draftFromPet({ ...pet, adoption_fee: 'Call us' });
@@ -204,6 +213,28 @@ describe('dates typed so that they name no day', () => {
       errors: { age_birthday: `A birthday cannot be after today (${formatCalendarDate(today)})` },
     });
     expect(buildPetCreate({ ...emptyPetDraft(), ...basics, age_birthday: today }).ok).toBe(true);
+    // An intake date in the future is a year typed wrong too.
+    expect(buildPetCreate({ ...emptyPetDraft(), ...basics, intake_date: tomorrow })).toEqual({
+      ok: false,
+      errors: { intake_date: `An intake date cannot be after today (${formatCalendarDate(today)})` },
+    });
+  });
+
+  it('refuses a birthday after the intake date, and leaves alone an edit that changes neither', () => {
+    const born = { ...emptyPetDraft(), ...basics, intake_date: '2026-03-04', age_birthday: '2026-05-01' };
+    expect(buildPetCreate(born)).toEqual({
+      ok: false,
+      errors: {
+        age_birthday: `A birthday cannot be after the intake date (${formatCalendarDate('2026-03-04')})`,
+      },
+    });
+    expect(buildPetCreate({ ...born, age_birthday: '2026-03-04' }).ok).toBe(true);
+    const held = draftFromPet({
+      ...pet,
+      intake_date: '2026-03-04T00:00:00Z',
+      age_birthday: '2026-05-01T00:00:00Z',
+    });
+    expect(buildPetUpdate(held, { ...held, status: 'hold' }).ok).toBe(true);
   });
 
   it('sends a date still as typed (the field not yet left) as the day it names', () => {

@@ -138,9 +138,10 @@ function cleanCustomData(data: Record<string, unknown>): Record<string, unknown>
 const DATE_FIELDS = ['intake_date', 'age_birthday'] as const;
 
 /**
- * The pet's dates and the shelter's date fields that hold text naming no day (the date input keeps it as typed), and a
- * birthday after today: the form says so at each rather than send the pet without that date, or with an age it cannot
- * have. An edit passes the pet as it was: a value it already held is left alone.
+ * The pet's dates and the shelter's date fields that hold text naming no day (the date input keeps it as typed), a
+ * birthday or an intake date after today (a year typed wrong, the commonest slip at a desk), and a birthday after the
+ * intake date: the form says so at each rather than send the pet without that date, or with an age it cannot have. An
+ * edit passes the pet as it was: a value it already held is left alone.
  */
 function datesToFix(
   draft: PetDraft,
@@ -152,9 +153,16 @@ function datesToFix(
     if (draft[key] === original?.[key]) continue;
     const day = fieldDay(draft[key]);
     if (day === null) messages[key] = unreadableDateMessage(draft[key]);
-    else if (key === 'age_birthday' && day > localToday()) {
-      messages[key] = `A birthday cannot be after today (${formatCalendarDate(localToday())})`;
+    else if (day > localToday()) {
+      const what = key === 'age_birthday' ? 'A birthday' : 'An intake date';
+      messages[key] = `${what} cannot be after today (${formatCalendarDate(localToday())})`;
     }
+  }
+  const born = fieldDay(draft.age_birthday);
+  const arrived = fieldDay(draft.intake_date);
+  const changed = DATE_FIELDS.some((key) => draft[key] !== original?.[key]);
+  if (changed && born && arrived && born > arrived && !messages.age_birthday) {
+    messages.age_birthday = `A birthday cannot be after the intake date (${formatCalendarDate(arrived)})`;
   }
   const custom = readCustomDates(customFields, draft.custom_field_data, original?.custom_field_data);
   return { ...messages, ...custom.messages };
@@ -173,8 +181,7 @@ function toApiFields(
   for (const key of ['name', 'species', 'age_category', 'sex', 'size', 'status', 'health'] as const) {
     put(key, draft[key]);
   }
-  // A fee as staff type it, "$150" or "€ 150,50": the amount is what is sent.
-  put('adoption_fee', draft.adoption_fee.trim().replace(/^[$€£¥]\s*/u, ''));
+  put('adoption_fee', typedAmount(draft.adoption_fee));
   // A chip typed in groups as its certificate prints it ("985 112 233 445 566") is kept as the scanner reads it.
   put('microchip_id', draft.microchip_id.replace(/[\s-]/g, ''));
   for (const key of [
@@ -205,6 +212,23 @@ function toApiFields(
   );
   if (Object.keys(custom).length > 0) fields.custom_field_data = custom;
   return fields;
+}
+
+/** Thousands grouped by commas (then a decimal point), by dots (then a decimal comma), or by spaces. */
+const GROUPED_AMOUNT = [
+  { pattern: /^\d{1,3}(?:,\d{3})+(?:\.\d{1,2})?$/, separator: /,/g },
+  { pattern: /^\d{1,3}(?:\.\d{3})+(?:,\d{1,2})?$/, separator: /\./g },
+  { pattern: /^\d{1,3}(?:[ \u00a0\u202f]\d{3})+(?:[.,]\d{1,2})?$/u, separator: /[ \u00a0\u202f]/gu },
+];
+
+/**
+ * A fee as staff type it ("$150", "€ 150,50", "$1,200", "1.200,00") as the amount to send: no currency sign, no
+ * thousands separators ("1200"), the decimals as typed.
+ */
+export function typedAmount(typed: string): string {
+  const amount = typed.trim().replace(/^[$€£¥]\s*/u, '');
+  const grouped = GROUPED_AMOUNT.find(({ pattern }) => pattern.test(amount));
+  return grouped ? amount.replace(grouped.separator, '') : amount;
 }
 
 /**
