@@ -43,6 +43,13 @@ test('print a kennel card from the pet page: a one-page PDF with the name, shelt
   const fee = pet.adoption_fee !== '' ? Number(pet.adoption_fee) : (pet.global_adoption_fee as number);
   expect(pdf.text).toContain(`$${fee.toFixed(2)}`);
   await expect(drawer.getByRole('status').filter({ hasText: 'Downloaded kennel-card-' })).toBeVisible();
+
+  // Cards for an event come on the paper just printed on.
+  await page.keyboard.press('Escape');
+  await expect(drawer).toBeHidden();
+  await page.getByRole('button', { name: 'Print cards' }).click();
+  const cardsDialog = page.getByRole('dialog', { name: 'Print kennel cards for an event' });
+  await expect(cardsDialog.getByRole('radio', { name: 'US Letter' })).toBeChecked();
 });
 
 test('print cards for an event from the Pets list filter, and the adoption agreement of an approved application', async ({

@@ -6,12 +6,9 @@ import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
 import { ScreenHeader } from '../components/screen-header';
 import { useStandalone } from '../lib/connection';
+import { formatCalendarDate } from '../lib/dates';
 import { useReloadOnChange } from '../lib/live-data';
 import { FostersPanel, InCarePanels, MonthsPanel, Stat, StayPanel } from './dashboard-panels';
-import { monthLabel } from './figure-table';
-
-/** "2026-11-24" → "24 Nov 2026" (from the string: a calendar date). */
-const monthDay = (date: string) => `${Number(date.slice(8, 10))} ${monthLabel(date.slice(0, 7))}`;
 
 /** The shelter at a glance, from this desk's copy of the records: works offline, stays current with every sync. */
 export function DashboardScreen() {
@@ -100,8 +97,8 @@ export function DashboardScreen() {
               <FostersPanel data={data} />
             </SimpleGrid>
             <Text size="xs" c="dimmed">
-              Figures for {monthDay(data.today)}, from this desk’s copy of your shelter’s records (works
-              offline). People waiting are adopters and fosters whose status is pending.
+              Figures for {formatCalendarDate(data.today)}, from this desk’s copy of your shelter’s records
+              (works offline). People waiting are adopters and fosters whose status is pending.
             </Text>
           </>
         )}

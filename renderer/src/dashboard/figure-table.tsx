@@ -50,10 +50,13 @@ export function FigureTable({
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-/** "2026-03" → "Mar 2026", from the string (calendar months, no time zone). */
+/**
+ * "2026-03" → "Mar 2026", or short "Mar ’26" (not "Mar 26", which reads as the 26th), from the string (calendar
+ * months, no time zone).
+ */
 export function monthLabel(month: string, short = false): string {
   const name = MONTHS[Number(month.slice(5, 7)) - 1] ?? month;
-  return short ? `${name} ${month.slice(2, 4)}` : `${name} ${month.slice(0, 4)}`;
+  return short ? `${name} ’${month.slice(2, 4)}` : `${name} ${month.slice(0, 4)}`;
 }
 
 /** "12 days", "1 day", "—". */

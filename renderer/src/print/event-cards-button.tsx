@@ -41,7 +41,16 @@ export function EventCardsButton({
   const cards = source === 'list' ? count : petIds.length;
   return (
     <>
-      <Button variant="subtle" size="xs" leftSection={<IconPrinter aria-hidden size={16} />} onClick={open}>
+      <Button
+        variant="subtle"
+        size="xs"
+        leftSection={<IconPrinter aria-hidden size={16} />}
+        onClick={() => {
+          // The paper last printed on, here or elsewhere on the desk (a kennel card on US Letter a moment ago).
+          setPaper(preferredPaper());
+          open();
+        }}
+      >
         Print cards
       </Button>
       <Modal opened={opened} onClose={close} title="Print kennel cards for an event" size="lg">

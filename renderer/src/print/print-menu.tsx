@@ -32,7 +32,8 @@ export function PrintMenu({
   const last = preferredPaper();
 
   return (
-    <Stack gap={6} align="flex-start">
+    // Narrow: the line saying what was downloaded wraps under the button instead of pushing the buttons beside it.
+    <Stack gap={6} align="flex-start" maw={260}>
       {/* No focus placeholder: its role="presentation" is not allowed in a menu (axe aria-required-children). */}
       <Menu position="bottom-start" withinPortal withInitialFocusPlaceholder={false}>
         <Menu.Target>

@@ -61,7 +61,7 @@ export function DownloadOutcome({ state, size = 'sm' }: { state: PdfDownload; si
   return (
     <>
       {state.saved && (
-        <Text size={size} c="dimmed" role="status">
+        <Text size={size} c="dimmed" role="status" style={{ overflowWrap: 'anywhere' }}>
           Downloaded {state.saved}
         </Text>
       )}
