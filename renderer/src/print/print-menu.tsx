@@ -32,8 +32,7 @@ export function PrintMenu({
   const last = preferredPaper();
 
   return (
-    // Narrow: the line saying what was downloaded wraps under the button instead of pushing the buttons beside it.
-    <Stack gap={6} align="flex-start" maw={260}>
+    <Stack gap={6} align="flex-start">
       {/* No focus placeholder: its role="presentation" is not allowed in a menu (axe aria-required-children). */}
       <Menu position="bottom-start" withinPortal withInitialFocusPlaceholder={false}>
         <Menu.Target>

@@ -61,7 +61,14 @@ export function DownloadOutcome({ state, size = 'sm' }: { state: PdfDownload; si
   return (
     <>
       {state.saved && (
-        <Text size={size} c="dimmed" role="status" style={{ overflowWrap: 'anywhere' }}>
+        // As wide as what holds it, never wider (width 0, at least all of it): beside a print button the line wraps
+        // under the button instead of pushing the buttons next to it aside.
+        <Text
+          size={size}
+          c="dimmed"
+          role="status"
+          style={{ width: 0, minWidth: '100%', overflowWrap: 'anywhere' }}
+        >
           Downloaded {state.saved}
         </Text>
       )}

@@ -173,7 +173,14 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
               <Table.Tr key={key.id} c={key.revokedAt ? 'dimmed' : undefined}>
                 <Table.Td>{key.thisDesk ? 'This desk (its own shelter)' : key.name}</Table.Td>
                 <Table.Td>
-                  <Badge variant="light" color={key.kind === 'write' ? 'orange' : 'blue'}>
+                  {/* Wraps rather than cut to "Read …" in a narrow window: the kind is what matters here. */}
+                  <Badge
+                    variant="light"
+                    color={key.kind === 'write' ? 'orange' : 'blue'}
+                    h="auto"
+                    radius="sm"
+                    styles={{ label: { whiteSpace: 'normal', overflow: 'visible' } }}
+                  >
                     {key.kind === 'write' ? 'Read and write' : 'Read'}
                   </Badge>
                 </Table.Td>
