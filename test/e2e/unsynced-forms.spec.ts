@@ -1,6 +1,7 @@
 import type { Page, TestInfo } from '@playwright/test';
 import { audited } from './axe-audit';
 import { expect, test } from './desk-fixture';
+import { choose } from './helpers';
 
 test('a desk that has not synced yet says the shelter’s own fields and questions come with the first sync, and saves anyway', async ({
   page,
@@ -410,3 +411,26 @@ async function shootOne(page: Page, testInfo: TestInfo, name: string) {
   await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
   if (folder) await page.screenshot({ path: `${folder}/${name}.png`, fullPage: true });
 }
+
+test('a sign-up that may be someone already on the desk opens that person over the form, and the typing waits', async ({
+  page,
+  demoDesk,
+}) => {
+  await page.goto(`${demoDesk.url}#/people`);
+  await page.getByRole('button', { name: 'New adopter' }).click();
+  const form = page.getByRole('form', { name: 'New person' });
+  await form.getByLabel('Name').fill('Daniel Kim');
+  await form.getByRole('textbox', { name: 'Phone' }).fill('555-0191');
+  await choose(page, form, 'Type of home', 'Apartment');
+  await form.getByRole('button', { name: /^Save adopter/ }).click();
+  const duplicate = form.getByRole('alert').filter({ hasText: 'This may already be on the desk' });
+  await expect(duplicate).toBeFocused();
+  await duplicate.getByRole('button', { name: 'Open Daniel Kim' }).click();
+  const person = page.getByRole('dialog', { name: 'Person details' });
+  await expect(person.getByRole('heading', { name: 'Daniel Kim' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(person).toBeHidden();
+  await expect(page.getByRole('dialog', { name: 'Leave this sign-up without saving?' })).toBeHidden();
+  await expect(form.getByLabel('Name')).toHaveValue('Daniel Kim');
+  await expect(duplicate.getByRole('button', { name: 'Open Daniel Kim' })).toBeFocused();
+});

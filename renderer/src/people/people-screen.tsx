@@ -95,6 +95,8 @@ export function PeopleScreen() {
   const [keptNoticeHidden, setKeptNoticeHidden] = useState(false);
   // A sign-up asked for while one is kept: started once staff have said what becomes of the kept one.
   const [startAsked, setStartAsked] = useState<{ type: PersonFormType; applyFor: string[] }>();
+  // Set for the moment a person shown over the sign-up is closed: the same Escape reaches the sign-up's drawer too.
+  const closedOverSignUp = useRef(false);
   const { restore } = keptSignUp;
   useEffect(() => {
     if (signUpOffered) return;
@@ -248,17 +250,31 @@ export function PeopleScreen() {
 
       <Drawer
         opened={openId !== null}
-        onClose={closeUnlessDialogOnTop(editGuard.guard(() => setOpenId(null)))}
+        onClose={closeUnlessDialogOnTop(
+          editGuard.guard(() => {
+            setOpenId(null);
+            if (creating === null) return;
+            closedOverSignUp.current = true;
+            setTimeout(() => {
+              closedOverSignUp.current = false;
+            });
+          }),
+        )}
         position="right"
         size="lg"
         title={<Text fw={600}>Person details</Text>}
+        // Opened from a sign-up's duplicate warning: over the sign-up, which is there again once this closes.
+        zIndex={creating !== null ? 300 : undefined}
       >
         {openId !== null && <PersonDetail key={openId} id={openId} editGuard={editGuard} />}
       </Drawer>
       {editGuard.modal}
       <Drawer
         opened={creating !== null}
-        onClose={closeUnlessDialogOnTop(signUpGuard.guard(stopCreating))}
+        onClose={closeUnlessDialogOnTop(() => {
+          // Escape closes only the person shown over the sign-up.
+          if (openId === null && !closedOverSignUp.current) signUpGuard.guard(stopCreating)();
+        })}
         position="right"
         size="xl"
         title={<Text fw={600}>Sign someone up</Text>}
@@ -270,6 +286,7 @@ export function PeopleScreen() {
             resumed={resumed}
             onTypedChange={signUpGuard.reportTyped}
             onCancel={signUpGuard.guard(stopCreating)}
+            onOpenDuplicate={setOpenId}
             onSaved={(person) => {
               stopCreating();
               // The list shows where the person went.

@@ -76,6 +76,7 @@ export function PersonForm({
   onSaved,
   onCancel,
   onTypedChange,
+  onOpenDuplicate,
 }: {
   initialType: PersonFormType;
   /** Pets the person applies for from the start (a sign-up begun on a pet's page). */
@@ -86,6 +87,8 @@ export function PersonForm({
   onCancel(): void;
   /** Told whether the form holds anything typed (closing it would lose that). */
   onTypedChange?(typed: boolean): void;
+  /** Shows a person a duplicate warning names, over the form (which keeps its typing). */
+  onOpenDuplicate?(personId: string): void;
 }) {
   const api = useDesk();
   const [opened] = useState<PersonDraft>(() => ({
@@ -261,6 +264,7 @@ export function PersonForm({
             saving={saving}
             onOverride={() => void save(true)}
             onCancel={dismissWarnings}
+            onOpen={onOpenDuplicate}
           >
             {draft.withApplication && (
               <Text size="sm" mb="sm">
