@@ -33,7 +33,9 @@ export function QuickStatus({
   useEffect(() => setStatus(pet.record.status), [pet.record.status]);
   const offersPublishing = status === 'available' && !pet.record.show_public;
   const publishing = offersPublishing && publish;
-  const unsaved = status !== pet.record.status || notes.trim() !== '' || publishing;
+  // A status just saved is not unsaved while the drawer's pet still shows the one before (until its reload).
+  const statusChosen = status !== pet.record.status && saved?.status !== status;
+  const unsaved = statusChosen || notes.trim() !== '' || publishing;
   useEffect(() => onTypedChange?.(unsaved), [unsaved, onTypedChange]);
   useEffect(() => () => onTypedChange?.(false), [onTypedChange]);
 
