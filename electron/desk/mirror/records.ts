@@ -71,7 +71,8 @@ export const SAME_AS_SERVER = '';
 /** SQL expression of the effective record's JSON text of a `pet` or `person` row. */
 export const EFFECTIVE_JSON_SQL = "COALESCE(NULLIF(effective_json, ''), server_json)";
 
-const PET_COLUMNS = [
+/** The columns every record row has: its id, the server and effective versions, presence and pending, its name. */
+const RECORD_COLUMNS = [
   'id',
   'server_json',
   'server_updated_ms',
@@ -79,8 +80,14 @@ const PET_COLUMNS = [
   'presence',
   'has_pending',
   'name',
-  'species',
   'status',
+  'created_ms',
+  'updated_ms',
+] as const;
+
+const PET_COLUMNS = [
+  ...RECORD_COLUMNS,
+  'species',
   'sex',
   'size',
   'age_category',
@@ -90,27 +97,11 @@ const PET_COLUMNS = [
   'custom_id',
   'show_public',
   'intake_date',
-  'created_ms',
-  'updated_ms',
   'adopted_on',
   'adopted_by',
 ] as const;
 
-const PERSON_COLUMNS = [
-  'id',
-  'type',
-  'server_json',
-  'server_updated_ms',
-  'effective_json',
-  'presence',
-  'has_pending',
-  'name',
-  'email',
-  'phone',
-  'status',
-  'created_ms',
-  'updated_ms',
-] as const;
+const PERSON_COLUMNS = [...RECORD_COLUMNS, 'type', 'email', 'phone'] as const;
 
 type RowValue = string | number | null;
 
