@@ -11,7 +11,7 @@ import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
 import { useStandalone } from '../lib/connection';
 import { useKeptDraft } from '../lib/kept-draft';
-import { useMetadataQuery, useReloadOnChange } from '../lib/live-data';
+import { useMetadataQuery } from '../lib/live-data';
 import { scrollBehavior } from '../lib/motion';
 import { readKeptDraft } from '../lib/read-kept-draft';
 import { useRememberedState } from '../lib/remembered';
@@ -35,8 +35,9 @@ export function IntakeScreen() {
   const api = useDesk();
   const fields = useMetadataQuery('mirror.customFields', { entity: 'pet' });
   const statuses = useMetadataQuery('mirror.pets.statuses');
+  // Asked when the screen opens and after each intake saved here, not on every synced page (the query reads the
+  // shelter ids, a table scan while a first sync has dropped their index).
   const nextShelterId = useDeskQuery('mirror.pets.nextShelterId');
-  useReloadOnChange(['pets'], nextShelterId.reload);
   // A half-typed intake stays while staff look something up on another screen; an untouched one starts afresh (today).
   const [blank, setBlank] = useState(() => emptyPetDraft());
   const [typedDraft, setDraft] = useRememberedState<PetDraft | null>('intake.draft', null);
@@ -89,6 +90,7 @@ export function IntakeScreen() {
     if (!queued) return;
     setSaved((previous) => [{ id: queued.entityId, name: draft.name.trim() }, ...previous]);
     setJustSaved(queued.entityId);
+    nextShelterId.reload();
     startAfresh();
     window.scrollTo({ top: 0, behavior: scrollBehavior() });
   }
