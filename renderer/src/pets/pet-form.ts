@@ -139,8 +139,7 @@ const DATE_FIELDS = ['intake_date', 'age_birthday'] as const;
 
 /**
  * The pet's dates and the shelter's date fields that hold text naming no day (the date input keeps it as typed), a
- * birthday or an intake date after today (a year typed wrong, the commonest slip at a desk), and a birthday after the
- * intake date: the form says so at each rather than send the pet without that date, or with an age it cannot have. An
+ * birthday after today, and a birthday after the intake date (an intake may be booked for a day ahead): the form says so at each rather than send the pet without that date, or with an age it cannot have. An
  * edit passes the pet as it was: a value it already held is left alone.
  */
 function datesToFix(
@@ -153,9 +152,8 @@ function datesToFix(
     if (draft[key] === original?.[key]) continue;
     const day = fieldDay(draft[key]);
     if (day === null) messages[key] = unreadableDateMessage(draft[key]);
-    else if (day > localToday()) {
-      const what = key === 'age_birthday' ? 'A birthday' : 'An intake date';
-      messages[key] = `${what} cannot be after today (${formatCalendarDate(localToday())})`;
+    else if (key === 'age_birthday' && day > localToday()) {
+      messages[key] = `A birthday cannot be after today (${formatCalendarDate(localToday())})`;
     }
   }
   const born = fieldDay(draft.age_birthday);
