@@ -14,6 +14,15 @@ export async function shoot(page: Page, testInfo: TestInfo, name: string, fullPa
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
+/**
+ * Types into the list's Search and waits until the rows on show answer it: a row found sooner may be one of the
+ * unfiltered list's, moved away under the click when the answer lands.
+ */
+export async function search(page: Page, text: string): Promise<void> {
+  await page.getByLabel('Search').fill(text);
+  await page.locator(`[data-results-for=${JSON.stringify(text.trim())}]`).waitFor();
+}
+
 /** Connects the desk to the demo server through Settings, as a coordinator would, and waits for the pets. */
 export async function connect(page: Page, deskUrl: string, server: DemoServer): Promise<void> {
   await page.goto(`${deskUrl}#/settings`);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
 import { expect, type RunningDesk, startDesk, test } from './desk-fixture';
+import { search } from './helpers';
 import { call, freePort, printedCode } from './lan-helpers';
 import { shootBoth } from './shelter-helpers';
 
@@ -93,7 +94,7 @@ test('two desks over HTTPS: pairing by code, a status change on A on B’s open 
     const pet = page.items[0]?.record;
     if (!pet) throw new Error('no available pet in the demo shelter');
     await pageB.goto(`${deskB.url}#/pets`);
-    await pageB.getByLabel('Search').fill(pet.name);
+    await search(pageB, pet.name);
     const row = pageB.getByRole('table', { name: 'Pets' }).getByRole('row', { name: pet.name }).first();
     await expect(row).toContainText(/available/i, { timeout: 30_000 });
 

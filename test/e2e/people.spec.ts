@@ -1,5 +1,5 @@
 import { expect, startDesk, test } from './desk-fixture';
-import { choose, connect, shoot } from './helpers';
+import { choose, connect, search, shoot } from './helpers';
 
 test('standalone: a sign-up shows on the person and the pet, and the person is edited and saved', async ({
   page,
@@ -83,7 +83,7 @@ test('standalone: a sign-up shows on the person and the pet, and the person is e
 
     // Saved, not only shown: after a reload the desk reads the edit back from the shelter.
     await page.reload();
-    await page.getByLabel('Search').fill('0177');
+    await search(page, '0177');
     await page.getByRole('table', { name: 'Adopters' }).getByRole('row', { name: 'Rosa Marsh' }).click();
     await expect(page.getByRole('dialog').getByRole('table', { name: 'Person fields' })).toContainText(
       'rosa@marsh.example.org',
@@ -134,7 +134,7 @@ test('an adoption started from a pet: the sign-up opens with an application for 
   try {
     await page.goto(`${desk.url}#/pets`);
     const table = page.getByRole('table', { name: 'Pets' });
-    await page.getByLabel('Search').fill('Chester');
+    await search(page, 'Chester');
     const row = table.getByRole('row', { name: /Chester/ }).first();
     await expect(row).toBeVisible({ timeout: 30_000 });
     await row.click();
@@ -164,7 +164,7 @@ test('an adoption started from a pet: the sign-up opens with an application for 
 
     // A second walk-in for Chester is told that an application is already waiting.
     await page.goto(`${desk.url}#/pets`);
-    await page.getByLabel('Search').fill('Chester');
+    await search(page, 'Chester');
     await table
       .getByRole('row', { name: /Chester/ })
       .first()
@@ -183,7 +183,7 @@ test('an adoption started from a pet: the sign-up opens with an application for 
     await page.keyboard.press('Escape');
     await expect(form).toBeHidden();
     await page.goto(`${desk.url}#/pets`);
-    await page.getByLabel('Search').fill('Marshmallow');
+    await search(page, 'Marshmallow');
     await table
       .getByRole('row', { name: /Marshmallow/ })
       .first()
@@ -215,7 +215,7 @@ test('a volunteer signed up on the desk has a list of their own, found by the se
   await expect(tabs.getByRole('tab', { name: 'Volunteers (1)' })).toHaveAttribute('aria-selected', 'true');
   const volunteers = page.getByRole('table', { name: 'Volunteers' });
   await expect(volunteers.getByRole('row', { name: 'Vic Volunteer' })).toBeVisible();
-  await page.getByLabel('Search').fill('2013344');
+  await search(page, '2013344');
   await expect(volunteers.getByRole('row', { name: 'Vic Volunteer' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'New volunteer' })).toBeVisible();
 });

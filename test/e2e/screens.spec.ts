@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, startDesk, test } from './desk-fixture';
-import { choose, connect, fillIntake, shoot } from './helpers';
+import { choose, connect, fillIntake, search, shoot } from './helpers';
 
 interface ApiPet {
   id: string;
@@ -47,7 +47,7 @@ test('connect, find a pet, change its status; it is pending, then on the server'
   await expect(table.getByRole('row')).not.toHaveCount(1);
   await shoot(page, testInfo, 'pets');
 
-  await page.getByLabel('Search').fill(target.name);
+  await search(page, target.name);
   await expect(table.getByRole('row', { name: target.name }).first()).toBeVisible();
   await table.getByRole('row', { name: target.name }).first().click();
   const drawer = page.getByRole('dialog');
@@ -168,7 +168,7 @@ test('offline at an event: an intake and an adopter with an application wait on 
   await shoot(page, testInfo, 'intake-saved');
 
   await nav.getByRole('link', { name: 'Pets' }).click();
-  await page.getByLabel('Search').fill('Pebble');
+  await search(page, 'Pebble');
   const pebble = page.getByRole('table', { name: 'Pets' }).getByRole('row', { name: 'Pebble' });
   await expect(pebble).toContainText('Not sent yet');
   await expect(pebble).toContainText('New on this desk');
@@ -237,7 +237,7 @@ test('offline at an event: an intake and an adopter with an application wait on 
   await expect(savedPerson).toContainText('On the server', { timeout: 15_000 });
 
   await nav.getByRole('link', { name: 'People' }).click();
-  await page.getByLabel('Search').fill('Ana Ruiz');
+  await search(page, 'Ana Ruiz');
   const row = page.getByRole('table', { name: 'Adopters' }).getByRole('row', { name: 'Ana Ruiz' });
   await expect(row).toBeVisible();
   await expect(row.getByText('Not sent yet')).toHaveCount(0);
@@ -276,7 +276,7 @@ test('a change the server refuses needs attention; edited and resubmitted, it go
   await shoot(page, testInfo, 'sync-needs-attention');
 
   await nav.getByRole('link', { name: 'Pets' }).click();
-  await page.getByLabel('Search').fill(target.name);
+  await search(page, target.name);
   const row = page.getByRole('table', { name: 'Pets' }).getByRole('row', { name: target.name }).first();
   await expect(row).toContainText('Needs attention');
 

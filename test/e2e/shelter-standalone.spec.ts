@@ -1,4 +1,5 @@
 import { expect, startDesk, test } from './desk-fixture';
+import { search } from './helpers';
 import { callApi, createKeyInUi, shelterApiUrl, shootBoth } from './shelter-helpers';
 
 type ApiPet = {
@@ -85,7 +86,7 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     expect(after.some((pet) => pet.id === quiet.id)).toBe(false);
     // The desk still holds it, marked as not on the public list (its show_public is still true).
     await page.goto(`${desk.url}#/pets`);
-    await page.getByLabel('Search').fill(quiet.name);
+    await search(page, quiet.name);
     await expect(
       page
         .getByRole('table', { name: 'Pets' })
@@ -93,7 +94,7 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
         .first(),
     ).toContainText('Not public', { timeout: 30_000 });
     // A long status and "Not public" both show whole (side by side they were cut to "Behavior eval…" and "Not p…").
-    await page.getByLabel('Search').fill('Marshmallow');
+    await search(page, 'Marshmallow');
     const evaluated = page
       .getByRole('table', { name: 'Pets' })
       .getByRole('row', { name: /Marshmallow/ })
@@ -188,7 +189,7 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     // The adopted pet's page names who adopted it, linked to their page (not the person's id).
     const adoptedRow = adopted?.custom_id ?? adopted?.name ?? '';
     await page.goto(`${desk.url}#/pets`);
-    await page.getByLabel('Search').fill(adoptedRow);
+    await search(page, adoptedRow);
     await page
       .getByRole('table', { name: 'Pets' })
       .getByRole('row')
@@ -206,7 +207,7 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
 
     // A staff decision on a person: blocked, with notes, from the person's record.
     await page.goto(`${desk.url}#/people`);
-    await page.getByLabel('Search').fill(applicant);
+    await search(page, applicant);
     await page.getByRole('table', { name: 'Adopters' }).getByRole('row', { name: applicant }).first().click();
     await page.getByRole('button', { name: 'Change status…' }).click();
     const statusDialog = page.getByRole('dialog', { name: `Status of ${applicant}` });
@@ -228,7 +229,7 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
       (await callApi(apiUrl, key, '/pets?limit=3&sort=name')).json.pets as ApiPet[]
     )[1] as ApiPet;
     await page.goto(`${desk.url}#/pets`);
-    await page.getByLabel('Search').fill(doomed.name);
+    await search(page, doomed.name);
     // Names repeat in a shelter; the row that shows the pet's own id is the one.
     await page
       .getByRole('table', { name: 'Pets' })

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './desk-fixture';
-import { choose, connect, shoot } from './helpers';
+import { choose, connect, search, shoot } from './helpers';
 
 /**
  * Issue #13: switching a connected desk to Standalone and back loses nothing. The desk asks first, naming the
@@ -15,7 +15,7 @@ interface ApiPet {
 
 async function findPet(page: Page, name: string) {
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Pets' }).click();
-  await page.getByLabel('Search').fill(name);
+  await search(page, name);
   return page.getByRole('table', { name: 'Pets' }).getByRole('row', { name });
 }
 

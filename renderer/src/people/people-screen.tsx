@@ -354,7 +354,16 @@ function PeopleList({ type, onOpen }: { type: PersonFormType; onOpen(id: string)
       {!data && list.loading && <Loader aria-label="Loading people" />}
       {data && (
         <Paper withBorder radius="lg" style={{ overflow: 'hidden' }}>
-          <Text size="sm" c="dimmed" px="md" py="xs">
+          <Text
+            size="sm"
+            c="dimmed"
+            px="md"
+            py="xs"
+            role="status"
+            aria-label="People count"
+            // The search the rows on show answer (tests wait for it before picking a row).
+            data-results-for={list.loading || debounced !== search.trim() ? undefined : debounced}
+          >
             {data.total === 1 ? '1 person' : `${data.total.toLocaleString()} people`}
           </Text>
           <Table
