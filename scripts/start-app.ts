@@ -113,6 +113,7 @@ function describeSharing(sharing: LanSharing): string {
     `Shared on the LAN at ${sharing.address}`,
     `Certificate fingerprint: ${sharing.fingerprint ? formatFingerprint(sharing.fingerprint) : '?'}`,
     `Pairing code (works once, until ${sharing.expiresAt}): ${sharing.code}`,
+    ...(sharing.typed ? [`Or type on the other desk: ${sharing.typed}`] : []),
   ].join('\n');
 }
 

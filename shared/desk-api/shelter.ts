@@ -91,6 +91,8 @@ export const lanSharingSchema = z.object({
   address: z.string().nullable(),
   /** A pairing code (address, certificate fingerprint, one-time secret) for the other desk's connect screen. */
   code: z.string().nullable(),
+  /** The same code to type on the other desk: its address and eight letters and digits (`192.168.1.20:8787 K7QM-4TXP`). */
+  typed: z.string().nullable(),
   /** When the code stops working (ISO 8601); a code also stops once a desk has used it. */
   expiresAt: z.string().nullable(),
   /** SHA-256 of the shelter's certificate (base64url); shown grouped so two people can compare it aloud. */

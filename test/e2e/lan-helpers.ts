@@ -26,6 +26,17 @@ export async function printedCode(desk: RunningDesk): Promise<string> {
   throw new Error(`No pairing code printed within 30 s:\n${desk.stdout()}`);
 }
 
+/** The code to type that `npm start -- --standalone --share-lan` prints, address first (bounded wait). */
+export async function printedTypedCode(desk: RunningDesk): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const match = /^Or type on the other desk: (\S+ \S+)$/m.exec(desk.stdout());
+    if (match?.[1]) return match[1];
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`No code to type printed within 30 s:\n${desk.stdout()}`);
+}
+
 /** The certificate fingerprint `npm start -- --standalone --share-lan` prints (bounded wait). */
 export async function printedFingerprint(desk: RunningDesk): Promise<string> {
   const deadline = Date.now() + 30_000;

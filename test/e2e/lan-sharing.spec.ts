@@ -5,7 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
 import { expect, type RunningDesk, startDesk, test } from './desk-fixture';
 import { search } from './helpers';
-import { call, freePort, printedCode } from './lan-helpers';
+import { call, freePort, printedCode, printedTypedCode } from './lan-helpers';
 import { shootBoth } from './shelter-helpers';
 
 /** WCAG 2.2 AA as the a11y suite checks it: serious or critical findings in either scheme fail. */
@@ -68,22 +68,39 @@ test('two desks over HTTPS: pairing by code, a status change on A on B’s open 
     await grid.scrollIntoViewIfNeeded();
     await shoot(pageA, testInfo, 'sharing-card');
 
-    // Desk B pairs on its welcome screen: the fingerprint is shown to compare aloud before it connects.
+    // The card's code to type: the address and eight letters and digits, as the start printed them.
+    const typed = await printedTypedCode(deskA);
+    await expect(pageA.getByLabel('Code to type')).toHaveText(typed);
+    expect(typed).toMatch(new RegExp(`^127\\.0\\.0\\.1:${lanPort} [0-9A-Z]{4}-[0-9A-Z]{4}$`));
+
+    // Desk B on its welcome screen: a pasted code shows the fingerprint to compare aloud before it connects.
     const deskB = await startDesk(path.join(root, 'b'));
     desks.push(deskB);
     const pageB = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     await pageB.goto(deskB.url);
     await expect(pageB).toHaveURL(/#\/welcome$/);
-    await pageB.getByLabel('Server address or connection code').fill(code);
+    const address = pageB.getByLabel('Server address or connection code');
+    await address.fill(code);
     const shown = pageB.getByRole('group', { name: /The shelter’s certificate fingerprint/ });
     await expect(shown).toHaveAttribute('aria-label', new RegExp(fingerprintLine));
+    await expect(pageB.getByRole('button', { name: 'They match: connect' })).toBeVisible();
+    // Typed as a volunteer reads it off the other screen (lower case, a space for the dash): no fingerprint to
+    // compare, the two desks prove the code to each other.
+    const [host, letters] = typed.split(' ');
+    await address.fill('');
+    await address.pressSequentially(`${host} ${letters?.toLowerCase().replace('-', ' ')}`);
+    await expect(shown).toHaveCount(0);
+    await expect(
+      pageB.getByText(/The desk and the shelter desk each check that the other knows this code/),
+    ).toBeVisible();
     await pageB.getByLabel('This desk’s name').fill('Adoption table');
     await shoot(pageB, testInfo, 'pairing-second-desk');
-    await pageB.getByRole('button', { name: 'They match: connect' }).click();
+    await pageB.getByRole('button', { name: 'Connect', exact: true }).click();
     await expect(pageB).not.toHaveURL(/#\/welcome$/, { timeout: 60_000 });
     // A's Keys and sharing screen, left open, shows B's new key and a fresh code, without a reload.
     await expect(pageA.getByRole('row', { name: /Desk: Adoption table/ })).toBeVisible({ timeout: 15_000 });
     await expect(pageA.getByLabel('Pairing code')).not.toHaveText(code, { timeout: 15_000 });
+    await expect(pageA.getByLabel('Code to type')).not.toHaveText(typed);
 
     // A pet both desks show; B keeps its Pets screen open on it.
     const page = await call<{ items: Array<{ record: { id: string; name: string; status: string } }> }>(

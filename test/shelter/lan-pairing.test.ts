@@ -1,9 +1,11 @@
+import https from 'node:https';
 import type net from 'node:net';
 import path from 'node:path';
 import tls from 'node:tls';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { readConnectionSettings } from '../../electron/desk/sync';
+import { TYPED_CODE_TRIES } from '../../electron/server/domain/pairing-store';
 import { generateShelterCertificate } from '../../electron/server/tls/shelter-certificate';
 import { DeskCallError, formatPairingCode, parseConnectionCode } from '../../shared/desk-api';
 import { later, openDesk, shareLanOnLoopback, tempDir } from './helpers';
@@ -62,6 +64,156 @@ async function tlsProxy() {
   const { port } = server.address() as net.AddressInfo;
   return { address: `https://127.0.0.1:${port}/api`, received, handshakes };
 }
+
+/**
+ * A machine in the middle that relays: it shows the desk a certificate of its own and passes everything on to the
+ * shelter over a TLS connection of its own (what it reads on the way is kept).
+ */
+async function relayingProxy(target: string) {
+  const identity = await generateShelterCertificate();
+  const { hostname, port: targetPort } = new URL(target);
+  const read: Buffer[] = [];
+  const server = tls.createServer({ cert: identity.cert, key: identity.key }, (socket) => {
+    const onward = tls.connect({ host: hostname, port: Number(targetPort), rejectUnauthorized: false });
+    socket.on('data', (chunk: Buffer) => {
+      read.push(chunk);
+      onward.write(chunk);
+    });
+    onward.on('data', (chunk: Buffer) => socket.write(chunk));
+    for (const end of [socket, onward]) end.on('error', () => undefined);
+    socket.on('close', () => onward.destroy());
+    onward.on('close', () => socket.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  later(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const { port } = server.address() as net.AddressInfo;
+  return { host: `127.0.0.1:${port}`, read };
+}
+
+/** A server that says "paired" to anything, with a key and a made-up proof: it does not know the code. */
+async function impostor() {
+  const identity = await generateShelterCertificate();
+  const server = https.createServer({ cert: identity.cert, key: identity.key }, (request, response) => {
+    request.resume();
+    response.writeHead(201, { 'content-type': 'application/json' });
+    response.end(
+      JSON.stringify({
+        key: 'sd_w_impostor-key-0000000000',
+        key_id: 'k',
+        name: 'Desk',
+        proof: 'A'.repeat(43),
+      }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  later(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return `127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+}
+
+/** The sharing card's line to type, split into the address and the code as the card shows them. */
+function typedOf(sharing: { typed: string | null }) {
+  const [host, code] = (sharing.typed ?? '').split(' ');
+  if (!host || !code) throw new Error(`no typed code: ${sharing.typed}`);
+  return { host, code };
+}
+
+describe('LAN sharing by a typed code: address and eight letters, each desk proving the code to the other', () => {
+  it('pairs with the code typed as people type it, pins the shelter’s certificate, and syncs', async () => {
+    const { desk: deskA, sharing, code } = await sharingShelter();
+    const { host, code: typed } = typedOf(sharing);
+    expect(sharing.typed).toMatch(/^127\.0\.0\.1:\d+ [0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
+    const deskB = await openDesk(path.join(tempDir(), 'b'));
+    await deskB.registry.invoke('sync.connection.pair', {
+      code: `  ${host}   ${typed.toLowerCase().replace('-', ' ')} `,
+      deskName: 'Event laptop',
+    });
+    expect(await deskB.registry.invoke('sync.connection.get')).toMatchObject({
+      mode: 'remote',
+      fingerprint: code.fingerprint,
+    });
+    expect(readConnectionSettings(deskB.context.dataDir)).toMatchObject({
+      pin: code.fingerprint,
+      paired: true,
+    });
+    await deskA.registry.invoke('outbox.createPet', { fields: pet('Typed for B') });
+    await deskA.registry.invoke('sync.now');
+    expect((await deskB.registry.invoke('sync.now'))?.complete).toBe(true);
+    expect((await deskB.registry.invoke('mirror.pets.list', { search: 'Typed for B' })).items).toHaveLength(
+      1,
+    );
+    const keys = await deskA.registry.invoke('shelter.keys.list');
+    expect(keys.find((key) => key.name === 'Desk: Event laptop')?.kind).toBe('write');
+
+    // Used once: the same letters again are refused, and the card shows another code (the pasted form is used too).
+    const deskC = await openDesk(path.join(tempDir(), 'c'));
+    const again = await refusal(deskC.registry.invoke('sync.connection.pair', { code: `${host} ${typed}` }));
+    expect(again).toMatch(/not one the shelter desk shows/);
+    const next = await deskA.registry.invoke('shelter.lan.get');
+    expect(next.typed).not.toBe(sharing.typed);
+    expect(
+      await refusal(deskC.registry.invoke('sync.connection.pair', { code: sharing.code ?? '' })),
+    ).toMatch(/already used/);
+  }, 120_000);
+
+  it(`refuses a wrong code with what to check, and after ${TYPED_CODE_TRIES} wrong ones ends the code on the card`, async () => {
+    const { desk: deskA, sharing } = await sharingShelter();
+    const { host, code: typed } = typedOf(sharing);
+    const deskB = await openDesk(path.join(tempDir(), 'b'));
+    const wrong = typed.startsWith('2') ? '3' : '2';
+    for (let attempt = 0; attempt < TYPED_CODE_TRIES; attempt += 1) {
+      const message = await refusal(
+        deskB.registry.invoke('sync.connection.pair', { code: `${host} ${wrong}${typed.slice(1)}` }),
+      );
+      expect(message).toMatch(/Check the address and the eight letters and digits against the sharing card/);
+    }
+    expect((await deskB.registry.invoke('sync.connection.get')).mode).toBe('none');
+    // The right code no longer works, in either form; the card shows a new one, which does.
+    expect(
+      await refusal(deskB.registry.invoke('sync.connection.pair', { code: sharing.typed ?? '' })),
+    ).toMatch(/not one the shelter desk shows/);
+    expect(
+      await refusal(deskB.registry.invoke('sync.connection.pair', { code: sharing.code ?? '' })),
+    ).toMatch(/expired/);
+    const fresh = await deskA.registry.invoke('shelter.lan.get');
+    expect(fresh.typed).not.toBe(sharing.typed);
+    await deskB.registry.invoke('sync.connection.pair', { code: fresh.typed ?? '' });
+    expect((await deskB.registry.invoke('sync.connection.get')).mode).toBe('remote');
+  }, 120_000);
+
+  it('a machine in the middle gets no key and never the code; an impostor’s "paired" is not believed', async () => {
+    const { desk: deskA, sharing, code } = await sharingShelter();
+    const { code: typed } = typedOf(sharing);
+    const proxy = await relayingProxy(code.remote);
+    const deskB = await openDesk(path.join(tempDir(), 'b'));
+    const keysBefore = (await deskA.registry.invoke('shelter.keys.list')).length;
+
+    // Relayed: the shelter checks the desk's proof against its own certificate, not the one the desk was shown.
+    const relayed = await refusal(
+      deskB.registry.invoke('sync.connection.pair', { code: `${proxy.host} ${typed}` }),
+    );
+    expect(relayed).toMatch(/not one the shelter desk shows/);
+    const seen = Buffer.concat(proxy.read).toString('latin1');
+    expect(seen).toContain('POST /api/pairing');
+    expect(seen).not.toContain(typed.replace('-', ''));
+    expect(seen).not.toContain(typed);
+    expect((await deskA.registry.invoke('shelter.keys.list')).length).toBe(keysBefore);
+    expect((await deskB.registry.invoke('sync.connection.get')).mode).toBe('none');
+
+    // An impostor answers "paired" with a key: without the code its proof is wrong, and the desk keeps nothing.
+    const fake = await impostor();
+    const believed = await refusal(
+      deskB.registry.invoke('sync.connection.pair', { code: `${fake} ${typed}` }),
+    );
+    expect(believed).toMatch(/could not prove it knows the code/);
+    expect((await deskB.registry.invoke('sync.connection.get')).mode).toBe('none');
+
+    // The code itself is still good for the shelter (a refused proof is one of its few wrong tries).
+    await deskB.registry.invoke('sync.connection.pair', { code: sharing.typed ?? '' });
+    expect(await deskB.registry.invoke('sync.connection.get')).toMatchObject({
+      fingerprint: code.fingerprint,
+    });
+  }, 120_000);
+});
 
 describe('LAN sharing: HTTPS only, pinned certificate, one key per desk by one-time code', () => {
   it('answers plain HTTP on the LAN port with a refusal and nothing else; keeps loopback plain', async () => {

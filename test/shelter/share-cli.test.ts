@@ -28,7 +28,7 @@ describe('npm run cli -- share on|off|status|code', () => {
     const made = await cli(['share', 'code', '--data-dir', dataA, '--json']);
     expect(made.code, made.stderr).toBe(0);
     const printed = json(made.stdout);
-    expect(Object.keys(printed).sort()).toEqual(['address', 'code', 'expiresAt', 'fingerprint']);
+    expect(Object.keys(printed).sort()).toEqual(['address', 'code', 'expiresAt', 'fingerprint', 'typed']);
     expect(printed.address).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/api$/);
     const code = parseConnectionCode(String(printed.code));
     expect(code).toMatchObject({
@@ -43,6 +43,14 @@ describe('npm run cli -- share on|off|status|code', () => {
     expect(paired.code, paired.stderr).toBe(0);
     const keys = await deskA.registry.invoke('shelter.keys.list');
     expect(keys.some((key) => key.name.startsWith('Desk: ') && key.lastUsedAt !== null)).toBe(true);
+
+    // The typed form of a new code, as a person copies it off the screen, pairs another folder the same way.
+    const another = await cli(['share', 'code', '--data-dir', dataA]);
+    const typed = /^Or type on the other desk: (.+)$/m.exec(another.stderr)?.[1] ?? '';
+    expect(typed).toMatch(/^127\.0\.0\.1:\d+ [0-9A-Z]{4}-[0-9A-Z]{4}$/);
+    const typedPair = await cli(['sync', '--code', typed, '--data-dir', path.join(tempDir(), 'c'), '--once']);
+    expect(typedPair.code, typedPair.stderr).toBe(0);
+    expect((await deskA.registry.invoke('shelter.keys.list')).length).toBe(keys.length + 1);
 
     const off = await cli(['share', 'off', '--data-dir', dataA, '--json']);
     expect(json(off.stdout)).toMatchObject({ enabled: false, listening: false });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { formatFingerprint, formatPairingCode } from '../../../shared/desk-api';
+import { formatFingerprint, formatPairingCode, formatTypedConnection } from '../../../shared/desk-api';
 import { readShelterFile, writeLanEnabled } from '../../desk/api/handlers/shelter-host';
 import { lanHost, lanPort, listeningAddress } from '../../desk/api/handlers/shelter-lan';
 import { openStaffOperations, serverDatabasePath, shelterCertificate } from '../../server';
@@ -19,14 +19,15 @@ the shelter's own certificate; a second desk joins with a pairing code.
   share on        turn sharing on (a running desk opens the listener within a second)
   share off       turn it off (a running desk closes the listener and its connections at once)
   share status    whether it is on, where it listens, the certificate's fingerprint
-  share code      a new pairing code: works once, for 15 minutes; --json prints
-                  {"address","code","fingerprint","expiresAt"}
+  share code      a new pairing code: works once, for 15 minutes, pasted or typed (its address and eight
+                  letters and digits); --json prints {"address","code","typed","fingerprint","expiresAt"}
 
   --data-dir DIR  the desk's data folder (default: ${defaultDataDir()})
   --json          one JSON object on stdout
 
 A second desk pairs with: npm run cli -- sync --code CODE --data-dir ITS-DIR (or pastes the code on its
-connect screen). Compare the fingerprint aloud between the two desks.`;
+connect screen, then the fingerprint is compared aloud between the two desks), or types the typed form there
+(the two desks then prove the code to each other).`;
 
 const HINT = 'See: npm run cli -- share --help';
 
@@ -140,12 +141,13 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   }
   const { staff, close } = await openStaffOperations(serverDir);
   try {
-    const pairing = staff.createPairingCode();
+    const pairing = staff.createPairingCode(certificate.fingerprint);
     const code = formatPairingCode(address, certificate.fingerprint, pairing.secret);
-    print({ address, code, fingerprint: certificate.fingerprint, expiresAt: pairing.expiresAt }, code);
+    const typed = formatTypedConnection(address, pairing.typedCode);
+    print({ address, code, typed, fingerprint: certificate.fingerprint, expiresAt: pairing.expiresAt }, code);
     if (!flags.json) {
       io.stderr(
-        `Works once, until ${pairing.expiresAt}. Certificate fingerprint: ${formatFingerprint(certificate.fingerprint)}\n`,
+        `Or type on the other desk: ${typed}\nWorks once, until ${pairing.expiresAt}. Certificate fingerprint: ${formatFingerprint(certificate.fingerprint)}\n`,
       );
     }
     return 0;

@@ -21,8 +21,9 @@ const usage =
                    line of \`npm run serve -- --tls\`); remembered
   --code CODE      a shelter's connection code (from its Keys and sharing screen, or \`share code\`): pairs
                    this data folder with the shelter over TLS pinned to the code's certificate, once (the
-                   code works once, for 15 minutes); an older code (shelterdesk:ADDRESS#KEY) is the same as
-                   --remote ADDRESS --key KEY
+                   code works once, for 15 minutes); the typed form in quotes works too
+                   (--code "192.168.1.20:8787 K7QM-4TXP"); an older code (shelterdesk:ADDRESS#KEY) is the
+                   same as --remote ADDRESS --key KEY
   --standalone     sync with this desk's own embedded server (<data-dir>/standalone/)
   --data-dir DIR   the desk's data folder (default: ${defaultDataDir()})
   --once           pull everything once, print a one-line summary, exit 0 when the mirror is current
@@ -52,7 +53,8 @@ const flagsSchema = z.object({
       if (!parsed) {
         ctx.addIssue({
           code: 'custom',
-          message: 'is not a connection code: copy the whole code (shelterdesk:…#…) from the shelter desk',
+          message:
+            'is not a connection code: copy the whole code (shelterdesk:…#…) from the shelter desk, or type its address and eight-letter code in quotes ("192.168.1.20:8787 K7QM-4TXP")',
         });
         return z.NEVER;
       }
@@ -261,7 +263,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   };
   return withDeskCore(dataDir, { syncClient }, async (core) => {
     const code = flags.code;
-    if (code?.code.kind === 'pairing') await pair(core, code.text, io);
+    if (code && code.code.kind !== 'key') await pair(core, code.text, io);
     else {
       const target =
         code?.code.kind === 'key' ? { ...flags, remote: code.code.remote, key: code.code.apiKey } : flags;

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { TLSSocket } from 'node:tls';
+import { isIP } from 'node:net';
+import tls, { type TLSSocket } from 'node:tls';
 import { Agent, buildConnector } from 'undici';
 
 /** Said when the shelter's certificate is not the one the desk paired with (nothing was sent). */
@@ -70,4 +71,29 @@ export function pinnedAgent(
 ) {
   const { connectTimeoutMs, ...rest } = options;
   return new Agent({ ...rest, connect: pinnedConnector(pin, connectTimeoutMs) });
+}
+
+/**
+ * The fingerprint of the certificate the server at `baseUrl` shows, read from a TLS handshake and nothing more (no
+ * byte of a request is sent): for pairing by a typed code, whose proofs then show whether it is the shelter's.
+ */
+export function certificateShownBy(baseUrl: string, timeoutMs: number): Promise<string> {
+  const url = new URL(baseUrl);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({
+      host,
+      port: Number(url.port || 443),
+      rejectUnauthorized: false,
+      ...(isIP(host) === 0 && { servername: host }),
+    });
+    socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`No TLS answer from ${url.host} in time.`)));
+    socket.once('secureConnect', () => {
+      const raw = socket.getPeerCertificate()?.raw;
+      socket.end();
+      if (raw) resolve(fingerprintOf(raw));
+      else reject(new Error(`${url.host} showed no certificate.`));
+    });
+    socket.once('error', reject);
+  });
 }

@@ -2,7 +2,8 @@ import { type Kysely, type Migration, sql } from 'kysely';
 
 /**
  * Migrations of the standalone shelter's staff features (numbers 06xx: a denial or approval can carry a note for
- * the staff who read the application later) and of its photos and server settings (07xx).
+ * the staff who read the application later), of its photos and server settings (07xx), and of codes a person types
+ * to pair a desk (0802).
  */
 export const shelterMigrations: Record<string, Migration> = {
   '0601-application-decision-note': {
@@ -46,6 +47,22 @@ export const shelterMigrations: Record<string, Migration> = {
           ) STRICT`,
         )
         .execute(db);
+    },
+  },
+  /**
+   * The typed form of a pairing code (eight letters and digits): `typed_key` is what the code stretches to with the
+   * certificate of the listener that showed it (never the code itself), `typed_fingerprint` that certificate, and
+   * `typed_failures` the wrong proofs sent while it was open (a few end it).
+   */
+  '0802-typed-pairing-codes': {
+    async up(db: Kysely<unknown>) {
+      for (const column of [
+        'typed_key TEXT',
+        'typed_fingerprint TEXT',
+        'typed_failures INTEGER NOT NULL DEFAULT 0',
+      ]) {
+        await sql.raw(`ALTER TABLE pairing_codes ADD COLUMN ${column}`).execute(db);
+      }
     },
   },
   /**

@@ -6,6 +6,8 @@ export interface ApiErrorExtras {
   details?: unknown;
   hint?: string;
   headers?: Record<string, string>;
+  /** What the write wrote before it refused is committed all the same (a wrong try that is counted). */
+  commitWrites?: boolean;
 }
 
 /** An error with the HTTP status and error code the client sees; anything else thrown becomes a 500. */

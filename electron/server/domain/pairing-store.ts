@@ -1,5 +1,12 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import {
+  deskProof,
+  newTypedCode,
+  sameProof,
+  shelterProof,
+  stretchTypedCode,
+} from '../../platform/typed-pairing';
 import { ApiError } from './api-error';
 import type { ApiKeyRegistry } from './api-key-store';
 
@@ -7,6 +14,8 @@ import type { ApiKeyRegistry } from './api-key-store';
 export const PAIRING_CODE_TTL_MS = 15 * 60_000;
 /** Codes used or expired this long ago are deleted when the next one is made. */
 const KEEP_OLD_CODES_MS = 24 * 60 * 60_000;
+/** Wrong typed codes sent while a code is open before it ends (a guess has 1 in 2^40 of being right). */
+export const TYPED_CODE_TRIES = 5;
 
 const ASK_AGAIN = 'Ask the shelter desk for a new connection code (Keys and sharing → Make a new code).';
 
@@ -14,6 +23,11 @@ interface PairingRow {
   id: string;
   expires_at: number;
   used_at: number | null;
+}
+
+interface TypedRow {
+  id: string;
+  typed_key: string;
 }
 
 const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
@@ -27,6 +41,8 @@ export function pairedKeyName(deskName: string): string {
 /**
  * One-time pairing codes: a second desk exchanges one, once and within 15 minutes, for a write key of its own.
  * Only a SHA-256 of each secret is stored (the secrets are 128 random bits, so no salt or stretching is needed).
+ * A code made for a certificate has a typed form too (eight letters and digits, see platform/typed-pairing.ts), of
+ * which only its stretch with that certificate is stored; either form redeems the code, once.
  */
 export class PairingCodes {
   constructor(
@@ -35,20 +51,35 @@ export class PairingCodes {
     private readonly now: () => number,
   ) {}
 
-  /** A new code's secret (shown once) and when it stops working (ms since epoch). */
-  create(): { secret: string; expiresAt: number } {
+  /**
+   * A new code's secret (shown once) and when it stops working (ms since epoch); with the fingerprint of the
+   * certificate desks will be shown, its typed form too.
+   */
+  create(typedFor?: string): { secret: string; typedCode?: string; expiresAt: number } {
     const now = Math.floor(this.now());
     const secret = randomBytes(16).toString('base64url');
+    const typedCode = typedFor === undefined ? undefined : newTypedCode();
+    const typedKey = typedCode === undefined ? null : stretchTypedCode(typedCode, typedFor ?? '');
     const expiresAt = now + PAIRING_CODE_TTL_MS;
     this.sqlite.transaction(() => {
       this.sqlite
         .prepare('DELETE FROM pairing_codes WHERE MAX(expires_at, COALESCE(used_at, 0)) < ?')
         .run(now - KEEP_OLD_CODES_MS);
       this.sqlite
-        .prepare('INSERT INTO pairing_codes (id, secret_hash, created_at, expires_at) VALUES (?, ?, ?, ?)')
-        .run(randomUUID(), hashOf(secret), now, expiresAt);
+        .prepare(
+          `INSERT INTO pairing_codes (id, secret_hash, created_at, expires_at, typed_key, typed_fingerprint)
+           VALUES (?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          randomUUID(),
+          hashOf(secret),
+          now,
+          expiresAt,
+          typedKey?.toString('base64url') ?? null,
+          typedFor ?? null,
+        );
     })();
-    return { secret, expiresAt };
+    return { secret, ...(typedCode !== undefined && { typedCode }), expiresAt };
   }
 
   /** Whether a code can still be used (not used, not expired, not cancelled). */
@@ -93,11 +124,56 @@ export class PairingCodes {
         hint: `A code works for 15 minutes. ${ASK_AGAIN}`,
       });
     }
+    return this.issueKey(row.id, deskName, now);
+  }
+
+  /**
+   * Exchanges a typed code for a new write key: `proof` is the desk's HMAC of `nonce` with the code stretched by the
+   * certificate it was shown, checked against every open code made for `fingerprint`, the certificate this
+   * connection presented. Call inside a write transaction, as `redeem`.
+   * @returns the key, and the shelter's proof over the nonce and the key for the desk to check.
+   * @throws ApiError 401 when no open code matches (a machine in the middle included); after TYPED_CODE_TRIES
+   * such refusals the open typed codes end, and the card shows a new one.
+   */
+  redeemTyped(
+    nonce: string,
+    proof: string,
+    deskName: string,
+    fingerprint: string | undefined,
+  ): { id: string; key: string; name: string; proof: string } {
+    const now = Math.floor(this.now());
+    const open = this.sqlite
+      .prepare(
+        `SELECT id, typed_key FROM pairing_codes
+         WHERE typed_fingerprint = ? AND used_at IS NULL AND expires_at > ?`,
+      )
+      .all(fingerprint ?? '', now) as TypedRow[];
+    for (const row of open) {
+      const stretched = Buffer.from(row.typed_key, 'base64url');
+      if (!sameProof(deskProof(stretched, nonce), proof)) continue;
+      const created = this.issueKey(row.id, deskName, now);
+      return { ...created, proof: shelterProof(stretched, nonce, created.key) };
+    }
+    // Every open typed code counts the wrong one; the one that reaches the limit ends, both its forms.
+    this.sqlite
+      .prepare(
+        `UPDATE pairing_codes SET typed_failures = typed_failures + 1,
+           expires_at = CASE WHEN typed_failures + 1 >= ? THEN MIN(expires_at, ?) ELSE expires_at END
+         WHERE used_at IS NULL AND typed_key IS NOT NULL AND expires_at > ?`,
+      )
+      .run(TYPED_CODE_TRIES, now, now);
+    throw new ApiError(401, 'pairing_code_invalid', 'This code is not one the shelter desk shows now.', {
+      hint: `Check the letters and the address against the sharing card (after ${TYPED_CODE_TRIES} wrong codes it shows a new one). ${ASK_AGAIN}`,
+      commitWrites: true,
+    });
+  }
+
+  private issueKey(rowId: string, deskName: string, now: number): { id: string; key: string; name: string } {
     const name = pairedKeyName(deskName);
     const created = this.keys.create('write', name);
     this.sqlite
       .prepare('UPDATE pairing_codes SET used_at = ?, key_id = ? WHERE id = ?')
-      .run(now, created.id, row.id);
+      .run(now, created.id, rowId);
     return { ...created, name };
   }
 }

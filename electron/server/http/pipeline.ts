@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import {
@@ -275,29 +275,47 @@ export function createRequestListener(
       const upload = route.upload ? await route.upload.prepare(bytes, contentType) : undefined;
       const body = route.upload || isEmptyBody(bytes) ? undefined : parseJsonObject(bytes, contentType);
       const host = header(req, 'host');
-      const scheme = (req.socket as TLSSocket).encrypted === true ? 'https' : 'http';
+      const socket = req.socket as TLSSocket;
+      const scheme = socket.encrypted === true ? 'https' : 'http';
       const localAddress = req.socket.localAddress;
+      const localCertificate = () => {
+        const shown = socket.encrypted === true ? socket.getCertificate() : null;
+        const raw = shown && 'raw' in shown ? (shown.raw as Buffer) : undefined;
+        return raw ? createHash('sha256').update(raw).digest('base64url') : undefined;
+      };
       // The transaction catches up again under the write lock: a commit of another process may have landed while
       // the body was read. The answer waits until the commit is on the disk; the event loop does not (a write's
       // fsync waited 70 ms while a restore copied its backup).
-      return await commitThenSyncOffThread(app.sqlite, () => {
-        const result = route.handle({
-          app,
-          params,
-          query,
-          body,
-          idempotencyKey,
-          upload,
-          host,
-          scheme,
-          localAddress,
-        });
+      let refusal: ApiError | undefined;
+      const result = await commitThenSyncOffThread(app.sqlite, () => {
+        let result: RouteResult;
+        try {
+          result = route.handle({
+            app,
+            params,
+            query,
+            body,
+            idempotencyKey,
+            upload,
+            host,
+            scheme,
+            localAddress,
+            localCertificate,
+          });
+        } catch (error) {
+          // A refusal that counts (a wrong pairing code) keeps what the handler wrote: committed, then answered.
+          if (!(error instanceof ApiError && error.extras.commitWrites)) throw error;
+          refusal = error;
+          return undefined;
+        }
         app.keys.flushUses();
         if (tracked && result.status === 200) {
           app.idempotency.record(keyId, idempotencyKey, fingerprint, result.status, result.body.toString());
         }
         return result;
       });
+      if (refusal || !result) throw refusal;
+      return result;
     } finally {
       if (tracked) app.idempotency.end(keyId, idempotencyKey);
     }

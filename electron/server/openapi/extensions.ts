@@ -173,11 +173,16 @@ export function extensionPaths(metadataHeaders: JsonObject): JsonObject {
     '/api/pairing': {
       post: {
         operationId: 'pairDesk',
-        summary: 'Exchange a one-time pairing secret for a write key named after the desk',
+        summary: 'Exchange a one-time pairing code for a write key named after the desk',
         description:
-          'No key is needed. The secret comes from a pairing code made on the shelter desk; it works once and for ' +
-          '15 minutes. Desks send it only over TLS to the certificate the code names (its SHA-256). The new key ' +
-          'is listed under `Desk: <desk_name>` and can be revoked alone. Limited per client address.',
+          'No key is needed. The code is made on the shelter desk; it works once and for 15 minutes, in either of ' +
+          'its forms. Pasted, its `secret` is sent only over TLS to the certificate the code names (its SHA-256). ' +
+          'Typed (eight letters and digits), the code itself is never sent: the desk sends a `nonce` and `proof`, ' +
+          'HMAC-SHA256 of `desk:<nonce>` keyed with scrypt(code, `shelter-desk-typed-pairing:<fingerprint>`, N ' +
+          '16384, r 8, p 1, 32 bytes), where the fingerprint is the SHA-256 (base64url) of the certificate the ' +
+          'connection showed; the answer carries `proof`, HMAC-SHA256 of `shelter:<nonce>:<key>` with the same ' +
+          'key, which the desk checks before keeping anything. Five wrong typed codes end the open ones. The new ' +
+          'key is listed under `Desk: <desk_name>` and can be revoked alone. Limited per client address.',
         tags: [EXTENSION_TAG.name],
         security: [],
         'x-shelter-desk-extension': true,
@@ -186,13 +191,27 @@ export function extensionPaths(metadataHeaders: JsonObject): JsonObject {
           content: {
             'application/json': {
               schema: {
-                type: 'object',
-                required: ['secret', 'desk_name'],
-                additionalProperties: false,
-                properties: {
-                  secret: { type: 'string', minLength: 8, maxLength: 200 },
-                  desk_name: { type: 'string', minLength: 1, maxLength: 80 },
-                },
+                oneOf: [
+                  {
+                    type: 'object',
+                    required: ['secret', 'desk_name'],
+                    additionalProperties: false,
+                    properties: {
+                      secret: { type: 'string', minLength: 8, maxLength: 200 },
+                      desk_name: { type: 'string', minLength: 1, maxLength: 80 },
+                    },
+                  },
+                  {
+                    type: 'object',
+                    required: ['nonce', 'proof', 'desk_name'],
+                    additionalProperties: false,
+                    properties: {
+                      nonce: { type: 'string', pattern: '^[A-Za-z0-9_-]{16,64}$' },
+                      proof: { type: 'string', pattern: '^[A-Za-z0-9_-]{16,64}$' },
+                      desk_name: { type: 'string', minLength: 1, maxLength: 80 },
+                    },
+                  },
+                ],
               },
             },
           },
@@ -210,6 +229,10 @@ export function extensionPaths(metadataHeaders: JsonObject): JsonObject {
                     key: { type: 'string' },
                     key_id: { type: 'string' },
                     name: { type: 'string' },
+                    proof: {
+                      type: 'string',
+                      description: 'For a typed code: the shelter’s proof (see above).',
+                    },
                   },
                 },
               },
@@ -217,7 +240,7 @@ export function extensionPaths(metadataHeaders: JsonObject): JsonObject {
           },
           '400': { description: 'Missing or malformed fields.', headers: metadataHeaders, ...errorBody },
           '401': {
-            description: 'Unknown secret (`pairing_code_invalid`).',
+            description: 'Unknown secret, or a typed code no open code matches (`pairing_code_invalid`).',
             headers: metadataHeaders,
             ...errorBody,
           },

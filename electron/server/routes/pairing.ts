@@ -1,17 +1,29 @@
 import { z } from 'zod';
 import { parseBody, type Route } from '../http/route';
 
-const pairingRequestSchema = z.strictObject({
-  /** The one-time secret from the connection code. */
-  secret: z.string().trim().min(8).max(200),
-  /** The desk's name (from its settings, or its host name): the new key is named after it. */
-  desk_name: z.string().trim().min(1).max(80),
-});
+/** The desk's name (from its settings, or its host name): the new key is named after it. */
+const deskName = z.string().trim().min(1).max(80);
+const proofText = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/);
+
+const pairingRequestSchema = z.union([
+  z.strictObject({
+    /** The one-time secret from the pasted connection code. */
+    secret: z.string().trim().min(8).max(200),
+    desk_name: deskName,
+  }),
+  z.strictObject({
+    /** A typed code: the desk's nonce, and its proof that it knows the code (platform/typed-pairing.ts). */
+    nonce: proofText,
+    proof: proofText,
+    desk_name: deskName,
+  }),
+]);
 
 /**
- * POST /api/pairing (a Shelter Desk extension): a desk exchanges the one-time secret of a connection code for a
- * write key of its own. No key is needed (the desk has none yet); the code works once and for 15 minutes, and
- * the desk sends it only over TLS to the certificate the code names.
+ * POST /api/pairing (a Shelter Desk extension): a desk exchanges a one-time connection code for a write key of its
+ * own. No key is needed (the desk has none yet); the code works once and for 15 minutes. A pasted code's secret is
+ * sent only over TLS to the certificate the code names; a typed code is never sent, only a proof bound to the
+ * certificate of this connection, and the answer carries the shelter's proof back (`proof`).
  */
 export const pairingRoutes: Route[] = [
   {
@@ -20,12 +32,20 @@ export const pairingRoutes: Route[] = [
     endpoint: 'POST /api/pairing',
     access: 'public',
     write: { idempotent: false },
-    handle({ app, body }) {
+    handle({ app, body, localCertificate }) {
       const request = parseBody(pairingRequestSchema, body ?? {});
-      const created = app.pairing.redeem(request.secret, request.desk_name);
+      const created =
+        'secret' in request
+          ? app.pairing.redeem(request.secret, request.desk_name)
+          : app.pairing.redeemTyped(request.nonce, request.proof, request.desk_name, localCertificate?.());
       return {
         status: 201,
-        body: JSON.stringify({ key: created.key, key_id: created.id, name: created.name }),
+        body: JSON.stringify({
+          key: created.key,
+          key_id: created.id,
+          name: created.name,
+          ...('proof' in created && { proof: created.proof }),
+        }),
       };
     },
   },

@@ -43,12 +43,17 @@ export function apiKeyOperations({ app }: StaffContext) {
     },
 
     /**
-     * A one-time pairing secret for a second desk (LAN sharing): works once, for 15 minutes, and is exchanged by
-     * that desk (POST /api/pairing) for a write key named after it. Returned here once; only its hash is stored.
+     * A one-time pairing code for a second desk (LAN sharing): works once, for 15 minutes, and is exchanged by
+     * that desk (POST /api/pairing) for a write key named after it. Its secret, and its typed form for desks shown
+     * the certificate `fingerprint`, are returned here once; neither is stored as it is.
      */
-    createPairingCode(): { secret: string; expiresAt: string } {
-      const created = app.pairing.create();
-      return { secret: created.secret, expiresAt: new Date(created.expiresAt).toISOString() };
+    createPairingCode(fingerprint: string): { secret: string; typedCode: string; expiresAt: string } {
+      const created = app.pairing.create(fingerprint);
+      return {
+        secret: created.secret,
+        typedCode: created.typedCode ?? '',
+        expiresAt: new Date(created.expiresAt).toISOString(),
+      };
     },
 
     /** Whether a pairing code can still be used (not used, expired or cancelled). */

@@ -60,7 +60,9 @@ export function ConnectionCard() {
   const [outcome, setOutcome] = useState<TestOutcome>();
   const [pending, setPending] = useState<PendingSwitch>();
   const [deskName, setDeskName] = useState('');
-  const pairing = parseConnectionCode(remote);
+  const parsed = parseConnectionCode(remote);
+  // A code that pairs (pasted or typed); a key code goes through the address and key fields as before.
+  const pairing = parsed && parsed.kind !== 'key' ? parsed : undefined;
 
   // The saved settings fill the form when they change, not on every refresh of the same ones: a refresh while
   // someone types an address (or pastes a code) must not put the old one back under their typing.
@@ -93,9 +95,8 @@ export function ConnectionCard() {
     setSaved(false);
     setOutcome(undefined);
     // A pairing code switches the desk like an address does: the same question first, then the pairing.
-    const code = mode === 'remote' && pairing?.kind === 'pairing' ? remote : undefined;
-    const input: ConnectionInput =
-      code && pairing?.kind === 'pairing' ? { mode: 'remote', remote: pairing.remote } : requested();
+    const code = mode === 'remote' && pairing ? remote : undefined;
+    const input: ConnectionInput = code && pairing ? { mode: 'remote', remote: pairing.remote } : requested();
     // A desk with no connection takes what was entered meanwhile to its first connection: it says so first.
     const firstConnection = connection.data?.mode === 'none' && input.mode !== 'none';
     if (!switches(input) && !firstConnection) {
@@ -106,7 +107,7 @@ export function ConnectionCard() {
     try {
       // The same paired shelter at a new address (its office PC or port changed) is no switch: the desk follows it.
       if (input.mode === 'remote' && connection.data?.mode === 'remote') {
-        const pin = code && pairing?.kind === 'pairing' ? pairing.fingerprint : undefined;
+        const pin = pairing?.kind === 'pairing' ? pairing.fingerprint : undefined;
         const plan = await api.call('sync.connection.plan', { remote: input.remote, ...(pin && { pin }) });
         if (plan.sameConnection) {
           await confirm({ input, waiting: 0, ...(code && { pairingCode: code }) }, plan.movedFrom);
@@ -226,13 +227,13 @@ export function ConnectionCard() {
             <>
               <TextInput
                 label="Server address or pairing code"
-                description="For example https://api.your-shelter.org, or the pairing code from a shelter desk on your network"
+                description="For example https://api.your-shelter.org, or what a shelter desk on your network shows to type (192.168.1.20:8787 K7QM-4TXP) or paste (shelterdesk:…)"
                 placeholder="https://… or shelterdesk:…"
                 value={remote}
                 onChange={(event) => setRemote(event.currentTarget.value)}
                 required
               />
-              {pairing?.kind === 'pairing' && (
+              {pairing && (
                 <PairingPreview
                   code={pairing}
                   deskName={deskName}
@@ -240,7 +241,7 @@ export function ConnectionCard() {
                   disabled={saving}
                 />
               )}
-              {pairing?.kind !== 'pairing' && summary?.fingerprint && sameRemote(remote, summary.remote) && (
+              {!pairing && summary?.fingerprint && sameRemote(remote, summary.remote) && (
                 <Stack gap={4}>
                   <FingerprintGrid
                     fingerprint={summary.fingerprint}
@@ -251,7 +252,7 @@ export function ConnectionCard() {
                   </Text>
                 </Stack>
               )}
-              {pairing?.kind !== 'pairing' && (
+              {!pairing && (
                 <PasswordInput
                   label="API key"
                   description={
@@ -283,7 +284,7 @@ export function ConnectionCard() {
             <Button type="submit" loading={saving} color={mode === 'none' ? 'red' : undefined}>
               {mode === 'none' ? 'Disconnect' : 'Save and connect'}
             </Button>
-            {mode === 'remote' && pairing?.kind !== 'pairing' && (
+            {mode === 'remote' && !pairing && (
               <Button
                 variant="default"
                 onClick={() => void test()}

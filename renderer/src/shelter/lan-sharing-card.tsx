@@ -111,8 +111,23 @@ export function LanSharingCard() {
               </Text>
               <Text size="sm">
                 On the other desk, choose “Connect to a server” on its first screen (or “Shelter server” under
-                Settings) and paste this pairing code. It works once, until{' '}
+                Settings) and type this in the address box. It works once, until{' '}
                 {state.expiresAt ? timeOf(state.expiresAt) : 'it is used'}; a new one appears here after.
+              </Text>
+              {state.typed && (
+                <Code
+                  block
+                  aria-label="Code to type"
+                  fz="xl"
+                  fw={600}
+                  style={{ letterSpacing: '0.08em', overflowWrap: 'anywhere' }}
+                >
+                  {state.typed}
+                </Code>
+              )}
+              <Text size="sm">
+                Or, to send it by email or a USB stick, copy the whole pairing code; the other desk then shows
+                the fingerprint below to compare aloud.
               </Text>
               <Group gap="xs" wrap="nowrap" align="flex-start">
                 <Code block aria-label="Pairing code" style={{ wordBreak: 'break-all', flex: 1 }}>
@@ -141,8 +156,10 @@ export function LanSharingCard() {
               )}
               <List size="sm" c="dimmed">
                 <List.Item>
-                  Before the other desk connects, read the fingerprint aloud while someone there checks it on
-                  their screen, row by row. If any group differs, stop: someone may be listening in.
+                  With the pasted code, read the fingerprint aloud before the other desk connects while
+                  someone there checks it on their screen, row by row. If any group differs, stop: someone may
+                  be listening in. The typed code needs no such check: each desk proves to the other that it
+                  knows it.
                 </List.Item>
                 <List.Item>
                   <Button

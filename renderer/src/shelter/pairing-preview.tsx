@@ -1,13 +1,14 @@
 import { Alert, Stack, Text, TextInput } from '@mantine/core';
 import { IconShieldLock } from '@tabler/icons-react';
-import type { ConnectionCode, DeskApi } from '../../../shared/desk-api';
+import { type ConnectionCode, type DeskApi, formatTypedCode } from '../../../shared/desk-api';
 import { FingerprintGrid } from '../components/fingerprint-grid';
 
-type PairingCode = Extract<ConnectionCode, { kind: 'pairing' }>;
+type PairingCode = Extract<ConnectionCode, { kind: 'pairing' | 'typed' }>;
 
 /**
- * What a pasted pairing code shows before the desk connects: the shelter's certificate fingerprint to compare
- * aloud with the shelter desk's screen, and the name this desk's key will be listed under there.
+ * What a pairing code shows before the desk connects: for a pasted one, the shelter's certificate fingerprint to
+ * compare aloud with the shelter desk's screen (a typed one is checked by the code itself); and the name this
+ * desk's key will be listed under there.
  */
 export function PairingPreview({
   code,
@@ -22,16 +23,31 @@ export function PairingPreview({
 }) {
   return (
     <Stack gap="sm">
-      <Alert
-        variant="light"
-        color="blue"
-        icon={<IconShieldLock aria-hidden />}
-        title="Compare before you connect"
-      >
-        Pairing code for {code.remote}. Read this fingerprint aloud with someone at the shelter desk (it is on
-        its sharing card). Connect only if every group matches: this desk will accept no other certificate.
-      </Alert>
-      <FingerprintGrid fingerprint={code.fingerprint} label="The shelter’s certificate fingerprint" compact />
+      {code.kind === 'pairing' ? (
+        <>
+          <Alert
+            variant="light"
+            color="blue"
+            icon={<IconShieldLock aria-hidden />}
+            title="Compare before you connect"
+          >
+            Pairing code for {code.remote}. Read this fingerprint aloud with someone at the shelter desk (it
+            is on its sharing card). Connect only if every group matches: this desk will accept no other
+            certificate.
+          </Alert>
+          <FingerprintGrid
+            fingerprint={code.fingerprint}
+            label="The shelter’s certificate fingerprint"
+            compact
+          />
+        </>
+      ) : (
+        <Alert variant="light" color="blue" icon={<IconShieldLock aria-hidden />} title="Typed code">
+          Code {formatTypedCode(code.code)} for {code.remote}. The desk and the shelter desk each check that
+          the other knows this code before anything is kept, so a stranger on the network cannot stand in
+          between.
+        </Alert>
+      )}
       <TextInput
         label="This desk’s name"
         description="The shelter lists this desk’s key under it, so it can be revoked alone."

@@ -169,7 +169,7 @@ function ConnectCard({ disabled }: { disabled: boolean }) {
 
   async function connect(event: FormEvent) {
     event.preventDefault();
-    if (code?.kind === 'pairing') {
+    if (code && code.kind !== 'key') {
       const paired = await action.run(async () => {
         await pairAndSync(api, remote, deskName ?? settings.data?.deskName ?? '');
         return true;
@@ -179,7 +179,7 @@ function ConnectCard({ disabled }: { disabled: boolean }) {
       navigate('/');
       return;
     }
-    const target = code ?? { remote: remote.trim(), apiKey: apiKey.trim() };
+    const target = code?.kind === 'key' ? code : { remote: remote.trim(), apiKey: apiKey.trim() };
     const connected = await action.run(async () => {
       await api.call('sync.connection.set', { mode: 'remote', remote: target.remote, apiKey: target.apiKey });
       const result = await api.call('sync.now');
@@ -209,7 +209,7 @@ function ConnectCard({ disabled }: { disabled: boolean }) {
     <Card withBorder radius="lg" p="lg" component="section" aria-label="Connect to a server">
       <ChoiceCard icon={IconPlugConnected} title="Connect to a server" badge="Several desks">
         Sync with your shelter’s server: the hosted service, or another desk that shares its shelter on your
-        network (paste its connection code).
+        network (type the address and code its sharing card shows, or paste its pairing code).
       </ChoiceCard>
       <form onSubmit={connect} aria-label="Connect to a server">
         <Stack gap="sm">
@@ -236,7 +236,7 @@ function ConnectCard({ disabled }: { disabled: boolean }) {
               Connection code for {code.remote}: the key is included.
             </Text>
           )}
-          {code?.kind === 'pairing' && (
+          {code && code.kind !== 'key' && (
             <PairingPreview
               code={code}
               deskName={deskName ?? settings.data?.deskName ?? ''}
@@ -245,7 +245,11 @@ function ConnectCard({ disabled }: { disabled: boolean }) {
             />
           )}
           <Button type="submit" variant="default" loading={action.busy} disabled={disabled} fullWidth>
-            {code?.kind === 'pairing' ? 'They match: connect' : 'Test and connect'}
+            {code?.kind === 'pairing'
+              ? 'They match: connect'
+              : code?.kind === 'typed'
+                ? 'Connect'
+                : 'Test and connect'}
           </Button>
           {action.error && <DeskErrorAlert reveal error={action.error} title="Not connected" />}
         </Stack>

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { petListResponseSchema } from '../../../../shared/contract';
 import { DeskCallError, parseConnectionCode } from '../../../../shared/desk-api';
-import { type ApiClient, ApiError, createApiClient, pairWithShelter } from '../../client';
+import { type ApiClient, ApiError, createApiClient, pairWithShelter, pairWithTypedCode } from '../../client';
 import type { ConnectionManager } from '../../sync';
 import type { HandlerRegistry } from '../handler-registry';
 import type { DeskSessions } from '../sessions';
@@ -96,21 +96,29 @@ export function registerConnectionHandlers(
     if (!code) {
       throw new DeskCallError({
         code: 'invalid_input',
-        message: 'This is not a connection code: copy the whole code (shelterdesk:…) from the shelter desk.',
+        message:
+          'This is not a connection code: copy the whole code (shelterdesk:…) from the shelter desk, or type its address and eight-letter code as the sharing card shows them (192.168.1.20:8787 K7QM-4TXP).',
       });
     }
     if (code.kind === 'key') {
       await sessions.setConnection({ mode: 'remote', remote: code.remote, apiKey: code.apiKey });
       return summary();
     }
-    let paired: { key: string };
+    const name = given || deskName.get() || os.hostname() || 'Shelter Desk';
+    let paired: { key: string; fingerprint: string };
     try {
-      paired = await pairWithShelter({
-        remote: code.remote,
-        fingerprint: code.fingerprint,
-        secret: code.secret,
-        deskName: given || deskName.get() || os.hostname() || 'Shelter Desk',
-      });
+      paired =
+        code.kind === 'typed'
+          ? await pairWithTypedCode({ remote: code.remote, code: code.code, deskName: name })
+          : {
+              ...(await pairWithShelter({
+                remote: code.remote,
+                fingerprint: code.fingerprint,
+                secret: code.secret,
+                deskName: name,
+              })),
+              fingerprint: code.fingerprint,
+            };
     } catch (error) {
       if (error instanceof ApiError) throw new DeskCallError(error.toDeskError());
       throw error;
@@ -119,7 +127,7 @@ export function registerConnectionHandlers(
       mode: 'remote',
       remote: code.remote,
       apiKey: paired.key,
-      pin: code.fingerprint,
+      pin: paired.fingerprint,
       paired: true,
     });
     if (given && !deskName.get()) deskName.keep(given);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { formatPairingCode, type LanSharing } from '../../../../shared/desk-api';
+import { formatPairingCode, formatTypedConnection, type LanSharing } from '../../../../shared/desk-api';
 import { writeFileAtomic } from '../../../platform/atomic-file';
 import {
   type ExtraListener,
@@ -77,14 +77,15 @@ interface LanShareDeps {
 /**
  * LAN sharing of a standalone shelter: a second listener on the PC's LAN address that speaks HTTPS only, with the
  * shelter's own certificate (made on first use, kept in its data folder), and the pairing code shown on the
- * sharing card: address, the certificate's fingerprint and a one-time secret (15 minutes, one desk). A code that
+ * sharing card: address, the certificate's fingerprint and a one-time secret (15 minutes, one desk), and the same
+ * code's typed form (address and eight letters and digits). A code that
  * was used or expired is replaced by a new one when the card next asks.
  */
 export class LanShare {
   private listener: ExtraListener | undefined;
   private fingerprint: string | undefined;
   private problem: string | null = null;
-  private code: { secret: string; expiresAt: string } | undefined;
+  private code: { secret: string; typedCode: string; expiresAt: string } | undefined;
 
   constructor(private readonly deps: LanShareDeps) {}
 
@@ -144,18 +145,22 @@ export class LanShare {
         enabled,
         address: null,
         code: null,
+        typed: null,
         expiresAt: null,
         fingerprint: this.fingerprint ?? null,
         problem: enabled ? this.problem : null,
       };
     }
     const staff = this.deps.staff();
-    if (!this.code || !staff.pairingCodeOpen(this.code.secret)) this.code = staff.createPairingCode();
+    if (!this.code || !staff.pairingCodeOpen(this.code.secret)) {
+      this.code = staff.createPairingCode(this.fingerprint);
+    }
     const address = `${this.listener.origin}/api`;
     return {
       enabled,
       address,
       code: formatPairingCode(address, this.fingerprint, this.code.secret),
+      typed: formatTypedConnection(address, this.code.typedCode),
       expiresAt: this.code.expiresAt,
       fingerprint: this.fingerprint,
       problem: null,
