@@ -43,6 +43,8 @@ const pageQuery = {
 
 export const mirrorPetQuerySchema = z.strictObject({
   ...pageQuery,
+  /** Only pets in the shelter's care: any status but those of `OUT_OF_CARE_STATUSES` (as the Overview counts them). */
+  inCare: z.boolean().optional(),
   species: speciesSchema.optional(),
   sex: sexSchema.optional(),
   size: sizeSchema.optional(),

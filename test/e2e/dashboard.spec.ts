@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { activeMirrorFile } from '../../electron/desk/sync';
 import { expect, test } from './desk-fixture';
-import { connect } from './helpers';
+import { connect, search } from './helpers';
 import { shootBoth } from './paper-support';
 
 /** Statuses that mean an animal has left the shelter's care (the Overview's definition, restated here). */
@@ -92,6 +92,30 @@ test("the Overview shows the demo shelter's figures, the same as counted from th
   }
   expect(expected.perMonth.reduce((sum, month) => sum + month.intakes, 0)).toBeGreaterThan(0);
   await shootBoth(page, testInfo, 'overview');
+
+  // Each figure's link opens the list of what it counted, whatever filters the list had before.
+  await page.goto(`${desk.url}#/pets`);
+  await search(page, 'no pet is called this');
+  await page.goto(`${desk.url}#/overview`);
+  await page.getByRole('link', { name: 'See the pets in care' }).click();
+  await expect(page).toHaveURL(/#\/pets$/);
+  await expect(page.getByLabel('Search')).toHaveValue('');
+  await expect(page.getByRole('combobox', { name: 'Status', exact: true })).toHaveValue('In care');
+  await expect(page.getByLabel('Pet count')).toHaveText(
+    new RegExp(`^${expected.inCare.toLocaleString('en-US')} pets of `),
+  );
+  await page.goto(`${desk.url}#/overview`);
+  await page.getByRole('link', { name: /^Pending: / }).click();
+  await expect(page).toHaveURL(/#\/people$/);
+  await expect(page.getByRole('combobox', { name: 'Status', exact: true })).toHaveValue('Pending');
+  const adopters = page.getByRole('table', { name: 'Adopters' });
+  await expect(page.getByLabel('People count')).toHaveText(/^\d+ (person|people)$/);
+  const rows = adopters.locator('tbody tr');
+  expect(await rows.count()).toBeGreaterThan(0);
+  await expect(rows.filter({ hasNot: page.getByText('Pending', { exact: true }) })).toHaveCount(0);
+  await page.getByRole('tab', { name: /^Fosters/ }).click();
+  await expect(page.getByRole('combobox', { name: 'Status', exact: true })).toHaveValue('Pending');
+  await shootBoth(page, testInfo, 'people-pending');
 });
 
 test('a standalone shelter opens on the Overview; a new desk meets the welcome screen first', async ({

@@ -1,10 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Pet } from '../../../shared/contract';
+import { OUT_OF_CARE_STATUSES } from '../../../shared/desk-api/dashboard';
 import { makePerson, makePet } from '../../../test/sync/fixtures';
 import {
   beginBulkLoad,
   catchUpBulkLoad,
   iterateRecords,
+  listPets,
   type Mirror,
   type MirrorDb,
   markPresence,
@@ -14,7 +16,7 @@ import {
 } from '../mirror';
 import { openDeskMirror } from '../outbox';
 import { localToday } from '../print';
-import { computeDashboard, lastTwelveMonths, OUT_OF_CARE_STATUSES } from './dashboard-queries';
+import { computeDashboard, lastTwelveMonths } from './dashboard-queries';
 
 let mirror: Mirror;
 beforeEach(async () => {
@@ -101,6 +103,10 @@ describe('dashboard figures', () => {
     const out = new Set(OUT_OF_CARE_STATUSES.map((status) => status.toLowerCase()));
     const inCare = records.filter((pet) => !out.has(pet.status.toLowerCase()));
     expect(dashboard.inCare.total).toBe(inCare.length);
+    // The Pets list's "In care" filter (the Overview's link) shows the very pets counted, custom statuses and all.
+    const listed = listPets(mirror.db, { inCare: true, limit: 500 });
+    expect(listed.total).toBe(inCare.length);
+    expect(listed.items.map((item) => item.record.id).sort()).toEqual(inCare.map((pet) => pet.id).sort());
     for (const { status, count } of dashboard.inCare.byStatus) {
       expect(count).toBe(inCare.filter((pet) => pet.status === status).length);
     }

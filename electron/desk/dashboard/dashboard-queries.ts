@@ -1,4 +1,4 @@
-import type { Dashboard } from '../../../shared/desk-api/dashboard';
+import { type Dashboard, OUT_OF_CARE_STATUSES } from '../../../shared/desk-api/dashboard';
 import {
   EFFECTIVE_JSON_SQL,
   type MirrorDb,
@@ -6,21 +6,6 @@ import {
   statement,
   UNCOUNTED_CARE_SQL,
 } from '../mirror';
-
-/**
- * Statuses that mean the animal has left the shelter's care. Every other status, custom labels included, counts as in
- * care (a custom "Meet and greet" or "Behavior hold" animal is still in a kennel or a foster home).
- */
-export const OUT_OF_CARE_STATUSES = [
-  'adopted',
-  'archived',
-  'deceased',
-  'escaped',
-  'euthanized',
-  'lost',
-  'returnedToOwner',
-  'transferred',
-] as const;
 
 /** Length-of-stay groups (days since intake, upper bound exclusive). */
 const STAY_BUCKETS = [

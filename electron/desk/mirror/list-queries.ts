@@ -1,5 +1,6 @@
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Person, Pet } from '../../../shared/contract';
+import { OUT_OF_CARE_STATUSES } from '../../../shared/desk-api/dashboard';
 import { positionalSql, positionalValues, slot } from '../../platform/prepared-queries';
 import {
   bigSearchPage,
@@ -31,6 +32,9 @@ const PERSON_SORT_COLUMNS = {
   status: 'status',
 } as const;
 
+/** The pets still in the shelter's care, as the Overview counts them (the statuses are constants, not input). */
+const NOT_OUT_OF_CARE = `lower(status) NOT IN (${OUT_OF_CARE_STATUSES.map((status) => `'${status.toLowerCase()}'`).join(', ')})`;
+
 /** Sorts whose column has an index of the list table to walk in order (see `WALK_SORT_INDEX`). */
 const PET_INDEXED_SORTS = ['name', 'updated', 'created'];
 const PERSON_INDEXED_SORTS = ['name'];
@@ -53,6 +57,7 @@ interface CommonQuery {
 }
 
 export interface PetQuery extends CommonQuery {
+  inCare?: boolean | undefined;
   species?: string | undefined;
   sex?: string | undefined;
   size?: string | undefined;
@@ -170,6 +175,10 @@ function runList<T>(
 /** Lists mirrored pets (effective records) with filters, search, sort and paging. */
 export function listPets(db: MirrorDb, query: PetQuery = {}): Page<Pet> {
   const composed = composeCommon(db, 'pet', query);
+  if (query.inCare) {
+    composed.shape.push('inCare');
+    composed.conditions.push(() => sql.raw<SqlBool>(NOT_OUT_OF_CARE));
+  }
   addEquals(composed, 'species', query.species);
   addEquals(composed, 'sex', query.sex);
   addEquals(composed, 'size', query.size);

@@ -63,11 +63,14 @@ export function Stat({
   value,
   detail,
   href,
+  onFollow,
 }: {
   label: string;
   value: number;
   detail: string;
   href?: string;
+  /** Runs as the link is followed (before the screen opens): to set what the list shows. */
+  onFollow?: () => void;
 }) {
   return (
     <Card withBorder radius="lg" p="lg" aria-label={label}>
@@ -78,7 +81,7 @@ export function Stat({
         {value.toLocaleString()}
       </Text>
       {href ? (
-        <Anchor href={href} size="sm">
+        <Anchor href={href} size="sm" onClick={onFollow}>
           {detail}
         </Anchor>
       ) : (

@@ -8,6 +8,8 @@ import { ScreenHeader } from '../components/screen-header';
 import { useStandalone } from '../lib/connection';
 import { formatCalendarDate } from '../lib/dates';
 import { useReloadOnChange } from '../lib/live-data';
+import { showPendingPeople } from '../people/people-screen';
+import { showPetsInCare } from '../pets/pet-list-query';
 import { FostersPanel, InCarePanels, MonthsPanel, Stat, StayPanel } from './dashboard-panels';
 
 /** The shelter at a glance, from this desk's copy of the records: works offline, stays current with every sync. */
@@ -47,12 +49,19 @@ export function DashboardScreen() {
       {header}
       <Stack gap="lg">
         <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="lg">
-          <Stat label="Animals in care" value={data.inCare.total} detail="See the pets" href="#/pets" />
+          <Stat
+            label="Animals in care"
+            value={data.inCare.total}
+            detail="See the pets in care"
+            href="#/pets"
+            onFollow={showPetsInCare}
+          />
           <Stat
             label="People waiting"
             value={data.applications.waiting}
             detail={`Pending: ${data.applications.adopters} adopter${data.applications.adopters === 1 ? '' : 's'}, ${data.applications.fosters} foster${data.applications.fosters === 1 ? '' : 's'}`}
             href="#/people"
+            onFollow={() => showPendingPeople(data.applications.adopters)}
           />
           <Stat
             label="Free foster places"

@@ -6,6 +6,15 @@ import { type Dispatch, type SetStateAction, useCallback, useEffect, useRef, use
  */
 const remembered = new Map<string, unknown>();
 
+/**
+ * Sets what `screen` finds remembered when it next opens (`values` by name, as its `screen.name` keys), from the top:
+ * a link that shows a list already filtered.
+ */
+export function rememberForScreen(screen: string, values: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(values)) remembered.set(`${screen}.${name}`, value);
+  remembered.set(`scroll:${screen}`, 0);
+}
+
 /** `useState` whose value survives leaving the screen and coming back. */
 export function useRememberedState<T>(key: string, initial: T): [T, Dispatch<SetStateAction<T>>] {
   const [value, setValue] = useState<T>(() => (remembered.has(key) ? (remembered.get(key) as T) : initial));

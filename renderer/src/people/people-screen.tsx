@@ -22,7 +22,9 @@ import {
   IconUsers,
 } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
+import { PERSON_STATUSES } from '../../../shared/contract';
 import { useDeskQuery } from '../bridge/hooks';
+import { ChoiceSelect } from '../components/choice-select';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
 import { useLeaveGuard } from '../components/leave-guard';
@@ -35,7 +37,7 @@ import { closeUnlessDialogOnTop } from '../lib/drawer-close';
 import { type RestoredDraft, useKeptDraft } from '../lib/kept-draft';
 import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import { useOpenRequests } from '../lib/open-record';
-import { useRememberedState } from '../lib/remembered';
+import { rememberForScreen, useRememberedState } from '../lib/remembered';
 import { useRovingRows } from '../lib/roving-rows';
 import { humanize } from '../lib/words';
 import { KeptSignUpQuestion } from './kept-sign-up-question';
@@ -322,10 +324,12 @@ export function PeopleScreen() {
 function PeopleList({ type, onOpen }: { type: PersonFormType; onOpen(id: string): void }) {
   const [search, setSearch] = useRememberedState(`people.${type}.search`, '');
   const [debounced] = useDebouncedValue(search.trim(), 120);
+  const [status, setStatus] = useRememberedState<string | null>(`people.${type}.status`, null);
   const [page, setPage] = useRememberedState(`people.${type}.page`, 1);
   const list = useDeskQuery('mirror.people.list', {
     type,
     ...(debounced && { search: debounced }),
+    ...(status && { status }),
     sort: debounced ? 'relevance' : 'name',
     limit: PAGE_SIZE,
     offset: (page - 1) * PAGE_SIZE,
@@ -339,17 +343,31 @@ function PeopleList({ type, onOpen }: { type: PersonFormType; onOpen(id: string)
 
   return (
     <Stack gap="md">
-      <TextInput
-        label="Search"
-        placeholder="Name, email or phone"
-        leftSection={<IconSearch aria-hidden size={16} />}
-        value={search}
-        onChange={(event) => {
-          setSearch(event.currentTarget.value);
-          setPage(1);
-        }}
-        maw={480}
-      />
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        <TextInput
+          label="Search"
+          placeholder="Name, email or phone"
+          leftSection={<IconSearch aria-hidden size={16} />}
+          value={search}
+          onChange={(event) => {
+            setSearch(event.currentTarget.value);
+            setPage(1);
+          }}
+          style={{ flex: 1, minWidth: 240, maxWidth: 480 }}
+        />
+        <ChoiceSelect
+          label="Status"
+          placeholder="All statuses"
+          data={PERSON_STATUSES.map((value) => ({ value, label: humanize(value) }))}
+          value={status}
+          onChange={(value) => {
+            setStatus(value);
+            setPage(1);
+          }}
+          clearable
+          w={170}
+        />
+      </Group>
       {list.error && <DeskErrorAlert error={list.error} title="The list did not load" />}
       {!data && list.loading && <Loader aria-label="Loading people" />}
       {data && (
@@ -431,7 +449,9 @@ function PeopleList({ type, onOpen }: { type: PersonFormType; onOpen(id: string)
           </Table>
           {data.items.length === 0 && (
             <Text ta="center" c="dimmed" py="xl">
-              Nobody matches. Try part of the name, the email or the last digits of the phone.
+              {status
+                ? `Nobody ${debounced ? 'matches' : 'here'} with the status ${humanize(status)}. Clear the Status filter to see everyone.`
+                : 'Nobody matches. Try part of the name, the email or the last digits of the phone.'}
             </Text>
           )}
           {data.items.length === 0 && debounced && (
@@ -471,4 +491,13 @@ function MatchesOfOtherKinds({
       ))}
     </Stack>
   );
+}
+
+/** Opens People on those whose status is pending (adopters first, unless only fosters wait), as the Overview counts. */
+export function showPendingPeople(adoptersWaiting: number): void {
+  const values: Record<string, unknown> = { tab: adoptersWaiting > 0 ? 'adopter' : 'foster' };
+  for (const type of ['adopter', 'foster']) {
+    Object.assign(values, { [`${type}.status`]: 'pending', [`${type}.search`]: '', [`${type}.page`]: 1 });
+  }
+  rememberForScreen('people', values);
 }

@@ -4,6 +4,7 @@ import { memo } from 'react';
 import type { Presence } from '../../../shared/desk-api';
 import { ChoiceSelect } from '../components/choice-select';
 import { humanize, SPECIES_OPTIONS } from '../lib/words';
+import { IN_CARE_STATUS } from './pet-list-query';
 
 /**
  * The Pets screen's filters and sort. Memoized (their setters are stable), so typing in the search box re-renders
@@ -66,7 +67,10 @@ export const PetFilterSelects = memo(function PetFilterSelects({
       <Select
         label="Status"
         placeholder="All statuses"
-        data={(statuses ?? []).map((value) => ({ value, label: humanize(value) }))}
+        data={[
+          { value: IN_CARE_STATUS, label: 'In care' },
+          ...(statuses ?? []).map((value) => ({ value, label: humanize(value) })),
+        ]}
         value={status}
         onChange={onStatus}
         clearable

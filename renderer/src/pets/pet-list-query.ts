@@ -1,4 +1,5 @@
 import type { MirrorPetQuery, Presence } from '../../../shared/desk-api';
+import { rememberForScreen } from '../lib/remembered';
 
 type PetSort = NonNullable<MirrorPetQuery['sort']>;
 
@@ -12,6 +13,9 @@ export interface PetListFilters<S extends PetSort = PetSort> {
   sort: S;
   direction: 'asc' | 'desc';
 }
+
+/** The Status filter's choice of every pet still in the shelter's care (no status is written so: it has a colon). */
+export const IN_CARE_STATUS = 'in-care:';
 
 /** The filters of a Pets screen opened for the first time (a new tab). */
 export const FIRST_PET_FILTERS: PetListFilters<'relevance'> = {
@@ -35,11 +39,22 @@ export function petListQuery<S extends PetSort>(
   return {
     ...(text && { search: text }),
     ...(filters.species && { species: filters.species as MirrorPetQuery['species'] }),
-    ...(filters.status && { status: filters.status }),
+    ...(filters.status === IN_CARE_STATUS ? { inCare: true } : filters.status && { status: filters.status }),
     ...(filters.presence && { presence: filters.presence }),
     ...(filters.pendingOnly && { pendingOnly: true }),
     // Best match means name order until there is something to match.
     sort: filters.sort === 'relevance' && !text ? 'name' : filters.sort,
     direction: filters.direction,
   };
+}
+
+/** Opens the Pets screen on every pet in care, as the Overview counts them (the other filters cleared). */
+export function showPetsInCare(): void {
+  rememberForScreen('pets', {
+    search: '',
+    species: null,
+    status: IN_CARE_STATUS,
+    visibility: 'all',
+    pendingOnly: false,
+  });
 }
