@@ -11,9 +11,12 @@ import { DownloadOutcome, useDownloadPdf } from './use-download-pdf';
 /** The most cards one batch prints (the core refuses more with the same message). */
 const MAX_CARDS = 500;
 
+type Source = 'in-care' | 'list' | 'chosen';
+
 /**
  * "Print cards" on the Pets list: kennel cards for an event in one PDF, one page each: every pet the list's current
- * search and filters show (in the list's order), or pets chosen one by one.
+ * search and filters show (in the list's order), those of them still in care (the first choice while the list is not
+ * filtered by status: an event shows no adopted pets), or pets chosen one by one.
  */
 export function EventCardsButton({
   query,
@@ -24,32 +27,49 @@ export function EventCardsButton({
 }) {
   const desk = useDesk();
   const [opened, { open, close }] = useDisclosure(false);
-  const [source, setSource] = useState<'list' | 'chosen'>(
-    count > 0 && count <= MAX_CARDS ? 'list' : 'chosen',
-  );
+  const [source, setSource] = useState<Source>('chosen');
   const [petIds, setPetIds] = useState<string[]>([]);
   const [paper, setPaper] = useState<Paper>(preferredPaper());
   const pdf = useDownloadPdf();
   const { limit: _limit, offset: _offset, ...filter } = query;
-  const listFits = count > 0 && count <= MAX_CARDS;
+  const careOffered = !filter.status && !filter.inCare;
+  const inCareFilter = { ...filter, inCare: true };
+  const [inCareCount, setInCareCount] = useState<number>();
+  const fits = (cards: number | undefined) => cards !== undefined && cards > 0 && cards <= MAX_CARDS;
+  const listFits = fits(count);
+
+  async function openDialog() {
+    // The paper last printed on, here or elsewhere on the desk (a kennel card on US Letter a moment ago).
+    setPaper(preferredPaper());
+    const inCare = careOffered
+      ? await desk
+          .call('mirror.pets.list', { ...inCareFilter, limit: 1 })
+          .then((page) => page.total)
+          .catch(() => undefined)
+      : undefined;
+    setInCareCount(inCare);
+    setSource(fits(inCare) ? 'in-care' : listFits ? 'list' : 'chosen');
+    open();
+  }
 
   const print = () =>
     pdf.download(paper, (chosen) =>
-      desk.call('print.cards', source === 'list' ? { filter, paper: chosen } : { petIds, paper: chosen }),
+      desk.call(
+        'print.cards',
+        source === 'chosen'
+          ? { petIds, paper: chosen }
+          : { filter: source === 'in-care' ? inCareFilter : filter, paper: chosen },
+      ),
     );
 
-  const cards = source === 'list' ? count : petIds.length;
+  const cards = source === 'list' ? count : source === 'in-care' ? (inCareCount ?? 0) : petIds.length;
   return (
     <>
       <Button
         variant="subtle"
         size="xs"
         leftSection={<IconPrinter aria-hidden size={16} />}
-        onClick={() => {
-          // The paper last printed on, here or elsewhere on the desk (a kennel card on US Letter a moment ago).
-          setPaper(preferredPaper());
-          open();
-        }}
+        onClick={() => void openDialog()}
       >
         Print cards
       </Button>
@@ -58,8 +78,17 @@ export function EventCardsButton({
           <SegmentedControl
             aria-label="Which pets"
             value={source}
-            onChange={(value) => setSource(value === 'chosen' ? 'chosen' : 'list')}
+            onChange={(value) => setSource(value as Source)}
             data={[
+              ...(careOffered && inCareCount !== undefined
+                ? [
+                    {
+                      value: 'in-care',
+                      label: `In care (${inCareCount.toLocaleString()})`,
+                      disabled: !fits(inCareCount),
+                    },
+                  ]
+                : []),
               {
                 value: 'list',
                 label: `Pets in the list (${count.toLocaleString()})`,
@@ -68,7 +97,13 @@ export function EventCardsButton({
               { value: 'chosen', label: 'Choose pets' },
             ]}
           />
-          {source === 'list' ? (
+          {source === 'in-care' ? (
+            <Text size="sm" c="dimmed">
+              One card for each pet of the list still in your care, in the list’s order: no adopted,
+              transferred or archived pets.
+              {(inCareCount ?? 0) > MAX_CARDS && ` Narrow the list to ${MAX_CARDS} pets or fewer.`}
+            </Text>
+          ) : source === 'list' ? (
             <Text size="sm" c="dimmed">
               One card for each pet the Pets list shows now, with its search and filters, in the list’s order.
               {count > MAX_CARDS && ` Narrow the list to ${MAX_CARDS} pets or fewer.`}
@@ -95,7 +130,7 @@ export function EventCardsButton({
             <Button
               onClick={() => void print()}
               loading={pdf.busy}
-              disabled={cards === 0 || (source === 'list' && !listFits)}
+              disabled={cards === 0 || (source !== 'chosen' && !fits(cards))}
               leftSection={<IconPrinter aria-hidden size={16} />}
             >
               {cards === 1 ? 'Download 1 card' : `Download ${cards.toLocaleString()} cards`}
