@@ -111,9 +111,15 @@ describe('what a date field says of text naming no day', () => {
       '“31 April 2026” is not a day: April 2026 has 30 days',
     );
     expect(unreadableDateMessage('28.13.2026')).toBe('“28.13.2026” is not a day: a year has 12 months');
+    setTypedDateOrder('month-first');
     expect(unreadableDateMessage(' last spring ')).toBe(
-      '“last spring” is not a date the desk can read: type it like 28 Nov 2026 or 2026-11-28',
+      '“last spring” is not a date the desk can read: type it like 11/28/2026 or Nov 28, 2026 (in this desk’s order), or 2026-11-28',
     );
+    setTypedDateOrder('day-first');
+    expect(unreadableDateMessage('last spring')).toBe(
+      '“last spring” is not a date the desk can read: type it like 28/11/2026 or 28 Nov 2026 (in this desk’s order), or 2026-11-28',
+    );
+    setTypedDateOrder('auto');
   });
 });
 

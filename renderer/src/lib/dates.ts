@@ -160,7 +160,7 @@ export function storedDay(value: string | null | undefined): string | undefined 
 
 /**
  * What a date field says of text it cannot read as a day: why, when it is written like a date (a month without that
- * many days, a month 13), else how to type one.
+ * many days, a month 13), else how to type one, in the order this desk reads typed dates.
  */
 export function unreadableDateMessage(typed: string, today: string = localToday()): string {
   const shown = `“${typed.trim()}”`;
@@ -172,7 +172,8 @@ export function unreadableDateMessage(typed: string, today: string = localToday(
       return `${shown} is not a day: ${MONTHS_SHOWN[parts.month - 1]} ${parts.year} has ${days} days`;
     }
   }
-  return `${shown} is not a date the desk can read: type it like 28 Nov 2026 or 2026-11-28`;
+  const example = localeDayFirst() ? '28/11/2026 or 28 Nov 2026' : '11/28/2026 or Nov 28, 2026';
+  return `${shown} is not a date the desk can read: type it like ${example} (in this desk’s order), or 2026-11-28`;
 }
 
 const MONTHS_SHOWN = MONTHS.map((month) => month[0]?.toUpperCase() + month.slice(1));

@@ -23,10 +23,10 @@ describe('field messages as sentences', () => {
     expect(
       fieldSentence(
         'intake_date',
-        '“31/02/2026” is not a date the desk can read: type it like 28 Nov 2026 or 2026-11-28',
+        '“31/02/2026” is not a date the desk can read: type it like 28/11/2026 or 28 Nov 2026 (in this desk’s order), or 2026-11-28',
       ),
     ).toBe(
-      'Intake date “31/02/2026” is not a date the desk can read: type it like 28 Nov 2026 or 2026-11-28.',
+      'Intake date “31/02/2026” is not a date the desk can read: type it like 28/11/2026 or 28 Nov 2026 (in this desk’s order), or 2026-11-28.',
     );
   });
 });
