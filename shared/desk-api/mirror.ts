@@ -107,6 +107,19 @@ export const mirrorCountsSchema = z.object({
   pending: z.number().int(),
 });
 
+/** A change of a pet's status this desk has seen, with the note before and after it. */
+export const petStatusChangeSchema = z.object({
+  /** When this desk saw it (ISO 8601): the sync that brought it, or the edit made here. */
+  at: z.string(),
+  from: z.string(),
+  fromNotes: z.string().nullable(),
+  to: z.string(),
+  toNotes: z.string().nullable(),
+  /** Made on this desk (an edit waiting to be sent when it was made), not brought by a sync. */
+  madeHere: z.boolean(),
+});
+export type PetStatusChange = z.infer<typeof petStatusChangeSchema>;
+
 export const mirrorMethods = {
   'mirror.pets.list': defineMethod({
     summary: 'Mirrored pets with filters, substring search, sort and paging (works offline).',
@@ -124,6 +137,12 @@ export const mirrorMethods = {
       "The pet statuses in the mirror (and, standalone, the shelter's custom statuses that can be chosen), for menus.",
     input: noInput,
     output: z.array(z.string()),
+  }),
+  'mirror.pets.statusChanges': defineMethod({
+    summary:
+      "A pet's status changes this desk has seen (syncs and edits made here), newest first, with the notes before and after; at most 50.",
+    input: idInput,
+    output: z.array(petStatusChangeSchema),
   }),
   'mirror.pets.nextShelterId': defineMethod({
     summary:

@@ -93,6 +93,15 @@ test('connect, find a pet, change its status; it is pending, then on the server'
     .toBe('pending');
   expect((await server.api<ApiPet>(`/pets/${target.id}`)).status_change_notes ?? '').toBe('');
   await expect(drawer.getByRole('table', { name: 'Pet fields' })).not.toContainText('Met a family');
+  // The pet's page keeps both changes, newest first, and the note the last one replaced.
+  const history = drawer.getByRole('region', { name: 'Status history' }).getByRole('listitem');
+  await expect(history).toHaveCount(2);
+  await expect(history.nth(0)).toContainText(`${nextStatus === 'hold' ? 'Hold' : 'Available'}Pending`);
+  await expect(history.nth(0)).toContainText('on this desk');
+  await expect(history.nth(0)).toContainText('Note before: Met a family at the adoption event');
+  await expect(history.nth(1)).toContainText('Note: Met a family at the adoption event');
+  await drawer.getByRole('region', { name: 'Status history' }).scrollIntoViewIfNeeded();
+  await shoot(page, testInfo, 'pet-status-history', false);
 
   await drawer.getByRole('button', { name: 'Edit' }).click();
   const edit = drawer.getByRole('form', { name: 'Edit pet' });

@@ -14,5 +14,6 @@ export * from './queries';
 export * from './records';
 export { mirrorState } from './search-hits';
 export { nextShelterId, petsByShelterIdNumber } from './shelter-id';
+export { petStatusChanges } from './status-changes';
 export * from './sync-state';
 export * from './types';

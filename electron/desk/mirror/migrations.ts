@@ -416,6 +416,44 @@ const groupedMicrochipIndex: Migration = {
 };
 
 /**
+ * The status changes of each pet this desk has seen, with the note before and after: a status and its note are one
+ * field each on the record, so the next change replaces both, and the reason for a hold would be gone. Kept by a
+ * trigger on the pet row (a sync that brings another status, an edit made here, one discarded); a pet first stored
+ * has none, so a first sync writes nothing here. Forgotten with the pet.
+ */
+const statusNotesOf = (row: 'old' | 'new') => {
+  // The effective record: its own JSON while a local edit is pending, else the server's (records.ts).
+  const json = `COALESCE(NULLIF(${row}.effective_json, ''), ${row}.server_json)`;
+  return `CASE WHEN json_valid(${json}) THEN json_extract(${json}, '$.status_change_notes') END`;
+};
+
+const statusChanges: Migration = {
+  async up(db: Kysely<unknown>) {
+    for (const statement of [
+      `CREATE TABLE pet_status_change (
+        pet_seq INTEGER NOT NULL,
+        changed_ms INTEGER NOT NULL,
+        from_status TEXT NOT NULL,
+        from_notes TEXT,
+        to_status TEXT NOT NULL,
+        to_notes TEXT,
+        made_here INTEGER NOT NULL CHECK (made_here IN (0, 1))
+      ) STRICT`,
+      'CREATE INDEX pet_status_change_pet ON pet_status_change (pet_seq, changed_ms)',
+      `CREATE TRIGGER pet_status_change_log AFTER UPDATE OF status ON pet WHEN old.status IS NOT new.status BEGIN
+        INSERT INTO pet_status_change VALUES (new.seq, CAST(unixepoch('subsec') * 1000 AS INTEGER), old.status,
+          ${statusNotesOf('old')}, new.status, ${statusNotesOf('new')}, new.has_pending);
+      END`,
+      `CREATE TRIGGER pet_status_change_forget AFTER DELETE ON pet BEGIN
+        DELETE FROM pet_status_change WHERE pet_seq = old.seq;
+      END`,
+    ]) {
+      await sql.raw(statement).execute(db);
+    }
+  },
+};
+
+/**
  * Static migrations of the mirror database, keyed by zero-padded names. Features that keep tables in the same
  * database bring their own through `openMirror`'s `extraMigrations` (the outbox's are 1001-…); mirror migrations
  * added after the outbox's are numbered 2001 and up so existing data folders keep the order they were migrated in.
@@ -438,4 +476,5 @@ export const MIRROR_MIGRATIONS: Record<string, Migration> = {
   '2650-mirror-word-start-index': wordStartIndex,
   '2651-mirror-custom-id-number': customIdNumberIndex,
   '2652-mirror-grouped-microchips': groupedMicrochipIndex,
+  '2653-mirror-status-changes': statusChanges,
 };

@@ -18,6 +18,7 @@ const DAY_FORMAT: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'short'
  */
 let calendarDays: Intl.DateTimeFormat | undefined;
 let localDays: Intl.DateTimeFormat | undefined;
+let localMoments: Intl.DateTimeFormat | undefined;
 
 /** `YYYY-MM-DD` of a date-only value as written, or undefined when it does not start with a date. */
 export function calendarDate(value: string | null | undefined): string | undefined {
@@ -49,6 +50,14 @@ export function formatMomentDate(iso: string | null | undefined): string {
   if (Number.isNaN(at)) return iso;
   localDays ??= new Intl.DateTimeFormat(undefined, DAY_FORMAT);
   return localDays.format(at);
+}
+
+/** A moment with its local time of day ("Dec 1, 2026, 10:32 AM"), in the same day format. */
+export function formatMomentTime(iso: string): string {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return iso;
+  localMoments ??= new Intl.DateTimeFormat(undefined, { ...DAY_FORMAT, hour: 'numeric', minute: '2-digit' });
+  return localMoments.format(at);
 }
 
 /** The API form of a calendar date picked on the desk: midnight UTC of that day, the way the server stores it. */

@@ -18,6 +18,7 @@ import { AdoptedBy } from './adopted-by';
 import { offPublicList } from './off-public-list';
 import { PetPhoto } from './pet-photo';
 import { QuickStatus } from './pet-quick-status';
+import { PetStatusChanges } from './pet-status-changes';
 
 /**
  * False until the browser has painted once since the component mounted: a drawer shows its heading in the frame after
@@ -301,6 +302,7 @@ function PetDetails({
           </SimpleGrid>
         </Stack>
       )}
+      <PetStatusChanges id={record.id} />
       {pet.presence !== 'local' && <ApplicationsList of="pet" id={record.id} />}
       <DeletePetSection pet={pet} />
     </>

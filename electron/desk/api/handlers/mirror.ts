@@ -12,6 +12,7 @@ import {
   listPets,
   type Mirror,
   nextShelterId,
+  petStatusChanges,
 } from '../../mirror';
 import type { DeskContext } from '../desk-context';
 import type { HandlerTable } from '../handler-registry';
@@ -44,6 +45,9 @@ export function registerMirrorHandlers(
     if (offered.length === 0) return inUse;
     return [...inUse, ...offered].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base' }));
   });
+  registry.handle('mirror.pets.statusChanges', ({ id }) =>
+    petStatusChanges(db, currentRecordId(db, 'pet', id)),
+  );
   registry.handle('mirror.pets.nextShelterId', () => ({ next: nextShelterId(db) ?? null }));
   registry.handle('mirror.people.list', (query) => listPeople(db, query ?? {}));
   registry.handle('mirror.people.get', ({ id }) => {
