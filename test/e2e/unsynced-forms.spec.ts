@@ -1,7 +1,8 @@
 import type { Page, TestInfo } from '@playwright/test';
 import { audited } from './axe-audit';
 import { expect, test } from './desk-fixture';
-import { choose } from './helpers';
+import { choose, search } from './helpers';
+import { call } from './lan-helpers';
 
 test('a desk that has not synced yet says the shelter’s own fields and questions come with the first sync, and saves anyway', async ({
   page,
@@ -349,6 +350,41 @@ test('a half-typed intake and sign-up survive a reload: kept on the desk, said s
   await page.reload();
   await expect(page.getByRole('table', { name: 'Adopters' })).toBeVisible();
   await expect(page.getByText('Typing kept from')).toHaveCount(0);
+});
+
+test('an adoption started from a pet in a new window asks about the kept sign-up first, rather than over it', async ({
+  page,
+  demoDesk,
+}) => {
+  await page.goto(`${demoDesk.url}#/people`);
+  await page.getByRole('button', { name: 'New adopter' }).click();
+  await page.getByRole('form', { name: 'New person' }).getByLabel('Name').fill('Mere Kept');
+  await expect
+    .poll(
+      async () =>
+        ((await call(page, 'drafts.get', { name: 'sign-up' })) as { value?: { name?: string } } | null)?.value
+          ?.name,
+    )
+    .toBe('Mere Kept');
+
+  // Another window opens on Pets: People has not read what is kept when the adoption asks for a sign-up.
+  const other = await page.context().newPage();
+  await other.goto(`${demoDesk.url}#/pets`);
+  await search(other, 'Chester');
+  await other
+    .getByRole('table', { name: 'Pets' })
+    .getByRole('row', { name: /Chester/ })
+    .first()
+    .click();
+  await other.getByRole('dialog').getByRole('button', { name: 'Start an adoption' }).click();
+  const waiting = other.getByRole('dialog', { name: 'A sign-up is still waiting' });
+  await expect(waiting).toContainText('keeps the sign-up of Mere Kept');
+  await expect(other.getByRole('form', { name: 'New person' })).toBeHidden();
+  // Started anew on purpose, the sign-up applies for the pet it was started from.
+  await waiting.getByRole('button', { name: 'Discard it, start a new one' }).click();
+  const form = other.getByRole('form', { name: 'New person' });
+  await expect(form.getByLabel('Name')).toHaveValue('');
+  await expect(form.getByText(/^Chester · /)).toBeVisible();
 });
 
 test('a status chosen with a note is not lost when the pet drawer is closed by mistake', async ({

@@ -100,23 +100,32 @@ export function PeopleScreen() {
   // Set for the moment a person shown over the sign-up is closed: the same Escape reaches the sign-up's drawer too.
   const closedOverSignUp = useRef(false);
   const { restore } = keptSignUp;
+  // Whether what the desk keeps has been read: a sign-up asked for before then (an adoption started from a pet
+  // opens People with one) waits for it, so it cannot open over a kept one unasked.
+  const [keptRead, setKeptRead] = useState(signUpOffered);
   useEffect(() => {
     if (signUpOffered) return;
     signUpOffered = true;
-    void restore(setResumable);
+    void restore(setResumable).finally(() => setKeptRead(true));
   }, [restore, setResumable]);
+  const [signUpAsked, setSignUpAsked] = useState<{ type: PersonFormType; applyFor: string[] }>();
+  useEffect(() => {
+    if (!signUpAsked || !keptRead) return;
+    setSignUpAsked(undefined);
+    if (resumable) {
+      setStartAsked(signUpAsked);
+      return;
+    }
+    setApplyingFor(signUpAsked.applyFor);
+    setCreating(signUpAsked.type);
+  }, [signUpAsked, keptRead, resumable]);
   const stopCreating = () => {
     setCreating(null);
     setApplyingFor([]);
     setResumed(undefined);
   };
   function startSignUp(type: PersonFormType, applyFor: string[] = []) {
-    if (resumable) {
-      setStartAsked({ type, applyFor });
-      return;
-    }
-    setApplyingFor(applyFor);
-    setCreating(type);
+    setSignUpAsked({ type, applyFor });
   }
   function continueKeptSignUp() {
     if (!resumable) return;
