@@ -2,9 +2,15 @@ import type { DuplicateWarning } from '../../../shared/desk-api/outbox';
 import { MICROCHIP_KEY_SQL, type MirrorDb, microchipKey, petsByShelterIdNumber, statement } from '../mirror';
 import { digitsSql } from '../mirror/search-words';
 
-/** Digits of a phone number, so "+1 (555) 010-2030" and "15550102030" compare equal. */
+/** Where the number itself ends: an extension ("ext 12", "x12", "#12") or a second number ("/", ",", ";", "or"). */
+const AFTER_NUMBER = /\s*(?:extension|ext\.?|x|#|\/|,|;|\bor\b)\s*\+?\d.*$/i;
+
+/**
+ * Digits of a phone number, so "+1 (555) 010-2030" and "15550102030" compare equal; of the first number only, without
+ * its extension ("555-0134 ext 12", "021 555 0134 / 027 555 0199").
+ */
 function phoneDigits(phone: string): string {
-  return phone.replace(/\D/g, '');
+  return phone.replace(AFTER_NUMBER, '').replace(/\D/g, '');
 }
 
 /** Fewer digits than this are no phone number to compare (an extension, a typo). */
@@ -126,15 +132,17 @@ export function findPersonDuplicates(
   if (typeof person.name === 'string' && digits.length >= MIN_PHONE_DIGITS) {
     const stored = digitsSql('phone');
     // The same number, or one of them with a country code where the other has its trunk 0 or nothing
-    // ("+64 21 555 0134" and "021-555-0134").
+    // ("+64 21 555 0134" and "021-555-0134"), or a stored one going on with an extension ("021 555 0134 x12").
     const national = `ltrim(${stored}, '0')`;
+    const typedNational = digits.replace(/^0+/, '');
     const rows = statement(
       db,
       `SELECT id, name, type FROM person WHERE phone IS NOT NULL AND presence != 'removed'
          AND (${stored} = ?
            OR (length(${national}) >= ${MIN_PHONE_DIGITS} AND ? LIKE '%' || ${national})
-           OR ${stored} LIKE '%' || ?) LIMIT 200`,
-    ).all(digits, digits, digits.replace(/^0+/, '')) as { id: string; name: string; type: string }[];
+           OR ${stored} LIKE '%' || ?
+           OR ${national} LIKE ? || '%') LIMIT 200`,
+    ).all(digits, digits, typedNational, typedNational) as { id: string; name: string; type: string }[];
     const typed = nameKey(person.name);
     for (const row of rows) {
       if (seen.has(row.id)) continue;

@@ -213,6 +213,26 @@ describe('local writes', () => {
       'queued',
     );
     expect(outbox.createPerson({ ...again, phone: '021 555 0135' }).status).toBe('queued');
+    // The number typed with an extension, or with a second number after it: still the same number.
+    for (const phone of [
+      '(021) 555 0134 ext 12',
+      '021 555 0134 x3',
+      '021 555 0134 / 027 555 0199',
+      '021 555 0134 or 09 555 0100',
+    ]) {
+      expect(outbox.createPerson({ ...again, phone }).status, phone).toBe('duplicates');
+    }
+    // Stored with an extension, typed without.
+    const kiri = makePerson({ name: 'Kiri Tane', email: 'kiri@example.org', phone: '09 555 0177 ext. 4' });
+    storeServerRecord(mirror.db, 'person', kiri, 'listed');
+    expect(
+      outbox.createPerson({
+        type: 'adopter',
+        name: 'Kiri Tane',
+        email: 'kiri.t@example.org',
+        phone: '09-555-0177',
+      }),
+    ).toMatchObject({ status: 'duplicates', warnings: [{ kind: 'name-phone', existingId: kiri.id }] });
   });
 
   it('names every bad field, accepts local ids where pet UUIDs go, and refuses unknown local pets', () => {
