@@ -23,6 +23,16 @@ export async function search(page: Page, text: string): Promise<void> {
   await page.locator(`[data-results-for=${JSON.stringify(text.trim())}]`).waitFor();
 }
 
+/**
+ * Waits until the Pets list holds every pet the desk's first sync brings (its count no longer says it is filling):
+ * until then rows arrive and move, and a row clicked may be another pet by the time the click lands.
+ */
+export async function petsFilled(page: Page): Promise<void> {
+  await expect(page.getByRole('status', { name: 'Pet count' })).toHaveText(/^[\d,]+ pets?( of [\d,]+)?$/, {
+    timeout: 30_000,
+  });
+}
+
 /** Connects the desk to the demo server through Settings, as a coordinator would, and waits for the pets. */
 export async function connect(page: Page, deskUrl: string, server: DemoServer): Promise<void> {
   await page.goto(`${deskUrl}#/settings`);

@@ -81,8 +81,14 @@ test('standalone: a sign-up shows on the person and the pet, and the person is e
     await expect(drawer.getByText('Other details')).toHaveCount(0);
     await shoot(page, testInfo, 'person-page', false);
 
-    // Saved, not only shown: after a reload the desk reads the edit back from the shelter.
+    // Saved, not only shown: after a reload (which shows the person's page again, as a web page would) the desk
+    // reads the edit back from the shelter; found again by the phone's last digits.
     await page.reload();
+    await expect(page.getByRole('dialog').getByRole('table', { name: 'Person fields' })).toContainText(
+      'rosa@marsh.example.org',
+    );
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
     await search(page, '0177');
     await page.getByRole('table', { name: 'Adopters' }).getByRole('row', { name: 'Rosa Marsh' }).click();
     await expect(page.getByRole('dialog').getByRole('table', { name: 'Person fields' })).toContainText(

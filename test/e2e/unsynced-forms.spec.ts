@@ -1,7 +1,7 @@
 import type { Page, TestInfo } from '@playwright/test';
 import { audited } from './axe-audit';
 import { expect, test } from './desk-fixture';
-import { choose, search } from './helpers';
+import { choose, petsFilled, search } from './helpers';
 import { call } from './lan-helpers';
 
 test('a desk that has not synced yet says the shelter’s own fields and questions come with the first sync, and saves anyway', async ({
@@ -92,6 +92,7 @@ test('a sign-up someone typed into is not thrown away by a stray Escape; an unto
 /** Opens the first pet of the list in its edit form and types a weight there: an edit holding typing. */
 async function typeIntoFirstPetEdit(page: Page, deskUrl: string) {
   await page.goto(`${deskUrl}#/pets`);
+  await petsFilled(page);
   await page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).click();
   const petDrawer = page.getByRole('dialog', { name: 'Pet details' });
   await petDrawer.getByRole('button', { name: 'Edit' }).click();
@@ -206,6 +207,7 @@ test('Back over an edit holding typing asks, and the history stays as it was whi
     .getByRole('navigation', { name: 'Sections' })
     .getByRole('link', { name: 'Pets', exact: true })
     .click();
+  await petsFilled(page);
   await page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).click();
   const petDrawer = page.getByRole('dialog', { name: 'Pet details' });
   await petDrawer.getByRole('button', { name: 'Edit' }).click();
@@ -213,6 +215,7 @@ test('Back over an edit holding typing asks, and the history stays as it was whi
   await weight.fill('14.5 kg');
   const entries = await page.evaluate('history.length');
 
+  // Back closes the pet's drawer first (as it would a page of its own): with typing in it, it asks.
   await page.evaluate('history.back()');
   await expect(leave).toBeVisible();
   await expect(page).toHaveURL(/#\/pets$/);
@@ -221,16 +224,70 @@ test('Back over an edit holding typing asks, and the history stays as it was whi
   await expect(page).toHaveURL(/#\/pets$/);
   expect(await page.evaluate('history.length')).toBe(entries);
 
-  // Asked again: Back still leads to People, and Forward back to the pets.
+  // Asked again and left: the drawer closes on the Pets list; the next Back leads to People, Forward to the pets.
   await page.evaluate('history.back()');
   await leave.getByRole('button', { name: 'Leave without saving' }).click();
+  await expect(petDrawer).toBeHidden();
+  await expect(page).toHaveURL(/#\/pets$/);
+  await page.evaluate('history.back()');
   await expect(page).toHaveURL(/#\/people$/);
   await expect(page.getByRole('table', { name: 'Adopters' })).toBeVisible();
   await page.evaluate('history.forward()');
   await expect(page).toHaveURL(/#\/pets$/);
   await expect(page.getByRole('table', { name: 'Pets' })).toBeVisible();
   await expect(leave).toBeHidden();
+  await expect(petDrawer).toBeHidden();
   expect(await page.evaluate('history.length')).toBe(entries);
+});
+
+test('Back closes a pet’s or a person’s drawer and keeps the list as it was; Forward opens it again', async ({
+  page,
+  demoDesk,
+}) => {
+  await page.goto(`${demoDesk.url}#/overview`);
+  await page
+    .getByRole('navigation', { name: 'Sections' })
+    .getByRole('link', { name: 'Pets', exact: true })
+    .click();
+  await search(page, 'Chester');
+  await page
+    .getByRole('table', { name: 'Pets' })
+    .getByRole('row', { name: /Chester/ })
+    .first()
+    .click();
+  const petDrawer = page.getByRole('dialog', { name: 'Pet details' });
+  await expect(petDrawer.getByRole('heading', { level: 2, name: 'Chester' })).toBeVisible();
+
+  await page.goBack();
+  await expect(petDrawer).toBeHidden();
+  await expect(page).toHaveURL(/#\/pets$/);
+  await expect(page.getByLabel('Search')).toHaveValue('Chester');
+  await page.goForward();
+  await expect(petDrawer.getByRole('heading', { level: 2, name: 'Chester' })).toBeVisible();
+
+  // Closed with Escape, its entry goes: Back then leaves the screen, as before the drawer opened.
+  await page.keyboard.press('Escape');
+  await expect(petDrawer).toBeHidden();
+  await page.goBack();
+  await expect(page).toHaveURL(/#\/overview$/);
+
+  // A person's drawer the same; another screen opened from it comes back to it with Back.
+  await page.goto(`${demoDesk.url}#/people`);
+  const people = page.getByRole('table', { name: 'Adopters' });
+  const name = ((await people.getByRole('row').nth(1).getAttribute('aria-label')) ?? '').trim();
+  await people.getByRole('row').nth(1).click();
+  const personDrawer = page.getByRole('dialog', { name: 'Person details' });
+  await expect(personDrawer.getByRole('heading', { name })).toBeVisible();
+  await page.goBack();
+  await expect(personDrawer).toBeHidden();
+  await expect(page).toHaveURL(/#\/people$/);
+  await page.goForward();
+  await expect(personDrawer.getByRole('heading', { name })).toBeVisible();
+  await page.goto(`${demoDesk.url}#/pets`);
+  await expect(page.getByRole('table', { name: 'Pets' })).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(/#\/people$/);
+  await expect(personDrawer.getByRole('heading', { name })).toBeVisible();
 });
 
 test('opening another pet from Ctrl+K while an edit holds typing asks, and the other pet opens fresh', async ({
@@ -240,6 +297,7 @@ test('opening another pet from Ctrl+K while an edit holds typing asks, and the o
   const leave = page.getByRole('dialog', { name: 'Leave this edit without saving?' });
   await page.goto(`${demoDesk.url}#/pets`);
   const rows = page.getByRole('table', { name: 'Pets' }).getByRole('row');
+  await petsFilled(page);
   const other = ((await rows.nth(3).getAttribute('aria-label')) ?? '').trim();
   expect(other).not.toBe('');
   await rows.nth(1).click();
@@ -392,6 +450,7 @@ test('a status chosen with a note is not lost when the pet drawer is closed by m
   demoDesk,
 }) => {
   await page.goto(`${demoDesk.url}#/pets`);
+  await petsFilled(page);
   await page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).click();
   const petDrawer = page.getByRole('dialog', { name: 'Pet details' });
   const statusForm = petDrawer.getByRole('form', { name: 'Change status' });

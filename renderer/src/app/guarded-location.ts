@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
 import { navigate } from 'wouter/use-hash-location';
 import { formHoldingTyping } from '../components/leave-guard';
+import { DEPTH, depthOf } from '../lib/history-depth';
 
 const hashPrefix = /^#?\/?/;
 const addressPath = () => `/${window.location.hash.replace(hashPrefix, '')}`;
@@ -14,14 +15,7 @@ function show(path: string): void {
   for (const listener of listeners) listener();
 }
 
-/** Where an entry sits in the tab's history, kept in its state: a refused move is undone by that many steps. */
-const DEPTH = 'shelterDeskDepth';
 let shownDepth = 0;
-
-function depthOf(state: unknown): number | undefined {
-  const depth = (state as Record<string, unknown> | null)?.[DEPTH];
-  return typeof depth === 'number' ? depth : undefined;
-}
 
 /** The current entry's depth; a new entry (a link, `navigate`, the address bar) comes right after the one shown. */
 function currentDepth(): number {

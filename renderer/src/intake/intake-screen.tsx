@@ -162,7 +162,7 @@ export function IntakeScreen() {
           </form>
         </Paper>
       </Stack>
-      <PetDrawer id={openId} onClose={() => setOpenId(null)} />
+      <PetDrawer id={openId} onClose={() => setOpenId(null)} onOpen={setOpenId} />
       <ConfirmModal
         opened={askingClear}
         title="Clear this intake?"

@@ -34,6 +34,7 @@ import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
 import { useStandalone } from '../lib/connection';
 import { closeUnlessDialogOnTop } from '../lib/drawer-close';
+import { useDrawerHistory } from '../lib/drawer-history';
 import { type RestoredDraft, useKeptDraft } from '../lib/kept-draft';
 import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import { useOpenRequests } from '../lib/open-record';
@@ -138,6 +139,17 @@ export function PeopleScreen() {
     keptSignUp.keep(null);
     setResumable(undefined);
   }
+  const closePerson = closeUnlessDialogOnTop(
+    editGuard.guard(() => {
+      setOpenId(null);
+      if (creating === null) return;
+      closedOverSignUp.current = true;
+      setTimeout(() => {
+        closedOverSignUp.current = false;
+      });
+    }),
+  );
+  useDrawerHistory('person', openId, closePerson, setOpenId);
   const counts = useDeskQuery('mirror.counts');
   useReloadOnChange(['adopters', 'fosters', 'people'], counts.reload);
   // Volunteers and surrenders have a tab once there are some (or one is open): most desks sign up adopters only.
@@ -261,16 +273,7 @@ export function PeopleScreen() {
 
       <Drawer
         opened={openId !== null}
-        onClose={closeUnlessDialogOnTop(
-          editGuard.guard(() => {
-            setOpenId(null);
-            if (creating === null) return;
-            closedOverSignUp.current = true;
-            setTimeout(() => {
-              closedOverSignUp.current = false;
-            });
-          }),
-        )}
+        onClose={closePerson}
         position="right"
         size="lg"
         title={<Text fw={600}>Person details</Text>}

@@ -5,6 +5,7 @@ import { useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { type LeaveGuard, useLeaveGuard } from '../components/leave-guard';
 import { closeUnlessDialogOnTop } from '../lib/drawer-close';
+import { useDrawerHistory } from '../lib/drawer-history';
 import { useMetadataQuery, useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import { PetEditForm } from './pet-edit-form';
 import { PetView } from './pet-view';
@@ -14,20 +15,25 @@ export function PetDrawer({
   id,
   initial,
   onClose,
+  onOpen,
 }: {
   id: string | null;
   /** The record as a list already has it: shown at once, replaced by the core's answer. */
   initial?: MirrorPet | undefined;
   onClose(): void;
+  /** Opens the drawer of a pet again (Forward, or Back onto the screen while it showed that pet). */
+  onOpen(id: string): void;
 }) {
   const editGuard = useLeaveGuard('this edit');
   // At an event a hold typed for a family and lost to a stray Escape leaves the pet "Available".
   const statusGuard = useLeaveGuard('this status change');
+  const close = closeUnlessDialogOnTop(statusGuard.guard(editGuard.guard(onClose)));
+  useDrawerHistory('pet', id, close, onOpen);
   return (
     <>
       <Drawer
         opened={id !== null}
-        onClose={closeUnlessDialogOnTop(statusGuard.guard(editGuard.guard(onClose)))}
+        onClose={close}
         position="right"
         size="xl"
         title={<Text fw={600}>Pet details</Text>}

@@ -201,7 +201,14 @@ function PetDrawerHost({ opener }: { opener: RefObject<PetOpener | null> }) {
   const [open, setOpen] = useState<{ id: string; pet?: MirrorPet } | null>(null);
   useOpenRequests('pet', (request) => setOpen({ id: request.id }));
   useImperativeHandle(opener, () => (pet) => setOpen({ id: pet.record.id, pet }), []);
-  return <PetDrawer id={open?.id ?? null} initial={open?.pet} onClose={() => setOpen(null)} />;
+  return (
+    <PetDrawer
+      id={open?.id ?? null}
+      initial={open?.pet}
+      onClose={() => setOpen(null)}
+      onOpen={(id) => setOpen({ id })}
+    />
+  );
 }
 
 /**
