@@ -36,6 +36,7 @@ function figuresFromMirror(dataDir: string) {
     const inCare = pets.filter((pet) => !GONE.has(String(pet.status).toLowerCase()));
     const byStatus = new Map<string, number>();
     for (const pet of inCare) byStatus.set(String(pet.status), (byStatus.get(String(pet.status)) ?? 0) + 1);
+    const dogs = inCare.filter((pet) => pet.species === 'dog').length;
     const now = new Date();
     const months = Array.from({ length: 12 }, (_, index) => {
       const date = new Date(now.getFullYear(), now.getMonth() - 11 + index, 1);
@@ -49,7 +50,7 @@ function figuresFromMirror(dataDir: string) {
     const waiting = people.filter(
       (person) => person.status === 'pending' && ['adopter', 'foster'].includes(String(person.type)),
     ).length;
-    return { inCare: inCare.length, byStatus, perMonth, waiting };
+    return { inCare: inCare.length, byStatus, dogs, perMonth, waiting };
   } finally {
     db.close();
   }
@@ -104,6 +105,21 @@ test("the Overview shows the demo shelter's figures, the same as counted from th
   await expect(page.getByLabel('Pet count')).toHaveText(
     new RegExp(`^${expected.inCare.toLocaleString('en-US')} pets of `),
   );
+  // A status's bar opens the pets of that status; a species in the legend, the pets in care of that species.
+  const [status, count] = [...expected.byStatus].sort((a, b) => b[1] - a[1])[0] as [string, number];
+  await page.goto(`${desk.url}#/overview`);
+  const statusLink = page.getByRole('link', { name: new RegExp(` pets: ${count}$`) }).first();
+  const statusLabel = ((await statusLink.textContent()) ?? '').trim();
+  expect(key(statusLabel)).toBe(key(status));
+  await statusLink.click();
+  await expect(page).toHaveURL(/#\/pets$/);
+  await expect(page.getByRole('combobox', { name: 'Status', exact: true })).toHaveValue(statusLabel);
+  await expect(page.getByLabel('Pet count')).toHaveText(new RegExp(`^${count} pets? of `));
+  await page.goto(`${desk.url}#/overview`);
+  await page.getByRole('link', { name: `Dogs ${expected.dogs}` }).click();
+  await expect(page.getByRole('combobox', { name: 'Species', exact: true })).toHaveValue('Dog');
+  await expect(page.getByRole('combobox', { name: 'Status', exact: true })).toHaveValue('In care');
+  await expect(page.getByLabel('Pet count')).toHaveText(new RegExp(`^${expected.dogs} pets? of `));
   await page.goto(`${desk.url}#/overview`);
   await page.getByRole('link', { name: /^Pending: / }).click();
   await expect(page).toHaveURL(/#\/people$/);

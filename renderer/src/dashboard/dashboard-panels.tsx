@@ -14,6 +14,7 @@ import {
 import type { ReactNode } from 'react';
 import type { Dashboard } from '../../../shared/desk-api';
 import { humanize, statusColor } from '../lib/words';
+import { showPetsInCare } from '../pets/pet-list-query';
 import { daysLabel, FigureTable, monthLabel } from './figure-table';
 
 /**
@@ -93,24 +94,50 @@ export function Stat({
   );
 }
 
-/** Labelled horizontal bars (label, bar, number): readable at any length of label, in light and dark. */
-function CountBars({ rows }: { rows: ReadonlyArray<{ label: string; count: number; color: string }> }) {
+interface CountBar {
+  label: string;
+  count: number;
+  color: string;
+  /** Opens the list of what the bar counts: its label is then a link, named with the count ("Available pets: 12"). */
+  follow?: { href: string; onFollow(): void; name: string };
+}
+
+/**
+ * Labelled horizontal bars (label, bar, number): readable at any length of label, in light and dark. The bars and
+ * numbers are hidden from screen readers (a `FigureTable` beside them carries the figures); a label that is a link
+ * stays, so the list it opens is reached from the keyboard and by a screen reader too.
+ */
+function CountBars({ rows }: { rows: readonly CountBar[] }) {
   const max = Math.max(1, ...rows.map((row) => row.count));
   return (
-    <Stack gap={8} aria-hidden="true">
+    <Stack gap={8}>
       {rows.map((row) => (
         <Group key={row.label} gap="sm" wrap="nowrap">
-          <Text size="sm" w={170} truncate="end">
-            {row.label}
-          </Text>
+          {row.follow ? (
+            <Anchor
+              href={row.follow.href}
+              onClick={row.follow.onFollow}
+              aria-label={row.follow.name}
+              size="sm"
+              w={170}
+              truncate="end"
+            >
+              {row.label}
+            </Anchor>
+          ) : (
+            <Text size="sm" w={170} truncate="end" aria-hidden="true">
+              {row.label}
+            </Text>
+          )}
           <Progress
             value={(row.count / max) * 100}
             color={row.color}
             size="lg"
             radius="sm"
             style={{ flex: 1 }}
+            aria-hidden="true"
           />
-          <Text size="sm" fw={600} w={48} ta="right">
+          <Text size="sm" fw={600} w={48} ta="right" aria-hidden="true">
             {row.count.toLocaleString()}
           </Text>
         </Group>
@@ -137,6 +164,11 @@ export function InCarePanels({ data }: { data: Dashboard }) {
             label: humanize(row.status),
             count: row.count,
             color: chartColor(statusColor(row.status)),
+            follow: {
+              href: '#/pets',
+              onFollow: () => showPetsInCare({ status: row.status }),
+              name: `${humanize(row.status)} pets: ${row.count.toLocaleString()}`,
+            },
           }))}
         />
         <FigureTable
@@ -146,8 +178,9 @@ export function InCarePanels({ data }: { data: Dashboard }) {
         />
       </Panel>
       <Panel title="In care by species">
-        <Group justify="center" gap="xl" aria-hidden="true">
+        <Group justify="center" gap="xl">
           <DonutChart
+            aria-hidden="true"
             data={bySpecies.map((row) => ({
               name: humanize(row.species),
               value: row.count,
@@ -164,10 +197,14 @@ export function InCarePanels({ data }: { data: Dashboard }) {
           <Stack gap={8}>
             {bySpecies.map((row) => (
               <Group key={row.species} gap="xs" wrap="nowrap">
-                <ColorSwatch color={swatch(SPECIES_COLORS[row.species] ?? chartColor('gray'))} size={14} />
-                <Text size="sm">
+                <ColorSwatch
+                  color={swatch(SPECIES_COLORS[row.species] ?? chartColor('gray'))}
+                  size={14}
+                  aria-hidden="true"
+                />
+                <Anchor href="#/pets" size="sm" onClick={() => showPetsInCare({ species: row.species })}>
                   {humanize(row.species)}s <b>{row.count.toLocaleString()}</b>
-                </Text>
+                </Anchor>
               </Group>
             ))}
           </Stack>

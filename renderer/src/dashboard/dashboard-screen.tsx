@@ -54,7 +54,7 @@ export function DashboardScreen() {
             value={data.inCare.total}
             detail="See the pets in care"
             href="#/pets"
-            onFollow={showPetsInCare}
+            onFollow={() => showPetsInCare()}
           />
           <Stat
             label="People waiting"

@@ -48,12 +48,15 @@ export function petListQuery<S extends PetSort>(
   };
 }
 
-/** Opens the Pets screen on every pet in care, as the Overview counts them (the other filters cleared). */
-export function showPetsInCare(): void {
+/**
+ * Opens the Pets screen on the pets in care, as the Overview counts them, or on those of one `status` or one
+ * `species` among them; the other filters are cleared.
+ */
+export function showPetsInCare(only: { status?: string; species?: string } = {}): void {
   rememberForScreen('pets', {
     search: '',
-    species: null,
-    status: IN_CARE_STATUS,
+    species: only.species ?? null,
+    status: only.status ?? IN_CARE_STATUS,
     visibility: 'all',
     pendingOnly: false,
   });
