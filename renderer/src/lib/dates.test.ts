@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   ageOn,
   calendarDate,
+  calendarDaysAfter,
   fieldDay,
   formatCalendarDate,
   localeDayFirst,
@@ -43,6 +44,15 @@ describe.each(['America/Los_Angeles', 'Pacific/Auckland'])('shelter dates in %s'
       const moment = new Date(2026, 4, 14, hour, 30);
       expect(localToday(moment)).toBe('2026-05-14');
     }
+  });
+
+  it('counts calendar days across months, years and leap days', () => {
+    env.TZ = zone;
+    expect(calendarDaysAfter('2026-11-28', 90)).toBe('2027-02-26');
+    expect(calendarDaysAfter('2028-02-28', 1)).toBe('2028-02-29');
+    expect(calendarDaysAfter('2026-03-08', 1)).toBe('2026-03-09'); // a clock change in California
+    expect(calendarDaysAfter('2026-04-05', 1)).toBe('2026-04-06'); // and in New Zealand
+    expect(calendarDaysAfter('2026-01-01', -1)).toBe('2025-12-31');
   });
 
   it('reads a typed date as the day meant, or not at all', () => {

@@ -201,12 +201,14 @@ export function readTypedDate(
 ): string | null {
   const parts = typedDateParts(typed, today, dayFirst);
   if (parts === null) return null;
-  if ('relative' in parts) {
-    const [year, month, day] = today.split('-').map(Number) as [number, number, number];
-    const moved = new Date(Date.UTC(year, month - 1, day + parts.relative));
-    return moved.toISOString().slice(0, 10);
-  }
+  if ('relative' in parts) return calendarDaysAfter(today, parts.relative);
   return existingDay(parts);
+}
+
+/** The calendar day `days` after `day` (both `YYYY-MM-DD`; counted in UTC, where every day has 24 hours). */
+export function calendarDaysAfter(day: string, days: number): string {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, date + days)).toISOString().slice(0, 10);
 }
 
 /** The parts of a typed date (see `readTypedDate`), a day relative to today, or null when it is not written as one. */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CustomField } from '../../../shared/contract';
-import { formatCalendarDate, localToday } from '../lib/dates';
-import { buildPetCreate, buildPetUpdate, draftFromPet, emptyPetDraft } from './pet-form';
+import { calendarDaysAfter, formatCalendarDate, localToday } from '../lib/dates';
+import { buildPetCreate, buildPetUpdate, draftFromPet, emptyPetDraft, INTAKE_DAYS_AHEAD } from './pet-form';
 
 const pet = {
   name: 'Thumper',
@@ -217,6 +217,23 @@ describe('dates typed so that they name no day', () => {
     expect(buildPetCreate({ ...emptyPetDraft(), ...basics, age_birthday: today }).ok).toBe(true);
     // An intake may be booked for a day ahead.
     expect(buildPetCreate({ ...emptyPetDraft(), ...basics, intake_date: tomorrow }).ok).toBe(true);
+  });
+
+  it('refuses an intake date more than 90 days ahead (a mistyped year), and leaves one an edit did not change', () => {
+    const today = localToday();
+    const latest = calendarDaysAfter(today, INTAKE_DAYS_AHEAD);
+    expect(buildPetCreate({ ...emptyPetDraft(), ...basics, intake_date: latest }).ok).toBe(true);
+    const mistyped = `${Number(today.slice(0, 4)) + 36}${today.slice(4)}`;
+    for (const typed of [calendarDaysAfter(latest, 1), mistyped]) {
+      expect(buildPetCreate({ ...emptyPetDraft(), ...basics, intake_date: typed })).toEqual({
+        ok: false,
+        errors: {
+          intake_date: `${formatCalendarDate(typed)} is more than 90 days ahead: check the year (an intake can be booked up to ${formatCalendarDate(latest)})`,
+        },
+      });
+    }
+    const held = draftFromPet({ ...pet, intake_date: `${mistyped}T00:00:00Z` });
+    expect(buildPetUpdate(held, { ...held, status: 'hold' }).ok).toBe(true);
   });
 
   it('refuses a birthday after the intake date, and leaves alone an edit that changes neither', () => {

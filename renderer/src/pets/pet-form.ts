@@ -8,6 +8,7 @@ import {
 import {
   calendarDate,
   calendarDateToApi,
+  calendarDaysAfter,
   fieldDay,
   formatCalendarDate,
   localToday,
@@ -138,9 +139,16 @@ function cleanCustomData(data: Record<string, unknown>): Record<string, unknown>
 const DATE_FIELDS = ['intake_date', 'age_birthday'] as const;
 
 /**
+ * How far ahead an intake may be booked. Further on, the date is taken for a mistyped year (2062 for 2026, 2027 typed
+ * in December for the coming month is still taken), the most common slip at a desk.
+ */
+export const INTAKE_DAYS_AHEAD = 90;
+
+/**
  * The pet's dates and the shelter's date fields that hold text naming no day (the date input keeps it as typed), a
- * birthday after today, and a birthday after the intake date (an intake may be booked for a day ahead): the form says so at each rather than send the pet without that date, or with an age it cannot have. An
- * edit passes the pet as it was: a value it already held is left alone.
+ * birthday after today, a birthday after the intake date, and an intake date more than `INTAKE_DAYS_AHEAD` days ahead
+ * (an intake may be booked ahead, not a year on): the form says so at each rather than send the pet without that
+ * date, or with an age it cannot have. An edit passes the pet as it was: a value it already held is left alone.
  */
 function datesToFix(
   draft: PetDraft,
@@ -154,6 +162,9 @@ function datesToFix(
     if (day === null) messages[key] = unreadableDateMessage(draft[key]);
     else if (key === 'age_birthday' && day > localToday()) {
       messages[key] = `A birthday cannot be after today (${formatCalendarDate(localToday())})`;
+    } else if (key === 'intake_date' && day > calendarDaysAfter(localToday(), INTAKE_DAYS_AHEAD)) {
+      messages[key] =
+        `${formatCalendarDate(day)} is more than ${INTAKE_DAYS_AHEAD} days ahead: check the year (an intake can be booked up to ${formatCalendarDate(calendarDaysAfter(localToday(), INTAKE_DAYS_AHEAD))})`;
     }
   }
   const born = fieldDay(draft.age_birthday);
