@@ -14,6 +14,9 @@ afterEach(async () => {
   await app.close();
 });
 
+/** The SHA-256 of a certificate, as the sharing card's listener gives it. */
+const FINGERPRINT = 'ab'.repeat(32);
+
 const refusal = (run: () => unknown) => {
   try {
     run();
@@ -26,9 +29,11 @@ const refusal = (run: () => unknown) => {
 
 describe('PairingCodes', () => {
   it('exchanges a code once for an active write key named after the desk; only a hash is stored', () => {
-    const { secret, expiresAt } = app.pairing.create();
+    const { secret, typedCode, expiresAt } = app.pairing.create(FINGERPRINT);
     expect(expiresAt).toBe(now + PAIRING_CODE_TTL_MS);
-    expect(JSON.stringify(app.sqlite.prepare('SELECT * FROM pairing_codes').all())).not.toContain(secret);
+    const stored = JSON.stringify(app.sqlite.prepare('SELECT * FROM pairing_codes').all());
+    expect(stored).not.toContain(secret);
+    expect(stored).not.toContain(typedCode);
     expect(app.pairing.isOpen(secret)).toBe(true);
     const paired = app.pairing.redeem(secret, '  Front   desk ');
     expect(paired.name).toBe('Desk: Front desk');
@@ -41,7 +46,7 @@ describe('PairingCodes', () => {
   });
 
   it('refuses a code after 15 minutes, an unknown one and a cancelled one, each saying to ask for a new code', () => {
-    const { secret } = app.pairing.create();
+    const { secret } = app.pairing.create(FINGERPRINT);
     now += PAIRING_CODE_TTL_MS;
     const expired = refusal(() => app.pairing.redeem(secret, 'Desk'));
     expect(expired).toMatchObject({ status: 410, code: 'pairing_code_expired' });
@@ -50,7 +55,7 @@ describe('PairingCodes', () => {
       status: 401,
       code: 'pairing_code_invalid',
     });
-    const cancelled = app.pairing.create();
+    const cancelled = app.pairing.create(FINGERPRINT);
     app.pairing.cancel(cancelled.secret);
     expect(refusal(() => app.pairing.redeem(cancelled.secret, 'Desk'))).toMatchObject({
       code: 'pairing_code_expired',

@@ -52,14 +52,14 @@ export class PairingCodes {
   ) {}
 
   /**
-   * A new code's secret (shown once) and when it stops working (ms since epoch); with the fingerprint of the
-   * certificate desks will be shown, its typed form too.
+   * A new code's secret and its typed form for desks shown the certificate of fingerprint `typedFor` (both shown
+   * once), and when it stops working (ms since epoch).
    */
-  create(typedFor?: string): { secret: string; typedCode?: string; expiresAt: number } {
+  create(typedFor: string): { secret: string; typedCode: string; expiresAt: number } {
     const now = Math.floor(this.now());
     const secret = randomBytes(16).toString('base64url');
-    const typedCode = typedFor === undefined ? undefined : newTypedCode();
-    const typedKey = typedCode === undefined ? null : stretchTypedCode(typedCode, typedFor ?? '');
+    const typedCode = newTypedCode();
+    const typedKey = stretchTypedCode(typedCode, typedFor);
     const expiresAt = now + PAIRING_CODE_TTL_MS;
     this.sqlite.transaction(() => {
       this.sqlite
@@ -70,16 +70,9 @@ export class PairingCodes {
           `INSERT INTO pairing_codes (id, secret_hash, created_at, expires_at, typed_key, typed_fingerprint)
            VALUES (?, ?, ?, ?, ?, ?)`,
         )
-        .run(
-          randomUUID(),
-          hashOf(secret),
-          now,
-          expiresAt,
-          typedKey?.toString('base64url') ?? null,
-          typedFor ?? null,
-        );
+        .run(randomUUID(), hashOf(secret), now, expiresAt, typedKey.toString('base64url'), typedFor);
     })();
-    return { secret, ...(typedCode !== undefined && { typedCode }), expiresAt };
+    return { secret, typedCode, expiresAt };
   }
 
   /** Whether a code can still be used (not used, not expired, not cancelled). */

@@ -51,7 +51,7 @@ export function apiKeyOperations({ app }: StaffContext) {
       const created = app.pairing.create(fingerprint);
       return {
         secret: created.secret,
-        typedCode: created.typedCode ?? '',
+        typedCode: created.typedCode,
         expiresAt: new Date(created.expiresAt).toISOString(),
       };
     },
