@@ -486,8 +486,11 @@ test('a possible duplicate found when a long pet edit is saved comes into view w
 }) => {
   await page.goto(`${demoDesk.url}#/pets`);
   const rows = page.getByRole('table', { name: 'Pets' }).getByRole('row');
+  await petsFilled(page);
   const otherShelterId = /RAR-\d{6}/.exec((await rows.nth(2).textContent()) ?? '')?.[0];
+  const thirdShelterId = /RAR-\d{6}/.exec((await rows.nth(3).textContent()) ?? '')?.[0];
   expect(otherShelterId).toBeTruthy();
+  expect(thirdShelterId).toBeTruthy();
   await rows.nth(1).click();
   const petDrawer = page.getByRole('dialog', { name: 'Pet details' });
   await petDrawer.getByRole('button', { name: 'Edit' }).click();
@@ -496,6 +499,12 @@ test('a possible duplicate found when a long pet edit is saved comes into view w
   await petEdit.getByRole('button', { name: 'Save changes' }).click();
   const duplicate = petEdit.getByRole('alert').filter({ hasText: 'This may already be on the desk' });
   await expect(duplicate).toContainText(`Shelter id ${otherShelterId} is already on pet`);
+  await expect(duplicate).toBeFocused();
+  await expect(duplicate).toBeInViewport();
+  // Another id saved over the warning finds another pet: the new warning takes the focus again.
+  await petEdit.getByLabel('Shelter id').fill(thirdShelterId ?? '');
+  await petEdit.getByRole('button', { name: 'Save changes' }).click();
+  await expect(duplicate).toContainText(`Shelter id ${thirdShelterId} is already on pet`);
   await expect(duplicate).toBeFocused();
   await expect(duplicate).toBeInViewport();
 });

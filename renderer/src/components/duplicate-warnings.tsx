@@ -5,8 +5,8 @@ import type { DuplicateWarning } from '../../../shared/desk-api';
 
 /**
  * The desk found records that look like this one; the worker may still save ("Save anyway"). It comes into view
- * with the focus when it appears: below a long form (a pet's edit) it would be out of sight, and Save would seem to
- * do nothing.
+ * with the focus when it appears, and again when another Save finds other records: below a long form (a pet's edit)
+ * it would be out of sight, and Save would seem to do nothing.
  */
 export function DuplicateWarnings({
   warnings,
@@ -26,11 +26,13 @@ export function DuplicateWarnings({
   children?: ReactNode;
 }) {
   const ref = useRef<HTMLDivElement>(null);
+  const found = warnings.map((warning) => `${warning.kind}:${warning.existingId}`).join(' ');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new finding (not each render) takes the focus.
   useEffect(() => {
     const alert = ref.current;
     alert?.focus({ preventScroll: true });
     alert?.scrollIntoView?.({ block: 'center' });
-  }, []);
+  }, [found]);
   return (
     <Alert
       ref={ref}
