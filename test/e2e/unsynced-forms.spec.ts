@@ -537,4 +537,10 @@ test('a sign-up that may be someone already on the desk opens that person over t
   await expect(page.getByRole('dialog', { name: 'Leave this sign-up without saving?' })).toBeHidden();
   await expect(form.getByLabel('Name')).toHaveValue('Daniel Kim');
   await expect(duplicate.getByRole('button', { name: 'Open Daniel Kim' })).toBeFocused();
+  // The sign-up is on top again: the next Escape is its own, and asks before its typing goes.
+  await page.keyboard.press('Escape');
+  const leave = page.getByRole('dialog', { name: 'Leave this sign-up without saving?' });
+  await expect(leave).toBeVisible();
+  await leave.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(form.getByLabel('Name')).toHaveValue('Daniel Kim');
 });

@@ -33,7 +33,7 @@ import { RestoredDraftNotice } from '../components/restored-draft-notice';
 import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
 import { useStandalone } from '../lib/connection';
-import { closeUnlessDialogOnTop } from '../lib/drawer-close';
+import { useDrawerClose } from '../lib/drawer-close';
 import { useDrawerHistory } from '../lib/drawer-history';
 import { type RestoredDraft, useKeptDraft } from '../lib/kept-draft';
 import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
@@ -98,8 +98,6 @@ export function PeopleScreen() {
   const [keptNoticeHidden, setKeptNoticeHidden] = useState(false);
   // A sign-up asked for while one is kept: started once staff have said what becomes of the kept one.
   const [startAsked, setStartAsked] = useState<{ type: PersonFormType; applyFor: string[] }>();
-  // Set for the moment a person shown over the sign-up is closed: the same Escape reaches the sign-up's drawer too.
-  const closedOverSignUp = useRef(false);
   const { restore } = keptSignUp;
   // Whether what the desk keeps has been read: a sign-up asked for before then (an adoption started from a pet
   // opens People with one) waits for it, so it cannot open over a kept one unasked.
@@ -139,16 +137,11 @@ export function PeopleScreen() {
     keptSignUp.keep(null);
     setResumable(undefined);
   }
-  const closePerson = closeUnlessDialogOnTop(
-    editGuard.guard(() => {
-      setOpenId(null);
-      if (creating === null) return;
-      closedOverSignUp.current = true;
-      setTimeout(() => {
-        closedOverSignUp.current = false;
-      });
-    }),
+  const closePerson = useDrawerClose(
+    openId !== null,
+    editGuard.guard(() => setOpenId(null)),
   );
+  const closeSignUp = useDrawerClose(creating !== null, signUpGuard.guard(stopCreating));
   useDrawerHistory('person', openId, closePerson, setOpenId);
   const counts = useDeskQuery('mirror.counts');
   useReloadOnChange(['adopters', 'fosters', 'people'], counts.reload);
@@ -285,10 +278,7 @@ export function PeopleScreen() {
       {editGuard.modal}
       <Drawer
         opened={creating !== null}
-        onClose={closeUnlessDialogOnTop(() => {
-          // Escape closes only the person shown over the sign-up.
-          if (openId === null && !closedOverSignUp.current) signUpGuard.guard(stopCreating)();
-        })}
+        onClose={closeSignUp}
         position="right"
         size="xl"
         title={<Text fw={600}>Sign someone up</Text>}

@@ -4,7 +4,7 @@ import type { MirrorPet } from '../../../shared/desk-api';
 import { useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { type LeaveGuard, useLeaveGuard } from '../components/leave-guard';
-import { closeUnlessDialogOnTop } from '../lib/drawer-close';
+import { useDrawerClose } from '../lib/drawer-close';
 import { useDrawerHistory } from '../lib/drawer-history';
 import { useMetadataQuery, useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import { PetEditForm } from './pet-edit-form';
@@ -27,7 +27,7 @@ export function PetDrawer({
   const editGuard = useLeaveGuard('this edit');
   // At an event a hold typed for a family and lost to a stray Escape leaves the pet "Available".
   const statusGuard = useLeaveGuard('this status change');
-  const close = closeUnlessDialogOnTop(statusGuard.guard(editGuard.guard(onClose)));
+  const close = useDrawerClose(id !== null, statusGuard.guard(editGuard.guard(onClose)));
   useDrawerHistory('pet', id, close, onOpen);
   return (
     <>
