@@ -110,6 +110,16 @@ export function useLeaveGuard(what: string): LeaveGuard & { modal: ReactNode } {
   };
 }
 
+/**
+ * Asks before a screen holding `unsaved` changes (a settings editor, saved by its own button) is left or the window
+ * reloaded: returns the question, to render beside the editor.
+ */
+export function useUnsavedGuard(what: string, unsaved: boolean): ReactNode {
+  const { reportTyped, modal } = useLeaveGuard(what);
+  useEffect(() => reportTyped(unsaved), [unsaved, reportTyped]);
+  return modal;
+}
+
 /** Tells `onTypedChange` whether `value` differs from what it was at first (compared as JSON). */
 export function useTypedSince<T>(
   value: T,

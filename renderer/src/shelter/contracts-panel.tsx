@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { CONTRACT_TYPES, type ContractType } from '../../../shared/contract';
 import { useDesk } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
+import { useUnsavedGuard } from '../components/leave-guard';
 import { MarkdownText } from '../components/markdown-text';
 import { useAction } from './use-shelter';
 
@@ -56,11 +57,14 @@ function ContractEditor({
   const action = useAction();
   const [text, setText] = useState(initial);
   const [savedText, setSavedText] = useState(initial);
+  const [saved, setSaved] = useState(false);
+  const leaveQuestion = useUnsavedGuard(`the ${TITLES[type].toLowerCase()}`, text !== savedText);
 
   async function save() {
     const done = await action.run(() => api.call('shelter.contracts.set', { type, content: text }));
     if (done !== undefined) {
       setSavedText(text);
+      setSaved(true);
       onChange();
     }
   }
@@ -75,7 +79,10 @@ function ContractEditor({
           minRows={16}
           maxRows={28}
           value={text}
-          onChange={(event) => setText(event.currentTarget.value)}
+          onChange={(event) => {
+            setText(event.currentTarget.value);
+            setSaved(false);
+          }}
           styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 13 } }}
         />
         <div>
@@ -110,8 +117,14 @@ function ContractEditor({
             Unsaved changes
           </Text>
         )}
+        {saved && (
+          <Text size="sm" c="dimmed" role="status">
+            Saved.
+          </Text>
+        )}
       </Group>
       {action.error && <DeskErrorAlert error={action.error} title="Contract not saved" />}
+      {leaveQuestion}
     </Card>
   );
 }

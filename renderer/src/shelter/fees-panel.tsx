@@ -14,9 +14,10 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import { SPECIES, type Species } from '../../../shared/contract';
 import type { FeeRuleSetting } from '../../../shared/desk-api';
-import { useDesk } from '../bridge/hooks';
+import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
-import { humanize } from '../lib/words';
+import { useUnsavedGuard } from '../components/leave-guard';
+import { AGE_OPTIONS, humanize, type Option, SEX_OPTIONS, SIZE_OPTIONS, statusOptions } from '../lib/words';
 import { useAction } from './use-shelter';
 
 const ATTRIBUTES = [
@@ -31,20 +32,71 @@ const ATTRIBUTES = [
   'status',
 ];
 
+const YES_NO: Option[] = [
+  { value: 'true', label: 'Yes' },
+  { value: 'false', label: 'No' },
+];
+
+/**
+ * The values a rule on `attribute` can match, as pets hold them (`youngest`, shown "Baby"), or undefined for a list
+ * field matched by one of its items as written on the pet (a breed, a colour, a special need).
+ */
+function valueChoices(attribute: string, statuses: readonly string[] | undefined): Option[] | undefined {
+  switch (attribute) {
+    case 'age_category':
+      return AGE_OPTIONS;
+    case 'size':
+      return SIZE_OPTIONS;
+    case 'sex':
+      return SEX_OPTIONS;
+    case 'spayed':
+      return YES_NO;
+    case 'status':
+      return statusOptions(statuses);
+    default:
+      return undefined;
+  }
+}
+
+const FREE_TEXT_HINT: Record<string, string> = {
+  breed: 'A breed as pets have it, e.g. Labrador Retriever',
+  color: 'A colour as pets have it, e.g. Black',
+  special_needs: 'A need as pets have it, e.g. Daily medication',
+};
+
 /** Adoption fee rules: a base fee per species plus adjustments for traits; saved together. */
 export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChange(): void }) {
   const api = useDesk();
   const action = useAction();
+  const statuses = useDeskQuery('mirror.pets.statuses');
   const [rows, setRows] = useState<FeeRuleSetting[]>(rules);
+  const [savedRows, setSavedRows] = useState<FeeRuleSetting[]>(rules);
   const [saved, setSaved] = useState(false);
+  // Rows whose value is none a pet can have (typed before the choices, or by another tool), by index.
+  const [unmatched, setUnmatched] = useState<ReadonlySet<number>>(new Set());
+  const leaveQuestion = useUnsavedGuard(
+    'these fee rules',
+    JSON.stringify(rows) !== JSON.stringify(savedRows),
+  );
   const update = (index: number, patch: Partial<FeeRuleSetting>) => {
     setSaved(false);
+    setUnmatched(new Set([...unmatched].filter((at) => at !== index)));
     setRows(rows.map((row, at) => (at === index ? { ...row, ...patch } : row)));
+  };
+  const matchesNoPet = (row: FeeRuleSetting) => {
+    const choices = valueChoices(row.attributeType, statuses.data);
+    if (row.attributeType === 'base') return false;
+    if (!choices) return row.attributeValue.trim() === '';
+    return !choices.some((choice) => choice.value === row.attributeValue);
   };
 
   async function save() {
+    const wrong = new Set(rows.flatMap((row, index) => (matchesNoPet(row) ? [index] : [])));
+    setUnmatched(wrong);
+    if (wrong.size > 0) return;
     const done = await action.run(() => api.call('shelter.fees.set', { rules: rows }));
     if (done !== undefined) {
+      setSavedRows(rows);
       setSaved(true);
       onChange();
     }
@@ -54,7 +106,7 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
     <Card withBorder radius="lg" p="lg">
       <Text size="sm" c="dimmed" mb="md">
         A pet without its own fee costs the sum of its species’ base rule and of every rule that matches it
-        (for example age category “senior”: −50). Pets follow the new rules on every desk after saving.
+        (for example Age “Senior”: −50). Pets follow the new rules on every desk after saving.
       </Text>
       <Table aria-label="Fee rules" verticalSpacing={6}>
         <Table.Thead>
@@ -88,23 +140,18 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
                     label: value === 'base' ? 'Always (base fee)' : humanize(value),
                   }))}
                   value={row.attributeType}
-                  onChange={(value) =>
-                    update(index, {
-                      attributeType: value ?? 'base',
-                      ...(value === 'base' && { attributeValue: '' }),
-                    })
-                  }
+                  // Another trait starts without a value: "senior" means nothing as a size.
+                  onChange={(value) => update(index, { attributeType: value ?? 'base', attributeValue: '' })}
                   allowDeselect={false}
                   w={190}
                 />
               </Table.Td>
               <Table.Td>
-                <TextInput
-                  aria-label="Value"
-                  value={row.attributeValue}
-                  disabled={row.attributeType === 'base'}
-                  placeholder={row.attributeType === 'base' ? '' : 'senior, large, true…'}
-                  onChange={(event) => update(index, { attributeValue: event.currentTarget.value })}
+                <RuleValue
+                  row={row}
+                  choices={valueChoices(row.attributeType, statuses.data)}
+                  unmatched={unmatched.has(index)}
+                  onChange={(attributeValue) => update(index, { attributeValue })}
                 />
               </Table.Td>
               <Table.Td>
@@ -123,7 +170,10 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
                   variant="subtle"
                   color="red"
                   aria-label="Remove rule"
-                  onClick={() => setRows(rows.filter((_, at) => at !== index))}
+                  onClick={() => {
+                    setUnmatched(new Set());
+                    setRows(rows.filter((_, at) => at !== index));
+                  }}
                 >
                   <IconTrash aria-hidden size={18} />
                 </ActionIcon>
@@ -152,8 +202,61 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
             </Text>
           )}
         </Group>
+        {unmatched.size > 0 && (
+          <Text size="sm" c="red" role="alert">
+            Fee rules not saved: {unmatched.size === 1 ? 'a rule matches' : `${unmatched.size} rules match`}{' '}
+            no pet. Choose what each marked rule is for.
+          </Text>
+        )}
         {action.error && <DeskErrorAlert error={action.error} title="Fee rules not saved" />}
       </Stack>
+      {leaveQuestion}
     </Card>
+  );
+}
+
+/**
+ * What a rule's trait must be: one of its values (shown as the desk shows them everywhere), or for a list field an
+ * item as pets have it. A stored value no pet can have is shown as it is, marked.
+ */
+function RuleValue({
+  row,
+  choices,
+  unmatched,
+  onChange,
+}: {
+  row: FeeRuleSetting;
+  choices: Option[] | undefined;
+  unmatched: boolean;
+  onChange(value: string): void;
+}) {
+  if (row.attributeType === 'base') return <TextInput aria-label="Value" value="" disabled />;
+  if (!choices) {
+    return (
+      <TextInput
+        aria-label="Value"
+        value={row.attributeValue}
+        placeholder={FREE_TEXT_HINT[row.attributeType] ?? 'As pets have it'}
+        error={unmatched ? 'Type what pets have here' : undefined}
+        onChange={(event) => onChange(event.currentTarget.value)}
+      />
+    );
+  }
+  const known = choices.some((choice) => choice.value === row.attributeValue);
+  const stray = row.attributeValue !== '' && !known;
+  return (
+    <Select
+      aria-label="Value"
+      placeholder="Choose…"
+      data={
+        stray
+          ? [{ value: row.attributeValue, label: `“${row.attributeValue}” (no pet has this)` }, ...choices]
+          : choices
+      }
+      value={row.attributeValue === '' ? null : row.attributeValue}
+      onChange={(value) => onChange(value ?? '')}
+      allowDeselect={false}
+      error={unmatched ? (stray ? 'No pet has this: choose one' : 'Choose one') : undefined}
+    />
   );
 }

@@ -46,7 +46,8 @@ function Settings({ demo }: { demo: boolean }) {
   return (
     <Stack gap="lg">
       {demo && <DemoCard />}
-      <Tabs defaultValue="statuses" variant="outline" radius="md" keepMounted={false}>
+      {/* Kept mounted: a fee rule or a contract typed and not saved is still there after a look at another tab. */}
+      <Tabs defaultValue="statuses" variant="outline" radius="md">
         <Tabs.List>
           <Tabs.Tab value="statuses" leftSection={<IconCategory aria-hidden size={16} />}>
             Statuses

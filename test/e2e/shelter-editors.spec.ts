@@ -1,0 +1,76 @@
+import type { FeeRuleSetting } from '../../shared/desk-api';
+import { expect, test } from './desk-fixture';
+import { shoot } from './helpers';
+import { call } from './lan-helpers';
+
+test('fee rules offer the values pets have, refuse one no pet has, and ask before unsaved rules or a contract are left', async ({
+  page,
+  demoDesk,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  await page.goto(`${demoDesk.url}#/shelter`);
+  await expect(page.getByRole('heading', { level: 2, name: 'Shelter settings' })).toBeVisible();
+  // A rule stored with a value no pet has (typed as the desk shows it, before the editor offered choices).
+  const rules = await call<{ feeRules: FeeRuleSetting[] }>(page, 'shelter.settings.get', undefined);
+  await call(page, 'shelter.fees.set', {
+    rules: [
+      ...rules.feeRules,
+      { species: 'dog', attributeType: 'age_category', attributeValue: 'Baby', adjustment: 50 },
+    ],
+  });
+  await page.reload();
+  await page.getByRole('tab', { name: 'Fees' }).click();
+  const table = page.getByRole('table', { name: 'Fee rules' });
+  const stray = table.getByRole('row').last();
+  await expect(stray.getByRole('combobox', { name: 'Value' })).toHaveValue('“Baby” (no pet has this)');
+  await page.getByRole('button', { name: 'Save fee rules' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Fee rules not saved' })).toContainText(
+    'a rule matches no pet',
+  );
+  await expect(stray.getByText('No pet has this: choose one')).toBeVisible();
+  await shoot(page, testInfo, 'fee-rule-no-pet-has');
+
+  // The value is chosen among those pets have, shown as everywhere else.
+  await stray.getByRole('combobox', { name: 'Value' }).click();
+  await page.getByRole('option', { name: 'Baby', exact: true }).click();
+  await page.getByRole('button', { name: 'Save fee rules' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  const stored = await call<{ feeRules: FeeRuleSetting[] }>(page, 'shelter.settings.get', undefined);
+  expect(stored.feeRules.at(-1)).toMatchObject({ attributeType: 'age_category', attributeValue: 'youngest' });
+
+  // A new rule on another trait starts without a value and offers that trait's values.
+  await page.getByRole('button', { name: 'Add rule' }).click();
+  const added = table.getByRole('row').last();
+  await added.getByRole('combobox', { name: 'Attribute' }).click();
+  await page.getByRole('option', { name: 'Size', exact: true }).click();
+  await added.getByRole('combobox', { name: 'Value' }).click();
+  await expect(page.getByRole('option', { name: 'Extra large', exact: true })).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  // Unsaved rules: another tab keeps them; leaving the screen asks first.
+  await page.getByRole('tab', { name: 'Contracts' }).click();
+  await page.getByRole('tab', { name: 'Fees' }).click();
+  await expect(table.getByRole('row')).toHaveCount(stored.feeRules.length + 2);
+  const nav = page.getByRole('navigation', { name: 'Sections' });
+  await nav.getByRole('link', { name: 'Pets', exact: true }).click();
+  const leaveRules = page.getByRole('dialog', { name: 'Leave these fee rules without saving?' });
+  await leaveRules.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(page).toHaveURL(/#\/shelter$/);
+  await expect(table.getByRole('row')).toHaveCount(stored.feeRules.length + 2);
+  await table.getByRole('row').last().getByRole('button', { name: 'Remove rule' }).click();
+
+  // A contract typed and not saved asks too; saved, it says so.
+  await page.getByRole('tab', { name: 'Contracts' }).click();
+  await page.getByRole('tab', { name: 'Surrender form' }).click();
+  const surrender = page.getByRole('textbox', { name: 'Surrender form (Markdown)' });
+  await surrender.fill('# Surrender\n\n## Microchip transfer\n\nThe chip is moved to the shelter.');
+  await nav.getByRole('link', { name: 'Overview', exact: true }).click();
+  const leaveContract = page.getByRole('dialog', { name: 'Leave the surrender form without saving?' });
+  await leaveContract.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(surrender).toHaveValue(/Microchip transfer/);
+  await page.getByRole('button', { name: 'Save surrender form' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  await nav.getByRole('link', { name: 'Overview', exact: true }).click();
+  await expect(page).toHaveURL(/#\/overview$/);
+  await expect(page.getByRole('dialog', { name: /without saving/ })).toHaveCount(0);
+});
