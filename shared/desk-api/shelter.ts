@@ -32,6 +32,7 @@ export const applicationSummarySchema = z.object({
   personId: z.string(),
   personName: z.string(),
   personEmail: z.string().nullable(),
+  personPhone: z.string().nullable(),
   kind: z.string(),
   pets: z.array(applicationPetSchema),
   status: z.string(),

@@ -141,6 +141,48 @@ describe('npm run cli -- print', () => {
     expect(unknown.stderr).toContain('No person with id "b0000000-0000-4000-8000-000000000000"');
   });
 
+  it('names only the pets that went home once an application is approved, and prints nothing for a denied one', async () => {
+    const store = (id: string, status: string) =>
+      withDeskMirror(fixture.dataDir, (mirror) =>
+        mirror.db.transaction(() =>
+          upsertApplication(mirror.db, {
+            id,
+            personId: fixture.adopter.id,
+            kind: 'adopter',
+            // Applied for Tom and Rex; the approval sent Rex home with Jordan (Rex's adopted_by), Tom stays.
+            petIds: [fixture.plain.id, fixture.adopted.id],
+            submittedAt: '2026-06-02T09:30:00.000Z',
+            status,
+            decidedAt: status === 'submitted' ? null : '2026-06-05T15:00:00.000Z',
+            source: 'shelter',
+          }),
+        )(),
+      );
+    const approved = 'c1f3c2e1-0b4d-4e8a-9c6f-2d1e0f3b4a5c';
+    await store(approved, 'approved');
+    const out = path.join(dir, 'approved.pdf');
+    const run = await cli(['print', 'contract', approved, '--out', out, '--data-dir', fixture.dataDir]);
+    expect(run.code, run.stderr).toBe(0);
+    const text = flat(pdfText(fs.readFileSync(out)));
+    expect(text).toContain('Rex');
+    expect(text).not.toContain('Tom');
+
+    const denied = 'd1f3c2e1-0b4d-4e8a-9c6f-2d1e0f3b4a5c';
+    await store(denied, 'denied');
+    const refused = await cli([
+      'print',
+      'contract',
+      denied,
+      '--out',
+      path.join(dir, 'denied.pdf'),
+      '--data-dir',
+      fixture.dataDir,
+    ]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('was denied: there is no agreement to print for it');
+    expect(fs.existsSync(path.join(dir, 'denied.pdf'))).toBe(false);
+  });
+
   it('says what is wrong: an unknown pet (exit 1), a bad paper size or no --out (exit 2)', async () => {
     const out = path.join(dir, 'none.pdf');
     const missing = await cli([

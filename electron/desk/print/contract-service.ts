@@ -18,7 +18,8 @@ import { localToday } from './words';
 
 /**
  * Pets an agreement is about when none are named: for an adopter, the pets the server records as adopted by them
- * (`adopted_by`, set with `adopted_on` when an adoption is approved). An application's agreement names its pets.
+ * (`adopted_by`, set with `adopted_on` when an adoption is approved). An application's agreement names the pets
+ * applied for, or once approved those of them adopted by the applicant; a denied one has none.
  */
 export function adoptedBy(db: MirrorDb, personId: string): MirrorRecord<Pet>[] {
   const rows = statement(
@@ -93,7 +94,13 @@ function subjectOf(db: MirrorDb, request: ContractRequest): ContractSubject {
     application.personId,
     `applicant of application ${application.id}: person`,
   );
-  const pets = application.petIds.map((id) => {
+  if (application.status === 'denied') {
+    throw new PrintError(
+      'invalid_input',
+      `Application ${application.id} was denied: there is no agreement to print for it.`,
+    );
+  }
+  const applied = application.petIds.map((id) => {
     const pet = getPet(db, id);
     if (!pet) {
       throw new PrintError(
@@ -103,6 +110,9 @@ function subjectOf(db: MirrorDb, request: ContractRequest): ContractSubject {
     }
     return pet;
   });
+  // Approved, it names the pets that went home with the applicant (an approval chooses among those applied for).
+  const adopted = applied.filter((pet) => pet.record.adopted_by === person.id);
+  const pets = application.status === 'approved' && adopted.length > 0 ? adopted : applied;
   const type = (CONTRACT_TYPES as readonly string[]).includes(application.kind)
     ? (application.kind as ContractType)
     : person.type;

@@ -19,6 +19,7 @@ export interface ApplicationSummary {
   personId: string;
   personName: string;
   personEmail: string | null;
+  personPhone: string | null;
   kind: string;
   petIds: string[];
   pets: ApplicationPet[];
@@ -72,6 +73,7 @@ export function applicationOperations({ app, now, tx, getPetOrThrow, all, first 
       personId: row.person_id,
       personName: person?.name ?? 'Unknown person',
       personEmail: person?.email ?? null,
+      personPhone: person?.phone ?? null,
       kind: row.kind,
       petIds,
       pets,

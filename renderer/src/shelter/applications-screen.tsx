@@ -173,7 +173,9 @@ function ApplicationCard({
             )}
           </Group>
           <Text size="sm" c="dimmed">
-            {application.personEmail ?? 'No email'} · submitted {formatMomentDate(application.submittedAt)}
+            {[application.personEmail, application.personPhone].filter(Boolean).join(' · ') ||
+              'No email or phone'}{' '}
+            · submitted {formatMomentDate(application.submittedAt)}
           </Text>
         </Stack>
         <Button
@@ -229,7 +231,9 @@ function ApplicationCard({
             </Button>
           </>
         )}
-        <ApplicationContractButton applicationId={application.id} kind={application.kind} />
+        {application.status !== 'denied' && (
+          <ApplicationContractButton applicationId={application.id} kind={application.kind} />
+        )}
       </Group>
     </Card>
   );
@@ -251,6 +255,10 @@ function DecisionModal({
   const [petId, setPetId] = useState(available[0]?.id ?? '');
   const approving = deciding?.decision === 'approved';
   const adoption = deciding?.application.kind === 'adopter';
+  const chosen = available.find((pet) => pet.id === petId) ?? available[0];
+  // The shelter refuses to approve the adoption of a pet adopted already: said before Approve, not after.
+  const adoptedAlready =
+    approving && adoption && chosen?.status.toLowerCase() === 'adopted' ? chosen : undefined;
   useFocusBack(deciding !== undefined);
 
   async function confirm() {
@@ -296,6 +304,12 @@ function DecisionModal({
             </Stack>
           </Radio.Group>
         )}
+        {adoptedAlready && (
+          <Alert color="orange" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
+            {adoptedAlready.name} is already adopted: this approval would be refused. Choose another pet, or
+            deny this application instead.
+          </Alert>
+        )}
         <Text size="sm" c="dimmed">
           {approving
             ? adoption
@@ -316,7 +330,12 @@ function DecisionModal({
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button color={approving ? undefined : 'red'} onClick={() => void confirm()} loading={action.busy}>
+          <Button
+            color={approving ? undefined : 'red'}
+            onClick={() => void confirm()}
+            loading={action.busy}
+            disabled={adoptedAlready !== undefined}
+          >
             {approving ? 'Approve' : 'Deny'}
           </Button>
         </Group>
