@@ -153,10 +153,12 @@ test('the remaining dialogs and states pass axe (WCAG 2.2 AA, serious and critic
     await go('Backup');
     await page.getByRole('button', { name: 'Back up now' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Backup written' })).toBeVisible();
-    await page.getByLabel('Restore from another file').fill('/no/such/backup.sqlite');
+    // Pasted as "Copy as path" gives it, in quotes: the path is the one inside them.
+    await page.getByLabel('Restore from another file').fill('"/no/such/backup copy.sqlite"');
     await page.getByRole('button', { name: 'Restore…' }).last().click();
     await page.getByRole('dialog').getByRole('button', { name: 'Restore', exact: true }).click();
     await expect(page.getByRole('dialog').getByText('Nothing was restored')).toBeVisible();
+    await expect(page.getByRole('dialog')).toContainText('/no/such/backup copy.sqlite does not exist');
     await check('Backup, success and error notices');
     await closeDialog();
 

@@ -293,7 +293,9 @@ test('keyboard only: print a kennel card (the PDF arrives) and take a backup', a
   const restore = table.getByRole('button', { name: 'Restore…' }).first();
   await tabTo(page, restore);
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('dialog', { name: 'Restore this backup?' })).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Restore this backup?' })).toContainText(
+    'Backup made by hand taken',
+  );
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(restore).toBeFocused();

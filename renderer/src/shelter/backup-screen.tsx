@@ -19,6 +19,7 @@ import type { BackupEntry } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
+import { typedFilePath } from '../lib/file-path';
 import { StandaloneOnly, useAction } from './use-shelter';
 
 const size = (bytes: number) =>
@@ -45,7 +46,8 @@ function Backups() {
   const backup = useAction();
   const restore = useAction();
   const [made, setMade] = useState<BackupEntry>();
-  const [restoring, setRestoring] = useState<string>();
+  // The backup to restore: its file, and what the list says of it (when it was taken, which kind).
+  const [restoring, setRestoring] = useState<{ file: string; taken?: string }>();
   const [path, setPath] = useState('');
   const [restored, setRestored] = useState<{ pets: number; people: number }>();
 
@@ -58,7 +60,7 @@ function Backups() {
   }
   async function confirmRestore() {
     if (!restoring) return;
-    const done = await restore.run(() => api.call('shelter.backups.restore', { file: restoring }));
+    const done = await restore.run(() => api.call('shelter.backups.restore', { file: restoring.file }));
     if (done) {
       setRestored(done);
       setRestoring(undefined);
@@ -163,7 +165,12 @@ function Backups() {
                       size="xs"
                       variant="subtle"
                       leftSection={<IconHistory aria-hidden size={16} />}
-                      onClick={() => setRestoring(entry.file)}
+                      onClick={() =>
+                        setRestoring({
+                          file: entry.file,
+                          taken: `${entry.kind === 'automatic' ? 'Daily backup' : 'Backup made by hand'} taken ${when(entry.createdAt)}`,
+                        })
+                      }
                     >
                       Restore…
                     </Button>
@@ -182,7 +189,11 @@ function Backups() {
             onChange={(event) => setPath(event.currentTarget.value)}
             style={{ flex: 1 }}
           />
-          <Button variant="default" disabled={path.trim() === ''} onClick={() => setRestoring(path.trim())}>
+          <Button
+            variant="default"
+            disabled={typedFilePath(path) === ''}
+            onClick={() => setRestoring({ file: typedFilePath(path) })}
+          >
             Restore…
           </Button>
         </Group>
@@ -200,8 +211,13 @@ function Backups() {
             The shelter stops taking changes for a moment, its records are replaced by the backup, and it
             starts again. Changes made since the backup are replaced on every desk.
           </Alert>
+          {restoring?.taken && (
+            <Text size="sm" fw={600}>
+              {restoring.taken}
+            </Text>
+          )}
           <Text size="sm" style={{ wordBreak: 'break-all' }}>
-            <Code>{restoring}</Code>
+            <Code>{restoring?.file}</Code>
           </Text>
           {restore.error && <DeskErrorAlert error={restore.error} title="Nothing was restored" />}
           <Group justify="flex-end">
