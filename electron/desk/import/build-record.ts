@@ -144,7 +144,7 @@ function customValue(field: CustomField | undefined, text: string, values: Value
       : { ok: false, reason: `"${text}" is not a number` };
   }
   if (type === 'date') {
-    const day = readDate(text, values.dateFormat);
+    const day = readDate(text, values.dateFormat, values.datesUndecided);
     // The shelter's own date fields hold calendar days alone.
     return day.ok ? { ok: true, value: String(day.value).slice(0, 10) } : day;
   }

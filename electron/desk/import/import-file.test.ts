@@ -143,10 +143,12 @@ describe('importFile', () => {
         line: 3,
         column: 'Intake',
         reason: expect.stringContaining(
-          'no date in the file says which comes first: choose the date order ("Dates like 03/04/2025 are" on the Import screen',
+          'and only 1 date in the file says day first (line 2: 13/07/2024) where the desk needs 3 to go by them (one mistyped date must not decide): choose the date order ("Dates like 03/04/2025 are" on the Import screen',
         ),
       },
     ]);
+    const none = await run(csv(['Name,Species,Intake', 'Kit,cat,03/04/2024']), { dryRun: true });
+    expect(none.rejected[0]?.reason).toContain('and no date in the file says which comes first: choose');
     // Dates pointing both ways decide nothing either.
     const both = await run(
       csv([
@@ -160,6 +162,9 @@ describe('importFile', () => {
       { dryRun: true },
     );
     expect(both.rejected.map((problem) => problem.line)).toEqual([6]);
+    expect(both.rejected[0]?.reason).toContain(
+      "the file's dates show both orders (line 2: 15/01/2024 is day first, line 5: 01/15/2024 month first)",
+    );
   });
 
   it('updates matching pets with only the columns the file has, and skips them otherwise', async () => {

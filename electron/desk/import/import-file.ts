@@ -33,6 +33,8 @@ export interface ImportOptions {
    * list when true (those in a public status); by default they stay off it until someone chooses to show them.
    */
   showPublic?: boolean | undefined;
+  /** Set by `importFile` when no order is given and the file's dates show none: why, for the dates refused. */
+  datesUndecided?: string | undefined;
 }
 
 /** What the import needs from the desk: the mirror, the shelter's fields and statuses, and a batch writer. */
@@ -97,7 +99,11 @@ export function planFor(
     kind: options.kind,
     columns,
     customFields: desk.customFields,
-    values: { dateFormat: options.dateFormat, statusLabels: desk.statusLabels },
+    values: {
+      dateFormat: options.dateFormat,
+      datesUndecided: options.datesUndecided,
+      statusLabels: desk.statusLabels,
+    },
     today: desk.today,
     showPublic: options.showPublic ?? false,
   };
@@ -113,14 +119,14 @@ function readsDates(plan: RecordPlan, target: string): boolean {
 }
 
 /**
- * The order the file's own dates show, for "work it out": a date like 15/01/2024 can only be day first, so the file's
- * 03/04/2024 is too (undefined when its dates say nothing, or both orders).
+ * What the file's own dates show of their order, for "work it out": a date like 15/01/2024 can only be day first, so
+ * the file's 03/04/2024 is too (undefined when no column holds dates).
  */
 async function orderTheDatesShow(
   file: string,
   options: ImportOptions,
   desk: ImportDesk,
-): Promise<DateOrderEvidence['order']> {
+): Promise<DateOrderEvidence | undefined> {
   const table = await openTable(file, { sheet: options.sheet });
   const rows = table.rows();
   try {
@@ -133,7 +139,7 @@ async function orderTheDatesShow(
     for await (const row of rows) {
       for (const index of dateColumns) evidence.see(row.cells[index] ?? '', row.line);
     }
-    return evidence.order;
+    return evidence;
   } finally {
     // Stopped early (no date column): the file is closed all the same.
     await rows.return(undefined);
@@ -315,8 +321,10 @@ export async function importFile(
   options: ImportOptions,
   desk: ImportDesk,
 ): Promise<ImportReport> {
-  const shown = options.dateFormat ? undefined : await orderTheDatesShow(file, options, desk);
+  const evidence = options.dateFormat ? undefined : await orderTheDatesShow(file, options, desk);
+  const shown = evidence?.order;
   if (shown) options = { ...options, dateFormat: shown.format };
+  else if (evidence) options = { ...options, datesUndecided: evidence.undecided };
   const datesNote = shown
     ? ` Dates like 03/04/2025 were read ${shown.format === 'DMY' ? 'day' : 'month'} first, as the file's other dates show (line ${shown.line}: ${shown.text}); choose the date order if that is wrong.`
     : '';

@@ -13,6 +13,8 @@ import { type ReadValue, readDate } from './written-dates';
 
 export interface ValueContext {
   dateFormat?: DateFormat | undefined;
+  /** Why the file's own dates decide no order, when `dateFormat` is not given. */
+  datesUndecided?: string | undefined;
   /** Status labels the shelter uses besides the known ones (custom statuses), matched by label. */
   statusLabels: ReadonlyMap<string, string>;
   /** The header says the unit of a bare weight number ("Weight (lb)"). */
@@ -108,7 +110,7 @@ export function readValue(kind: ValueKind, text: string, context: ValueContext):
     case 'boolean':
       return readBoolean(text);
     case 'date':
-      return readDate(text, context.dateFormat);
+      return readDate(text, context.dateFormat, context.datesUndecided);
     case 'weight':
       return readWeight(text, context.weightUnit ?? 'kg');
     case 'list':

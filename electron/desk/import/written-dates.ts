@@ -80,6 +80,20 @@ export class DateOrderEvidence {
     }
   }
 
+  /** Why the file's dates decide no order (see `order`), as the refusal of an ambiguous date says it. */
+  get undecided(): string {
+    const dayFirst = this.firstDayFirst;
+    const monthFirst = this.firstMonthFirst;
+    if (dayFirst && monthFirst) {
+      return `the file's dates show both orders (line ${dayFirst.line}: ${dayFirst.text} is day first, line ${monthFirst.line}: ${monthFirst.text} month first)`;
+    }
+    const seen = dayFirst ?? monthFirst;
+    if (!seen) return 'no date in the file says which comes first';
+    const count = dayFirst ? this.dayFirst : this.monthFirst;
+    const dates = count === 1 ? 'date in the file says' : 'dates in the file say';
+    return `only ${count} ${dates} ${dayFirst ? 'day' : 'month'} first (line ${seen.line}: ${seen.text}) where the desk needs ${DATES_SHOWING_ORDER} to go by them (one mistyped date must not decide)`;
+  }
+
   get order(): { format: DateFormat; line: number; text: string } | undefined {
     if (this.dayFirst >= DATES_SHOWING_ORDER && this.monthFirst === 0 && this.firstDayFirst)
       return { format: 'DMY', ...this.firstDayFirst };
@@ -94,7 +108,12 @@ export class DateOrderEvidence {
  * `04/03/2025`, `4.3.25`. Where day and month could be either way round (both 12 or less), `dateFormat` decides;
  * without it such a date is refused with the choice to make.
  */
-export function readDate(text: string, dateFormat?: DateFormat): ReadValue {
+export function readDate(
+  text: string,
+  dateFormat?: DateFormat,
+  /** Why the file's dates decide no order (`DateOrderEvidence.undecided`). */
+  undecided = 'no date in the file says which comes first',
+): ReadValue {
   const trimmed = text.trim();
   if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(trimmed))
     return ok(trimmed);
@@ -110,7 +129,7 @@ export function readDate(text: string, dateFormat?: DateFormat): ReadValue {
     if (dateFormat === 'MDY' || second > 12) return calendarDay(year, first, second, text);
     if (first === second) return calendarDay(year, first, second, text);
     return no(
-      `"${text}" could be ${first} ${monthName(second)} or ${second} ${monthName(first)}, and no date in the file says which comes first: choose the date order ("Dates like 03/04/2025 are" on the Import screen, --date-format DMY or MDY on the command line)`,
+      `"${text}" could be ${first} ${monthName(second)} or ${second} ${monthName(first)}, and ${undecided}: choose the date order ("Dates like 03/04/2025 are" on the Import screen, --date-format DMY or MDY on the command line)`,
     );
   }
   const words = trimmed
