@@ -61,3 +61,11 @@ export function showPetsInCare(only: { status?: string; species?: string } = {})
     pendingOnly: false,
   });
 }
+
+/**
+ * How many pets the list can show with no search or filter, the "of N" of its count: removed ones (deleted at the
+ * shelter, or taken away by a restore) are never listed, so they are not counted.
+ */
+export function petsTheListCanShow(counts: { pets: Record<Presence, number> }): number {
+  return counts.pets.listed + counts.pets.unlisted + counts.pets.local;
+}

@@ -15,7 +15,7 @@ import { useFillingProgress } from './filling';
 import { fillingWords } from './filling-progress';
 import { PetDrawer } from './pet-drawer';
 import { PetFilterSelects, PetVisibilityFilters, type Sort, VISIBILITY } from './pet-filters';
-import { FIRST_PET_FILTERS, petListQuery } from './pet-list-query';
+import { FIRST_PET_FILTERS, petListQuery, petsTheListCanShow } from './pet-list-query';
 import { PetRows } from './pet-rows';
 import { type ListPages, useListPages } from './use-list-pages';
 
@@ -66,9 +66,7 @@ export function PetsScreen() {
     }
   }, [queryKey, toTop]);
 
-  const total = counts.data
-    ? counts.data.pets.listed + counts.data.pets.unlisted + counts.data.pets.local + counts.data.pets.removed
-    : undefined;
+  const total = counts.data ? petsTheListCanShow(counts.data) : undefined;
   const header = (
     <ScreenHeader
       title="Pets"
