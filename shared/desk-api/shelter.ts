@@ -33,6 +33,8 @@ export const applicationSummarySchema = z.object({
   personName: z.string(),
   personEmail: z.string().nullable(),
   personPhone: z.string().nullable(),
+  /** The applicant's status as a person (pending, approved, denied…), null when the person is gone. */
+  personStatus: z.string().nullable(),
   kind: z.string(),
   pets: z.array(applicationPetSchema),
   status: z.string(),

@@ -101,4 +101,17 @@ test('a denied application offers no agreement to print', async ({ page, demoDes
   const denied = page.getByRole('article', { name: `Application from ${applicant}` });
   await expect(denied).toContainText('Denied');
   await expect(denied.getByRole('button', { name: /agreement/ })).toHaveCount(0);
+
+  // The applicant's own status shows on the card and in its dialog, and a change shows there once saved.
+  const statusButton = denied.getByRole('button', { name: /^Applicant: / });
+  const shown = ((await statusButton.textContent()) ?? '').replace('Applicant: ', '').trim();
+  await statusButton.click();
+  const dialog = page.getByRole('dialog', { name: `Status of ${applicant}` });
+  await expect(dialog.getByRole('combobox', { name: 'Status' })).toHaveValue(shown);
+  await dialog.getByRole('combobox', { name: 'Status' }).click();
+  await page.getByRole('option', { name: 'Denied', exact: true }).click();
+  await dialog.getByLabel('Notes').fill('Landlord refused pets');
+  await dialog.getByRole('button', { name: 'Save status' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(denied.getByRole('button', { name: 'Applicant: Denied' })).toBeVisible();
 });

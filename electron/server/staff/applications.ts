@@ -20,6 +20,7 @@ export interface ApplicationSummary {
   personName: string;
   personEmail: string | null;
   personPhone: string | null;
+  personStatus: string | null;
   kind: string;
   petIds: string[];
   pets: ApplicationPet[];
@@ -74,6 +75,7 @@ export function applicationOperations({ app, now, tx, getPetOrThrow, all, first 
       personName: person?.name ?? 'Unknown person',
       personEmail: person?.email ?? null,
       personPhone: person?.phone ?? null,
+      personStatus: person?.status ?? null,
       kind: row.kind,
       petIds,
       pets,

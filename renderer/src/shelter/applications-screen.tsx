@@ -117,7 +117,13 @@ function Inbox() {
           key={application.id}
           application={application}
           onDecide={(decision) => setDeciding({ application, decision })}
-          onPersonStatus={() => setPerson({ id: application.personId, name: application.personName })}
+          onPersonStatus={() =>
+            setPerson({
+              id: application.personId,
+              name: application.personName,
+              ...(application.personStatus && { status: application.personStatus }),
+            })
+          }
         />
       ))}
       <DecisionModal
@@ -184,7 +190,7 @@ function ApplicationCard({
           leftSection={<IconUserCog aria-hidden size={16} />}
           onClick={onPersonStatus}
         >
-          Applicant status
+          {application.personStatus ? `Applicant: ${humanize(application.personStatus)}` : 'Applicant status'}
         </Button>
       </Group>
       <Group gap="xs" mt="sm">
