@@ -74,3 +74,24 @@ test('fee rules offer the values pets have, refuse one no pet has, and ask befor
   await expect(page).toHaveURL(/#\/overview$/);
   await expect(page.getByRole('dialog', { name: /without saving/ })).toHaveCount(0);
 });
+
+test('a new API key needs a name of its own: blank or the name of a key in use is refused at the field', async ({
+  page,
+  demoDesk,
+}) => {
+  await page.goto(`${demoDesk.url}#/keys`);
+  const form = page.getByRole('form', { name: 'New API key' });
+  const name = form.getByRole('textbox', { name: 'Name' });
+  await name.fill('   ');
+  await form.getByRole('button', { name: 'Create key' }).click();
+  await expect(form).toContainText('Give the key a name: who or what uses it');
+  await name.fill('website');
+  await form.getByRole('button', { name: 'Create key' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'New read key “website”' })).toBeVisible();
+  await name.fill(' Website ');
+  await form.getByRole('button', { name: 'Create key' }).click();
+  await expect(form).toContainText(
+    'A key named “website” is in use: give this one a name that tells them apart',
+  );
+  await expect(page.getByRole('status').filter({ hasText: /New read key “Website”/ })).toHaveCount(0);
+});

@@ -53,6 +53,7 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
   const keys = usePolledQuery('shelter.keys.list', SHARING_REFRESH_MS);
   const [kind, setKind] = useState<'read' | 'write'>('read');
   const [name, setName] = useState('');
+  const [nameProblem, setNameProblem] = useState<string>();
   const [created, setCreated] = useState<CreatedApiKey>();
   const [revoking, setRevoking] = useState<ApiKeySummary>();
   const create = useAction();
@@ -60,7 +61,19 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const key = await create.run(() => api.call('shelter.keys.create', { kind, name }));
+    const wanted = name.trim().replace(/\s+/g, ' ');
+    const same = keys.data?.find(
+      (key) => !key.revokedAt && key.name.trim().toLowerCase() === wanted.toLowerCase(),
+    );
+    const problem =
+      wanted === ''
+        ? 'Give the key a name: who or what uses it'
+        : same
+          ? `A key named “${same.name}” is in use: give this one a name that tells them apart (“${wanted} 2”, “${wanted} – new site”), or revoke the other first`
+          : undefined;
+    setNameProblem(problem);
+    if (problem) return;
+    const key = await create.run(() => api.call('shelter.keys.create', { kind, name: wanted }));
     if (key) {
       setCreated(key);
       setName('');
@@ -100,7 +113,11 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
             description="Who or what uses it"
             placeholder="Website, Front desk laptop…"
             value={name}
-            onChange={(event) => setName(event.currentTarget.value)}
+            onChange={(event) => {
+              setName(event.currentTarget.value);
+              setNameProblem(undefined);
+            }}
+            error={nameProblem}
             required
             w={280}
           />
