@@ -95,3 +95,31 @@ test('a new API key needs a name of its own: blank or the name of a key in use i
   );
   await expect(page.getByRole('status').filter({ hasText: /New read key “Website”/ })).toHaveCount(0);
 });
+
+test('Fees and Contracts lead to their editors on a desk that runs the shelter; a contract prints alone, black on white', async ({
+  page,
+  demoDesk,
+}, testInfo) => {
+  await page.goto(`${demoDesk.url}#/fees`);
+  await page.getByRole('link', { name: 'Change them under Shelter, Fees' }).click();
+  await expect(page).toHaveURL(/#\/shelter$/);
+  await expect(page.getByRole('tab', { name: 'Fees' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('table', { name: 'Fee rules' })).toBeVisible();
+
+  await page.goto(`${demoDesk.url}#/contracts`);
+  await page.getByRole('link', { name: 'Edit them under Shelter, Contracts' }).click();
+  await expect(page.getByRole('tab', { name: 'Contracts' })).toHaveAttribute('aria-selected', 'true');
+
+  // On paper (in the dark scheme too): the agreement's text alone, no header, sections, tabs or buttons.
+  await page.goto(`${demoDesk.url}#/contracts`);
+  const agreement = page.locator('[aria-label="Adoption agreement"]');
+  await expect(agreement).toBeVisible();
+  await page.emulateMedia({ media: 'print', colorScheme: 'dark' });
+  await expect(page.getByRole('navigation', { name: 'Sections' })).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Print' })).toBeHidden();
+  await expect(page.getByRole('tab', { name: 'Adoption agreement' })).toBeHidden();
+  await expect(agreement.getByRole('heading').first()).toBeVisible();
+  await expect(agreement.locator('p').first()).toHaveCSS('color', 'rgb(0, 0, 0)');
+  await page.pdf({ path: testInfo.outputPath('contract-printed.pdf') });
+  await page.emulateMedia({ media: 'screen', colorScheme: 'light' });
+});

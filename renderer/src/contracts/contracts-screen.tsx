@@ -1,11 +1,13 @@
-import { Badge, Button, Card, Group, Loader, Paper, Tabs, Text, ThemeIcon } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Loader, Paper, Tabs, Text, ThemeIcon } from '@mantine/core';
 import { IconFileText, IconPrinter } from '@tabler/icons-react';
 import { CONTRACT_TYPES, type ContractType } from '../../../shared/contract';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { MarkdownText } from '../components/markdown-text';
 import { ScreenHeader } from '../components/screen-header';
+import { useStandalone } from '../lib/connection';
 import { formatMomentDate } from '../lib/dates';
 import { useMetadataQuery } from '../lib/live-data';
+import { openShelterSettings } from '../shelter/shelter-tab';
 
 const CONTRACT_WORDS: Record<ContractType, { title: string; text: string }> = {
   adopter: { title: 'Adoption agreement', text: 'Signed by adopters when a pet goes home.' },
@@ -15,23 +17,35 @@ const CONTRACT_WORDS: Record<ContractType, { title: string; text: string }> = {
 };
 
 export function ContractsScreen() {
+  const standalone = useStandalone();
   return (
     <>
-      <ScreenHeader
-        title="Contracts"
-        description="Your shelter’s agreement texts, ready to read out or print even when the internet is down."
-        actions={
-          <Button
-            variant="default"
-            leftSection={<IconPrinter aria-hidden size={18} />}
-            onClick={() => window.print()}
-          >
-            Print
-          </Button>
-        }
-      />
+      <div data-print="hide">
+        <ScreenHeader
+          title="Contracts"
+          description="Your shelter’s agreement texts, ready to read out or print even when the internet is down."
+          actions={
+            <Button
+              variant="default"
+              leftSection={<IconPrinter aria-hidden size={18} />}
+              onClick={() => window.print()}
+            >
+              Print
+            </Button>
+          }
+        />
+        {standalone && (
+          <Text size="sm" c="dimmed" mb="md">
+            Written by this shelter.{' '}
+            <Anchor href="#/shelter" size="sm" onClick={() => openShelterSettings('contracts')}>
+              Edit them under Shelter, Contracts
+            </Anchor>
+            .
+          </Text>
+        )}
+      </div>
       <Tabs defaultValue="adopter" variant="outline" radius="md" keepMounted={false}>
-        <Tabs.List>
+        <Tabs.List data-print="hide">
           {CONTRACT_TYPES.map((type) => (
             <Tabs.Tab key={type} value={type} leftSection={<IconFileText aria-hidden size={16} />}>
               {CONTRACT_WORDS[type].title}
@@ -74,7 +88,7 @@ function ContractPanel({ type }: { type: ContractType }) {
   }
   return (
     <Paper withBorder radius="lg" p="xl" aria-label={CONTRACT_WORDS[type].title}>
-      <Text size="xs" c="dimmed" mb="sm">
+      <Text size="xs" c="dimmed" mb="sm" data-print="hide">
         {CONTRACT_WORDS[type].text}
         {contract.data.updated_at && ` Last changed ${formatMomentDate(contract.data.updated_at)}.`}
       </Text>

@@ -1,4 +1,4 @@
-import { Badge, Card, Group, Loader, SimpleGrid, Table, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Card, Group, Loader, SimpleGrid, Table, Text, Title } from '@mantine/core';
 import { IconReceipt2 } from '@tabler/icons-react';
 import { SPECIES } from '../../../shared/contract';
 import { useCurrency } from '../bridge/settings';
@@ -9,6 +9,7 @@ import { describeWhen } from '../components/status-presentation';
 import { useStandalone } from '../lib/connection';
 import { useMetadataQuery } from '../lib/live-data';
 import { formatFee, humanize } from '../lib/words';
+import { openShelterSettings } from '../shelter/shelter-tab';
 
 function signed(amount: number, currency: string): string {
   const text = formatFee(Math.abs(amount), currency);
@@ -86,7 +87,17 @@ export function FeesScreen() {
     <>
       {header}
       <Text size="sm" c="dimmed" mb="md">
-        As last synced {describeWhen(fees.data.fetchedAt)}.
+        {standalone ? (
+          <>
+            Set by this shelter.{' '}
+            <Anchor href="#/shelter" size="sm" onClick={() => openShelterSettings('fees')}>
+              Change them under Shelter, Fees
+            </Anchor>
+            .
+          </>
+        ) : (
+          <>Set by your shelter, as last synced {describeWhen(fees.data.fetchedAt)}.</>
+        )}
       </Text>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         {species.map((name) => {

@@ -14,10 +14,12 @@ import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { reloadDiscardingTyping } from '../components/leave-guard';
 import { ScreenHeader } from '../components/screen-header';
+import { useRememberedState } from '../lib/remembered';
 import { ContractsPanel } from './contracts-panel';
 import { FeesPanel } from './fees-panel';
 import { FieldsPanel } from './fields-panel';
 import { PhotosPanel } from './photos-panel';
+import { SHELTER_TAB_KEY } from './shelter-tab';
 import { StatusesPanel } from './statuses-panel';
 import { TemplatesPanel } from './templates-panel';
 import { StandaloneOnly, useAction } from './use-shelter';
@@ -40,6 +42,7 @@ export function ShelterSettingsScreen() {
 
 function Settings({ demo }: { demo: boolean }) {
   const settings = useDeskQuery('shelter.settings.get');
+  const [tab, setTab] = useRememberedState(SHELTER_TAB_KEY, 'statuses');
   if (settings.error) return <DeskErrorAlert error={settings.error} title="The settings did not load" />;
   if (!settings.data) return <Loader aria-label="Loading settings" />;
   const data = settings.data;
@@ -47,7 +50,7 @@ function Settings({ demo }: { demo: boolean }) {
     <Stack gap="lg">
       {demo && <DemoCard />}
       {/* Kept mounted: a fee rule or a contract typed and not saved is still there after a look at another tab. */}
-      <Tabs defaultValue="statuses" variant="outline" radius="md">
+      <Tabs value={tab} onChange={(value) => setTab(value ?? 'statuses')} variant="outline" radius="md">
         <Tabs.List>
           <Tabs.Tab value="statuses" leftSection={<IconCategory aria-hidden size={16} />}>
             Statuses
