@@ -47,15 +47,14 @@ test('fee rules offer the values pets have, refuse one no pet has, and ask befor
   await expect(page.getByRole('option', { name: 'Extra large', exact: true })).toBeVisible();
   await page.keyboard.press('Escape');
 
-  // Unsaved rules: another tab keeps them; leaving the screen asks first.
+  // Unsaved rules: another tab keeps them, and leaving the screen from it asks first.
   await page.getByRole('tab', { name: 'Contracts' }).click();
-  await page.getByRole('tab', { name: 'Fees' }).click();
-  await expect(table.getByRole('row')).toHaveCount(stored.feeRules.length + 2);
   const nav = page.getByRole('navigation', { name: 'Sections' });
   await nav.getByRole('link', { name: 'Pets', exact: true }).click();
   const leaveRules = page.getByRole('dialog', { name: 'Leave these fee rules without saving?' });
   await leaveRules.getByRole('button', { name: 'Keep editing' }).click();
   await expect(page).toHaveURL(/#\/shelter$/);
+  await page.getByRole('tab', { name: 'Fees' }).click();
   await expect(table.getByRole('row')).toHaveCount(stored.feeRules.length + 2);
   await table.getByRole('row').last().getByRole('button', { name: 'Remove rule' }).click();
 
@@ -122,4 +121,26 @@ test('Fees and Contracts lead to their editors on a desk that runs the shelter; 
   await expect(agreement.locator('p').first()).toHaveCSS('color', 'rgb(0, 0, 0)');
   await page.pdf({ path: testInfo.outputPath('contract-printed.pdf') });
   await page.emulateMedia({ media: 'screen', colorScheme: 'light' });
+});
+
+test('a contract typed and not saved still asks when the screen is left from another tab', async ({
+  page,
+  demoDesk,
+}) => {
+  await page.goto(`${demoDesk.url}#/shelter`);
+  await page.getByRole('tab', { name: 'Contracts' }).click();
+  await page.getByRole('tab', { name: 'Foster agreement' }).click();
+  const foster = page.getByRole('textbox', { name: 'Foster agreement (Markdown)' });
+  await foster.fill('# Foster\n\n- **Food** provided');
+  await expect(page.getByText('Unsaved changes')).toBeVisible();
+  await page.getByRole('tab', { name: 'Form fields' }).click();
+  await page
+    .getByRole('navigation', { name: 'Sections' })
+    .getByRole('link', { name: 'Backup', exact: true })
+    .click();
+  const leave = page.getByRole('dialog', { name: 'Leave the foster agreement without saving?' });
+  await leave.getByRole('button', { name: 'Keep editing' }).click();
+  await expect(page).toHaveURL(/#\/shelter$/);
+  await page.getByRole('tab', { name: 'Contracts' }).click();
+  await expect(foster).toHaveValue('# Foster\n\n- **Food** provided');
 });

@@ -23,7 +23,8 @@ export function ContractsPanel({
   onChange(): void;
 }) {
   return (
-    <Tabs defaultValue="adopter" variant="pills" radius="md">
+    // Hidden, not held by Activity: an unsaved contract keeps asking while another one is shown (see Shelter settings).
+    <Tabs defaultValue="adopter" variant="pills" radius="md" keepMountedMode="display-none">
       <Tabs.List mb="md">
         {CONTRACT_TYPES.map((type) => (
           <Tabs.Tab key={type} value={type}>

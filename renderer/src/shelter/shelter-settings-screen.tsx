@@ -49,8 +49,18 @@ function Settings({ demo }: { demo: boolean }) {
   return (
     <Stack gap="lg">
       {demo && <DemoCard />}
-      {/* Kept mounted: a fee rule or a contract typed and not saved is still there after a look at another tab. */}
-      <Tabs value={tab} onChange={(value) => setTab(value ?? 'statuses')} variant="outline" radius="md">
+      {/*
+        Kept mounted and only hidden: a fee rule or a contract typed and not saved is still there after a look at
+        another tab, and still asks before the screen is left (hidden by React's Activity, Mantine's default, a panel's
+        effects stop, and with them its leave question).
+      */}
+      <Tabs
+        value={tab}
+        onChange={(value) => setTab(value ?? 'statuses')}
+        variant="outline"
+        radius="md"
+        keepMountedMode="display-none"
+      >
         <Tabs.List>
           <Tabs.Tab value="statuses" leftSection={<IconCategory aria-hidden size={16} />}>
             Statuses
