@@ -149,8 +149,14 @@ test('the remaining dialogs and states pass axe (WCAG 2.2 AA, serious and critic
       await closeDialog();
     }
 
-    // A success and an error notice: a backup written, a restore from a file that is not there.
-    await go('Backup');
+    // Leaving with the contract still unsaved asks first; then a success and an error notice: a backup written, a
+    // restore from a file that is not there.
+    await nav.getByRole('link', { name: 'Backup', exact: true }).click();
+    const leave = page.getByRole('dialog', { name: 'Leave the foster agreement without saving?' });
+    await expect(leave).toBeVisible();
+    await check('Shelter: leaving an unsaved contract');
+    await leave.getByRole('button', { name: 'Leave without saving' }).click();
+    await expect(page.getByRole('heading', { level: 2, name: 'Backup' })).toBeVisible();
     await page.getByRole('button', { name: 'Back up now' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Backup written' })).toBeVisible();
     // Pasted as "Copy as path" gives it, in quotes: the path is the one inside them.
