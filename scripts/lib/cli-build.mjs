@@ -62,7 +62,6 @@ const englishOnlyZod = {
 
 /**
  * A module the startup snapshot cannot hold, or that holds what Node 20 cannot write into one:
- * - better-sqlite3, a native addon;
  * - Node's networking modules (their HTTP parser, HTTP/2 sessions and TLS contexts are native);
  * - undici, which looks at node:http's classes as it loads;
  * - node:worker_threads: in a process started from a snapshot that holds it, Node 20 starts no worker.
@@ -70,7 +69,42 @@ const englishOnlyZod = {
  * started, a request sent): plain data (status codes, HTTP/2 constants) is kept as it is; a module that is one
  * function (better-sqlite3's Database) stands in as that function.
  */
-const LOADED_ON_FIRST_USE = /^(better-sqlite3|undici|node:(http|https|http2|tls|worker_threads))$/;
+const LOADED_ON_FIRST_USE = /^(undici|node:(http|https|http2|tls|worker_threads))$/;
+
+/**
+ * better-sqlite3's JavaScript is in the snapshot; its compiled addon, which a snapshot cannot hold, is loaded when the
+ * first database opens (better-sqlite3 asks for it then, not as it loads), from the package's build folder: loading
+ * the package's modules and the \`bindings\` search for the addon (a dozen paths tried) took a tenth of a
+ * \`keys list\`. Where the addon is not at that place, \`bindings\` looks for it as usual.
+ */
+const sqliteAddonOnFirstUse = {
+  name: 'sqlite-addon-on-first-use',
+  setup(build) {
+    build.onResolve({ filter: /^bindings$/ }, (args) =>
+      args.importer.includes(`${path.sep}better-sqlite3${path.sep}`)
+        ? { path: 'bindings', namespace: 'sqlite-addon' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'sqlite-addon' }, () => ({
+      loader: 'js',
+      contents: `
+        module.exports = (name) => {
+          const load = globalThis.__shelterDeskRequire;
+          if (!load) throw new Error('better-sqlite3 opened a database as the bundle loads: it cannot be in the snapshot');
+          const path = require('node:path');
+          // The checkout's node_modules (out/cli/../../node_modules), where npm installs it; else wherever Node finds it.
+          const installed = path.join(globalThis.__shelterDeskCliDir, '..', '..', 'node_modules', 'better-sqlite3');
+          try {
+            return load(path.join(installed, 'build', 'Release', name));
+          } catch (error) {
+            if (error?.code !== 'MODULE_NOT_FOUND') throw error;
+            const packageDir = path.dirname(load.resolve('better-sqlite3/package.json'));
+            return load('bindings')({ bindings: name, module_root: packageDir });
+          }
+        };`,
+    }));
+  },
+};
 
 const loadedOnFirstUse = {
   name: 'loaded-on-first-use',
@@ -117,14 +151,57 @@ const loadedOnFirstUse = {
   },
 };
 
-/** Strings, numbers, booleans, and arrays and plain objects of them: kept in a stand-in as they are. */
+/**
+ * Data larger than this (as JSON) stays out of the snapshot: every command would deserialise it at start, about
+ * 1.5 ms per 100 kB of the blob (node:tls's rootCertificates, 220 kB, took 3 ms of each `keys list`).
+ */
+const SNAPSHOT_DATA_BYTES = 4096;
+
+/**
+ * Strings, numbers, booleans, and arrays and plain objects of them, small enough to be in the snapshot: kept in a
+ * stand-in as they are.
+ */
 function isPlainData(value) {
   const scalar = (item) => item === null || ['string', 'number', 'boolean'].includes(typeof item);
-  if (scalar(value)) return true;
-  if (Array.isArray(value)) return value.every(scalar);
+  const small = () => JSON.stringify(value).length <= SNAPSHOT_DATA_BYTES;
+  if (scalar(value)) return small();
+  if (Array.isArray(value)) return value.every(scalar) && small();
   if (typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return false;
-  return Object.values(value).every(scalar);
+  return Object.values(value).every(scalar) && small();
 }
+
+/**
+ * A JSON file larger than `SNAPSHOT_DATA_BYTES` that the bundle imports (the demo shelter's photos, 240 kB) is read
+ * from the repository when first used rather than held in the snapshot: a stand-in whose top-level keys read the
+ * file. The manifest still lists the file, so a change to it rebuilds out/cli as before.
+ */
+const largeJsonOnFirstUse = {
+  name: 'large-json-on-first-use',
+  setup(build) {
+    build.onLoad({ filter: /\.json$/ }, (args) => {
+      if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      const text = fs.readFileSync(args.path, 'utf8');
+      if (text.length <= SNAPSHOT_DATA_BYTES) return undefined;
+      const keys = Object.keys(JSON.parse(text));
+      const fromRoot = path.relative(ROOT, args.path).split(path.sep);
+      return {
+        loader: 'js',
+        contents: `
+          let data;
+          const load = () => {
+            if (!globalThis.__shelterDeskRequire) {
+              throw new Error(${JSON.stringify(`${fromRoot.join('/')} is read as the bundle loads: it cannot be left out of the snapshot`)});
+            }
+            const file = require('node:path').join(globalThis.__shelterDeskCliDir, '..', '..', ...${JSON.stringify(fromRoot)});
+            return (data ??= JSON.parse(require('node:fs').readFileSync(file, 'utf8')));
+          };
+          for (const key of ${JSON.stringify(keys)}) {
+            Object.defineProperty(module.exports, key, { enumerable: true, get: () => load()[key] });
+          }`,
+      };
+    });
+  },
+};
 
 /**
  * The startup snapshot that `npm run cli` and `npm run serve` start from (scripts/lib/cli-snapshot.mjs): both programs
@@ -188,8 +265,11 @@ async function buildSnapshot(staging) {
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    external: ['pdfkit', 'electron', 'exceljs', 'sharp'],
-    plugins: [englishOnlyZod, loadedOnFirstUse],
+    // Also out of the snapshot, loaded from node_modules when a command uses them: what only printing (qrcode,
+    // marked) and the shelter's certificate (@peculiar/x509 and its ASN.1 packages) need, 0.4 MB of source every
+    // other command would deserialise at start.
+    external: ['pdfkit', 'electron', 'exceljs', 'sharp', 'qrcode', 'marked', '@peculiar/x509'],
+    plugins: [englishOnlyZod, loadedOnFirstUse, sqliteAddonOnFirstUse, largeJsonOnFirstUse],
     // import() of the packages loaded on demand (pdfkit, exceljs, sharp) as require(): code from a snapshot has no
     // dynamic import.
     supported: { 'dynamic-import': false },

@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Agent, request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { recordFile, staleReason } from '../../scripts/lib/cli-manifest.mjs';
-import { ROOT, run } from '../run-command';
+import { FROM_SNAPSHOT, ROOT, run } from '../run-command';
 import { tempDir } from '../temp-mirror';
+
+const READ_KEY = 'sd_r_first_use_test_key_0123456789';
 
 /** A checkout of its own in a temp folder: an empty out/cli, and src/a.ts as a file a build was made from. */
 function fakeCheckout(prefix: string) {
@@ -98,6 +101,57 @@ describe('the command line build in out/cli', () => {
       expect(said).toContain('stopped');
       expect(code).toBe(5);
     } finally {
+      folder.remove();
+    }
+  });
+
+  it('loads what the snapshot leaves out when first used: the demo photos, the shelter certificate', async () => {
+    const folder = tempDir('sd-cli-first-use-');
+    const server = spawn(
+      process.execPath,
+      [...FROM_SNAPSHOT, 'serve', '--demo', '--tls', '--port', '0', '--data-dir', folder.dir],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, SHELTER_DESK_READ_KEY: READ_KEY },
+      },
+    );
+    try {
+      const origin = await new Promise<string>((resolve, reject) => {
+        let output = '';
+        const timer = setTimeout(() => reject(new Error(`serve did not listen:\n${output}`)), 30_000);
+        const onData = (chunk: Buffer) => {
+          output += chunk.toString();
+          const match = /listening on (https:\/\/127\.0\.0\.1:\d+)\/api/.exec(output);
+          if (match?.[1]) {
+            clearTimeout(timer);
+            resolve(match[1]);
+          }
+        };
+        server.stdout.on('data', onData);
+        server.stderr.on('data', onData);
+        server.on('exit', (code) => reject(new Error(`serve exited with ${code}:\n${output}`)));
+      });
+      // The shelter's own certificate (@peculiar/x509, from node_modules): fetched as any desk would, unpinned here.
+      const dispatcher = new Agent({ connect: { rejectUnauthorized: false } });
+      try {
+        const pets = await request(`${origin}/api/pets?limit=1`, {
+          headers: { 'x-api-key': READ_KEY },
+          dispatcher,
+        });
+        expect(pets.statusCode).toBe(200);
+        const [pet] = ((await pets.body.json()) as { pets: Array<{ image_urls: string[] }> }).pets;
+        // The demo's pictures (resources/demo/photos.json, read from the checkout) are the pet's photos.
+        const photo = await request(pet?.image_urls[0] ?? `${origin}/missing`, { dispatcher });
+        expect(photo.statusCode).toBe(200);
+        expect(photo.headers['content-type']).toBe('image/jpeg');
+        expect((await photo.body.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+      } finally {
+        await dispatcher.close();
+      }
+    } finally {
+      server.kill('SIGTERM');
+      await new Promise((resolve) => server.once('exit', resolve));
       folder.remove();
     }
   });
