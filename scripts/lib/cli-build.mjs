@@ -152,8 +152,8 @@ const loadedOnFirstUse = {
 };
 
 /**
- * Data larger than this (as JSON) stays out of the snapshot: every command would deserialise it at start, about
- * 1.5 ms per 100 kB of the blob (node:tls's rootCertificates, 220 kB, took 3 ms of each `keys list`).
+ * Data larger than this (as JSON) stays out of the snapshot, which every command deserialises as it starts (node:tls's
+ * rootCertificates are 220 kB).
  */
 const SNAPSHOT_DATA_BYTES = 4096;
 
