@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { noteLoaded } from './lib/native-stamp.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(path.join(root, 'package.json'));
@@ -66,7 +67,10 @@ function rebuild() {
   ).status;
 }
 
-if (loads()) process.exit(0);
+if (loads()) {
+  noteLoaded(target);
+  process.exit(0);
+}
 if (target === 'electron' && !electronBinary()) {
   console.error("Electron's binary is not installed, so better-sqlite3 cannot be built for it.");
   process.exit(1);
@@ -79,4 +83,5 @@ if (status !== 0 || !loads()) {
   );
   process.exit(1);
 }
+noteLoaded(target);
 console.error(`better-sqlite3 is ready for ${target}.`);
