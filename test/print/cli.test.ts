@@ -268,5 +268,8 @@ describe('npm run cli -- print, offline after a sync', () => {
     expect(text).toContain('Adoption Agreement');
     expect(text).toContain('Jordan Rivera');
     expect(text).toContain('Total adoption fee');
+    // One place to sign: the agreement's own signature block, not a second line from the demo's contract text.
+    expect(text.match(/signature/gi)).toEqual(['Signature']);
+    expect(text).toContain('Signature of the adopter');
   });
 });

@@ -75,7 +75,7 @@ function ContractEditor({
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
         <Textarea
           label={`${TITLES[type]} (Markdown)`}
-          description="# Heading, **bold**, - list items. Raw HTML is not shown."
+          description="# Heading, **bold**, - list items. Raw HTML is not shown. The printed agreement adds the person, the pets and fees, and signature and date lines for both sides."
           autosize
           minRows={16}
           maxRows={28}
