@@ -27,8 +27,8 @@ export const personApplicationSchema = z.object({
   decidedAt: z.string().nullable(),
   /** The staff note given with the decision (standalone only). */
   note: z.string().nullable(),
-  /** The pet placed through this application (approved ones, standalone only). */
-  placedPetId: z.string().nullable(),
+  /** The pets placed through this application (approved ones, standalone only). */
+  placedPetIds: z.array(z.string()),
   /** False when decisions are not visible to this desk (a connected desk's own sign-ups). */
   decisionsKnown: z.boolean(),
 });

@@ -38,7 +38,8 @@ export const applicationSummarySchema = z.object({
   kind: z.string(),
   pets: z.array(applicationPetSchema),
   status: z.string(),
-  adoptedPetId: z.string().nullable(),
+  /** The pets the approval placed (adopted or fostered); empty until approved. */
+  placedPetIds: z.array(z.string()),
   submittedAt: z.string(),
   decidedAt: z.string().nullable(),
   note: z.string().nullable(),
@@ -128,12 +129,13 @@ export const shelterMethods = {
     output: z.array(applicationSummarySchema),
   }),
   'shelter.applications.decide': defineMethod({
-    summary: 'Approve (the pet is adopted or fostered) or deny an application, with a note.',
+    summary:
+      'Approve (the chosen pets, default the first, are adopted or fostered) or deny an application, with a note.',
     input: z.strictObject({
       id: uuidSchema,
       decision: z.enum(['approved', 'denied']),
       note: z.string().trim().max(2000).optional(),
-      petId: uuidSchema.optional(),
+      petIds: z.array(uuidSchema).min(1, { error: 'choose at least one pet' }).max(50).optional(),
     }),
     output: applicationSummarySchema,
   }),

@@ -40,46 +40,91 @@ test("print an application's adoption agreement from the Applications screen: th
   }
 });
 
+type Page = import('@playwright/test').Page;
+
+/** A waiting adoption application naming two pets still in care: its card, applicant and the two pets' names. */
+async function waitingPair(page: Page) {
+  const waiting = page.getByRole('article').filter({ hasText: 'Adoption' });
+  await expect(waiting.first()).toBeVisible({ timeout: 30_000 });
+  const petChips = (card: ReturnType<typeof waiting.first>) =>
+    card.locator('.mantine-Badge-root').filter({ hasText: '·' });
+  for (const card of await waiting.all()) {
+    const chips = await petChips(card).allTextContents();
+    if (chips.length === 2 && chips.every((chip) => !/Adopted|Fostered|removed/.test(chip))) {
+      const applicant = ((await card.getByRole('heading').textContent()) ?? '').trim();
+      const [first, second] = chips.map((chip) => chip.split('·')[0]?.trim() ?? '') as [string, string];
+      return { card, applicant, first, second };
+    }
+  }
+  throw new Error('The demo has no waiting adoption application for two pets in care');
+}
+
+/** Prints the approved application's agreement of `applicant` as A4 and reads it. */
+async function printApproved(page: Page, applicant: string, file: string) {
+  await page
+    .getByRole('radiogroup', { name: 'Show applications' })
+    .getByText('Approved', { exact: true })
+    .click();
+  const approved = page.getByRole('article', { name: `Application from ${applicant}` });
+  await approved.getByRole('button', { name: 'Print adoption agreement' }).click();
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('menuitem', { name: 'A4 PDF' }).click();
+  await (await downloading).saveAs(file);
+  return readPdf(file);
+}
+
 test('an application approved for one of its two pets prints the agreement of that pet alone', async ({
   page,
   demoDesk,
 }, testInfo) => {
   test.setTimeout(150_000);
   await page.goto(`${demoDesk.url}#/applications`);
-  const waiting = page.getByRole('article').filter({ hasText: 'Adoption' });
-  await expect(waiting.first()).toBeVisible({ timeout: 30_000 });
-  const petChips = (card: ReturnType<typeof waiting.first>) =>
-    card.locator('.mantine-Badge-root').filter({ hasText: '·' });
-  // An adoption application naming two pets still in care.
-  let pair: ReturnType<typeof waiting.first> | undefined;
-  for (const card of await waiting.all()) {
-    const chips = await petChips(card).allTextContents();
-    if (chips.length === 2 && chips.every((chip) => !/Adopted|Fostered|removed/.test(chip))) pair = card;
-    if (pair) break;
-  }
-  if (!pair) throw new Error('The demo has no waiting adoption application for two pets in care');
-  const applicant = ((await pair.getByRole('heading').textContent()) ?? '').trim();
-  const [first, second] = (await petChips(pair).allTextContents()).map(
-    (chip) => chip.split('·')[0]?.trim() ?? '',
-  ) as [string, string];
-
-  const show = page.getByRole('radiogroup', { name: 'Show applications' });
-  await pair.getByRole('button', { name: 'Approve' }).click();
+  const { card, applicant, first, second } = await waitingPair(page);
+  await card.getByRole('button', { name: 'Approve' }).click();
   const dialog = page.getByRole('dialog', { name: `Approve ${applicant}’s application` });
-  await dialog.getByRole('radio', { name: new RegExp(`^${second} `) }).check();
+  const firstBox = dialog.getByRole('checkbox', { name: new RegExp(`^${first} `) });
+  // The first pet is chosen to begin with; with none chosen there is nothing to approve.
+  await expect(firstBox).toBeChecked();
+  await firstBox.uncheck();
+  await expect(dialog.getByText('Choose at least one pet.')).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Approve' })).toBeDisabled();
+  await dialog.getByRole('checkbox', { name: new RegExp(`^${second} `) }).check();
   await dialog.getByRole('button', { name: 'Approve' }).click();
   await expect(page.getByText(`${applicant}’s application is approved: ${second} is adopted`)).toBeVisible();
 
-  await show.getByText('Approved', { exact: true }).click();
-  const approved = page.getByRole('article', { name: `Application from ${applicant}` });
-  await approved.getByRole('button', { name: 'Print adoption agreement' }).click();
-  const downloading = page.waitForEvent('download');
-  await page.getByRole('menuitem', { name: 'A4 PDF' }).click();
-  const file = testInfo.outputPath('approved-agreement.pdf');
-  await (await downloading).saveAs(file);
-  const pdf = readPdf(file);
+  const pdf = await printApproved(page, applicant, testInfo.outputPath('approved-agreement.pdf'));
   expect(pdf.text).toContain(second);
   expect(pdf.text).not.toContain(first);
+});
+
+test('a pair adopted together is one approval: both pets go home and the agreement names both', async ({
+  page,
+  demoDesk,
+}, testInfo) => {
+  test.setTimeout(150_000);
+  await page.goto(`${demoDesk.url}#/applications`);
+  const { card, applicant, first, second } = await waitingPair(page);
+  await card.getByRole('button', { name: 'Approve' }).click();
+  const dialog = page.getByRole('dialog', { name: `Approve ${applicant}’s application` });
+  await dialog.getByRole('checkbox', { name: new RegExp(`^${second} `) }).check();
+  await dialog.getByRole('button', { name: 'Approve' }).click();
+  await expect(
+    page.getByText(
+      `${applicant}’s application is approved: ${first} and ${second} are adopted by ${applicant}`,
+    ),
+  ).toBeVisible();
+
+  const pdf = await printApproved(page, applicant, testInfo.outputPath('pair-agreement.pdf'));
+  expect(pdf.text).toContain(first);
+  expect(pdf.text).toContain(second);
+  expect(pdf.text).toContain('Total adoption fee');
+  // Both are adopted: the approved card's chips say so.
+  const approved = page.getByRole('article', { name: `Application from ${applicant}` });
+  for (const name of [first, second]) {
+    await expect(
+      approved.locator('.mantine-Badge-root').filter({ hasText: `${name} · Adopted` }),
+    ).toBeVisible();
+  }
 });
 
 test('a denied application offers no agreement to print', async ({ page, demoDesk }) => {

@@ -1,5 +1,7 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningApiServer, startApiServer } from '../../electron/server';
+import { openStaffOperations, type RunningApiServer, startApiServer } from '../../electron/server';
 import { call, newPet, READ_KEY, tempDataDir, WRITE_KEY } from './harness';
 import { strictSchemas } from './response-schemas';
 
@@ -137,7 +139,9 @@ describe('staff operations seen through the API', () => {
     const application = applied.json.application;
     const [summary] = staff.listApplications(applied.json.id);
     expect(summary?.id).toBe(application.id);
-    staff.decideApplication(application.id, 'approved', { petId: second.id });
+    expect(staff.decideApplication(application.id, 'approved', { petIds: [second.id] }).placedPetIds).toEqual(
+      [second.id],
+    );
     const adopted = (await call(api, `/pets/${second.id}`)).json;
     expect(adopted.status).toBe('adopted');
     expect(adopted.adopted_by).toBe(applied.json.id);
@@ -145,6 +149,81 @@ describe('staff operations seen through the API', () => {
     expect((await call(api, `/pets/${first.id}`)).json.status).toBe('available');
     expect((await call(api, `/people/${applied.json.id}?type=adopter`)).json.status).toBe('active');
     expect(() => staff.decideApplication(application.id, 'denied')).toThrow(/already/);
+  });
+
+  it('one approval places a pair adopted together, or refuses whole when one of them is adopted already', async () => {
+    const { apiUrl: api, staff } = await start();
+    const [first, second, third] = [await createPet(api), await createPet(api), await createPet(api)];
+    const apply = async (name: string, petIds: string[]) =>
+      (
+        await call(api, '/people', {
+          method: 'POST',
+          headers: { 'idempotency-key': crypto.randomUUID() },
+          body: { type: 'adopter', name, application: { pet_ids: petIds, terms_accepted: true } },
+        })
+      ).json as { id: string; application: { id: string } };
+    const pair = await apply('Pat Pair', [first.id, second.id, third.id]);
+    const other = await apply('Olive Other', [second.id, third.id]);
+
+    // Chosen out of order: placed in the application's order.
+    const approved = staff.decideApplication(pair.application.id, 'approved', {
+      petIds: [third.id, first.id],
+    });
+    expect(approved.placedPetIds).toEqual([first.id, third.id]);
+    for (const pet of [first, third]) {
+      const placed = (await call(api, `/pets/${pet.id}`)).json;
+      expect(placed.status).toBe('adopted');
+      expect(placed.adopted_by).toBe(pair.id);
+    }
+    expect((await call(api, `/pets/${second.id}`)).json.status).toBe('available');
+    expect(staff.listApplications(pair.id)[0]?.placedPetIds).toEqual([first.id, third.id]);
+
+    // Third went home with Pat: approving Olive for both refuses, and changes nothing.
+    expect(() =>
+      staff.decideApplication(other.application.id, 'approved', { petIds: [second.id, third.id] }),
+    ).toThrow(/already adopted; leave that pet out/);
+    expect((await call(api, `/pets/${second.id}`)).json.status).toBe('available');
+    expect(staff.listApplications(other.id)[0]?.status).toBe('submitted');
+    expect(() => staff.decideApplication(other.application.id, 'approved', { petIds: [first.id] })).toThrow(
+      /is not part of application/,
+    );
+    expect(() => staff.decideApplication(other.application.id, 'approved', { petIds: [] })).toThrow(
+      /Choose the pets/,
+    );
+    expect(
+      staff.decideApplication(other.application.id, 'approved', { petIds: [second.id] }).placedPetIds,
+    ).toEqual([second.id]);
+  });
+
+  it('an approval made before approvals placed several pets still names its pet after the upgrade', async () => {
+    const dataDir = tempDataDir('shelter-placed-');
+    server = await startApiServer({ dataDir, writeKey: WRITE_KEY, readKey: READ_KEY });
+    const pet = await createPet(server.apiUrl);
+    const applied = await call(server.apiUrl, '/people', {
+      method: 'POST',
+      headers: { 'idempotency-key': crypto.randomUUID() },
+      body: {
+        type: 'adopter',
+        name: 'Early Adopter',
+        application: { pet_ids: [pet.id], terms_accepted: true },
+      },
+    });
+    server.staff.decideApplication(applied.json.application.id, 'approved');
+    await server.close();
+    server = undefined;
+    // The database as the release before migration 0901 left it: the pet in adopted_pet_id alone.
+    const file = path.join(dataDir, 'server.sqlite');
+    const before = new Database(file);
+    before.exec(`ALTER TABLE applications DROP COLUMN placed_pet_ids;
+      DELETE FROM kysely_migration WHERE name = '0901-application-placed-pets'`);
+    before.close();
+
+    const { staff, close } = await openStaffOperations(dataDir);
+    try {
+      expect(staff.listApplications(applied.json.id)[0]?.placedPetIds).toEqual([pet.id]);
+    } finally {
+      await close();
+    }
   });
 
   it('soft delete, person status decisions, person custom field keys, API key lifecycle', async () => {

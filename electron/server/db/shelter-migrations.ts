@@ -2,8 +2,8 @@ import { type Kysely, type Migration, sql } from 'kysely';
 
 /**
  * Migrations of the standalone shelter's staff features (numbers 06xx: a denial or approval can carry a note for
- * the staff who read the application later), of its photos and server settings (07xx), and of codes a person types
- * to pair a desk (0802).
+ * the staff who read the application later), of its photos and server settings (07xx), of codes a person types
+ * to pair a desk (0802), and of approvals that place several pets (0901).
  */
 export const shelterMigrations: Record<string, Migration> = {
   '0601-application-decision-note': {
@@ -73,6 +73,20 @@ export const shelterMigrations: Record<string, Migration> = {
     async up(db: Kysely<unknown>) {
       await sql
         .raw('CREATE TABLE server_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT')
+        .execute(db);
+    },
+  },
+  /**
+   * Every pet an approval placed, as a JSON array (a pair adopted together is one approval); `adopted_pet_id` keeps
+   * the first of them, as before.
+   */
+  '0901-application-placed-pets': {
+    async up(db: Kysely<unknown>) {
+      await sql.raw('ALTER TABLE applications ADD COLUMN placed_pet_ids TEXT').execute(db);
+      await sql
+        .raw(
+          'UPDATE applications SET placed_pet_ids = json_array(adopted_pet_id) WHERE adopted_pet_id IS NOT NULL',
+        )
         .execute(db);
     },
   },

@@ -25,7 +25,8 @@ export interface ApplicationSummary {
   petIds: string[];
   pets: ApplicationPet[];
   status: string;
-  adoptedPetId: string | null;
+  /** The pets an approval placed (adopted or fostered), in the application's order; empty until approved. */
+  placedPetIds: string[];
   submittedAt: string;
   decidedAt: string | null;
   /** The staff note given with the decision. */
@@ -37,7 +38,7 @@ export interface ApplicationSummary {
   flag: string | null;
 }
 
-type ApplicationRecord = ApplicationRow & { decision_note: string | null };
+type ApplicationRecord = ApplicationRow & { decision_note: string | null; placed_pet_ids: string | null };
 
 export interface ApplicationFilter {
   status?: ApplicationStatus;
@@ -51,8 +52,10 @@ const TAKEN = new Set(['adopted', 'fostered']);
 
 /** The applications inbox and the decisions on it. */
 export function applicationOperations({ app, now, tx, getPetOrThrow, all, first }: StaffContext) {
-  // The note column comes from migration 0601 (db/shelter-migrations.ts).
-  const db = app.db.withTables<{ applications: { decision_note: string | null } }>();
+  // The note and placed pets columns come from migrations 0601 and 0901 (db/shelter-migrations.ts).
+  const db = app.db.withTables<{
+    applications: { decision_note: string | null; placed_pet_ids: string | null };
+  }>();
   const summarise = (row: ApplicationRecord): ApplicationSummary => {
     const person = app.people.get(row.person_id);
     const petIds = petIdsSchema.parse(JSON.parse(row.pet_ids));
@@ -80,7 +83,7 @@ export function applicationOperations({ app, now, tx, getPetOrThrow, all, first 
       petIds,
       pets,
       status: row.status,
-      adoptedPetId: row.adopted_pet_id,
+      placedPetIds: row.placed_pet_ids === null ? [] : petIdsSchema.parse(JSON.parse(row.placed_pet_ids)),
       submittedAt: new Date(row.submitted_at).toISOString(),
       decidedAt: row.decided_at === null ? null : new Date(row.decided_at).toISOString(),
       note: row.decision_note,
@@ -106,15 +109,16 @@ export function applicationOperations({ app, now, tx, getPetOrThrow, all, first 
     },
 
     /**
-     * Approves or denies an application, with an optional note. Approving an adoption marks the pet (`petId`,
-     * default the first listed) adopted with `adopted_on` (today, YYYY-MM-DD) and `adopted_by` (the person's
-     * id); approving a foster application marks it fostered. The person becomes active on approval. Other open
-     * applications naming that pet are flagged by `listApplications`.
+     * Approves or denies an application, with an optional note. Approving an adoption marks the pets (`petIds`,
+     * default the first listed; a pair adopted together is one approval) adopted with `adopted_on` (today,
+     * YYYY-MM-DD) and `adopted_by` (the person's id); approving a foster application marks them fostered. All or
+     * none: a pet not in the application, or adopted already, refuses the whole approval. The person becomes active
+     * on approval. Other open applications naming those pets are flagged by `listApplications`.
      */
     decideApplication(
       applicationId: string,
       decision: 'approved' | 'denied',
-      options: { petId?: string; note?: string | null } = {},
+      options: { petIds?: readonly string[]; note?: string | null } = {},
     ): ApplicationSummary {
       z.enum(['approved', 'denied']).parse(decision);
       const note = z.string().trim().max(2000).nullable().optional().parse(options.note) || null;
@@ -125,45 +129,60 @@ export function applicationOperations({ app, now, tx, getPetOrThrow, all, first 
           throw new StaffOperationError(`Application ${applicationId} is already ${row.status}.`);
         const petIds = petIdsSchema.parse(JSON.parse(row.pet_ids));
         const stamp = now();
-        let adoptedPetId: string | null = null;
+        let placed: string[] = [];
         if (decision === 'approved') {
-          const petId = (options.petId ?? petIds[0] ?? '').toLowerCase();
-          if (!petIds.includes(petId)) {
-            throw new StaffOperationError(`Pet ${petId} is not part of application ${applicationId}.`);
+          const chosen = new Set((options.petIds ?? petIds.slice(0, 1)).map((id) => id.toLowerCase()));
+          if (chosen.size === 0) throw new StaffOperationError('Choose the pets this approval places.');
+          const outside = [...chosen].find((id) => !petIds.includes(id));
+          if (outside) {
+            throw new StaffOperationError(`Pet ${outside} is not part of application ${applicationId}.`);
           }
-          const pet = getPetOrThrow(petId);
-          if (row.kind === 'adopter' && pet.status_label.toLowerCase() === 'adopted') {
-            throw new StaffOperationError(`${pet.name} is already adopted; deny this application instead.`);
+          // In the application's order, so the agreement and the desk list them as the applicant did.
+          placed = petIds.filter((id) => chosen.has(id));
+          const pets = placed.map((id) => getPetOrThrow(id));
+          const adoptedAlready = pets.find((pet) => pet.status_label.toLowerCase() === 'adopted');
+          if (row.kind === 'adopter' && adoptedAlready) {
+            throw new StaffOperationError(
+              `${adoptedAlready.name} is already adopted; leave that pet out, or deny this application instead.`,
+            );
           }
+          for (const pet of pets) placePet(pet, row, stamp);
           const person = app.people.get(row.person_id);
-          if (row.kind === 'adopter') {
-            app.pets.writeColumns(pet, {
-              status: 'adopted',
-              custom_status_id: null,
-              status_label: 'adopted',
-              adopted_on: localCalendarDate(stamp),
-              adopted_by: row.person_id,
-              outcome_date: new Date(stamp).toISOString(),
-            });
-          } else {
-            app.pets.writeColumns(pet, {
-              status: 'fostered',
-              custom_status_id: null,
-              status_label: 'fostered',
-            });
-          }
-          adoptedPetId = petId;
           if (person && person.status === 'pending') app.people.writeColumns(person, { status: 'active' });
         }
         app.sqlite
           .prepare(
-            'UPDATE applications SET status = ?, adopted_pet_id = ?, decided_at = ?, decision_note = ? WHERE id = ?',
+            `UPDATE applications SET status = ?, adopted_pet_id = ?, placed_pet_ids = ?, decided_at = ?,
+               decision_note = ? WHERE id = ?`,
           )
-          .run(decision, adoptedPetId, stamp, note, applicationId);
+          .run(
+            decision,
+            placed[0] ?? null,
+            placed.length > 0 ? JSON.stringify(placed) : null,
+            stamp,
+            note,
+            applicationId,
+          );
         return summarise(byId(applicationId) as ApplicationRecord);
       });
     },
   };
+
+  /** Marks a pet adopted by the applicant (today) or fostered, as an approval of `application` does. */
+  function placePet(pet: ReturnType<typeof getPetOrThrow>, application: ApplicationRow, stamp: number): void {
+    if (application.kind === 'adopter') {
+      app.pets.writeColumns(pet, {
+        status: 'adopted',
+        custom_status_id: null,
+        status_label: 'adopted',
+        adopted_on: localCalendarDate(stamp),
+        adopted_by: application.person_id,
+        outcome_date: new Date(stamp).toISOString(),
+      });
+    } else {
+      app.pets.writeColumns(pet, { status: 'fostered', custom_status_id: null, status_label: 'fostered' });
+    }
+  }
 }
 
 /** The shelter's calendar date (its own time zone) at `ms`: a date-only value, never a UTC slice. */

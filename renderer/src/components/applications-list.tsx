@@ -94,7 +94,7 @@ export function ApplicationsList({ of, id }: { of: 'person' | 'pet'; id: string 
                       {pet.name}
                     </Anchor>
                   )}
-                  {application.placedPetId === pet.id && (
+                  {application.placedPetIds.includes(pet.id) && (
                     <Badge size="xs" ml={4} variant="outline" color="teal">
                       {application.kind === 'foster' ? 'fostered' : 'adopted'}
                     </Badge>

@@ -3,10 +3,10 @@ import {
   Badge,
   Button,
   Card,
+  Checkbox,
   Group,
   Loader,
   Modal,
-  Radio,
   SegmentedControl,
   Stack,
   Text,
@@ -35,13 +35,13 @@ interface Decided {
   personName: string;
   decision: 'approved' | 'denied';
   kind: ApplicationSummary['kind'];
-  /** The pet that went home or to the foster (approvals). */
-  petName: string | undefined;
+  /** The pets that went home or to the foster (approvals), as one phrase: "Chester and Sunny". */
+  petNames: string | undefined;
   withNote: boolean;
 }
 
 function DecidedAlert({ decided, onClose }: { decided: Decided; onClose(): void }) {
-  const { personName, decision, kind, petName, withNote } = decided;
+  const { personName, decision, kind, petNames, withNote } = decided;
   const approved = decision === 'approved';
   const outcome = kind === 'adopter' ? 'adopted' : 'fostered';
   return (
@@ -56,7 +56,7 @@ function DecidedAlert({ decided, onClose }: { decided: Decided; onClose(): void 
       onClose={onClose}
     >
       {approved
-        ? `${personName}’s application is approved${petName ? `: ${petName} is ${outcome} by ${personName}` : ''}. It is listed under Approved.`
+        ? `${personName}’s application is approved${petNames ? `: ${petNames} ${petNames.includes(' and ') ? 'are' : 'is'} ${outcome} by ${personName}` : ''}. It is listed under Approved.`
         : `${personName}’s application is denied. It is listed under Denied${withNote ? ' with its note' : ''}.`}
     </Alert>
   );
@@ -68,7 +68,7 @@ export function ApplicationsScreen() {
     <>
       <ScreenHeader
         title="Applications"
-        description="Adoption and foster applications waiting for a decision. Approving one marks the pet adopted (or fostered) for every desk."
+        description="Adoption and foster applications waiting for a decision. Approving one marks the pets chosen adopted (or fostered) for every desk."
       />
       <StandaloneOnly what="application decisions">{() => <Inbox />}</StandaloneOnly>
     </>
@@ -258,13 +258,18 @@ function DecisionModal({
   const action = useAction();
   const [note, setNote] = useState('');
   const available = deciding?.application.pets.filter((pet) => !pet.deleted) ?? [];
-  const [petId, setPetId] = useState(available[0]?.id ?? '');
   const approving = deciding?.decision === 'approved';
   const adoption = deciding?.application.kind === 'adopter';
-  const chosen = available.find((pet) => pet.id === petId) ?? available[0];
+  // The first pet still to place is chosen to begin with; a pair adopted together is ticked together.
+  const [petIds, setPetIds] = useState(() => {
+    const first = available.find((pet) => !/^(adopted|fostered)$/i.test(pet.status)) ?? available[0];
+    return first ? [first.id] : [];
+  });
+  const chosen = available.filter((pet) => petIds.includes(pet.id));
   // The shelter refuses to approve the adoption of a pet adopted already: said before Approve, not after.
   const adoptedAlready =
-    approving && adoption && chosen?.status.toLowerCase() === 'adopted' ? chosen : undefined;
+    approving && adoption ? chosen.filter((pet) => pet.status.toLowerCase() === 'adopted') : [];
+  const noneChosen = approving && available.length > 0 && chosen.length === 0;
   useFocusBack(deciding !== undefined);
 
   async function confirm() {
@@ -274,7 +279,7 @@ function DecisionModal({
         id: deciding.application.id,
         decision: deciding.decision,
         ...(note.trim() && { note: note.trim() }),
-        ...(approving && petId && { petId }),
+        ...(approving && chosen.length > 0 && { petIds: chosen.map((pet) => pet.id) }),
       }),
     );
     if (done) {
@@ -282,7 +287,7 @@ function DecisionModal({
         personName: deciding.application.personName,
         decision: deciding.decision,
         kind: deciding.application.kind,
-        petName: approving ? available.find((pet) => pet.id === petId)?.name : undefined,
+        petNames: approving && chosen.length > 0 ? namesTogether(chosen.map((pet) => pet.name)) : undefined,
         withNote: note.trim() !== '',
       });
       onClose();
@@ -298,29 +303,32 @@ function DecisionModal({
     >
       <Stack gap="sm">
         {approving && available.length > 1 && (
-          <Radio.Group
-            label={adoption ? 'Which pet goes home?' : 'Which pet goes to this foster?'}
-            value={petId}
-            onChange={setPetId}
+          <Checkbox.Group
+            label={adoption ? 'Which pets go home?' : 'Which pets go to this foster?'}
+            description="Tick each pet that goes together."
+            value={petIds}
+            onChange={setPetIds}
+            error={noneChosen ? 'Choose at least one pet.' : undefined}
           >
             <Stack gap={6} mt={6}>
               {available.map((pet) => (
-                <Radio key={pet.id} value={pet.id} label={`${pet.name} (${humanize(pet.status)})`} />
+                <Checkbox key={pet.id} value={pet.id} label={`${pet.name} (${humanize(pet.status)})`} />
               ))}
             </Stack>
-          </Radio.Group>
+          </Checkbox.Group>
         )}
-        {adoptedAlready && (
+        {adoptedAlready.length > 0 && (
           <Alert color="orange" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-            {adoptedAlready.name} is already adopted: this approval would be refused. Choose another pet, or
-            deny this application instead.
+            {namesTogether(adoptedAlready.map((pet) => pet.name))} {adoptedAlready.length > 1 ? 'are' : 'is'}{' '}
+            already adopted: this approval would be refused. Leave{' '}
+            {adoptedAlready.length > 1 ? 'them' : 'that pet'} out, or deny this application instead.
           </Alert>
         )}
         <Text size="sm" c="dimmed">
           {approving
             ? adoption
-              ? 'The pet becomes adopted today by this person, on every desk. Other open applications for it are flagged.'
-              : 'The pet is marked fostered, on every desk.'
+              ? 'The pets chosen become adopted today by this person, on every desk. Other open applications for them are flagged.'
+              : 'The pets chosen are marked fostered, on every desk.'
             : 'The application is closed as denied. The applicant’s record stays.'}
         </Text>
         <Textarea
@@ -340,7 +348,7 @@ function DecisionModal({
             color={approving ? undefined : 'red'}
             onClick={() => void confirm()}
             loading={action.busy}
-            disabled={adoptedAlready !== undefined}
+            disabled={adoptedAlready.length > 0 || noneChosen}
           >
             {approving ? 'Approve' : 'Deny'}
           </Button>
@@ -348,4 +356,10 @@ function DecisionModal({
       </Stack>
     </Modal>
   );
+}
+
+/** "Chester", "Chester and Sunny", "Chester, Sunny and Rex". */
+function namesTogether(names: readonly string[]): string {
+  if (names.length <= 1) return names[0] ?? '';
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }

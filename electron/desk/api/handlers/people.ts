@@ -54,7 +54,7 @@ export function registerPeopleHandlers(registry: HandlerRegistry, _context: Desk
     submittedAt: summary.submittedAt,
     decidedAt: summary.decidedAt,
     note: summary.note,
-    placedPetId: summary.adoptedPetId,
+    placedPetIds: summary.placedPetIds,
     decisionsKnown: true,
   });
   const fromMirror = (db: MirrorDb, application: MirrorApplication): PersonApplication => ({
@@ -67,7 +67,7 @@ export function registerPeopleHandlers(registry: HandlerRegistry, _context: Desk
     submittedAt: application.submittedAt,
     decidedAt: application.decidedAt,
     note: null,
-    placedPetId: null,
+    placedPetIds: [],
     decisionsKnown: application.source === 'shelter',
   });
   /** The shelter's list when this desk runs it (the server is in this process), else the mirror's. */

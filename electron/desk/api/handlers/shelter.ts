@@ -81,9 +81,9 @@ export function registerShelterHandlers(
   registry.handle('shelter.applications.list', (input) =>
     host.staff().listApplications(input?.status === undefined ? {} : { status: input.status }),
   );
-  registry.handle('shelter.applications.decide', async ({ id, decision, note, petId }) => {
+  registry.handle('shelter.applications.decide', async ({ id, decision, note, petIds }) => {
     const decided = staffCall(() =>
-      host.staff().decideApplication(id, decision, { ...(note && { note }), ...(petId && { petId }) }),
+      host.staff().decideApplication(id, decision, { ...(note && { note }), ...(petIds && { petIds }) }),
     );
     await follow(false);
     return decided;
