@@ -17,7 +17,8 @@ import type { FeeRuleSetting } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { useUnsavedGuard } from '../components/leave-guard';
-import { AGE_OPTIONS, humanize, type Option, SEX_OPTIONS, SIZE_OPTIONS, statusOptions } from '../lib/words';
+import { humanize, type Option } from '../lib/words';
+import { ruleMatchesNoPet, valueChoices } from './fee-rule-values';
 import { useAction } from './use-shelter';
 
 const ATTRIBUTES = [
@@ -31,32 +32,6 @@ const ATTRIBUTES = [
   'special_needs',
   'status',
 ];
-
-const YES_NO: Option[] = [
-  { value: 'true', label: 'Yes' },
-  { value: 'false', label: 'No' },
-];
-
-/**
- * The values a rule on `attribute` can match, as pets hold them (`youngest`, shown "Baby"), or undefined for a list
- * field matched by one of its items as written on the pet (a breed, a colour, a special need).
- */
-function valueChoices(attribute: string, statuses: readonly string[] | undefined): Option[] | undefined {
-  switch (attribute) {
-    case 'age_category':
-      return AGE_OPTIONS;
-    case 'size':
-      return SIZE_OPTIONS;
-    case 'sex':
-      return SEX_OPTIONS;
-    case 'spayed':
-      return YES_NO;
-    case 'status':
-      return statusOptions(statuses);
-    default:
-      return undefined;
-  }
-}
 
 const FREE_TEXT_HINT: Record<string, string> = {
   breed: 'A breed as pets have it, e.g. Labrador Retriever',
@@ -83,15 +58,10 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
     setUnmatched(new Set([...unmatched].filter((at) => at !== index)));
     setRows(rows.map((row, at) => (at === index ? { ...row, ...patch } : row)));
   };
-  const matchesNoPet = (row: FeeRuleSetting) => {
-    const choices = valueChoices(row.attributeType, statuses.data);
-    if (row.attributeType === 'base') return false;
-    if (!choices) return row.attributeValue.trim() === '';
-    return !choices.some((choice) => choice.value === row.attributeValue);
-  };
-
   async function save() {
-    const wrong = new Set(rows.flatMap((row, index) => (matchesNoPet(row) ? [index] : [])));
+    const wrong = new Set(
+      rows.flatMap((row, index) => (ruleMatchesNoPet(row, statuses.data) ? [index] : [])),
+    );
     setUnmatched(wrong);
     if (wrong.size > 0) return;
     const done = await action.run(() => api.call('shelter.fees.set', { rules: rows }));
@@ -150,6 +120,7 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
                 <RuleValue
                   row={row}
                   choices={valueChoices(row.attributeType, statuses.data)}
+                  valuesKnown={row.attributeType !== 'status' || statuses.data !== undefined}
                   unmatched={unmatched.has(index)}
                   onChange={(attributeValue) => update(index, { attributeValue })}
                 />
@@ -222,11 +193,14 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
 function RuleValue({
   row,
   choices,
+  valuesKnown,
   unmatched,
   onChange,
 }: {
   row: FeeRuleSetting;
   choices: Option[] | undefined;
+  /** False while the values pets have are still loading (a shelter's own statuses): nothing is marked stray yet. */
+  valuesKnown: boolean;
   unmatched: boolean;
   onChange(value: string): void;
 }) {
@@ -250,7 +224,15 @@ function RuleValue({
       placeholder="Choose…"
       data={
         stray
-          ? [{ value: row.attributeValue, label: `“${row.attributeValue}” (no pet has this)` }, ...choices]
+          ? [
+              {
+                value: row.attributeValue,
+                label: valuesKnown
+                  ? `“${row.attributeValue}” (no pet has this)`
+                  : humanize(row.attributeValue),
+              },
+              ...choices,
+            ]
           : choices
       }
       value={row.attributeValue === '' ? null : row.attributeValue}
