@@ -13,10 +13,11 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { CLI_OUT, MANIFEST_FILE, ROOT, recordFile } from './cli-manifest.mjs';
 
-/** The two programs: `npm run cli` and `npm run serve`. */
+/** The programs: `npm run cli`, `npm run serve` and `npm start` (scripts/start.mjs runs it). */
 const ENTRIES = {
   'desk-cli': 'electron/cli/entries/desk-cli.ts',
   serve: 'electron/cli/entries/serve.ts',
+  start: 'scripts/lib/start-entry.ts',
 };
 
 /**

@@ -10,10 +10,10 @@ export const ROOT = path.resolve(import.meta.dirname, '..', '..');
 export const CLI_OUT = path.join(ROOT, 'out', 'cli');
 export const MANIFEST_FILE = path.join(CLI_OUT, 'manifest.json');
 /**
- * What a build writes besides its chunks: the two programs as ES modules (what the launcher runs) and the startup
- * snapshot of both (what `npm run cli` and `npm run serve` start from).
+ * What a build writes besides its chunks: the programs as ES modules (what the launcher and `npm start` run) and the
+ * startup snapshot of the command line's two (what `npm run cli` and `npm run serve` start from).
  */
-export const CLI_OUTPUTS = ['desk-cli.js', 'serve.js', 'cli.blob'];
+export const CLI_OUTPUTS = ['desk-cli.js', 'serve.js', 'start.js', 'cli.blob'];
 
 function hashOf(file, root) {
   // Loaded only when a file needs hashing: most calls only stat.
