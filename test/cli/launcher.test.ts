@@ -59,7 +59,8 @@ describe('the command line build in out/cli', () => {
     try {
       fs.mkdirSync(path.join(root, 'scripts'));
       fs.copyFileSync(path.join(ROOT, 'out', 'cli', 'cli.blob'), path.join(out, 'cli.blob'));
-      for (const output of ['desk-cli.js', 'serve.js', 'start.js']) fs.writeFileSync(path.join(out, output), '');
+      for (const output of ['desk-cli.js', 'serve.js', 'start.js'])
+        fs.writeFileSync(path.join(out, output), '');
       const files = { 'src/a.ts': recordFile('src/a.ts', root) };
       fs.writeFileSync(path.join(out, 'manifest.json'), JSON.stringify({ node: process.version, files }));
       // A stand-in launcher that says what it was asked; asked to `wait`, it runs until SIGTERM.
