@@ -106,6 +106,51 @@ describe('the command line build in out/cli', () => {
     }
   });
 
+  it('npm start runs the desk from out/cli/start.js when current, and builds it first when stale', async () => {
+    const { folder, root, out } = fakeCheckout('sd-start-');
+    try {
+      fs.mkdirSync(path.join(root, 'scripts', 'lib'), { recursive: true });
+      for (const file of ['scripts/start.mjs', 'scripts/lib/cli-manifest.mjs']) {
+        fs.copyFileSync(path.join(ROOT, file), path.join(root, file));
+      }
+      for (const output of ['desk-cli.js', 'serve.js', 'cli.blob'])
+        fs.writeFileSync(path.join(out, output), '');
+      // The built desk says it ran, with its arguments.
+      fs.writeFileSync(
+        path.join(out, 'start.js'),
+        "console.log('start.js', JSON.stringify(process.argv.slice(2)));\n",
+      );
+      // A stand-in build: says it ran, writes the manifest of the files as they are now.
+      fs.writeFileSync(
+        path.join(root, 'scripts/lib/cli-build.mjs'),
+        [
+          "import fs from 'node:fs';",
+          "import { MANIFEST_FILE, recordFile } from './cli-manifest.mjs';",
+          'export async function buildCli() {',
+          "  console.log('built');",
+          "  const files = { 'src/a.ts': recordFile('src/a.ts') };",
+          '  fs.writeFileSync(MANIFEST_FILE, JSON.stringify({ node: process.version, files }));',
+          '}',
+        ].join('\n'),
+      );
+      const files = { 'src/a.ts': recordFile('src/a.ts', root) };
+      fs.writeFileSync(path.join(out, 'manifest.json'), JSON.stringify({ node: process.version, files }));
+      const start = () => run(process.execPath, [path.join(root, 'scripts/start.mjs'), '--no-open']);
+
+      const current = await start();
+      expect(current.stdout).toBe('start.js ["--no-open"]\n');
+      expect(current.stderr).toBe('');
+
+      fs.writeFileSync(path.join(root, 'src/a.ts'), 'export const a = 2;\n');
+      const stale = await start();
+      expect(stale.stderr).toContain("Building the desk's launcher first (src/a.ts changed)");
+      expect(stale.stdout).toBe('built\nstart.js ["--no-open"]\n');
+      expect((await start()).stdout).toBe('start.js ["--no-open"]\n');
+    } finally {
+      folder.remove();
+    }
+  });
+
   it('loads what the snapshot leaves out when first used: the demo photos, the shelter certificate', async () => {
     const folder = tempDir('sd-cli-first-use-');
     const server = spawn(
