@@ -59,6 +59,15 @@ async function waitingPair(page: Page) {
   throw new Error('The demo has no waiting adoption application for two pets in care');
 }
 
+/** Opens the Approve dialog of a waiting application for two pets in care (`waitingPair`). */
+async function approvePair(page: Page, deskUrl: string) {
+  await page.goto(`${deskUrl}#/applications`);
+  const pair = await waitingPair(page);
+  await pair.card.getByRole('button', { name: 'Approve' }).click();
+  const dialog = page.getByRole('dialog', { name: `Approve ${pair.applicant}’s application` });
+  return { ...pair, dialog };
+}
+
 /** Prints the approved application's agreement of `applicant` as A4 and reads it. */
 async function printApproved(page: Page, applicant: string, file: string) {
   await page
@@ -78,10 +87,7 @@ test('an application approved for one of its two pets prints the agreement of th
   demoDesk,
 }, testInfo) => {
   test.setTimeout(150_000);
-  await page.goto(`${demoDesk.url}#/applications`);
-  const { card, applicant, first, second } = await waitingPair(page);
-  await card.getByRole('button', { name: 'Approve' }).click();
-  const dialog = page.getByRole('dialog', { name: `Approve ${applicant}’s application` });
+  const { dialog, applicant, first, second } = await approvePair(page, demoDesk.url);
   const firstBox = dialog.getByRole('checkbox', { name: new RegExp(`^${first} `) });
   // The first pet is chosen to begin with; with none chosen there is nothing to approve.
   await expect(firstBox).toBeChecked();
@@ -102,10 +108,7 @@ test('a pair adopted together is one approval: both pets go home and the agreeme
   demoDesk,
 }, testInfo) => {
   test.setTimeout(150_000);
-  await page.goto(`${demoDesk.url}#/applications`);
-  const { card, applicant, first, second } = await waitingPair(page);
-  await card.getByRole('button', { name: 'Approve' }).click();
-  const dialog = page.getByRole('dialog', { name: `Approve ${applicant}’s application` });
+  const { dialog, applicant, first, second } = await approvePair(page, demoDesk.url);
   await dialog.getByRole('checkbox', { name: new RegExp(`^${second} `) }).check();
   await dialog.getByRole('button', { name: 'Approve' }).click();
   await expect(

@@ -1,0 +1,2 @@
+/** Types of root.mjs (plain JavaScript: scripts/ensure-native.mjs loads it without compiling anything). */
+export declare const ROOT: string;
