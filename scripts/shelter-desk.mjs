@@ -6,30 +6,16 @@
 // call never runs a stale build and never compiles TypeScript when nothing changed.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CLI_OUT, staleReason } from './lib/cli-manifest.mjs';
+import { buildIfStale, CLI_OUT } from './lib/cli-manifest.mjs';
 
 const entry = process.argv[2] === 'serve' ? 'serve' : 'desk-cli';
 // serve reads its flags from argv[2] on, as when it was run on its own.
 if (entry === 'serve') process.argv.splice(2, 1);
 
-const stale = staleReason();
-if (stale) {
-  let buildCli;
-  try {
-    ({ buildCli } = await import('./lib/cli-build.mjs'));
-  } catch (error) {
-    console.error(
-      `The command line needs building (${stale}), but esbuild cannot be loaded: ${error.message}`,
-    );
-    console.error('Install the development dependencies (npm install), then try again.');
-    process.exit(1);
-  }
-  try {
-    await buildCli();
-  } catch {
-    // esbuild has printed what is wrong (file, line and column).
-    console.error(`The command line could not be built (${stale}).`);
-    process.exit(1);
-  }
+const unbuilt = await buildIfStale('the command line');
+if (unbuilt) {
+  console.error(`The command line needs building (${unbuilt}), but esbuild is not installed.`);
+  console.error('Install the development dependencies (npm install), then try again.');
+  process.exit(1);
 }
 await import(pathToFileURL(path.join(CLI_OUT, `${entry}.js`)).href);

@@ -6,30 +6,9 @@
 // build starts a desk in about half the time.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CLI_OUT, staleReason } from './lib/cli-manifest.mjs';
+import { buildIfStale, CLI_OUT } from './lib/cli-manifest.mjs';
 
-async function built() {
-  const stale = staleReason();
-  if (!stale) return true;
-  let buildCli;
-  try {
-    ({ buildCli } = await import('./lib/cli-build.mjs'));
-  } catch (error) {
-    if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    return false;
-  }
-  console.error(`Building the desk's launcher first (${stale})…`);
-  try {
-    await buildCli();
-  } catch {
-    // esbuild has printed what is wrong (file, line and column).
-    console.error(`The desk's launcher could not be built (${stale}).`);
-    process.exit(1);
-  }
-  return true;
-}
-
-if (await built()) {
+if ((await buildIfStale("the desk's launcher", { announce: true })) === undefined) {
   await import(pathToFileURL(path.join(CLI_OUT, 'start.js')).href);
 } else {
   const { register } = await import('tsx/esm/api');

@@ -10,3 +10,7 @@ export interface RecordedFile {
 }
 export declare function recordFile(file: string, root?: string): RecordedFile;
 export declare function staleReason(outputs?: readonly string[], root?: string): string | undefined;
+export declare function buildIfStale(
+  subject: string,
+  options?: { announce?: boolean },
+): Promise<string | undefined>;

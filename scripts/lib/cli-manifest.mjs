@@ -73,3 +73,30 @@ export function staleReason(outputs = CLI_OUTPUTS, root = ROOT) {
   }
   return undefined;
 }
+
+/**
+ * Rebuilds out/cli when a file it was built from changed (`staleReason`), so no caller runs a stale build. `subject`
+ * names the build in messages ("the command line"); with `announce`, the rebuild says so on stderr first (it takes a
+ * few seconds). Exits with a message when the build fails (esbuild has printed the file, line and column). Returns
+ * undefined when out/cli is current, or the reason it is stale when it cannot be built here: esbuild, a development
+ * dependency, is not installed.
+ */
+export async function buildIfStale(subject, { announce = false } = {}) {
+  const stale = staleReason();
+  if (!stale) return undefined;
+  let buildCli;
+  try {
+    ({ buildCli } = await import('./cli-build.mjs'));
+  } catch (error) {
+    if (error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    return stale;
+  }
+  if (announce) console.error(`Building ${subject} first (${stale})…`);
+  try {
+    await buildCli();
+  } catch {
+    console.error(`${subject[0].toUpperCase()}${subject.slice(1)} could not be built (${stale}).`);
+    process.exit(1);
+  }
+  return undefined;
+}

@@ -20,6 +20,38 @@ function fakeCheckout(prefix: string) {
   return { folder, root, out };
 }
 
+/** Copies `script` and the build check it runs into the fake checkout at `root`. */
+function copyScripts(root: string, script: string) {
+  fs.mkdirSync(path.join(root, 'scripts', 'lib'), { recursive: true });
+  for (const file of [script, 'scripts/lib/cli-manifest.mjs']) {
+    fs.copyFileSync(path.join(ROOT, file), path.join(root, file));
+  }
+}
+
+/**
+ * A stand-in build in the fake checkout at `root` (it says it ran and writes the manifest of the files as they are
+ * now), and a manifest that makes out/cli current.
+ */
+function standInBuild(root: string) {
+  fs.writeFileSync(
+    path.join(root, 'scripts/lib/cli-build.mjs'),
+    [
+      "import fs from 'node:fs';",
+      "import { MANIFEST_FILE, recordFile } from './cli-manifest.mjs';",
+      'export async function buildCli() {',
+      "  console.log('built');",
+      "  const files = { 'src/a.ts': recordFile('src/a.ts') };",
+      '  fs.writeFileSync(MANIFEST_FILE, JSON.stringify({ node: process.version, files }));',
+      '}',
+    ].join('\n'),
+  );
+  const files = { 'src/a.ts': recordFile('src/a.ts', root) };
+  fs.writeFileSync(
+    path.join(root, 'out/cli/manifest.json'),
+    JSON.stringify({ node: process.version, files }),
+  );
+}
+
 describe('the command line build in out/cli', () => {
   it('is stale without a build or an entry, or when a file it was built from changed or went; not after a touch', () => {
     const { folder, root, out } = fakeCheckout('sd-cli-manifest-');
@@ -109,10 +141,7 @@ describe('the command line build in out/cli', () => {
   it('npm start runs the desk from out/cli/start.js when current, and builds it first when stale', async () => {
     const { folder, root, out } = fakeCheckout('sd-start-');
     try {
-      fs.mkdirSync(path.join(root, 'scripts', 'lib'), { recursive: true });
-      for (const file of ['scripts/start.mjs', 'scripts/lib/cli-manifest.mjs']) {
-        fs.copyFileSync(path.join(ROOT, file), path.join(root, file));
-      }
+      copyScripts(root, 'scripts/start.mjs');
       for (const output of ['desk-cli.js', 'serve.js', 'cli.blob'])
         fs.writeFileSync(path.join(out, output), '');
       // The built desk says it ran, with its arguments.
@@ -120,21 +149,7 @@ describe('the command line build in out/cli', () => {
         path.join(out, 'start.js'),
         "console.log('start.js', JSON.stringify(process.argv.slice(2)));\n",
       );
-      // A stand-in build: says it ran, writes the manifest of the files as they are now.
-      fs.writeFileSync(
-        path.join(root, 'scripts/lib/cli-build.mjs'),
-        [
-          "import fs from 'node:fs';",
-          "import { MANIFEST_FILE, recordFile } from './cli-manifest.mjs';",
-          'export async function buildCli() {',
-          "  console.log('built');",
-          "  const files = { 'src/a.ts': recordFile('src/a.ts') };",
-          '  fs.writeFileSync(MANIFEST_FILE, JSON.stringify({ node: process.version, files }));',
-          '}',
-        ].join('\n'),
-      );
-      const files = { 'src/a.ts': recordFile('src/a.ts', root) };
-      fs.writeFileSync(path.join(out, 'manifest.json'), JSON.stringify({ node: process.version, files }));
+      standInBuild(root);
       const start = () => run(process.execPath, [path.join(root, 'scripts/start.mjs'), '--no-open']);
 
       const current = await start();
@@ -146,6 +161,58 @@ describe('the command line build in out/cli', () => {
       expect(stale.stderr).toContain("Building the desk's launcher first (src/a.ts changed)");
       expect(stale.stdout).toBe('built\nstart.js ["--no-open"]\n');
       expect((await start()).stdout).toBe('start.js ["--no-open"]\n');
+    } finally {
+      folder.remove();
+    }
+  });
+
+  it('the launcher rebuilds a stale build before it runs a command, and says what to do when it cannot', async () => {
+    const { folder, root, out } = fakeCheckout('sd-launcher-');
+    try {
+      copyScripts(root, 'scripts/shelter-desk.mjs');
+      for (const output of ['start.js', 'cli.blob']) fs.writeFileSync(path.join(out, output), '');
+      for (const entry of ['desk-cli', 'serve']) {
+        fs.writeFileSync(
+          path.join(out, `${entry}.js`),
+          `console.log('${entry}.js', JSON.stringify(process.argv.slice(2)));\n`,
+        );
+      }
+      standInBuild(root);
+      const launch = (...args: string[]) =>
+        run(process.execPath, [path.join(root, 'scripts/shelter-desk.mjs'), ...args]);
+
+      expect((await launch('keys', 'list')).stdout).toBe('desk-cli.js ["keys","list"]\n');
+      expect((await launch('serve', '--demo')).stdout).toBe('serve.js ["--demo"]\n');
+
+      fs.writeFileSync(path.join(root, 'src/a.ts'), 'export const a = 2;\n');
+      const stale = await launch('outbox', 'list');
+      // Quiet about the build on stderr, which scripts read for errors.
+      expect(stale.stderr).toBe('');
+      expect(stale.stdout).toBe('built\ndesk-cli.js ["outbox","list"]\n');
+
+      // A checkout installed without its development dependencies cannot build.
+      fs.writeFileSync(path.join(root, 'src/a.ts'), 'export const a = 3;\n');
+      fs.writeFileSync(
+        path.join(root, 'scripts/lib/cli-build.mjs'),
+        "import 'esbuild-not-installed';\nexport async function buildCli() {}\n",
+      );
+      const unbuildable = await launch('keys', 'list');
+      expect(unbuildable.code).toBe(1);
+      expect(unbuildable.stdout).toBe('');
+      expect(unbuildable.stderr).toContain(
+        'The command line needs building (src/a.ts changed), but esbuild is not installed.',
+      );
+      expect(unbuildable.stderr).toContain('Install the development dependencies (npm install)');
+
+      // A build that fails stops the call: nothing stale runs.
+      fs.writeFileSync(
+        path.join(root, 'scripts/lib/cli-build.mjs'),
+        "export async function buildCli() { throw new Error('syntax'); }\n",
+      );
+      const failed = await launch('keys', 'list');
+      expect(failed.code).toBe(1);
+      expect(failed.stdout).toBe('');
+      expect(failed.stderr).toContain('The command line could not be built (src/a.ts changed).');
     } finally {
       folder.remove();
     }
