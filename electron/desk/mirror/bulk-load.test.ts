@@ -187,6 +187,62 @@ describe('a file mirror finishes its bulk load on a worker thread', () => {
     expect(petIndexes()).toEqual(before);
   });
 
+  it("drops the adopted pets' indexes while it loads and builds them again; adoptions read the same meanwhile", async () => {
+    const adoptionIndexes = () =>
+      file.db
+        .prepare(
+          "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'pet_adoption' ORDER BY name",
+        )
+        .pluck()
+        .all() as string[];
+    const adoptedBy = (adopter: string) =>
+      file.db.prepare('SELECT COUNT(*) FROM pet_adoption WHERE adopted_by = ?').pluck().get(adopter);
+    const adoptionsOn = () =>
+      file.db
+        .prepare(
+          "SELECT adopted_on, n FROM pet_adoption_count WHERE adopted_on >= '2026-03-01' ORDER BY adopted_on",
+        )
+        .all();
+    const plan = () =>
+      file.db
+        .prepare('EXPLAIN QUERY PLAN SELECT seq FROM pet_adoption WHERE adopted_by = ?')
+        .all('x')
+        .map((row) => (row as { detail: string }).detail)
+        .join(' ');
+    const before = adoptionIndexes();
+    expect(before).toEqual(['pet_adoption_by', 'pet_adoption_on']);
+    expect(plan()).toContain('pet_adoption_by');
+
+    beginBulkLoad(file.db, 'pet');
+    const pets = Array.from({ length: 600 }, (_, i) =>
+      makePet({
+        name: `Bulk ${i}`,
+        ...(i % 3 === 0 && {
+          status: 'adopted',
+          adopted_on: `2026-0${1 + (i % 5)}-15`,
+          adopted_by: i % 2 === 0 ? 'adopter-a' : 'adopter-b',
+        }),
+      }),
+    );
+    for (let at = 0; at < pets.length; at += 100) {
+      storeServerPage(file.db, 'pet', pets.slice(at, at + 100), 'listed');
+    }
+    expect(adoptionIndexes()).toEqual([]);
+    const whileLoading = { a: adoptedBy('adopter-a'), b: adoptedBy('adopter-b'), on: adoptionsOn() };
+    expect(whileLoading.a).toBe(100);
+    expect(whileLoading.b).toBe(100);
+    expect(whileLoading.on).toEqual([
+      { adopted_on: '2026-03-15', n: 40 },
+      { adopted_on: '2026-04-15', n: 40 },
+      { adopted_on: '2026-05-15', n: 40 },
+    ]);
+
+    await finishBulkLoad(file.db, 'pet');
+    expect(adoptionIndexes()).toEqual(before);
+    expect(plan()).toContain('pet_adoption_by');
+    expect({ a: adoptedBy('adopter-a'), b: adoptedBy('adopter-b'), on: adoptionsOn() }).toEqual(whileLoading);
+  });
+
   it('answers searches and list pages between its steps, keeps a local edit made meanwhile, ends exact', async () => {
     const indexesBefore = listIndexes();
     const pets = loadPets(4000);
