@@ -64,6 +64,18 @@ function shelter(): Pet[] {
   });
 }
 
+/** The Overview's adoption counts as kept in `pet_adoption_count`, and as counted from the adopted pets. */
+function countedAdoptions(db: MirrorDb): unknown[] {
+  return statement(db, 'SELECT adopted_on, intake_day, n FROM pet_adoption_count ORDER BY 1, 2').all();
+}
+function scannedAdoptions(db: MirrorDb): unknown[] {
+  return statement(
+    db,
+    `SELECT adopted_on, COALESCE(substr(intake_date, 1, 10), '') AS intake_day, COUNT(*) AS n FROM pet_adoption
+     WHERE presence != 'removed' AND adopted_on IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2`,
+  ).all();
+}
+
 /** The Overview's care counts as kept in `pet_care_count`. */
 function countedCare(db: MirrorDb): unknown[] {
   return statement(db, 'SELECT status, species, intake_day, n FROM pet_care_count ORDER BY 1, 2, 3').all();
@@ -217,8 +229,9 @@ describe('dashboard figures', () => {
       storeServerPage(mirror.db, 'pet', late.slice(at, at + 50), 'listed');
     const counted = () => countedCare(mirror.db);
     const scanned = () => scannedCare(mirror.db);
-    // The load's own pets are not in the counts table until its end.
+    // The load's own pets are not in the counts tables until its end.
     expect(counted()).not.toEqual(scanned());
+    expect(countedAdoptions(mirror.db)).not.toEqual(scannedAdoptions(mirror.db));
     const fresh = (pet: Pet, changes: Partial<Pet>) => ({
       ...pet,
       ...changes,
@@ -230,7 +243,10 @@ describe('dashboard figures', () => {
     storeServerPage(
       mirror.db,
       'pet',
-      [fresh(a, { status: 'adopted' }), fresh(x, { species: 'cat' })],
+      [
+        fresh(a, { status: 'adopted', adopted_on: '2026-03-04' }),
+        fresh(x, { species: 'cat', status: 'adopted', adopted_on: '2026-03-05' }),
+      ],
       'listed',
     );
     setLocalEdit(mirror.db, 'pet', b.id, { intake_date: '2026-03-01' });
@@ -250,7 +266,13 @@ describe('dashboard figures', () => {
     for (let step = 0; step < 100 && !done; step++) done = catchUpBulkLoad(mirror.db, 'pet', 64);
     expect(done).toBe(true);
     expect(counted()).toEqual(scanned());
+    expect(countedAdoptions(mirror.db)).toEqual(scannedAdoptions(mirror.db));
     expect(computeDashboard(mirror.db, TODAY)).toEqual(during);
+    expect(during.months.find((month) => month.month === '2026-03')?.adoptions).toBe(
+      (scannedAdoptions(mirror.db) as Array<{ adopted_on: string; n: number }>)
+        .filter((row) => row.adopted_on.startsWith('2026-03'))
+        .reduce((sum, row) => sum + row.n, 0),
+    );
   });
 
   it('is empty, not broken, before the first sync', () => {

@@ -4,6 +4,7 @@ import {
   type MirrorDb,
   searchIndexWatermark,
   statement,
+  UNCOUNTED_ADOPTIONS_SQL,
   UNCOUNTED_CARE_SQL,
 } from '../mirror';
 
@@ -128,13 +129,21 @@ export function computeDashboard(db: MirrorDb, today: string): Dashboard {
   const byStatus = new Map<string, number>();
   const bySpecies = new Map<string, number>();
   let total = 0;
-  // During a bulk load the pets above its watermark are not in the counts table yet (migration 2604): counted here.
+  // During a bulk load the pets above its watermark are not in the counts tables yet (migrations 2604, 2654): counted
+  // here.
   const watermark = searchIndexWatermark(db, 'pet');
   const care =
     watermark === undefined
       ? { from: 'pet_care_count', params: [] as unknown[] }
       : {
           from: `(SELECT status, species, intake_day, n FROM pet_care_count UNION ALL ${UNCOUNTED_CARE_SQL})`,
+          params: [watermark] as unknown[],
+        };
+  const adopted =
+    watermark === undefined
+      ? { from: 'pet_adoption_count', params: [] as unknown[] }
+      : {
+          from: `(SELECT adopted_on, intake_day, n FROM pet_adoption_count UNION ALL ${UNCOUNTED_ADOPTIONS_SQL})`,
           params: [watermark] as unknown[],
         };
   const kinds = statement(
@@ -173,9 +182,9 @@ export function computeDashboard(db: MirrorDb, today: string): Dashboard {
 
   const adoptionRows = statement(
     db,
-    `SELECT adopted_on, NULLIF(intake_day, '') AS intake_date, n FROM pet_adoption_count
+    `SELECT adopted_on, NULLIF(intake_day, '') AS intake_date, n FROM ${adopted.from}
      WHERE adopted_on >= ? AND adopted_on < ?`,
-  ).all(first, end) as { adopted_on: string; intake_date: string | null; n: number }[];
+  ).all(...adopted.params, first, end) as { adopted_on: string; intake_date: string | null; n: number }[];
   const adoptions = new Map<string, number>();
   const adoptedStay = new Map<number, number>();
   for (const row of adoptionRows) {

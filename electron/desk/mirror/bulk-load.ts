@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { BackgroundCheckpoints } from '../../platform/background-checkpoints';
 import { type FinishOptions, finishOffThread } from './bulk-load-worker';
-import { COUNT_CARE_SQL } from './dashboard-counts';
+import { COUNT_ADOPTIONS_SQL, COUNT_CARE_SQL } from './dashboard-counts';
 import { WORD_STARTS_INDEX } from './search-starts';
 import { deleteSyncState, readSyncState, writeSyncState } from './sync-state';
 import { type EntityType, type MirrorDb, statement } from './types';
@@ -189,7 +189,10 @@ export interface FinishStatements {
   watermark: string;
   /** The seq of the last row of the next chunk above the watermark (`?` watermark, `?` rows), null when none. */
   chunkEnd: string;
-  /** Indexes the rows with seq in (`?`, `?`]: the search indexes, and the care counts of pets (migration 2604). */
+  /**
+   * Indexes the rows with seq in (`?`, `?`]: the search indexes, and the care and adoption counts of pets (migrations
+   * 2604, 2654).
+   */
   indexRows: string[];
   /** Moves the watermark (`?` seq, `?` entity type). */
   advance: string;
@@ -212,7 +215,7 @@ export function finishStatements(entityType: EntityType): FinishStatements {
         (index) => `INSERT INTO ${index.table} (rowid, ${index.columns})
            SELECT seq, ${index.columns} FROM ${table} WHERE seq > ? AND seq <= ?`,
       ),
-      ...(entityType === 'pet' ? [COUNT_CARE_SQL] : []),
+      ...(entityType === 'pet' ? [COUNT_CARE_SQL, COUNT_ADOPTIONS_SQL] : []),
     ],
     advance: 'UPDATE search_backlog SET indexed_through = ? WHERE entity_type = ?',
     indexExists: "SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = ?",

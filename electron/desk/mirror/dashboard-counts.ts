@@ -67,7 +67,10 @@ export const dashboardCounts: Migration = {
   },
 };
 
-/** A `pet_list` row is in `pet_care_count` when its seq is at or below the pet search watermark (see 2604). */
+/**
+ * A `pet_list` row is in `pet_care_count`, and a `pet_adoption` row in `pet_adoption_count`, when its seq is at or
+ * below the pet search watermark (see 2604 and 2654).
+ */
 const counted = (row: 'new' | 'old') =>
   `${row}.seq <= COALESCE((SELECT indexed_through FROM search_backlog WHERE entity_type = 'pet'), ${row}.seq)`;
 
@@ -124,4 +127,50 @@ export const UNCOUNTED_CARE_SQL = `SELECT status, species, COALESCE(substr(intak
 /** Adds the care counts of the `pet_list` rows with seq in (`?`, `?`] to `pet_care_count`. */
 export const COUNT_CARE_SQL = `INSERT INTO pet_care_count
   SELECT status, species, intake_day, n FROM (${UNCOUNTED_CARE_SQL.replace('seq > ?', 'seq > ? AND seq <= ?')})
+  WHERE true ON CONFLICT DO UPDATE SET n = n + excluded.n`;
+
+/**
+ * Migration 2654: as 2604 for the care counts, a bulk load's adoptions are counted in `pet_adoption_count` at its end
+ * instead of one count update per adopted pet written (adoption dates arrive in random order: each rewrote a page of
+ * the count table at its page's commit, about 4% of a first sync of 100k pets with a fifth of them adopted). A
+ * `pet_adoption` row is counted exactly when its seq is at or below the pet search watermark; the dashboard adds the
+ * rows above it (`UNCOUNTED_ADOPTIONS_SQL`). Counts of rows a bulk load under way had already counted are taken again
+ * from the rows at or below its watermark.
+ */
+export const deferredAdoptionCounts: Migration = {
+  async up(db) {
+    const statements = [
+      sql`DROP TRIGGER pet_adoption_count_insert`,
+      sql`DROP TRIGGER pet_adoption_count_delete`,
+      sql`DELETE FROM pet_adoption_count`,
+      sql`INSERT INTO pet_adoption_count
+        SELECT adopted_on, COALESCE(substr(intake_date, 1, 10), ''), COUNT(*) FROM pet_adoption
+        WHERE presence != 'removed' AND adopted_on IS NOT NULL
+          AND seq <= COALESCE((SELECT indexed_through FROM search_backlog WHERE entity_type = 'pet'), seq)
+        GROUP BY 1, 2`,
+      sql.raw(`CREATE TRIGGER pet_adoption_count_insert AFTER INSERT ON pet_adoption
+      WHEN new.presence != 'removed' AND new.adopted_on IS NOT NULL AND ${counted('new')} BEGIN
+        INSERT INTO pet_adoption_count VALUES (new.adopted_on, ${day('new')}, 1)
+          ON CONFLICT DO UPDATE SET n = n + 1;
+      END`),
+      sql.raw(`CREATE TRIGGER pet_adoption_count_delete AFTER DELETE ON pet_adoption
+      WHEN old.presence != 'removed' AND old.adopted_on IS NOT NULL AND ${counted('old')} BEGIN
+        UPDATE pet_adoption_count SET n = n - 1 WHERE ${adoptedKey('old')};
+        DELETE FROM pet_adoption_count WHERE ${adoptedKey('old')} AND n <= 0;
+      END`),
+    ];
+    for (const statement of statements) await statement.execute(db);
+  },
+};
+
+/**
+ * The adoption counts of the pets with seq above `?` (the pet search watermark during a bulk load), as rows of
+ * `pet_adoption_count`: what the table does not hold yet.
+ */
+export const UNCOUNTED_ADOPTIONS_SQL = `SELECT adopted_on, COALESCE(substr(intake_date, 1, 10), '') AS intake_day,
+    COUNT(*) AS n FROM pet_adoption WHERE seq > ? AND presence != 'removed' AND adopted_on IS NOT NULL GROUP BY 1, 2`;
+
+/** Adds the adoption counts of the `pet_adoption` rows with seq in (`?`, `?`] to `pet_adoption_count`. */
+export const COUNT_ADOPTIONS_SQL = `INSERT INTO pet_adoption_count
+  SELECT adopted_on, intake_day, n FROM (${UNCOUNTED_ADOPTIONS_SQL.replace('seq > ?', 'seq > ? AND seq <= ?')})
   WHERE true ON CONFLICT DO UPDATE SET n = n + excluded.n`;

@@ -197,6 +197,34 @@ describe('mirror migrations on an existing data folder', () => {
     }
   });
 
+  it('2654 counts adoptions, during a bulk load cut off under the old schema, only at or below its watermark', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-mirror-migrations-'));
+    dirs.push(dir);
+    const filename = path.join(dir, 'mirror.sqlite');
+    const old = await openAt(filename, '2653-mirror-status-changes');
+    const adopted = (name: string, on: string) =>
+      makePet({ name, status: 'adopted', adopted_on: on, intake_date: '2026-01-05' });
+    storeServerPage(old.sqlite, 'pet', [adopted('Before', '2026-03-01')], 'listed');
+    beginBulkLoad(old.sqlite, 'pet');
+    storeServerPage(old.sqlite, 'pet', [adopted('During', '2026-03-02')], 'listed');
+    // The old triggers counted the load's adoption at once.
+    expect(old.sqlite.prepare('SELECT COUNT(*) FROM pet_adoption_count').pluck().get()).toBe(2);
+    await old.close();
+
+    const mirror = await openMirror({ filename });
+    try {
+      const counts = () => mirror.db.prepare('SELECT adopted_on, n FROM pet_adoption_count ORDER BY 1').all();
+      expect(counts()).toEqual([{ adopted_on: '2026-03-01', n: 1 }]);
+      for (let done = false; !done; ) done = catchUpBulkLoad(mirror.db, 'pet');
+      expect(counts()).toEqual([
+        { adopted_on: '2026-03-01', n: 1 },
+        { adopted_on: '2026-03-02', n: 1 },
+      ]);
+    } finally {
+      await mirror.close();
+    }
+  });
+
   it('2602 keeps one index of microchips, the normalised chip (2652 adds one of chips stored in groups), and search finds chips however written', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-mirror-migrations-'));
     dirs.push(dir);

@@ -1,6 +1,6 @@
 import { type Kysely, type Migration, sql } from 'kysely';
 import { applicationTables } from './applications';
-import { dashboardCounts, deferredCareCounts } from './dashboard-counts';
+import { dashboardCounts, deferredAdoptionCounts, deferredCareCounts } from './dashboard-counts';
 import { adoptionColumns, dashboardIndexes } from './dashboard-index';
 import { listedCountIndexes } from './listed-records';
 import { GROUPED_MICROCHIP_SQL, MICROCHIP_KEY_SQL } from './microchip';
@@ -477,4 +477,5 @@ export const MIRROR_MIGRATIONS: Record<string, Migration> = {
   '2651-mirror-custom-id-number': customIdNumberIndex,
   '2652-mirror-grouped-microchips': groupedMicrochipIndex,
   '2653-mirror-status-changes': statusChanges,
+  '2654-mirror-deferred-adoption-counts': deferredAdoptionCounts,
 };
