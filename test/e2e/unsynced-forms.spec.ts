@@ -445,6 +445,43 @@ test('an adoption started from a pet in a new window asks about the kept sign-up
   await expect(form.getByText(/^Chester · /)).toBeVisible();
 });
 
+test('People left and entered again while it reads the kept sign-up still offers it, read once', async ({
+  page,
+  demoDesk,
+}) => {
+  await page.goto(`${demoDesk.url}#/people`);
+  await page.getByRole('button', { name: 'New adopter' }).click();
+  await page.getByRole('form', { name: 'New person' }).getByLabel('Name').fill('Tama Kept');
+  await expect
+    .poll(
+      async () =>
+        ((await call(page, 'drafts.get', { name: 'sign-up' })) as { value?: { name?: string } } | null)?.value
+          ?.name,
+    )
+    .toBe('Tama Kept');
+
+  // Another window, on a desk slow to answer (busy syncing): People is left and entered again before the read ends.
+  const other = await page.context().newPage();
+  let reads = 0;
+  await other.route('**/desk/call/drafts.get', async (route) => {
+    if ((route.request().postDataJSON() as { name?: string } | null)?.name === 'sign-up') {
+      reads += 1;
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+    }
+    await route.continue();
+  });
+  await other.goto(`${demoDesk.url}#/people`);
+  const nav = other.getByRole('navigation', { name: 'Sections' });
+  await expect(other.getByRole('table', { name: 'Adopters' })).toBeVisible();
+  await nav.getByRole('link', { name: 'Pets' }).click();
+  await expect(other.getByRole('table', { name: 'Pets' })).toBeVisible();
+  await nav.getByRole('link', { name: 'People' }).click();
+  await expect(other.getByRole('status').filter({ hasText: 'Typing kept from' })).toContainText(
+    'The sign-up of Tama Kept was not saved',
+  );
+  expect(reads).toBe(1);
+});
+
 test('a status chosen with a note is not lost when the pet drawer is closed by mistake', async ({
   page,
   demoDesk,

@@ -65,8 +65,15 @@ const OTHER_KINDS = [
   { type: 'surrender', label: 'Surrenders', icon: IconHomeShare, counted: 'surrenders' },
 ] as const;
 
-/** Whether this window offered the kept sign-up already (once a window: a visit to People later does not ask again). */
-let signUpOffered = false;
+/**
+ * The sign-up the desk kept, read once a window (a visit to People later does not offer it again): the read, and
+ * whether a People screen has taken what it found. Kept here rather than in a screen, so a People screen left and
+ * entered again before the read ends waits for the same read, and still offers what it finds.
+ */
+const keptSignUpOffer: {
+  read: Promise<RestoredDraft<PersonDraft> | undefined> | undefined;
+  taken: boolean;
+} = { read: undefined, taken: false };
 
 export function PeopleScreen() {
   const [tab, setTab] = useRememberedState<PersonFormType>('people.tab', 'adopter');
@@ -101,11 +108,21 @@ export function PeopleScreen() {
   const { restore } = keptSignUp;
   // Whether what the desk keeps has been read: a sign-up asked for before then (an adoption started from a pet
   // opens People with one) waits for it, so it cannot open over a kept one unasked.
-  const [keptRead, setKeptRead] = useState(signUpOffered);
+  const [keptRead, setKeptRead] = useState(false);
   useEffect(() => {
-    if (signUpOffered) return;
-    signUpOffered = true;
-    void restore(setResumable).finally(() => setKeptRead(true));
+    let mounted = true;
+    keptSignUpOffer.read ??= new Promise((resolve) => {
+      void restore(resolve).finally(() => resolve(undefined));
+    });
+    void keptSignUpOffer.read.then((draft) => {
+      if (!mounted) return;
+      if (draft && !keptSignUpOffer.taken) setResumable(draft);
+      keptSignUpOffer.taken = true;
+      setKeptRead(true);
+    });
+    return () => {
+      mounted = false;
+    };
   }, [restore, setResumable]);
   const [signUpAsked, setSignUpAsked] = useState<{ type: PersonFormType; applyFor: string[] }>();
   useEffect(() => {
