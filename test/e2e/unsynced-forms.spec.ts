@@ -410,20 +410,25 @@ test('a half-typed intake and sign-up survive a reload: kept on the desk, said s
   await expect(page.getByText('Typing kept from')).toHaveCount(0);
 });
 
-test('an adoption started from a pet in a new window asks about the kept sign-up first, rather than over it', async ({
-  page,
-  demoDesk,
-}) => {
-  await page.goto(`${demoDesk.url}#/people`);
+/** Types a sign-up of `name` on People and waits until the desk has kept it (as it keeps one through a reload). */
+async function keepSignUp(page: Page, deskUrl: string, name: string): Promise<void> {
+  await page.goto(`${deskUrl}#/people`);
   await page.getByRole('button', { name: 'New adopter' }).click();
-  await page.getByRole('form', { name: 'New person' }).getByLabel('Name').fill('Mere Kept');
+  await page.getByRole('form', { name: 'New person' }).getByLabel('Name').fill(name);
   await expect
     .poll(
       async () =>
         ((await call(page, 'drafts.get', { name: 'sign-up' })) as { value?: { name?: string } } | null)?.value
           ?.name,
     )
-    .toBe('Mere Kept');
+    .toBe(name);
+}
+
+test('an adoption started from a pet in a new window asks about the kept sign-up first, rather than over it', async ({
+  page,
+  demoDesk,
+}) => {
+  await keepSignUp(page, demoDesk.url, 'Mere Kept');
 
   // Another window opens on Pets: People has not read what is kept when the adoption asks for a sign-up.
   const other = await page.context().newPage();
@@ -449,16 +454,7 @@ test('People left and entered again while it reads the kept sign-up still offers
   page,
   demoDesk,
 }) => {
-  await page.goto(`${demoDesk.url}#/people`);
-  await page.getByRole('button', { name: 'New adopter' }).click();
-  await page.getByRole('form', { name: 'New person' }).getByLabel('Name').fill('Tama Kept');
-  await expect
-    .poll(
-      async () =>
-        ((await call(page, 'drafts.get', { name: 'sign-up' })) as { value?: { name?: string } } | null)?.value
-          ?.name,
-    )
-    .toBe('Tama Kept');
+  await keepSignUp(page, demoDesk.url, 'Tama Kept');
 
   // Another window, on a desk slow to answer (busy syncing): People is left and entered again before the read ends.
   const other = await page.context().newPage();
