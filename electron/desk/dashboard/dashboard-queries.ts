@@ -132,20 +132,15 @@ export function computeDashboard(db: MirrorDb, today: string): Dashboard {
   // During a bulk load the pets above its watermark are not in the counts tables yet (migrations 2604, 2654): counted
   // here.
   const watermark = searchIndexWatermark(db, 'pet');
-  const care =
+  const withUncounted = (table: string, columns: string, uncounted: string) =>
     watermark === undefined
-      ? { from: 'pet_care_count', params: [] as unknown[] }
+      ? { from: table, params: [] as unknown[] }
       : {
-          from: `(SELECT status, species, intake_day, n FROM pet_care_count UNION ALL ${UNCOUNTED_CARE_SQL})`,
+          from: `(SELECT ${columns} FROM ${table} UNION ALL ${uncounted})`,
           params: [watermark] as unknown[],
         };
-  const adopted =
-    watermark === undefined
-      ? { from: 'pet_adoption_count', params: [] as unknown[] }
-      : {
-          from: `(SELECT adopted_on, intake_day, n FROM pet_adoption_count UNION ALL ${UNCOUNTED_ADOPTIONS_SQL})`,
-          params: [watermark] as unknown[],
-        };
+  const care = withUncounted('pet_care_count', 'status, species, intake_day, n', UNCOUNTED_CARE_SQL);
+  const adopted = withUncounted('pet_adoption_count', 'adopted_on, intake_day, n', UNCOUNTED_ADOPTIONS_SQL);
   const kinds = statement(
     db,
     `SELECT status, species, SUM(n) AS n FROM ${care.from} GROUP BY status, species`,
