@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import { activeMirrorFile } from '../../electron/desk/sync';
 import { expect, test } from './desk-fixture';
@@ -152,4 +154,109 @@ test('a standalone shelter opens on the Overview; a new desk meets the welcome s
   await page.goto(desk.url);
   await expect(page).toHaveURL(/#\/overview$/);
   await expect(page.getByRole('heading', { name: 'Overview' })).toBeVisible();
+});
+
+/**
+ * A pass-through to the demo server that holds the pages of the lists a sync reads (pets and people, read by offset)
+ * until they are let through: `letThrough('/api/pets')` the pets, `letThrough()` all. Everything else, the
+ * connection test included, goes straight through.
+ */
+async function holdListPages(target: string) {
+  const allowed = new Set<string>();
+  let all = false;
+  const waiting: { path: string; go: () => void }[] = [];
+  const proxy = http.createServer((request, response) => {
+    const url = new URL(request.url ?? '/', target);
+    const forward = () => {
+      const upstream = http.request(
+        url,
+        { method: request.method, headers: { ...request.headers, host: url.host } },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      upstream.on('error', () => response.destroy());
+      request.pipe(upstream);
+    };
+    if (!url.searchParams.has('offset') || all || allowed.has(url.pathname)) forward();
+    else waiting.push({ path: url.pathname, go: forward });
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    base: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    letThrough(path?: '/api/pets') {
+      if (path === undefined) all = true;
+      else allowed.add(path);
+      for (const request of waiting.splice(0)) {
+        if (all || allowed.has(request.path)) request.go();
+        else waiting.push(request);
+      }
+    },
+    async close() {
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    },
+  };
+}
+
+test('during the first sync the Overview says the records are on their way, then what came so far, then fills in', async ({
+  page,
+  desk,
+  server,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  const gate = await holdListPages(server.base);
+  try {
+    await page.goto(`${desk.url}#/overview`);
+    await expect(page.getByRole('link', { name: 'Connect to your shelter' })).toBeVisible();
+
+    await page.goto(`${desk.url}#/settings`);
+    const form = page.getByRole('form', { name: 'Connection' });
+    await form.getByLabel('Server address').fill(gate.base);
+    await form.getByRole('textbox', { name: 'API key' }).fill(server.key);
+    await form.getByRole('button', { name: 'Save and connect' }).click();
+    // Its first page held back, the desk waits for the server's first answer.
+    await expect(page.getByRole('status', { name: /Connection status: (Connecting|Syncing)/ })).toBeVisible({
+      timeout: 30_000,
+    });
+
+    // No pet yet: the Overview says the first sync is under way, not that the desk needs connecting.
+    await page.goto(`${desk.url}#/overview`);
+    await expect(
+      page.getByRole('heading', { name: 'Your shelter’s records are on their way' }),
+    ).toBeVisible();
+    await expect(page.getByText('This desk is syncing with your shelter for the first time')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Connect to your shelter' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Follow the sync' })).toHaveAttribute('href', '#/sync');
+    await shootBoth(page, testInfo, 'overview-first-sync');
+
+    // The pets are in, the people not yet: figures show, said to be of what came so far.
+    gate.letThrough('/api/pets');
+    await expect(
+      page.getByRole('status', { name: /Connection status: Syncing · Pets (\d+) of \1$/ }),
+    ).toBeVisible({
+      timeout: 30_000,
+    });
+    await page.reload();
+    const soFar = page.getByText('The first sync with your shelter is still under way');
+    await expect(soFar).toBeVisible();
+    await expect(page.getByTestId('stat-Animals in care')).toHaveText(
+      figuresFromMirror(desk.dataDir).inCare.toLocaleString('en-US'),
+    );
+    await shootBoth(page, testInfo, 'overview-first-sync-partial');
+
+    // The sync ends: the Overview fills in by itself and no longer speaks of it.
+    gate.letThrough();
+    await expect(page.getByRole('status', { name: /Connection status: (Synced|Up to date)/ })).toBeVisible({
+      timeout: 60_000,
+    });
+    await expect(soFar).toHaveCount(0);
+    await expect(page.getByTestId('stat-Animals in care')).toHaveText(
+      figuresFromMirror(desk.dataDir).inCare.toLocaleString('en-US'),
+    );
+  } finally {
+    gate.letThrough();
+    await gate.close();
+  }
 });

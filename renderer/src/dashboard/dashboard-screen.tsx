@@ -1,7 +1,7 @@
 import '@mantine/charts/styles.css';
 import { Loader, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconLayoutDashboard } from '@tabler/icons-react';
-import { useDeskEvent, useDeskQuery } from '../bridge/hooks';
+import { useDeskEvent, useDeskQuery, useDeskStatus } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
 import { ScreenHeader } from '../components/screen-header';
@@ -11,11 +11,14 @@ import { useReloadOnChange } from '../lib/live-data';
 import { showPendingPeople } from '../people/people-screen';
 import { showPetsInCare } from '../pets/pet-list-query';
 import { FostersPanel, InCarePanels, MonthsPanel, Stat, StayPanel } from './dashboard-panels';
+import { ConnectedOverviewEmpty } from './overview-empty';
+import { firstSyncRunning } from './overview-waiting';
 
 /** The shelter at a glance, from this desk's copy of the records: works offline, stays current with every sync. */
 export function DashboardScreen() {
   const dashboard = useDeskQuery('dashboard.get');
   const standalone = useStandalone();
+  const { status, error: statusError } = useDeskStatus();
   useReloadOnChange(['pets', 'people', 'adopters', 'fosters'], dashboard.reload);
   useDeskEvent('outbox', dashboard.reload);
   const header = (
@@ -33,8 +36,8 @@ export function DashboardScreen() {
     );
   }
   const data = dashboard.data;
-  // Until the connection is known, which empty state applies is not.
-  if (!data || standalone === undefined) {
+  // Until the connection and how far its sync has come are known, which empty state applies is not.
+  if (!data || standalone === undefined || (!standalone && status === undefined && !statusError)) {
     return (
       <>
         {header}
@@ -88,17 +91,16 @@ export function DashboardScreen() {
               Start with your first arrival under Intake.
             </EmptyState>
           ) : (
-            <EmptyState
-              icon={IconLayoutDashboard}
-              title="Nothing to show yet"
-              action={{ label: 'Connect to your shelter', href: '/settings' }}
-            >
-              The overview fills in once this desk holds your shelter’s pets: after the first sync, or after
-              the first intake on this desk.
-            </EmptyState>
+            <ConnectedOverviewEmpty status={status} />
           )
         ) : (
           <>
+            {!standalone && firstSyncRunning(status) && (
+              <Text size="sm" role="note">
+                The first sync with your shelter is still under way: these figures count the records received
+                so far, and fill in when it is done.
+              </Text>
+            )}
             <InCarePanels data={data} />
             <MonthsPanel data={data} />
             <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
