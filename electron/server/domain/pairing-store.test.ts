@@ -1,7 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { deskProof, pairingNonce, stretchTypedCode } from '../../platform/typed-pairing';
 import { openServerContext, type ServerContext } from '../server-context';
 import { ApiError } from './api-error';
-import { PAIRING_CODE_TTL_MS, pairedKeyName } from './pairing-store';
+import {
+  PAIRING_CODE_TTL_MS,
+  pairedKeyName,
+  TYPED_CODE_TRIES,
+  TYPED_CODE_TRIES_IN_ALL,
+} from './pairing-store';
 
 let app: ServerContext;
 let now = 1_800_000_000_000;
@@ -66,5 +72,43 @@ describe('PairingCodes', () => {
   it('names a desk with no usable name', () => {
     expect(pairedKeyName('   ')).toBe('Desk: unnamed desk');
     expect(pairedKeyName('x'.repeat(200)).length).toBeLessThanOrEqual(80);
+  });
+
+  it(`takes ${TYPED_CODE_TRIES} wrong typed codes from one address: it is refused then, every other address is not, and ${TYPED_CODE_TRIES_IN_ALL} in all end the code`, () => {
+    const { typedCode, secret } = app.pairing.create(FINGERPRINT);
+    /** A desk's try at `code` from `address` over a connection that showed the card's certificate. */
+    const tryCode = (code: string, address: string) => {
+      const nonce = pairingNonce();
+      const proof = deskProof(stretchTypedCode(code, FINGERPRINT), nonce);
+      return () => app.pairing.redeemTyped(nonce, proof, 'Event laptop', FINGERPRINT, address);
+    };
+    const wrong = `${typedCode.startsWith('2') ? '3' : '2'}${typedCode.slice(1)}`;
+
+    for (let attempt = 0; attempt < TYPED_CODE_TRIES; attempt += 1) {
+      const refused = refusal(tryCode(wrong, '192.168.1.66'));
+      expect(refused).toMatchObject({ status: 401, code: 'pairing_code_invalid' });
+      expect(refused.hint).toMatch(/Check the letters and the address against the sharing card/);
+    }
+    // The address out of tries is refused even the right code, and told to ask for a new one.
+    const locked = refusal(tryCode(typedCode, '192.168.1.66'));
+    expect(locked).toMatchObject({ status: 401, code: 'pairing_code_invalid' });
+    expect(locked.hint).toMatch(/Make a new code/);
+    // Its tries did not end the code: another address pairs with it.
+    expect(app.pairing.isOpen(secret)).toBe(true);
+    expect(tryCode(typedCode, '192.168.1.20')().name).toBe('Desk: Event laptop');
+
+    // Wrong codes from many addresses end a code once they reach the limit in all, both its forms.
+    const next = app.pairing.create(FINGERPRINT);
+    const wrongNext = `${next.typedCode.startsWith('2') ? '3' : '2'}${next.typedCode.slice(1)}`;
+    for (let attempt = 0; attempt < TYPED_CODE_TRIES_IN_ALL - 1; attempt += 1) {
+      refusal(tryCode(wrongNext, `10.0.0.${Math.floor(attempt / TYPED_CODE_TRIES) + 1}`));
+    }
+    expect(app.pairing.isOpen(next.secret)).toBe(true);
+    refusal(tryCode(wrongNext, '10.0.0.99'));
+    expect(app.pairing.isOpen(next.secret)).toBe(false);
+    expect(refusal(tryCode(next.typedCode, '10.0.0.100'))).toMatchObject({ code: 'pairing_code_invalid' });
+    expect(refusal(() => app.pairing.redeem(next.secret, 'Desk'))).toMatchObject({
+      code: 'pairing_code_expired',
+    });
   });
 });

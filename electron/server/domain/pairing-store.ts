@@ -14,8 +14,14 @@ import type { ApiKeyRegistry } from './api-key-store';
 export const PAIRING_CODE_TTL_MS = 15 * 60_000;
 /** Codes used or expired this long ago are deleted when the next one is made. */
 const KEEP_OLD_CODES_MS = 24 * 60 * 60_000;
-/** Wrong typed codes sent while a code is open before it ends (a guess has 1 in 2^40 of being right). */
+/**
+ * Wrong typed codes one client address may send while a code is open: after them the code refuses that address (a
+ * guess has 1 in 2^40 of being right), and stays good for every other one, so no one device on the network can end
+ * the code on the card by typing wrong ones.
+ */
 export const TYPED_CODE_TRIES = 5;
+/** Wrong typed codes from all addresses together that end an open code (both forms), whoever sent them. */
+export const TYPED_CODE_TRIES_IN_ALL = 25;
 
 const ASK_AGAIN = 'Ask the shelter desk for a new connection code (Keys and sharing → Make a new code).';
 
@@ -45,6 +51,12 @@ export function pairedKeyName(deskName: string): string {
  * which only its stretch with that certificate is stored; either form redeems the code, once.
  */
 export class PairingCodes {
+  /**
+   * Wrong typed codes per open code and client address. In memory: a restart forgets them, while the count of all
+   * the wrong ones (`typed_failures`), which ends the code, is stored.
+   */
+  private readonly wrongFrom = new Map<string, Map<string, number>>();
+
   constructor(
     private readonly sqlite: Database.Database,
     private readonly keys: ApiKeyRegistry,
@@ -123,16 +135,19 @@ export class PairingCodes {
   /**
    * Exchanges a typed code for a new write key: `proof` is the desk's HMAC of `nonce` with the code stretched by the
    * certificate it was shown, checked against every open code made for `fingerprint`, the certificate this
-   * connection presented. Call inside a write transaction, as `redeem`.
+   * connection presented, except those `address` (the client's) already sent TYPED_CODE_TRIES wrong codes to. Call
+   * inside a write transaction, as `redeem`.
    * @returns the key, and the shelter's proof over the nonce and the key for the desk to check.
-   * @throws ApiError 401 when no open code matches (a machine in the middle included); after TYPED_CODE_TRIES
-   * such refusals the open typed codes end, and the card shows a new one.
+   * @throws ApiError 401 when no open code matches (a machine in the middle included) or the address is out of
+   * tries; after TYPED_CODE_TRIES_IN_ALL refusals from all addresses an open typed code ends, and the card shows a
+   * new one.
    */
   redeemTyped(
     nonce: string,
     proof: string,
     deskName: string,
     fingerprint: string | undefined,
+    address: string,
   ): { id: string; key: string; name: string; proof: string } {
     const now = Math.floor(this.now());
     const open = this.sqlite
@@ -141,22 +156,37 @@ export class PairingCodes {
          WHERE typed_fingerprint = ? AND used_at IS NULL AND expires_at > ?`,
       )
       .all(fingerprint ?? '', now) as TypedRow[];
-    for (const row of open) {
+    for (const id of this.wrongFrom.keys()) if (!open.some((row) => row.id === id)) this.wrongFrom.delete(id);
+    const triesLeft = (row: TypedRow) => (this.wrongFrom.get(row.id)?.get(address) ?? 0) < TYPED_CODE_TRIES;
+    const tryable = open.filter(triesLeft);
+    for (const row of tryable) {
       const stretched = Buffer.from(row.typed_key, 'base64url');
       if (!sameProof(deskProof(stretched, nonce), proof)) continue;
       const created = this.issueKey(row.id, deskName, now);
       return { ...created, proof: shelterProof(stretched, nonce, created.key) };
     }
-    // Every open typed code counts the wrong one; the one that reaches the limit ends, both its forms.
-    this.sqlite
-      .prepare(
-        `UPDATE pairing_codes SET typed_failures = typed_failures + 1,
-           expires_at = CASE WHEN typed_failures + 1 >= ? THEN MIN(expires_at, ?) ELSE expires_at END
-         WHERE used_at IS NULL AND typed_key IS NOT NULL AND expires_at > ?`,
-      )
-      .run(TYPED_CODE_TRIES, now, now);
+    if (open.length > 0 && tryable.length === 0) {
+      throw new ApiError(
+        401,
+        'pairing_code_invalid',
+        `This computer sent ${TYPED_CODE_TRIES} wrong codes, so the shelter desk takes no more from it for the code it shows now.`,
+        { hint: ASK_AGAIN },
+      );
+    }
+    // Every code this address could still try counts the wrong one; the one that reaches the limit ends, both forms.
+    const countWrong = this.sqlite.prepare(
+      `UPDATE pairing_codes SET typed_failures = typed_failures + 1,
+         expires_at = CASE WHEN typed_failures + 1 >= ? THEN MIN(expires_at, ?) ELSE expires_at END
+       WHERE id = ?`,
+    );
+    for (const row of tryable) {
+      const counts = this.wrongFrom.get(row.id) ?? new Map<string, number>();
+      counts.set(address, (counts.get(address) ?? 0) + 1);
+      this.wrongFrom.set(row.id, counts);
+      countWrong.run(TYPED_CODE_TRIES_IN_ALL, now, row.id);
+    }
     throw new ApiError(401, 'pairing_code_invalid', 'This code is not one the shelter desk shows now.', {
-      hint: `Check the letters and the address against the sharing card (after ${TYPED_CODE_TRIES} wrong codes it shows a new one). ${ASK_AGAIN}`,
+      hint: `Check the letters and the address against the sharing card (after ${TYPED_CODE_TRIES} wrong codes from one computer, the shelter desk takes no more from it for that code). ${ASK_AGAIN}`,
       commitWrites: true,
     });
   }

@@ -278,6 +278,7 @@ export function createRequestListener(
       const socket = req.socket as TLSSocket;
       const scheme = socket.encrypted === true ? 'https' : 'http';
       const localAddress = req.socket.localAddress;
+      const remoteAddress = req.socket.remoteAddress;
       const localCertificate = () => {
         const shown = socket.encrypted === true ? socket.getCertificate() : null;
         const raw = shown && 'raw' in shown ? (shown.raw as Buffer) : undefined;
@@ -300,6 +301,7 @@ export function createRequestListener(
             host,
             scheme,
             localAddress,
+            remoteAddress,
             localCertificate,
           });
         } catch (error) {

@@ -34,6 +34,8 @@ export interface HandlerInput {
   scheme?: 'http' | 'https';
   /** This end's address of the connection (for a `Host` naming the unspecified address). */
   localAddress?: string | undefined;
+  /** The client's address (what a typed pairing code's tries are counted by). */
+  remoteAddress?: string | undefined;
   /** The SHA-256 (base64url) of the certificate this end presented on the connection; undefined over plain HTTP. */
   localCertificate?: () => string | undefined;
 }

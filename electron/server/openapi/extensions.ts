@@ -181,7 +181,8 @@ export function extensionPaths(metadataHeaders: JsonObject): JsonObject {
           'HMAC-SHA256 of `desk:<nonce>` keyed with scrypt(code, `shelter-desk-typed-pairing:<fingerprint>`, N ' +
           '16384, r 8, p 1, 32 bytes), where the fingerprint is the SHA-256 (base64url) of the certificate the ' +
           'connection showed; the answer carries `proof`, HMAC-SHA256 of `shelter:<nonce>:<key>` with the same ' +
-          'key, which the desk checks before keeping anything. Five wrong typed codes end the open ones. The new ' +
+          'key, which the desk checks before keeping anything. Five wrong typed codes from one client address ' +
+          'make the open codes refuse that address; 25 from all addresses end a code. The new ' +
           'key is listed under `Desk: <desk_name>` and can be revoked alone. Limited per client address.',
         tags: [EXTENSION_TAG.name],
         security: [],

@@ -32,12 +32,18 @@ export const pairingRoutes: Route[] = [
     endpoint: 'POST /api/pairing',
     access: 'public',
     write: { idempotent: false },
-    handle({ app, body, localCertificate }) {
+    handle({ app, body, localCertificate, remoteAddress }) {
       const request = parseBody(pairingRequestSchema, body ?? {});
       const created =
         'secret' in request
           ? app.pairing.redeem(request.secret, request.desk_name)
-          : app.pairing.redeemTyped(request.nonce, request.proof, request.desk_name, localCertificate?.());
+          : app.pairing.redeemTyped(
+              request.nonce,
+              request.proof,
+              request.desk_name,
+              localCertificate?.(),
+              remoteAddress ?? 'unknown',
+            );
       return {
         status: 201,
         body: JSON.stringify({
