@@ -1,5 +1,6 @@
 import { expect, startDesk, test } from './desk-fixture';
-import { readPdf, shootBoth } from './paper-support';
+import { shoot } from './helpers';
+import { readPdf } from './paper-support';
 
 test("print an application's adoption agreement from the Applications screen: the applicant and the pets applied for", async ({
   page,
@@ -20,7 +21,7 @@ test("print an application's adoption agreement from the Applications screen: th
 
     await card.getByRole('button', { name: 'Print adoption agreement' }).click();
     await expect(page.getByRole('menuitem', { name: 'A4 PDF' })).toBeVisible();
-    await shootBoth(page, testInfo, 'application-contract-menu', false);
+    await shoot(page, testInfo, 'application-contract-menu', false);
     const downloading = page.waitForEvent('download');
     await page.getByRole('menuitem', { name: 'A4 PDF' }).click();
     const download = await downloading;

@@ -3,8 +3,7 @@ import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';
 import { activeMirrorFile } from '../../electron/desk/sync';
 import { expect, test } from './desk-fixture';
-import { connect, search } from './helpers';
-import { shootBoth } from './paper-support';
+import { connect, search, shoot } from './helpers';
 
 /** Statuses that mean an animal has left the shelter's care (the Overview's definition, restated here). */
 const GONE = new Set([
@@ -94,7 +93,7 @@ test("the Overview shows the demo shelter's figures, the same as counted from th
     await expect(row.getByRole('cell')).toHaveText([String(month.intakes), String(month.adoptions)]);
   }
   expect(expected.perMonth.reduce((sum, month) => sum + month.intakes, 0)).toBeGreaterThan(0);
-  await shootBoth(page, testInfo, 'overview');
+  await shoot(page, testInfo, 'overview');
 
   // Each figure's link opens the list of what it counted, whatever filters the list had before.
   await page.goto(`${desk.url}#/pets`);
@@ -133,7 +132,7 @@ test("the Overview shows the demo shelter's figures, the same as counted from th
   await expect(rows.filter({ hasNot: page.getByText('Pending', { exact: true }) })).toHaveCount(0);
   await page.getByRole('tab', { name: /^Fosters/ }).click();
   await expect(page.getByRole('combobox', { name: 'Status', exact: true })).toHaveValue('Pending');
-  await shootBoth(page, testInfo, 'people-pending');
+  await shoot(page, testInfo, 'people-pending');
 });
 
 test('a standalone shelter opens on the Overview; a new desk meets the welcome screen first', async ({
@@ -229,7 +228,7 @@ test('during the first sync the Overview says the records are on their way, then
     await expect(page.getByText('This desk is syncing with your shelter for the first time')).toBeVisible();
     await expect(page.getByRole('link', { name: 'Connect to your shelter' })).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Follow the sync' })).toHaveAttribute('href', '#/sync');
-    await shootBoth(page, testInfo, 'overview-first-sync');
+    await shoot(page, testInfo, 'overview-first-sync');
 
     // The pets are in, the people not yet: figures show, said to be of what came so far.
     gate.letThrough('/api/pets');
@@ -244,7 +243,7 @@ test('during the first sync the Overview says the records are on their way, then
     await expect(page.getByTestId('stat-Animals in care')).toHaveText(
       figuresFromMirror(desk.dataDir).inCare.toLocaleString('en-US'),
     );
-    await shootBoth(page, testInfo, 'overview-first-sync-partial');
+    await shoot(page, testInfo, 'overview-first-sync-partial');
 
     // The sync ends: the Overview fills in by itself and no longer speaks of it.
     gate.letThrough();

@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, type RunningDesk, startDesk, test } from './desk-fixture';
-import { catFields } from './helpers';
+import { catFields, shoot } from './helpers';
 import { call, freePort, printedCode } from './lan-helpers';
-import { shootBoth } from './shelter-helpers';
 
 test('a shelter back at another port: the new address typed in Settings is the same shelter, and what waited goes to it', async ({
   browser,
@@ -48,7 +47,7 @@ test('a shelter back at another port: the new address typed in Settings is the s
       `now syncs with https://127.0.0.1:${newPort}`,
     );
     await expect(page.getByRole('dialog')).toHaveCount(0);
-    await shootBoth(page, testInfo, 'followed-moved-shelter');
+    await shoot(page, testInfo, 'followed-moved-shelter');
 
     await expect
       .poll(async () => (await call<{ pending: number }>(page, 'status.get', undefined)).pending, {

@@ -3,9 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type RunningDesk, startDesk, test } from './desk-fixture';
-import { catFields } from './helpers';
+import { catFields, shoot } from './helpers';
 import { call, freePort, printedCode, printedFingerprint } from './lan-helpers';
-import { shootBoth } from './shelter-helpers';
 
 test('a desk that joined with an old-style code says once that its connection is now encrypted, with the fingerprint', async ({
   browser,
@@ -52,7 +51,7 @@ test('a desk that joined with an old-style code says once that its connection is
       'aria-label',
       new RegExp(fingerprint),
     );
-    await shootBoth(page, testInfo, 'tls-moved-notice');
+    await shoot(page, testInfo, 'tls-moved-notice');
     const folder = process.env.SHELTER_DESK_SHOTS;
     if (folder) {
       fs.mkdirSync(folder, { recursive: true });
@@ -132,7 +131,7 @@ test('pairing by a code pasted in Settings asks first, naming the changes still 
     const dialog = page.getByRole('dialog', { name: `Switch to ${shelter}?` });
     await expect(dialog.getByTestId('switch-waiting')).toHaveText('1 change waiting');
     await expect(dialog).toContainText(`stays with ${gone}`);
-    await shootBoth(page, testInfo, 'pairing-switch-dialog');
+    await shoot(page, testInfo, 'pairing-switch-dialog');
     const folder = process.env.SHELTER_DESK_SHOTS;
     if (folder) {
       for (const scheme of ['light', 'dark']) {

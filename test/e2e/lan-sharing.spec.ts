@@ -4,9 +4,8 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page, TestInfo } from '@playwright/test';
 import { expect, type RunningDesk, startDesk, test } from './desk-fixture';
-import { search } from './helpers';
+import { search, shoot } from './helpers';
 import { call, freePort, printedCode, printedTypedCode } from './lan-helpers';
-import { shootBoth } from './shelter-helpers';
 
 /** WCAG 2.2 AA as the a11y suite checks it: serious or critical findings in either scheme fail. */
 async function expectAccessible(page: Page, name: string): Promise<void> {
@@ -30,8 +29,8 @@ async function expectAccessible(page: Page, name: string): Promise<void> {
  * Screenshots in both schemes (kept with the test's output, copied to SHELTER_DESK_SHOTS when it is set), and the
  * same screen checked with axe.
  */
-async function shoot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  await shootBoth(page, testInfo, name);
+async function shootChecked(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  await shoot(page, testInfo, name);
   await expectAccessible(page, name);
   const folder = process.env.SHELTER_DESK_SHOTS;
   if (!folder) return;
@@ -66,7 +65,7 @@ test('two desks over HTTPS: pairing by code, a status change on A on B’s open 
     await expect(grid).toBeVisible();
     await expect(grid).toHaveAttribute('aria-label', new RegExp(fingerprintLine.replaceAll(' ', ' ')));
     await grid.scrollIntoViewIfNeeded();
-    await shoot(pageA, testInfo, 'sharing-card');
+    await shootChecked(pageA, testInfo, 'sharing-card');
 
     // The card's code to type: the address and eight letters and digits, as the start printed them.
     const typed = await printedTypedCode(deskA);
@@ -94,7 +93,7 @@ test('two desks over HTTPS: pairing by code, a status change on A on B’s open 
       pageB.getByText(/The desk and the shelter desk each check that the other knows this code/),
     ).toBeVisible();
     await pageB.getByLabel('This desk’s name').fill('Adoption table');
-    await shoot(pageB, testInfo, 'pairing-second-desk');
+    await shootChecked(pageB, testInfo, 'pairing-second-desk');
     await pageB.getByRole('button', { name: 'Connect', exact: true }).click();
     await expect(pageB).not.toHaveURL(/#\/welcome$/, { timeout: 60_000 });
     // A's Keys and sharing screen, left open, shows B's new key and a fresh code, without a reload.
@@ -150,7 +149,7 @@ test('two desks over HTTPS: pairing by code, a status change on A on B’s open 
     const refusal = pageC.getByRole('alert').filter({ hasText: 'Not connected' });
     await expect(refusal).toContainText('already used');
     await expect(refusal).toContainText('new code');
-    await shoot(pageC, testInfo, 'refused-used-code');
+    await shootChecked(pageC, testInfo, 'refused-used-code');
     const freshCode = (await call<{ code: string }>(pageA2, 'shelter.lan.newCode', undefined)).code;
     const otherPin = freshCode.replace(
       /pin=([A-Za-z0-9_-])/,
@@ -159,7 +158,7 @@ test('two desks over HTTPS: pairing by code, a status change on A on B’s open 
     await pageC.getByLabel('Server address or connection code').fill(otherPin);
     await pageC.getByRole('button', { name: 'They match: connect' }).click();
     await expect(refusal).toContainText('different certificate');
-    await shoot(pageC, testInfo, 'refused-other-certificate');
+    await shootChecked(pageC, testInfo, 'refused-other-certificate');
 
     // Revoking B's key on A cuts B off; B says the shelter disconnected it.
     await pageA2.goto(`${deskA.url}#/keys`);
@@ -176,7 +175,7 @@ test('two desks over HTTPS: pairing by code, a status change on A on B’s open 
     await expect(pageB.getByRole('status', { name: /Disconnected by the shelter/ })).toBeVisible({
       timeout: 30_000,
     });
-    await shoot(pageB, testInfo, 'desk-disconnected');
+    await shootChecked(pageB, testInfo, 'desk-disconnected');
   } finally {
     for (const desk of desks.reverse()) await desk.stop();
     fs.rmSync(root, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 import { expect, test } from './desk-fixture';
-import { connect } from './helpers';
-import { readPdf, shootBoth } from './paper-support';
+import { connect, shoot } from './helpers';
+import { readPdf } from './paper-support';
 
 interface ApiPet {
   id: string;
@@ -26,7 +26,7 @@ test('print a kennel card from the pet page: a one-page PDF with the name, shelt
   await expect(drawer.getByRole('heading', { name })).toBeVisible();
   await drawer.getByRole('button', { name: 'Print kennel card' }).click();
   await expect(page.getByRole('menuitem', { name: 'US Letter PDF' })).toBeVisible();
-  await shootBoth(page, testInfo, 'kennel-card-menu', false);
+  await shoot(page, testInfo, 'kennel-card-menu', false);
   const downloading = page.waitForEvent('download');
   await page.getByRole('menuitem', { name: 'US Letter PDF' }).click();
   const download = await downloading;
@@ -80,7 +80,7 @@ test('print cards for an event from the Pets list filter, and the adoption agree
       name: inCareCount === 1 ? 'Download 1 card' : `Download ${inCareCount} cards`,
     }),
   ).toBeVisible();
-  await shootBoth(page, testInfo, 'cards-dialog', false);
+  await shoot(page, testInfo, 'cards-dialog', false);
   await cardsDialog.getByText(`Pets in the list (${count})`).click();
   const batchDownload = page.waitForEvent('download');
   await cardsDialog
@@ -105,7 +105,7 @@ test('print cards for an event from the Pets list filter, and the adoption agree
   await page.getByRole('button', { name: 'Print adoption agreement' }).click();
   const dialog = page.getByRole('dialog', { name: /Print the adoption agreement for Jordan Rivera/ });
   await expect(dialog).toBeVisible();
-  await shootBoth(page, testInfo, 'contract-dialog', false);
+  await shoot(page, testInfo, 'contract-dialog', false);
   const contractDownload = page.waitForEvent('download');
   await dialog.getByRole('button', { name: 'Download PDF' }).click();
   const contractFile = testInfo.outputPath('contract.pdf');

@@ -1,5 +1,5 @@
 import { expect, test } from './desk-fixture';
-import { shootBoth } from './shelter-helpers';
+import { shoot } from './helpers';
 
 test('a new desk opens the welcome screen; "Try the demo shelter" runs the demo, marked as such', async ({
   page,
@@ -9,7 +9,7 @@ test('a new desk opens the welcome screen; "Try the demo shelter" runs the demo,
   await page.goto(desk.url);
   await expect(page).toHaveURL(/#\/welcome$/);
   await expect(page.getByRole('heading', { level: 2, name: 'Welcome to Shelter Desk' })).toBeVisible();
-  await shootBoth(page, testInfo, 'welcome');
+  await shoot(page, testInfo, 'welcome');
 
   await page.getByRole('button', { name: 'Open the demo shelter' }).click();
   // A standalone shelter opens on its Overview.

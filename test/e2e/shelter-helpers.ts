@@ -1,17 +1,5 @@
-import { expect, type Page, type TestInfo } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import type { RunningDesk } from './desk-fixture';
-
-/** Screenshots of the current screen in the light and the dark scheme, saved beside the test's output. */
-export async function shootBoth(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  await page.mouse.move(5, 790);
-  await page.evaluate('window.scrollTo(0, 0)');
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${scheme}.png`), fullPage: true });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 /** The "Shelter API at …" line `npm start -- --standalone` prints after the desk's address (bounded wait). */
 export async function shelterApiUrl(desk: RunningDesk): Promise<string> {

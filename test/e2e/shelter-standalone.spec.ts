@@ -1,6 +1,6 @@
 import { expect, startDesk, test } from './desk-fixture';
-import { search } from './helpers';
-import { callApi, createKeyInUi, shelterApiUrl, shootBoth } from './shelter-helpers';
+import { search, shoot } from './helpers';
+import { callApi, createKeyInUi, shelterApiUrl } from './shelter-helpers';
 
 type ApiPet = {
   id: string;
@@ -25,7 +25,7 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
 
     // A read key made in the UI: reads 200, writes 403; revoked: 401.
     const readKey = await createKeyInUi(page, desk.url, 'Website', 'Read');
-    await shootBoth(page, testInfo, 'keys-created');
+    await shoot(page, testInfo, 'keys-created');
     expect((await callApi(apiUrl, readKey, '/pets?limit=1')).status).toBe(200);
     expect((await callApi(apiUrl, readKey, '/pets', { method: 'POST', body: { name: 'Nope' } })).status).toBe(
       403,
@@ -60,7 +60,7 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     expect(lanApi).not.toBeNull();
     const plain = `http://${lanApi?.[1]}`;
     expect((await callApi(plain, key, '/pets?limit=1')).status).toBe(426);
-    await shootBoth(page, testInfo, 'keys-and-sharing');
+    await shoot(page, testInfo, 'keys-and-sharing');
     await sharing.click({ force: true });
     await expect(code).toHaveCount(0);
     await expect(fetch(`${plain}/pets?limit=1`)).rejects.toThrow();
@@ -74,7 +74,7 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     await expect(
       page.getByRole('table', { name: 'Custom statuses' }).getByRole('row', { name: /Quiet room/ }),
     ).toBeVisible();
-    await shootBoth(page, testInfo, 'shelter-statuses');
+    await shoot(page, testInfo, 'shelter-statuses');
     const listed = (await callApi(apiUrl, key, '/pets?limit=1&sort=name')).json.pets as ApiPet[];
     const quiet = listed[0] as ApiPet;
     const moved = await callApi(apiUrl, key, `/pets/${quiet.id}`, {
@@ -126,7 +126,7 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     await expect(
       page.getByRole('table', { name: 'Custom fields' }).getByRole('row', { name: /Favourite toy/ }),
     ).toBeVisible();
-    await shootBoth(page, testInfo, 'shelter-fields');
+    await shoot(page, testInfo, 'shelter-fields');
     const fields = (await callApi(apiUrl, key, '/pets/custom-fields')).json.custom_fields as Array<{
       field_key: string;
     }>;
@@ -144,7 +144,7 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     await expect(
       page.getByLabel('Contract preview').getByRole('heading', { name: 'Our adoption promise' }),
     ).toBeVisible();
-    await shootBoth(page, testInfo, 'shelter-contracts');
+    await shoot(page, testInfo, 'shelter-contracts');
     await page.getByRole('button', { name: 'Save adoption agreement' }).click();
     await expect(page.getByText('Unsaved changes')).toHaveCount(0);
     const contract = await callApi(apiUrl, key, '/contracts?type=adopter');
@@ -152,7 +152,7 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     expect(JSON.stringify(contract.json)).toContain('I will keep **Rex** safe and loved.');
     for (const tab of ['Fees', 'Veterinarians', 'Pet templates']) {
       await page.getByRole('tab', { name: tab }).click();
-      await shootBoth(page, testInfo, `shelter-${tab.toLowerCase().replace(' ', '-')}`);
+      await shoot(page, testInfo, `shelter-${tab.toLowerCase().replace(' ', '-')}`);
     }
 
     // Approve the first waiting adoption application that names an available pet.
@@ -163,7 +163,7 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
       .filter({ hasNotText: 'Check before deciding' })
       .first();
     await expect(card).toBeVisible();
-    await shootBoth(page, testInfo, 'applications');
+    await shoot(page, testInfo, 'applications');
     const applicant = ((await card.getByRole('heading').textContent()) ?? '').trim();
     const petBadge = (
       (await card.locator('.mantine-Badge-root').filter({ hasText: '·' }).first().textContent()) ?? ''
@@ -173,7 +173,7 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     await card.getByRole('button', { name: 'Approve' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Note').fill('Home visit went well');
-    await shootBoth(page, testInfo, 'applications-approve');
+    await shoot(page, testInfo, 'applications-approve');
     await dialog.getByRole('button', { name: 'Approve' }).click();
     await expect(dialog).toHaveCount(0);
     const people = (
@@ -214,7 +214,7 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     await statusDialog.getByLabel('Status', { exact: true }).click();
     await page.getByRole('option', { name: 'Blocked' }).click();
     await statusDialog.getByLabel('Notes').fill('Returned two pets without notice');
-    await shootBoth(page, testInfo, 'person-status');
+    await shoot(page, testInfo, 'person-status');
     await statusDialog.getByRole('button', { name: 'Save status' }).click();
     await expect(statusDialog).toHaveCount(0);
     const blocked = await callApi(apiUrl, key, `/people/${person?.id}?type=adopter`);
@@ -238,7 +238,7 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
       .first()
       .click();
     await page.getByRole('button', { name: 'Delete this pet…' }).click();
-    await shootBoth(page, testInfo, 'pet-delete-confirm');
+    await shoot(page, testInfo, 'pet-delete-confirm');
     await page.getByRole('button', { name: `Delete ${doomed.name}` }).click();
     await expect(page.getByRole('status').filter({ hasText: `${doomed.name} was deleted` })).toBeVisible({
       timeout: 30_000,
@@ -255,7 +255,7 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
       .getByRole('row')
       .filter({ hasText: 'Made by hand' });
     await expect(manual).toHaveCount(1);
-    await shootBoth(page, testInfo, 'backup');
+    await shoot(page, testInfo, 'backup');
     // A change after the backup, then restore: the server restarts on the backup and the change is gone.
     const renamed = await callApi(apiUrl, key, `/pets/${quiet.id}`, {
       method: 'PATCH',
@@ -263,7 +263,7 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     });
     expect(renamed.status).toBe(200);
     await manual.getByRole('button', { name: 'Restore…' }).click();
-    await shootBoth(page, testInfo, 'backup-restore-confirm');
+    await shoot(page, testInfo, 'backup-restore-confirm');
     await page.getByRole('dialog').getByRole('button', { name: 'Restore' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Restored' })).toBeVisible({ timeout: 60_000 });
     const restored = await callApi(apiUrl, key, `/pets/${quiet.id}`);
