@@ -215,16 +215,17 @@ test('during the first sync the Overview says the records are on their way, then
     await form.getByLabel('Server address').fill(gate.base);
     await form.getByRole('textbox', { name: 'API key' }).fill(server.key);
     await form.getByRole('button', { name: 'Save and connect' }).click();
-    // Its first page held back, the desk waits for the server's first answer.
-    await expect(page.getByRole('status', { name: /Connection status: (Connecting|Syncing)/ })).toBeVisible({
-      timeout: 30_000,
-    });
+    await expect(form.getByText('Saved. A sync starts now')).toBeVisible();
 
-    // No pet yet: the Overview says the first sync is under way, not that the desk needs connecting.
+    // No pet yet, from the moment the connection is saved: the Overview says the first sync is under way, not that
+    // the desk needs connecting (its pages held back, the desk waits for the server's first answer).
     await page.goto(`${desk.url}#/overview`);
     await expect(
       page.getByRole('heading', { name: 'Your shelter’s records are on their way' }),
     ).toBeVisible();
+    await expect(page.getByRole('status', { name: /Connection status: (Connecting|Syncing)/ })).toBeVisible({
+      timeout: 30_000,
+    });
     await expect(page.getByText('This desk is syncing with your shelter for the first time')).toBeVisible();
     await expect(page.getByRole('link', { name: 'Connect to your shelter' })).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Follow the sync' })).toHaveAttribute('href', '#/sync');
@@ -240,6 +241,7 @@ test('during the first sync the Overview says the records are on their way, then
     await page.reload();
     const soFar = page.getByText('The first sync with your shelter is still under way');
     await expect(soFar).toBeVisible();
+    await expect(page.getByTestId('stat-People waiting')).toHaveText('0');
     await expect(page.getByTestId('stat-Animals in care')).toHaveText(
       figuresFromMirror(desk.dataDir).inCare.toLocaleString('en-US'),
     );
@@ -251,9 +253,11 @@ test('during the first sync the Overview says the records are on their way, then
       timeout: 60_000,
     });
     await expect(soFar).toHaveCount(0);
-    await expect(page.getByTestId('stat-Animals in care')).toHaveText(
-      figuresFromMirror(desk.dataDir).inCare.toLocaleString('en-US'),
-    );
+    const whole = figuresFromMirror(desk.dataDir);
+    await expect(page.getByTestId('stat-Animals in care')).toHaveText(whole.inCare.toLocaleString('en-US'));
+    // The people came after the figures first shown: the Overview read them again by itself.
+    expect(whole.waiting).toBeGreaterThan(0);
+    await expect(page.getByTestId('stat-People waiting')).toHaveText(String(whole.waiting));
   } finally {
     gate.letThrough();
     await gate.close();

@@ -5,19 +5,20 @@ import { useDeskEvent, useDeskQuery, useDeskStatus } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
 import { ScreenHeader } from '../components/screen-header';
-import { useStandalone } from '../lib/connection';
+import { useConnection, useStandalone } from '../lib/connection';
 import { formatCalendarDate } from '../lib/dates';
 import { useReloadOnChange } from '../lib/live-data';
 import { showPendingPeople } from '../people/people-screen';
 import { showPetsInCare } from '../pets/pet-list-query';
 import { FostersPanel, InCarePanels, MonthsPanel, Stat, StayPanel } from './dashboard-panels';
 import { ConnectedOverviewEmpty } from './overview-empty';
-import { firstSyncRunning } from './overview-waiting';
+import { partialFiguresWords } from './overview-waiting';
 
 /** The shelter at a glance, from this desk's copy of the records: works offline, stays current with every sync. */
 export function DashboardScreen() {
   const dashboard = useDeskQuery('dashboard.get');
   const standalone = useStandalone();
+  const connection = useConnection();
   const { status, error: statusError } = useDeskStatus();
   useReloadOnChange(['pets', 'people', 'adopters', 'fosters'], dashboard.reload);
   useDeskEvent('outbox', dashboard.reload);
@@ -45,6 +46,8 @@ export function DashboardScreen() {
       </>
     );
   }
+  const connected = connection.data ? connection.data.mode === 'remote' : undefined;
+  const partial = connected ? partialFiguresWords(status) : undefined;
   const empty =
     data.inCare.total === 0 && data.months.every((row) => row.intakes === 0 && row.adoptions === 0);
   return (
@@ -91,14 +94,13 @@ export function DashboardScreen() {
               Start with your first arrival under Intake.
             </EmptyState>
           ) : (
-            <ConnectedOverviewEmpty status={status} />
+            <ConnectedOverviewEmpty connected={connected} status={status} />
           )
         ) : (
           <>
-            {!standalone && firstSyncRunning(status) && (
+            {partial && (
               <Text size="sm" role="note">
-                The first sync with your shelter is still under way: these figures count the records received
-                so far, and fill in when it is done.
+                {partial}
               </Text>
             )}
             <InCarePanels data={data} />

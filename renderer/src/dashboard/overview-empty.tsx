@@ -4,8 +4,14 @@ import { EmptyState } from '../components/empty-state';
 import { firstSyncProgressWords, overviewWaiting } from './overview-waiting';
 
 /** The Overview of a desk with no pets that does not run the shelter itself: why it is empty and what to do. */
-export function ConnectedOverviewEmpty({ status }: { status: DeskStatus | undefined }) {
-  switch (overviewWaiting(status)) {
+export function ConnectedOverviewEmpty({
+  connected,
+  status,
+}: {
+  connected: boolean | undefined;
+  status: DeskStatus | undefined;
+}) {
+  switch (overviewWaiting(connected, status)) {
     case 'first-sync': {
       const progress = status && firstSyncProgressWords(status);
       return (
@@ -37,8 +43,8 @@ export function ConnectedOverviewEmpty({ status }: { status: DeskStatus | undefi
           title="Nothing to show yet"
           action={{ label: 'Record an intake', href: '/intake' }}
         >
-          Your shelter has no pets recorded yet. The overview fills in as pets arrive, from this desk or any
-          other.
+          Your shelter has no animals in its care, and no arrivals or adoptions in the last 12 months. The
+          overview fills in as pets are recorded, on this desk or any other.
         </EmptyState>
       );
     case 'no-connection':

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type DeskStatus, INITIAL_DESK_STATUS } from '../../../shared/desk-api';
-import { firstSyncProgressWords, overviewWaiting } from './overview-waiting';
+import { firstSyncProgressWords, overviewWaiting, partialFiguresWords } from './overview-waiting';
 
-const connected = (patch: Partial<DeskStatus>): DeskStatus => ({
+const status = (patch: Partial<DeskStatus>): DeskStatus => ({
   ...INITIAL_DESK_STATUS,
   remote: 'http://shelter.example:8080',
   state: 'idle',
@@ -11,24 +11,44 @@ const connected = (patch: Partial<DeskStatus>): DeskStatus => ({
 const SYNCED = '2026-12-01T09:00:00.000Z';
 
 describe('why an empty Overview is empty', () => {
-  it('asks for a connection only when there is none', () => {
-    expect(overviewWaiting(INITIAL_DESK_STATUS)).toBe('no-connection');
-    expect(overviewWaiting(undefined)).toBe('no-connection');
+  it('asks for a connection only when the desk has none', () => {
+    expect(overviewWaiting(false, INITIAL_DESK_STATUS)).toBe('no-connection');
+    expect(overviewWaiting(false, status({ lastSyncedAt: SYNCED }))).toBe('no-connection');
+    // The connection not known yet: by the status alone.
+    expect(overviewWaiting(undefined, INITIAL_DESK_STATUS)).toBe('no-connection');
+    expect(overviewWaiting(undefined, undefined)).toBe('no-connection');
   });
 
-  it('says the first sync is under way while a desk that never synced reaches or reads its server', () => {
-    expect(overviewWaiting(connected({ state: 'connecting', lastSyncedAt: null }))).toBe('first-sync');
-    expect(overviewWaiting(connected({ state: 'syncing', lastSyncedAt: null }))).toBe('first-sync');
+  it('says the first sync is under way while a connected desk that never synced starts, reaches or reads its server', () => {
+    // Just saved, or just started: the status says not-connected until the sync begins.
+    expect(overviewWaiting(true, status({ state: 'not-connected', lastSyncedAt: null }))).toBe('first-sync');
+    expect(overviewWaiting(true, status({ state: 'connecting', lastSyncedAt: null }))).toBe('first-sync');
+    expect(overviewWaiting(true, status({ state: 'syncing', lastSyncedAt: null }))).toBe('first-sync');
+    expect(overviewWaiting(undefined, status({ state: 'syncing', lastSyncedAt: null }))).toBe('first-sync');
   });
 
-  it('says the desk has not synced when its first sync stopped short', () => {
+  it('says the desk has not synced when its first sync stopped short, or its status cannot be read', () => {
     for (const state of ['offline', 'error', 'needs-auth', 'idle'] as const)
-      expect(overviewWaiting(connected({ state, lastSyncedAt: null }))).toBe('never-synced');
+      expect(overviewWaiting(true, status({ state, lastSyncedAt: null }))).toBe('never-synced');
+    expect(overviewWaiting(true, undefined)).toBe('never-synced');
   });
 
-  it('says the shelter has no pets once a sync completed, whatever runs now', () => {
+  it('says the shelter has nothing to count once a sync completed, whatever runs now', () => {
     for (const state of ['idle', 'syncing', 'offline', 'error'] as const)
-      expect(overviewWaiting(connected({ state, lastSyncedAt: SYNCED }))).toBe('no-pets');
+      expect(overviewWaiting(true, status({ state, lastSyncedAt: SYNCED }))).toBe('no-pets');
+  });
+});
+
+describe('the note over figures that are not the whole shelter’s', () => {
+  it('says the first sync runs, or that none completed, until one does', () => {
+    expect(partialFiguresWords(status({ state: 'syncing', lastSyncedAt: null }))).toMatch(
+      /^The first sync with your shelter is still under way/,
+    );
+    expect(partialFiguresWords(status({ state: 'offline', lastSyncedAt: null }))).toMatch(
+      /^This desk has not completed a sync with your shelter yet/,
+    );
+    expect(partialFiguresWords(status({ state: 'syncing', lastSyncedAt: SYNCED }))).toBeUndefined();
+    expect(partialFiguresWords(undefined)).toBeUndefined();
   });
 });
 
@@ -36,11 +56,11 @@ describe('the first sync’s progress in words', () => {
   it('names the list and how far it came, with the total when the server gave one', () => {
     const progress = { phase: 'Pets', stage: 'filling' as const, pagesDone: 12, recordsDone: 1200 };
     expect(
-      firstSyncProgressWords(connected({ state: 'syncing', progress: { ...progress, recordsTotal: 2681 } })),
+      firstSyncProgressWords(status({ state: 'syncing', progress: { ...progress, recordsTotal: 2681 } })),
     ).toBe(`Pets: ${(1200).toLocaleString()} of about ${(2681).toLocaleString()} so far`);
     expect(
-      firstSyncProgressWords(connected({ state: 'syncing', progress: { ...progress, recordsTotal: null } })),
+      firstSyncProgressWords(status({ state: 'syncing', progress: { ...progress, recordsTotal: null } })),
     ).toBe(`Pets: ${(1200).toLocaleString()} so far`);
-    expect(firstSyncProgressWords(connected({ state: 'connecting', progress: null }))).toBeUndefined();
+    expect(firstSyncProgressWords(status({ state: 'connecting', progress: null }))).toBeUndefined();
   });
 });

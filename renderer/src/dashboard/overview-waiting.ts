@@ -1,15 +1,25 @@
 import type { DeskStatus } from '../../../shared/desk-api';
 
 /**
- * Why a connected desk's Overview is empty: it has no connection, its first sync runs, it never completed a sync
- * (offline, refused, failed), or it did and the shelter has no pets yet.
+ * Why the Overview of a desk that does not run the shelter itself is empty: it has no connection, its first sync
+ * runs (or is about to), it never completed a sync (offline, refused, failed), or it did and the shelter has no
+ * animals in care nor arrivals or adoptions this year.
  */
 export type OverviewWaiting = 'no-connection' | 'first-sync' | 'never-synced' | 'no-pets';
 
-export function overviewWaiting(status: DeskStatus | undefined): OverviewWaiting {
-  if (!status || status.state === 'not-connected') return 'no-connection';
-  if (firstSyncRunning(status)) return 'first-sync';
-  return status.lastSyncedAt === null ? 'never-synced' : 'no-pets';
+/**
+ * `connected`: the desk has a server to sync with (its connection's mode is `remote`); undefined while unknown.
+ * Its status says `not-connected` for a moment after a connection is saved and at start, before the sync begins.
+ */
+export function overviewWaiting(
+  connected: boolean | undefined,
+  status: DeskStatus | undefined,
+): OverviewWaiting {
+  if (connected === false || (connected === undefined && (!status || status.state === 'not-connected')))
+    return 'no-connection';
+  if (!status) return 'never-synced';
+  if (status.lastSyncedAt !== null) return 'no-pets';
+  return firstSyncRunning(status) || status.state === 'not-connected' ? 'first-sync' : 'never-synced';
 }
 
 /** A desk whose first sync runs: it never completed one, and is reaching or reading the server now. */
@@ -19,6 +29,17 @@ export function firstSyncRunning(status: DeskStatus | undefined): boolean {
     status.lastSyncedAt === null &&
     (status.state === 'syncing' || status.state === 'connecting')
   );
+}
+
+/**
+ * What the Overview says above figures that are not the whole shelter's: those of a desk that never completed a
+ * sync (its first one running, or stopped short). Undefined once a sync completed.
+ */
+export function partialFiguresWords(status: DeskStatus | undefined): string | undefined {
+  if (!status || status.lastSyncedAt !== null) return undefined;
+  return firstSyncRunning(status)
+    ? 'The first sync with your shelter is still under way: these figures count the records this desk held when you opened the Overview, and fill in by themselves when the sync is done.'
+    : 'This desk has not completed a sync with your shelter yet: these figures count only the records it holds so far. Sync says why and lets you try again.';
 }
 
 /** "Pets: 1,200 of about 2,681 so far" while a list is read; nothing while connecting or between lists. */
