@@ -27,6 +27,7 @@ export const ERROR_CODES = [
   'pairing_code_invalid',
   'pairing_code_expired',
   'pairing_code_used',
+  'pairing_code_locked',
   'too_many_streams',
   'https_required',
 ] as const;

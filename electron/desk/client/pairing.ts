@@ -152,7 +152,7 @@ async function postPairing(
       requestId: described.requestId,
       message:
         described.code?.startsWith('pairing_code_') === true
-          ? `${described.message ?? 'The code was refused.'} ${typed ? 'Check the address and the eight letters and digits against the sharing card, or ask' : 'Ask'} the shelter desk for a new code (Keys and sharing → Make a new code).`
+          ? `${described.message ?? 'The code was refused.'} ${typed && described.code !== 'pairing_code_locked' ? 'Check the address and the eight letters and digits against the sharing card, or ask' : 'Ask'} the shelter desk for a new code (Keys and sharing → Make a new code).`
           : typed && response.statusCode === 400
             ? 'This shelter desk does not take typed codes yet (it runs an older version): paste its whole pairing code instead.'
             : `The shelter refused to pair (${response.statusCode}${described.message ? `: ${described.message}` : ''}).`,

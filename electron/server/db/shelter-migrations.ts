@@ -52,7 +52,7 @@ export const shelterMigrations: Record<string, Migration> = {
   /**
    * The typed form of a pairing code (eight letters and digits): `typed_key` is what the code stretches to with the
    * certificate of the listener that showed it (never the code itself), `typed_fingerprint` that certificate, and
-   * `typed_failures` the wrong proofs sent while it was open (a few end it).
+   * `typed_failures` the wrong proofs sent while it was open (enough of them end it).
    */
   '0802-typed-pairing-codes': {
     async up(db: Kysely<unknown>) {

@@ -27,7 +27,8 @@ const refusal = (run: () => unknown) => {
   try {
     run();
   } catch (error) {
-    if (error instanceof ApiError) return { status: error.status, code: error.code, hint: error.extras.hint };
+    if (error instanceof ApiError)
+      return { status: error.status, code: error.code, message: error.message, hint: error.extras.hint };
     throw error;
   }
   throw new Error('not refused');
@@ -89,10 +90,15 @@ describe('PairingCodes', () => {
       expect(refused).toMatchObject({ status: 401, code: 'pairing_code_invalid' });
       expect(refused.hint).toMatch(/Check the letters and the address against the sharing card/);
     }
-    // The address out of tries is refused even the right code, and told to ask for a new one.
+    // The address out of tries is refused even the right code, and told to ask for a new one; so is the same
+    // address in its IPv6 form (a listener on both families).
     const locked = refusal(tryCode(typedCode, '192.168.1.66'));
-    expect(locked).toMatchObject({ status: 401, code: 'pairing_code_invalid' });
+    expect(locked).toMatchObject({ status: 401, code: 'pairing_code_locked' });
+    expect(locked.message).toBe(
+      `This computer typed ${TYPED_CODE_TRIES} wrong codes, so the shelter desk takes no more from it for its current code.`,
+    );
     expect(locked.hint).toMatch(/Make a new code/);
+    expect(refusal(tryCode(typedCode, '::ffff:192.168.1.66'))).toMatchObject({ code: 'pairing_code_locked' });
     // Its tries did not end the code: another address pairs with it.
     expect(app.pairing.isOpen(secret)).toBe(true);
     expect(tryCode(typedCode, '192.168.1.20')().name).toBe('Desk: Event laptop');

@@ -16,8 +16,8 @@ export const PAIRING_CODE_TTL_MS = 15 * 60_000;
 const KEEP_OLD_CODES_MS = 24 * 60 * 60_000;
 /**
  * Wrong typed codes one client address may send while a code is open: after them the code refuses that address (a
- * guess has 1 in 2^40 of being right), and stays good for every other one, so no one device on the network can end
- * the code on the card by typing wrong ones.
+ * guess has 1 in 2^40 of being right) and stays good for every other one, so a computer typing from its own address
+ * cannot end the code on the card by itself.
  */
 export const TYPED_CODE_TRIES = 5;
 /** Wrong typed codes from all addresses together that end an open code (both forms), whoever sent them. */
@@ -138,9 +138,9 @@ export class PairingCodes {
    * connection presented, except those `address` (the client's) already sent TYPED_CODE_TRIES wrong codes to. Call
    * inside a write transaction, as `redeem`.
    * @returns the key, and the shelter's proof over the nonce and the key for the desk to check.
-   * @throws ApiError 401 when no open code matches (a machine in the middle included) or the address is out of
-   * tries; after TYPED_CODE_TRIES_IN_ALL refusals from all addresses an open typed code ends, and the card shows a
-   * new one.
+   * @throws ApiError 401 `pairing_code_invalid` when no open code matches (a machine in the middle included), and
+   * `pairing_code_locked` when the address is out of tries; after TYPED_CODE_TRIES_IN_ALL refusals from all
+   * addresses an open typed code ends, and the card shows a new one.
    */
   redeemTyped(
     nonce: string,
@@ -156,8 +156,9 @@ export class PairingCodes {
          WHERE typed_fingerprint = ? AND used_at IS NULL AND expires_at > ?`,
       )
       .all(fingerprint ?? '', now) as TypedRow[];
-    for (const id of this.wrongFrom.keys()) if (!open.some((row) => row.id === id)) this.wrongFrom.delete(id);
-    const triesLeft = (row: TypedRow) => (this.wrongFrom.get(row.id)?.get(address) ?? 0) < TYPED_CODE_TRIES;
+    this.forgetClosedCodes(now);
+    const client = address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+    const triesLeft = (row: TypedRow) => (this.wrongFrom.get(row.id)?.get(client) ?? 0) < TYPED_CODE_TRIES;
     const tryable = open.filter(triesLeft);
     for (const row of tryable) {
       const stretched = Buffer.from(row.typed_key, 'base64url');
@@ -168,8 +169,8 @@ export class PairingCodes {
     if (open.length > 0 && tryable.length === 0) {
       throw new ApiError(
         401,
-        'pairing_code_invalid',
-        `This computer sent ${TYPED_CODE_TRIES} wrong codes, so the shelter desk takes no more from it for the code it shows now.`,
+        'pairing_code_locked',
+        `This computer typed ${TYPED_CODE_TRIES} wrong codes, so the shelter desk takes no more from it for its current code.`,
         { hint: ASK_AGAIN },
       );
     }
@@ -181,7 +182,7 @@ export class PairingCodes {
     );
     for (const row of tryable) {
       const counts = this.wrongFrom.get(row.id) ?? new Map<string, number>();
-      counts.set(address, (counts.get(address) ?? 0) + 1);
+      counts.set(client, (counts.get(client) ?? 0) + 1);
       this.wrongFrom.set(row.id, counts);
       countWrong.run(TYPED_CODE_TRIES_IN_ALL, now, row.id);
     }
@@ -189,6 +190,21 @@ export class PairingCodes {
       hint: `Check the letters and the address against the sharing card (after ${TYPED_CODE_TRIES} wrong codes from one computer, the shelter desk takes no more from it for that code). ${ASK_AGAIN}`,
       commitWrites: true,
     });
+  }
+
+  /** Drops the wrong tries counted for codes no longer open (used, expired, ended), whatever their certificate. */
+  private forgetClosedCodes(now: number): void {
+    if (this.wrongFrom.size === 0) return;
+    const open = new Set(
+      (
+        this.sqlite
+          .prepare(
+            'SELECT id FROM pairing_codes WHERE used_at IS NULL AND expires_at > ? AND typed_key IS NOT NULL',
+          )
+          .all(now) as { id: string }[]
+      ).map((row) => row.id),
+    );
+    for (const id of this.wrongFrom.keys()) if (!open.has(id)) this.wrongFrom.delete(id);
   }
 
   private issueKey(rowId: string, deskName: string, now: number): { id: string; key: string; name: string } {

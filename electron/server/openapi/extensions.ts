@@ -241,7 +241,9 @@ export function extensionPaths(metadataHeaders: JsonObject): JsonObject {
           },
           '400': { description: 'Missing or malformed fields.', headers: metadataHeaders, ...errorBody },
           '401': {
-            description: 'Unknown secret, or a typed code no open code matches (`pairing_code_invalid`).',
+            description:
+              'Unknown secret, or a typed code no open code matches (`pairing_code_invalid`); a typed code from an ' +
+              'address that sent five wrong ones to the open codes (`pairing_code_locked`).',
             headers: metadataHeaders,
             ...errorBody,
           },
