@@ -7,12 +7,12 @@ import { EmptyState } from '../components/empty-state';
 import { ScreenHeader } from '../components/screen-header';
 import { useConnection, useStandalone } from '../lib/connection';
 import { formatCalendarDate } from '../lib/dates';
+import { partialFiguresWords } from '../lib/first-sync';
 import { useReloadOnChange } from '../lib/live-data';
 import { showPendingPeople } from '../people/people-screen';
 import { showPetsInCare } from '../pets/pet-list-query';
 import { FostersPanel, InCarePanels, MonthsPanel, Stat, StayPanel } from './dashboard-panels';
 import { ConnectedOverviewEmpty } from './overview-empty';
-import { partialFiguresWords } from './overview-waiting';
 
 /** The shelter at a glance, from this desk's copy of the records: works offline, stays current with every sync. */
 export function DashboardScreen() {

@@ -1,7 +1,7 @@
 import { IconLayoutDashboard } from '@tabler/icons-react';
 import type { DeskStatus } from '../../../shared/desk-api';
 import { EmptyState } from '../components/empty-state';
-import { firstSyncProgressWords, overviewWaiting } from './overview-waiting';
+import { firstSyncProgressWords, nothingHereBecause } from '../lib/first-sync';
 
 /** The Overview of a desk with no pets that does not run the shelter itself: why it is empty and what to do. */
 export function ConnectedOverviewEmpty({
@@ -11,7 +11,7 @@ export function ConnectedOverviewEmpty({
   connected: boolean | undefined;
   status: DeskStatus | undefined;
 }) {
-  switch (overviewWaiting(connected, status)) {
+  switch (nothingHereBecause(connected, status)) {
     case 'first-sync': {
       const progress = status && firstSyncProgressWords(status);
       return (
@@ -36,7 +36,7 @@ export function ConnectedOverviewEmpty({
           pets yet. Sync says why and lets you try again.
         </EmptyState>
       );
-    case 'no-pets':
+    case 'none-yet':
       return (
         <EmptyState
           icon={IconLayoutDashboard}

@@ -25,6 +25,7 @@ import { useEffect, useRef, useState } from 'react';
 import { PERSON_STATUSES } from '../../../shared/contract';
 import { useDeskQuery } from '../bridge/hooks';
 import { ChoiceSelect } from '../components/choice-select';
+import { ConnectedEmptyState } from '../components/connected-empty-state';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
 import { useLeaveGuard } from '../components/leave-guard';
@@ -233,15 +234,12 @@ export function PeopleScreen() {
                   above; people who apply through a desk connected to this one appear here too.
                 </EmptyState>
               ) : (
-                <EmptyState
+                <ConnectedEmptyState
                   icon={IconHeartHandshake}
                   title="No adopters here yet"
-                  action={{ label: 'Connect to your shelter', href: '/settings' }}
-                >
-                  Adopters and their applications come from your shelter’s server. Once this desk is
-                  connected, you can find anyone by name, email or phone, even offline. You can also sign up a
-                  new adopter now.
-                </EmptyState>
+                  noConnection="Adopters and their applications come from your shelter’s server. Once this desk is connected, you can find anyone by name, email or phone, even offline. You can also sign up a new adopter now."
+                  noneYet="Your shelter has no adopters yet. Sign up the first with “New adopter” above."
+                />
               )
             ) : (
               tab === 'adopter' && <PeopleList type="adopter" onOpen={setOpenId} />
@@ -255,13 +253,12 @@ export function PeopleScreen() {
                   above, with how many animals it can take.
                 </EmptyState>
               ) : (
-                <EmptyState
+                <ConnectedEmptyState
                   icon={IconHome}
                   title="No fosters here yet"
-                  action={{ label: 'Connect to your shelter', href: '/settings' }}
-                >
-                  Foster homes and how many animals each can take appear after the first sync.
-                </EmptyState>
+                  noConnection="Foster homes and how many animals each can take appear after the first sync."
+                  noneYet="Your shelter has no foster homes yet. Add the first with “New foster” above, with how many animals it can take."
+                />
               )
             ) : (
               tab === 'foster' && <PeopleList type="foster" onOpen={setOpenId} />

@@ -3,6 +3,7 @@ import { IconPaw, IconPlus, IconSearch } from '@tabler/icons-react';
 import { type RefObject, useCallback, useEffect, useImperativeHandle, useRef, useState } from 'react';
 import type { MirrorPet } from '../../../shared/desk-api';
 import { useDeskQuery } from '../bridge/hooks';
+import { ConnectedEmptyState } from '../components/connected-empty-state';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
 import { ScreenHeader } from '../components/screen-header';
@@ -93,14 +94,13 @@ export function PetsScreen() {
             first arrival under Intake; other desks on your network can connect to this one and see it too.
           </EmptyState>
         ) : (
-          <EmptyState
+          <ConnectedEmptyState
             icon={IconPaw}
             title="No pets on this desk yet"
-            action={{ label: 'Connect to your shelter', href: '/settings' }}
-          >
-            Pets appear here after this desk has synced with your shelter’s server once. Connect it under
-            Settings; after that, the list stays available offline and updates by itself.
-          </EmptyState>
+            noConnection="Pets appear here after this desk has synced with your shelter’s server once. Connect it under Settings; after that, the list stays available offline and updates by itself."
+            noneYet="Your shelter has no pets recorded yet. Record the first arrival under Intake; pets recorded on other desks appear here with the next sync."
+            noneYetAction={{ label: 'Record an intake', href: '/intake' }}
+          />
         )}
       </>
     );

@@ -1,24 +1,24 @@
 import type { DeskStatus } from '../../../shared/desk-api';
 
 /**
- * Why the Overview of a desk that does not run the shelter itself is empty: it has no connection, its first sync
- * runs (or is about to), it never completed a sync (offline, refused, failed), or it did and the shelter has no
- * animals in care nor arrivals or adoptions this year.
+ * Why a screen of a desk that does not run the shelter itself has nothing to show: the desk has no connection, its
+ * first sync runs (or is about to), it never completed a sync (offline, refused, failed), or it did and the shelter
+ * has none of what the screen shows.
  */
-export type OverviewWaiting = 'no-connection' | 'first-sync' | 'never-synced' | 'no-pets';
+export type NothingHereBecause = 'no-connection' | 'first-sync' | 'never-synced' | 'none-yet';
 
 /**
  * `connected`: the desk has a server to sync with (its connection's mode is `remote`); undefined while unknown.
  * Its status says `not-connected` for a moment after a connection is saved and at start, before the sync begins.
  */
-export function overviewWaiting(
+export function nothingHereBecause(
   connected: boolean | undefined,
   status: DeskStatus | undefined,
-): OverviewWaiting {
+): NothingHereBecause {
   if (connected === false || (connected === undefined && (!status || status.state === 'not-connected')))
     return 'no-connection';
   if (!status) return 'never-synced';
-  if (status.lastSyncedAt !== null) return 'no-pets';
+  if (status.lastSyncedAt !== null) return 'none-yet';
   return firstSyncRunning(status) || status.state === 'not-connected' ? 'first-sync' : 'never-synced';
 }
 

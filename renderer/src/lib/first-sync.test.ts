@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type DeskStatus, INITIAL_DESK_STATUS } from '../../../shared/desk-api';
-import { firstSyncProgressWords, overviewWaiting, partialFiguresWords } from './overview-waiting';
+import { firstSyncProgressWords, nothingHereBecause, partialFiguresWords } from './first-sync';
 
 const status = (patch: Partial<DeskStatus>): DeskStatus => ({
   ...INITIAL_DESK_STATUS,
@@ -10,32 +10,36 @@ const status = (patch: Partial<DeskStatus>): DeskStatus => ({
 });
 const SYNCED = '2026-12-01T09:00:00.000Z';
 
-describe('why an empty Overview is empty', () => {
+describe('why a connected desk’s screen is empty', () => {
   it('asks for a connection only when the desk has none', () => {
-    expect(overviewWaiting(false, INITIAL_DESK_STATUS)).toBe('no-connection');
-    expect(overviewWaiting(false, status({ lastSyncedAt: SYNCED }))).toBe('no-connection');
+    expect(nothingHereBecause(false, INITIAL_DESK_STATUS)).toBe('no-connection');
+    expect(nothingHereBecause(false, status({ lastSyncedAt: SYNCED }))).toBe('no-connection');
     // The connection not known yet: by the status alone.
-    expect(overviewWaiting(undefined, INITIAL_DESK_STATUS)).toBe('no-connection');
-    expect(overviewWaiting(undefined, undefined)).toBe('no-connection');
+    expect(nothingHereBecause(undefined, INITIAL_DESK_STATUS)).toBe('no-connection');
+    expect(nothingHereBecause(undefined, undefined)).toBe('no-connection');
   });
 
   it('says the first sync is under way while a connected desk that never synced starts, reaches or reads its server', () => {
     // Just saved, or just started: the status says not-connected until the sync begins.
-    expect(overviewWaiting(true, status({ state: 'not-connected', lastSyncedAt: null }))).toBe('first-sync');
-    expect(overviewWaiting(true, status({ state: 'connecting', lastSyncedAt: null }))).toBe('first-sync');
-    expect(overviewWaiting(true, status({ state: 'syncing', lastSyncedAt: null }))).toBe('first-sync');
-    expect(overviewWaiting(undefined, status({ state: 'syncing', lastSyncedAt: null }))).toBe('first-sync');
+    expect(nothingHereBecause(true, status({ state: 'not-connected', lastSyncedAt: null }))).toBe(
+      'first-sync',
+    );
+    expect(nothingHereBecause(true, status({ state: 'connecting', lastSyncedAt: null }))).toBe('first-sync');
+    expect(nothingHereBecause(true, status({ state: 'syncing', lastSyncedAt: null }))).toBe('first-sync');
+    expect(nothingHereBecause(undefined, status({ state: 'syncing', lastSyncedAt: null }))).toBe(
+      'first-sync',
+    );
   });
 
   it('says the desk has not synced when its first sync stopped short, or its status cannot be read', () => {
     for (const state of ['offline', 'error', 'needs-auth', 'idle'] as const)
-      expect(overviewWaiting(true, status({ state, lastSyncedAt: null }))).toBe('never-synced');
-    expect(overviewWaiting(true, undefined)).toBe('never-synced');
+      expect(nothingHereBecause(true, status({ state, lastSyncedAt: null }))).toBe('never-synced');
+    expect(nothingHereBecause(true, undefined)).toBe('never-synced');
   });
 
   it('says the shelter has nothing to count once a sync completed, whatever runs now', () => {
     for (const state of ['idle', 'syncing', 'offline', 'error'] as const)
-      expect(overviewWaiting(true, status({ state, lastSyncedAt: SYNCED }))).toBe('no-pets');
+      expect(nothingHereBecause(true, status({ state, lastSyncedAt: SYNCED }))).toBe('none-yet');
   });
 });
 

@@ -1,0 +1,66 @@
+import type { TablerIcon } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { useDeskStatus } from '../bridge/hooks';
+import { useConnection } from '../lib/connection';
+import { firstSyncProgressWords, nothingHereBecause } from '../lib/first-sync';
+import { EmptyState, type EmptyStateProps } from './empty-state';
+
+export interface ConnectedEmptyStateProps {
+  icon: TablerIcon;
+  title: string;
+  /** What the list holds once the desk is connected (it has no connection yet). */
+  noConnection: ReactNode;
+  /** The desk synced, and the shelter has none of these yet. */
+  noneYet: ReactNode;
+  noneYetAction?: EmptyStateProps['action'];
+}
+
+/**
+ * The empty state of a list on a desk that syncs with a server: why it is empty (no connection, the first sync under
+ * way or not completed, or none in the shelter yet) and the next step, never "connect" on a desk that is connected.
+ */
+export function ConnectedEmptyState({
+  icon,
+  title,
+  noConnection,
+  noneYet,
+  noneYetAction,
+}: ConnectedEmptyStateProps) {
+  const connection = useConnection();
+  const { status } = useDeskStatus();
+  const connected = connection.data ? connection.data.mode === 'remote' : undefined;
+  switch (nothingHereBecause(connected, status)) {
+    case 'first-sync': {
+      const progress = status && firstSyncProgressWords(status);
+      return (
+        <EmptyState icon={icon} title={title} action={{ label: 'Follow the sync', href: '/sync' }}>
+          They come with this desk’s first sync with your shelter, which is under way
+          {progress ? ` (${progress})` : ''}.
+        </EmptyState>
+      );
+    }
+    case 'never-synced':
+      return (
+        <EmptyState icon={icon} title={title} action={{ label: 'See why on Sync', href: '/sync' }}>
+          They come with this desk’s first sync with your shelter, which has not completed yet. Sync says why
+          and lets you try again.
+        </EmptyState>
+      );
+    case 'none-yet':
+      return (
+        <EmptyState icon={icon} title={title} {...(noneYetAction && { action: noneYetAction })}>
+          {noneYet}
+        </EmptyState>
+      );
+    case 'no-connection':
+      return (
+        <EmptyState
+          icon={icon}
+          title={title}
+          action={{ label: 'Connect to your shelter', href: '/settings' }}
+        >
+          {noConnection}
+        </EmptyState>
+      );
+  }
+}
