@@ -230,6 +230,16 @@ test('during the first sync the Overview says the records are on their way, then
     await expect(page.getByRole('link', { name: 'Connect to your shelter' })).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Follow the sync' })).toHaveAttribute('href', '#/sync');
     await shoot(page, testInfo, 'overview-first-sync');
+    // So do the lists.
+    await page.goto(`${desk.url}#/pets`);
+    await expect(
+      page.getByText('They come with this desk’s first sync with your shelter, which is under way'),
+    ).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Connect to your shelter' })).toHaveCount(0);
+    await page.goto(`${desk.url}#/people`);
+    await expect(page.getByRole('heading', { name: 'No adopters here yet' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Connect to your shelter' })).toHaveCount(0);
+    await page.goto(`${desk.url}#/overview`);
 
     // The pets are in, the people not yet: figures show, said to be of what came so far.
     gate.letThrough('/api/pets');
@@ -258,6 +268,44 @@ test('during the first sync the Overview says the records are on their way, then
     // The people came after the figures first shown: the Overview read them again by itself.
     expect(whole.waiting).toBeGreaterThan(0);
     await expect(page.getByTestId('stat-People waiting')).toHaveText(String(whole.waiting));
+  } finally {
+    gate.letThrough();
+    await gate.close();
+  }
+});
+
+test('a desk connected from the Welcome screen stays on the screen its person went to while the first sync ran', async ({
+  page,
+  desk,
+  server,
+}) => {
+  test.setTimeout(120_000);
+  const gate = await holdListPages(server.base);
+  try {
+    await page.goto(desk.url);
+    await expect(page).toHaveURL(/#\/welcome$/);
+    const card = page.getByRole('form', { name: 'Connect to a server' });
+    await card.getByLabel('Server address or connection code').fill(gate.base);
+    await card.getByRole('textbox', { name: 'API key' }).fill(server.key);
+    await card.getByRole('button', { name: 'Test and connect' }).click();
+    await expect(page.getByRole('status', { name: /Connection status: (Connecting|Syncing)/ })).toBeVisible({
+      timeout: 30_000,
+    });
+    await page.goto(`${desk.url}#/overview`);
+    await expect(
+      page.getByRole('heading', { name: 'Your shelter’s records are on their way' }),
+    ).toBeVisible();
+
+    gate.letThrough();
+    await expect(page.getByRole('status', { name: /Connection status: (Synced|Up to date)/ })).toBeVisible({
+      timeout: 60_000,
+    });
+    await expect(page.getByTestId('stat-Animals in care')).toHaveText(
+      figuresFromMirror(desk.dataDir).inCare.toLocaleString('en-US'),
+    );
+    // The Welcome screen's connect ended with the sync: it did not take the person to the desk's home.
+    await page.waitForTimeout(1_000);
+    await expect(page).toHaveURL(/#\/overview$/);
   } finally {
     gate.letThrough();
     await gate.close();

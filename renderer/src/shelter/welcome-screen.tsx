@@ -135,7 +135,7 @@ function SetupCard({
     if (!done) return;
     // Home is the Overview on a standalone desk: the window's connection must say so before it is opened.
     await connection.refresh();
-    navigate('/');
+    leaveWelcome(navigate);
   }
   return (
     <Card withBorder radius="lg" p="lg" component="section" aria-label={card.title}>
@@ -176,7 +176,7 @@ function ConnectCard({ disabled }: { disabled: boolean }) {
       });
       if (!paired) return;
       await connection.refresh();
-      navigate('/');
+      leaveWelcome(navigate);
       return;
     }
     const target = code?.kind === 'key' ? code : { remote: remote.trim(), apiKey: apiKey.trim() };
@@ -195,14 +195,16 @@ function ConnectCard({ disabled }: { disabled: boolean }) {
         throw new Error(
           status.state === 'needs-auth'
             ? 'The server refused the key. Check it with your shelter’s coordinator.'
-            : `The server did not answer (${status.error?.message ?? status.message ?? 'no reply'}). Check the address and the network.`,
+            : status.state === 'offline'
+              ? 'The server cannot be reached at this address. Check the address and the network, then try again.'
+              : `The server did not answer (${status.error?.message ?? status.message ?? 'no reply'}). Check the address and the network.`,
         );
       }
       return true;
     });
     if (!connected) return;
     await connection.refresh();
-    navigate('/');
+    leaveWelcome(navigate);
   }
 
   return (
@@ -256,4 +258,12 @@ function ConnectCard({ disabled }: { disabled: boolean }) {
       </form>
     </Card>
   );
+}
+
+/**
+ * Opens the desk's home once a choice made here is done, unless the person went to another screen meanwhile (a first
+ * sync can take minutes): they stay where they are.
+ */
+function leaveWelcome(navigate: (to: string) => void): void {
+  if (window.location.hash.replace(/^#/, '').startsWith('/welcome')) navigate('/');
 }
