@@ -85,11 +85,21 @@ describe('PairingCodes', () => {
     };
     const wrong = `${typedCode.startsWith('2') ? '3' : '2'}${typedCode.slice(1)}`;
 
+    const messages: string[] = [];
     for (let attempt = 0; attempt < TYPED_CODE_TRIES; attempt += 1) {
       const refused = refusal(tryCode(wrong, '192.168.1.66'));
       expect(refused).toMatchObject({ status: 401, code: 'pairing_code_invalid' });
       expect(refused.hint).toMatch(/Check the letters and the address against the sharing card/);
+      messages.push(refused.message);
     }
+    // The last tries say how many are left.
+    expect(messages).toEqual([
+      'This code is not one the shelter desk shows now.',
+      'This code is not one the shelter desk shows now.',
+      'This code is not one the shelter desk shows now. This computer can try twice more with the shelter desk’s current code.',
+      'This code is not one the shelter desk shows now. This computer can try once more with the shelter desk’s current code.',
+      'This code is not one the shelter desk shows now. That was this computer’s last try at the shelter desk’s current code.',
+    ]);
     // The address out of tries is refused even the right code, and told to ask for a new one; so is the same
     // address in its IPv6 form (a listener on both families).
     const locked = refusal(tryCode(typedCode, '192.168.1.66'));

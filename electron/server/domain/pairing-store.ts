@@ -158,8 +158,8 @@ export class PairingCodes {
       .all(fingerprint ?? '', now) as TypedRow[];
     this.forgetClosedCodes(now);
     const client = address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
-    const triesLeft = (row: TypedRow) => (this.wrongFrom.get(row.id)?.get(client) ?? 0) < TYPED_CODE_TRIES;
-    const tryable = open.filter(triesLeft);
+    const hasTries = (row: TypedRow) => (this.wrongFrom.get(row.id)?.get(client) ?? 0) < TYPED_CODE_TRIES;
+    const tryable = open.filter(hasTries);
     for (const row of tryable) {
       const stretched = Buffer.from(row.typed_key, 'base64url');
       if (!sameProof(deskProof(stretched, nonce), proof)) continue;
@@ -180,16 +180,30 @@ export class PairingCodes {
          expires_at = CASE WHEN typed_failures + 1 >= ? THEN MIN(expires_at, ?) ELSE expires_at END
        WHERE id = ?`,
     );
+    let triesLeft = TYPED_CODE_TRIES;
     for (const row of tryable) {
       const counts = this.wrongFrom.get(row.id) ?? new Map<string, number>();
-      counts.set(client, (counts.get(client) ?? 0) + 1);
+      const wrong = (counts.get(client) ?? 0) + 1;
+      counts.set(client, wrong);
       this.wrongFrom.set(row.id, counts);
       countWrong.run(TYPED_CODE_TRIES_IN_ALL, now, row.id);
+      triesLeft = Math.min(triesLeft, TYPED_CODE_TRIES - wrong);
     }
-    throw new ApiError(401, 'pairing_code_invalid', 'This code is not one the shelter desk shows now.', {
-      hint: `Check the letters and the address against the sharing card (after ${TYPED_CODE_TRIES} wrong codes from one computer, the shelter desk takes no more from it for that code). ${ASK_AGAIN}`,
-      commitWrites: true,
-    });
+    const warning =
+      tryable.length === 0 || triesLeft > 2
+        ? ''
+        : triesLeft === 0
+          ? ' That was this computer’s last try at the shelter desk’s current code.'
+          : ` This computer can try ${triesLeft === 1 ? 'once more' : 'twice more'} with the shelter desk’s current code.`;
+    throw new ApiError(
+      401,
+      'pairing_code_invalid',
+      `This code is not one the shelter desk shows now.${warning}`,
+      {
+        hint: `Check the letters and the address against the sharing card (after ${TYPED_CODE_TRIES} wrong codes from one computer, the shelter desk takes no more from it for that code). ${ASK_AGAIN}`,
+        commitWrites: true,
+      },
+    );
   }
 
   /** Drops the wrong tries counted for codes no longer open (used, expired, ended), whatever their certificate. */
