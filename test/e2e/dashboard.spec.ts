@@ -226,7 +226,9 @@ test('during the first sync the Overview says the records are on their way, then
     await expect(page.getByRole('status', { name: /Connection status: (Connecting|Syncing)/ })).toBeVisible({
       timeout: 30_000,
     });
-    await expect(page.getByText('This desk is syncing with your shelter for the first time')).toBeVisible();
+    await expect(
+      page.getByText('Its figures come with this desk’s first sync with your shelter, which is under way'),
+    ).toBeVisible();
     await expect(page.getByRole('link', { name: 'Connect to your shelter' })).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Follow the sync' })).toHaveAttribute('href', '#/sync');
     await shoot(page, testInfo, 'overview-first-sync');

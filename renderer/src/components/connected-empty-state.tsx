@@ -8,7 +8,12 @@ import { EmptyState, type EmptyStateProps } from './empty-state';
 export interface ConnectedEmptyStateProps {
   icon: TablerIcon;
   title: string;
-  /** What the list holds once the desk is connected (it has no connection yet). */
+  /** The title while the first sync runs, and while none completed, when not `title`. */
+  firstSyncTitle?: string;
+  neverSyncedTitle?: string;
+  /** What comes with the first sync, as the sentences about it begin: "They" (the default), "Its figures". */
+  what?: string;
+  /** What the screen shows once the desk is connected (it has no connection yet). */
   noConnection: ReactNode;
   /** The desk synced, and the shelter has none of these yet. */
   noneYet: ReactNode;
@@ -16,12 +21,16 @@ export interface ConnectedEmptyStateProps {
 }
 
 /**
- * The empty state of a list on a desk that syncs with a server: why it is empty (no connection, the first sync under
- * way or not completed, or none in the shelter yet) and the next step, never "connect" on a desk that is connected.
+ * The empty state of a screen on a desk that syncs with a server: why it is empty (no connection, the first sync
+ * under way or not completed, or none in the shelter yet) and the next step, never "connect" on a desk that is
+ * connected.
  */
 export function ConnectedEmptyState({
   icon,
   title,
+  firstSyncTitle = title,
+  neverSyncedTitle = title,
+  what = 'They',
   noConnection,
   noneYet,
   noneYetAction,
@@ -33,17 +42,17 @@ export function ConnectedEmptyState({
     case 'first-sync': {
       const progress = status && firstSyncProgressWords(status);
       return (
-        <EmptyState icon={icon} title={title} action={{ label: 'Follow the sync', href: '/sync' }}>
-          They come with this desk’s first sync with your shelter, which is under way
+        <EmptyState icon={icon} title={firstSyncTitle} action={{ label: 'Follow the sync', href: '/sync' }}>
+          {what} come with this desk’s first sync with your shelter, which is under way
           {progress ? ` (${progress})` : ''}.
         </EmptyState>
       );
     }
     case 'never-synced':
       return (
-        <EmptyState icon={icon} title={title} action={{ label: 'See why on Sync', href: '/sync' }}>
-          They come with this desk’s first sync with your shelter, which has not completed yet. Sync says why
-          and lets you try again.
+        <EmptyState icon={icon} title={neverSyncedTitle} action={{ label: 'See why on Sync', href: '/sync' }}>
+          {what} come with this desk’s first sync with your shelter, which has not completed yet. Sync says
+          why and lets you try again.
         </EmptyState>
       );
     case 'none-yet':

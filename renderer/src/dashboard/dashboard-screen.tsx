@@ -2,6 +2,7 @@ import '@mantine/charts/styles.css';
 import { Loader, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconLayoutDashboard } from '@tabler/icons-react';
 import { useDeskEvent, useDeskQuery, useDeskStatus } from '../bridge/hooks';
+import { ConnectedEmptyState } from '../components/connected-empty-state';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
 import { ScreenHeader } from '../components/screen-header';
@@ -12,7 +13,6 @@ import { useReloadOnChange } from '../lib/live-data';
 import { showPendingPeople } from '../people/people-screen';
 import { showPetsInCare } from '../pets/pet-list-query';
 import { FostersPanel, InCarePanels, MonthsPanel, Stat, StayPanel } from './dashboard-panels';
-import { ConnectedOverviewEmpty } from './overview-empty';
 
 /** The shelter at a glance, from this desk's copy of the records: works offline, stays current with every sync. */
 export function DashboardScreen() {
@@ -94,7 +94,16 @@ export function DashboardScreen() {
               Start with your first arrival under Intake.
             </EmptyState>
           ) : (
-            <ConnectedOverviewEmpty connected={connected} status={status} />
+            <ConnectedEmptyState
+              icon={IconLayoutDashboard}
+              title="Nothing to show yet"
+              firstSyncTitle="Your shelter’s records are on their way"
+              neverSyncedTitle="Not synced yet"
+              what="Its figures"
+              noConnection="The overview fills in once this desk holds your shelter’s pets: after the first sync, or after the first intake on this desk."
+              noneYet="Your shelter has no animals in its care, and no arrivals or adoptions in the last 12 months. The overview fills in as pets are recorded, on this desk or any other."
+              noneYetAction={{ label: 'Record an intake', href: '/intake' }}
+            />
           )
         ) : (
           <>
