@@ -227,7 +227,9 @@ test('during the first sync the Overview says the records are on their way, then
       timeout: 30_000,
     });
     await expect(
-      page.getByText('Its figures come with this desk’s first sync with your shelter, which is under way'),
+      page.getByText(
+        'The overview’s figures come with this desk’s first sync with your shelter, which is under way',
+      ),
     ).toBeVisible();
     await expect(page.getByRole('link', { name: 'Connect to your shelter' })).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Follow the sync' })).toHaveAttribute('href', '#/sync');

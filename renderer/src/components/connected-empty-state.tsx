@@ -1,7 +1,7 @@
 import type { TablerIcon } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useDeskStatus } from '../bridge/hooks';
-import { useConnection } from '../lib/connection';
+import { useConnected } from '../lib/connection';
 import { firstSyncProgressWords, nothingHereBecause } from '../lib/first-sync';
 import { EmptyState, type EmptyStateProps } from './empty-state';
 
@@ -11,7 +11,7 @@ export interface ConnectedEmptyStateProps {
   /** The title while the first sync runs, and while none completed, when not `title`. */
   firstSyncTitle?: string;
   neverSyncedTitle?: string;
-  /** What comes with the first sync, as the sentences about it begin: "They" (the default), "Its figures". */
+  /** What comes with the first sync, as the sentences about it begin: "They" (the default), "The overview’s figures". */
   what?: string;
   /** What the screen shows once the desk is connected (it has no connection yet). */
   noConnection: ReactNode;
@@ -35,9 +35,8 @@ export function ConnectedEmptyState({
   noneYet,
   noneYetAction,
 }: ConnectedEmptyStateProps) {
-  const connection = useConnection();
+  const connected = useConnected();
   const { status } = useDeskStatus();
-  const connected = connection.data ? connection.data.mode === 'remote' : undefined;
   switch (nothingHereBecause(connected, status)) {
     case 'first-sync': {
       const progress = status && firstSyncProgressWords(status);

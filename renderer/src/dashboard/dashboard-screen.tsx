@@ -6,19 +6,19 @@ import { ConnectedEmptyState } from '../components/connected-empty-state';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
 import { ScreenHeader } from '../components/screen-header';
-import { useConnection, useStandalone } from '../lib/connection';
+import { useConnected, useStandalone } from '../lib/connection';
 import { formatCalendarDate } from '../lib/dates';
-import { partialFiguresWords } from '../lib/first-sync';
 import { useReloadOnChange } from '../lib/live-data';
 import { showPendingPeople } from '../people/people-screen';
 import { showPetsInCare } from '../pets/pet-list-query';
 import { FostersPanel, InCarePanels, MonthsPanel, Stat, StayPanel } from './dashboard-panels';
+import { partialFiguresWords } from './partial-figures';
 
 /** The shelter at a glance, from this desk's copy of the records: works offline, stays current with every sync. */
 export function DashboardScreen() {
   const dashboard = useDeskQuery('dashboard.get');
   const standalone = useStandalone();
-  const connection = useConnection();
+  const connected = useConnected();
   const { status, error: statusError } = useDeskStatus();
   useReloadOnChange(['pets', 'people', 'adopters', 'fosters'], dashboard.reload);
   useDeskEvent('outbox', dashboard.reload);
@@ -46,7 +46,6 @@ export function DashboardScreen() {
       </>
     );
   }
-  const connected = connection.data ? connection.data.mode === 'remote' : undefined;
   const partial = connected ? partialFiguresWords(status) : undefined;
   const empty =
     data.inCare.total === 0 && data.months.every((row) => row.intakes === 0 && row.adoptions === 0);
@@ -99,7 +98,7 @@ export function DashboardScreen() {
               title="Nothing to show yet"
               firstSyncTitle="Your shelter’s records are on their way"
               neverSyncedTitle="Not synced yet"
-              what="Its figures"
+              what="The overview’s figures"
               noConnection="The overview fills in once this desk holds your shelter’s pets: after the first sync, or after the first intake on this desk."
               noneYet="Your shelter has no animals in its care, and no arrivals or adoptions in the last 12 months. The overview fills in as pets are recorded, on this desk or any other."
               noneYetAction={{ label: 'Record an intake', href: '/intake' }}

@@ -74,3 +74,9 @@ export function useStandalone(): boolean | undefined {
   if (connection.data) return connection.data.mode === 'standalone';
   return connection.error ? false : undefined;
 }
+
+/** Whether this desk syncs with a shelter server (its connection's mode is `remote`); undefined until loaded. */
+export function useConnected(): boolean | undefined {
+  const connection = useConnection();
+  return connection.data ? connection.data.mode === 'remote' : undefined;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type DeskStatus, INITIAL_DESK_STATUS } from '../../../shared/desk-api';
-import { firstSyncProgressWords, nothingHereBecause, partialFiguresWords } from './first-sync';
+import { firstSyncProgressWords, nothingHereBecause } from './first-sync';
 
 const status = (patch: Partial<DeskStatus>): DeskStatus => ({
   ...INITIAL_DESK_STATUS,
@@ -40,19 +40,6 @@ describe('why a connected desk’s screen is empty', () => {
   it('says the shelter has nothing to count once a sync completed, whatever runs now', () => {
     for (const state of ['idle', 'syncing', 'offline', 'error'] as const)
       expect(nothingHereBecause(true, status({ state, lastSyncedAt: SYNCED }))).toBe('none-yet');
-  });
-});
-
-describe('the note over figures that are not the whole shelter’s', () => {
-  it('says the first sync runs, or that none completed, until one does', () => {
-    expect(partialFiguresWords(status({ state: 'syncing', lastSyncedAt: null }))).toMatch(
-      /^The first sync with your shelter is still under way/,
-    );
-    expect(partialFiguresWords(status({ state: 'offline', lastSyncedAt: null }))).toMatch(
-      /^This desk has not completed a sync with your shelter yet/,
-    );
-    expect(partialFiguresWords(status({ state: 'syncing', lastSyncedAt: SYNCED }))).toBeUndefined();
-    expect(partialFiguresWords(undefined)).toBeUndefined();
   });
 });
 

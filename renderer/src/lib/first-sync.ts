@@ -31,17 +31,6 @@ export function firstSyncRunning(status: DeskStatus | undefined): boolean {
   );
 }
 
-/**
- * What the Overview says above figures that are not the whole shelter's: those of a desk that never completed a
- * sync (its first one running, or stopped short). Undefined once a sync completed.
- */
-export function partialFiguresWords(status: DeskStatus | undefined): string | undefined {
-  if (!status || status.lastSyncedAt !== null) return undefined;
-  return firstSyncRunning(status)
-    ? 'The first sync with your shelter is still under way: these figures count the records this desk held when you opened the Overview, and fill in by themselves when the sync is done.'
-    : 'This desk has not completed a sync with your shelter yet: these figures count only the records it holds so far. Sync says why and lets you try again.';
-}
-
 /** "Pets: 1,200 of about 2,681 so far" while a list is read; nothing while connecting or between lists. */
 export function firstSyncProgressWords(status: DeskStatus): string | undefined {
   const progress = status.progress;
