@@ -1,6 +1,6 @@
 import '@mantine/charts/styles.css';
-import { Loader, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconLayoutDashboard } from '@tabler/icons-react';
+import { Alert, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconInfoCircle, IconLayoutDashboard } from '@tabler/icons-react';
 import { useDeskEvent, useDeskQuery, useDeskStatus } from '../bridge/hooks';
 import { ConnectedEmptyState } from '../components/connected-empty-state';
 import { DeskErrorAlert } from '../components/desk-error-alert';
@@ -8,6 +8,7 @@ import { EmptyState } from '../components/empty-state';
 import { ScreenHeader } from '../components/screen-header';
 import { useConnected, useStandalone } from '../lib/connection';
 import { formatCalendarDate } from '../lib/dates';
+import { nothingHereBecause } from '../lib/first-sync';
 import { useReloadOnChange } from '../lib/live-data';
 import { showPendingPeople } from '../people/people-screen';
 import { showPetsInCare } from '../pets/pet-list-query';
@@ -49,39 +50,54 @@ export function DashboardScreen() {
   const partial = connected ? partialFiguresWords(status) : undefined;
   const empty =
     data.inCare.total === 0 && data.months.every((row) => row.intakes === 0 && row.adoptions === 0);
+  // A row of zeros says nothing about a shelter whose records have not come yet: the empty state says why instead.
+  const nothingCountedYet =
+    empty &&
+    !standalone &&
+    nothingHereBecause(connected, status) !== 'none-yet' &&
+    data.applications.waiting === 0 &&
+    data.fosters.places === 0 &&
+    data.sync.waiting === 0;
   return (
     <>
       {header}
       <Stack gap="lg">
-        <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="lg">
-          <Stat
-            label="Animals in care"
-            value={data.inCare.total}
-            detail="See the pets in care"
-            href="#/pets"
-            onFollow={() => showPetsInCare()}
-          />
-          <Stat
-            label="People waiting"
-            value={data.applications.waiting}
-            detail={`Pending: ${data.applications.adopters} adopter${data.applications.adopters === 1 ? '' : 's'}, ${data.applications.fosters} foster${data.applications.fosters === 1 ? '' : 's'}`}
-            href="#/people"
-            onFollow={() => showPendingPeople(data.applications.adopters)}
-          />
-          <Stat
-            label="Free foster places"
-            value={data.fosters.free}
-            detail={`${data.fosters.places} places offered in all`}
-          />
-          <Stat
-            label="Changes waiting to sync"
-            value={data.sync.waiting}
-            detail={
-              data.sync.needsAttention > 0 ? `${data.sync.needsAttention} need your attention` : 'Open Sync'
-            }
-            href="#/sync"
-          />
-        </SimpleGrid>
+        {partial && !empty && (
+          <Alert variant="light" color="blue" icon={<IconInfoCircle aria-hidden />} role="note">
+            {partial}
+          </Alert>
+        )}
+        {!nothingCountedYet && (
+          <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="lg">
+            <Stat
+              label="Animals in care"
+              value={data.inCare.total}
+              detail="See the pets in care"
+              href="#/pets"
+              onFollow={() => showPetsInCare()}
+            />
+            <Stat
+              label="People waiting"
+              value={data.applications.waiting}
+              detail={`Pending: ${data.applications.adopters} adopter${data.applications.adopters === 1 ? '' : 's'}, ${data.applications.fosters} foster${data.applications.fosters === 1 ? '' : 's'}`}
+              href="#/people"
+              onFollow={() => showPendingPeople(data.applications.adopters)}
+            />
+            <Stat
+              label="Free foster places"
+              value={data.fosters.free}
+              detail={`${data.fosters.places} places offered in all`}
+            />
+            <Stat
+              label="Changes waiting to sync"
+              value={data.sync.waiting}
+              detail={
+                data.sync.needsAttention > 0 ? `${data.sync.needsAttention} need your attention` : 'Open Sync'
+              }
+              href="#/sync"
+            />
+          </SimpleGrid>
+        )}
         {empty ? (
           standalone ? (
             <EmptyState
@@ -106,11 +122,6 @@ export function DashboardScreen() {
           )
         ) : (
           <>
-            {partial && (
-              <Text size="sm" role="note">
-                {partial}
-              </Text>
-            )}
             <InCarePanels data={data} />
             <MonthsPanel data={data} />
             <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="lg">
