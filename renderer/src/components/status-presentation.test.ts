@@ -62,6 +62,13 @@ describe('status presentation', () => {
         progress: { phase: 'Adopters', pagesDone: 0, recordsDone: 0, recordsTotal: null },
       }),
     ).toBe('Syncing · Adopters 0');
+    // Past the server's count (the list grew, or came reordered): how many came, never "3,000 of 2,681".
+    expect(
+      statusLine({
+        ...syncing,
+        progress: { phase: 'Pets', pagesDone: 30, recordsDone: 3000, recordsTotal: 2681 },
+      }),
+    ).toBe(`Syncing · Pets ${(3000).toLocaleString()}`);
   });
 
   it('says "Not up to date" after a sync that could not prove the mirror complete, never "Up to date"', () => {

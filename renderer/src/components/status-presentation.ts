@@ -9,6 +9,7 @@ import {
   type TablerIcon,
 } from '@tabler/icons-react';
 import type { DeskStatus, DeskStatusState } from '../../../shared/desk-api';
+import { recordsSoFar } from '../lib/sync-progress';
 
 export interface StatusLook {
   label: string;
@@ -159,8 +160,7 @@ export function statusLine(status: DeskStatus, standalone = false): string {
   // A sync that read the server but could not prove it holds everything: the mirror may be behind.
   if (status.state === 'error' && status.error?.code === 'sync_incomplete') return 'Not up to date';
   if (status.state === 'syncing' && status.progress) {
-    const { phase, recordsDone, recordsTotal } = status.progress;
-    return `${look.label} · ${phase} ${recordsDone}${recordsTotal === null ? '' : ` of ${recordsTotal}`}`;
+    return `${look.label} · ${status.progress.phase} ${recordsSoFar(status.progress)}`;
   }
   return look.label;
 }

@@ -1,4 +1,5 @@
 import type { DeskStatus } from '../../../shared/desk-api';
+import { recordsSoFar } from './sync-progress';
 
 /**
  * Why a screen of a desk that does not run the shelter itself has nothing to show: the desk has no connection, its
@@ -35,7 +36,5 @@ export function firstSyncRunning(status: DeskStatus | undefined): boolean {
 export function firstSyncProgressWords(status: DeskStatus): string | undefined {
   const progress = status.progress;
   if (!progress) return undefined;
-  const done = progress.recordsDone.toLocaleString();
-  const total = progress.recordsTotal === null ? '' : ` of about ${progress.recordsTotal.toLocaleString()}`;
-  return `${progress.phase}: ${done}${total} so far`;
+  return `${progress.phase}: ${recordsSoFar(progress, true)} so far`;
 }

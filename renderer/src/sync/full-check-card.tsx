@@ -5,6 +5,7 @@ import type { DeskError, FullCheckEstimate, SyncRunResult } from '../../../share
 import { useDesk, useDeskQuery, useDeskStatus } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { toDeskError } from '../lib/desk-error';
+import { percentSoFar, recordsSoFar } from '../lib/sync-progress';
 
 const number = new Intl.NumberFormat();
 
@@ -39,6 +40,7 @@ export function FullCheckCard({ connected }: { connected: boolean }) {
   const [error, setError] = useState<DeskError>();
   const busy = running || estimate.data?.running === true;
   const progress = busy && status?.progress?.stage === 'checking' ? status.progress : null;
+  const percent = progress ? percentSoFar(progress) : undefined;
 
   const start = () => {
     setRunning(true);
@@ -78,15 +80,11 @@ export function FullCheckCard({ connected }: { connected: boolean }) {
             <Stack gap={4} aria-live="polite">
               <Text size="sm">
                 {progress
-                  ? `Checking ${progress.phase.toLowerCase()}: ${number.format(progress.recordsDone)}${progress.recordsTotal !== null ? ` of about ${number.format(progress.recordsTotal)}` : ''} records`
+                  ? `Checking ${progress.phase.toLowerCase()}: ${recordsSoFar(progress, true)} records`
                   : 'Checking…'}
               </Text>
-              {progress?.recordsTotal ? (
-                <Progress
-                  value={Math.min(100, (100 * progress.recordsDone) / progress.recordsTotal)}
-                  animated
-                  aria-label="Full check progress"
-                />
+              {percent !== undefined ? (
+                <Progress value={percent} animated aria-label="Full check progress" />
               ) : (
                 <Progress value={100} animated striped aria-label="Full check progress" />
               )}

@@ -19,6 +19,7 @@ import { ScreenHeader } from '../components/screen-header';
 import { describeWhen, lookOf } from '../components/status-presentation';
 import { useStandalone } from '../lib/connection';
 import { toDeskError } from '../lib/desk-error';
+import { percentSoFar, recordsSoFar } from '../lib/sync-progress';
 import { FullCheckCard } from './full-check-card';
 import { OutboxPanel } from './outbox-panel';
 
@@ -133,6 +134,7 @@ function StatusCard({ status, standalone }: { status: DeskStatus; standalone: bo
   const look = lookOf(status, standalone);
   const Icon = look.icon;
   const progress = status.progress;
+  const percent = progress ? percentSoFar(progress) : undefined;
   const facts: Array<[string, string]> = standalone
     ? [
         ['Shelter records', 'Kept on this desk'],
@@ -161,17 +163,10 @@ function StatusCard({ status, standalone }: { status: DeskStatus; standalone: bo
           {progress && (
             <Stack gap={4} mt="xs">
               <Text size="sm">
-                {progress.phase}: {progress.recordsDone}
-                {progress.recordsTotal !== null && ` of ${progress.recordsTotal}`} records,{' '}
-                {progress.pagesDone} {progress.pagesDone === 1 ? 'page' : 'pages'}
+                {progress.phase}: {recordsSoFar(progress)} records, {progress.pagesDone}{' '}
+                {progress.pagesDone === 1 ? 'page' : 'pages'}
               </Text>
-              {progress.recordsTotal !== null && progress.recordsTotal > 0 && (
-                <Progress
-                  value={(100 * progress.recordsDone) / progress.recordsTotal}
-                  animated
-                  aria-label="Sync progress"
-                />
-              )}
+              {percent !== undefined && <Progress value={percent} animated aria-label="Sync progress" />}
             </Stack>
           )}
         </Stack>

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import type { SyncProgress } from '../../../shared/desk-api';
+import { percentSoFar, recordsSoFar } from './sync-progress';
+
+const progress = (recordsDone: number, recordsTotal: number | null): SyncProgress => ({
+  phase: 'Pets',
+  pagesDone: 3,
+  recordsDone,
+  recordsTotal,
+});
+
+describe('how far a list’s reading came', () => {
+  it('gives the records read of the server’s count, with thousands marked', () => {
+    expect(recordsSoFar(progress(1200, 2681))).toBe(
+      `${(1200).toLocaleString()} of ${(2681).toLocaleString()}`,
+    );
+    expect(recordsSoFar(progress(200, 480), true)).toBe('200 of about 480');
+    expect(recordsSoFar(progress(0, null))).toBe('0');
+  });
+
+  it('never says more were read than there are: past the count, only how many came', () => {
+    expect(recordsSoFar(progress(3000, 2681), true)).toBe((3000).toLocaleString());
+    expect(recordsSoFar(progress(480, 480))).toBe('480 of 480');
+  });
+
+  it('fills a bar to at most 100 percent, and none while the size is unknown', () => {
+    expect(percentSoFar(progress(120, 480))).toBe(25);
+    expect(percentSoFar(progress(3000, 2681))).toBe(100);
+    expect(percentSoFar(progress(0, 0))).toBeUndefined();
+    expect(percentSoFar(progress(10, null))).toBeUndefined();
+  });
+});
