@@ -137,6 +137,35 @@ test('keyboard only: the pets list is one Tab stop; arrows, Home and End move th
   await expect(table.locator('tr:focus')).toHaveCount(0);
   await page.keyboard.press('Shift+Tab');
   await expect(rowAt(10)).toBeFocused();
+
+  // Moving up from far down the list: each row the focus reaches stops below the window's header, not under it.
+  const header = await page.getByRole('banner').boundingBox();
+  const clearOfHeader = async (index: number) => {
+    await expect(rowAt(index)).toBeFocused();
+    await expect
+      .poll(async () => (await rowAt(index).boundingBox())?.y ?? -1)
+      .toBeGreaterThanOrEqual((header?.y ?? 0) + (header?.height ?? 0));
+  };
+  await page.keyboard.press('End');
+  for (const index of [total - 2, total - 3, total - 4]) {
+    await page.keyboard.press('ArrowUp');
+    await clearOfHeader(index);
+  }
+  await page.keyboard.press('PageUp');
+  await clearOfHeader(total - 14);
+  await page.keyboard.press('Home');
+  await clearOfHeader(0);
+
+  // Scrolled away by the mouse from the row last used (no longer drawn), Tab from the search still reaches the list:
+  // at the first row in view.
+  await page.keyboard.press('End');
+  await expect(rowAt(total - 1)).toBeFocused();
+  await page.evaluate('window.scrollTo(0, 0)');
+  await expect(rowAt(total - 1)).toHaveCount(0);
+  await page.getByRole('textbox', { name: 'Search' }).focus();
+  await tabTo(page, table.locator('tr[tabindex="0"]'), 12);
+  await expect(table.locator('tr:focus')).toHaveCount(1);
+  await expect(table.locator('tr:focus')).toBeInViewport();
 });
 
 test('a microchip read by a scanner into the Pets search, then its Enter, opens that pet', async ({

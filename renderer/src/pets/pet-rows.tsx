@@ -12,6 +12,8 @@ import classes from './pet-rows.module.css';
 import type { ListPages } from './use-list-pages';
 
 const ROW_HEIGHT = 64;
+/** The window's header covers the top of the page: a row moved to by the keyboard stops below it. */
+const HEADER_CLEARANCE = 72;
 
 /**
  * Every matching pet in one scrolling list: only the rows in view (and a few around them) are in the page, and
@@ -39,6 +41,7 @@ export const PetRows = memo(function PetRows({
     estimateSize: () => ROW_HEIGHT,
     overscan: 8,
     scrollMargin,
+    scrollPaddingStart: HEADER_CLEARANCE,
   });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
@@ -50,6 +53,9 @@ export const PetRows = memo(function PetRows({
   const { active, onRowFocus, onRowKeyDown } = useRovingRows(pages.total ?? 0, listRef, (index) =>
     virtualizer.scrollToIndex(index),
   );
+  // The list's Tab stop is the row last used while it is drawn; scrolled far from it, the first row in view, so Tab
+  // still reaches the list.
+  const tabStop = active >= first && active <= last ? active : (virtualizer.range?.startIndex ?? first);
 
   return (
     <Table aria-label="Pets" aria-rowcount={(pages.total ?? 0) + 1} className={classes.table}>
@@ -86,7 +92,7 @@ export const PetRows = memo(function PetRows({
               index={row.index}
               top={row.start - virtualizer.options.scrollMargin}
               needsAttention={needsAttention.has(pet.record.id)}
-              tabbable={row.index === active}
+              tabbable={row.index === tabStop}
               onOpen={onOpen}
               onRowFocus={onRowFocus}
               onRowKeyDown={onRowKeyDown}
