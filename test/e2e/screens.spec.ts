@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { audited } from './axe-audit';
 import { expect, startDesk, test } from './desk-fixture';
 import { choose, connect, fillIntake, search, shoot } from './helpers';
 
@@ -172,6 +173,12 @@ test('offline at an event: an intake and an adopter with an application wait on 
   );
   await expect(duplicate.getByText(/save it anyway/)).toHaveCount(1);
   await shoot(page, testInfo, 'intake-duplicate');
+  await audited(page, testInfo, (check) => check('Intake, duplicate warning'));
+  // Go back returns to the field that holds the microchip found on the other pet; Save asks again.
+  await duplicate.getByRole('button', { name: 'Go back' }).click();
+  await expect(duplicate).toHaveCount(0);
+  await expect(form.getByLabel('Microchip')).toBeFocused();
+  await form.getByRole('button', { name: 'Save intake' }).click();
   await duplicate.getByRole('button', { name: 'Save anyway' }).click();
   await expect(page.locator('[aria-label="Saved intake Pebble"]')).toContainText('Not sent yet');
   await shoot(page, testInfo, 'intake-saved');

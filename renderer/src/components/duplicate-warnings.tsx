@@ -3,10 +3,19 @@ import { IconCopy } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useRef } from 'react';
 import type { DuplicateWarning } from '../../../shared/desk-api';
 
+/** The form field (its `data-field`) holding what a warning found shared: Go back returns the focus there. */
+const FIELD_OF_KIND: Readonly<Record<DuplicateWarning['kind'], string>> = {
+  microchip: 'microchip_id',
+  'shelter-id': 'custom_id',
+  email: 'email',
+  'name-phone': 'phone',
+};
+
 /**
  * The desk found records that look like this one; the worker may still save ("Save anyway"). It comes into view
  * with the focus when it appears, and again when another Save finds other records: below a long form (a pet's edit)
- * it would be out of sight, and Save would seem to do nothing.
+ * it would be out of sight, and Save would seem to do nothing. Go back returns the focus to the field holding what
+ * was found shared.
  */
 export function DuplicateWarnings({
   warnings,
@@ -33,6 +42,14 @@ export function DuplicateWarnings({
     alert?.focus({ preventScroll: true });
     alert?.scrollIntoView?.({ block: 'center' });
   }, [found]);
+  const goBack = () => {
+    const kind = warnings[0]?.kind;
+    const field =
+      kind &&
+      ref.current?.closest('form')?.querySelector<HTMLElement>(`[data-field="${FIELD_OF_KIND[kind]}"]`);
+    onCancel();
+    field?.focus();
+  };
   return (
     <Alert
       ref={ref}
@@ -48,7 +65,15 @@ export function DuplicateWarnings({
           <List.Item key={`${warning.kind}:${warning.existingId}`}>
             {warning.message}{' '}
             {onOpen && (
-              <Anchor component="button" type="button" size="sm" onClick={() => onOpen(warning.existingId)}>
+              <Anchor
+                component="button"
+                type="button"
+                size="sm"
+                c="inherit"
+                fw={600}
+                underline="always"
+                onClick={() => onOpen(warning.existingId)}
+              >
                 Open {warning.existingName}
               </Anchor>
             )}
@@ -60,10 +85,10 @@ export function DuplicateWarnings({
       </Text>
       {children}
       <Group gap="sm">
-        <Button color="yellow" onClick={onOverride} loading={saving}>
+        <Button color="yellow" autoContrast onClick={onOverride} loading={saving}>
           Save anyway
         </Button>
-        <Button variant="default" onClick={onCancel}>
+        <Button variant="default" onClick={goBack}>
           Go back
         </Button>
       </Group>
