@@ -1,6 +1,6 @@
 import { MultiSelect } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { enterPicksOrWaits } from '../lib/picker-enter';
 import { humanize } from '../lib/words';
@@ -65,6 +65,22 @@ export function PetPicker({
     (id) => !availableIds.includes(id),
   );
   const option = (id: string) => ({ value: id, label: labels[id] ?? id });
+  // Typing highlights the first match, so Enter picks it. The picker highlights it as the words change, before the
+  // mirror has answered them; once the answer is listed, the first match is highlighted as an arrow down would.
+  const input = useRef<HTMLInputElement>(null);
+  const answered = debounced !== '' && debounced === search.trim() && !found.loading && !available.loading;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each answer listed (not each render) is looked at.
+  useEffect(() => {
+    const element = input.current;
+    if (!answered || !element || element !== element.ownerDocument.activeElement) return;
+    const listId = element.getAttribute('aria-controls');
+    const list = listId ? element.ownerDocument.getElementById(listId) : null;
+    if (!list?.querySelector('[data-combobox-option]') || list.querySelector('[data-combobox-selected]'))
+      return;
+    element.dispatchEvent(
+      new KeyboardEvent('keydown', { key: 'ArrowDown', code: 'ArrowDown', bubbles: true }),
+    );
+  }, [answered, found.data, available.data]);
   const data = [
     ...(availableIds.length > 0 ? [{ group: 'Available', items: availableIds.map(option) }] : []),
     ...(others.length > 0 ? [{ group: 'Other pets', items: others.map(option) }] : []),
@@ -72,6 +88,7 @@ export function PetPicker({
 
   return (
     <MultiSelect
+      ref={input}
       label={label}
       description={description}
       placeholder={value.length === 0 ? 'Type a name, breed, shelter id or microchip' : undefined}
