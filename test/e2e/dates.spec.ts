@@ -109,7 +109,7 @@ for (const timezoneId of ['America/Los_Angeles', 'Pacific/Auckland']) {
       await expect(
         form
           .getByRole('alert')
-          .filter({ hasText: 'Intake date “31/02/2026” is not a day: February 2026 has 28 days' }),
+          .filter({ hasText: 'Intake date: “31/02/2026” is not a day: February 2026 has 28 days' }),
       ).toBeVisible();
       await shoot(page, testInfo, `intake-date-unread-${timezoneId.replace('/', '-')}`);
       // Enter in the field, with text that names no day, keeps the text and says so; the form is not sent.

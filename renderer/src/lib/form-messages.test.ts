@@ -26,7 +26,14 @@ describe('field messages as sentences', () => {
         '“31/02/2026” is not a date the desk can read: type it like 28/11/2026 or 28 Nov 2026 (in this desk’s order), or 2026-11-28',
       ),
     ).toBe(
-      'Intake date “31/02/2026” is not a date the desk can read: type it like 28/11/2026 or 28 Nov 2026 (in this desk’s order), or 2026-11-28.',
+      'Intake date: “31/02/2026” is not a date the desk can read: type it like 28/11/2026 or 28 Nov 2026 (in this desk’s order), or 2026-11-28.',
     );
+  });
+
+  it('does not name the field twice when the message is a sentence that names it', () => {
+    expect(fieldSentence('age_birthday', 'A birthday cannot be after today (Dec 1, 2026)')).toBe(
+      'A birthday cannot be after today (Dec 1, 2026).',
+    );
+    expect(fieldSentence('weight', 'Must be a number')).toBe('Weight: Must be a number.');
   });
 });

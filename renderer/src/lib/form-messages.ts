@@ -45,9 +45,17 @@ export function fieldSentence(field: string, message: string): string {
     if (MISSING.test(message.trim())) return 'Please choose at least one pet for the application.';
   }
   const label = LABELS[field] ?? humanize(field).toLowerCase();
-  if (MISSING.test(message.trim())) return `Please ${CHOSEN.has(field) ? 'choose' : 'enter'} the ${label}.`;
-  const text = `${label.charAt(0).toUpperCase()}${label.slice(1)} ${message.trim()}`;
-  return /[.!?]$/.test(text) ? text : `${text}.`;
+  const said = message.trim();
+  if (MISSING.test(said)) return `Please ${CHOSEN.has(field) ? 'choose' : 'enter'} the ${label}.`;
+  const Label = `${label.charAt(0).toUpperCase()}${label.slice(1)}`;
+  // "must be …" follows the label; a sentence of its own ("A birthday cannot …", "“2019” is not a date …") is
+  // said as it is when it names the field, else after the label and a colon.
+  const sentence = /^\p{Ll}/u.test(said)
+    ? `${Label} ${said}`
+    : said.toLowerCase().includes(label)
+      ? said
+      : `${Label}: ${said}`;
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }
 
 /** Every message of a form as sentences. */

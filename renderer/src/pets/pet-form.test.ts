@@ -172,6 +172,18 @@ describe('numbers typed in text fields', () => {
     expect(buildPetUpdate(original, { ...original, status: 'hold' }).ok).toBe(true);
     expect(buildPetUpdate(original, { ...original, adoption_fee: 'free' }).ok).toBe(false);
   });
+
+  it('says a number typed below zero cannot be, rather than that it is no number', () => {
+    const draft = { ...emptyPetDraft(), ...basics, adoption_fee: '-20', age_years: '-2', weight: '-5 kg' };
+    expect(buildPetCreate(draft)).toEqual({
+      ok: false,
+      errors: {
+        adoption_fee: 'cannot be below zero',
+        age_years: 'cannot be below zero',
+        weight: 'cannot be below zero',
+      },
+    });
+  });
 });
 
 describe('dates typed so that they name no day', () => {
@@ -228,7 +240,7 @@ describe('dates typed so that they name no day', () => {
       expect(buildPetCreate({ ...emptyPetDraft(), ...basics, intake_date: typed })).toEqual({
         ok: false,
         errors: {
-          intake_date: `${formatCalendarDate(typed)} is more than 90 days ahead: check the year (an intake can be booked up to ${formatCalendarDate(latest)})`,
+          intake_date: `${formatCalendarDate(typed)} is more than 90 days ahead; check the year (an intake can be booked up to ${formatCalendarDate(latest)})`,
         },
       });
     }

@@ -164,7 +164,7 @@ function datesToFix(
       messages[key] = `A birthday cannot be after today (${formatCalendarDate(localToday())})`;
     } else if (key === 'intake_date' && day > calendarDaysAfter(localToday(), INTAKE_DAYS_AHEAD)) {
       messages[key] =
-        `${formatCalendarDate(day)} is more than ${INTAKE_DAYS_AHEAD} days ahead: check the year (an intake can be booked up to ${formatCalendarDate(calendarDaysAfter(localToday(), INTAKE_DAYS_AHEAD))})`;
+        `${formatCalendarDate(day)} is more than ${INTAKE_DAYS_AHEAD} days ahead; check the year (an intake can be booked up to ${formatCalendarDate(calendarDaysAfter(localToday(), INTAKE_DAYS_AHEAD))})`;
     }
   }
   const born = fieldDay(draft.age_birthday);
@@ -263,7 +263,8 @@ function formMessages(errors: FieldError[], fields: Record<string, unknown>): Fi
   const messages = byField(errors);
   for (const [field, { pattern, message }] of Object.entries(NUMBER_FIELDS)) {
     const value = fields[field];
-    if (typeof value === 'string' && value !== '' && !pattern.test(value)) messages[field] ??= message;
+    if (typeof value !== 'string' || value === '' || pattern.test(value)) continue;
+    messages[field] ??= /^-\s*\d/.test(value) ? 'cannot be below zero' : message;
   }
   return messages;
 }
