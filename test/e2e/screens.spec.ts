@@ -456,7 +456,7 @@ test('standalone: an available pet off the public list is offered to be listed, 
     await statusForm.getByLabel('Also show it on the public list').check();
     await shoot(page, testInfo, 'quick-status-list-publicly', false);
     await save.click();
-    await expect(statusForm.getByRole('status')).toContainText(/Saved on this desk|Saved and sent/);
+    await expect(statusForm.getByRole('status')).toHaveText('Saved: it is in your shelter’s records.');
     await expect(fields.getByRole('row', { name: /On the public list/ })).toContainText('Yes');
     // Listed now: the offer is gone.
     await expect(statusForm.getByLabel('Also show it on the public list')).toHaveCount(0);

@@ -4,6 +4,7 @@ import type { DeskError, MirrorPet } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { SavedLine } from '../components/saved-line';
+import { useStandalone } from '../lib/connection';
 import { toDeskError } from '../lib/desk-error';
 import { statusOptions } from '../lib/words';
 
@@ -23,6 +24,7 @@ export function QuickStatus({
   onTypedChange?: ((typed: boolean) => void) | undefined;
 }) {
   const api = useDesk();
+  const standalone = useStandalone();
   const [status, setStatus] = useState(pet.record.status);
   const [notes, setNotes] = useState('');
   const [saving, setSaving] = useState(false);
@@ -110,7 +112,9 @@ export function QuickStatus({
         {saved && (
           <SavedLine mt="xs" waiting={!sent}>
             {sent
-              ? 'Saved and sent: it is on the shelter’s server.'
+              ? standalone
+                ? 'Saved: it is in your shelter’s records.'
+                : 'Saved and sent: it is on the shelter’s server.'
               : 'Saved on this desk; sent when the connection allows.'}
           </SavedLine>
         )}
