@@ -175,7 +175,7 @@ export function PetFields({
           })}
           {text('adoption_fee', 'Adoption fee', { description: 'Leave empty to use the fee rules' })}
           {day('intake_date', 'Intake date', 'The day it arrived at the shelter')}
-          {day('age_birthday', 'Birthday', 'If known, even roughly')}
+          {day('age_birthday', 'Birthday', 'If known to the day; otherwise give the age')}
           {text('age_years', 'Age (years)')}
           {text('age_months', 'Age (months)')}
           {text('weight', 'Weight', { placeholder: 'e.g. 12 kg' })}
