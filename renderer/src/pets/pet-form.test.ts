@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CustomField } from '../../../shared/contract';
 import { calendarDaysAfter, formatCalendarDate, localToday } from '../lib/dates';
-import { buildPetCreate, buildPetUpdate, draftFromPet, emptyPetDraft, INTAKE_DAYS_AHEAD } from './pet-form';
+import {
+  buildPetCreate,
+  buildPetUpdate,
+  draftFromPet,
+  emptyPetDraft,
+  INTAKE_DAYS_AHEAD,
+  INTAKE_YEARS_BACK,
+} from './pet-form';
 
 const pet = {
   name: 'Thumper',
@@ -245,6 +252,19 @@ describe('dates typed so that they name no day', () => {
       });
     }
     const held = draftFromPet({ ...pet, intake_date: `${mistyped}T00:00:00Z` });
+    expect(buildPetUpdate(held, { ...held, status: 'hold' }).ok).toBe(true);
+  });
+
+  it('refuses an intake date more than 30 years back ("3/4/62" read as 1962), and leaves one an edit did not change', () => {
+    const thisYear = Number(localToday().slice(0, 4));
+    const earliest = `${thisYear - INTAKE_YEARS_BACK}-01-01`;
+    expect(buildPetCreate({ ...emptyPetDraft(), ...basics, intake_date: earliest }).ok).toBe(true);
+    const slipped = `${thisYear - INTAKE_YEARS_BACK - 1}-12-31`;
+    expect(buildPetCreate({ ...emptyPetDraft(), ...basics, intake_date: slipped })).toEqual({
+      ok: false,
+      errors: { intake_date: `${formatCalendarDate(slipped)} is more than 30 years ago; check the year` },
+    });
+    const held = draftFromPet({ ...pet, intake_date: `${slipped}T00:00:00Z` });
     expect(buildPetUpdate(held, { ...held, status: 'hold' }).ok).toBe(true);
   });
 

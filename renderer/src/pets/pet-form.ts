@@ -144,10 +144,13 @@ const DATE_FIELDS = ['intake_date', 'age_birthday'] as const;
  */
 export const INTAKE_DAYS_AHEAD = 90;
 
+/** How many years back an intake date may lie. Further back, the year is taken for a slip ("3/4/62" read as 1962). */
+export const INTAKE_YEARS_BACK = 30;
+
 /**
  * The pet's dates and the shelter's date fields that hold text naming no day (the date input keeps it as typed), a
  * birthday after today, a birthday after the intake date, and an intake date more than `INTAKE_DAYS_AHEAD` days ahead
- * (an intake may be booked ahead, not a year on): the form says so at each rather than send the pet without that
+ * (an intake may be booked ahead, not a year on) or more than `INTAKE_YEARS_BACK` years back: the form says so at each rather than send the pet without that
  * date, or with an age it cannot have. An edit passes the pet as it was: a value it already held is left alone.
  */
 function datesToFix(
@@ -165,6 +168,12 @@ function datesToFix(
     } else if (key === 'intake_date' && day > calendarDaysAfter(localToday(), INTAKE_DAYS_AHEAD)) {
       messages[key] =
         `${formatCalendarDate(day)} is more than ${INTAKE_DAYS_AHEAD} days ahead; check the year (an intake can be booked up to ${formatCalendarDate(calendarDaysAfter(localToday(), INTAKE_DAYS_AHEAD))})`;
+    } else if (
+      key === 'intake_date' &&
+      Number(day.slice(0, 4)) < Number(localToday().slice(0, 4)) - INTAKE_YEARS_BACK
+    ) {
+      messages[key] =
+        `${formatCalendarDate(day)} is more than ${INTAKE_YEARS_BACK} years ago; check the year`;
     }
   }
   const born = fieldDay(draft.age_birthday);
