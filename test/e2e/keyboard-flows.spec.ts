@@ -196,7 +196,11 @@ test('keyboard only: sign up an adopter with an application, then approve it', a
   await page.keyboard.type('Kay Board');
   await tabTo(page, form.getByRole('textbox', { name: 'Email' }));
   await page.keyboard.type('kay.board@example.org');
-  await pick(page, form.getByRole('combobox', { name: 'Type of home' }), 'Apartment');
+  // A shelter's own short list is chosen by its first letter, as the desk's own lists are.
+  const home = form.getByRole('combobox', { name: 'Type of home' });
+  await tabTo(page, home);
+  await page.keyboard.press('a');
+  await expect(home).toHaveValue('Apartment');
   await tabTo(page, form.getByRole('checkbox', { name: /Apply to adopt/ }));
   await page.keyboard.press('Space');
   const pets = form.getByRole('combobox', { name: 'Pets' });

@@ -13,6 +13,7 @@ import type { CustomField } from '../../../shared/contract';
 import type { FieldMessages } from '../lib/form-messages';
 import { customFieldMessageKey } from '../lib/required-custom-fields';
 import { CalendarDateInput } from './calendar-date-input';
+import { ChoiceSelect } from './choice-select';
 
 function optionList(options: unknown): string[] {
   if (!Array.isArray(options)) return [];
@@ -78,17 +79,26 @@ export function CustomFieldInputs({
                 };
                 const value = values[field.field_key];
                 switch (field.field_type) {
-                  case 'select':
-                    return (
-                      <Select
+                  case 'select': {
+                    const options = optionList(field.options);
+                    const chosen = {
+                      ...common,
+                      value: typeof value === 'string' ? value : null,
+                      onChange: (next: string | null) => set(field.field_key, next ?? ''),
+                      placeholder: 'Choose…',
+                      clearable: true,
+                    };
+                    // A short list is chosen by its first letters, a long one by typing a word into it.
+                    return options.length > 8 ? (
+                      <Select key={field.field_key} {...chosen} data={options} searchable />
+                    ) : (
+                      <ChoiceSelect
                         key={field.field_key}
-                        {...common}
-                        data={optionList(field.options)}
-                        value={typeof value === 'string' ? value : null}
-                        onChange={(next) => set(field.field_key, next ?? '')}
-                        clearable
+                        {...chosen}
+                        data={options.map((option) => ({ value: option, label: option }))}
                       />
                     );
+                  }
                   case 'checkbox':
                   case 'boolean':
                     return (
