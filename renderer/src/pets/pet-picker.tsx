@@ -8,6 +8,24 @@ import { humanize } from '../lib/words';
 const labelOf = (record: { name: string; species: string; custom_id: string | null }) =>
   `${record.name} · ${humanize(record.species)}${record.custom_id ? ` · ${record.custom_id}` : ''}`;
 
+/**
+ * Highlights the first row of a searchable picker's open list, as the arrow keys do. The picker counts the highlighted
+ * row apart from the mark it shows, and rows listed anew (an answer that came after the words were typed) leave the
+ * two out of step, so that Enter would pick a row other than the one marked. An arrow down puts both on the same row
+ * (the one after wherever the count was); as many arrows up as that row's place bring both to the first.
+ */
+function highlightFirstOption(input: HTMLInputElement): void {
+  const listId = input.getAttribute('aria-controls');
+  const list = listId ? input.ownerDocument.getElementById(listId) : null;
+  const rows = () => [...(list?.querySelectorAll('[data-combobox-option]') ?? [])];
+  if (rows().length === 0 || rows()[0]?.hasAttribute('data-combobox-selected')) return;
+  const press = (key: 'ArrowDown' | 'ArrowUp') =>
+    input.dispatchEvent(new KeyboardEvent('keydown', { key, code: key, bubbles: true }));
+  press('ArrowDown');
+  const marked = rows().findIndex((row) => row.hasAttribute('data-combobox-selected'));
+  for (let step = 0; step < marked; step += 1) press('ArrowUp');
+}
+
 /** Choose pets from the mirror by typing part of a name, breed, shelter id or microchip; available pets first. */
 export function PetPicker({
   label,
@@ -65,22 +83,16 @@ export function PetPicker({
     (id) => !availableIds.includes(id),
   );
   const option = (id: string) => ({ value: id, label: labels[id] ?? id });
-  // Typing highlights the first match, so Enter picks it. The picker highlights it as the words change, before the
-  // mirror has answered them; once the answer is listed, the first match is highlighted as an arrow down would.
+  // Typing highlights the first match, so Enter picks it (see `highlightFirstOption`), once the mirror's answer to the
+  // words is listed: the picker clears its highlight with each keystroke, and the answer replaces the rows any arrow
+  // pressed before it moved through.
   const input = useRef<HTMLInputElement>(null);
   const answered = debounced !== '' && debounced === search.trim() && !found.loading && !available.loading;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: each answer listed (not each render) is looked at.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each answer listed, and each keystroke, is looked at.
   useEffect(() => {
     const element = input.current;
-    if (!answered || !element || element !== element.ownerDocument.activeElement) return;
-    const listId = element.getAttribute('aria-controls');
-    const list = listId ? element.ownerDocument.getElementById(listId) : null;
-    if (!list?.querySelector('[data-combobox-option]') || list.querySelector('[data-combobox-selected]'))
-      return;
-    element.dispatchEvent(
-      new KeyboardEvent('keydown', { key: 'ArrowDown', code: 'ArrowDown', bubbles: true }),
-    );
-  }, [answered, found.data, available.data]);
+    if (answered && element && element === element.ownerDocument.activeElement) highlightFirstOption(element);
+  }, [answered, search, found.data, available.data]);
   const data = [
     ...(availableIds.length > 0 ? [{ group: 'Available', items: availableIds.map(option) }] : []),
     ...(others.length > 0 ? [{ group: 'Other pets', items: others.map(option) }] : []),
