@@ -19,9 +19,17 @@ describe('the list’s count line while the first sync fills the mirror', () => 
       recordsTotal: 87000,
     });
     const filling = fillingProgress(status, 'pets');
-    expect(filling).toEqual({ done: 1200, total: 87000 });
+    expect(filling).toMatchObject({ recordsDone: 1200, recordsTotal: 87000 });
     expect(fillingWords(filling as NonNullable<typeof filling>, 'pets')).toBe(
-      'Filling: 1,200 of about 87,000 pets',
+      `Filling: ${(1200).toLocaleString()} of about ${(87000).toLocaleString()} pets`,
+    );
+    // Past the server's count (the list grew while it was read): how many came, never "3,100 of about 3,000".
+    const past = fillingProgress(
+      syncing({ phase: 'Pets', stage: 'filling', pagesDone: 31, recordsDone: 3100, recordsTotal: 3000 }),
+      'pets',
+    );
+    expect(fillingWords(past as NonNullable<typeof past>, 'pets')).toBe(
+      `Filling: ${(3100).toLocaleString()} pets`,
     );
   });
 
@@ -43,6 +51,6 @@ describe('the list’s count line while the first sync fills the mirror', () => 
       { phase: 'Pets', stage: 'filling', pagesDone: 1, recordsDone: 100, recordsTotal: 500 },
       '2026-11-25T10:00:00.000Z',
     );
-    expect(fillingProgress(status, 'pets')).toEqual({ done: 100, total: 500 });
+    expect(fillingProgress(status, 'pets')).toMatchObject({ recordsDone: 100, recordsTotal: 500 });
   });
 });

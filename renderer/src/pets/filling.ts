@@ -1,7 +1,8 @@
+import type { SyncProgress } from '../../../shared/desk-api';
 import { useDeskStatus } from '../bridge/hooks';
-import { type Filling, fillingProgress } from './filling-progress';
+import { fillingProgress } from './filling-progress';
 
 /** `fillingProgress` of the desk's current status. */
-export function useFillingProgress(collection: 'pets' | 'adopters' | 'fosters'): Filling | undefined {
+export function useFillingProgress(collection: 'pets' | 'adopters' | 'fosters'): SyncProgress | undefined {
   return fillingProgress(useDeskStatus().status, collection);
 }
