@@ -62,7 +62,7 @@ export function DashboardScreen() {
     <>
       {header}
       <Stack gap="lg">
-        {partial && !empty && (
+        {partial && !nothingCountedYet && (
           <Alert variant="light" color="blue" icon={<IconInfoCircle aria-hidden />} role="note">
             {partial}
           </Alert>

@@ -35,5 +35,7 @@ describe('field messages as sentences', () => {
       'A birthday cannot be after today (Dec 1, 2026).',
     );
     expect(fieldSentence('weight', 'Must be a number')).toBe('Weight: Must be a number.');
+    // The label as a word, not inside another ("age" in "page").
+    expect(fieldSentence('age_category', 'See the page for ages')).toBe('Age: See the page for ages.');
   });
 });

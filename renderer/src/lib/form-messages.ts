@@ -50,11 +50,12 @@ export function fieldSentence(field: string, message: string): string {
   const Label = `${label.charAt(0).toUpperCase()}${label.slice(1)}`;
   // "must be …" follows the label; a sentence of its own ("A birthday cannot …", "“2019” is not a date …") is
   // said as it is when it names the field, else after the label and a colon.
-  const sentence = /^\p{Ll}/u.test(said)
-    ? `${Label} ${said}`
-    : said.toLowerCase().includes(label)
-      ? said
-      : `${Label}: ${said}`;
+  const words = ` ${said
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .join(' ')} `;
+  const namesField = words.includes(` ${label} `);
+  const sentence = /^\p{Ll}/u.test(said) ? `${Label} ${said}` : namesField ? said : `${Label}: ${said}`;
   return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
 }
 

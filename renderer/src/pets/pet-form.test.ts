@@ -181,7 +181,7 @@ describe('numbers typed in text fields', () => {
   });
 
   it('says a number typed below zero cannot be, rather than that it is no number', () => {
-    const draft = { ...emptyPetDraft(), ...basics, adoption_fee: '-20', age_years: '-2', weight: '-5 kg' };
+    const draft = { ...emptyPetDraft(), ...basics, adoption_fee: '-$20', age_years: '-2', weight: '-5 kg' };
     expect(buildPetCreate(draft)).toEqual({
       ok: false,
       errors: {

@@ -244,7 +244,7 @@ const GROUPED_AMOUNT = [
  * thousands separators ("1200"), the decimals as typed.
  */
 export function typedAmount(typed: string): string {
-  const amount = typed.trim().replace(/^[$€£¥]\s*/u, '');
+  const amount = typed.trim().replace(/^(-?)\s*[$€£¥]\s*/u, '$1');
   const grouped = GROUPED_AMOUNT.find(({ pattern }) => pattern.test(amount));
   return grouped ? amount.replace(grouped.separator, '') : amount;
 }

@@ -115,7 +115,9 @@ export function QuickStatus({
               ? standalone
                 ? 'Saved: it is in your shelter’s records.'
                 : 'Saved and sent: it is on the shelter’s server.'
-              : 'Saved on this desk; sent when the connection allows.'}
+              : standalone
+                ? 'Saved; adding it to your shelter’s records…'
+                : 'Saved on this desk; sent when the connection allows.'}
           </SavedLine>
         )}
         {error && (
