@@ -185,6 +185,19 @@ describe('createApiClient', () => {
     await client.close();
   });
 
+  it('says a server that answers https in plain http does not use https, and which address to type', async () => {
+    const base = (await serve((_req, res) => res.end('{}'))).replace(/^http:/, 'https:');
+    const client = createApiClient({ baseUrl: base, apiKey: 'k', sleep: async () => {}, maxAttempts: 3 });
+    const refused = await client.get('/api/pets', { schema: okSchema }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ kind: 'rejected', code: 'https_not_offered' });
+    expect((refused as ApiError).message).toContain('does not use https');
+    expect((refused as ApiError).message).toContain(
+      `(${base.replace(/^https:/, 'http:').replace(/\/api\/$/, '')}`,
+    );
+    expect((refused as ApiError).message).not.toMatch(/SSL|ssl3|openssl/i);
+    await client.close();
+  });
+
   it('retries a connection dropped mid-request up to maxAttempts', async () => {
     let requests = 0;
     const baseUrl = await serve((req) => {

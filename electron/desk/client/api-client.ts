@@ -74,6 +74,17 @@ function certificateMismatch(error: unknown): CertificateMismatchError | undefin
   return undefined;
 }
 
+/** An https request answered by a server that speaks plain HTTP: OpenSSL reads its reply as a wrong TLS version. */
+function answeredInPlainHttp(error: unknown): boolean {
+  for (let current = error, depth = 0; depth < 4 && current; depth += 1) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (code === 'ERR_SSL_WRONG_VERSION_NUMBER') return true;
+    if (typeof message === 'string' && /wrong version number/i.test(message)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** Creates an API client on one keep-alive undici agent (pinned to one certificate when `pin` is given). */
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const baseUrl = normalizeBaseUrl(options.baseUrl);
@@ -189,6 +200,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
             status: 426,
             code: 'https_required',
             message: tlsSpoken.message,
+            cause: error,
+          });
+        }
+        if (answeredInPlainHttp(error)) {
+          throw new ApiError({
+            kind: 'rejected',
+            code: 'https_not_offered',
+            message: `The server at ${baseUrl} does not use https: it answered in plain http. Type the address with http:// in front (${baseUrl.replace(/^https:/, 'http:')}), or pair with the connection code its sharing card shows for an encrypted connection.`,
             cause: error,
           });
         }

@@ -185,7 +185,9 @@ export function ConnectionCard() {
             ? 'The server refused the API key'
             : failed.code === 'invalid_input'
               ? 'Check what is entered'
-              : 'The server did not answer as expected',
+              : failed.code === 'https_not_offered'
+                ? 'This server does not use https'
+                : 'The server did not answer as expected',
         text: `${failed.message}${failed.requestId ? ` (request ${failed.requestId})` : ''}`,
       });
     } finally {
