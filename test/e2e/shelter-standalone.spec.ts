@@ -30,7 +30,9 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     expect((await callApi(apiUrl, readKey, '/pets', { method: 'POST', body: { name: 'Nope' } })).status).toBe(
       403,
     );
-    await page.getByRole('button', { name: 'Done' }).click();
+    // Revoked while it is still shown to be copied: it is no longer offered.
+    const shown = page.getByLabel('New key');
+    await expect(shown).toBeVisible();
     await page
       .getByRole('table', { name: 'API keys' })
       .getByRole('row', { name: /Website/ })
@@ -40,6 +42,7 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     await expect(
       page.getByRole('table', { name: 'API keys' }).getByRole('row', { name: /Website.*Revoked/ }),
     ).toBeVisible();
+    await expect(shown).toHaveCount(0);
     expect((await callApi(apiUrl, readKey, '/pets?limit=1')).status).toBe(401);
     const key = await createKeyInUi(page, desk.url, 'Test checks', 'Read and write');
 

@@ -84,6 +84,8 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
     if (!revoking) return;
     const done = await revoke.run(() => api.call('shelter.keys.revoke', { id: revoking.id }));
     if (done !== undefined) {
+      // A key revoked just after it was made is no longer one to copy.
+      if (created?.id === revoking.id) setCreated(undefined);
       setRevoking(undefined);
       keys.reload();
     }
