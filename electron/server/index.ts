@@ -36,6 +36,7 @@ export {
   dropStaged,
   type FolderHold,
   FolderInUseError,
+  glanceAtBackup,
   holdServerFolder,
   type RestoredInfo,
   type StagedBackup,

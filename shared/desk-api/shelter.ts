@@ -181,6 +181,12 @@ export const shelterMethods = {
     input: noInput,
     output: backupEntrySchema,
   }),
+  'shelter.backups.check': defineMethod({
+    summary:
+      'Whether a file chosen to restore is there and a SQLite database, with its size and when it changed.',
+    input: z.strictObject({ file: z.string().trim().min(1, { error: 'choose a backup file' }) }),
+    output: z.object({ file: z.string(), bytes: z.number().int(), modifiedAt: z.string() }),
+  }),
   'shelter.backups.restore': defineMethod({
     summary: 'Replace the shelter database by a backup: stops writes, swaps the file, restarts the server.',
     input: z.strictObject({ file: z.string().trim().min(1, { error: 'choose a backup file' }) }),

@@ -159,13 +159,26 @@ test('the remaining dialogs and states pass axe (WCAG 2.2 AA, serious and critic
     await expect(page.getByRole('heading', { level: 2, name: 'Backup' })).toBeVisible();
     await page.getByRole('button', { name: 'Back up now' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Backup written' })).toBeVisible();
-    // Pasted as "Copy as path" gives it, in quotes: the path is the one inside them.
+    // Pasted as "Copy as path" gives it, in quotes: the path is the one inside them. A path that is no backup is said
+    // at once, before any "Restore this backup?".
     await page.getByLabel('Restore from another file').fill('"/no/such/backup copy.sqlite"');
     await page.getByRole('button', { name: 'Restore…' }).last().click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Restore', exact: true }).click();
-    await expect(page.getByRole('dialog').getByText('Nothing was restored')).toBeVisible();
-    await expect(page.getByRole('dialog')).toContainText('/no/such/backup copy.sqlite does not exist');
+    const refused = page.getByRole('alert').filter({ hasText: 'This file cannot be restored' });
+    await expect(refused).toContainText('/no/such/backup copy.sqlite does not exist');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
     await check('Backup, success and error notices');
+    // A backup file is looked at, then confirmed with when it last changed.
+    const written = page.getByRole('status').filter({ hasText: 'Backup written' });
+    const backupFile = (await written.textContent())?.match(/shelter-\S+?\.sqlite/)?.[0];
+    const folder = (await page.getByText('Backups are in').locator('code').textContent()) ?? '';
+    expect(backupFile).toBeTruthy();
+    await page.getByLabel('Restore from another file').fill(`${folder}/${backupFile}`);
+    await expect(refused).toHaveCount(0);
+    await page.getByRole('button', { name: 'Restore…' }).last().click();
+    await expect(page.getByRole('dialog', { name: 'Restore this backup?' })).toContainText(
+      /Last changed .+, .+ (KB|MB)/,
+    );
+    await check('Backup, restore confirmation');
     await closeDialog();
 
     // Ctrl+K with results shown.

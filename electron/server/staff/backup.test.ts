@@ -8,6 +8,7 @@ import {
   type BackupInfo,
   BackupRefusedError,
   dropStaged,
+  glanceAtBackup,
   inspectBackup,
   stageBackup,
   swapDatabaseFile,
@@ -204,5 +205,19 @@ describe('restoring a backup', () => {
       expect(fs.readFileSync(target, 'utf8')).toBe('the current database');
       expect(fs.readdirSync(path.dirname(target)).sort()).toEqual(['server.sqlite']);
     }
+
+    // The first look before a restore is confirmed: a missing file, a folder and a file that is no SQLite database
+    // are said at once; a SQLite file passes with its size and time, and nothing is written beside it.
+    expect(() => glanceAtBackup(refusals[0]?.[0] ?? '')).toThrow(/missing\.sqlite does not exist\.$/);
+    expect(() => glanceAtBackup(folder)).toThrow(/is not a file\.$/);
+    expect(() => glanceAtBackup(notSqlite)).toThrow(
+      /notes\.sqlite is not a Shelter Desk backup \(backups are/,
+    );
+    const before = fs.readdirSync(folder).sort();
+    expect(glanceAtBackup(foreign)).toEqual({
+      bytes: fs.statSync(foreign).size,
+      modifiedAt: fs.statSync(foreign).mtime.toISOString(),
+    });
+    expect(fs.readdirSync(folder).sort()).toEqual(before);
   });
 });

@@ -56,6 +56,32 @@ function backupFileSize(file: string, name: string): number {
   return stat.size;
 }
 
+/** The first bytes of every SQLite database file. */
+const SQLITE_HEADER = 'SQLite format 3\u0000';
+
+/**
+ * A first look at a file chosen to be restored, before anyone is asked to confirm: that it is there, a file, and a
+ * SQLite database, with its size and when it last changed. Reads 16 bytes and opens no database, so nothing is
+ * written beside the file (a backup on a USB stick stays as it is); the whole check is `inspectBackup`'s, at the
+ * restore.
+ */
+export function glanceAtBackup(file: string): { bytes: number; modifiedAt: string } {
+  const bytes = backupFileSize(file, file);
+  const head = Buffer.alloc(SQLITE_HEADER.length);
+  const handle = fs.openSync(file, 'r');
+  try {
+    fs.readSync(handle, head, 0, head.length, 0);
+  } finally {
+    fs.closeSync(handle);
+  }
+  if (head.toString('latin1') !== SQLITE_HEADER) {
+    throw new BackupRefusedError(
+      `${file} is not a Shelter Desk backup (backups are .sqlite database files).`,
+    );
+  }
+  return { bytes, modifiedAt: fs.statSync(file).mtime.toISOString() };
+}
+
 /**
  * Opens a file read-only and checks that it is a whole, undamaged Shelter Desk server database
  * (`PRAGMA integrity_check`, the server's tables). Throws `BackupRefusedError` saying what is wrong, naming the

@@ -45,6 +45,7 @@ function Backups() {
   const list = useDeskQuery('shelter.backups.list');
   const backup = useAction();
   const restore = useAction();
+  const check = useAction();
   const [made, setMade] = useState<BackupEntry>();
   // The backup to restore: its file, and what the list says of it (when it was taken, which kind).
   const [restoring, setRestoring] = useState<{ file: string; taken?: string }>();
@@ -56,6 +57,17 @@ function Backups() {
     if (entry) {
       setMade(entry);
       list.reload();
+    }
+  }
+  /** A typed path is looked at first: one that is no backup is said at once, not after a confirmation. */
+  async function checkTyped() {
+    const checked = await check.run(() => api.call('shelter.backups.check', { file: typedFilePath(path) }));
+    if (checked) {
+      restore.clear();
+      setRestoring({
+        file: checked.file,
+        taken: `Last changed ${when(checked.modifiedAt)}, ${size(checked.bytes)}`,
+      });
     }
   }
   async function confirmRestore() {
@@ -186,17 +198,22 @@ function Backups() {
             description="The full path of a backup file on this PC (for example one copied back from a USB stick)."
             placeholder="/media/usb/shelter-manual-….sqlite"
             value={path}
-            onChange={(event) => setPath(event.currentTarget.value)}
+            onChange={(event) => {
+              check.clear();
+              setPath(event.currentTarget.value);
+            }}
             style={{ flex: 1 }}
           />
           <Button
             variant="default"
             disabled={typedFilePath(path) === ''}
-            onClick={() => setRestoring({ file: typedFilePath(path) })}
+            loading={check.busy}
+            onClick={() => void checkTyped()}
           >
             Restore…
           </Button>
         </Group>
+        {check.error && <DeskErrorAlert error={check.error} title="This file cannot be restored" />}
         {restore.error && !restoring && <DeskErrorAlert error={restore.error} title="Nothing was restored" />}
       </Card>
 

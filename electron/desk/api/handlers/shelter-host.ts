@@ -8,6 +8,7 @@ import {
   dropStaged,
   type FolderHold,
   FolderInUseError,
+  glanceAtBackup,
   holdServerFolder,
   type RunningApiServer,
   type StaffOperations,
@@ -291,6 +292,21 @@ export class ShelterHost {
 
   listBackups() {
     return listBackups(backupFolder(this.context.dataDir));
+  }
+
+  /** `glanceAtBackup`: whether a file could be restored, said before the restore is confirmed. */
+  checkBackup(file: string): { file: string; bytes: number; modifiedAt: string } {
+    try {
+      return { file, ...glanceAtBackup(file) };
+    } catch (error) {
+      if (error instanceof BackupRefusedError) {
+        throw new DeskCallError({
+          code: 'invalid_input',
+          message: `${error.message} Check the path: the full path of a backup file, such as one in the backups folder shown above.`,
+        });
+      }
+      throw error;
+    }
   }
 
   /**

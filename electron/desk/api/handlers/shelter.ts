@@ -148,6 +148,7 @@ export function registerShelterHandlers(
       throw new DeskCallError({ code: 'internal_error', message: `The backup ${file} is missing.` });
     return entry;
   });
+  registry.handle('shelter.backups.check', ({ file }) => host.checkBackup(file));
   registry.handle('shelter.backups.restore', async ({ file }) => {
     context.events.emit({ type: 'restore', running: true });
     try {
