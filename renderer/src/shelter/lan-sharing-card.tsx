@@ -85,8 +85,10 @@ export function LanSharingCard() {
                 : 'Off by default. Turn it on when another desk needs this shelter; it is safe on any network, public Wi-Fi too.'
             }
             checked={state.enabled}
-            onChange={(event) => void toggle(event.currentTarget.checked)}
-            disabled={action.busy}
+            // Busy, it keeps the focus (a disabled switch drops it, and the next Space goes nowhere) and takes no
+            // second change until the first is answered.
+            onChange={(event) => !action.busy && void toggle(event.currentTarget.checked)}
+            aria-busy={action.busy}
           />
           <Text size="sm" c="dimmed">
             While on, this shelter answers on the network this PC is on now, over an encrypted connection
