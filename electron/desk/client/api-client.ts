@@ -272,7 +272,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
             response.status === 401 && options.paired
               ? 'The shelter disconnected this desk: its key was revoked there. To connect again, ask the shelter desk for a new connection code (Keys and sharing).'
               : response.status === 401
-                ? `The server refused the API key (${described.message ?? '401'}). Enter a valid key in the connection settings.`
+                ? `The server refused the API key: ${(described.message ?? 'it answered 401').replace(/\.$/, '')}. Check that the whole key was copied, or ask the shelter for a new one.`
                 : `The API key has no access to this (${described.message ?? '403'}). Use a key with the needed access.`,
         });
       }
