@@ -361,6 +361,6 @@ export async function importFile(
     updated,
     skipped,
     blocked: false,
-    summary: `Imported ${imported} ${noun(imported)}; ${alreadySummary(report.totals.existing, updated, unchanged)}; ${rowCount(written.rejectedRows, 'rejected ')} skipped.${imported + updated > 0 ? ' The outbox sends them to the server.' : ''}${datesNote}`,
+    summary: `Imported ${imported} ${noun(imported)}; ${alreadySummary(report.totals.existing, updated, unchanged)}; ${rowCount(written.rejectedRows, 'rejected ')} skipped.${imported + updated > 0 ? ' They go to the shelter’s server with this desk’s other changes.' : ''}${datesNote}`,
   };
 }

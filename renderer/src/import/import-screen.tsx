@@ -17,12 +17,17 @@ import type { DateFormat, ImportKind, ImportPreview, ImportReport } from '../../
 import { useDesk } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
+import { useStandalone } from '../lib/connection';
 import { useAction } from '../shelter/use-shelter';
 import { type ChosenTargets, MappingTable } from './mapping-table';
 import { ReportView } from './report-view';
 import { uploadFile } from './upload-file';
 
-const KIND_WORDS: Record<ImportKind, string> = { pets: 'pets', adopters: 'adopters', fosters: 'fosters' };
+const KIND_WORDS: Record<ImportKind, [one: string, many: string]> = {
+  pets: ['pet', 'pets'],
+  adopters: ['adopter', 'adopters'],
+  fosters: ['foster', 'fosters'],
+};
 const DATE_ORDERS = [
   { value: 'auto', label: 'Work it out from the file (ask when unsure)' },
   { value: 'DMY', label: 'Day / month / year (31/12/2025)' },
@@ -37,6 +42,7 @@ const DATE_ORDERS = [
  */
 export function ImportScreen() {
   const api = useDesk();
+  const standalone = useStandalone();
   const [kind, setKind] = useState<ImportKind>('pets');
   const [preview, setPreview] = useState<ImportPreview>();
   const [chosen, setChosen] = useState<ChosenTargets>({});
@@ -294,7 +300,7 @@ export function ImportScreen() {
                     loading={importing.busy}
                     disabled={blockedWithoutSkip || (wouldImport === 0 && !updateExisting)}
                   >
-                    Import {wouldImport.toLocaleString()} {KIND_WORDS[kind]}
+                    Import {wouldImport.toLocaleString()} {KIND_WORDS[kind][wouldImport === 1 ? 0 : 1]}
                     {wouldUpdate > 0 && `, update ${wouldUpdate.toLocaleString()}`}
                   </Button>
                   {blockedWithoutSkip && (
@@ -311,7 +317,9 @@ export function ImportScreen() {
                   {kind === 'pets' ? 'Open Pets' : 'Open People'}
                 </Button>
                 <Text size="sm" c="dimmed">
-                  They show on this desk now, marked “Not sent yet” until the outbox has sent them.
+                  {standalone
+                    ? 'They are in your shelter’s records now.'
+                    : 'They show on this desk now, marked “Not sent yet” until they reach the shelter’s server.'}
                 </Text>
               </Group>
             )}
