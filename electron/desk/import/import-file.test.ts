@@ -149,6 +149,14 @@ describe('importFile', () => {
     ]);
     const none = await run(csv(['Name,Species,Intake', 'Kit,cat,03/04/2024']), { dryRun: true });
     expect(none.rejected[0]?.reason).toContain('and no date in the file says which comes first: choose');
+    // A day that does not exist (31/02) shows no order: it is refused itself, and counts for nothing.
+    const impossible = await run(csv(['Name,Species,Intake', 'Tom,dog,31/02/2024', 'Kit,cat,03/04/2024']), {
+      dryRun: true,
+    });
+    expect(impossible.rejected.map((problem) => problem.line)).toEqual([2, 3]);
+    expect(impossible.rejected[1]?.reason).toContain(
+      'and no date in the file says which comes first: choose',
+    );
     // Dates pointing both ways decide nothing either.
     const both = await run(
       csv([

@@ -70,11 +70,13 @@ export class DateOrderEvidence {
   see(text: string, line: number): void {
     const match = NUMERIC_DATE.exec(text.trim());
     if (!match) return;
-    if (Number(match[1]) > 12) {
+    const [first, second, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
+    // Only a day that exists shows the order: 31/02/2026 is no date either way round, whatever its 31 says.
+    if (first > 12 && calendarDay(year, second, first, text).ok) {
       this.dayFirst += 1;
       this.firstDayFirst ??= { line, text: text.trim() };
     }
-    if (Number(match[2]) > 12) {
+    if (second > 12 && calendarDay(year, first, second, text).ok) {
       this.monthFirst += 1;
       this.firstMonthFirst ??= { line, text: text.trim() };
     }
