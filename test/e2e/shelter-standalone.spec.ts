@@ -23,6 +23,10 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     await expect(page).toHaveURL(/#\/overview$/);
     await expect(page.getByRole('link', { name: 'Demo shelter' })).toBeVisible();
 
+    // A key without a name is asked for one in the desk's words (not the browser's bubble).
+    await page.goto(`${desk.url}#/keys`);
+    await page.getByRole('form', { name: 'New API key' }).getByRole('button', { name: 'Create key' }).click();
+    await expect(page.getByText('Give the key a name: who or what uses it')).toBeVisible();
     // A read key made in the UI: reads 200, writes 403; revoked: 401.
     const readKey = await createKeyInUi(page, desk.url, 'Website', 'Read');
     await shoot(page, testInfo, 'keys-created');

@@ -208,7 +208,9 @@ export function ConnectionCard() {
               ? 'Not connected'
               : summary.mode === 'standalone'
                 ? 'Standalone'
-                : `Remote${summary.hasKey ? ', key stored' : ', no key'}`}
+                : summary.hasKey
+                  ? 'Connected to a server'
+                  : 'Server set, no key yet'}
           </Badge>
         )}
       </Group>

@@ -120,7 +120,9 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
               setNameProblem(undefined);
             }}
             error={nameProblem}
-            required
+            // Marked, not `required`: a blank name gets the desk's own message, not the browser's bubble.
+            withAsterisk
+            aria-required
             w={280}
           />
           <SegmentedControl
