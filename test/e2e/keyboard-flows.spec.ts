@@ -311,6 +311,8 @@ test('keyboard only: print a kennel card (the PDF arrives) and take a backup', a
   await tabTo(page, backUp);
   await page.keyboard.press('Enter');
   await expect(page.getByRole('status').filter({ hasText: 'Backup written' })).toBeVisible();
+  // The button was disabled while it worked; the focus comes back to it rather than to the top of the page.
+  await expect(backUp).toBeFocused();
   const table = page.getByRole('table', { name: 'Backups' });
   await expect(table.getByText('Made by hand')).toBeVisible();
   // A restore dialog opened and cancelled with Escape gives the focus back to its Restore… button.

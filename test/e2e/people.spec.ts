@@ -75,6 +75,7 @@ test('standalone: a sign-up shows on the person and the pet, and the person is e
     await edit.getByRole('button', { name: 'Save' }).click();
     const fields = drawer.getByRole('table', { name: 'Person fields' });
     await expect(fields).toContainText('rosa@marsh.example.org');
+    await expect(drawer.getByRole('button', { name: 'Edit' })).toBeFocused();
     await expect(fields).toContainText('+1 555 0177');
     await expect(fields).toContainText('Works nights; call after 4 pm.');
     await expect(drawer.getByRole('table', { name: 'Home' })).toContainText('Fenced yard');

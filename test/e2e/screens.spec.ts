@@ -114,6 +114,8 @@ test('connect, find a pet, change its status; it is pending, then on the server'
   await edit.getByLabel('Name').fill(target.name);
   await edit.getByRole('button', { name: 'Save changes' }).click();
   await expect(drawer.getByRole('table', { name: 'Pet fields' })).toContainText('15 kg');
+  // Save went away with the form: the focus is on Edit, not lost to the page.
+  await expect(drawer.getByRole('button', { name: 'Edit' })).toBeFocused();
   await expect
     .poll(async () => (await server.api<ApiPet & { weight: string }>(`/pets/${target.id}`)).weight, {
       timeout: 30_000,
@@ -242,7 +244,10 @@ test('offline at an event: an intake and an adopter with an application wait on 
     '/people?type=adopter&search=ana.ruiz&limit=5',
   );
   expect(people.people.map((each) => each.email)).toContain('ana.ruiz@example.org');
-  await page.getByRole('button', { name: 'Sync now' }).click();
+  const syncNow = page.getByRole('button', { name: 'Sync now' });
+  await syncNow.click();
+  await expect(syncNow).toBeEnabled({ timeout: 30_000 });
+  await expect(syncNow).toBeFocused();
   await shoot(page, testInfo, 'sync');
   // The confirmations followed both records to the ids the server gave them.
   await nav.getByRole('link', { name: 'Intake' }).click();
@@ -321,6 +326,8 @@ test('Test connection says plainly when the key is refused or the server cannot 
   await expect(form.getByRole('status').filter({ hasText: 'refused the API key' })).toBeVisible({
     timeout: 30_000,
   });
+  // The button was disabled while it tried; the focus is back on it.
+  await expect(form.getByRole('button', { name: 'Test connection' })).toBeFocused();
   await shoot(page, testInfo, 'settings-key-refused');
 
   await form.getByLabel('Server address').fill('http://127.0.0.1:9');

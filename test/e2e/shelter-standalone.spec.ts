@@ -29,6 +29,8 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     await expect(page.getByText('Give the key a name: who or what uses it')).toBeVisible();
     // A read key made in the UI: reads 200, writes 403; revoked: 401.
     const readKey = await createKeyInUi(page, desk.url, 'Website', 'Read');
+    // The key must be copied now: the focus is on Copy.
+    await expect(page.getByRole('button', { name: 'Copy' })).toBeFocused();
     await shoot(page, testInfo, 'keys-created');
     expect((await callApi(apiUrl, readKey, '/pets?limit=1')).status).toBe(200);
     expect((await callApi(apiUrl, readKey, '/pets', { method: 'POST', body: { name: 'Nope' } })).status).toBe(
@@ -47,6 +49,8 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
       page.getByRole('table', { name: 'API keys' }).getByRole('row', { name: /Website.*Revoked/ }),
     ).toBeVisible();
     await expect(shown).toHaveCount(0);
+    // Its row lost the Revoke button the dialog came from: the screen itself has the focus, not the page.
+    await expect(page.locator('#main-content')).toBeFocused();
     expect((await callApi(apiUrl, readKey, '/pets?limit=1')).status).toBe(401);
     const key = await createKeyInUi(page, desk.url, 'Test checks', 'Read and write');
 

@@ -1,5 +1,6 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { BusyButton } from './busy-button';
 
 /**
  * Asks before something that cannot be taken back (a change thrown away, a form left unsaved). The safe choice is
@@ -36,9 +37,9 @@ export function ConfirmModal({
           <Button variant="default" onClick={onCancel} data-autofocus>
             {cancelLabel}
           </Button>
-          <Button color="red" onClick={onConfirm} loading={busy}>
+          <BusyButton color="red" onClick={onConfirm} loading={busy}>
             {confirmLabel}
-          </Button>
+          </BusyButton>
         </Group>
       </Stack>
     </Modal>

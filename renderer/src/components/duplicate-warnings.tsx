@@ -2,6 +2,7 @@ import { Alert, Anchor, Button, Group, List, Text } from '@mantine/core';
 import { IconCopy } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useRef } from 'react';
 import type { DuplicateWarning } from '../../../shared/desk-api';
+import { BusyButton } from './busy-button';
 
 /** The form field (its `data-field`) holding what a warning found shared: Go back returns the focus there. */
 const FIELD_OF_KIND: Readonly<Record<DuplicateWarning['kind'], string>> = {
@@ -85,9 +86,9 @@ export function DuplicateWarnings({
       </Text>
       {children}
       <Group gap="sm">
-        <Button color="yellow" autoContrast onClick={onOverride} loading={saving}>
+        <BusyButton color="yellow" autoContrast onClick={onOverride} loading={saving}>
           Save anyway
-        </Button>
+        </BusyButton>
         <Button variant="default" onClick={goBack}>
           Go back
         </Button>

@@ -15,6 +15,7 @@ import { IconFileSpreadsheet, IconFileUpload, IconListCheck } from '@tabler/icon
 import { type DragEvent, useState } from 'react';
 import type { DateFormat, ImportKind, ImportPreview, ImportReport } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
+import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
 import { useStandalone } from '../lib/connection';
@@ -181,14 +182,14 @@ export function ImportScreen() {
               </Text>
               <FileButton onChange={(file) => void choose(file)} accept=".csv,.tsv,.txt,.xlsx">
                 {(props) => (
-                  <Button
+                  <BusyButton
                     {...props}
                     variant="light"
                     leftSection={<IconFileUpload aria-hidden size={18} />}
                     loading={reading.busy}
                   >
                     {preview ? 'Choose another file' : 'Choose a file'}
-                  </Button>
+                  </BusyButton>
                 )}
               </FileButton>
               {progress !== undefined && (
@@ -242,13 +243,13 @@ export function ImportScreen() {
               allowDeselect={false}
             />
             <Group mt="lg">
-              <Button
+              <BusyButton
                 leftSection={<IconListCheck aria-hidden size={18} />}
                 onClick={() => void check()}
                 loading={checking.busy}
               >
                 Check the file
-              </Button>
+              </BusyButton>
             </Group>
             {checking.error && (
               <DeskErrorAlert reveal error={checking.error} title="The file could not be checked" />
@@ -295,14 +296,14 @@ export function ImportScreen() {
                   />
                 )}
                 <Group mt="sm">
-                  <Button
+                  <BusyButton
                     onClick={() => void runImport()}
                     loading={importing.busy}
                     disabled={blockedWithoutSkip || (wouldImport === 0 && !updateExisting)}
                   >
                     Import {wouldImport.toLocaleString()} {KIND_WORDS[kind][wouldImport === 1 ? 0 : 1]}
                     {wouldUpdate > 0 && `, update ${wouldUpdate.toLocaleString()}`}
-                  </Button>
+                  </BusyButton>
                   {blockedWithoutSkip && (
                     <Text size="sm" c="dimmed">
                       Fix the rejected rows in the file and choose it again, or skip them.

@@ -2,6 +2,7 @@ import { Button, Group, Paper, Stack } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
+import { BusyButton } from '../components/busy-button';
 import { ConfirmModal } from '../components/confirm-modal';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { FirstSyncNotice } from '../components/first-sync-notice';
@@ -154,9 +155,9 @@ export function IntakeScreen() {
                 <Button variant="default" onClick={() => (typed ? setAskingClear(true) : clear())}>
                   Clear
                 </Button>
-                <Button type="submit" loading={saving} leftSection={<IconPlus aria-hidden size={18} />}>
+                <BusyButton type="submit" loading={saving} leftSection={<IconPlus aria-hidden size={18} />}>
                   Save intake
-                </Button>
+                </BusyButton>
               </Group>
             </Stack>
           </form>

@@ -10,7 +10,7 @@ const focusMain = () => document.getElementById('main-content')?.focus({ prevent
  * inbox once the list reloads), the screen's main region takes the focus instead, so it is not lost to the page and
  * the next Tab continues on the screen.
  */
-function focusBack(opener: Element | null): void {
+export function focusBack(opener: Element | null): void {
   if (!(opener instanceof HTMLElement) || !opener.isConnected) {
     focusMain();
     return;

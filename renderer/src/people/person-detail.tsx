@@ -11,6 +11,7 @@ import { RecordBadges } from '../components/record-badges';
 import { customFieldSections, formatCustomValue, type StoredKeys } from '../lib/custom-field-rows';
 import { formatMomentDate } from '../lib/dates';
 import { useMetadataQuery, useNeedsAttention, useReloadOnChange } from '../lib/live-data';
+import { useFocusWhen } from '../lib/use-focus-when';
 import { formatValue, humanize } from '../lib/words';
 import { ContractButton } from '../print/contract-button';
 import { PersonStatusSection } from '../shelter/person-status-section';
@@ -27,6 +28,7 @@ export function PersonDetail({ id, editGuard }: { id: string; editGuard: LeaveGu
   const overview = useDeskQuery('shelter.overview');
   const needsAttention = useNeedsAttention();
   const [editing, setEditing] = useState(false);
+  const [leftEditing, setLeftEditing] = useState(false);
   if (person.error) return <DeskErrorAlert error={person.error} title="This person could not be opened" />;
   if (!person.data) return <Loader aria-label="Loading person" />;
   const labels = fields.data?.fields ?? [];
@@ -39,6 +41,7 @@ export function PersonDetail({ id, editGuard }: { id: string; editGuard: LeaveGu
         editGuard={editGuard}
         onDone={() => {
           setEditing(false);
+          setLeftEditing(true);
           person.reload();
         }}
       />
@@ -51,6 +54,7 @@ export function PersonDetail({ id, editGuard }: { id: string; editGuard: LeaveGu
       storedKeys={storedKeys}
       needsAttention={needsAttention.has(person.data.record.id)}
       editable={overview.data?.role === 'standalone'}
+      focusEdit={leftEditing}
       onEdit={() => setEditing(true)}
     />
   );
@@ -62,6 +66,7 @@ function PersonView({
   storedKeys,
   needsAttention,
   editable,
+  focusEdit,
   onEdit,
 }: {
   person: MirrorPerson;
@@ -69,10 +74,13 @@ function PersonView({
   storedKeys: StoredKeys;
   needsAttention: boolean;
   editable: boolean;
+  /** Puts the focus on Edit: the view came back from the edit form, whose Save or Cancel had it. */
+  focusEdit: boolean;
   onEdit(): void;
 }) {
   const { record } = person;
   const [explained, setExplained] = useState(false);
+  const editButton = useFocusWhen(focusEdit);
   const rows: [string, string][] = [
     ['Type', humanize(record.type)],
     ['Email', formatValue(record.email)],
@@ -100,6 +108,7 @@ function PersonView({
           />
         </Group>
         <Button
+          ref={editButton}
           variant="light"
           leftSection={<IconEdit aria-hidden size={16} />}
           onClick={() => (editable && !local ? onEdit() : setExplained(true))}

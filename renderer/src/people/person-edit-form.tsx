@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import type { CustomField, Person } from '../../../shared/contract';
 import type { DeskError } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
+import { BusyButton } from '../components/busy-button';
 import { CustomFieldInputs } from '../components/custom-field-inputs';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { FormErrorSummary } from '../components/form-error-summary';
@@ -111,9 +112,9 @@ export function PersonEditForm({
           <Button variant="default" onClick={editGuard.guard(onDone)} disabled={saving}>
             Cancel
           </Button>
-          <Button type="submit" loading={saving}>
+          <BusyButton type="submit" loading={saving}>
             Save
-          </Button>
+          </BusyButton>
         </Group>
       </Stack>
     </form>

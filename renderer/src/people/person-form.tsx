@@ -14,6 +14,7 @@ import {
 import { useEffect, useRef, useState } from 'react';
 import { MAX_APPLICATION_PETS, PERSON_CREATE_STATUSES } from '../../../shared/contract';
 import { useDesk } from '../bridge/hooks';
+import { BusyButton } from '../components/busy-button';
 import { ChoiceSelect } from '../components/choice-select';
 import { CustomFieldInputs } from '../components/custom-field-inputs';
 import { DeskErrorAlert } from '../components/desk-error-alert';
@@ -278,9 +279,9 @@ export function PersonForm({
           <Button variant="default" onClick={onCancel}>
             Cancel
           </Button>
-          <Button type="submit" loading={saving}>
+          <BusyButton type="submit" loading={saving}>
             Save {TYPE_WORDS[draft.type].toLowerCase()}
-          </Button>
+          </BusyButton>
         </Group>
       </Stack>
       <Modal

@@ -71,6 +71,7 @@ function PetDetail({
   const statuses = useMetadataQuery('mirror.pets.statuses');
   const needsAttention = useNeedsAttention();
   const [editing, setEditing] = useState(false);
+  const [leftEditing, setLeftEditing] = useState(false);
   useReloadOnChange(['pets'], pet.reload);
 
   if (pet.error) return <DeskErrorAlert error={pet.error} title="This pet could not be opened" />;
@@ -85,6 +86,7 @@ function PetDetail({
       editGuard={editGuard}
       onDone={() => {
         setEditing(false);
+        setLeftEditing(true);
         pet.reload();
       }}
     />
@@ -94,6 +96,7 @@ function PetDetail({
       customFields={customFields}
       statuses={statuses.data ?? []}
       needsAttention={needsAttention.has(pet.data.record.id)}
+      focusEdit={leftEditing}
       onEdit={() => setEditing(true)}
       onStatusTyped={onStatusTyped}
     />

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { CustomField } from '../../../shared/contract';
 import type { MirrorPet } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
+import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { type LeaveGuard, useTypedSince } from '../components/leave-guard';
 import { useOutboxWrite } from '../lib/use-outbox-write';
@@ -80,9 +81,9 @@ export function PetEditForm({
             <Button variant="default" onClick={editGuard.guard(onDone)}>
               Cancel
             </Button>
-            <Button type="submit" loading={saving}>
+            <BusyButton type="submit" loading={saving}>
               Save changes
-            </Button>
+            </BusyButton>
           </Group>
         </Stack>
       </Stack>

@@ -1,7 +1,8 @@
-import { Button, Checkbox, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Checkbox, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
 import { type FormEvent, useEffect, useState } from 'react';
 import type { DeskError, MirrorPet } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
+import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { SavedLine } from '../components/saved-line';
 import { useStandalone } from '../lib/connection';
@@ -86,13 +87,13 @@ export function QuickStatus({
             onChange={(event) => setNotes(event.currentTarget.value)}
             style={{ flex: 1, minWidth: 180 }}
           />
-          <Button
+          <BusyButton
             type="submit"
             loading={saving}
             disabled={status === pet.record.status && !notes.trim() && !publishing}
           >
             {status === pet.record.status && notes.trim() && !publishing ? 'Save note' : 'Save status'}
-          </Button>
+          </BusyButton>
         </Group>
         {status === 'adopted' && pet.record.status !== 'adopted' && (
           <Text size="sm" c="dimmed" mt="xs">

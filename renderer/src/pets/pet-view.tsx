@@ -11,6 +11,7 @@ import { RecordBadges } from '../components/record-badges';
 import { formatCustomValue } from '../lib/custom-field-rows';
 import { ageOn, formatCalendarDate, formatMomentDate } from '../lib/dates';
 import { requestOpen } from '../lib/open-record';
+import { useFocusWhen } from '../lib/use-focus-when';
 import { formatCoat, formatFee, formatValue, humanize, statusColor } from '../lib/words';
 import { KennelCardButton } from '../print/kennel-card-button';
 import { DeletePetSection } from '../shelter/delete-pet-section';
@@ -87,6 +88,7 @@ export function PetView({
   customFields,
   statuses,
   needsAttention,
+  focusEdit = false,
   onEdit,
   onStatusTyped,
 }: {
@@ -94,6 +96,8 @@ export function PetView({
   customFields: readonly CustomField[];
   statuses: readonly string[];
   needsAttention: boolean;
+  /** Puts the focus on Edit: the view came back from the edit form, whose Save or Cancel had it. */
+  focusEdit?: boolean;
   onEdit(): void;
   /** Whether the status form holds a change not saved yet (the drawer asks before it closes then). */
   onStatusTyped?: ((typed: boolean) => void) | undefined;
@@ -102,6 +106,7 @@ export function PetView({
   const currency = useCurrency();
   const fee = record.adoption_fee.trim() !== '' ? record.adoption_fee : null;
   const painted = usePaintedOnce();
+  const editButton = useFocusWhen(focusEdit);
 
   return (
     <Stack gap="lg">
@@ -159,7 +164,12 @@ export function PetView({
         <Group gap="xs" align="flex-start">
           {record.status !== 'adopted' && <StartAdoptionButton petId={record.id} />}
           <KennelCardButton petId={record.id} />
-          <Button variant="light" leftSection={<IconEdit aria-hidden size={16} />} onClick={onEdit}>
+          <Button
+            ref={editButton}
+            variant="light"
+            leftSection={<IconEdit aria-hidden size={16} />}
+            onClick={onEdit}
+          >
             Edit
           </Button>
         </Group>

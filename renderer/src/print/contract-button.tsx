@@ -5,6 +5,7 @@ import { useState } from 'react';
 import type { ContractType } from '../../../shared/contract';
 import type { Paper } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
+import { BusyButton } from '../components/busy-button';
 import { PetPicker } from '../pets/pet-picker';
 import { preferredPaper } from './save-pdf';
 import { DownloadOutcome, useDownloadPdf } from './use-download-pdf';
@@ -76,13 +77,13 @@ export function ContractButton({
                 { value: 'letter', label: 'US Letter' },
               ]}
             />
-            <Button
+            <BusyButton
               onClick={() => void print()}
               loading={pdf.busy}
               leftSection={<IconFileText aria-hidden size={16} />}
             >
               Download PDF
-            </Button>
+            </BusyButton>
           </Group>
           <DownloadOutcome state={pdf} />
         </Stack>

@@ -4,6 +4,7 @@ import { IconPrinter } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { MirrorPetQuery, Paper } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
+import { BusyButton } from '../components/busy-button';
 import { PetPicker } from '../pets/pet-picker';
 import { preferredPaper } from './save-pdf';
 import { DownloadOutcome, useDownloadPdf } from './use-download-pdf';
@@ -127,14 +128,14 @@ export function EventCardsButton({
                 { value: 'letter', label: 'US Letter' },
               ]}
             />
-            <Button
+            <BusyButton
               onClick={() => void print()}
               loading={pdf.busy}
               disabled={cards === 0 || (source !== 'chosen' && !fits(cards))}
               leftSection={<IconPrinter aria-hidden size={16} />}
             >
               {cards === 1 ? 'Download 1 card' : `Download ${cards.toLocaleString()} cards`}
-            </Button>
+            </BusyButton>
           </Group>
           <DownloadOutcome state={pdf} />
         </Stack>

@@ -1,7 +1,8 @@
-import { Button, type ButtonProps, Menu, Stack } from '@mantine/core';
+import { type ButtonProps, Menu, Stack } from '@mantine/core';
 import { IconCheck, IconPrinter } from '@tabler/icons-react';
 import { useRef } from 'react';
 import type { Paper, PrintedPdfResult } from '../../../shared/desk-api';
+import { BusyButton } from '../components/busy-button';
 import { preferredPaper } from './save-pdf';
 import { DownloadOutcome, useDownloadPdf } from './use-download-pdf';
 
@@ -36,7 +37,7 @@ export function PrintMenu({
       {/* No focus placeholder: its role="presentation" is not allowed in a menu (axe aria-required-children). */}
       <Menu position="bottom-start" withinPortal withInitialFocusPlaceholder={false}>
         <Menu.Target>
-          <Button
+          <BusyButton
             ref={button}
             variant={variant}
             size={size}
@@ -45,7 +46,7 @@ export function PrintMenu({
             disabled={disabled}
           >
             {label}
-          </Button>
+          </BusyButton>
         </Menu.Target>
         <Menu.Dropdown>
           <Menu.Label>Paper size</Menu.Label>

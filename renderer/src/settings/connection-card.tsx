@@ -1,7 +1,6 @@
 import {
   Alert,
   Badge,
-  Button,
   Card,
   Group,
   PasswordInput,
@@ -20,6 +19,7 @@ import {
   parseConnectionCode,
 } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
+import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { FingerprintGrid } from '../components/fingerprint-grid';
 import { useConnection } from '../lib/connection';
@@ -285,18 +285,18 @@ export function ConnectionCard() {
             </Text>
           )}
           <Group gap="sm">
-            <Button type="submit" loading={saving} color={mode === 'none' ? 'red' : undefined}>
+            <BusyButton type="submit" loading={saving} color={mode === 'none' ? 'red' : undefined}>
               {mode === 'none' ? 'Disconnect' : 'Save and connect'}
-            </Button>
+            </BusyButton>
             {mode === 'remote' && !pairing && (
-              <Button
+              <BusyButton
                 variant="default"
                 onClick={() => void test()}
                 loading={testing}
                 disabled={remote.trim() === ''}
               >
                 Test connection
-              </Button>
+              </BusyButton>
             )}
           </Group>
           {saved && !error && (

@@ -1,5 +1,6 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import type { ConnectionInput, ConnectionSummary } from '../../../shared/desk-api';
+import { BusyButton } from '../components/busy-button';
 
 /** What the desk is asked to switch to, and what stays behind with the current connection. */
 export interface PendingSwitch {
@@ -81,9 +82,9 @@ export function ConnectionSwitchModal(props: {
           <Button variant="default" onClick={props.onCancel}>
             Cancel
           </Button>
-          <Button onClick={props.onConfirm} loading={props.busy}>
+          <BusyButton onClick={props.onConfirm} loading={props.busy}>
             Switch
-          </Button>
+          </BusyButton>
         </Group>
       </Stack>
     </Modal>

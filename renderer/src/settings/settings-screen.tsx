@@ -1,5 +1,4 @@
 import {
-  Button,
   Card,
   Code,
   Group,
@@ -19,6 +18,7 @@ import { COLOR_SCHEMES, type DateOrder, type DeskError, type DeskSettings } from
 import { formatMoney } from '../../../shared/wording/money';
 import { useDeskQuery } from '../bridge/hooks';
 import { useSettings } from '../bridge/settings';
+import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { SavedLine } from '../components/saved-line';
 import { ScreenHeader } from '../components/screen-header';
@@ -242,14 +242,14 @@ function NameSetting(props: {
           maxLength={props.maxLength}
           style={{ flex: 1 }}
         />
-        <Button
+        <BusyButton
           type="submit"
           loading={props.saving}
           disabled={value.trim() === props.value}
           aria-label={props.saveLabel}
         >
           Save
-        </Button>
+        </BusyButton>
       </Group>
     </form>
   );

@@ -17,6 +17,7 @@ import { IconAlertTriangle, IconCheck, IconInbox, IconUserCog, IconX } from '@ta
 import { useState } from 'react';
 import type { ApplicationSummary } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
+import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
 import { ScreenHeader } from '../components/screen-header';
@@ -344,14 +345,14 @@ function DecisionModal({
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button
+          <BusyButton
             color={approving ? undefined : 'red'}
             onClick={() => void confirm()}
             loading={action.busy}
             disabled={adoptedAlready.length > 0 || noneChosen}
           >
             {approving ? 'Approve' : 'Deny'}
-          </Button>
+          </BusyButton>
         </Group>
       </Stack>
     </Modal>

@@ -17,6 +17,7 @@ import { IconAlertTriangle, IconCircleCheck, IconDatabaseExport, IconHistory } f
 import { useState } from 'react';
 import type { BackupEntry } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
+import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
 import { typedFilePath } from '../lib/file-path';
@@ -99,13 +100,13 @@ function Backups() {
               </Text>
             )}
           </Stack>
-          <Button
+          <BusyButton
             leftSection={<IconDatabaseExport aria-hidden size={18} />}
             onClick={() => void backUp()}
             loading={backup.busy}
           >
             Back up now
-          </Button>
+          </BusyButton>
         </Group>
         {made && (
           <Alert
@@ -204,14 +205,14 @@ function Backups() {
             }}
             style={{ flex: 1 }}
           />
-          <Button
+          <BusyButton
             variant="default"
             disabled={typedFilePath(path) === ''}
             loading={check.busy}
             onClick={() => void checkTyped()}
           >
             Restore…
-          </Button>
+          </BusyButton>
         </Group>
         {check.error && <DeskErrorAlert error={check.error} title="This file cannot be restored" />}
         {restore.error && !restoring && <DeskErrorAlert error={restore.error} title="Nothing was restored" />}
@@ -241,9 +242,9 @@ function Backups() {
             <Button variant="default" onClick={() => setRestoring(undefined)}>
               Cancel
             </Button>
-            <Button color="orange" onClick={() => void confirmRestore()} loading={restore.busy}>
+            <BusyButton color="orange" onClick={() => void confirmRestore()} loading={restore.busy}>
               Restore
-            </Button>
+            </BusyButton>
           </Group>
         </Stack>
       </Modal>

@@ -1,7 +1,8 @@
-import { Button, Card, Group, Paper, SimpleGrid, Tabs, Text, Textarea } from '@mantine/core';
+import { Card, Group, Paper, SimpleGrid, Tabs, Text, Textarea } from '@mantine/core';
 import { useState } from 'react';
 import { CONTRACT_TYPES, type ContractType } from '../../../shared/contract';
 import { useDesk } from '../bridge/hooks';
+import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { useUnsavedGuard } from '../components/leave-guard';
 import { MarkdownText } from '../components/markdown-text';
@@ -110,9 +111,9 @@ function ContractEditor({
         </div>
       </SimpleGrid>
       <Group mt="md">
-        <Button onClick={() => void save()} loading={action.busy} disabled={text === savedText}>
+        <BusyButton onClick={() => void save()} loading={action.busy} disabled={text === savedText}>
           Save {TITLES[type].toLowerCase()}
-        </Button>
+        </BusyButton>
         {text !== savedText && (
           <Text size="sm" c="dimmed">
             Unsaved changes

@@ -3,6 +3,7 @@ import { IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { MirrorPet } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
+import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { useAction } from './use-shelter';
 
@@ -66,9 +67,9 @@ export function DeletePetSection({ pet }: { pet: MirrorPet }) {
             <Button variant="default" onClick={() => setConfirming(false)}>
               Keep
             </Button>
-            <Button color="red" onClick={() => void remove()} loading={action.busy}>
+            <BusyButton color="red" onClick={() => void remove()} loading={action.busy}>
               Delete {pet.record.name}
-            </Button>
+            </BusyButton>
           </Group>
         </Stack>
       </Modal>

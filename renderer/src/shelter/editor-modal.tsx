@@ -1,5 +1,6 @@
 import { Button, Group, Modal, type ModalProps, Stack } from '@mantine/core';
 import type { FormEvent, ReactNode } from 'react';
+import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { useFocusBack } from '../lib/use-focus-back';
 import { useAction } from './use-shelter';
@@ -50,9 +51,9 @@ export function EditorModal({
             <Button variant="default" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit" loading={action.busy}>
+            <BusyButton type="submit" loading={action.busy}>
               {submitLabel}
-            </Button>
+            </BusyButton>
           </Group>
         </Stack>
       </form>

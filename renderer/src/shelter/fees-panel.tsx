@@ -15,6 +15,7 @@ import { useState } from 'react';
 import { SPECIES, type Species } from '../../../shared/contract';
 import type { FeeRuleSetting } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
+import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { useUnsavedGuard } from '../components/leave-guard';
 import { humanize, type Option } from '../lib/words';
@@ -164,9 +165,9 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
           >
             Add rule
           </Button>
-          <Button onClick={() => void save()} loading={action.busy}>
+          <BusyButton onClick={() => void save()} loading={action.busy}>
             Save fee rules
-          </Button>
+          </BusyButton>
           {saved && (
             <Text size="sm" c="dimmed" role="status">
               Saved.

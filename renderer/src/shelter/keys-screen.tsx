@@ -16,14 +16,16 @@ import {
   Title,
 } from '@mantine/core';
 import { IconCheck, IconCopy, IconKey } from '@tabler/icons-react';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import type { ApiKeySummary, CreatedApiKey } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
+import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
 import { formatMomentDate } from '../lib/dates';
 import { usePolledQuery } from '../lib/use-every';
-
+import { focusBack } from '../lib/use-focus-back';
+import { useFocusWhen } from '../lib/use-focus-when';
 import { LanSharingCard, SHARING_REFRESH_MS } from './lan-sharing-card';
 import { StandaloneOnly, useAction } from './use-shelter';
 
@@ -58,6 +60,9 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
   const [revoking, setRevoking] = useState<ApiKeySummary>();
   const create = useAction();
   const revoke = useAction();
+  const copyButton = useFocusWhen(created?.id);
+  const revokeOpener = useRef<HTMLElement | null>(null);
+  const createButton = useRef<HTMLButtonElement>(null);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -134,9 +139,14 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
               { value: 'write', label: 'Read and write' },
             ]}
           />
-          <Button type="submit" leftSection={<IconKey aria-hidden size={18} />} loading={create.busy}>
+          <BusyButton
+            ref={createButton}
+            type="submit"
+            leftSection={<IconKey aria-hidden size={18} />}
+            loading={create.busy}
+          >
             Create key
-          </Button>
+          </BusyButton>
         </Group>
       </form>
       {create.error && <DeskErrorAlert reveal error={create.error} title="No key was created" />}
@@ -158,6 +168,7 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
             <CopyButton value={created.key}>
               {({ copied, copy }) => (
                 <Button
+                  ref={copyButton}
                   size="xs"
                   variant={copied ? 'filled' : 'light'}
                   leftSection={
@@ -169,7 +180,14 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
                 </Button>
               )}
             </CopyButton>
-            <Button size="xs" variant="subtle" onClick={() => setCreated(undefined)}>
+            <Button
+              size="xs"
+              variant="subtle"
+              onClick={() => {
+                setCreated(undefined);
+                createButton.current?.focus();
+              }}
+            >
               Done
             </Button>
           </Group>
@@ -218,7 +236,15 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
                       Built in
                     </Text>
                   ) : (
-                    <Button size="xs" variant="subtle" color="red" onClick={() => setRevoking(key)}>
+                    <Button
+                      size="xs"
+                      variant="subtle"
+                      color="red"
+                      onClick={(event) => {
+                        revokeOpener.current = event.currentTarget;
+                        setRevoking(key);
+                      }}
+                    >
                       Revoke
                     </Button>
                   )}
@@ -233,6 +259,9 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
         onClose={() => setRevoking(undefined)}
         title="Revoke this key?"
         centered
+        // A revoked key's row loses its Revoke button, which Mantine would give the focus back to.
+        returnFocus={false}
+        onExitTransitionEnd={() => focusBack(revokeOpener.current)}
       >
         <Stack gap="sm">
           <Text size="sm">
@@ -244,9 +273,9 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
             <Button variant="default" onClick={() => setRevoking(undefined)}>
               Cancel
             </Button>
-            <Button color="red" onClick={() => void confirmRevoke()} loading={revoke.busy}>
+            <BusyButton color="red" onClick={() => void confirmRevoke()} loading={revoke.busy}>
               Revoke key
-            </Button>
+            </BusyButton>
           </Group>
         </Stack>
       </Modal>

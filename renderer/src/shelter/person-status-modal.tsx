@@ -2,6 +2,7 @@ import { Button, Group, Modal, Select, Stack, Textarea } from '@mantine/core';
 import { useState } from 'react';
 import { PERSON_STATUSES } from '../../../shared/contract';
 import { useDesk } from '../bridge/hooks';
+import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { useFocusBack } from '../lib/use-focus-back';
 import { humanize } from '../lib/words';
@@ -60,9 +61,9 @@ export function PersonStatusModal({
           <Button variant="default" onClick={onClose}>
             Cancel
           </Button>
-          <Button onClick={() => void save()} loading={action.busy} disabled={!status}>
+          <BusyButton onClick={() => void save()} loading={action.busy} disabled={!status}>
             Save status
-          </Button>
+          </BusyButton>
         </Group>
       </Stack>
     </Modal>

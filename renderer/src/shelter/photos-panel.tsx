@@ -1,6 +1,7 @@
 import { Button, Card, Group, Stack, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useDesk } from '../bridge/hooks';
+import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { SavedLine } from '../components/saved-line';
 import { useAction } from './use-shelter';
@@ -51,9 +52,9 @@ export function PhotosPanel({ origin, onChange }: { origin: string | null; onCha
             spellCheck={false}
           />
           <Group>
-            <Button type="submit" loading={action.busy} disabled={text.trim() === (origin ?? '')}>
+            <BusyButton type="submit" loading={action.busy} disabled={text.trim() === (origin ?? '')}>
               Save public address
-            </Button>
+            </BusyButton>
             {origin !== null && (
               <Button variant="default" onClick={() => void save(null)} disabled={action.busy}>
                 Clear

@@ -11,6 +11,7 @@ import {
 } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
+import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { reloadDiscardingTyping } from '../components/leave-guard';
 import { ScreenHeader } from '../components/screen-header';
@@ -146,9 +147,9 @@ function DemoCard() {
             <Button variant="default" onClick={() => setConfirming(false)}>
               Keep it
             </Button>
-            <Button color="grape" onClick={() => void remove()} loading={action.busy}>
+            <BusyButton color="grape" onClick={() => void remove()} loading={action.busy}>
               Remove and start empty
-            </Button>
+            </BusyButton>
           </Group>
         </Stack>
       </Modal>

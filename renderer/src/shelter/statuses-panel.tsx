@@ -1,8 +1,9 @@
-import { Badge, Button, Card, Checkbox, Group, Switch, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Card, Checkbox, Group, Switch, Table, Text, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import type { CustomStatusSetting, ShelterSettings } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
+import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { useAction } from './use-shelter';
 
@@ -52,9 +53,9 @@ export function StatusesPanel({
             onChange={(event) => setIsPublic(event.currentTarget.checked)}
             mb={8}
           />
-          <Button type="submit" leftSection={<IconPlus aria-hidden size={18} />} loading={action.busy}>
+          <BusyButton type="submit" leftSection={<IconPlus aria-hidden size={18} />} loading={action.busy}>
             Add status
-          </Button>
+          </BusyButton>
         </Group>
       </form>
       {action.error && <DeskErrorAlert error={action.error} title="Status not saved" />}

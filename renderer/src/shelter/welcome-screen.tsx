@@ -1,7 +1,6 @@
 import {
   Alert,
   Badge,
-  Button,
   Card,
   Group,
   PasswordInput,
@@ -23,6 +22,7 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { useLocation } from 'wouter';
 import { parseConnectionCode } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
+import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { useConnection } from '../lib/connection';
 import { PairingPreview, pairAndSync } from './pairing-preview';
@@ -141,9 +141,9 @@ function SetupCard({
     <Card withBorder radius="lg" p="lg" component="section" aria-label={card.title}>
       <ChoiceCard {...card} />
       <Stack mt="auto" gap="sm">
-        <Button onClick={() => void start()} loading={action.busy} disabled={disabled} fullWidth>
+        <BusyButton onClick={() => void start()} loading={action.busy} disabled={disabled} fullWidth>
           {button}
-        </Button>
+        </BusyButton>
         {action.busy && (
           <Text size="xs" c="dimmed" role="status">
             Starting the shelter on this desk…
@@ -246,13 +246,13 @@ function ConnectCard({ disabled }: { disabled: boolean }) {
               disabled={disabled || action.busy}
             />
           )}
-          <Button type="submit" variant="default" loading={action.busy} disabled={disabled} fullWidth>
+          <BusyButton type="submit" variant="default" loading={action.busy} disabled={disabled} fullWidth>
             {code?.kind === 'pairing'
               ? 'They match: connect'
               : code?.kind === 'typed'
                 ? 'Connect'
                 : 'Test and connect'}
-          </Button>
+          </BusyButton>
           {action.error && <DeskErrorAlert reveal error={action.error} title="Not connected" />}
         </Stack>
       </form>

@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Table, Text } from '@mantine/core';
 import { IconArrowBackUp } from '@tabler/icons-react';
 import type { OutboxConflict } from '../../../shared/desk-api';
+import { BusyButton } from '../components/busy-button';
 import { formatValue, humanize } from '../lib/words';
 
 /** Fields whose values are names from a fixed list ("meetAndGreetReady"): shown as the forms' menus say them. */
@@ -89,9 +90,9 @@ export function ConflictCard({
         </Table.Tbody>
       </Table>
       <Group gap="sm" mt="sm">
-        <Button size="xs" color="orange" loading={busy} onClick={() => onChoose('server')}>
+        <BusyButton size="xs" color="orange" loading={busy} onClick={() => onChoose('server')}>
           {conflicts.length === 1 ? 'Use the server’s value' : 'Use the server’s values'}
-        </Button>
+        </BusyButton>
         <Button size="xs" variant="default" disabled={busy} onClick={() => onChoose('mine')}>
           Keep mine
         </Button>

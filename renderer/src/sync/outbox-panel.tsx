@@ -25,6 +25,7 @@ import {
 import { useEffect, useRef, useState } from 'react';
 import type { DeskError, OutboxEntry } from '../../../shared/desk-api';
 import { useDesk, useDeskEvent, useDeskQuery } from '../bridge/hooks';
+import { BusyButton } from '../components/busy-button';
 import { ConfirmModal } from '../components/confirm-modal';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { describeWhen } from '../components/status-presentation';
@@ -88,7 +89,7 @@ export function OutboxPanel() {
           Changes made on this desk
         </Title>
         {counts && counts.pending > 0 && (
-          <Button
+          <BusyButton
             variant="light"
             size="xs"
             leftSection={<IconRefresh aria-hidden size={14} />}
@@ -96,7 +97,7 @@ export function OutboxPanel() {
             onClick={() => void act('all', () => api.call('outbox.retry'))}
           >
             Send all now
-          </Button>
+          </BusyButton>
         )}
       </Group>
       {counts?.pausedReason && (
@@ -308,16 +309,16 @@ function OutboxEntryCard({
           </Collapse>
         </Stack>
         <Group gap={6} wrap="nowrap">
-          <Button size="xs" variant="light" loading={busy === `retry:${entry.id}`} onClick={onRetry}>
+          <BusyButton size="xs" variant="light" loading={busy === `retry:${entry.id}`} onClick={onRetry}>
             {refused ? 'Retry' : 'Send now'}
-          </Button>
+          </BusyButton>
           {refused && (
             <Button size="xs" variant="default" onClick={onEdit}>
               Edit
             </Button>
           )}
           {entry.firstSentAt === null || refused ? (
-            <Button
+            <BusyButton
               size="xs"
               variant="subtle"
               color="red"
@@ -325,7 +326,7 @@ function OutboxEntryCard({
               onClick={() => onDiscard(title)}
             >
               Discard
-            </Button>
+            </BusyButton>
           ) : (
             <Tooltip label="Already handed to the network: it can no longer be taken back.">
               <Button size="xs" variant="subtle" color="gray" disabled>
@@ -420,9 +421,9 @@ function EditEntry({ entry, onDone }: { entry: OutboxEntry; onDone(): void }) {
         <Button variant="default" onClick={onDone}>
           Cancel
         </Button>
-        <Button onClick={() => void submit()} loading={saving}>
+        <BusyButton onClick={() => void submit()} loading={saving}>
           Resubmit
-        </Button>
+        </BusyButton>
       </Group>
     </Stack>
   );

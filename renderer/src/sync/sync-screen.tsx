@@ -14,6 +14,7 @@ import { IconBuildingCommunity, IconRefresh, IconServer2 } from '@tabler/icons-r
 import { useState } from 'react';
 import type { DeskError, DeskStatus } from '../../../shared/desk-api';
 import { useDesk, useDeskStatus } from '../bridge/hooks';
+import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
 import { describeWhen, lookOf } from '../components/status-presentation';
@@ -65,7 +66,7 @@ function SyncNowButton({ busy }: { busy: boolean }) {
   const [error, setError] = useState<DeskError>();
   return (
     <Stack gap={4} align="flex-end">
-      <Button
+      <BusyButton
         leftSection={<IconRefresh aria-hidden size={18} />}
         loading={running || busy}
         onClick={() => {
@@ -78,7 +79,7 @@ function SyncNowButton({ busy }: { busy: boolean }) {
         }}
       >
         Sync now
-      </Button>
+      </BusyButton>
       {error && (
         <Text size="xs" c="red">
           {error.message}

@@ -1,8 +1,9 @@
-import { Alert, Button, Group, Stack, Text } from '@mantine/core';
+import { Alert, Group, Stack, Text } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { DeskError } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
+import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { FingerprintGrid } from '../components/fingerprint-grid';
 import { useConnection } from '../lib/connection';
@@ -58,9 +59,9 @@ export function TlsMovedNotice() {
           disconnect this desk in Settings and ask the shelter desk for a new connection code.
         </Text>
         <Group>
-          <Button loading={busy} onClick={() => void acknowledge()}>
+          <BusyButton loading={busy} onClick={() => void acknowledge()}>
             Got it
-          </Button>
+          </BusyButton>
         </Group>
         {error && <DeskErrorAlert error={error} title="Not saved" />}
       </Stack>

@@ -1,0 +1,31 @@
+import { Button, type ButtonProps, type ElementProps } from '@mantine/core';
+import { useMergedRef } from '@mantine/hooks';
+import { type Ref, useLayoutEffect, useRef } from 'react';
+
+type BusyButtonProps = ButtonProps &
+  ElementProps<'button', keyof ButtonProps> & { ref?: Ref<HTMLButtonElement> };
+
+/**
+ * A button that keeps the focus through its work. Mantine disables a button while it is `loading`, and the browser
+ * moves the focus of a disabled button to the page itself: a keyboard user pressed "Back up now" and had to Tab from
+ * the top of the page again. This one takes the focus back when the work ends, unless the person (or the screen, by
+ * opening a dialog or showing a field) moved it elsewhere meanwhile.
+ */
+export function BusyButton({ loading, ref, ...props }: BusyButtonProps) {
+  const own = useRef<HTMLButtonElement>(null);
+  const merged = useMergedRef(own, ref);
+  const hadFocusWhenBusy = useRef(false);
+  useLayoutEffect(() => {
+    const button = own.current;
+    if (loading) {
+      // Runs before the browser's focus fix-up, which happens when the page is next drawn.
+      if (document.activeElement === button) hadFocusWhenBusy.current = true;
+      return;
+    }
+    if (!hadFocusWhenBusy.current) return;
+    hadFocusWhenBusy.current = false;
+    const focusWentNowhere = document.activeElement === null || document.activeElement === document.body;
+    if (button?.isConnected && focusWentNowhere) button.focus();
+  }, [loading]);
+  return <Button ref={merged} loading={loading} {...props} />;
+}
