@@ -29,6 +29,12 @@ export const importTokenSchema = z.guid({ error: 'must be the token of a staged 
 
 const line = z.number().int().min(1);
 
+/**
+ * What the person can choose to mend a rejection without editing the file: `date-order`, the order of day and month
+ * (the Import screen's "Dates like 03/04/2025 are", the command line's `--date-format`). Each says it in its own words.
+ */
+export const IMPORT_FIXES = ['date-order'] as const;
+
 /** A row the import refuses, with the reason in words. */
 export const importRejectionSchema = z.object({
   /** The file's line (CSV, where the row starts) or the sheet's row number (xlsx). */
@@ -36,6 +42,7 @@ export const importRejectionSchema = z.object({
   /** The header of the column at fault ('' when the row as a whole is at fault). */
   column: z.string(),
   reason: z.string(),
+  fix: z.enum(IMPORT_FIXES).optional(),
 });
 export type ImportRejection = z.infer<typeof importRejectionSchema>;
 

@@ -26,7 +26,9 @@ test('Import screen: a column mapped by hand, the check, then the import', async
       mimeType: 'text/csv',
       buffer: Buffer.from(CSV, 'utf8'),
     });
-    await expect(page.getByText(/old-system\.csv.*7 columns, utf-8, separated by ";"/)).toBeVisible();
+    await expect(
+      page.getByText(/old-system\.csv.*7 columns separated by semicolons, text in Unicode \(UTF-8\)/),
+    ).toBeVisible();
     const mapping = page.getByRole('table', { name: 'Column mapping' });
     await expect(mapping.getByRole('row', { name: /Called/ })).toContainText('not matched');
     await expect(page.getByRole('combobox', { name: 'Where "AnimalTypeName" goes' })).toHaveValue(
@@ -114,6 +116,29 @@ test('Import screen: a column mapped by hand, the check, then the import', async
     await expect(page.getByRole('region', { name: 'Import result' })).toContainText(
       'Imported 0 pets; 1 already on the desk (1 updated)',
     );
+
+    // A date that reads either way round: the screen says which of its own choices decides it (no command line
+    // flag), and choosing it lets the row in.
+    await page.goto(`${desk.url}#/import`);
+    await page.locator('input[type=file]').setInputFiles({
+      name: 'dates.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('Name,Species,Intake\nKit,cat,03/04/2024\n', 'utf8'),
+    });
+    await page.getByRole('button', { name: 'Check the file' }).click();
+    await expect(
+      page.getByText(
+        'Some dates read either way round: choose which comes first under “Dates like 03/04/2025 are”, then check again.',
+      ),
+    ).toBeVisible();
+    const dateRow = page.getByRole('table', { name: 'Rejected rows' }).getByRole('row', { name: /Intake/ });
+    await expect(dateRow).toContainText('"03/04/2024" could be 3 April or 4 March');
+    await expect(page.getByRole('main')).not.toContainText('--');
+    await page.getByRole('combobox', { name: 'Dates like 03/04/2025 are' }).click();
+    await page.getByRole('option', { name: /Day \/ month \/ year/ }).click();
+    await page.getByRole('button', { name: 'Check the file' }).click();
+    await expect(page.getByRole('region', { name: 'Check of the file' })).toContainText('1 new pet');
+    await expect(page.getByRole('table', { name: 'Rejected rows' })).toHaveCount(0);
   } finally {
     await desk.stop();
   }

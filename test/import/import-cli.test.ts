@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ImportReport } from '../../shared/desk-api/import';
@@ -36,11 +37,16 @@ describe('npm run cli -- import: a 500-row export of another system with 7 bad r
     expect(dry.totals).toEqual({ new: 493, existing: 0, updatable: 0, rejected: 7, publicUnsaid: 493 });
     const byColumn = Object.fromEntries(dry.rejected.map((problem) => [problem.column, problem]));
     expect(dry.rejected).toHaveLength(7);
-    expect(byColumn.AnimalTypeName?.reason).toMatch(/"Parrot" is not a species/);
+    // Each reason says what to write instead, or what to do.
+    expect(byColumn.AnimalTypeName?.reason).toMatch(
+      /"Parrot" is not a species the desk knows: write one of dog, cat/,
+    );
     expect(byColumn.DateBroughtIn?.reason).toMatch(/"last spring" is not a date/);
     expect(byColumn.Sex?.reason).toMatch(/"X" is not a sex/);
     expect(byColumn.Weight?.reason).toMatch(/"st" is not kilograms, grams or pounds/);
-    expect(byColumn.IdentichipNumber?.reason).toMatch(/also on line 19/);
+    expect(byColumn.IdentichipNumber?.reason).toMatch(
+      /also on line 19, and no two pets share it: delete the row that repeats the other/,
+    );
     expect(dry.rejected.filter((problem) => problem.column === 'Animal Name').map((p) => p.reason)).toEqual([
       'is empty',
       expect.stringMatching(/is 319 characters long; name takes at most 200/),
@@ -69,6 +75,9 @@ describe('npm run cli -- import: a 500-row export of another system with 7 bad r
     expect(run.code).toBe(1);
     expect(report(run.stdout)).toMatchObject({ imported: 0, blocked: true });
     expect(run.stderr).toMatch(/Nothing imported: 7 rows were rejected/);
+    // The command line names its own flag; the report's summary, shown on the Import screen too, does not.
+    expect(run.stderr).toContain('To import the other rows without the rejected ones, add --skip-bad.');
+    expect(report(run.stdout).summary).not.toContain('--');
     expect(await deskState(desk)).toEqual({ pets: [], queued: 0 });
   }, 60_000);
 
@@ -140,6 +149,21 @@ describe('npm run cli -- import: a 500-row export of another system with 7 bad r
     const latinNames = (await deskState(path.join(folder.dir, 'latin'))).pets.map((pet) => pet.name);
     expect(latinNames.slice(0, 4)).toEqual([...LATIN_NAMES]);
   }, 120_000);
+
+  it('a date that reads either way round is refused with the flag that decides it', async () => {
+    const dates = file('dates.csv');
+    writeFileSync(dates, 'Name,Species,Intake\nKit,cat,03/04/2024\n');
+    const run = await importCli(['pets', dates, '--data-dir', desk, '--dry-run', '--json']);
+    expect(run.code, run.stderr).toBe(1);
+    expect(report(run.stdout).rejected).toEqual([
+      expect.objectContaining({ line: 2, column: 'Intake', fix: 'date-order' }),
+    ]);
+    expect(run.stderr).toContain(
+      'For the dates that read either way, add --date-format DMY (day first) or MDY (month first).',
+    );
+    const chosen = await importCli(['pets', dates, '--data-dir', desk, '--dry-run', '--date-format', 'DMY']);
+    expect(chosen.code, chosen.stderr).toBe(0);
+  }, 60_000);
 
   it('exit 2 for a bad command, an unreadable file or a mapping to nothing', async () => {
     expect((await importCli(['parrots', csv])).code).toBe(2);

@@ -92,6 +92,10 @@ function printReport(report: ImportReport, io: CliIo): void {
   }
   if (report.rejected.length > 50)
     lines.push(`  … and ${report.rejected.length - 50} more (--json lists all)`);
+  if (report.rejected.some((problem) => problem.fix === 'date-order')) {
+    lines.push('For the dates that read either way, add --date-format DMY (day first) or MDY (month first).');
+  }
+  if (report.blocked) lines.push('To import the other rows without the rejected ones, add --skip-bad.');
   const defaults = Object.entries(report.defaults);
   if (defaults.length > 0) {
     lines.push(

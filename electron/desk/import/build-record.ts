@@ -156,6 +156,11 @@ function customValue(field: CustomField | undefined, text: string, values: Value
  * for length, then the whole body checked with the same zod schema the API and the desk's forms use. Every problem
  * is named by the column it came from.
  */
+/** A cell the import refuses, with what the person can choose to mend it where there is such a choice. */
+function rejection(line: number, column: string, read: ReadValue & { ok: false }): ImportRejection {
+  return { line, column, reason: read.reason, ...(read.fix && { fix: read.fix }) };
+}
+
 export function buildRecord(plan: RecordPlan, line: number, cells: readonly string[]): BuiltRecord {
   const specs = new Map<string, FieldSpec>(fieldsOf(plan.kind).map((spec) => [spec.field, spec]));
   const customByKey = new Map(plan.customFields.map((field) => [field.field_key, field]));
@@ -172,7 +177,7 @@ export function buildRecord(plan: RecordPlan, line: number, cells: readonly stri
       const key = column.target.slice(CUSTOM_PREFIX.length);
       const read = customValue(customByKey.get(key), text, plan.values);
       if (read.ok) custom[key] = read.value;
-      else problems.push({ line, column: column.header, reason: read.reason });
+      else problems.push(rejection(line, column.header, read));
       return;
     }
     const spec = specs.get(column.target);
@@ -189,7 +194,7 @@ export function buildRecord(plan: RecordPlan, line: number, cells: readonly stri
     const weightUnit = /lb|pound/i.test(column.header) ? 'lb' : 'kg';
     const read = readValue(spec.kind, text, { ...plan.values, weightUnit });
     if (read.ok) body[spec.field] = read.value;
-    else problems.push({ line, column: column.header, reason: read.reason });
+    else problems.push(rejection(line, column.header, read));
   });
   if (body.custom_field_data !== undefined) {
     const column = columnOf.get('custom_field_data') ?? '';

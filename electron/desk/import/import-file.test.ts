@@ -69,7 +69,12 @@ describe('importFile', () => {
     ]);
     const unsure = await run(file);
     expect(unsure.rejected).toEqual([
-      { line: 2, column: 'Intake', reason: expect.stringContaining('could be 3 April or 4 March') },
+      {
+        line: 2,
+        column: 'Intake',
+        reason: expect.stringContaining('could be 3 April or 4 March'),
+        fix: 'date-order',
+      },
     ]);
     expect(entries()).toEqual([]);
     const report = await run(file, { dateFormat: 'DMY' });
@@ -143,20 +148,19 @@ describe('importFile', () => {
         line: 3,
         column: 'Intake',
         reason: expect.stringContaining(
-          'and only 1 date in the file says day first (line 2: 13/07/2024) where the desk needs 3 to go by them (one mistyped date must not decide): choose the date order ("Dates like 03/04/2025 are" on the Import screen',
+          'and only 1 date in the file says day first (line 2: 13/07/2024) where the desk needs 3 to go by them (one mistyped date must not decide)',
         ),
+        fix: 'date-order',
       },
     ]);
     const none = await run(csv(['Name,Species,Intake', 'Kit,cat,03/04/2024']), { dryRun: true });
-    expect(none.rejected[0]?.reason).toContain('and no date in the file says which comes first: choose');
+    expect(none.rejected[0]?.reason).toContain('and no date in the file says which comes first');
     // A day that does not exist (31/02) shows no order: it is refused itself, and counts for nothing.
     const impossible = await run(csv(['Name,Species,Intake', 'Tom,dog,31/02/2024', 'Kit,cat,03/04/2024']), {
       dryRun: true,
     });
     expect(impossible.rejected.map((problem) => problem.line)).toEqual([2, 3]);
-    expect(impossible.rejected[1]?.reason).toContain(
-      'and no date in the file says which comes first: choose',
-    );
+    expect(impossible.rejected[1]?.reason).toContain('and no date in the file says which comes first');
     // Dates pointing both ways decide nothing either.
     const both = await run(
       csv([

@@ -243,7 +243,7 @@ async function pass(
         rejected.push({
           line: row.line,
           column: repeat.column,
-          reason: `${repeat.value} is also on line ${firstLine}: the same animal or person twice in the file`,
+          reason: `${repeat.value} is also on line ${firstLine}, and no two ${options.kind === 'pets' ? 'pets' : 'people'} share it: delete the row that repeats the other, or correct the one that is mistyped`,
         });
       }
       continue;
@@ -344,7 +344,7 @@ export async function importFile(
       blocked,
       summary: options.dryRun
         ? `Check only, nothing written: ${report.totals.new} new ${noun(report.totals.new)}, ${report.totals.existing} already on the desk, ${rowCount(checked.rejectedRows)} rejected.${blocked ? ' Fix the rejected rows, or import with the choice to skip them.' : ''}${datesNote}`
-        : `Nothing imported: ${rowCount(checked.rejectedRows)} ${checked.rejectedRows === 1 ? 'was' : 'were'} rejected. Fix them in the file and import again, or choose to skip them (--skip-bad).`,
+        : `Nothing imported: ${rowCount(checked.rejectedRows)} ${checked.rejectedRows === 1 ? 'was' : 'were'} rejected. Fix them in the file and import again, or import the other rows without them.`,
     };
   }
   // Rows are written in short transactions (see write-rows.ts); all or nothing stays as it was, since every row

@@ -75,7 +75,9 @@ const FALSE_WORDS = new Set(['no', 'n', 'false', 'f', '0', 'nein', 'non', '-']);
 
 function choice(map: Map<string, string>, text: string, what: string, allowed: readonly string[]): ReadValue {
   const value = map.get(headerKey(text));
-  return value ? ok(value) : no(`"${text}" is not a ${what} the desk knows (${allowed.join(', ')})`);
+  return value
+    ? ok(value)
+    : no(`"${text}" is not a ${what} the desk knows: write one of ${allowed.join(', ')}`);
 }
 
 /** A cell read as `kind`. Empty cells are handled by the caller (the field is left out). */
@@ -138,14 +140,17 @@ function readStatus(text: string, context: ValueContext): ReadValue {
   if (known) return ok(known);
   const custom = context.statusLabels.get(key);
   if (custom) return ok(custom);
-  return no(`"${text}" is neither a status the desk knows nor one of the shelter's own statuses`);
+  const statuses = [...KNOWN_PET_STATUSES, ...context.statusLabels.values()];
+  return no(
+    `"${text}" is neither a status the desk knows nor one of the shelter's own statuses: write one of ${statuses.join(', ')}`,
+  );
 }
 
 function readBoolean(text: string): ReadValue {
   const word = text.trim().toLowerCase();
   if (TRUE_WORDS.has(word)) return ok(true);
   if (FALSE_WORDS.has(word)) return ok(false);
-  return no(`"${text}" is not yes or no`);
+  return no(`"${text}" is not yes or no: write yes or no (or leave the cell empty)`);
 }
 
 /** Splits a list cell: a JSON array (what `export` writes), else by `,`, `;`, `/` or `|`. */
@@ -169,7 +174,7 @@ function readEnumList(text: string, allowed: readonly string[], what: string): R
   const values: string[] = [];
   for (const part of readList(text)) {
     const value = byKey.get(headerKey(part));
-    if (!value) return no(`"${part}" is not a ${what} the desk knows`);
+    if (!value) return no(`"${part}" is not a ${what} the desk knows: write one of ${allowed.join(', ')}`);
     if (!values.includes(value)) values.push(value);
   }
   return ok(values);

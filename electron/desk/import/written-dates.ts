@@ -1,7 +1,9 @@
-import type { DateFormat } from '../../../shared/desk-api/import';
+import type { DateFormat, ImportRejection } from '../../../shared/desk-api/import';
 
 /** A cell read as a field's value, or the reason it cannot be, in words. */
-export type ReadValue = { ok: true; value: unknown } | { ok: false; reason: string };
+export type ReadValue =
+  | { ok: true; value: unknown }
+  | { ok: false; reason: string; fix?: ImportRejection['fix'] };
 
 const ok = (value: unknown): ReadValue => ({ ok: true, value });
 const no = (reason: string): ReadValue => ({ ok: false, reason });
@@ -130,9 +132,11 @@ export function readDate(
       return calendarDay(year, second, first, text);
     if (dateFormat === 'MDY' || second > 12) return calendarDay(year, first, second, text);
     if (first === second) return calendarDay(year, first, second, text);
-    return no(
-      `"${text}" could be ${first} ${monthName(second)} or ${second} ${monthName(first)}, and ${undecided}: choose the date order ("Dates like 03/04/2025 are" on the Import screen, --date-format DMY or MDY on the command line)`,
-    );
+    return {
+      ok: false,
+      reason: `"${text}" could be ${first} ${monthName(second)} or ${second} ${monthName(first)}, and ${undecided}`,
+      fix: 'date-order',
+    };
   }
   const words = trimmed
     .normalize('NFKD')

@@ -20,6 +20,7 @@ import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
 import { useStandalone } from '../lib/connection';
 import { useAction } from '../shelter/use-shelter';
+import { describeFile } from './file-description';
 import { type ChosenTargets, MappingTable } from './mapping-table';
 import { ReportView } from './report-view';
 import { uploadFile } from './upload-file';
@@ -171,10 +172,7 @@ export function ImportScreen() {
               <Text size="sm">
                 {preview ? (
                   <>
-                    <b>{preview.fileName}</b>: {preview.headers.length} columns
-                    {preview.format === 'csv'
-                      ? `, ${preview.encoding}, separated by ${preview.delimiter === '\t' ? 'tabs' : `"${preview.delimiter}"`}`
-                      : `, sheet "${preview.sheet}"`}
+                    <b>{preview.fileName}</b>: {describeFile(preview)}
                   </>
                 ) : (
                   'Drop a CSV or Excel file here, or choose one.'

@@ -181,6 +181,12 @@ export function ReportView({
           <Title order={3} size="h5" mb="xs">
             {rejectedHeading(report.rejected.length, report.totals.rejected)}
           </Title>
+          {report.rejected.some((problem) => problem.fix === 'date-order') && (
+            <Text size="sm" mb="xs">
+              Some dates read either way round: choose which comes first under “Dates like 03/04/2025 are”,
+              then check again.
+            </Text>
+          )}
           <ScrollArea.Autosize mah={320} type="auto" mb="md">
             <Table striped aria-label="Rejected rows" verticalSpacing={6}>
               <Table.Thead>
