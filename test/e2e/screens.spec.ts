@@ -222,6 +222,13 @@ test('offline at an event: an intake and an adopter with an application wait on 
   await nav.getByRole('link', { name: 'Sync' }).click();
   await expect(page.getByText('New pet Pebble', { exact: true })).toBeVisible();
   await expect(page.getByText(/^(New adopter Ana Ruiz|Application from Ana Ruiz for .+)$/)).toBeVisible();
+  // Pressed while the server is away, Sync now says that it tried (the card said "Offline" before and after).
+  await page.getByRole('button', { name: 'Sync now' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: /^Tried at .+: the desk could not sync/ }),
+  ).toBeVisible({
+    timeout: 30_000,
+  });
   await shoot(page, testInfo, 'sync-offline');
 
   await server.restart();
@@ -248,6 +255,7 @@ test('offline at an event: an intake and an adopter with an application wait on 
   await syncNow.click();
   await expect(syncNow).toBeEnabled({ timeout: 30_000 });
   await expect(syncNow).toBeFocused();
+  await expect(page.getByRole('status').filter({ hasText: /^Synced at / })).toBeVisible();
   await shoot(page, testInfo, 'sync');
   // The confirmations followed both records to the ids the server gave them.
   await nav.getByRole('link', { name: 'Intake' }).click();

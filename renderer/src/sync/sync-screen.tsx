@@ -23,6 +23,7 @@ import { toDeskError } from '../lib/desk-error';
 import { percentSoFar, recordsSoFar } from '../lib/sync-progress';
 import { FullCheckCard } from './full-check-card';
 import { OutboxPanel } from './outbox-panel';
+import { syncNowAnswer } from './sync-now-answer';
 
 export function SyncScreen() {
   const { status, error } = useDeskStatus();
@@ -64,6 +65,7 @@ function SyncNowButton({ busy }: { busy: boolean }) {
   const api = useDesk();
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<DeskError>();
+  const [answer, setAnswer] = useState<string>();
   return (
     <Stack gap={4} align="flex-end">
       <BusyButton
@@ -72,8 +74,10 @@ function SyncNowButton({ busy }: { busy: boolean }) {
         onClick={() => {
           setRunning(true);
           setError(undefined);
+          setAnswer(undefined);
           api
             .call('sync.now')
+            .then((result) => setAnswer(syncNowAnswer(result, new Date())))
             .catch((caught: unknown) => setError(toDeskError(caught)))
             .finally(() => setRunning(false));
         }}
@@ -85,6 +89,9 @@ function SyncNowButton({ busy }: { busy: boolean }) {
           {error.message}
         </Text>
       )}
+      <Text size="xs" c="dimmed" role="status" maw={320} ta="right">
+        {answer}
+      </Text>
     </Stack>
   );
 }

@@ -1,0 +1,20 @@
+import type { SyncRunResult } from '../../../shared/desk-api';
+
+const clock = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+
+/**
+ * What one press of Sync now came to, said under the button: without it a press while offline changed nothing on
+ * the screen, and the person could not tell whether the desk had tried. The status card above gives the details.
+ * `result` is null when no sync ran (no connection, the server unreachable).
+ */
+export function syncNowAnswer(result: SyncRunResult | null, at: Date): string {
+  const time = clock.format(at);
+  if (!result) return `Tried at ${time}: the desk could not sync. The card below says why.`;
+  if (!result.complete) {
+    const problems = result.problems.length === 1 ? 'a problem' : `${result.problems.length} problems`;
+    return `Synced at ${time}, but not all of it: ${problems}, shown below.`;
+  }
+  if (result.written === 0) return `Synced at ${time}: nothing new.`;
+  const records = result.written === 1 ? '1 record' : `${result.written.toLocaleString()} records`;
+  return `Synced at ${time}: ${records} brought up to date.`;
+}
