@@ -193,7 +193,7 @@ export const shelterMethods = {
     output: z.object({ pets: z.number().int(), people: z.number().int() }),
   }),
   'shelter.lan.get': defineMethod({
-    summary: 'LAN sharing: whether other desks can reach this shelter, and the connection code.',
+    summary: 'LAN sharing: whether other desks can reach this shelter, and the pairing code.',
     input: noInput,
     output: lanSharingSchema,
   }),
@@ -203,7 +203,7 @@ export const shelterMethods = {
     output: lanSharingSchema,
   }),
   'shelter.lan.newCode': defineMethod({
-    summary: 'Revoke the key in the connection code and make a new code.',
+    summary: 'Revoke the key in the pairing code and make a new code.',
     input: noInput,
     output: lanSharingSchema,
   }),

@@ -158,7 +158,7 @@ export const syncMethods = {
     summary:
       'Joins a shelter with its pairing code: over TLS pinned to the code’s certificate, exchanges the one-time secret for a key named after this desk, then connects to it (a sync follows). Refuses another certificate, and a used or expired code, in words that say what to do.',
     input: z.strictObject({
-      code: z.string().trim().min(1, { error: 'paste the connection code' }).max(1000),
+      code: z.string().trim().min(1, { error: 'paste the pairing code' }).max(1000),
       /** The name the shelter lists this desk's key under (default: the desk's name from Settings, or the host name). */
       deskName: z.string().trim().min(1).max(80).optional(),
     }),

@@ -201,7 +201,7 @@ test('the Welcome screen with a failed connection passes axe in light and dark',
   await audited(page, testInfo, async (check) => {
     await page.goto(desk.url);
     const form = page.getByRole('form', { name: 'Connect to a server' });
-    await form.getByLabel('Server address or connection code').fill('http://127.0.0.1:9/api');
+    await form.getByLabel('Server address or pairing code').fill('http://127.0.0.1:9/api');
     await form.getByLabel('API key').fill('sd_w_not-a-key');
     await form.getByRole('button', { name: 'Test and connect' }).click();
     await expect(form.getByText('Not connected')).toBeVisible({ timeout: 60_000 });

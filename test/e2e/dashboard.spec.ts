@@ -293,7 +293,7 @@ test('a desk connected from the Welcome screen stays on the screen its person we
     await page.goto(desk.url);
     await expect(page).toHaveURL(/#\/welcome$/);
     const card = page.getByRole('form', { name: 'Connect to a server' });
-    await card.getByLabel('Server address or connection code').fill(gate.base);
+    await card.getByLabel('Server address or pairing code').fill(gate.base);
     await card.getByRole('textbox', { name: 'API key' }).fill(server.key);
     await card.getByRole('button', { name: 'Test and connect' }).click();
     await expect(page.getByRole('status', { name: /Connection status: (Connecting|Syncing)/ })).toBeVisible({

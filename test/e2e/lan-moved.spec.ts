@@ -23,7 +23,7 @@ test('a shelter back at another port: the new address typed in Settings is the s
     desks.push(laptop);
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     await page.goto(laptop.url);
-    await page.getByLabel('Server address or connection code').fill(code);
+    await page.getByLabel('Server address or pairing code').fill(code);
     await page.getByRole('button', { name: 'They match: connect' }).click();
     await expect(page).not.toHaveURL(/#\/welcome$/, { timeout: 60_000 });
 

@@ -78,7 +78,7 @@ test('two desks over HTTPS: pairing by code, a status change on A on B’s open 
     const pageB = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     await pageB.goto(deskB.url);
     await expect(pageB).toHaveURL(/#\/welcome$/);
-    const address = pageB.getByLabel('Server address or connection code');
+    const address = pageB.getByLabel('Server address or pairing code');
     await address.fill(code);
     const shown = pageB.getByRole('group', { name: /The shelter’s certificate fingerprint/ });
     await expect(shown).toHaveAttribute('aria-label', new RegExp(fingerprintLine));
@@ -144,7 +144,7 @@ test('two desks over HTTPS: pairing by code, a status change on A on B’s open 
     desks.push(deskC);
     const pageC = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     await pageC.goto(deskC.url);
-    await pageC.getByLabel('Server address or connection code').fill(code);
+    await pageC.getByLabel('Server address or pairing code').fill(code);
     await pageC.getByRole('button', { name: 'They match: connect' }).click();
     const refusal = pageC.getByRole('alert').filter({ hasText: 'Not connected' });
     await expect(refusal).toContainText('already used');
@@ -155,7 +155,7 @@ test('two desks over HTTPS: pairing by code, a status change on A on B’s open 
       /pin=([A-Za-z0-9_-])/,
       (_all, first: string) => `pin=${first === 'A' ? 'B' : 'A'}`,
     );
-    await pageC.getByLabel('Server address or connection code').fill(otherPin);
+    await pageC.getByLabel('Server address or pairing code').fill(otherPin);
     await pageC.getByRole('button', { name: 'They match: connect' }).click();
     await expect(refusal).toContainText('different certificate');
     await shootChecked(pageC, testInfo, 'refused-other-certificate');

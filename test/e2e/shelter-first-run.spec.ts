@@ -82,7 +82,7 @@ test('"Connect to a server" tests the address and key before keeping them', asyn
   await page.setViewportSize({ width: 1280, height: 713 });
   await page.goto(desk.url);
   const form = page.getByRole('form', { name: 'Connect to a server' });
-  await form.getByLabel('Server address or connection code').fill('192.168.1.20:8787');
+  await form.getByLabel('Server address or pairing code').fill('192.168.1.20:8787');
   await form.getByRole('textbox', { name: 'API key' }).fill('not-the-right-key-0000');
   await form.getByRole('button', { name: 'Test and connect' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'https://' })).toBeInViewport({
@@ -90,7 +90,7 @@ test('"Connect to a server" tests the address and key before keeping them', asyn
     timeout: 30_000,
   });
   await page.mouse.wheel(0, -2000);
-  await form.getByLabel('Server address or connection code').fill(server.base);
+  await form.getByLabel('Server address or pairing code').fill(server.base);
   await form.getByRole('button', { name: 'Test and connect' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'refused the key' })).toBeInViewport({
     ratio: 0.95,

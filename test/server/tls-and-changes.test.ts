@@ -109,7 +109,7 @@ describe('HTTPS with the shelter certificate', () => {
     const answer = await call(plain, '/pets', { method: 'POST', body: newPet() });
     expect(answer.status).toBe(426);
     expect(answer.json).toMatchObject({ code: 'https_required' });
-    expect(answer.json.hint).toMatch(/new connection code/);
+    expect(answer.json.hint).toMatch(/new pairing code/);
   });
 
   it('npm run serve -- --tls prints the https address and the pin, and serves pinned clients', async () => {

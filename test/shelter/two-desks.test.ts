@@ -36,7 +36,7 @@ describe('two desks: A runs the shelter and shares it on the LAN, B pairs with i
       '--once',
     ]);
     expect(mistyped.code).toBe(2);
-    expect(mistyped.stderr).toContain('is not a connection code');
+    expect(mistyped.stderr).toContain('is not a pairing code');
     const petsOnB = async () =>
       JSON.parse((await cli(['export', 'pets', '--data-dir', dataB])).stdout) as Array<{ name: string }>;
 

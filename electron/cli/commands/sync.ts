@@ -19,7 +19,7 @@ const usage =
   --key KEY        its API key; kept in <data-dir>/secrets.json, readable only by you
   --pin FINGERPRINT  with --remote https://…: accept only the certificate with this SHA-256 (the "Pin for desks"
                    line of \`npm run serve -- --tls\`); remembered
-  --code CODE      a shelter's connection code (from its Keys and sharing screen, or \`share code\`): pairs
+  --code CODE      a shelter's pairing code (from its Keys and sharing screen, or \`share code\`): pairs
                    this data folder with the shelter over TLS pinned to the code's certificate, once (the
                    code works once, for 15 minutes); the typed form in quotes works too
                    (--code "192.168.1.20:8787 K7QM-4TXP"); an older code (shelterdesk:ADDRESS#KEY) is the
@@ -54,7 +54,7 @@ const flagsSchema = z.object({
         ctx.addIssue({
           code: 'custom',
           message:
-            'is not a connection code: copy the whole code (shelterdesk:…#…) from the shelter desk, or type its address and eight-letter code in quotes ("192.168.1.20:8787 K7QM-4TXP")',
+            'is not a pairing code: copy the whole code (shelterdesk:…#…) from the shelter desk, or type its address and eight-letter code in quotes ("192.168.1.20:8787 K7QM-4TXP")',
         });
         return z.NEVER;
       }

@@ -54,7 +54,7 @@ describe('normalizeBaseUrl', () => {
         `"${typed}" needs https:// (or http://) in front, as in https://${typed}.`,
       );
     }
-    expect(() => normalizeBaseUrl('192.168.1.20:8787')).toThrow(/connection code/);
+    expect(() => normalizeBaseUrl('192.168.1.20:8787')).toThrow(/pairing code/);
   });
 });
 

@@ -34,7 +34,7 @@ export function normalizeBaseUrl(input: string): string {
   // A host and port as an IT person types them ("192.168.1.20:8787", "shelter.local"): say what is missing.
   if (/^[\w-]+(\.[\w-]+)*(:\d{1,5})?(\/\S*)?$/u.test(typed) && !/^(https?|[a-z]+):\/\//i.test(typed)) {
     throw new Error(
-      `"${typed}" needs https:// (or http://) in front, as in https://${typed}. For a Shelter Desk on your network, paste its connection code instead (its Keys and sharing screen): it fills in everything.`,
+      `"${typed}" needs https:// (or http://) in front, as in https://${typed}. For a Shelter Desk on your network, paste its pairing code instead (its Keys and sharing screen): it fills in everything.`,
     );
   }
   let url: URL;
@@ -207,7 +207,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           throw new ApiError({
             kind: 'rejected',
             code: 'https_not_offered',
-            message: `The server at ${baseUrl} does not use https: it answered in plain http. Type the address with http:// in front (${baseUrl.replace(/^https:/, 'http:')}), or pair with the connection code its sharing card shows for an encrypted connection.`,
+            message: `The server at ${baseUrl} does not use https: it answered in plain http. Type the address with http:// in front (${baseUrl.replace(/^https:/, 'http:')}), or pair with the pairing code its sharing card shows for an encrypted connection.`,
             cause: error,
           });
         }
@@ -270,7 +270,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           requestId: described.requestId ?? requestId,
           message:
             response.status === 401 && options.paired
-              ? 'The shelter disconnected this desk: its key was revoked there. To connect again, ask the shelter desk for a new connection code (Keys and sharing).'
+              ? 'The shelter disconnected this desk: its key was revoked there. To connect again, ask the shelter desk for a new pairing code (Keys and sharing).'
               : response.status === 401
                 ? `The server refused the API key: ${(described.message ?? 'it answered 401').replace(/\.$/, '')}. Check that the whole key was copied, or ask the shelter for a new one.`
                 : `The API key has no access to this (${described.message ?? '403'}). Use a key with the needed access.`,

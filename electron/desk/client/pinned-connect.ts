@@ -12,15 +12,15 @@ export class CertificateMismatchError extends Error {
     readonly presented: string,
   ) {
     super(
-      'The shelter answered with a different certificate than the one its connection code names, so the desk ' +
+      'The shelter answered with a different certificate than the one its pairing code names, so the desk ' +
         'sent nothing. Someone on this network may be trying to listen in. If the shelter made a new ' +
-        'certificate, ask it for a new connection code and compare the fingerprint aloud.',
+        'certificate, ask it for a new pairing code and compare the fingerprint aloud.',
     );
     this.name = 'CertificateMismatchError';
   }
 }
 
-/** SHA-256 of a DER certificate, base64url: the form connection codes carry. */
+/** SHA-256 of a DER certificate, base64url: the form pairing codes carry. */
 export function fingerprintOf(der: Buffer): string {
   return createHash('sha256').update(der).digest('base64url');
 }

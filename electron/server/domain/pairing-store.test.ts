@@ -49,7 +49,7 @@ describe('PairingCodes', () => {
     expect(app.pairing.isOpen(secret)).toBe(false);
     const again = refusal(() => app.pairing.redeem(secret, 'Other desk'));
     expect(again).toMatchObject({ status: 410, code: 'pairing_code_used' });
-    expect(again.hint).toMatch(/new connection code/);
+    expect(again.hint).toMatch(/new pairing code/);
   });
 
   it('refuses a code after 15 minutes, an unknown one and a cancelled one, each saying to ask for a new code', () => {
@@ -57,7 +57,7 @@ describe('PairingCodes', () => {
     now += PAIRING_CODE_TTL_MS;
     const expired = refusal(() => app.pairing.redeem(secret, 'Desk'));
     expect(expired).toMatchObject({ status: 410, code: 'pairing_code_expired' });
-    expect(expired.hint).toMatch(/new connection code/);
+    expect(expired.hint).toMatch(/new pairing code/);
     expect(refusal(() => app.pairing.redeem('x'.repeat(22), 'Desk'))).toMatchObject({
       status: 401,
       code: 'pairing_code_invalid',

@@ -23,7 +23,7 @@ export const TYPED_CODE_TRIES = 5;
 /** Wrong typed codes from all addresses together that end an open code (both forms), whoever sent them. */
 export const TYPED_CODE_TRIES_IN_ALL = 25;
 
-const ASK_AGAIN = 'Ask the shelter desk for a new connection code (Keys and sharing → Make a new code).';
+const ASK_AGAIN = 'Ask the shelter desk for a new pairing code (Keys and sharing → Make a new code).';
 
 interface PairingRow {
   id: string;
@@ -115,17 +115,17 @@ export class PairingCodes {
       .prepare('SELECT id, expires_at, used_at FROM pairing_codes WHERE secret_hash = ?')
       .get(hashOf(secret)) as PairingRow | undefined;
     if (!row) {
-      throw new ApiError(401, 'pairing_code_invalid', 'This connection code is not known to the shelter.', {
+      throw new ApiError(401, 'pairing_code_invalid', 'This pairing code is not known to the shelter.', {
         hint: ASK_AGAIN,
       });
     }
     if (row.used_at !== null) {
-      throw new ApiError(410, 'pairing_code_used', 'This connection code was already used by a desk.', {
+      throw new ApiError(410, 'pairing_code_used', 'This pairing code was already used by a desk.', {
         hint: `A code works once. ${ASK_AGAIN}`,
       });
     }
     if (row.expires_at <= now) {
-      throw new ApiError(410, 'pairing_code_expired', 'This connection code has expired.', {
+      throw new ApiError(410, 'pairing_code_expired', 'This pairing code has expired.', {
         hint: `A code works for 15 minutes. ${ASK_AGAIN}`,
       });
     }

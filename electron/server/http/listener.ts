@@ -37,7 +37,7 @@ function refusePlainHttp(socket: net.Socket): void {
     error: 'This shelter is shared over HTTPS only.',
     code: 'https_required',
     request_id: randomUUID(),
-    hint: 'Ask the shelter desk for a new connection code (Keys and sharing) and connect with it.',
+    hint: 'Ask the shelter desk for a new pairing code (Keys and sharing) and connect with it.',
   });
   socket.end(
     'HTTP/1.1 426 Upgrade Required\r\n' +

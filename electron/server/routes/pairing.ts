@@ -7,7 +7,7 @@ const proofText = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/);
 
 const pairingRequestSchema = z.union([
   z.strictObject({
-    /** The one-time secret from the pasted connection code. */
+    /** The one-time secret from the pasted pairing code. */
     secret: z.string().trim().min(8).max(200),
     desk_name: deskName,
   }),
@@ -20,7 +20,7 @@ const pairingRequestSchema = z.union([
 ]);
 
 /**
- * POST /api/pairing (a Shelter Desk extension): a desk exchanges a one-time connection code for a write key of its
+ * POST /api/pairing (a Shelter Desk extension): a desk exchanges a one-time pairing code for a write key of its
  * own. No key is needed (the desk has none yet); the code works once and for 15 minutes. A pasted code's secret is
  * sent only over TLS to the certificate the code names; a typed code is never sent, only a proof bound to the
  * certificate of this connection, and the answer carries the shelter's proof back (`proof`).

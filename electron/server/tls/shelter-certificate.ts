@@ -9,7 +9,7 @@ import { installReflectMetadata } from './reflect-metadata';
 export interface ShelterCertificate {
   cert: string;
   key: string;
-  /** SHA-256 of the certificate's DER bytes, base64url: what connection codes carry and desks pin. */
+  /** SHA-256 of the certificate's DER bytes, base64url: what pairing codes carry and desks pin. */
   fingerprint: string;
 }
 

@@ -155,7 +155,7 @@ function SetupCard({
   );
 }
 
-/** Address and key (or a connection code from another desk), tested with a real sync before it is kept. */
+/** Address and key (or a pairing code from another desk), tested with a real sync before it is kept. */
 function ConnectCard({ disabled }: { disabled: boolean }) {
   const api = useDesk();
   const [, navigate] = useLocation();
@@ -216,7 +216,7 @@ function ConnectCard({ disabled }: { disabled: boolean }) {
       <form onSubmit={connect} aria-label="Connect to a server">
         <Stack gap="sm">
           <TextInput
-            label="Server address or connection code"
+            label="Server address or pairing code"
             placeholder="https://… or shelterdesk:…"
             value={remote}
             onChange={(event) => setRemote(event.currentTarget.value)}

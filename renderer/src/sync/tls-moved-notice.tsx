@@ -56,7 +56,7 @@ export function TlsMovedNotice() {
         <FingerprintGrid fingerprint={summary.fingerprint} label="The shelter’s certificate fingerprint" />
         <Text size="sm">
           Read it aloud with someone at the shelter desk (Keys and sharing shows the same). If it differs,
-          disconnect this desk in Settings and ask the shelter desk for a new connection code.
+          disconnect this desk in Settings and ask the shelter desk for a new pairing code.
         </Text>
         <Group>
           <BusyButton loading={busy} onClick={() => void acknowledge()}>

@@ -97,7 +97,7 @@ export function registerConnectionHandlers(
       throw new DeskCallError({
         code: 'invalid_input',
         message:
-          'This is not a connection code: copy the whole code (shelterdesk:…) from the shelter desk, or type its address and eight-letter code as the sharing card shows them (192.168.1.20:8787 K7QM-4TXP).',
+          'This is not a pairing code: copy the whole code (shelterdesk:…) from the shelter desk, or type its address and eight-letter code as the sharing card shows them (192.168.1.20:8787 K7QM-4TXP).',
       });
     }
     if (code.kind === 'key') {
