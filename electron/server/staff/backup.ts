@@ -44,8 +44,8 @@ export async function backupDatabase(sqlite: Database.Database, file: string): P
   }
 }
 
-/** The file's size, or `BackupRefusedError` when there is no file at `file`. */
-function backupFileSize(file: string, name: string): number {
+/** The file's stat, or `BackupRefusedError` when there is no file at `file` (`name`: how the refusal names it). */
+function backupFileStat(file: string, name: string): fs.Stats {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(file);
@@ -53,7 +53,7 @@ function backupFileSize(file: string, name: string): number {
     throw new BackupRefusedError(`${name} does not exist.`);
   }
   if (!stat.isFile()) throw new BackupRefusedError(`${name} is not a file.`);
-  return stat.size;
+  return stat;
 }
 
 /** The first bytes of every SQLite database file. */
@@ -66,7 +66,7 @@ const SQLITE_HEADER = 'SQLite format 3\u0000';
  * restore.
  */
 export function glanceAtBackup(file: string): { bytes: number; modifiedAt: string } {
-  const bytes = backupFileSize(file, file);
+  const stat = backupFileStat(file, file);
   const head = Buffer.alloc(SQLITE_HEADER.length);
   const handle = fs.openSync(file, 'r');
   try {
@@ -79,7 +79,7 @@ export function glanceAtBackup(file: string): { bytes: number; modifiedAt: strin
       `${file} is not a Shelter Desk backup (backups are .sqlite database files).`,
     );
   }
-  return { bytes, modifiedAt: fs.statSync(file).mtime.toISOString() };
+  return { bytes: stat.size, modifiedAt: stat.mtime.toISOString() };
 }
 
 /**
@@ -89,7 +89,7 @@ export function glanceAtBackup(file: string): { bytes: number; modifiedAt: strin
  * on a large shelter during which this process keeps answering.
  */
 export async function inspectBackup(file: string, name = file): Promise<BackupInfo> {
-  const bytes = backupFileSize(file, name);
+  const bytes = backupFileStat(file, name).size;
   const { results, error } = await readDatabaseOffThread(file, [
     'PRAGMA integrity_check(1)',
     "SELECT name FROM sqlite_master WHERE type = 'table'",
@@ -145,7 +145,7 @@ export interface RestoredInfo extends BackupInfo {
  * is refused here, before anything stops. Put the copy in place with `swapInStaged`, or drop it with `dropStaged`.
  */
 export async function stageBackup(databasePath: string, backupFile: string): Promise<StagedBackup> {
-  backupFileSize(backupFile, backupFile);
+  backupFileStat(backupFile, backupFile);
   const staged = `${databasePath}.restoring`;
   try {
     await removeWithSideFiles(staged);
