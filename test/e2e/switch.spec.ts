@@ -71,14 +71,19 @@ test('switching to Standalone and back keeps the waiting changes and the pet mad
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Settings' }).click();
   const connection = page.getByRole('form', { name: 'Connection' });
   await connection.locator('label', { hasText: /^Standalone$/ }).click();
-  await connection.getByRole('button', { name: 'Save and connect' }).click();
+  await connection.getByRole('button', { name: 'Switch to standalone' }).click();
   const dialog = page.getByRole('dialog', { name: 'Switch to Standalone?' });
   await expect(dialog.getByTestId('switch-waiting')).toHaveText('2 changes waiting');
   await expect(dialog).toContainText('sent when the desk switches back to it');
   await shoot(page, testInfo, 'settings-switch-dialog', false);
   await dialog.getByRole('button', { name: 'Switch' }).click();
   await expect(dialog).toBeHidden();
-  await expect(connection.getByText('Saved. A sync starts now')).toBeVisible();
+  await expect(
+    connection.getByText('Saved. This desk keeps the shelter’s records itself now.'),
+  ).toBeVisible();
+  // Standalone is in use: nothing is offered to save again (it would only restart the shelter's server).
+  await expect(connection.getByText('This desk runs standalone now.')).toBeVisible();
+  await expect(connection.getByRole('button', { name: 'Switch to standalone' })).toHaveCount(0);
   // The standalone shelter's own records (none yet): the server's pets and Switchy are not mixed in.
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Pets' }).click();
   await expect(page.getByRole('heading', { name: 'No pets yet' })).toBeVisible();

@@ -34,6 +34,12 @@ const CARRY_PROBLEM_TITLES: Record<CarryProblem['kind'], string> = {
   unfinished: 'Changes entered with no connection were already moved',
 };
 
+const SUBMIT_LABELS: Record<Mode, string> = {
+  remote: 'Save and connect',
+  standalone: 'Switch to standalone',
+  none: 'Disconnect',
+};
+
 interface TestOutcome {
   color: string;
   icon: ReactNode;
@@ -285,9 +291,16 @@ export function ConnectionCard() {
             </Text>
           )}
           <Group gap="sm">
-            <BusyButton type="submit" loading={saving} color={mode === 'none' ? 'red' : undefined}>
-              {mode === 'none' ? 'Disconnect' : 'Save and connect'}
-            </BusyButton>
+            {mode === 'standalone' && summary?.mode === 'standalone' ? (
+              // Nothing to save: saving the mode in use again would only restart the shelter's server.
+              <Text size="sm" fw={500}>
+                This desk runs standalone now.
+              </Text>
+            ) : (
+              <BusyButton type="submit" loading={saving} color={mode === 'none' ? 'red' : undefined}>
+                {SUBMIT_LABELS[mode]}
+              </BusyButton>
+            )}
             {mode === 'remote' && !pairing && (
               <BusyButton
                 variant="default"
@@ -303,7 +316,11 @@ export function ConnectionCard() {
             <Text size="sm" c="dimmed" role="status">
               {followed &&
                 `Same shelter, new address: its certificate is the one this desk pinned, so the desk now syncs with ${summary?.remote ?? 'the new address'} instead of ${followed}, and the changes waiting here go to it. `}
-              Saved. A sync starts now; its progress shows under Sync.
+              {summary?.mode === 'standalone'
+                ? 'Saved. This desk keeps the shelter’s records itself now.'
+                : summary?.mode === 'none'
+                  ? 'Disconnected: this desk no longer syncs.'
+                  : 'Saved. A sync starts now; its progress shows under Sync.'}
               {summary?.carryProblem?.kind === 'clash' &&
                 ' The changes entered with no connection were not moved: see below.'}
             </Text>
