@@ -106,7 +106,14 @@ test('connect, find a pet, change its status; it is pending, then on the server'
 
   await drawer.getByRole('button', { name: 'Edit' }).click();
   const edit = drawer.getByRole('form', { name: 'Edit pet' });
+  // A number field that holds no number says so when it is left, as a date field does, not only at Save.
+  await edit.getByLabel('Weight').fill('heavy');
+  await edit.getByLabel('Weight').press('Tab');
+  await expect(edit.getByLabel('Weight')).toHaveAccessibleDescription(
+    'Weight must start with a number, such as 12 kg or 12.5.',
+  );
   await edit.getByLabel('Weight').fill('15 kg');
+  await expect(edit.getByText('Weight must start with a number')).toHaveCount(0);
   await edit.getByLabel('Name').fill('');
   await edit.getByRole('button', { name: 'Save changes' }).click();
   await expect(edit.getByText('Please enter the name.').first()).toBeVisible();

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { DeskError, DuplicateWarning } from '../../../shared/desk-api';
 import { fieldMessages, toDeskError } from './desk-error';
-import { type FieldMessages, fieldSentences } from './form-messages';
+import { type FieldMessages, fieldSentence, fieldSentences } from './form-messages';
 import { useFieldMessages } from './use-field-messages';
 
 type WriteResult = { status: 'duplicates'; warnings: DuplicateWarning[] } | { status: 'queued' };
@@ -37,6 +37,19 @@ export function useOutboxWrite() {
       const next = { ...previous };
       for (const key of cleared) delete next[key];
       return next;
+    });
+  }
+
+  /** Shows (or takes away) one field's message as the field is left: not a refused save, so no summary. */
+  function checkField(field: string, message: string | undefined): void {
+    setErrors((previous) => {
+      if (message === undefined) {
+        if (!(field in previous)) return previous;
+        const next = { ...previous };
+        delete next[field];
+        return next;
+      }
+      return { ...previous, [field]: fieldSentence(field, message) };
     });
   }
 
@@ -84,6 +97,7 @@ export function useOutboxWrite() {
     saving,
     showInvalid,
     clearFields,
+    checkField,
     submit,
     reset,
     dismissWarnings: () => setWarnings([]),

@@ -27,7 +27,7 @@ import {
   statusOptions,
   TEMPERAMENT_OPTIONS,
 } from '../lib/words';
-import type { PetDraft } from './pet-form';
+import { isNumberField, type PetDraft } from './pet-form';
 
 /**
  * The three lists of words (good with, not good with, temperament): typing narrows the list and highlights its first
@@ -51,6 +51,7 @@ export function PetFields({
   statuses,
   compact = false,
   shelterIdSuggestion,
+  onNumberLeft,
 }: {
   draft: PetDraft;
   onChange(next: PetDraft): void;
@@ -61,6 +62,8 @@ export function PetFields({
   compact?: boolean;
   /** The shelter id that would come next on this desk, offered while the field is empty (a new pet). */
   shelterIdSuggestion?: string | undefined;
+  /** A number field was left: its message is said now, not only at Save (see `numberFieldMessage`). */
+  onNumberLeft?(key: keyof PetDraft & string): void;
 }) {
   const set = <K extends keyof PetDraft>(key: K, value: PetDraft[K]) => onChange({ ...draft, [key]: value });
   const text = (key: keyof PetDraft & string, label: string, extra: Record<string, unknown> = {}) => (
@@ -68,6 +71,7 @@ export function PetFields({
       label={label}
       value={draft[key] as string}
       onChange={(event) => set(key, event.currentTarget.value as never)}
+      onBlur={isNumberField(key) ? () => onNumberLeft?.(key) : undefined}
       error={errors[key]}
       data-field={key}
       {...extra}

@@ -5,7 +5,7 @@ import { FormErrorSummary } from '../components/form-error-summary';
 import { changedFields } from '../lib/form-messages';
 import type { useOutboxWrite } from '../lib/use-outbox-write';
 import { PetFields } from './pet-fields';
-import type { PetDraft } from './pet-form';
+import { numberFieldMessage, type PetDraft } from './pet-form';
 import { PetPhotosInput } from './pet-photos-input';
 
 /**
@@ -58,6 +58,7 @@ export function PetFormBody({
           onDraftChange(next);
         }}
         errors={write.errors}
+        onNumberLeft={(key) => write.checkField(key, numberFieldMessage(key, String(draft[key])))}
         customFields={customFields}
         statuses={statuses}
         compact={compact}

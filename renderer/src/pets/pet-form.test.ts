@@ -8,6 +8,7 @@ import {
   emptyPetDraft,
   INTAKE_DAYS_AHEAD,
   INTAKE_YEARS_BACK,
+  numberFieldMessage,
 } from './pet-form';
 
 const pet = {
@@ -190,6 +191,24 @@ describe('numbers typed in text fields', () => {
         weight: 'cannot be below zero',
       },
     });
+  });
+
+  it('gives a number field, as it is left, the message Save would give', () => {
+    for (const [field, typed] of [
+      ['adoption_fee', '-$20'],
+      ['adoption_fee', 'free'],
+      ['adoption_fee', '$1,200'],
+      ['weight', 'heavy'],
+      ['weight', ' 12.5 kg '],
+      ['age_years', 'three'],
+      ['age_months', ''],
+    ] as const) {
+      const saved = buildPetCreate({ ...emptyPetDraft(), ...basics, [field]: typed });
+      const atSave = saved.ok ? undefined : saved.errors[field];
+      expect(numberFieldMessage(field, typed), `${field} ${typed}`).toBe(atSave);
+    }
+    expect(numberFieldMessage('weight', 'heavy')).toBe('must start with a number, such as 12 kg or 12.5');
+    expect(numberFieldMessage('adoption_fee', '$1,200')).toBeUndefined();
   });
 });
 

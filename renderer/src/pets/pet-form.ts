@@ -267,13 +267,31 @@ const NUMBER_FIELDS: Record<string, { pattern: RegExp; message: string }> = {
   },
 };
 
+/** The message of a number field's value as sent (see `NUMBER_FIELDS`), or undefined when it is a number. */
+function numberMessage(field: string, value: unknown): string | undefined {
+  const rule = NUMBER_FIELDS[field];
+  if (!rule || typeof value !== 'string' || value === '' || rule.pattern.test(value)) return undefined;
+  return /^-\s*\d/.test(value) ? 'cannot be below zero' : rule.message;
+}
+
+/**
+ * The message of a number field as typed, the one Save would give, or undefined: said when the field is left, as a
+ * date field's is, rather than only at Save.
+ */
+export function numberFieldMessage(field: keyof PetDraft, typed: string): string | undefined {
+  const sent = field === 'adoption_fee' ? typedAmount(typed) : typed;
+  return numberMessage(field, sent.trim());
+}
+
+/** Whether `field` is one of the number fields `numberFieldMessage` checks. */
+export const isNumberField = (field: string): boolean => field in NUMBER_FIELDS;
+
 /** The schema's messages, then the number fields' (see `NUMBER_FIELDS`) for fields the schema let through. */
 function formMessages(errors: FieldError[], fields: Record<string, unknown>): FieldMessages {
   const messages = byField(errors);
-  for (const [field, { pattern, message }] of Object.entries(NUMBER_FIELDS)) {
-    const value = fields[field];
-    if (typeof value !== 'string' || value === '' || pattern.test(value)) continue;
-    messages[field] ??= /^-\s*\d/.test(value) ? 'cannot be below zero' : message;
+  for (const field of Object.keys(NUMBER_FIELDS)) {
+    const message = numberMessage(field, fields[field]);
+    if (message) messages[field] ??= message;
   }
   return messages;
 }
