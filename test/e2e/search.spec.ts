@@ -6,6 +6,7 @@ interface ApiPet {
   name: string;
   custom_id: string | null;
   breed: string[];
+  microchip_id: string | null;
 }
 
 test('the embedded server finds a pet by its shelter id and a person by any form of their phone', async ({
@@ -63,6 +64,14 @@ test('the desk finds what people type: shelter ids, phone forms, typos, best mat
   const numbered = pets.find((pet) => numberOf(pet) >= 10) as ApiPet;
   await search.fill(String(numberOf(numbered)));
   await expect(firstRow).toHaveAccessibleName(numbered.name);
+
+  // A pet found by its microchip shows the chip in its row, so it is clear why it is listed.
+  const chipped = pets.find((pet) => pet.microchip_id) as ApiPet;
+  await search.fill(chipped.microchip_id as string);
+  await expect(firstRow).toHaveAccessibleName(chipped.name);
+  await expect(firstRow).toContainText(`Microchip ${chipped.microchip_id}`);
+  await search.fill(chipped.name);
+  await expect(firstRow).not.toContainText('Microchip');
 
   await search.fill('labrdor');
   await expect(firstRow).toContainText('Labrador');

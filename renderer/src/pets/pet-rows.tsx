@@ -6,6 +6,7 @@ import { RecordBadges } from '../components/record-badges';
 import { formatCalendarDate } from '../lib/dates';
 import { useRovingRows } from '../lib/roving-rows';
 import { humanize, statusColor } from '../lib/words';
+import { matchedMicrochip } from './matched-microchip';
 import { offPublicList } from './off-public-list';
 import { PetPhoto } from './pet-photo';
 import classes from './pet-rows.module.css';
@@ -21,10 +22,13 @@ const HEADER_CLEARANCE = 72;
  */
 export const PetRows = memo(function PetRows({
   pages,
+  search,
   needsAttention,
   onOpen,
 }: {
   pages: ListPages<MirrorPet>;
+  /** The words the rows answer: a pet found by its microchip shows the chip. */
+  search: string;
   needsAttention: ReadonlySet<string>;
   /** Opens a pet; the row's record goes along so its drawer shows at once. */
   onOpen(pet: MirrorPet): void;
@@ -92,6 +96,7 @@ export const PetRows = memo(function PetRows({
               index={row.index}
               top={row.start - virtualizer.options.scrollMargin}
               needsAttention={needsAttention.has(pet.record.id)}
+              matchedChip={matchedMicrochip(pet.record.microchip_id, search)}
               tabbable={row.index === tabStop}
               onOpen={onOpen}
               onRowFocus={onRowFocus}
@@ -113,6 +118,7 @@ const PetRow = memo(function PetRow({
   index,
   top,
   needsAttention,
+  matchedChip,
   tabbable,
   onOpen,
   onRowFocus,
@@ -122,6 +128,8 @@ const PetRow = memo(function PetRow({
   index: number;
   top: number;
   needsAttention: boolean;
+  /** The microchip the search found this pet by, shown under its name. */
+  matchedChip: string | undefined;
   /** The list's one Tab stop (useRovingRows). */
   tabbable: boolean;
   onOpen(pet: MirrorPet): void;
@@ -151,7 +159,12 @@ const PetRow = memo(function PetRow({
       <td className={classes.clip}>
         <p className={`${classes.line} ${classes.name}`}>{record.name}</p>
         <p className={`${classes.line} ${classes.detail}`}>
-          {record.custom_id ?? (presence === 'local' ? 'New on this desk' : '')}
+          {[
+            record.custom_id ?? (presence === 'local' ? 'New on this desk' : ''),
+            matchedChip && `Microchip ${matchedChip}`,
+          ]
+            .filter(Boolean)
+            .join(' · ')}
         </p>
       </td>
       <td className={classes.clip}>

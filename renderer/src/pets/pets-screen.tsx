@@ -174,7 +174,12 @@ export function PetsScreen() {
                 <EventCardsButton query={query} count={shown} />
               </Group>
             </Group>
-            <PetRows pages={pages} needsAttention={needsAttention} onOpen={openPet} />
+            <PetRows
+              pages={pages}
+              search={pages.current ? text : ''}
+              needsAttention={needsAttention}
+              onOpen={openPet}
+            />
             {shown === 0 && (
               <Text ta="center" c="dimmed" py="xl">
                 No pets match. Try fewer words or clear a filter.
