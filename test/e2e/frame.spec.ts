@@ -74,6 +74,8 @@ test('settings show the desk and persist in its data folder across restarts', as
   await page.getByRole('button', { name: 'Save shelter name' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
   await expect(page.getByRole('banner')).toContainText('Riverside Animal Rescue');
+  // Saved, the button has nothing left to save and is disabled: the focus is on the name, not lost to the page.
+  await expect(page.getByRole('textbox', { name: 'Shelter name' })).toBeFocused();
 
   await page.getByText('Dark', { exact: true }).click();
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');

@@ -5,11 +5,23 @@ import { type Ref, useLayoutEffect, useRef } from 'react';
 type BusyButtonProps = ButtonProps &
   ElementProps<'button', keyof ButtonProps> & { ref?: Ref<HTMLButtonElement> };
 
+/** The last field before `button` in its form (or the group around it): the one a Save button saves. */
+function fieldBefore(button: HTMLElement): HTMLElement | undefined {
+  const scope = button.closest('form') ?? button.parentElement?.parentElement;
+  const fields = scope?.querySelectorAll<HTMLElement>(
+    'input:not([type=hidden]):not(:disabled), textarea:not(:disabled)',
+  );
+  return [...(fields ?? [])]
+    .filter((field) => field.compareDocumentPosition(button) & Node.DOCUMENT_POSITION_FOLLOWING)
+    .at(-1);
+}
+
 /**
  * A button that keeps the focus through its work. Mantine disables a button while it is `loading`, and the browser
  * moves the focus of a disabled button to the page itself: a keyboard user pressed "Back up now" and had to Tab from
  * the top of the page again. This one takes the focus back when the work ends, unless the person (or the screen, by
- * opening a dialog or showing a field) moved it elsewhere meanwhile.
+ * opening a dialog or showing a field) moved it elsewhere meanwhile; a Save that stays disabled once its field is
+ * saved gives it to that field. The page does not scroll for it: the person may have scrolled away while it worked.
  */
 export function BusyButton({ loading, ref, ...props }: BusyButtonProps) {
   const own = useRef<HTMLButtonElement>(null);
@@ -25,7 +37,9 @@ export function BusyButton({ loading, ref, ...props }: BusyButtonProps) {
     if (!hadFocusWhenBusy.current) return;
     hadFocusWhenBusy.current = false;
     const focusWentNowhere = document.activeElement === null || document.activeElement === document.body;
-    if (button?.isConnected && focusWentNowhere) button.focus();
+    if (!button?.isConnected || !focusWentNowhere) return;
+    const target = button.disabled ? fieldBefore(button) : button;
+    target?.focus({ preventScroll: true });
   }, [loading]);
   return <Button ref={merged} loading={loading} {...props} />;
 }
