@@ -82,7 +82,7 @@ test('switching to Standalone and back keeps the waiting changes and the pet mad
     connection.getByText('Saved. This desk keeps the shelter’s records itself now.'),
   ).toBeVisible();
   // Standalone is in use: nothing is offered to save again (it would only restart the shelter's server).
-  await expect(connection.getByText('This desk runs standalone now.')).toBeVisible();
+  await expect(connection.getByText('This desk runs standalone now.')).toBeFocused();
   await expect(connection.getByRole('button', { name: 'Switch to standalone' })).toHaveCount(0);
   // The standalone shelter's own records (none yet): the server's pets and Switchy are not mixed in.
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Pets' }).click();

@@ -60,7 +60,8 @@ export function ConnectionCard() {
   const [saving, setSaving] = useState(false);
   const [testing, setTesting] = useState(false);
   const [error, setError] = useState<DeskError>();
-  const [saved, setSaved] = useState(false);
+  /** The mode the last save set, once it is done (its line is worded from it, not from the summary still on its way). */
+  const [saved, setSaved] = useState<Mode>();
   /** The address the same shelter had before the save followed it to its new one. */
   const [followed, setFollowed] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<TestOutcome>();
@@ -98,7 +99,7 @@ export function ConnectionCard() {
   async function save(event: FormEvent) {
     event.preventDefault();
     setError(undefined);
-    setSaved(false);
+    setSaved(undefined);
     setOutcome(undefined);
     // A pairing code switches the desk like an address does: the same question first, then the pairing.
     const code = mode === 'remote' && pairing ? remote : undefined;
@@ -143,7 +144,7 @@ export function ConnectionCard() {
       } else {
         await pairAndSync(api, pairingCode, deskName);
       }
-      setSaved(true);
+      setSaved(next.input.mode);
       setFollowed(movedFrom);
       setPending(undefined);
       void connection.refresh();
@@ -202,6 +203,10 @@ export function ConnectionCard() {
   }
 
   const summary = connection.data;
+  // Saved as standalone, the button that had the focus gives way to a line: the focus goes to the line, not the page.
+  const keepFocusAfterSave = (line: HTMLElement | null) => {
+    if (line && saved && document.activeElement === document.body) line.focus({ preventScroll: true });
+  };
   return (
     <Card withBorder radius="lg" p="lg">
       <Group justify="space-between" mb="md">
@@ -293,7 +298,7 @@ export function ConnectionCard() {
           <Group gap="sm">
             {mode === 'standalone' && summary?.mode === 'standalone' ? (
               // Nothing to save: saving the mode in use again would only restart the shelter's server.
-              <Text size="sm" fw={500}>
+              <Text size="sm" fw={500} tabIndex={-1} ref={keepFocusAfterSave}>
                 This desk runs standalone now.
               </Text>
             ) : (
@@ -316,9 +321,9 @@ export function ConnectionCard() {
             <Text size="sm" c="dimmed" role="status">
               {followed &&
                 `Same shelter, new address: its certificate is the one this desk pinned, so the desk now syncs with ${summary?.remote ?? 'the new address'} instead of ${followed}, and the changes waiting here go to it. `}
-              {summary?.mode === 'standalone'
+              {saved === 'standalone'
                 ? 'Saved. This desk keeps the shelter’s records itself now.'
-                : summary?.mode === 'none'
+                : saved === 'none'
                   ? 'Disconnected: this desk no longer syncs.'
                   : 'Saved. A sync starts now; its progress shows under Sync.'}
               {summary?.carryProblem?.kind === 'clash' &&
