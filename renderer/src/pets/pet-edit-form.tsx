@@ -62,6 +62,7 @@ export function PetEditForm({
         </Text>
         <PetFormBody
           draft={draft}
+          original={original}
           onDraftChange={setDraft}
           write={write}
           onSaveAnyway={() => void save(true)}

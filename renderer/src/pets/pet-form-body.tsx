@@ -15,6 +15,7 @@ import { PetPhotosInput } from './pet-photos-input';
  */
 export function PetFormBody({
   draft,
+  original,
   onDraftChange,
   write,
   onSaveAnyway,
@@ -26,6 +27,8 @@ export function PetFormBody({
   children,
 }: {
   draft: PetDraft;
+  /** An edit's pet as it was: a field left as it was is not checked (Save sends only what changed). */
+  original?: PetDraft;
   onDraftChange(next: PetDraft): void;
   write: ReturnType<typeof useOutboxWrite>;
   /** Saves again, past the duplicate warnings. */
@@ -58,7 +61,12 @@ export function PetFormBody({
           onDraftChange(next);
         }}
         errors={write.errors}
-        onNumberLeft={(key) => write.checkField(key, numberFieldMessage(key, String(draft[key])))}
+        onNumberLeft={(key) =>
+          write.checkField(
+            key,
+            numberFieldMessage(key, String(draft[key]), original && String(original[key])),
+          )
+        }
         customFields={customFields}
         statuses={statuses}
         compact={compact}

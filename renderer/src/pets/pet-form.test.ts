@@ -210,6 +210,20 @@ describe('numbers typed in text fields', () => {
     expect(numberFieldMessage('weight', 'heavy')).toBe('must start with a number, such as 12 kg or 12.5');
     expect(numberFieldMessage('adoption_fee', '$1,200')).toBeUndefined();
   });
+
+  it('leaves an edit’s number field alone while it holds what the server sent, as Save does', () => {
+    const original = draftFromPet({ ...pet, adoption_fee: 'Free', weight: '12-15 lbs' });
+    for (const field of ['adoption_fee', 'weight'] as const) {
+      expect(buildPetUpdate(original, { ...original, status: 'hold' }).ok).toBe(true);
+      expect(numberFieldMessage(field, original[field], original[field])).toBeUndefined();
+      const changed = { ...original, [field]: 'lots' };
+      const saved = buildPetUpdate(original, changed);
+      expect(saved.ok).toBe(false);
+      expect(numberFieldMessage(field, 'lots', original[field])).toBe(
+        saved.ok === false ? saved.errors[field] : undefined,
+      );
+    }
+  });
 });
 
 describe('dates typed so that they name no day', () => {

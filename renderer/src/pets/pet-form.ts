@@ -276,9 +276,15 @@ function numberMessage(field: string, value: unknown): string | undefined {
 
 /**
  * The message of a number field as typed, the one Save would give, or undefined: said when the field is left, as a
- * date field's is, rather than only at Save.
+ * date field's is, rather than only at Save. An edit's field still as it was (`original`) is not checked: Save sends
+ * only what changed, so an odd value the server holds ("12-15 lbs") is left alone.
  */
-export function numberFieldMessage(field: keyof PetDraft, typed: string): string | undefined {
+export function numberFieldMessage(
+  field: keyof PetDraft,
+  typed: string,
+  original?: string,
+): string | undefined {
+  if (original !== undefined && typed === original) return undefined;
   const sent = field === 'adoption_fee' ? typedAmount(typed) : typed;
   return numberMessage(field, sent.trim());
 }
