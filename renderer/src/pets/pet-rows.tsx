@@ -159,12 +159,10 @@ const PetRow = memo(function PetRow({
       <td className={classes.clip}>
         <p className={`${classes.line} ${classes.name}`}>{record.name}</p>
         <p className={`${classes.line} ${classes.detail}`}>
-          {[
-            record.custom_id ?? (presence === 'local' ? 'New on this desk' : ''),
-            matchedChip && `Microchip ${matchedChip}`,
-          ]
-            .filter(Boolean)
-            .join(' · ')}
+          {/* The chip found takes the shelter id's place: both on the line, the chip was cut off in a narrow column. */}
+          {matchedChip
+            ? `Chip ${matchedChip}`
+            : (record.custom_id ?? (presence === 'local' ? 'New on this desk' : ''))}
         </p>
       </td>
       <td className={classes.clip}>

@@ -33,6 +33,8 @@ export function PetsScreen() {
   const openPet = useCallback((pet: MirrorPet) => drawer.current?.(pet), []);
 
   const text = search.trim();
+  // The words the rows on show answer: while a new search is asked, the rows (and what they show) are the last one's.
+  const [answeredSearch, setAnsweredSearch] = useState(text);
   const query = petListQuery({
     search,
     species,
@@ -43,6 +45,7 @@ export function PetsScreen() {
     direction,
   });
   const pages = useListPages('mirror.pets.list', query);
+  if (pages.current && answeredSearch !== text) setAnsweredSearch(text);
   const openIfOnlyOne = useOpenIfOnlyOne(pages, openPet);
   const counts = useDeskQuery('mirror.counts');
   const statuses = useDeskQuery('mirror.pets.statuses');
@@ -174,12 +177,7 @@ export function PetsScreen() {
                 <EventCardsButton query={query} count={shown} />
               </Group>
             </Group>
-            <PetRows
-              pages={pages}
-              search={pages.current ? text : ''}
-              needsAttention={needsAttention}
-              onOpen={openPet}
-            />
+            <PetRows pages={pages} search={answeredSearch} needsAttention={needsAttention} onOpen={openPet} />
             {shown === 0 && (
               <Text ta="center" c="dimmed" py="xl">
                 No pets match. Try fewer words or clear a filter.
