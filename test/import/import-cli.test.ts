@@ -45,7 +45,7 @@ describe('npm run cli -- import: a 500-row export of another system with 7 bad r
     expect(byColumn.Sex?.reason).toMatch(/"X" is not a sex/);
     expect(byColumn.Weight?.reason).toMatch(/"st" is not kilograms, grams or pounds/);
     expect(byColumn.IdentichipNumber?.reason).toMatch(
-      /also on line 19, and no two pets share it: delete the row that repeats the other/,
+      /also on line 19: if both rows are the same pet, delete one of them; if not, correct the one that is wrong/,
     );
     expect(dry.rejected.filter((problem) => problem.column === 'Animal Name').map((p) => p.reason)).toEqual([
       'is empty',

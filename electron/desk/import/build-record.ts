@@ -151,16 +151,16 @@ function customValue(field: CustomField | undefined, text: string, values: Value
   return { ok: true, value: text };
 }
 
-/**
- * Reads one row into a create request for the plan's kind: each mapped cell normalized (see values.ts), checked
- * for length, then the whole body checked with the same zod schema the API and the desk's forms use. Every problem
- * is named by the column it came from.
- */
 /** A cell the import refuses, with what the person can choose to mend it where there is such a choice. */
 function rejection(line: number, column: string, read: ReadValue & { ok: false }): ImportRejection {
   return { line, column, reason: read.reason, ...(read.fix && { fix: read.fix }) };
 }
 
+/**
+ * Reads one row into a create request for the plan's kind: each mapped cell normalized (see values.ts), checked
+ * for length, then the whole body checked with the same zod schema the API and the desk's forms use. Every problem
+ * is named by the column it came from.
+ */
 export function buildRecord(plan: RecordPlan, line: number, cells: readonly string[]): BuiltRecord {
   const specs = new Map<string, FieldSpec>(fieldsOf(plan.kind).map((spec) => [spec.field, spec]));
   const customByKey = new Map(plan.customFields.map((field) => [field.field_key, field]));

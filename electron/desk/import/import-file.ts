@@ -243,7 +243,7 @@ async function pass(
         rejected.push({
           line: row.line,
           column: repeat.column,
-          reason: `${repeat.value} is also on line ${firstLine}, and no two ${options.kind === 'pets' ? 'pets' : 'people'} share it: delete the row that repeats the other, or correct the one that is mistyped`,
+          reason: `${repeat.value} is also on line ${firstLine}: if both rows are the same ${options.kind === 'pets' ? 'pet' : 'person'}, delete one of them; if not, correct the one that is wrong`,
         });
       }
       continue;

@@ -235,7 +235,7 @@ function ConnectCard({ disabled }: { disabled: boolean }) {
           )}
           {code?.kind === 'key' && (
             <Text size="xs" c="dimmed">
-              Connection code for {code.remote}: the key is included.
+              Code for {code.remote}: the key is included.
             </Text>
           )}
           {code && code.kind !== 'key' && (

@@ -10,10 +10,7 @@ const clock = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-d
 export function syncNowAnswer(result: SyncRunResult | null, at: Date): string {
   const time = clock.format(at);
   if (!result) return `Tried at ${time}: the desk could not sync. The card below says why.`;
-  if (!result.complete) {
-    const problems = result.problems.length === 1 ? 'a problem' : `${result.problems.length} problems`;
-    return `Synced at ${time}, but not all of it: ${problems}, shown below.`;
-  }
+  if (!result.complete) return `Synced at ${time}, but not all of it. The card below says why.`;
   if (result.written === 0) return `Synced at ${time}: nothing new.`;
   const records = result.written === 1 ? '1 record' : `${result.written.toLocaleString()} records`;
   return `Synced at ${time}: ${records} brought up to date.`;
