@@ -72,7 +72,7 @@ export function failureOutcome(error: unknown, context: FailureContext): Failure
           state: 'offline',
           progress: null,
           error: null,
-          message: `The server cannot be reached; the desk keeps working offline and tries again in ${Math.round(retry / 1000)} s.${
+          message: `The server cannot be reached; the desk keeps working offline and tries again every few seconds.${
             context.pinned
               ? ' If the shelter desk was restarted and its address changed (Keys and sharing shows it there), type the new one in Settings: this desk knows the shelter by its certificate.'
               : ''
