@@ -64,6 +64,7 @@ test('standalone: a sign-up shows on the person and the pet, and the person is e
     // Edited and saved on this desk's shelter.
     await drawer.getByRole('button', { name: 'Edit' }).click();
     const edit = drawer.getByRole('form', { name: 'Edit Rosa Marsh' });
+    await expect(edit.getByRole('heading', { name: 'Edit Rosa Marsh' })).toBeFocused();
     await edit.getByLabel('Email').fill('rosa@');
     await edit.getByRole('button', { name: 'Save' }).click();
     await expect(edit.getByText('Email address must look like name@example.org.').first()).toBeVisible();

@@ -106,6 +106,8 @@ test('connect, find a pet, change its status; it is pending, then on the server'
 
   await drawer.getByRole('button', { name: 'Edit' }).click();
   const edit = drawer.getByRole('form', { name: 'Edit pet' });
+  // Edit went away with the pet's page: the form's heading has the focus, not the page.
+  await expect(edit.getByRole('heading', { name: `Edit ${target.name}` })).toBeFocused();
   // A number field that holds no number says so when it is left, as a date field does, not only at Save.
   await edit.getByLabel('Weight').fill('heavy');
   await edit.getByLabel('Weight').press('Tab');

@@ -42,7 +42,8 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     await page
       .getByRole('table', { name: 'API keys' })
       .getByRole('row', { name: /Website/ })
-      .getByRole('button', { name: 'Revoke' })
+      // Named with its key, so a screen reader says which key it revokes.
+      .getByRole('button', { name: 'Revoke Website', exact: true })
       .click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
     await expect(

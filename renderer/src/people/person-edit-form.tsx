@@ -12,6 +12,7 @@ import type { StoredKeys } from '../lib/custom-field-rows';
 import { fieldMessages, toDeskError } from '../lib/desk-error';
 import { fieldSentences } from '../lib/form-messages';
 import { useFieldMessages } from '../lib/use-field-messages';
+import { useFocusWhen } from '../lib/use-focus-when';
 import { ContactFields } from './contact-fields';
 import { buildPersonEdit, draftFromPerson, type PersonEditDraft } from './person-edit';
 
@@ -39,6 +40,8 @@ export function PersonEditForm({
   useTypedSince(draft, editGuard.reportTyped);
   const { errors, setErrors, refusals, refuse } = useFieldMessages();
   const [error, setError] = useState<DeskError>();
+  // Edit, which had the focus, went away with the person's page: the form's heading takes it.
+  const heading = useFocusWhen<HTMLHeadingElement>(true);
   const [saving, setSaving] = useState(false);
   const set = <K extends keyof PersonEditDraft>(key: K, value: PersonEditDraft[K]) => {
     setErrors(({ [key]: _fixed, ...rest }) => rest);
@@ -67,7 +70,9 @@ export function PersonEditForm({
   return (
     <form onSubmit={save} aria-label={`Edit ${person.name}`} noValidate>
       <Stack gap="md">
-        <Title order={2}>Edit {person.name}</Title>
+        <Title order={2} ref={heading} tabIndex={-1}>
+          Edit {person.name}
+        </Title>
         <Text size="sm" c="dimmed">
           Saved on this desk’s shelter at once; other desks see the change at their next sync.
         </Text>

@@ -6,6 +6,7 @@ import { useDesk } from '../bridge/hooks';
 import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { type LeaveGuard, useTypedSince } from '../components/leave-guard';
+import { useFocusWhen } from '../lib/use-focus-when';
 import { useOutboxWrite } from '../lib/use-outbox-write';
 import { buildPetUpdate, draftFromPet, type PetDraft } from './pet-form';
 import { PetFormBody } from './pet-form-body';
@@ -32,6 +33,8 @@ export function PetEditForm({
   const write = useOutboxWrite();
   const { errors, error, saving, showInvalid, submit } = write;
   const [notice, setNotice] = useState<string>();
+  // Edit, which had the focus, went away with the pet's page: the form's heading takes it.
+  const heading = useFocusWhen<HTMLHeadingElement>(true);
 
   async function save(force: boolean) {
     setNotice(undefined);
@@ -56,7 +59,9 @@ export function PetEditForm({
       }}
     >
       <Stack gap="lg">
-        <Title order={3}>Edit {pet.record.name}</Title>
+        <Title order={3} ref={heading} tabIndex={-1}>
+          Edit {pet.record.name}
+        </Title>
         <Text size="sm" c="dimmed">
           Only the fields you change are sent to the server.
         </Text>

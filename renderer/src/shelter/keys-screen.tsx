@@ -240,6 +240,7 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
                       size="xs"
                       variant="subtle"
                       color="red"
+                      aria-label={`Revoke ${key.name}`}
                       onClick={(event) => {
                         revokeOpener.current = event.currentTarget;
                         setRevoking(key);
