@@ -174,7 +174,7 @@ test('every screen and state passes axe (WCAG 2.2 AA, serious and critical) in l
     const shelterName = page.getByRole('textbox', { name: 'Shelter name' });
     await shelterName.fill('Riverside Animal Rescue');
     await page.getByRole('button', { name: 'Save shelter name' }).click();
-    await expect(page.getByRole('status').filter({ hasText: /^Saved$/ })).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: /^Shelter name saved$/ })).toBeVisible();
     await check('Settings, saved');
 
     // Ctrl+K search with a query and its results.

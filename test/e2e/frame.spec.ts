@@ -72,7 +72,8 @@ test('settings show the desk and persist in its data folder across restarts', as
 
   await page.getByRole('textbox', { name: 'Shelter name' }).fill('Riverside Animal Rescue');
   await page.getByRole('button', { name: 'Save shelter name' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
+  // The line under all the preferences names the one saved.
+  await expect(page.getByRole('status').filter({ hasText: 'Shelter name saved' })).toBeVisible();
   await expect(page.getByRole('banner')).toContainText('Riverside Animal Rescue');
   // Saved, the button has nothing left to save and is disabled: the focus is on the name, not lost to the page.
   await expect(page.getByRole('textbox', { name: 'Shelter name' })).toBeFocused();

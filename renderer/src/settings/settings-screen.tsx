@@ -62,19 +62,33 @@ export function SettingsScreen() {
   );
 }
 
+/** What the Preferences card's saved line names, by the setting saved (the line sits under all of them). */
+const PREFERENCE_NAMES: Record<string, string> = {
+  colorScheme: 'Appearance',
+  currency: 'Currency',
+  dateOrder: 'Typed dates',
+  shelterName: 'Shelter name',
+  deskName: 'This desk’s name',
+};
+
 function PreferencesCard({ settings }: { settings: DeskSettings }) {
   const { update } = useSettings();
   const [error, setError] = useState<DeskError>();
-  const [saved, setSaved] = useState(false);
+  /** The name of the setting the last save saved, once it is done. */
+  const [saved, setSaved] = useState<string>();
   const [saving, setSaving] = useState(false);
 
   async function save(patch: Parameters<typeof update>[0]): Promise<void> {
     setSaving(true);
     setError(undefined);
-    setSaved(false);
+    setSaved(undefined);
     try {
       await update(patch);
-      setSaved(true);
+      setSaved(
+        Object.keys(patch)
+          .map((key) => PREFERENCE_NAMES[key] ?? key)
+          .join(', '),
+      );
     } catch (caught) {
       setError(toDeskError(caught));
     } finally {
@@ -159,7 +173,7 @@ function PreferencesCard({ settings }: { settings: DeskSettings }) {
           saving={saving}
           onSave={(deskName) => void save({ deskName })}
         />
-        {saved && !error && <SavedLine>Saved</SavedLine>}
+        {saved && !error && <SavedLine>{saved} saved</SavedLine>}
         {error && <DeskErrorAlert error={error} title="Not saved" />}
       </Stack>
     </Card>
