@@ -7,9 +7,7 @@
 export const MICROCHIP_KEY_SQL = "lower(replace(replace(microchip_id, ' ', ''), '-', ''))";
 
 /** The key of a typed or stored microchip (see `MICROCHIP_KEY_SQL`). */
-export function microchipKey(microchip: string): string {
-  return microchip.replace(/[\s-]/g, '').toLowerCase();
-}
+export { microchipKey } from '../../../shared/search/microchip-key';
 
 /**
  * The chips stored in groups (with spaces or dashes), the condition of the small `pet_microchip_grouped` index

@@ -1,5 +1,4 @@
-/** A microchip or a search for one, without the spaces and dashes people and certificates group its digits with. */
-const chipKey = (text: string) => text.replace(/[\s-]/g, '').toLowerCase();
+import { microchipKey } from '../../../shared/search/microchip-key';
 
 /** Fewest characters of a search that is taken for part of a microchip (a few digits also match ids and names). */
 const MIN_CHIP_PART = 4;
@@ -10,7 +9,7 @@ const MIN_CHIP_PART = 4;
  */
 export function matchedMicrochip(microchip: string | null, search: string): string | undefined {
   if (!microchip) return undefined;
-  const wanted = chipKey(search);
+  const wanted = microchipKey(search);
   if (wanted.length < MIN_CHIP_PART || !/\d/.test(wanted)) return undefined;
-  return chipKey(microchip).includes(wanted) ? microchip : undefined;
+  return microchipKey(microchip).includes(wanted) ? microchip : undefined;
 }
