@@ -42,15 +42,8 @@ export function useOutboxWrite() {
 
   /** Shows (or takes away) one field's message as the field is left: not a refused save, so no summary. */
   function checkField(field: string, message: string | undefined): void {
-    setErrors((previous) => {
-      if (message === undefined) {
-        if (!(field in previous)) return previous;
-        const next = { ...previous };
-        delete next[field];
-        return next;
-      }
-      return { ...previous, [field]: fieldSentence(field, message) };
-    });
+    if (message === undefined) clearFields([field]);
+    else setErrors((previous) => ({ ...previous, [field]: fieldSentence(field, message) }));
   }
 
   /**
