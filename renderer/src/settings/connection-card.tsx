@@ -67,6 +67,7 @@ export function ConnectionCard() {
   const [outcome, setOutcome] = useState<TestOutcome>();
   const [pending, setPending] = useState<PendingSwitch>();
   const [deskName, setDeskName] = useState('');
+  const standaloneLine = useRef<HTMLElement | null>(null);
   const parsed = parseConnectionCode(remote);
   // A code that pairs (pasted or typed); a key code goes through the address and key fields as before.
   const pairing = parsed && parsed.kind !== 'key' ? parsed : undefined;
@@ -204,8 +205,16 @@ export function ConnectionCard() {
 
   const summary = connection.data;
   // Saved as standalone, the button that had the focus gives way to a line: the focus goes to the line, not the page.
+  // Saved from the switch dialog, the dialog's closing hands the focus back to that gone button, so the line takes it
+  // once the dialog has closed (`focusStandaloneLine` on its exit).
+  const focusStandaloneLine = () => {
+    const line = standaloneLine.current;
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (line && saved && lost) line.focus({ preventScroll: true });
+  };
   const keepFocusAfterSave = (line: HTMLElement | null) => {
-    if (line && saved && document.activeElement === document.body) line.focus({ preventScroll: true });
+    standaloneLine.current = line;
+    focusStandaloneLine();
   };
   return (
     <Card withBorder radius="lg" p="lg">
@@ -364,6 +373,7 @@ export function ConnectionCard() {
         busy={saving}
         onConfirm={() => pending && void confirm(pending)}
         onCancel={() => setPending(undefined)}
+        onClosed={focusStandaloneLine}
       />
     </Card>
   );

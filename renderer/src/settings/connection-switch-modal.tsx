@@ -44,6 +44,8 @@ export function ConnectionSwitchModal(props: {
   busy: boolean;
   onConfirm: () => void;
   onCancel: () => void;
+  /** After the dialog has finished closing (its focus given back). */
+  onClosed?: () => void;
 }) {
   const { pending, current } = props;
   const from = current ? connectionName(current) : 'this connection';
@@ -52,6 +54,7 @@ export function ConnectionSwitchModal(props: {
     <Modal
       opened={pending !== undefined}
       onClose={props.onCancel}
+      onExitTransitionEnd={props.onClosed}
       title={pending ? `Switch to ${targetName(pending.input)}?` : ''}
       centered
     >
