@@ -17,7 +17,7 @@ buildApp();
 
 const electron = await ensureElectron({
   force: process.argv.includes('--retry-electron'),
-  retryHint: '"npm run dist -- --retry-electron" tries again',
+  retryHint: '"npm run dist -- --retry-electron" tries the download again',
 });
 if (!electron.available) {
   console.error(

@@ -144,14 +144,14 @@ export async function main(argv: readonly string[]): Promise<number | undefined>
 
   let reason: string;
   if (wantBrowser) {
-    reason = 'asked for with --browser.';
+    reason = 'started with --browser.';
   } else {
     const electron = await ensureElectron({ force: forceElectron });
     if (electron.available) {
       if (flags['share-lan']) console.log('LAN sharing is on: the pairing code is under Keys and sharing.');
       return runDesktop(dataDir, flags.dev);
     }
-    reason = electron.reason;
+    reason = `${electron.reason} Everything works the same in the browser tab.`;
   }
 
   ensureNative('node');

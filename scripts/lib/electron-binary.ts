@@ -63,6 +63,11 @@ function ago(ms: number): string {
   return `${Math.round(minutes / 60)} h ago`;
 }
 
+/** Why Electron cannot be used, worded for whoever reads it first: the person at the desk, not only its IT person. */
+function notInstalled(why: string, retryHint: string): string {
+  return `the desktop window (Electron) is not installed on this computer: ${why}; ${retryHint}.`;
+}
+
 /** Runs electron's own install script (the one `allowScripts` keeps out of `npm install`). */
 function download(): Promise<{ ok: true } | { ok: false; reason: string }> {
   return new Promise((resolve) => {
@@ -105,7 +110,7 @@ export async function ensureElectron(options: {
   /** How to force a retry, named in the reason. */
   retryHint?: string;
 }): Promise<ElectronAvailability> {
-  const retryHint = options.retryHint ?? '"npm start -- --electron" tries again';
+  const retryHint = options.retryHint ?? '"npm start -- --electron" tries the download again';
   const binary = installedElectron();
   if (binary) return { available: true, binary };
 
@@ -113,9 +118,10 @@ export async function ensureElectron(options: {
   if (marker && !options.force && Date.now() - marker.failedAt < RETRY_AFTER_MS) {
     return {
       available: false,
-      reason:
-        `Electron's binary is not installed (download failed ${ago(Date.now() - marker.failedAt)}: ` +
-        `${marker.reason}; ${retryHint}).`,
+      reason: notInstalled(
+        `its download failed ${ago(Date.now() - marker.failedAt)} (${marker.reason})`,
+        retryHint,
+      ),
     };
   }
 
@@ -130,5 +136,5 @@ export async function ensureElectron(options: {
   }
   const reason = result.ok ? 'the install script finished but no binary was found' : result.reason;
   writeMarker(reason);
-  return { available: false, reason: `Electron's binary is not installed (download failed: ${reason}).` };
+  return { available: false, reason: notInstalled(`its download failed (${reason})`, retryHint) };
 }

@@ -23,5 +23,10 @@ export function humanize(value: string): string {
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .trim()
     .toLowerCase();
-  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+  return capitalized(spaced);
+}
+
+/** The text with its first letter in capitals: a reason worded to follow a colon, shown on its own. */
+export function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

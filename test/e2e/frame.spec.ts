@@ -68,6 +68,8 @@ test('settings show the desk and persist in its data folder across restarts', as
   await page.goto(`${desk.url}#/settings`);
   const about = page.getByRole('table', { name: 'About this desk' });
   await expect(about).toContainText('Browser mode');
+  // Why, as a sentence a person at the desk reads (it followed "Browser mode:" on the console).
+  await expect(about.locator('p').first()).toHaveText(/^\p{Lu}.*\.$/u);
   await expect(about).toContainText(dataDir);
 
   await page.getByRole('textbox', { name: 'Shelter name' }).fill('Riverside Animal Rescue');

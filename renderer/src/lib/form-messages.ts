@@ -1,4 +1,4 @@
-import { humanize } from './words';
+import { capitalized, humanize } from './words';
 
 /** A form's messages by field name (the first message of each field). */
 export type FieldMessages = Record<string, string>;
@@ -47,7 +47,7 @@ export function fieldSentence(field: string, message: string): string {
   const label = LABELS[field] ?? humanize(field).toLowerCase();
   const said = message.trim();
   if (MISSING.test(said)) return `Please ${CHOSEN.has(field) ? 'choose' : 'enter'} the ${label}.`;
-  const Label = `${label.charAt(0).toUpperCase()}${label.slice(1)}`;
+  const Label = capitalized(label);
   // "must be …" follows the label; a sentence of its own ("A birthday cannot …", "“2019” is not a date …") is
   // said as it is when it names the field, else after the label and a colon.
   const words = ` ${said

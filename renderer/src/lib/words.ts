@@ -11,7 +11,7 @@ import {
 import { humanize } from '../../../shared/wording/humanize';
 import { DEFAULT_CURRENCY, formatMoney } from '../../../shared/wording/money';
 
-export { humanize } from '../../../shared/wording/humanize';
+export { capitalized, humanize } from '../../../shared/wording/humanize';
 
 export interface Option {
   value: string;

@@ -15,6 +15,7 @@ import {
 import { IconDeviceDesktop, IconMoon, IconSun } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { COLOR_SCHEMES, type DateOrder, type DeskError, type DeskSettings } from '../../../shared/desk-api';
+import { capitalized } from '../../../shared/wording/humanize';
 import { formatMoney } from '../../../shared/wording/money';
 import { useDeskQuery } from '../bridge/hooks';
 import { useSettings } from '../bridge/settings';
@@ -202,7 +203,7 @@ function AboutCard() {
                 {info.data.mode === 'desktop' ? 'Desktop app' : 'Browser mode'}
                 {info.data.modeReason && (
                   <Text size="xs" c="dimmed">
-                    {info.data.modeReason}
+                    {capitalized(info.data.modeReason)}
                   </Text>
                 )}
               </Table.Td>
