@@ -112,7 +112,7 @@ test('Import screen: a column mapped by hand, the check, then the import', async
     await page.getByLabel('Update the pets already on the desk with the file’s values').check();
     await expect(matched.getByRole('row', { name: /Zoë.*Updated with the file’s values/ })).toBeVisible();
     await shoot(page, testInfo, 'import-matches');
-    await page.getByRole('button', { name: 'Import 0 pets, update 1' }).click();
+    await page.getByRole('button', { name: 'Update 1 pet' }).click();
     await expect(page.getByRole('region', { name: 'Import result' })).toContainText(
       'Imported 0 pets; 1 already on the desk (1 updated)',
     );
@@ -134,6 +134,13 @@ test('Import screen: a column mapped by hand, the check, then the import', async
     const dateRow = page.getByRole('table', { name: 'Rejected rows' }).getByRole('row', { name: /Intake/ });
     await expect(dateRow).toContainText('"03/04/2024" could be 3 April or 4 March');
     await expect(page.getByRole('main')).not.toContainText('--');
+    // With its only row rejected, the file offers nothing to skip to and no import of nothing.
+    await expect(
+      page.getByText('Nothing to import until the rejected row is corrected: the table above says how.'),
+    ).toBeVisible();
+    await expect(page.getByRole('checkbox', { name: /Skip the rejected/ })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^Import / })).toHaveCount(0);
+    await shoot(page, testInfo, 'import-nothing-to-import');
     await page.getByRole('combobox', { name: 'Dates like 03/04/2025 are' }).click();
     await page.getByRole('option', { name: /Day \/ month \/ year/ }).click();
     await page.getByRole('button', { name: 'Check the file' }).click();

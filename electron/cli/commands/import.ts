@@ -95,7 +95,9 @@ function printReport(report: ImportReport, io: CliIo): void {
   if (report.rejected.some((problem) => problem.fix === 'date-order')) {
     lines.push('For the dates that read either way, add --date-format DMY (day first) or MDY (month first).');
   }
-  if (report.blocked) lines.push('To import the other rows without the rejected ones, add --skip-bad.');
+  const othersToWrite = report.totals.new > 0 || report.totals.updatable > 0;
+  if (report.blocked && othersToWrite)
+    lines.push('To import the other rows without the rejected ones, add --skip-bad.');
   const defaults = Object.entries(report.defaults);
   if (defaults.length > 0) {
     lines.push(

@@ -155,6 +155,10 @@ describe('importFile', () => {
     ]);
     const none = await run(csv(['Name,Species,Intake', 'Kit,cat,03/04/2024']), { dryRun: true });
     expect(none.rejected[0]?.reason).toContain('and no date in the file says which comes first');
+    // Its only row rejected, the file has nothing to skip to: the summary does not offer it.
+    expect(none.summary).toContain('Fix the rejected rows: nothing else in the file is to import.');
+    expect(none.summary).not.toContain('skip');
+    expect(dayFirst.summary).not.toContain('skip');
     // A day that does not exist (31/02) shows no order: it is refused itself, and counts for nothing.
     const impossible = await run(csv(['Name,Species,Intake', 'Tom,dog,31/02/2024', 'Kit,cat,03/04/2024']), {
       dryRun: true,

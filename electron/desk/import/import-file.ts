@@ -334,6 +334,11 @@ export async function importFile(
   const noun = (count: number) => (count === 1 ? options.kind.slice(0, -1) : options.kind);
   if (options.dryRun || blocked) {
     const { report } = checked;
+    // Skipping the rejected rows is offered only where other rows would still be imported or updated.
+    const othersToWrite = report.totals.new > 0 || report.totals.updatable > 0;
+    const fixOrSkip = othersToWrite
+      ? ' Fix the rejected rows, or import with the choice to skip them.'
+      : ' Fix the rejected rows: nothing else in the file is to import.';
     const skipped = report.totals.existing - report.updated + (options.skipBad ? checked.rejectedRows : 0);
     return {
       ...report,
@@ -343,8 +348,8 @@ export async function importFile(
       skipped: options.dryRun ? skipped : 0,
       blocked,
       summary: options.dryRun
-        ? `Check only, nothing written: ${report.totals.new} new ${noun(report.totals.new)}, ${report.totals.existing} already on the desk, ${rowCount(checked.rejectedRows)} rejected.${blocked ? ' Fix the rejected rows, or import with the choice to skip them.' : ''}${datesNote}`
-        : `Nothing imported: ${rowCount(checked.rejectedRows)} ${checked.rejectedRows === 1 ? 'was' : 'were'} rejected. Fix them in the file and import again, or import the other rows without them.`,
+        ? `Check only, nothing written: ${report.totals.new} new ${noun(report.totals.new)}, ${report.totals.existing} already on the desk, ${rowCount(checked.rejectedRows)} rejected.${blocked ? fixOrSkip : ''}${datesNote}`
+        : `Nothing imported: ${rowCount(checked.rejectedRows)} ${checked.rejectedRows === 1 ? 'was' : 'were'} rejected. Fix them in the file and import again${othersToWrite ? ', or import the other rows without them' : ''}.`,
     };
   }
   // Rows are written in short transactions (see write-rows.ts); all or nothing stays as it was, since every row

@@ -30,6 +30,25 @@ const KIND_WORDS: Record<ImportKind, [one: string, many: string]> = {
   adopters: ['adopter', 'adopters'],
   fosters: ['foster', 'fosters'],
 };
+
+const counted = (kind: ImportKind, n: number) => `${n.toLocaleString()} ${KIND_WORDS[kind][n === 1 ? 0 : 1]}`;
+
+/** The import button names what it writes: new records, updated ones, or both. */
+function importLabel(kind: ImportKind, adding: number, updating: number): string {
+  if (adding === 0 && updating > 0) return `Update ${counted(kind, updating)}`;
+  return `Import ${counted(kind, adding)}${updating > 0 ? `, update ${updating.toLocaleString()}` : ''}`;
+}
+
+/** Why a checked file offers no import: its rows are rejected, or on the desk already as the file has them. */
+function nothingLeftWords(report: ImportReport, kind: ImportKind): string {
+  const { rejected, existing } = report.totals;
+  const [one, many] = KIND_WORDS[kind];
+  const correct = `the rejected ${rejected === 1 ? 'row is' : 'rows are'} corrected: the table above says how`;
+  if (rejected > 0 && existing > 0)
+    return `Nothing to import until ${correct}. The other rows are ${many} on this desk already and match the file.`;
+  if (rejected > 0) return `Nothing to import until ${correct}.`;
+  return `Nothing to import: every ${one} in the file is on this desk already and matches it.`;
+}
 const DATE_ORDERS = [
   { value: 'auto', label: 'Work it out from the file (ask when unsure)' },
   { value: 'DMY', label: 'Day / month / year (31/12/2025)' },
@@ -120,6 +139,8 @@ export function ImportScreen() {
   const wouldImport = report ? report.totals.new : 0;
   const wouldUpdate = report && updateExisting ? report.totals.updatable : 0;
   const blockedWithoutSkip = report ? report.totals.rejected > 0 && !skipBad : true;
+  // Nothing the file holds could be written: no new rows, and none the desk could update.
+  const nothingToImport = report ? report.totals.new === 0 && report.totals.updatable === 0 : false;
 
   return (
     <>
@@ -261,7 +282,12 @@ export function ImportScreen() {
               3. {finished ? 'Done' : 'Check and import'}
             </Title>
             <ReportView report={report} updating={updateExisting} showPublic={showPublic} />
-            {!finished && (
+            {!finished && nothingToImport && (
+              <Text size="sm" mt="md" role="status">
+                {nothingLeftWords(report, kind)}
+              </Text>
+            )}
+            {!finished && !nothingToImport && (
               <Stack gap="xs" mt="md">
                 {report.totals.rejected > 0 && (
                   <Checkbox
@@ -297,15 +323,22 @@ export function ImportScreen() {
                   <BusyButton
                     onClick={() => void runImport()}
                     loading={importing.busy}
-                    disabled={blockedWithoutSkip || (wouldImport === 0 && !updateExisting)}
+                    disabled={blockedWithoutSkip || (wouldImport === 0 && wouldUpdate === 0)}
                   >
-                    Import {wouldImport.toLocaleString()} {KIND_WORDS[kind][wouldImport === 1 ? 0 : 1]}
-                    {wouldUpdate > 0 && `, update ${wouldUpdate.toLocaleString()}`}
+                    {importLabel(kind, wouldImport, wouldUpdate)}
                   </BusyButton>
-                  {blockedWithoutSkip && (
+                  {blockedWithoutSkip ? (
                     <Text size="sm" c="dimmed">
                       Fix the rejected rows in the file and choose it again, or skip them.
                     </Text>
+                  ) : (
+                    wouldImport === 0 &&
+                    wouldUpdate === 0 && (
+                      <Text size="sm" c="dimmed">
+                        The file has no new {KIND_WORDS[kind][1]}: tick “Update the pets already on the desk”
+                        to bring them up to date.
+                      </Text>
+                    )
                   )}
                 </Group>
               </Stack>
