@@ -77,6 +77,9 @@ test('standalone: a sign-up shows on the person and the pet, and the person is e
     const fields = drawer.getByRole('table', { name: 'Person fields' });
     await expect(fields).toContainText('rosa@marsh.example.org');
     await expect(drawer.getByRole('button', { name: 'Edit' })).toBeFocused();
+    await expect(
+      drawer.getByRole('status').filter({ hasText: 'Changes saved in your shelter’s records.' }),
+    ).toBeVisible();
     await expect(fields).toContainText('+1 555 0177');
     await expect(fields).toContainText('Works nights; call after 4 pm.');
     await expect(drawer.getByRole('table', { name: 'Home' })).toContainText('Fenced yard');

@@ -114,17 +114,26 @@ test('connect, find a pet, change its status; it is pending, then on the server'
   await expect(edit.getByLabel('Weight')).toHaveAccessibleDescription(
     'Weight must start with a number, such as 12 kg or 12.5.',
   );
+  // The field says it; the line by Save speaks only once Save was pressed.
+  await expect(edit.getByText('Please check the marked fields above.')).toHaveCount(0);
   await edit.getByLabel('Weight').fill('15 kg');
   await expect(edit.getByText('Weight must start with a number')).toHaveCount(0);
   await edit.getByLabel('Name').fill('');
   await edit.getByRole('button', { name: 'Save changes' }).click();
   await expect(edit.getByText('Please enter the name.').first()).toBeVisible();
+  await expect(edit.getByText('Please check the marked fields above.')).toBeVisible();
   await shoot(page, testInfo, 'pet-edit-error', false);
   await edit.getByLabel('Name').fill(target.name);
   await edit.getByRole('button', { name: 'Save changes' }).click();
   await expect(drawer.getByRole('table', { name: 'Pet fields' })).toContainText('15 kg');
   // Save went away with the form: the focus is on Edit, not lost to the page.
   await expect(drawer.getByRole('button', { name: 'Edit' })).toBeFocused();
+  // The save is confirmed, and where the change is: on this desk, then on the shelter's server once sent.
+  await expect(drawer.getByRole('status').filter({ hasText: /^Changes saved/ })).toBeVisible();
+  await expect(drawer.getByRole('status').filter({ hasText: /^Changes saved/ })).toHaveText(
+    'Changes saved and sent: they are on the shelter’s server.',
+    { timeout: 30_000 },
+  );
   await expect
     .poll(async () => (await server.api<ApiPet & { weight: string }>(`/pets/${target.id}`)).weight, {
       timeout: 30_000,

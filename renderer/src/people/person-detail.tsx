@@ -8,6 +8,7 @@ import { ApplicationsList } from '../components/applications-list';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import type { LeaveGuard } from '../components/leave-guard';
 import { RecordBadges } from '../components/record-badges';
+import { SavedLine } from '../components/saved-line';
 import { customFieldSections, formatCustomValue, type StoredKeys } from '../lib/custom-field-rows';
 import { formatMomentDate } from '../lib/dates';
 import { useMetadataQuery, useNeedsAttention, useReloadOnChange } from '../lib/live-data';
@@ -28,7 +29,8 @@ export function PersonDetail({ id, editGuard }: { id: string; editGuard: LeaveGu
   const overview = useDeskQuery('shelter.overview');
   const needsAttention = useNeedsAttention();
   const [editing, setEditing] = useState(false);
-  const [leftEditing, setLeftEditing] = useState(false);
+  /** How the edit form was left, once it was: its Save or Cancel had the focus, and a Save is confirmed. */
+  const [leftEditing, setLeftEditing] = useState<'saved' | 'cancelled'>();
   if (person.error) return <DeskErrorAlert error={person.error} title="This person could not be opened" />;
   if (!person.data) return <Loader aria-label="Loading person" />;
   const labels = fields.data?.fields ?? [];
@@ -39,9 +41,9 @@ export function PersonDetail({ id, editGuard }: { id: string; editGuard: LeaveGu
         fields={labels}
         storedKeys={storedKeys}
         editGuard={editGuard}
-        onDone={() => {
+        onDone={(saved) => {
           setEditing(false);
-          setLeftEditing(true);
+          setLeftEditing(saved ? 'saved' : 'cancelled');
           person.reload();
         }}
       />
@@ -54,7 +56,8 @@ export function PersonDetail({ id, editGuard }: { id: string; editGuard: LeaveGu
       storedKeys={storedKeys}
       needsAttention={needsAttention.has(person.data.record.id)}
       editable={overview.data?.role === 'standalone'}
-      focusEdit={leftEditing}
+      focusEdit={leftEditing !== undefined}
+      justSaved={leftEditing === 'saved'}
       onEdit={() => setEditing(true)}
     />
   );
@@ -67,6 +70,7 @@ function PersonView({
   needsAttention,
   editable,
   focusEdit,
+  justSaved,
   onEdit,
 }: {
   person: MirrorPerson;
@@ -76,6 +80,8 @@ function PersonView({
   editable: boolean;
   /** Puts the focus on Edit: the view came back from the edit form, whose Save or Cancel had it. */
   focusEdit: boolean;
+  /** The view came back from an edit whose Save went through: a line says so. */
+  justSaved: boolean;
   onEdit(): void;
 }) {
   const { record } = person;
@@ -116,6 +122,7 @@ function PersonView({
           Edit
         </Button>
       </Group>
+      {justSaved && <SavedLine>Changes saved in your shelter’s records.</SavedLine>}
       {explained && (
         <Alert
           color="blue"

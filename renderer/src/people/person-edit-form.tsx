@@ -32,7 +32,8 @@ export function PersonEditForm({
   storedKeys: StoredKeys;
   /** Asks before typed changes are left by Cancel (the drawer's own close asks through the same guard). */
   editGuard: LeaveGuard;
-  onDone(): void;
+  /** The form is done with: `saved` after a Save that changed something, false otherwise. */
+  onDone(saved: boolean): void;
 }) {
   const api = useDesk();
   const [before] = useState(() => draftFromPerson(person, fields, storedKeys));
@@ -52,12 +53,12 @@ export function PersonEditForm({
     event.preventDefault();
     const built = buildPersonEdit(before, draft, person.type, fields);
     if ('errors' in built) return refuse(built.errors);
-    if (Object.keys(built.changes).length === 0) return onDone();
+    if (Object.keys(built.changes).length === 0) return onDone(false);
     setSaving(true);
     setError(undefined);
     try {
       await api.call('people.update', { id: person.id, changes: built.changes });
-      onDone();
+      onDone(true);
     } catch (caught) {
       const deskError = toDeskError(caught);
       refuse(fieldSentences(fieldMessages(deskError)));
@@ -114,7 +115,7 @@ export function PersonEditForm({
           </Text>
         )}
         <Group justify="flex-end">
-          <Button variant="default" onClick={editGuard.guard(onDone)} disabled={saving}>
+          <Button variant="default" onClick={editGuard.guard(() => onDone(false))} disabled={saving}>
             Cancel
           </Button>
           <BusyButton type="submit" loading={saving}>

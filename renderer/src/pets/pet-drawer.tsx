@@ -71,7 +71,8 @@ function PetDetail({
   const statuses = useMetadataQuery('mirror.pets.statuses');
   const needsAttention = useNeedsAttention();
   const [editing, setEditing] = useState(false);
-  const [leftEditing, setLeftEditing] = useState(false);
+  /** How the edit form was left, once it was: its Save or Cancel had the focus, and a Save is confirmed. */
+  const [leftEditing, setLeftEditing] = useState<'saved' | 'cancelled'>();
   useReloadOnChange(['pets'], pet.reload);
 
   if (pet.error) return <DeskErrorAlert error={pet.error} title="This pet could not be opened" />;
@@ -84,9 +85,9 @@ function PetDetail({
       customFields={customFields}
       statuses={statuses.data ?? []}
       editGuard={editGuard}
-      onDone={() => {
+      onDone={(saved) => {
         setEditing(false);
-        setLeftEditing(true);
+        setLeftEditing(saved ? 'saved' : 'cancelled');
         pet.reload();
       }}
     />
@@ -96,7 +97,8 @@ function PetDetail({
       customFields={customFields}
       statuses={statuses.data ?? []}
       needsAttention={needsAttention.has(pet.data.record.id)}
-      focusEdit={leftEditing}
+      focusEdit={leftEditing !== undefined}
+      justSaved={leftEditing === 'saved'}
       onEdit={() => setEditing(true)}
       onStatusTyped={onStatusTyped}
     />

@@ -24,7 +24,8 @@ export function PetEditForm({
   statuses: readonly string[];
   /** Asks before typed changes are left by Cancel (the drawer's own close asks through the same guard). */
   editGuard: LeaveGuard;
-  onDone(): void;
+  /** The form is done with: `saved` after a Save went through, false after Cancel. */
+  onDone(saved: boolean): void;
 }) {
   const api = useDesk();
   const [original] = useState<PetDraft>(() => draftFromPet(pet.record));
@@ -33,11 +34,14 @@ export function PetEditForm({
   const write = useOutboxWrite();
   const { errors, error, saving, showInvalid, submit } = write;
   const [notice, setNotice] = useState<string>();
+  // The summary under the form speaks after a Save was tried; a field left wrong says so at the field itself.
+  const [triedSave, setTriedSave] = useState(false);
   // Edit, which had the focus, went away with the pet's page: the form's heading takes it.
   const heading = useFocusWhen<HTMLHeadingElement>(true);
 
   async function save(force: boolean) {
     setNotice(undefined);
+    setTriedSave(true);
     const built = buildPetUpdate(original, draft, customFields);
     if (built.ok === 'unchanged') {
       setNotice('Nothing has changed yet.');
@@ -47,7 +51,7 @@ export function PetEditForm({
     const queued = await submit(() =>
       api.call('outbox.updatePet', { id: pet.record.id, fields: built.fields, force }),
     );
-    if (queued) onDone();
+    if (queued) onDone(true);
   }
 
   return (
@@ -76,7 +80,7 @@ export function PetEditForm({
           compact
         />
         <Stack gap="xs" pos="sticky" bottom={0} py="sm" bg="var(--mantine-color-body)" style={{ zIndex: 2 }}>
-          {Object.keys(errors).length > 0 && (
+          {triedSave && Object.keys(errors).length > 0 && (
             <Text size="sm" c="red" role="status">
               Please check the marked fields above.
             </Text>
@@ -84,7 +88,7 @@ export function PetEditForm({
           {error && Object.keys(errors).length === 0 && <DeskErrorAlert error={error} title="Not saved" />}
           {notice && <Text size="sm">{notice}</Text>}
           <Group justify="flex-end" gap="sm">
-            <Button variant="default" onClick={editGuard.guard(onDone)}>
+            <Button variant="default" onClick={editGuard.guard(() => onDone(false))}>
               Cancel
             </Button>
             <BusyButton type="submit" loading={saving}>

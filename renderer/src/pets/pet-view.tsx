@@ -8,6 +8,8 @@ import { useCurrency } from '../bridge/settings';
 import { ApplicationsList } from '../components/applications-list';
 import { unlessTypingHeld } from '../components/leave-guard';
 import { RecordBadges } from '../components/record-badges';
+import { SavedLine } from '../components/saved-line';
+import { useStandalone } from '../lib/connection';
 import { formatCustomValue } from '../lib/custom-field-rows';
 import { ageOn, formatCalendarDate, formatMomentDate } from '../lib/dates';
 import { requestOpen } from '../lib/open-record';
@@ -89,6 +91,7 @@ export function PetView({
   statuses,
   needsAttention,
   focusEdit = false,
+  justSaved = false,
   onEdit,
   onStatusTyped,
 }: {
@@ -98,6 +101,8 @@ export function PetView({
   needsAttention: boolean;
   /** Puts the focus on Edit: the view came back from the edit form, whose Save or Cancel had it. */
   focusEdit?: boolean;
+  /** The view came back from an edit whose Save went through: a line says so and where the change is. */
+  justSaved?: boolean;
   onEdit(): void;
   /** Whether the status form holds a change not saved yet (the drawer asks before it closes then). */
   onStatusTyped?: ((typed: boolean) => void) | undefined;
@@ -107,6 +112,7 @@ export function PetView({
   const fee = record.adoption_fee.trim() !== '' ? record.adoption_fee : null;
   const painted = usePaintedOnce();
   const editButton = useFocusWhen(focusEdit);
+  const standalone = useStandalone();
 
   return (
     <Stack gap="lg">
@@ -135,6 +141,17 @@ export function PetView({
             {humanize(record.sex)} {humanize(record.species).toLowerCase()}, {humanize(record.age_category)}
             {record.custom_id ? ` · ${record.custom_id}` : ''}
           </Text>
+          {justSaved && (
+            <SavedLine waiting={pet.pending}>
+              {pet.pending
+                ? standalone
+                  ? 'Changes saved; adding them to your shelter’s records…'
+                  : 'Changes saved on this desk; sent when the connection allows.'
+                : standalone
+                  ? 'Changes saved: they are in your shelter’s records.'
+                  : 'Changes saved and sent: they are on the shelter’s server.'}
+            </SavedLine>
+          )}
           <Group gap="lg" mt={4}>
             <Stack gap={0}>
               <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
