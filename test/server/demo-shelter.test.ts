@@ -7,7 +7,17 @@ import { tempDir } from '../temp-mirror';
 
 /** What a new user meets first: the demo shelter's pets read as a real shelter's would. */
 const folder = tempDir('demo-shelter-');
-let pets: Array<{ name: string; breed: string; intake_date: string | null; adopted_on: string | null }>;
+let pets: Array<{
+  name: string;
+  species: string;
+  breed: string;
+  intake_date: string | null;
+  adopted_on: string | null;
+  age_category: string;
+  coat_length: string;
+  tags: string;
+  special_needs: string;
+}>;
 
 beforeAll(async () => {
   const dataDir = path.join(folder.dir, 'server');
@@ -19,7 +29,11 @@ beforeAll(async () => {
   });
   await server.close();
   const db = new Database(path.join(dataDir, 'server.sqlite'), { readonly: true });
-  pets = db.prepare('SELECT name, breed, intake_date, adopted_on FROM pets').all() as typeof pets;
+  pets = db
+    .prepare(
+      'SELECT name, species, breed, intake_date, adopted_on, age_category, coat_length, tags, special_needs FROM pets',
+    )
+    .all() as typeof pets;
   db.close();
 }, 60_000);
 
@@ -37,6 +51,26 @@ describe('the demo shelter', () => {
     expect(adopted.length).toBeGreaterThan(100);
     // Calendar dates compared as text: intake_date is stored as the day at midnight UTC.
     expect(adopted.filter((pet) => (pet.intake_date ?? '').slice(0, 10) >= (pet.adopted_on ?? ''))).toEqual(
+      [],
+    );
+  });
+
+  it('gives each pet a coat and tags that fit it: no wire-haired cat, no baby tagged senior', () => {
+    const cats = pets.filter((pet) => pet.species === 'cat');
+    expect(cats.filter((pet) => pet.coat_length === 'wire' || pet.coat_length === 'curly')).toEqual([]);
+    const sphynxes = cats.filter((pet) => pet.breed.includes('Sphynx'));
+    expect(sphynxes.length).toBeGreaterThan(0);
+    expect(sphynxes.filter((pet) => pet.coat_length !== 'hairless')).toEqual([]);
+    const words = (pet: (typeof pets)[number]) => [
+      ...(JSON.parse(pet.tags) as string[]),
+      ...(JSON.parse(pet.special_needs) as string[]),
+    ];
+    const seniors = pets.filter((pet) => words(pet).some((word) => word.startsWith('senior')));
+    expect(seniors.length).toBeGreaterThan(0);
+    expect(seniors.filter((pet) => pet.age_category !== 'senior')).toEqual([]);
+    const young = pets.filter((pet) => words(pet).some((word) => word === 'puppy' || word === 'kitten'));
+    expect(young.filter((pet) => !['youngest', 'young'].includes(pet.age_category))).toEqual([]);
+    expect(young.filter((pet) => words(pet).includes(pet.species === 'dog' ? 'kitten' : 'puppy'))).toEqual(
       [],
     );
   });

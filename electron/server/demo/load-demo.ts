@@ -98,6 +98,24 @@ const photosSchema = z.object({
 /** How far back the demo's intakes go, in days before today: the Overview's twelve months are all filled. */
 const INTAKE_SPAN_DAYS = 540;
 
+/**
+ * The coat a drawn coat length stands for on this animal: no wire or curly cats, and a Sphynx is hairless. Drawn
+ * first and mended after, so the demo's other random values stay where the seed puts them.
+ */
+export function fittingCoat(species: string, breed: readonly string[], drawn: string): string {
+  if (species === 'cat' && breed.includes('Sphynx')) return 'hairless';
+  return species === 'cat' && (drawn === 'wire' || drawn === 'curly') ? 'short' : drawn;
+}
+
+/** Whether a tag or special need fits the animal's age: no baby tagged senior, no adult dog tagged kitten. */
+export function fitsAge(word: string, species: string, ageCategory: string): boolean {
+  const young = ageCategory === 'youngest' || ageCategory === 'young';
+  if (word === 'senior' || word === 'senior care') return ageCategory === 'senior';
+  if (word === 'puppy') return species === 'dog' && young;
+  if (word === 'kitten') return species === 'cat' && young;
+  return true;
+}
+
 /** A mix of two breeds: the second drawn again as the next one in the list when it came out the same as the first. */
 export function twoBreeds(first: string, second: string, breeds: readonly string[]): [string, string] {
   if (second !== first) return [first, second];
@@ -371,7 +389,7 @@ export function loadDemoShelter(
         bad_with: JSON.stringify(some(['cats', 'dogs', 'kids', 'otherPets'], 1)),
         temperaments: JSON.stringify(some(TEMPERAMENTS, 3)),
         image_urls: JSON.stringify(images),
-        coat_length: pick(catalogue.coatLengths),
+        coat_length: fittingCoat(species, breed, pick(catalogue.coatLengths)),
         custom_field_data: JSON.stringify(customData),
         custom_id: `RAR-${String(index + 1).padStart(6, '0')}`,
         intake_date: intake,
@@ -380,8 +398,12 @@ export function loadDemoShelter(
         reason_for_surrender: null,
         primary_veterinarian_id: chance(0.7) ? pick(vetIds) : null,
         show_public: chance(0.92) ? 1 : 0,
-        special_needs: JSON.stringify(chance(0.1) ? [pick(catalogue.specialNeeds)] : []),
-        tags: JSON.stringify(some(catalogue.tags, 2)),
+        special_needs: JSON.stringify(
+          (chance(0.1) ? [pick(catalogue.specialNeeds)] : []).filter((need) =>
+            fitsAge(need, species, ageCategory),
+          ),
+        ),
+        tags: JSON.stringify(some(catalogue.tags, 2).filter((tag) => fitsAge(tag, species, ageCategory))),
         status_change_notes: null,
         weight:
           species === 'dog' ? `${5 + Math.floor(random() * 40)} kg` : `${(1 + random() * 5).toFixed(1)} kg`,
