@@ -31,6 +31,15 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     const readKey = await createKeyInUi(page, desk.url, 'Website', 'Read');
     // The key must be copied now: the focus is on Copy.
     await expect(page.getByRole('button', { name: 'Copy' })).toBeFocused();
+    // Its focus ring shows whole: nothing inside the alert, up to its padded edge, clips it.
+    const clipping = await page.getByRole('button', { name: 'Copy' }).evaluate((button) => {
+      const clips: string[] = [];
+      for (let at = button.parentElement; at && !at.matches('[role=status]'); at = at.parentElement) {
+        if (getComputedStyle(at).overflow !== 'visible') clips.push(at.className);
+      }
+      return clips;
+    });
+    expect(clipping).toEqual([]);
     await shoot(page, testInfo, 'keys-created');
     expect((await callApi(apiUrl, readKey, '/pets?limit=1')).status).toBe(200);
     expect((await callApi(apiUrl, readKey, '/pets', { method: 'POST', body: { name: 'Nope' } })).status).toBe(

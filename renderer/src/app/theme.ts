@@ -1,4 +1,5 @@
 import {
+  Alert,
   Badge,
   type CSSVariablesResolver,
   createTheme,
@@ -52,6 +53,9 @@ export const theme = createTheme({
     Select: Select.extend({
       defaultProps: { selectFirstOptionOnChange: true, onFocus: selectWholeValue, onClick: selectWholeValue },
     }),
+    // Mantine clips an alert's message (overflow: hidden), which cut the focus ring of a button at its edge (Copy
+    // under a new key); the alert's own padding holds the ring.
+    Alert: Alert.extend({ styles: { message: { overflow: 'visible' } } }),
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
     // A record opened from a list shows in the next frame: the default 200 ms slide kept a drawer off screen for
     // twice the desk's 100 ms budget for opening a pet.
