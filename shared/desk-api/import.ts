@@ -31,9 +31,11 @@ const line = z.number().int().min(1);
 
 /**
  * What the person can choose to mend a rejection without editing the file: `date-order`, the order of day and month
- * (the Import screen's "Dates like 03/04/2025 are", the command line's `--date-format`). Each says it in its own words.
+ * (the Import screen's "Dates like 03/04/2025 are", the command line's `--date-format`); `shared-email`, people of
+ * one household who share an email (the screen's choice to tell them apart by name, the command line's
+ * `--shared-emails`). Each says it in its own words.
  */
-export const IMPORT_FIXES = ['date-order'] as const;
+export const IMPORT_FIXES = ['date-order', 'shared-email'] as const;
 
 /** A row the import refuses, with the reason in words. */
 export const importRejectionSchema = z.object({
@@ -154,6 +156,11 @@ export const importRequestSchema = z.strictObject({
    * when true; by default they stay off it until someone chooses to show them.
    */
   showPublic: z.boolean().default(false),
+  /**
+   * People only: rows, and people on the desk, that share an email are told apart by name (the members of one
+   * household each get a record). By default one email is one person.
+   */
+  sharedEmails: z.boolean().default(false),
 });
 export type ImportRequest = z.input<typeof importRequestSchema>;
 

@@ -146,6 +146,25 @@ test('Import screen: a column mapped by hand, the check, then the import', async
     await page.getByRole('button', { name: 'Check the file' }).click();
     await expect(page.getByRole('region', { name: 'Check of the file' })).toContainText('1 new pet');
     await expect(page.getByRole('table', { name: 'Rejected rows' })).toHaveCount(0);
+
+    // Two adopters of one household with one email: refused as a repeat until the screen is told they are two people.
+    await page.goto(`${desk.url}#/import`);
+    await page.locator('label', { hasText: /^Adopters$/ }).click();
+    await page.locator('input[type=file]').setInputFiles({
+      name: 'household.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('Name,Email\nZoë Martin,home@example.org\nAnn Martin,home@example.org\n', 'utf8'),
+    });
+    await page.getByRole('button', { name: 'Check the file' }).click();
+    await expect(
+      page.getByText(/^Some rows share an email with another row: if they are different people/),
+    ).toBeVisible();
+    await page.getByRole('checkbox', { name: /different people \(a household\)/ }).check();
+    await page.getByRole('button', { name: 'Check the file' }).click();
+    await expect(page.getByRole('region', { name: 'Check of the file' })).toContainText('2 new adopters');
+    await expect(page.getByRole('table', { name: 'Rejected rows' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Import 2 adopters' })).toBeEnabled();
+    await shoot(page, testInfo, 'import-household');
   } finally {
     await desk.stop();
   }

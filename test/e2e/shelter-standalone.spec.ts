@@ -35,7 +35,8 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     const clipping = await page.getByRole('button', { name: 'Copy' }).evaluate((button) => {
       const clips: string[] = [];
       for (let at = button.parentElement; at && !at.matches('[role=status]'); at = at.parentElement) {
-        if (getComputedStyle(at).overflow !== 'visible') clips.push(at.className);
+        if (at.ownerDocument.defaultView?.getComputedStyle(at).overflow !== 'visible')
+          clips.push(at.className);
       }
       return clips;
     });

@@ -167,6 +167,30 @@ describe('npm run cli -- import: a 500-row export of another system with 7 bad r
     expect(chosen.code, chosen.stderr).toBe(0);
   }, 60_000);
 
+  it('--shared-emails imports a household sharing one email, and is refused for pets', async () => {
+    const people = file('household.csv');
+    writeFileSync(people, 'Name,Email\nZoë Martin,home@example.org\nAnn Martin,home@example.org\n');
+    const strict = await importCli(['adopters', people, '--data-dir', desk, '--dry-run']);
+    expect(strict.code, strict.stderr).toBe(1);
+    expect(strict.stderr).toContain(
+      'If rows that share an email are different people (one household), add --shared-emails.',
+    );
+    const household = await importCli([
+      'adopters',
+      people,
+      '--data-dir',
+      desk,
+      '--dry-run',
+      '--shared-emails',
+      '--json',
+    ]);
+    expect(household.code, household.stderr).toBe(0);
+    expect(report(household.stdout)).toMatchObject({ rejected: [], totals: { new: 2 } });
+    const pets = await importCli(['pets', people, '--data-dir', desk, '--shared-emails']);
+    expect(pets.code).toBe(2);
+    expect(pets.stderr).toContain('--shared-emails is for adopters and fosters');
+  }, 60_000);
+
   it('exit 2 for a bad command, an unreadable file or a mapping to nothing', async () => {
     expect((await importCli(['parrots', csv])).code).toBe(2);
     const missing = await importCli(['pets', file('nope.csv'), '--data-dir', desk]);

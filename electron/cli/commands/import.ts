@@ -15,8 +15,8 @@ import type { CliCommand, CliIo } from './command';
 /** The help, with the default data folder of whoever runs it (worked out when asked, not at start-up). */
 const usage =
   () => `Usage: npm run --silent cli -- import pets|adopters|fosters FILE [--data-dir DIR] [--dry-run] [--skip-bad]
-       [--update-existing] [--public] [--map "Header=field,…"] [--date-format DMY|MDY|YMD] [--sheet NAME]
-       [--json]
+       [--update-existing] [--public] [--shared-emails] [--map "Header=field,…"] [--date-format DMY|MDY|YMD]
+       [--sheet NAME] [--json]
 
 Reads a spreadsheet or another shelter system's export into this desk. Every row is checked first; the records
 are then saved on this desk as ordinary local records (they show at once, offline too) and sent to the server
@@ -30,6 +30,8 @@ by the outbox, exactly once. Importing the same file again adds nothing new.
   --public          new pets whose row does not say whether they are shown publicly (no show_public column, or
                     a blank cell) go on the public list and your website when in a public status, such as
                     available; without it they are kept off both until shown; pets already on the desk keep theirs
+  --shared-emails   people who share an email (one household) are told apart by name: rows with one email and
+                    different names are different people, each imported; by default one email is one person
   --map "Header=field,…"   choose where columns go: a field (name, species, breed, sex, intake_date, …),
                     custom:<key> for a custom field, or ignore; other columns are matched by their header
   --date-format DMY|MDY|YMD   how to read dates such as 03/04/2025 (which could be either way round)
@@ -48,6 +50,7 @@ const flagsSchema = z.object({
   'skip-bad': z.boolean().default(false),
   'update-existing': z.boolean().default(false),
   public: z.boolean().default(false),
+  'shared-emails': z.boolean().default(false),
   map: z.array(z.string()).default([]),
   'date-format': z
     .string()
@@ -95,6 +98,9 @@ function printReport(report: ImportReport, io: CliIo): void {
   if (report.rejected.some((problem) => problem.fix === 'date-order')) {
     lines.push('For the dates that read either way, add --date-format DMY (day first) or MDY (month first).');
   }
+  if (report.rejected.some((problem) => problem.fix === 'shared-email')) {
+    lines.push('If rows that share an email are different people (one household), add --shared-emails.');
+  }
   const othersToWrite = report.totals.new > 0 || report.totals.updatable > 0;
   if (report.blocked && othersToWrite)
     lines.push('To import the other rows without the rejected ones, add --skip-bad.');
@@ -137,6 +143,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
       'skip-bad': { type: 'boolean' },
       'update-existing': { type: 'boolean' },
       public: { type: 'boolean' },
+      'shared-emails': { type: 'boolean' },
       map: { type: 'string', multiple: true },
       'date-format': { type: 'string' },
       sheet: { type: 'string' },
@@ -149,6 +156,9 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   if (flags.public && kind.data !== 'pets') {
     throw new CliUsageError('--public is for pets: people are never on the public list.', hint);
   }
+  if (flags['shared-emails'] && kind.data === 'pets') {
+    throw new CliUsageError('--shared-emails is for adopters and fosters: pets have no email.', hint);
+  }
   const mapping = parseMapping(flags.map, hint);
   const report = await withDeskCore(dataDir, { integrityCheck: 'marker' }, async (core) => {
     const staged = await stageFile(dataDir, file);
@@ -158,6 +168,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
         kind: kind.data,
         mapping,
         showPublic: flags.public,
+        sharedEmails: flags['shared-emails'],
         ...(flags['date-format'] && { dateFormat: flags['date-format'] }),
         ...(flags.sheet && { sheet: flags.sheet }),
       };

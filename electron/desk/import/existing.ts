@@ -46,12 +46,13 @@ function petByChip(db: MirrorDb, body: Record<string, unknown>): Found {
  */
 export function findExisting(
   db: MirrorDb,
-  kind: ImportKind,
+  options: { kind: ImportKind; sharedEmails?: boolean | undefined },
   body: Record<string, unknown>,
   id: string | undefined,
   fingerprint: string,
   line: number,
 ): ImportMatch | undefined {
+  const { kind } = options;
   const table = kind === 'pets' ? 'pet' : 'person';
   const match = (found: Found, by: ImportMatch['by']): ImportMatch | undefined =>
     found
@@ -72,12 +73,15 @@ export function findExisting(
     const byChip = match(petByChip(db, body), 'microchip');
     if (byChip) return byChip;
   } else if (typeof body.email === 'string' && body.email.trim()) {
-    // An adopter and a foster are two records even with one email: each kind matches its own.
-    const found = statement(
-      db,
-      `SELECT id, name FROM person WHERE email IS NOT NULL AND lower(trim(email)) = ? AND type = ?
-         AND presence != 'removed' LIMIT 1`,
-    ).get(body.email.trim().toLowerCase(), body.type) as Found;
+    // An adopter and a foster are two records even with one email: each kind matches its own. Where one email may
+    // be a household's, the person with the row's name is the one.
+    const found = (
+      statement(
+        db,
+        `SELECT id, name FROM person WHERE email IS NOT NULL AND lower(trim(email)) = ? AND type = ?
+         AND presence != 'removed' ORDER BY seq`,
+      ).all(body.email.trim().toLowerCase(), body.type) as Array<NonNullable<Found>>
+    ).find((person) => !options.sharedEmails || sameText(person.name, body.name));
     if (found) return match(found, 'email');
   }
   const earlier = statement(db, 'SELECT entity_id FROM imported_row WHERE kind = ? AND fingerprint = ?').get(
@@ -88,14 +92,14 @@ export function findExisting(
 }
 
 /** A name or species as compared: letters and digits only, in one Unicode form, ignoring case and spacing. */
-const comparable = (text: string) =>
+export const comparableText = (text: string) =>
   text
     .normalize('NFKC')
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 const sameText = (a: unknown, b: unknown) =>
-  typeof a === 'string' && typeof b === 'string' && comparable(a) === comparable(b);
+  typeof a === 'string' && typeof b === 'string' && comparableText(a) === comparableText(b);
 
 /**
  * Why a row cannot be the pet its shelter id or microchip found on the desk, or undefined when it can. Its microchip

@@ -348,6 +348,45 @@ describe('importFile', () => {
     });
     const again = await importFile(file, { kind: 'adopters', skipBad: true, updateExisting: true }, desk());
     expect(again).toMatchObject({ imported: 0, updated: 0, matches: [{ by: 'email', outcome: 'skipped' }] });
+    // The repeated email offers the choice that tells a household's people apart.
+    expect(report.rejected[0]).toMatchObject({ line: 3, fix: 'shared-email' });
+  });
+
+  it('tells people of one household apart by name when asked: each imported once, none taken for another', async () => {
+    const file = csv([
+      'Name,Email',
+      'Zoë Martin,home@example.org',
+      'Ann Martin,HOME@example.org',
+      'Ann  martin,home@example.org',
+    ]);
+    const strict = await importFile(file, { kind: 'adopters', dryRun: true }, desk());
+    expect(strict.rejected.map((problem) => [problem.line, problem.fix])).toEqual([
+      [3, 'shared-email'],
+      [4, 'shared-email'],
+    ]);
+    const household = await importFile(file, { kind: 'adopters', sharedEmails: true, skipBad: true }, desk());
+    // The same name twice is still one person written twice, and no choice makes it two.
+    expect(household.rejected).toEqual([expect.objectContaining({ line: 4, column: 'Email' })]);
+    expect(household.rejected[0]?.fix).toBeUndefined();
+    expect(household.imported).toBe(2);
+    expect(entries().map((entry) => JSON.parse(entry.body).name)).toEqual(['Zoë Martin', 'Ann Martin']);
+    // On the desk now, each row finds its own person; a third person of the household is new.
+    const later = await importFile(
+      csv(['Name,Email', 'Ann Martin,home@example.org', 'Sam Martin,home@example.org']),
+      { kind: 'adopters', sharedEmails: true },
+      desk(),
+    );
+    expect(later).toMatchObject({
+      imported: 1,
+      matches: [{ line: 2, by: 'email', existingName: 'Ann Martin' }],
+    });
+    // Without the choice the email finds the household's first person, as before.
+    const strictLater = await importFile(
+      csv(['Name,Email', 'Ann Martin,home@example.org']),
+      { kind: 'adopters', dryRun: true },
+      desk(),
+    );
+    expect(strictLater.matches).toEqual([expect.objectContaining({ existingName: 'Zoë Martin' })]);
   });
 
   it("takes a select field's value only from its options, matched by label ignoring case", async () => {

@@ -13,7 +13,7 @@ import type {
 import { type EntityType, type MirrorDb, microchipKey } from '../mirror';
 import type { LocalWriteContext } from '../outbox';
 import { buildRecord, defaultedFields, type RecordPlan, staffStatusReason } from './build-record';
-import { findExisting, matchConflict } from './existing';
+import { comparableText, findExisting, matchConflict } from './existing';
 import { CUSTOM_PREFIX, fieldsOf, matchColumns, unknownTargets } from './fields';
 import { openTable, type TableRow } from './read-table';
 import { type PlannedRow, rowWriter } from './write-rows';
@@ -33,6 +33,8 @@ export interface ImportOptions {
    * list when true (those in a public status); by default they stay off it until someone chooses to show them.
    */
   showPublic?: boolean | undefined;
+  /** People: one email may be several people, told apart by name (see `importRequestSchema`). */
+  sharedEmails?: boolean | undefined;
   /** Set by `importFile` when no order is given and the file's dates show none: why, for the dates refused. */
   datesUndecided?: string | undefined;
 }
@@ -170,10 +172,11 @@ const headerOf = (columns: readonly ImportColumn[], field: string) =>
 
 /** The keys two rows of one file must not share, with the column they come from. */
 function rowKeys(
-  kind: ImportKind,
+  options: Pick<ImportOptions, 'kind' | 'sharedEmails'>,
   body: Record<string, unknown>,
   columns: readonly ImportColumn[],
 ): Array<{ key: string; column: string; value: string }> {
+  const { kind } = options;
   const header = (field: string) => headerOf(columns, field);
   const keys: Array<{ key: string; column: string; value: string }> = [];
   const text = (field: string) => (typeof body[field] === 'string' ? (body[field] as string).trim() : '');
@@ -187,7 +190,12 @@ function rowKeys(
     const chip = microchipKey(text('microchip_id'));
     if (chip) keys.push({ key: `chip:${chip}`, column: header('microchip_id'), value: text('microchip_id') });
   } else if (text('email')) {
-    keys.push({ key: `email:${text('email').toLowerCase()}`, column: header('email'), value: text('email') });
+    const person = options.sharedEmails ? ` ${comparableText(text('name'))}` : '';
+    keys.push({
+      key: `email:${text('email').toLowerCase()}${person}`,
+      column: header('email'),
+      value: text('email'),
+    });
   }
   return keys;
 }
@@ -234,23 +242,26 @@ async function pass(
       rejected.push(...built.problems);
       continue;
     }
-    const repeats = rowKeys(options.kind, built.body, plan.columns).filter(({ key }) => seen.has(key));
+    const repeats = rowKeys(options, built.body, plan.columns).filter(({ key }) => seen.has(key));
     if (repeats.length > 0) {
       rejectedRows += 1;
       for (const repeat of repeats) {
         const firstLine = seen.get(repeat.key) as number;
         duplicates.push({ line: row.line, firstLine, column: repeat.column, value: repeat.value });
+        const email = repeat.key.startsWith('email:');
         rejected.push({
           line: row.line,
           column: repeat.column,
           reason: `${repeat.value} is also on line ${firstLine}: if both rows are the same ${options.kind === 'pets' ? 'pet' : 'person'}, delete one of them; if not, correct the one that is wrong`,
+          // Two people of one household may share an email: the person can say so rather than edit the file.
+          ...(email && !options.sharedEmails && { fix: 'shared-email' as const }),
         });
       }
       continue;
     }
-    for (const { key } of rowKeys(options.kind, built.body, plan.columns)) seen.set(key, row.line);
+    for (const { key } of rowKeys(options, built.body, plan.columns)) seen.set(key, row.line);
     const fingerprint = fingerprintOf(options.kind, built);
-    const match = findExisting(desk.db, options.kind, built.body, built.id, fingerprint, row.line);
+    const match = findExisting(desk.db, options, built.body, built.id, fingerprint, row.line);
     const conflict = match && matchConflict(desk.db, match, built.body);
     if (conflict) {
       rejectedRows += 1;

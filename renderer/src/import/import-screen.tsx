@@ -23,6 +23,7 @@ import { useAction } from '../shelter/use-shelter';
 import { describeFile } from './file-description';
 import { type ChosenTargets, MappingTable } from './mapping-table';
 import { ReportView } from './report-view';
+import { SHARED_EMAILS_LABEL } from './shared-emails';
 import { uploadFile } from './upload-file';
 
 const KIND_WORDS: Record<ImportKind, [one: string, many: string]> = {
@@ -71,6 +72,7 @@ export function ImportScreen() {
   const [report, setReport] = useState<ImportReport>();
   const [skipBad, setSkipBad] = useState(false);
   const [updateExisting, setUpdateExisting] = useState(false);
+  const [sharedEmails, setSharedEmails] = useState(false);
   const [showPublic, setShowPublic] = useState(false);
   const [progress, setProgress] = useState<number>();
   const [dragging, setDragging] = useState(false);
@@ -84,6 +86,7 @@ export function ImportScreen() {
       kind,
       mapping: chosen,
       showPublic,
+      sharedEmails: kind !== 'pets' && sharedEmails,
       ...(dateOrder !== 'auto' && { dateFormat: dateOrder as DateFormat }),
       ...(preview.sheet && { sheet: preview.sheet }),
     };
@@ -261,6 +264,18 @@ export function ImportScreen() {
               }}
               allowDeselect={false}
             />
+            {kind !== 'pets' && (
+              <Checkbox
+                mt="md"
+                label={SHARED_EMAILS_LABEL}
+                description="Without it, one email is one person: a second row with it is refused, and a person on the desk with it counts as that row."
+                checked={sharedEmails}
+                onChange={(event) => {
+                  setSharedEmails(event.currentTarget.checked);
+                  setReport(undefined);
+                }}
+              />
+            )}
             <Group mt="lg">
               <BusyButton
                 leftSection={<IconListCheck aria-hidden size={18} />}

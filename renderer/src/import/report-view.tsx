@@ -2,6 +2,7 @@ import { Alert, Group, Paper, ScrollArea, SimpleGrid, Table, Text, Title } from 
 import { IconAlertTriangle, IconCircleCheck, IconCopy } from '@tabler/icons-react';
 import type { ImportReport } from '../../../shared/desk-api';
 import { rejectedHeading } from './rejected-heading';
+import { SHARED_EMAILS_LABEL } from './shared-emails';
 
 function Figure({ label, value, tone }: { label: string; value: number; tone?: string }) {
   return (
@@ -185,6 +186,12 @@ export function ReportView({
             <Text size="sm" mb="xs">
               Some dates read either way round: choose which comes first under “Dates like 03/04/2025 are”,
               then check again.
+            </Text>
+          )}
+          {report.rejected.some((problem) => problem.fix === 'shared-email') && (
+            <Text size="sm" mb="xs">
+              Some rows share an email with another row: if they are different people of one household, tick “
+              {SHARED_EMAILS_LABEL}” above, then check again.
             </Text>
           )}
           <ScrollArea.Autosize mah={320} type="auto" mb="md">
