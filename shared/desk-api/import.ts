@@ -117,6 +117,15 @@ export const importReportSchema = z.object({
 });
 export type ImportReport = z.infer<typeof importReportSchema>;
 
+/**
+ * Whether an import would write any row besides the rejected ones: a new record, or one to update when updating is
+ * chosen (or not asked yet, as in a check, where the person can still choose it). Skipping the rejected rows is
+ * offered only then.
+ */
+export function othersToWrite(totals: ImportReport['totals'], updateExisting?: boolean): boolean {
+  return totals.new > 0 || (updateExisting !== false && totals.updatable > 0);
+}
+
 /** A field a column can be mapped to, for the mapping screen. */
 export const importTargetSchema = z.object({
   value: z.string(),

@@ -62,7 +62,7 @@ test('Import screen: a column mapped by hand, the check, then the import', async
     await showThem.uncheck();
     const rejected = page.getByRole('table', { name: 'Rejected rows' });
     await expect(
-      rejected.getByRole('row', { name: /6.*AnimalTypeName.*"Parrot" is not a species/ }),
+      rejected.getByRole('row', { name: /6.*AnimalTypeName.*“Parrot” is not a species/ }),
     ).toBeVisible();
     const importButton = page.getByRole('button', { name: 'Import 3 pets' });
     await expect(importButton).toBeDisabled();
@@ -132,7 +132,7 @@ test('Import screen: a column mapped by hand, the check, then the import', async
       ),
     ).toBeVisible();
     const dateRow = page.getByRole('table', { name: 'Rejected rows' }).getByRole('row', { name: /Intake/ });
-    await expect(dateRow).toContainText('"03/04/2024" could be 3 April or 4 March');
+    await expect(dateRow).toContainText('“03/04/2024” could be 3 April or 4 March');
     await expect(page.getByRole('main')).not.toContainText('--');
     // With its only row rejected, the file offers nothing to skip to and no import of nothing.
     await expect(

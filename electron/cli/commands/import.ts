@@ -6,6 +6,7 @@ import {
   dateFormatSchema,
   IMPORT_KINDS,
   type ImportReport,
+  othersToWrite,
 } from '../../../shared/desk-api/import';
 import { discardStaged, stageFile } from '../../desk/import';
 import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
@@ -88,7 +89,7 @@ const PUBLIC_WORDS: Record<string, string> = {
   true: 'yes: new pets in a public status go on the public list',
 };
 
-function printReport(report: ImportReport, io: CliIo): void {
+function printReport(report: ImportReport, updateExisting: boolean, io: CliIo): void {
   const lines = [report.summary];
   for (const problem of report.rejected.slice(0, 50)) {
     lines.push(`  line ${problem.line}${problem.column ? `, ${problem.column}` : ''}: ${problem.reason}`);
@@ -101,8 +102,7 @@ function printReport(report: ImportReport, io: CliIo): void {
   if (report.rejected.some((problem) => problem.fix === 'shared-email')) {
     lines.push('If rows that share an email are different people (one household), add --shared-emails.');
   }
-  const othersToWrite = report.totals.new > 0 || report.totals.updatable > 0;
-  if (report.blocked && othersToWrite)
+  if (report.blocked && othersToWrite(report.totals, updateExisting))
     lines.push('To import the other rows without the rejected ones, add --skip-bad.');
   const defaults = Object.entries(report.defaults);
   if (defaults.length > 0) {
@@ -184,7 +184,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     }
   });
   if (flags.json) io.stdout(`${JSON.stringify(report)}\n`);
-  printReport(report, io);
+  printReport(report, flags['update-existing'], io);
   if (!report.dryRun && report.imported + report.updated > 0) {
     io.stderr(
       'Saved on this desk; the outbox sends them to the server at the next sync (npm run cli -- sync --once).\n',

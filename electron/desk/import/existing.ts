@@ -73,15 +73,16 @@ export function findExisting(
     const byChip = match(petByChip(db, body), 'microchip');
     if (byChip) return byChip;
   } else if (typeof body.email === 'string' && body.email.trim()) {
-    // An adopter and a foster are two records even with one email: each kind matches its own. Where one email may
-    // be a household's, the person with the row's name is the one.
-    const found = (
-      statement(
-        db,
-        `SELECT id, name FROM person WHERE email IS NOT NULL AND lower(trim(email)) = ? AND type = ?
+    // An adopter and a foster are two records even with one email: each kind matches its own. The person with the
+    // row's name is the one; where one email may be a household's, only that person is.
+    const withEmail = statement(
+      db,
+      `SELECT id, name FROM person WHERE email IS NOT NULL AND lower(trim(email)) = ? AND type = ?
          AND presence != 'removed' ORDER BY seq`,
-      ).all(body.email.trim().toLowerCase(), body.type) as Array<NonNullable<Found>>
-    ).find((person) => !options.sharedEmails || sameText(person.name, body.name));
+    ).all(body.email.trim().toLowerCase(), body.type) as Array<NonNullable<Found>>;
+    const found =
+      withEmail.find((person) => sameText(person.name, body.name)) ??
+      (options.sharedEmails ? undefined : withEmail[0]);
     if (found) return match(found, 'email');
   }
   const earlier = statement(db, 'SELECT entity_id FROM imported_row WHERE kind = ? AND fingerprint = ?').get(

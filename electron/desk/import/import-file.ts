@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { CustomField } from '../../../shared/contract';
-import type {
-  ColumnMapping,
-  DateFormat,
-  ImportColumn,
-  ImportDuplicate,
-  ImportKind,
-  ImportMatch,
-  ImportRejection,
-  ImportReport,
+import {
+  type ColumnMapping,
+  type DateFormat,
+  type ImportColumn,
+  type ImportDuplicate,
+  type ImportKind,
+  type ImportMatch,
+  type ImportRejection,
+  type ImportReport,
+  othersToWrite,
 } from '../../../shared/desk-api/import';
 import { type EntityType, type MirrorDb, microchipKey } from '../mirror';
 import type { LocalWriteContext } from '../outbox';
@@ -190,14 +191,25 @@ function rowKeys(
     const chip = microchipKey(text('microchip_id'));
     if (chip) keys.push({ key: `chip:${chip}`, column: header('microchip_id'), value: text('microchip_id') });
   } else if (text('email')) {
-    const person = options.sharedEmails ? ` ${comparableText(text('name'))}` : '';
     keys.push({
-      key: `email:${text('email').toLowerCase()}${person}`,
+      key: options.sharedEmails
+        ? (namedEmailKey(options, body) as string)
+        : `email:${text('email').toLowerCase()}`,
       column: header('email'),
       value: text('email'),
     });
   }
   return keys;
+}
+
+/** A person's email with their name, the key of a row where one email may be a household's (undefined: no email). */
+function namedEmailKey(
+  options: Pick<ImportOptions, 'kind'>,
+  body: Record<string, unknown>,
+): string | undefined {
+  const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
+  const name = typeof body.name === 'string' ? comparableText(body.name) : '';
+  return options.kind === 'pets' || !email ? undefined : `email:${email} ${name}`;
 }
 
 /** "3 already on the desk (1 updated, 2 left as they were)": every matched row counted once. */
@@ -243,18 +255,23 @@ async function pass(
       continue;
     }
     const repeats = rowKeys(options, built.body, plan.columns).filter(({ key }) => seen.has(key));
+    // The same email under another name: telling people apart by name would let this row in. Each row's email is
+    // noted under its name too (a repeat's as well), so that a later row can tell a household's other person.
+    const named =
+      options.kind !== 'pets' && !options.sharedEmails ? namedEmailKey(options, built.body) : undefined;
+    const household = named !== undefined && !seen.has(named);
+    if (named !== undefined) seen.set(named, row.line);
     if (repeats.length > 0) {
       rejectedRows += 1;
       for (const repeat of repeats) {
         const firstLine = seen.get(repeat.key) as number;
         duplicates.push({ line: row.line, firstLine, column: repeat.column, value: repeat.value });
-        const email = repeat.key.startsWith('email:');
         rejected.push({
           line: row.line,
           column: repeat.column,
           reason: `${repeat.value} is also on line ${firstLine}: if both rows are the same ${options.kind === 'pets' ? 'pet' : 'person'}, delete one of them; if not, correct the one that is wrong`,
           // Two people of one household may share an email: the person can say so rather than edit the file.
-          ...(email && !options.sharedEmails && { fix: 'shared-email' as const }),
+          ...(household && repeat.key.startsWith('email:') && { fix: 'shared-email' as const }),
         });
       }
       continue;
@@ -345,11 +362,10 @@ export async function importFile(
   const noun = (count: number) => (count === 1 ? options.kind.slice(0, -1) : options.kind);
   if (options.dryRun || blocked) {
     const { report } = checked;
-    // Skipping the rejected rows is offered only where other rows would still be imported or updated.
-    const othersToWrite = report.totals.new > 0 || report.totals.updatable > 0;
-    const fixOrSkip = othersToWrite
-      ? ' Fix the rejected rows, or import with the choice to skip them.'
-      : ' Fix the rejected rows: nothing else in the file is to import.';
+    const others = othersToWrite(report.totals, options.dryRun ? undefined : options.updateExisting);
+    // With nothing else to write, the counts say it; the rows' reasons say what to put right.
+    const fixOrSkip = others ? ' Fix the rejected rows, or import with the choice to skip them.' : '';
+    const them = checked.rejectedRows === 1 ? 'it' : 'them';
     const skipped = report.totals.existing - report.updated + (options.skipBad ? checked.rejectedRows : 0);
     return {
       ...report,
@@ -360,7 +376,7 @@ export async function importFile(
       blocked,
       summary: options.dryRun
         ? `Check only, nothing written: ${report.totals.new} new ${noun(report.totals.new)}, ${report.totals.existing} already on the desk, ${rowCount(checked.rejectedRows)} rejected.${blocked ? fixOrSkip : ''}${datesNote}`
-        : `Nothing imported: ${rowCount(checked.rejectedRows)} ${checked.rejectedRows === 1 ? 'was' : 'were'} rejected. Fix them in the file and import again${othersToWrite ? ', or import the other rows without them' : ''}.`,
+        : `Nothing imported: ${rowCount(checked.rejectedRows)} ${checked.rejectedRows === 1 ? 'was' : 'were'} rejected. Fix ${them} in the file and import again${others ? `, or import the other rows without ${them}` : ''}.`,
     };
   }
   // Rows are written in short transactions (see write-rows.ts); all or nothing stays as it was, since every row

@@ -13,7 +13,13 @@ import {
 } from '@mantine/core';
 import { IconFileSpreadsheet, IconFileUpload, IconListCheck } from '@tabler/icons-react';
 import { type DragEvent, useState } from 'react';
-import type { DateFormat, ImportKind, ImportPreview, ImportReport } from '../../../shared/desk-api';
+import {
+  type DateFormat,
+  type ImportKind,
+  type ImportPreview,
+  type ImportReport,
+  othersToWrite,
+} from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
 import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
@@ -21,35 +27,12 @@ import { ScreenHeader } from '../components/screen-header';
 import { useStandalone } from '../lib/connection';
 import { useAction } from '../shelter/use-shelter';
 import { describeFile } from './file-description';
+import { importLabel, KIND_WORDS, nothingLeftWords, UPDATE_EXISTING_LABEL } from './import-words';
 import { type ChosenTargets, MappingTable } from './mapping-table';
 import { ReportView } from './report-view';
 import { SHARED_EMAILS_LABEL } from './shared-emails';
 import { uploadFile } from './upload-file';
 
-const KIND_WORDS: Record<ImportKind, [one: string, many: string]> = {
-  pets: ['pet', 'pets'],
-  adopters: ['adopter', 'adopters'],
-  fosters: ['foster', 'fosters'],
-};
-
-const counted = (kind: ImportKind, n: number) => `${n.toLocaleString()} ${KIND_WORDS[kind][n === 1 ? 0 : 1]}`;
-
-/** The import button names what it writes: new records, updated ones, or both. */
-function importLabel(kind: ImportKind, adding: number, updating: number): string {
-  if (adding === 0 && updating > 0) return `Update ${counted(kind, updating)}`;
-  return `Import ${counted(kind, adding)}${updating > 0 ? `, update ${updating.toLocaleString()}` : ''}`;
-}
-
-/** Why a checked file offers no import: its rows are rejected, or on the desk already as the file has them. */
-function nothingLeftWords(report: ImportReport, kind: ImportKind): string {
-  const { rejected, existing } = report.totals;
-  const [one, many] = KIND_WORDS[kind];
-  const correct = `the rejected ${rejected === 1 ? 'row is' : 'rows are'} corrected: the table above says how`;
-  if (rejected > 0 && existing > 0)
-    return `Nothing to import until ${correct}. The other rows are ${many} on this desk already and match the file.`;
-  if (rejected > 0) return `Nothing to import until ${correct}.`;
-  return `Nothing to import: every ${one} in the file is on this desk already and matches it.`;
-}
 const DATE_ORDERS = [
   { value: 'auto', label: 'Work it out from the file (ask when unsure)' },
   { value: 'DMY', label: 'Day / month / year (31/12/2025)' },
@@ -143,7 +126,7 @@ export function ImportScreen() {
   const wouldUpdate = report && updateExisting ? report.totals.updatable : 0;
   const blockedWithoutSkip = report ? report.totals.rejected > 0 && !skipBad : true;
   // Nothing the file holds could be written: no new rows, and none the desk could update.
-  const nothingToImport = report ? report.totals.new === 0 && report.totals.updatable === 0 : false;
+  const nothingToImport = report ? !othersToWrite(report.totals) : false;
 
   return (
     <>
@@ -268,7 +251,7 @@ export function ImportScreen() {
               <Checkbox
                 mt="md"
                 label={SHARED_EMAILS_LABEL}
-                description="Without it, one email is one person: a second row with it is refused, and a person on the desk with it counts as that row."
+                description="Without it, the same email means the same person: a second row with it is rejected, and a row whose email is already on the desk is taken to be that person."
                 checked={sharedEmails}
                 onChange={(event) => {
                   setSharedEmails(event.currentTarget.checked);
@@ -299,7 +282,7 @@ export function ImportScreen() {
             <ReportView report={report} updating={updateExisting} showPublic={showPublic} />
             {!finished && nothingToImport && (
               <Text size="sm" mt="md" role="status">
-                {nothingLeftWords(report, kind)}
+                {nothingLeftWords(report)}
               </Text>
             )}
             {!finished && !nothingToImport && (
@@ -329,7 +312,7 @@ export function ImportScreen() {
                 )}
                 {kind === 'pets' && report.totals.existing > 0 && (
                   <Checkbox
-                    label="Update the pets already on the desk with the file’s values"
+                    label={UPDATE_EXISTING_LABEL}
                     checked={updateExisting}
                     onChange={(event) => setUpdateExisting(event.currentTarget.checked)}
                   />
@@ -340,7 +323,7 @@ export function ImportScreen() {
                     loading={importing.busy}
                     disabled={blockedWithoutSkip || (wouldImport === 0 && wouldUpdate === 0)}
                   >
-                    {importLabel(kind, wouldImport, wouldUpdate)}
+                    {importLabel(report.kind, wouldImport, wouldUpdate)}
                   </BusyButton>
                   {blockedWithoutSkip ? (
                     <Text size="sm" c="dimmed">
@@ -350,8 +333,8 @@ export function ImportScreen() {
                     wouldImport === 0 &&
                     wouldUpdate === 0 && (
                       <Text size="sm" c="dimmed">
-                        The file has no new {KIND_WORDS[kind][1]}: tick “Update the pets already on the desk”
-                        to bring them up to date.
+                        The file has no new {KIND_WORDS[report.kind][1]}: tick “{UPDATE_EXISTING_LABEL}” to
+                        bring them up to date.
                       </Text>
                     )
                   )}

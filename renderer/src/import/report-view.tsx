@@ -1,6 +1,7 @@
 import { Alert, Group, Paper, ScrollArea, SimpleGrid, Table, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconCopy } from '@tabler/icons-react';
 import type { ImportReport } from '../../../shared/desk-api';
+import { textForScreen } from './reason-text';
 import { rejectedHeading } from './rejected-heading';
 import { SHARED_EMAILS_LABEL } from './shared-emails';
 
@@ -124,7 +125,7 @@ export function ReportView({
           role="status"
           mb="md"
         >
-          {report.summary}
+          {textForScreen(report.summary)}
         </Alert>
       ) : (
         <Alert
@@ -137,7 +138,7 @@ export function ReportView({
           role="status"
           mb="md"
         >
-          {report.summary}
+          {textForScreen(report.summary)}
         </Alert>
       )}
       <SimpleGrid cols={{ base: 2, sm: 4 }} mb="md">
@@ -208,7 +209,7 @@ export function ReportView({
                   <Table.Tr key={`${problem.line}-${problem.column}-${problem.reason}`}>
                     <Table.Td>{problem.line}</Table.Td>
                     <Table.Td>{problem.column || '—'}</Table.Td>
-                    <Table.Td>{problem.reason}</Table.Td>
+                    <Table.Td>{textForScreen(problem.reason)}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>

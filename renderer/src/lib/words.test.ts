@@ -10,6 +10,7 @@ describe('words people read', () => {
     expect(humanize('youngest')).toBe('Baby');
     expect(formatCoat('short')).toBe('Short coat');
     expect(formatCoat('Long coat')).toBe('Long coat');
+    expect(formatCoat('hairless')).toBe('Hairless');
     expect(formatCoat(null)).toBe('—');
   });
 

@@ -94,7 +94,8 @@ export function formatFee(
 export function formatCoat(value: string | null | undefined): string {
   if (!value) return '—';
   const words = humanize(value);
-  return /coat/i.test(words) ? words : `${words} coat`;
+  // "Hairless" says it all: a hairless cat has no coat to name.
+  return /coat|hairless/i.test(words) ? words : `${words} coat`;
 }
 
 /** Any JSON value as one readable line (custom field data, conflict values). */
