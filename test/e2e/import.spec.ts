@@ -136,7 +136,7 @@ test('Import screen: a column mapped by hand, the check, then the import', async
     await expect(page.getByRole('main')).not.toContainText('--');
     // With its only row rejected, the file offers nothing to skip to and no import of nothing.
     await expect(
-      page.getByText('Nothing to import until the rejected row is corrected: the table above says how.'),
+      page.getByText('Nothing to import until the rejected row is put right: the table above says how.'),
     ).toBeVisible();
     await expect(page.getByRole('checkbox', { name: /Skip the rejected/ })).toHaveCount(0);
     await expect(page.getByRole('button', { name: /^Import / })).toHaveCount(0);

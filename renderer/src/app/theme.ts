@@ -8,6 +8,7 @@ import {
   Modal,
   Select,
 } from '@mantine/core';
+import { enterPicksHighlighted } from '../lib/picker-enter';
 
 /** A calm green-teal: reads as "care", stays quiet next to pet photos, good contrast in both schemes. */
 const sage: MantineColorsTuple = [
@@ -51,7 +52,12 @@ export const theme = createTheme({
     CloseButton: { defaultProps: { 'aria-label': 'Close' } },
     InputClearButton: { defaultProps: { 'aria-label': 'Clear' } },
     Select: Select.extend({
-      defaultProps: { selectFirstOptionOnChange: true, onFocus: selectWholeValue, onClick: selectWholeValue },
+      defaultProps: {
+        selectFirstOptionOnChange: true,
+        onFocus: selectWholeValue,
+        onClick: selectWholeValue,
+        onKeyDown: enterPicksHighlighted,
+      },
     }),
     // Mantine clips an alert's message (overflow: hidden), which cut the focus ring of a button at its edge (Copy
     // under a new key); the alert's own padding holds the ring.

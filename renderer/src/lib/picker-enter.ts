@@ -16,3 +16,26 @@ export function enterPicksOrWaits(event: KeyboardEvent<HTMLInputElement>): void 
     : null;
   if (!highlighted) event.preventDefault();
 }
+
+/**
+ * For a searchable select inside a form: Enter in its open list picks the option shown highlighted and never submits
+ * the form. Mantine picks it itself when its own count of the highlighted row is right; a list rendered again under
+ * the typing (a sync reloading the record on show) can lose that count while the row still shows highlighted, and
+ * Enter then fell through to the form, which saved the value chosen before (a pet's status the person had just typed
+ * over: an e2e caught a pet marked adopted that way). Then the row shown highlighted is picked here, once Mantine has
+ * had its turn.
+ */
+export function enterPicksHighlighted(event: KeyboardEvent<HTMLInputElement>): void {
+  if (event.key !== 'Enter' || event.nativeEvent.isComposing) return;
+  const input = event.currentTarget;
+  if (input.getAttribute('aria-expanded') !== 'true') return;
+  event.preventDefault();
+  const listId = input.getAttribute('aria-controls');
+  const highlighted = listId
+    ? input.ownerDocument.getElementById(listId)?.querySelector<HTMLElement>('[data-combobox-selected]')
+    : null;
+  if (!highlighted) return;
+  setTimeout(() => {
+    if (highlighted.isConnected && input.getAttribute('aria-expanded') === 'true') highlighted.click();
+  });
+}
