@@ -1,6 +1,7 @@
 import { Button, type ButtonProps, type ElementProps } from '@mantine/core';
 import { useMergedRef } from '@mantine/hooks';
 import { type Ref, useLayoutEffect, useRef } from 'react';
+import { focusIsLost } from '../lib/use-focus-back';
 
 type BusyButtonProps = ButtonProps &
   ElementProps<'button', keyof ButtonProps> & { ref?: Ref<HTMLButtonElement> };
@@ -36,8 +37,7 @@ export function BusyButton({ loading, ref, ...props }: BusyButtonProps) {
     }
     if (!hadFocusWhenBusy.current) return;
     hadFocusWhenBusy.current = false;
-    const focusWentNowhere = document.activeElement === null || document.activeElement === document.body;
-    if (!button?.isConnected || !focusWentNowhere) return;
+    if (!button?.isConnected || !focusIsLost()) return;
     const target = button.disabled ? fieldBefore(button) : button;
     target?.focus({ preventScroll: true });
   }, [loading]);

@@ -1,5 +1,16 @@
 import type { KeyboardEvent } from 'react';
 
+/** The open list of a Mantine combobox's input (`aria-controls`), null when none shows. */
+export function comboboxList(input: HTMLInputElement): HTMLElement | null {
+  const listId = input.getAttribute('aria-controls');
+  return listId ? input.ownerDocument.getElementById(listId) : null;
+}
+
+/** The option a combobox's list shows highlighted (`data-combobox-selected`), as Mantine marks it. */
+function highlightedOption(input: HTMLInputElement): HTMLElement | null {
+  return comboboxList(input)?.querySelector<HTMLElement>('[data-combobox-selected]') ?? null;
+}
+
 /**
  * For a searchable multi-select inside a form: Enter on typed words picks the option the list has highlighted (the
  * picker's own handling, which runs after this), and with none highlighted does nothing. Without this, words that
@@ -10,11 +21,7 @@ export function enterPicksOrWaits(event: KeyboardEvent<HTMLInputElement>): void 
   if (event.key !== 'Enter' || event.nativeEvent.isComposing) return;
   const input = event.currentTarget;
   if (input.value.trim() === '') return;
-  const listId = input.getAttribute('aria-controls');
-  const highlighted = listId
-    ? input.ownerDocument.getElementById(listId)?.querySelector('[data-combobox-selected]')
-    : null;
-  if (!highlighted) event.preventDefault();
+  if (!highlightedOption(input)) event.preventDefault();
 }
 
 /**
@@ -30,10 +37,7 @@ export function enterPicksHighlighted(event: KeyboardEvent<HTMLInputElement>): v
   const input = event.currentTarget;
   if (input.getAttribute('aria-expanded') !== 'true') return;
   event.preventDefault();
-  const listId = input.getAttribute('aria-controls');
-  const highlighted = listId
-    ? input.ownerDocument.getElementById(listId)?.querySelector<HTMLElement>('[data-combobox-selected]')
-    : null;
+  const highlighted = highlightedOption(input);
   if (!highlighted) return;
   setTimeout(() => {
     if (highlighted.isConnected && input.getAttribute('aria-expanded') === 'true') highlighted.click();

@@ -3,6 +3,9 @@ import { useLayoutEffect } from 'react';
 /** How long after a dialog closes its opener may still be removed by what the dialog did (a list reloading). */
 const OPENER_WATCH_MS = 5000;
 
+/** Whether nothing has the keyboard focus: the page has it, as after the focused element went away. */
+export const focusIsLost = () => document.activeElement === null || document.activeElement === document.body;
+
 const focusMain = () => document.getElementById('main-content')?.focus({ preventScroll: true });
 
 /**
@@ -19,8 +22,7 @@ export function focusBack(opener: Element | null): void {
   const observer = new MutationObserver(() => {
     if (opener.isConnected) return;
     observer.disconnect();
-    const active = document.activeElement;
-    if (!active || active === document.body) focusMain();
+    if (focusIsLost()) focusMain();
   });
   observer.observe(document.body, { childList: true, subtree: true });
   window.setTimeout(() => observer.disconnect(), OPENER_WATCH_MS);

@@ -2,7 +2,7 @@ import { MultiSelect } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useRef, useState } from 'react';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
-import { enterPicksOrWaits } from '../lib/picker-enter';
+import { comboboxList, enterPicksOrWaits } from '../lib/picker-enter';
 import { humanize } from '../lib/words';
 
 const labelOf = (record: { name: string; species: string; custom_id: string | null }) =>
@@ -15,8 +15,7 @@ const labelOf = (record: { name: string; species: string; custom_id: string | nu
  * (the one after wherever the count was); as many arrows up as that row's place bring both to the first.
  */
 function highlightFirstOption(input: HTMLInputElement): void {
-  const listId = input.getAttribute('aria-controls');
-  const list = listId ? input.ownerDocument.getElementById(listId) : null;
+  const list = comboboxList(input);
   const rows = () => [...(list?.querySelectorAll('[data-combobox-option]') ?? [])];
   if (rows().length === 0 || rows()[0]?.hasAttribute('data-combobox-selected')) return;
   const press = (key: 'ArrowDown' | 'ArrowUp') =>

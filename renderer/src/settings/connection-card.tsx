@@ -24,6 +24,7 @@ import { DeskErrorAlert } from '../components/desk-error-alert';
 import { FingerprintGrid } from '../components/fingerprint-grid';
 import { useConnection } from '../lib/connection';
 import { toDeskError } from '../lib/desk-error';
+import { focusIsLost } from '../lib/use-focus-back';
 import { PairingPreview, pairAndSync } from '../shelter/pairing-preview';
 import { ConnectionSwitchModal, type PendingSwitch, sameRemote } from './connection-switch-modal';
 
@@ -209,8 +210,7 @@ export function ConnectionCard() {
   // once the dialog has closed (`focusStandaloneLine` on its exit).
   const focusStandaloneLine = () => {
     const line = standaloneLine.current;
-    const lost = document.activeElement === null || document.activeElement === document.body;
-    if (line && saved && lost) line.focus({ preventScroll: true });
+    if (line && saved && focusIsLost()) line.focus({ preventScroll: true });
   };
   const keepFocusAfterSave = (line: HTMLElement | null) => {
     standaloneLine.current = line;
