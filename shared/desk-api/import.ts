@@ -69,6 +69,8 @@ export const importMatchSchema = z.object({
   by: z.enum(['id', 'custom_id', 'microchip', 'email', 'earlier-import']),
   /** What happens to it: left as it is, updated, or nothing to change. */
   outcome: z.enum(['skipped', 'updated', 'unchanged']),
+  /** What the person can choose for another outcome: `shared-email`, a person of another name found by the email. */
+  fix: z.enum(IMPORT_FIXES).optional(),
 });
 export type ImportMatch = z.infer<typeof importMatchSchema>;
 
@@ -131,6 +133,8 @@ export const importTargetSchema = z.object({
   value: z.string(),
   label: z.string(),
   required: z.boolean(),
+  /** Its values are dates, read in the order of day and month chosen for the file. */
+  readsDates: z.boolean(),
 });
 export type ImportTarget = z.infer<typeof importTargetSchema>;
 

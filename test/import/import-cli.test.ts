@@ -189,6 +189,15 @@ describe('npm run cli -- import: a 500-row export of another system with 7 bad r
     const pets = await importCli(['pets', people, '--data-dir', desk, '--shared-emails']);
     expect(pets.code).toBe(2);
     expect(pets.stderr).toContain('--shared-emails is for adopters and fosters');
+    // With the household on the desk, a third person with the email is taken for the first, and told why.
+    expect((await importCli(['adopters', people, '--data-dir', desk, '--shared-emails'])).code).toBe(0);
+    const third = file('third.csv');
+    writeFileSync(third, 'Name,Email\nKim Martin,home@example.org\n');
+    const taken = await importCli(['adopters', third, '--data-dir', desk, '--dry-run']);
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(taken.stderr).toContain(
+      'Found by email under another name (line 2: Zoë Martin): if they are different people (one household), add --shared-emails.',
+    );
   }, 60_000);
 
   it('exit 2 for a bad command, an unreadable file or a mapping to nothing', async () => {

@@ -102,6 +102,17 @@ function printReport(report: ImportReport, updateExisting: boolean, io: CliIo): 
   if (report.rejected.some((problem) => problem.fix === 'shared-email')) {
     lines.push('If rows that share an email are different people (one household), add --shared-emails.');
   }
+  const underOtherNames = report.matches.filter((match) => match.fix === 'shared-email');
+  if (underOtherNames.length > 0) {
+    const more = underOtherNames.length > 5 ? `; and ${underOtherNames.length - 5} more` : '';
+    const where = `${underOtherNames
+      .slice(0, 5)
+      .map((match) => `line ${match.line}: ${match.existingName}`)
+      .join('; ')}${more}`;
+    lines.push(
+      `Found by email under another name (${where}): if they are different people (one household), add --shared-emails.`,
+    );
+  }
   if (report.blocked && othersToWrite(report.totals, updateExisting))
     lines.push('To import the other rows without the rejected ones, add --skip-bad.');
   const defaults = Object.entries(report.defaults);

@@ -80,10 +80,12 @@ export function findExisting(
       `SELECT id, name FROM person WHERE email IS NOT NULL AND lower(trim(email)) = ? AND type = ?
          AND presence != 'removed' ORDER BY seq`,
     ).all(body.email.trim().toLowerCase(), body.type) as Array<NonNullable<Found>>;
-    const found =
-      withEmail.find((person) => sameText(person.name, body.name)) ??
-      (options.sharedEmails ? undefined : withEmail[0]);
-    if (found) return match(found, 'email');
+    const named = typeof body.name === 'string' ? comparablePersonName(body.name) : undefined;
+    const sameName = withEmail.find((person) => comparablePersonName(person.name) === named);
+    if (sameName) return match(sameName, 'email');
+    const other = options.sharedEmails ? undefined : withEmail[0];
+    // Taken for the person of another name with the email: if the two are a household, the person can say so.
+    if (other) return { ...(match(other, 'email') as ImportMatch), fix: 'shared-email' };
   }
   const earlier = statement(db, 'SELECT entity_id FROM imported_row WHERE kind = ? AND fingerprint = ?').get(
     kind,
@@ -99,6 +101,16 @@ export const comparableText = (text: string) =>
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
+/**
+ * A person's name as compared: `comparableText` of it, with a name written "Martin, Ann" (family name first, as many
+ * systems export it) read as "Ann Martin".
+ */
+export function comparablePersonName(name: string): string {
+  const parts = name.split(',');
+  const [family, given] = parts.map((part) => part.trim());
+  return comparableText(parts.length === 2 && family && given ? `${given} ${family}` : name);
+}
+
 const sameText = (a: unknown, b: unknown) =>
   typeof a === 'string' && typeof b === 'string' && comparableText(a) === comparableText(b);
 

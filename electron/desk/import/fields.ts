@@ -329,20 +329,36 @@ export function matchColumns(
   });
 }
 
+/** Whether a column mapped to `target` holds dates, read in the order of day and month the person chose. */
+export function targetReadsDates(
+  kind: ImportKind,
+  customFields: readonly CustomField[],
+  target: string,
+): boolean {
+  if (target.startsWith(CUSTOM_PREFIX)) {
+    const key = target.slice(CUSTOM_PREFIX.length);
+    return customFields.some((field) => field.field_key === key && field.field_type === 'date');
+  }
+  return fieldsOf(kind).some((spec) => spec.field === target && spec.kind === 'date');
+}
+
 /** The choices of the mapping screen: every field, each custom field, and "ignore". */
 export function importTargets(kind: ImportKind, customFields: readonly CustomField[]): ImportTarget[] {
+  const readsDates = (value: string) => targetReadsDates(kind, customFields, value);
   return [
     ...fieldsOf(kind).map((spec) => ({
       value: spec.field,
       label: spec.label,
       required: spec.required === true,
+      readsDates: readsDates(spec.field),
     })),
     ...customFields.map((field) => ({
       value: `${CUSTOM_PREFIX}${field.field_key}`,
       label: `Custom field: ${field.label}`,
       required: false,
+      readsDates: readsDates(`${CUSTOM_PREFIX}${field.field_key}`),
     })),
-    { value: IGNORE, label: 'Ignore this column', required: false },
+    { value: IGNORE, label: 'Ignore this column', required: false, readsDates: false },
   ];
 }
 

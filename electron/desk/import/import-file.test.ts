@@ -392,6 +392,39 @@ describe('importFile', () => {
       ).matches[0]?.existingName;
     expect(await strictly('Ann Martin')).toBe('Ann Martin');
     expect(await strictly('Kim Martin')).toBe('Zoë Martin');
+    // Found under another name, the match says the household choice would tell them apart; under the name, not.
+    const strictMatch = async (name: string) =>
+      (
+        await importFile(
+          csv(['Name,Email', `${name},home@example.org`]),
+          { kind: 'adopters', dryRun: true },
+          desk(),
+        )
+      ).matches[0];
+    expect(await strictMatch('Kim Martin')).toMatchObject({
+      existingName: 'Zoë Martin',
+      fix: 'shared-email',
+    });
+    expect((await strictMatch('Ann Martin'))?.fix).toBeUndefined();
+    // A name written family name first, as other systems export it, is the same person.
+    expect(await strictMatch('"Martin, Ann"')).toMatchObject({ existingName: 'Ann Martin' });
+    expect((await strictMatch('"Martin, Ann"'))?.fix).toBeUndefined();
+    const spelled = await importFile(
+      csv(['Name,Email', '"Martin, Ann",home@example.org']),
+      { kind: 'adopters', sharedEmails: true, dryRun: true },
+      desk(),
+    );
+    expect(spelled).toMatchObject({
+      totals: { new: 0, existing: 1 },
+      matches: [{ existingName: 'Ann Martin' }],
+    });
+    // In one file too: "Martin, Ann" after "Ann Martin" with the same email is the same person twice.
+    const twice = await importFile(
+      csv(['Name,Email', 'Bea Lund,bea@example.org', '"Lund, Bea",bea@example.org']),
+      { kind: 'adopters', sharedEmails: true, dryRun: true },
+      desk(),
+    );
+    expect(twice.duplicates).toEqual([expect.objectContaining({ line: 3, firstLine: 2 })]);
   });
 
   it("takes a select field's value only from its options, matched by label ignoring case", async () => {

@@ -14,8 +14,8 @@ import {
 import { type EntityType, type MirrorDb, microchipKey } from '../mirror';
 import type { LocalWriteContext } from '../outbox';
 import { buildRecord, defaultedFields, type RecordPlan, staffStatusReason } from './build-record';
-import { comparableText, findExisting, matchConflict } from './existing';
-import { CUSTOM_PREFIX, fieldsOf, matchColumns, unknownTargets } from './fields';
+import { comparablePersonName, findExisting, matchConflict } from './existing';
+import { matchColumns, targetReadsDates, unknownTargets } from './fields';
 import { openTable, type TableRow } from './read-table';
 import { type PlannedRow, rowWriter } from './write-rows';
 import { DateOrderEvidence } from './written-dates';
@@ -112,15 +112,6 @@ export function planFor(
   };
 }
 
-/** Whether a column's values are read as dates (a date field of the kind, or the shelter's own date field). */
-function readsDates(plan: RecordPlan, target: string): boolean {
-  if (target.startsWith(CUSTOM_PREFIX)) {
-    const key = target.slice(CUSTOM_PREFIX.length);
-    return plan.customFields.some((field) => field.field_key === key && field.field_type === 'date');
-  }
-  return fieldsOf(plan.kind).some((spec) => spec.field === target && spec.kind === 'date');
-}
-
 /**
  * What the file's own dates show of their order, for "work it out": a date like 15/01/2024 can only be day first, so
  * the file's 03/04/2024 is too (undefined when no column holds dates).
@@ -135,7 +126,7 @@ async function orderTheDatesShow(
   try {
     const plan = await readPlan(rows, options, desk);
     const dateColumns = plan.columns.flatMap((column, index) =>
-      readsDates(plan, column.target) ? [index] : [],
+      targetReadsDates(plan.kind, plan.customFields, column.target) ? [index] : [],
     );
     if (dateColumns.length === 0) return undefined;
     const evidence = new DateOrderEvidence();
@@ -208,7 +199,7 @@ function namedEmailKey(
   body: Record<string, unknown>,
 ): string | undefined {
   const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
-  const name = typeof body.name === 'string' ? comparableText(body.name) : '';
+  const name = typeof body.name === 'string' ? comparablePersonName(body.name) : '';
   return options.kind === 'pets' || !email ? undefined : `email:${email} ${name}`;
 }
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readZip, writeZip } from '../../../test/import/zip-order';
-import { matchColumns } from './fields';
+import { importTargets, matchColumns } from './fields';
 import { openTable, type TableRow, UnreadableFileError } from './read-table';
 import { detectEncoding } from './text-encoding';
 
@@ -197,5 +197,27 @@ describe('reading table files', () => {
     expect(matchColumns('pets', ['Pet'], [], { Pet: 'name' })).toEqual([
       { header: 'Pet', target: 'name', source: 'chosen' },
     ]);
+  });
+
+  it("marks the targets whose values are dates: the date fields of the kind and the shelter's own date fields", () => {
+    const customField = (field_key: string, field_type: 'date' | 'text') => ({
+      field_key,
+      label: field_key,
+      field_type,
+      required: false,
+      help_text: null,
+      options: null,
+      section: null,
+      hidden: false,
+      internal_only: false,
+    });
+    const dated = (kind: 'pets' | 'adopters') =>
+      importTargets(kind, [customField('vaccinated_on', 'date'), customField('kennel', 'text')])
+        .filter((target) => target.readsDates)
+        .map((target) => target.value);
+    expect(dated('pets')).toEqual(expect.arrayContaining(['intake_date', 'custom:vaccinated_on']));
+    expect(dated('pets')).not.toContain('custom:kennel');
+    expect(dated('pets')).not.toContain('name');
+    expect(dated('adopters')).toContain('custom:vaccinated_on');
   });
 });

@@ -26,9 +26,10 @@ import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
 import { useStandalone } from '../lib/connection';
 import { useAction } from '../shelter/use-shelter';
+import { type ChosenTargets, mapsDates } from './chosen-targets';
 import { describeFile } from './file-description';
 import { importLabel, KIND_WORDS, nothingLeftWords, UPDATE_EXISTING_LABEL } from './import-words';
-import { type ChosenTargets, MappingTable } from './mapping-table';
+import { MappingTable } from './mapping-table';
 import { ReportView } from './report-view';
 import { SHARED_EMAILS_LABEL } from './shared-emails';
 import { uploadFile } from './upload-file';
@@ -235,18 +236,20 @@ export function ImportScreen() {
                 setReport(undefined);
               }}
             />
-            <Select
-              mt="md"
-              maw={360}
-              label="Dates like 03/04/2025 are"
-              data={DATE_ORDERS}
-              value={dateOrder}
-              onChange={(value) => {
-                setDateOrder(value ?? 'auto');
-                setReport(undefined);
-              }}
-              allowDeselect={false}
-            />
+            {mapsDates(preview, chosen) && (
+              <Select
+                mt="md"
+                maw={360}
+                label="Dates like 03/04/2025 are"
+                data={DATE_ORDERS}
+                value={dateOrder}
+                onChange={(value) => {
+                  setDateOrder(value ?? 'auto');
+                  setReport(undefined);
+                }}
+                allowDeselect={false}
+              />
+            )}
             {kind !== 'pets' && (
               <Checkbox
                 mt="md"

@@ -1,8 +1,6 @@
 import { Badge, ScrollArea, Select, Table, Text } from '@mantine/core';
 import type { ImportPreview } from '../../../shared/desk-api';
-
-/** What each column's target is, by header: the desk's match overridden by the person's choices. */
-export type ChosenTargets = Record<string, string>;
+import { type ChosenTargets, targetOf } from './chosen-targets';
 
 /** The first cells of a column, to recognise it by. */
 function samples(preview: ImportPreview, index: number): string {
@@ -42,7 +40,7 @@ export function MappingTable({
         </Table.Thead>
         <Table.Tbody>
           {preview.columns.map((column, index) => {
-            const target = chosen[column.header] ?? column.target;
+            const target = targetOf(column, chosen);
             const changed = chosen[column.header] !== undefined;
             return (
               // biome-ignore lint/suspicious/noArrayIndexKey: a column is its place in the file (headers may repeat), and the list never reorders.

@@ -69,6 +69,12 @@ function MatchesTable({
           ? ` (the first ${shown.length} of ${report.totals.existing})`
           : ''}
       </Title>
+      {!done && report.matches.some((match) => match.fix === 'shared-email') && (
+        <Text size="sm" mb="xs">
+          Some rows were found by their email under another name: if they are different people of one
+          household, tick “{SHARED_EMAILS_LABEL}” above, then check again.
+        </Text>
+      )}
       <ScrollArea.Autosize mah={240} type="auto" mb="md">
         <Table striped aria-label="Rows already on the desk" verticalSpacing={6}>
           <Table.Thead>
@@ -87,7 +93,10 @@ function MatchesTable({
                   {match.existingName}
                   {match.existingSpecies ? ` (${match.existingSpecies})` : ''}
                 </Table.Td>
-                <Table.Td>{MATCHED_BY[match.by]}</Table.Td>
+                <Table.Td>
+                  {MATCHED_BY[match.by]}
+                  {match.fix === 'shared-email' ? ', under another name' : ''}
+                </Table.Td>
                 <Table.Td>{OUTCOMES[outcomeOf(match)][done ? 'done' : 'checked']}</Table.Td>
               </Table.Tr>
             ))}
