@@ -98,6 +98,33 @@ test('settings show the desk and persist in its data folder across restarts', as
   }
 });
 
+test('a page opened before the desk was started again says to reload it, and works once reloaded', async ({
+  page,
+  desk,
+  dataDir,
+}) => {
+  await page.goto(`${desk.url}#/settings`);
+  await expect(page.getByRole('heading', { level: 2, name: 'Settings' })).toBeVisible();
+  const port = new URL(desk.url).port;
+  expect(await desk.stop()).toBe(0);
+  // Started again on the same address, with a new secret the open page does not have.
+  const again = await startDesk(dataDir, ['--port', port]);
+  try {
+    expect(again.url).toBe(desk.url);
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Pets' }).click();
+    const notice = page.getByRole('alert').filter({ hasText: 'Reload this page to carry on' });
+    await expect(notice).toBeVisible();
+    await expect(notice).toContainText('Shelter Desk was started again after this page was opened');
+    await expect(page.getByRole('status', { name: 'Connection status: reload the page' })).toBeVisible();
+    await notice.getByRole('button', { name: 'Reload the page' }).click();
+    await expect(page.getByRole('heading', { level: 2, name: 'Pets' })).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: 'Reload this page' })).toHaveCount(0);
+    await expect(page.getByRole('status', { name: /Connection status: Not connected/ })).toBeVisible();
+  } finally {
+    await again.stop();
+  }
+});
+
 test('a settings change in one tab reaches another tab live, and leaves what that tab is typing alone', async ({
   page,
   context,

@@ -21,6 +21,7 @@ import { type ReactNode, useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
 import { useDeskQuery } from '../bridge/hooks';
 import { useNetworkChangeHint } from '../bridge/network-hint';
+import { PageOutdatedNotice } from '../bridge/page-outdated-notice';
 import { useSettings } from '../bridge/settings';
 import { DemoBadge } from '../shelter/demo-badge';
 import { TlsMovedNotice } from '../sync/tls-moved-notice';
@@ -136,6 +137,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
       <AppShell.Main id="main-content" tabIndex={-1}>
         <Box maw={1100} mx="auto">
           <DesktopShellEvents />
+          <PageOutdatedNotice />
           <TlsMovedNotice />
           {children}
         </Box>

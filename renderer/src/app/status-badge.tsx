@@ -1,5 +1,6 @@
 import { Badge, Group, Loader, Tooltip, UnstyledButton } from '@mantine/core';
 import { useDeskStatus } from '../bridge/hooks';
+import { usePageOutdated } from '../bridge/page-outdated';
 import { describeWhen, lookOf, statusLine } from '../components/status-presentation';
 import { useStandalone } from '../lib/connection';
 
@@ -11,16 +12,17 @@ export function StatusBadge() {
   const { status, error } = useDeskStatus();
   const mode = useStandalone();
   const standalone = mode === true;
-  if (error) {
+  const outdated = usePageOutdated();
+  if (error || outdated) {
     return (
       <Badge
         color="red"
         variant="light"
         size="lg"
         role="status"
-        aria-label="Connection status: desk unreachable"
+        aria-label={`Connection status: ${outdated ? 'reload the page' : 'desk unreachable'}`}
       >
-        Desk unreachable
+        {outdated ? 'Reload the page' : 'Desk unreachable'}
       </Badge>
     );
   }

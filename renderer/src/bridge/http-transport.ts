@@ -6,9 +6,16 @@ import {
   type DeskResult,
   type DeskTransport,
 } from '../../../shared/desk-api';
+import { markPageOutdated, PAGE_OUTDATED_MESSAGE } from './page-outdated';
 
 function unreachable(message: string): DeskResult {
   return { ok: false, error: { code: 'transport_failed', message } };
+}
+
+/** Whether a reply is the host's refusal with `code`. */
+function refusedAs(result: unknown, code: string): boolean {
+  const error = (result as { error?: { code?: unknown } } | null)?.error;
+  return typeof error === 'object' && error !== null && error.code === code;
 }
 
 /** The largest body sent with `keepalive` (the browser's budget for all of them is 64 KB). */
@@ -43,16 +50,28 @@ export function createHttpTransport(doc: Document = document): DeskTransport {
           'Shelter Desk is not answering. Is "npm start" still running? Then reload this page.',
         );
       }
+      let result: unknown;
       try {
-        return (await response.json()) as unknown;
+        result = await response.json();
       } catch {
         return unreachable(`Shelter Desk answered ${response.status} without a readable reply.`);
       }
+      // The host refuses the secret of a page opened before it was started again: only a reload gets the new one.
+      if (response.status === 403 && refusedAs(result, 'forbidden')) {
+        markPageOutdated();
+        return unreachable(PAGE_OUTDATED_MESSAGE);
+      }
+      return result;
     },
     subscribe(listener) {
       listeners.add(listener);
       if (!source) {
         source = new EventSource(DESK_HTTP_EVENTS);
+        // EventSource tries again by itself while the desk is away; it gives up (closed) only when the host answers
+        // and refuses the page's session, which a page opened before the desk was started again still carries.
+        source.onerror = () => {
+          if (source?.readyState === EventSource.CLOSED) markPageOutdated();
+        };
         source.onmessage = (message: MessageEvent<string>) => {
           let payload: unknown;
           try {
