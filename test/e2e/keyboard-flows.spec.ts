@@ -87,15 +87,25 @@ test('keyboard only: an intake with the date chosen on the calendar, then its dr
   await page.waitForTimeout(900);
   await page.keyboard.type('f');
   await expect(sex).toHaveValue('Female');
-  // With the list open, its arrows and Enter choose: a letter typed there does not slip in under Enter.
+  // With the list open, a word typed there highlights its option, and Enter picks it, as in the browser's own select.
   await page.keyboard.press('ArrowDown');
   await expect(sex).toHaveAttribute('aria-expanded', 'true');
   await page.waitForTimeout(900);
-  await page.keyboard.type('m');
+  await page.keyboard.type('ma');
+  await expect(page.getByRole('option', { name: 'Male', exact: true })).toHaveAttribute(
+    'data-combobox-selected',
+    'true',
+  );
   await expect(sex).toHaveValue('Female');
   await page.keyboard.press('Enter');
-  await expect(sex).toHaveValue('Female');
+  await expect(sex).toHaveValue('Male');
   await expect(sex).toHaveAttribute('aria-expanded', 'false');
+  // And back: "f" in the open list, then Enter.
+  await page.keyboard.press('ArrowDown');
+  await page.waitForTimeout(900);
+  await page.keyboard.type('f');
+  await page.keyboard.press('Enter');
+  await expect(sex).toHaveValue('Female');
   await pick(page, form.getByRole('combobox', { name: 'Size' }), 'Small');
   await pick(page, form.getByRole('combobox', { name: 'Health' }), 'Good');
 

@@ -1,13 +1,14 @@
 import { type ComboboxItem, Select, type SelectProps } from '@mantine/core';
 import { useRef } from 'react';
+import { comboboxRows, highlightRow } from '../lib/picker-enter';
 import { useTypeToChoose } from '../lib/type-to-choose';
 import type { Option } from '../lib/words';
 
 /**
- * Mantine's Select with a list that cannot be typed in, where letters typed on it while its list is closed choose an
- * option as in the browser's own select ("d" for Dog, "f" twice for the second option starting with F). With the list
- * open, the arrow keys and Enter choose, as Mantine has them (its highlight does not follow typed letters, and Enter
- * would choose the highlighted option over a typed one).
+ * Mantine's Select with a list that cannot be typed in, where letters typed on it choose an option as in the browser's
+ * own select ("d" for Dog, "f" twice for the second option starting with F): with the list closed they choose it at
+ * once; with the list open they highlight it, and Enter picks it (so "Dog" and Enter, typed into the open list, pick
+ * Dog).
  */
 export function ChoiceSelect({
   data,
@@ -23,9 +24,22 @@ export function ChoiceSelect({
     const option = data.find((each) => each.value === next);
     if (option) onChange?.(next, option as ComboboxItem);
   });
+  const input = useRef<HTMLInputElement>(null);
+  const highlighted = () => {
+    const rows = input.current ? comboboxRows(input.current) : [];
+    const at = rows.findIndex((row) => row.hasAttribute('data-combobox-selected'));
+    return data[at]?.value ?? null;
+  };
+  const typedInList = useTypeToChoose(data, highlighted, (next, event) =>
+    highlightRow(
+      event.currentTarget,
+      data.findIndex((each) => each.value === next),
+    ),
+  );
   return (
     <Select
       {...props}
+      ref={input}
       data={data as Option[]}
       value={value}
       onChange={onChange}
@@ -39,7 +53,8 @@ export function ChoiceSelect({
       }}
       onKeyDown={(event) => {
         onKeyDown?.(event);
-        if (!event.defaultPrevented && !open.current && !props.readOnly && !props.disabled) typed(event);
+        if (event.defaultPrevented || props.readOnly || props.disabled) return;
+        (open.current ? typedInList : typed)(event);
       }}
     />
   );

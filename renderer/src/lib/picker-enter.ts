@@ -6,6 +6,30 @@ export function comboboxList(input: HTMLInputElement): HTMLElement | null {
   return listId ? input.ownerDocument.getElementById(listId) : null;
 }
 
+/** The rows of a combobox's open list, in order. */
+export function comboboxRows(input: HTMLInputElement): HTMLElement[] {
+  return [...(comboboxList(input)?.querySelectorAll<HTMLElement>('[data-combobox-option]') ?? [])];
+}
+
+/**
+ * Highlights the row at `index` of a combobox's open list, as the arrow keys do. Mantine counts the highlighted row
+ * apart from the mark it shows, and rows listed anew can leave the two out of step, so that Enter would pick a row
+ * other than the one marked. An arrow down puts both on the same row (the one after wherever the count was); arrows
+ * up or down from there bring both to the row wanted, and Enter then picks it.
+ */
+export function highlightRow(input: HTMLInputElement, index: number): void {
+  const rows = () => comboboxRows(input);
+  const count = rows().length;
+  if (index < 0 || index >= count || rows()[index]?.hasAttribute('data-combobox-selected')) return;
+  const press = (key: 'ArrowDown' | 'ArrowUp') =>
+    input.dispatchEvent(new KeyboardEvent('keydown', { key, code: key, bubbles: true }));
+  press('ArrowDown');
+  let marked = rows().findIndex((row) => row.hasAttribute('data-combobox-selected'));
+  if (marked < 0) return;
+  for (let step = 0; step < count && marked > index; step += 1, marked -= 1) press('ArrowUp');
+  for (let step = 0; step < count && marked < index; step += 1, marked += 1) press('ArrowDown');
+}
+
 /** The option a combobox's list shows highlighted (`data-combobox-selected`), as Mantine marks it. */
 function highlightedOption(input: HTMLInputElement): HTMLElement | null {
   return comboboxList(input)?.querySelector<HTMLElement>('[data-combobox-selected]') ?? null;

@@ -37,8 +37,9 @@ export function optionByTyping(
  */
 export function useTypeToChoose(
   options: readonly Option[],
-  current: string | null,
-  choose: (value: string) => void,
+  /** The option chosen now (or a way to read the one highlighted as the key comes). */
+  current: string | null | (() => string | null),
+  choose: (value: string, event: KeyboardEvent<HTMLInputElement>) => void,
 ): (event: KeyboardEvent<HTMLInputElement>) => void {
   const typed = useRef({ word: '', at: 0 });
   return (event) => {
@@ -49,9 +50,10 @@ export function useTypeToChoose(
     const now = event.timeStamp;
     const word = (now - typed.current.at > TYPING_PAUSE_MS ? '' : typed.current.word) + event.key;
     typed.current = { word, at: now };
-    const next = optionByTyping(options, current, word);
+    const chosen = typeof current === 'function' ? current() : current;
+    const next = optionByTyping(options, chosen, word);
     if (next === undefined) return;
     event.preventDefault();
-    if (next !== current) choose(next);
+    if (next !== chosen) choose(next, event);
   };
 }

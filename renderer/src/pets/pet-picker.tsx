@@ -2,28 +2,11 @@ import { MultiSelect } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useRef, useState } from 'react';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
-import { comboboxList, enterPicksOrWaits } from '../lib/picker-enter';
+import { enterPicksOrWaits, highlightRow } from '../lib/picker-enter';
 import { humanize } from '../lib/words';
 
 const labelOf = (record: { name: string; species: string; custom_id: string | null }) =>
   `${record.name} · ${humanize(record.species)}${record.custom_id ? ` · ${record.custom_id}` : ''}`;
-
-/**
- * Highlights the first row of a searchable picker's open list, as the arrow keys do. The picker counts the highlighted
- * row apart from the mark it shows, and rows listed anew (an answer that came after the words were typed) leave the
- * two out of step, so that Enter would pick a row other than the one marked. An arrow down puts both on the same row
- * (the one after wherever the count was); as many arrows up as that row's place bring both to the first.
- */
-function highlightFirstOption(input: HTMLInputElement): void {
-  const list = comboboxList(input);
-  const rows = () => [...(list?.querySelectorAll('[data-combobox-option]') ?? [])];
-  if (rows().length === 0 || rows()[0]?.hasAttribute('data-combobox-selected')) return;
-  const press = (key: 'ArrowDown' | 'ArrowUp') =>
-    input.dispatchEvent(new KeyboardEvent('keydown', { key, code: key, bubbles: true }));
-  press('ArrowDown');
-  const marked = rows().findIndex((row) => row.hasAttribute('data-combobox-selected'));
-  for (let step = 0; step < marked; step += 1) press('ArrowUp');
-}
 
 /** Choose pets from the mirror by typing part of a name, breed, shelter id or microchip; available pets first. */
 export function PetPicker({
@@ -82,7 +65,7 @@ export function PetPicker({
     (id) => !availableIds.includes(id),
   );
   const option = (id: string) => ({ value: id, label: labels[id] ?? id });
-  // Typing highlights the first match, so Enter picks it (see `highlightFirstOption`), once the mirror's answer to the
+  // Typing highlights the first match, so Enter picks it (see `highlightRow`), once the mirror's answer to the
   // words is listed: the picker clears its highlight with each keystroke, and the answer replaces the rows any arrow
   // pressed before it moved through.
   const input = useRef<HTMLInputElement>(null);
@@ -90,7 +73,7 @@ export function PetPicker({
   // biome-ignore lint/correctness/useExhaustiveDependencies: each answer listed, and each keystroke, is looked at.
   useEffect(() => {
     const element = input.current;
-    if (answered && element && element === element.ownerDocument.activeElement) highlightFirstOption(element);
+    if (answered && element && element === element.ownerDocument.activeElement) highlightRow(element, 0);
   }, [answered, search, found.data, available.data]);
   const data = [
     ...(availableIds.length > 0 ? [{ group: 'Available', items: availableIds.map(option) }] : []),
