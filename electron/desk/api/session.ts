@@ -150,6 +150,7 @@ export async function openDeskSession(options: DeskSessionOptions): Promise<Desk
     // Import (issue #33): files read into this connection's mirror through its outbox.
     registerImportHandlers(table, sessionContext, mirror, outbox, {
       ...(customStatusLabels && { customStatusLabels }),
+      standalone: id === STANDALONE_ID,
     });
     halt = () => outbox.outbox.close();
     return {

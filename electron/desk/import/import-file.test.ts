@@ -80,6 +80,14 @@ describe('importFile', () => {
     const report = await run(file, { dateFormat: 'DMY' });
     expect(report).toMatchObject({ imported: 1, blocked: false });
     expect(report.summary).toMatch(/^Imported 1 pet; /);
+    expect(report.summary).toContain('They go to the shelter’s server with this desk’s other changes.');
+    // A desk that keeps the shelter's records itself sends them nowhere.
+    const kept = await importFile(
+      csv(['Name,Species', 'Ada,cat']),
+      { kind: 'pets' },
+      { ...desk(), standalone: true },
+    );
+    expect(kept.summary).toMatch(/^Imported 1 pet; .* They are in the shelter’s records now\.$/);
     const body = JSON.parse(entries()[0]?.body ?? '{}');
     expect(body).toMatchObject({
       name: 'Rex',

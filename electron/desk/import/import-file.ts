@@ -56,6 +56,8 @@ export interface ImportDesk {
   /** Today on the desk's calendar, `YYYY-MM-DD`. */
   today: string;
   now: () => number;
+  /** The desk keeps the shelter's records itself (standalone), so its writes are recorded here rather than sent. */
+  standalone?: boolean;
 }
 
 /** A mapping or file the import cannot work with at all (exit 2 on the command line), in words. */
@@ -384,6 +386,6 @@ export async function importFile(
     updated,
     skipped,
     blocked: false,
-    summary: `Imported ${imported} ${noun(imported)}; ${alreadySummary(report.totals.existing, updated, unchanged)}; ${rowCount(written.rejectedRows, 'rejected ')} skipped.${imported + updated > 0 ? ' They go to the shelter’s server with this desk’s other changes.' : ''}${datesNote}`,
+    summary: `Imported ${imported} ${noun(imported)}; ${alreadySummary(report.totals.existing, updated, unchanged)}; ${rowCount(written.rejectedRows, 'rejected ')} skipped.${imported + updated > 0 ? (desk.standalone ? ' They are in the shelter’s records now.' : ' They go to the shelter’s server with this desk’s other changes.') : ''}${datesNote}`,
   };
 }

@@ -21,6 +21,8 @@ import type { DeskOutbox } from './outbox';
 export interface ImportHandlerOptions {
   /** The shelter's own custom status labels (a standalone desk knows them all; others only those in use). */
   customStatusLabels?: () => string[];
+  /** The desk keeps the shelter's records itself (standalone): what it imports is recorded here, not sent. */
+  standalone?: boolean;
 }
 
 const invalid = (message: string) => new DeskCallError({ code: 'invalid_input', message });
@@ -62,6 +64,7 @@ export function registerImportHandlers(
       writeBatch: (write) => outbox.outbox.writeBatch(write),
       today: localToday(),
       now: Date.now,
+      standalone: options.standalone === true,
     };
   };
   const staged = (token: string) => {
