@@ -187,6 +187,15 @@ test('keyboard only: an intake with the date chosen on the calendar, then its dr
   await page.keyboard.press('Escape');
   await expect(drawer).toHaveCount(0);
   await expect(open).toBeFocused();
+  // The confirmation is dismissed once read; the pet stays, and the focus stays on the screen.
+  await page.keyboard.press('Tab');
+  await expect(saved.getByRole('button', { name: 'Dismiss: Tabby Keys is recorded' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(saved).toHaveCount(0);
+  await expect(page.locator('#main-content')).toBeFocused();
+  await goTo(page, 'Pets');
+  await goTo(page, 'Intake');
+  await expect(page.getByRole('article', { name: /Saved intake/ })).toHaveCount(0);
 });
 
 test('keyboard only: sign up an adopter with an application, then approve it', async ({

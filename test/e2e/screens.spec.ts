@@ -95,8 +95,10 @@ test('connect, find a pet, change its status; it is pending, then on the server'
   await expect(drawer.getByText('Not sent yet')).toHaveCount(0, { timeout: 15_000 });
   await expect(statusForm.getByRole('status')).toHaveText('Saved and sent: it is on the shelter’s server.');
 
-  // The next status, with no note of its own, does not keep the last one's.
+  // The next status, with no note of its own, does not keep the last one's. Chosen, not saved yet, it does not sit
+  // under the last save's line.
   await choose(page, statusForm, 'Change status', 'Pending');
+  await expect(statusForm.getByRole('status')).toHaveCount(0);
   await statusForm.getByRole('button', { name: 'Save status' }).click();
   await expect
     .poll(async () => (await server.api<ApiPet>(`/pets/${target.id}`)).status, { timeout: 30_000 })

@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Badge, Button, Card, CloseButton, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCircleCheck, IconClockHour4 } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { useDeskQuery } from '../bridge/hooks';
@@ -17,6 +17,7 @@ export function SavedRecordCard({
   focused = false,
   standalone,
   onOpen,
+  onDismiss,
 }: {
   kind: 'pet' | 'person';
   /** The id the save returned (a local id for a new record). */
@@ -30,6 +31,8 @@ export function SavedRecordCard({
   /** This desk runs the shelter (the screen asks once for all its cards): its records are the shelter's records. */
   standalone: boolean | undefined;
   onOpen(id: string): void;
+  /** Takes the card away (it is only a confirmation: the record stays). */
+  onDismiss(): void;
 }) {
   const card = useRef<HTMLElement>(null);
   // biome-ignore lint/correctness/useExhaustiveDependencies: only when the card appears.
@@ -71,6 +74,15 @@ export function SavedRecordCard({
               Open
             </Button>
           )}
+          <CloseButton
+            aria-label={`Dismiss: ${title}`}
+            title="Dismiss"
+            onClick={() => {
+              // The button goes with the card: the focus waits on the screen, not on the page's body.
+              document.getElementById('main-content')?.focus({ preventScroll: true });
+              onDismiss();
+            }}
+          />
         </Group>
       </Group>
     </Card>

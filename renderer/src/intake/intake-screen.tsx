@@ -114,6 +114,7 @@ export function IntakeScreen() {
             focused={pet.id === justSaved}
             standalone={standalone}
             onOpen={setOpenId}
+            onDismiss={() => setSaved((previous) => previous.filter((each) => each.id !== pet.id))}
           />
         ))}
         {kept.restored && typed && (

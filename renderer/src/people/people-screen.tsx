@@ -205,6 +205,7 @@ export function PeopleScreen() {
             label={`Signed up ${person.name}`}
             standalone={standalone}
             onOpen={setOpenId}
+            onDismiss={() => setSaved((previous) => previous.filter((each) => each.id !== person.id))}
           />
         ))}
         <Tabs

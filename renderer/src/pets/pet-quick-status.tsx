@@ -110,7 +110,8 @@ export function QuickStatus({
             onChange={(event) => setPublish(event.currentTarget.checked)}
           />
         )}
-        {saved && (
+        {/* The last save's line goes once something new is chosen, so it never reads as this choice's. */}
+        {saved && !unsaved && (
           <SavedLine mt="xs" waiting={!sent}>
             {sent
               ? standalone
