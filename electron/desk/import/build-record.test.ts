@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultedFields, type RecordPlan } from './build-record';
+import { buildRecord, defaultedFields, type RecordPlan } from './build-record';
 
 const plan = (targets: string[], showPublic = false): RecordPlan =>
   ({
@@ -19,5 +19,48 @@ describe('the fields an import fills for every pet', () => {
     });
     expect(defaultedFields(plan(['name', 'species'], true))).toMatchObject({ show_public: 'true' });
     expect(defaultedFields(plan(['name', 'species', 'show_public']))).not.toHaveProperty('show_public');
+  });
+});
+
+describe('a row the import refuses', () => {
+  const columns = (pairs: Array<[string, string]>) =>
+    ({
+      ...plan([]),
+      columns: pairs.map(([header, target]) => ({ header, target, source: 'matched' })),
+    }) as unknown as RecordPlan;
+
+  it('is told every problem at once: a refused cell, and what the record then lacks besides', () => {
+    const built = buildRecord(
+      columns([
+        ['Name', 'name'],
+        ['Species', 'species'],
+        ['Intake', 'intake_date'],
+      ]),
+      6,
+      ['', 'dog', '12/01/2026'],
+    );
+    expect(built.ok).toBe(false);
+    const problems = built.ok ? [] : built.problems;
+    expect(problems.map((problem) => [problem.line, problem.column, problem.reason])).toEqual([
+      [6, 'Intake', expect.stringContaining('could be 12 January or 1 December')],
+      [6, 'Name', 'is empty'],
+    ]);
+  });
+
+  it('is not told that a field whose cell was refused is missing as well', () => {
+    const built = buildRecord(
+      columns([
+        ['Name', 'name'],
+        ['Species', 'species'],
+      ]),
+      2,
+      ['Polly', 'Parrot'],
+    );
+    const problems = built.ok ? [] : built.problems;
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({
+      column: 'Species',
+      reason: expect.stringContaining('"Parrot" is not a species'),
+    });
   });
 });

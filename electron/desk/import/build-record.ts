@@ -168,6 +168,8 @@ export function buildRecord(plan: RecordPlan, line: number, cells: readonly stri
   const body: Record<string, unknown> = {};
   const custom: Record<string, unknown> = {};
   const columnOf = new Map<string, string>();
+  /** Fields whose cell was refused: the record's own check then says nothing more of them. */
+  const refused = new Set<string>();
   plan.columns.forEach((column, index) => {
     if (column.target === IGNORE) return;
     if (!columnOf.has(column.target)) columnOf.set(column.target, column.header);
@@ -177,7 +179,10 @@ export function buildRecord(plan: RecordPlan, line: number, cells: readonly stri
       const key = column.target.slice(CUSTOM_PREFIX.length);
       const read = customValue(customByKey.get(key), text, plan.values);
       if (read.ok) custom[key] = read.value;
-      else problems.push(rejection(line, column.header, read));
+      else {
+        problems.push(rejection(line, column.header, read));
+        refused.add('custom_field_data');
+      }
       return;
     }
     const spec = specs.get(column.target);
@@ -189,12 +194,16 @@ export function buildRecord(plan: RecordPlan, line: number, cells: readonly stri
         column: column.header,
         reason: `is ${length} characters long; ${spec.label.toLowerCase()} takes at most ${spec.max}`,
       });
+      refused.add(spec.field);
       return;
     }
     const weightUnit = /lb|pound/i.test(column.header) ? 'lb' : 'kg';
     const read = readValue(spec.kind, text, { ...plan.values, weightUnit });
     if (read.ok) body[spec.field] = read.value;
-    else problems.push(rejection(line, column.header, read));
+    else {
+      problems.push(rejection(line, column.header, read));
+      refused.add(spec.field);
+    }
   });
   if (body.custom_field_data !== undefined) {
     const column = columnOf.get('custom_field_data') ?? '';
@@ -222,11 +231,13 @@ export function buildRecord(plan: RecordPlan, line: number, cells: readonly stri
     staffStatus = { status: body.status as string, column: columnOf.get('status') ?? 'status' };
     delete body.status;
   }
-  if (problems.length > 0) return { ok: false, problems };
+  // Checked as the API checks it even when a cell was refused, so that one check names every problem of the row.
   const parsed = (plan.kind === 'pets' ? petCreateSchema : personCreateSchema).safeParse(body);
   if (!parsed.success) {
     for (const error of toFieldErrors(parsed.error, body)) {
       const field = error.field.split(/[.[]/)[0] ?? error.field;
+      if (refused.has(field) || (field === 'name' && (refused.has('first_name') || refused.has('last_name'))))
+        continue;
       const column = columnOf.get(field) ?? '';
       const reason =
         error.message === 'is required'
@@ -236,8 +247,8 @@ export function buildRecord(plan: RecordPlan, line: number, cells: readonly stri
           : `${error.field} ${error.message}`;
       problems.push({ line, column, reason });
     }
-    return { ok: false, problems };
   }
+  if (problems.length > 0) return { ok: false, problems };
   if (staffStatus) {
     // Matched against the desk without it; a new record cannot take it (see `staffStatusReason`).
     return { ok: true, body: { ...body, status: staffStatus.status }, id, defaulted, staffStatus };
