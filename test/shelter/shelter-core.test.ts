@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -86,6 +87,45 @@ async function everyRecordChangedSince(apiUrl: string, key: string, since: strin
     if (Date.now() > end) throw new Error(`not every record re-stamped: ${changed} of ${all}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+describe("a standalone shelter's API address", () => {
+  it('stays the same when the desk starts again, and moves only when another program took its port', async () => {
+    const dataDir = tempDir();
+    const first = await createDeskCoreAndSetUp(dataDir);
+    const { apiUrl } = await first.registry.invoke('shelter.overview');
+    await first.close();
+    const again = await openDesk(dataDir);
+    await again.registry.invoke('sync.now');
+    expect((await again.registry.invoke('shelter.overview')).apiUrl).toBe(apiUrl);
+    await again.close();
+
+    // Another program holds the port now: the shelter takes another free one, and keeps that one next time.
+    const squatter = net.createServer();
+    await new Promise<void>((resolve) =>
+      squatter.listen(Number(new URL(apiUrl as string).port), '127.0.0.1', resolve),
+    );
+    try {
+      const moved = await openDesk(dataDir);
+      await moved.registry.invoke('sync.now');
+      const movedUrl = (await moved.registry.invoke('shelter.overview')).apiUrl;
+      expect(movedUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api$/);
+      expect(movedUrl).not.toBe(apiUrl);
+      await moved.close();
+      const settled = await openDesk(dataDir);
+      await settled.registry.invoke('sync.now');
+      expect((await settled.registry.invoke('shelter.overview')).apiUrl).toBe(movedUrl);
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+  });
+});
+
+/** A desk made a standalone shelter. */
+async function createDeskCoreAndSetUp(dataDir: string) {
+  const core = await openDesk(dataDir);
+  await core.registry.invoke('shelter.setup', { choice: 'standalone' });
+  return core;
 }
 
 describe("a standalone shelter's custom statuses on its desk", () => {

@@ -35,6 +35,11 @@ const shelterFileSchema = z.object({
   lan: z
     .object({ enabled: z.boolean().default(false), port: z.number().int().min(0).max(65535).default(8787) })
     .default({ enabled: false, port: 8787 }),
+  /**
+   * The port the shelter's API took when it last picked a free one, tried first at the next start: scripts on this
+   * PC keep its address across restarts.
+   */
+  apiPort: z.number().int().min(1).max(65535).optional(),
 });
 type ShelterFile = z.infer<typeof shelterFileSchema>;
 
@@ -215,21 +220,41 @@ export class ShelterHost {
       );
     }
     const file = this.readFile();
-    try {
-      this.server = await startApiServer({
+    const start = (port: number) =>
+      startApiServer({
         dataDir: options.dataDir,
-        port: this.boundPort ?? options.port,
+        port,
         writeKey: options.writeKey,
         // The desk's own key: its outbox is not held to the hourly write limits of other keys.
         ownKey: options.writeKey,
         demo: file.demo,
       });
+    // Any free port was asked for: the one taken last time first, so the address stays the same across restarts.
+    const remembered = options.port === 0 && this.boundPort === undefined ? file.apiPort : undefined;
+    try {
+      try {
+        this.server = await start(this.boundPort ?? remembered ?? options.port);
+      } catch (error) {
+        if (remembered === undefined || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+        // Taken by another program meanwhile: another free port, remembered in its turn.
+        this.server = await start(0);
+      }
     } catch (error) {
       this.hold.release();
       this.hold = undefined;
       throw error;
     }
     this.boundPort = this.server.port;
+    if (options.port === 0 && file.apiPort !== this.server.port) {
+      try {
+        this.writeFile({ apiPort: this.server.port });
+      } catch (error) {
+        // Only a convenience: the next start takes another free port.
+        this.context.log.warn('could not note the API port in shelter.json', {
+          error: (error as Error).message,
+        });
+      }
+    }
     if (file.lan.enabled) await this.lan.start();
     this.scheduleBackups();
     // `npm run cli -- share on|off` writes the file while the desk runs: the desk follows within a second.
