@@ -84,6 +84,12 @@ test('switching to Standalone and back keeps the waiting changes and the pet mad
   // Standalone is in use: nothing is offered to save again (it would only restart the shelter's server).
   await expect(connection.getByText('This desk runs standalone now.')).toBeFocused();
   await expect(connection.getByRole('button', { name: 'Switch to standalone' })).toHaveCount(0);
+  // "Off" on a standalone desk says what it stops: running the shelter, not a connection to a server.
+  await connection.locator('label', { hasText: /^Off$/ }).click();
+  await expect(connection.getByText(/^This desk stops running the shelter/)).toBeVisible();
+  await expect(connection.getByRole('button', { name: 'Stop running the shelter' })).toBeVisible();
+  await connection.locator('label', { hasText: /^Standalone$/ }).click();
+  await expect(connection.getByText('This desk runs standalone now.')).toBeVisible();
   // The standalone shelter's own records (none yet): the server's pets and Switchy are not mixed in.
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Pets' }).click();
   await expect(page.getByRole('heading', { name: 'No pets yet' })).toBeVisible();

@@ -297,13 +297,21 @@ export function ConnectionCard() {
               key is made for it automatically.
             </Text>
           )}
-          {mode === 'none' && (
-            <Text size="sm" c="dimmed">
-              The desk stops syncing and forgets the key. The pets, people and waiting changes of the current
-              connection stay on this desk and come back when you connect to it again. What is entered while
-              it is off goes with the desk to the next connection you set.
-            </Text>
-          )}
+          {mode === 'none' &&
+            (summary?.mode === 'standalone' ? (
+              <Text size="sm" c="dimmed">
+                This desk stops running the shelter: other desks and scripts can no longer reach its records.
+                The shelter’s records stay in this desk’s data folder, whole, and come back when you choose
+                Standalone again. What is entered while it is off goes with the desk to the next connection
+                you set.
+              </Text>
+            ) : (
+              <Text size="sm" c="dimmed">
+                The desk stops syncing and forgets the key. The pets, people and waiting changes of the
+                current connection stay on this desk and come back when you connect to it again. What is
+                entered while it is off goes with the desk to the next connection you set.
+              </Text>
+            ))}
           <Group gap="sm">
             {mode === 'standalone' && summary?.mode === 'standalone' ? (
               // Nothing to save: saving the mode in use again would only restart the shelter's server.
@@ -312,7 +320,9 @@ export function ConnectionCard() {
               </Text>
             ) : (
               <BusyButton type="submit" loading={saving} color={mode === 'none' ? 'red' : undefined}>
-                {SUBMIT_LABELS[mode]}
+                {mode === 'none' && summary?.mode === 'standalone'
+                  ? 'Stop running the shelter'
+                  : SUBMIT_LABELS[mode]}
               </BusyButton>
             )}
             {mode === 'remote' && !pairing && (
