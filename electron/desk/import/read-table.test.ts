@@ -8,6 +8,19 @@ import { importTargets, matchColumns } from './fields';
 import { openTable, type TableRow, UnreadableFileError } from './read-table';
 import { detectEncoding } from './text-encoding';
 
+/** One of the shelter's own fields, of `field_type`. */
+const customField = (field_key: string, label: string, field_type: 'date' | 'text') => ({
+  field_key,
+  label,
+  field_type,
+  required: false,
+  help_text: null,
+  options: null,
+  section: null,
+  hidden: false,
+  internal_only: false,
+});
+
 const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-read-table-'));
 afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
 
@@ -171,19 +184,7 @@ describe('reading table files', () => {
     const columns = matchColumns(
       'pets',
       ['Animal Name', 'AnimalTypeName', 'BreedName', 'IdentichipNumber', 'ShelterCode', 'Kennel', 'Species'],
-      [
-        {
-          field_key: 'kennel',
-          label: 'Kennel',
-          field_type: 'text',
-          required: false,
-          help_text: null,
-          options: null,
-          section: null,
-          hidden: false,
-          internal_only: false,
-        },
-      ],
+      [customField('kennel', 'Kennel', 'text')],
     );
     expect(columns.map((column) => column.target)).toEqual([
       'name',
@@ -200,19 +201,11 @@ describe('reading table files', () => {
   });
 
   it("marks the targets whose values are dates: the date fields of the kind and the shelter's own date fields", () => {
-    const customField = (field_key: string, field_type: 'date' | 'text') => ({
-      field_key,
-      label: field_key,
-      field_type,
-      required: false,
-      help_text: null,
-      options: null,
-      section: null,
-      hidden: false,
-      internal_only: false,
-    });
     const dated = (kind: 'pets' | 'adopters') =>
-      importTargets(kind, [customField('vaccinated_on', 'date'), customField('kennel', 'text')])
+      importTargets(kind, [
+        customField('vaccinated_on', 'Vaccinated on', 'date'),
+        customField('kennel', 'Kennel', 'text'),
+      ])
         .filter((target) => target.readsDates)
         .map((target) => target.value);
     expect(dated('pets')).toEqual(expect.arrayContaining(['intake_date', 'custom:vaccinated_on']));
