@@ -73,8 +73,9 @@ test('Import screen: a column mapped by hand, the check, then the import', async
     await expect(page.getByRole('region', { name: 'Import result' })).toContainText('Imported 3 pets');
     // This desk runs the shelter: the pets are in its records, not waiting for a server.
     const result = page.getByRole('region', { name: 'Import result' });
-    await expect(result).toContainText('They are in the shelter’s records now.');
+    await expect(result).toContainText('They go into the shelter’s records with this desk’s other changes.');
     await expect(result).not.toContainText('server');
+    await expect(page.getByText(/the header says “All recorded” once they are in your shelter’s records/)).toBeVisible();
     await shoot(page, testInfo, 'import-done');
 
     await page.getByRole('link', { name: 'Open Pets' }).click();

@@ -171,7 +171,9 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     throw new CliUsageError('--shared-emails is for adopters and fosters: pets have no email.', hint);
   }
   const mapping = parseMapping(flags.map, hint);
+  let standalone = false;
   const report = await withDeskCore(dataDir, { integrityCheck: 'marker' }, async (core) => {
+    standalone = (await core.registry.invoke('sync.connection.get', undefined)).mode === 'standalone';
     const staged = await stageFile(dataDir, file);
     try {
       const request = {
@@ -198,7 +200,9 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   printReport(report, flags['update-existing'], io);
   if (!report.dryRun && report.imported + report.updated > 0) {
     io.stderr(
-      'Saved on this desk; the outbox sends them to the server at the next sync (npm run cli -- sync --once).\n',
+      standalone
+        ? 'Saved on this desk; they go into the shelter’s records when the desk next runs (npm start) or syncs (npm run cli -- sync --once).\n'
+        : 'Saved on this desk; the outbox sends them to the server at the next sync (npm run cli -- sync --once).\n',
     );
   }
   return report.blocked ? 1 : 0;

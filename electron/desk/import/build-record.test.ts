@@ -64,3 +64,19 @@ describe('a row the import refuses', () => {
     });
   });
 });
+
+describe('a person row the import refuses', () => {
+  it('is not told that the name is missing when its first or last name cell was refused', () => {
+    const people = {
+      ...plan([]),
+      kind: 'adopters',
+      columns: [
+        { header: 'First', target: 'first_name', source: 'matched' },
+        { header: 'Last', target: 'last_name', source: 'matched' },
+      ],
+    } as unknown as RecordPlan;
+    const built = buildRecord(people, 3, ['x'.repeat(300), '']);
+    const problems = built.ok ? [] : built.problems;
+    expect(problems.map((problem) => problem.column)).toEqual(['First']);
+  });
+});

@@ -102,13 +102,12 @@ export const comparableText = (text: string) =>
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 /**
- * A person's name as compared: `comparableText` of it, with a name written "Martin, Ann" (family name first, as many
- * systems export it) read as "Ann Martin".
+ * A person's name as compared: the words of `comparableText` in alphabetical order, so that a name written family
+ * name first ("Martin, Ann", as many systems export it; "MARTIN Ann") is the same name as "Ann Martin", and "Ann
+ * Martin, Jr." the same as "Ann Martin Jr".
  */
 export function comparablePersonName(name: string): string {
-  const parts = name.split(',');
-  const [family, given] = parts.map((part) => part.trim());
-  return comparableText(parts.length === 2 && family && given ? `${given} ${family}` : name);
+  return comparableText(name).split(' ').sort().join(' ');
 }
 
 const sameText = (a: unknown, b: unknown) =>

@@ -87,7 +87,9 @@ describe('importFile', () => {
       { kind: 'pets' },
       { ...desk(), standalone: true },
     );
-    expect(kept.summary).toMatch(/^Imported 1 pet; .* They are in the shelter’s records now\.$/);
+    expect(kept.summary).toMatch(
+      /^Imported 1 pet; .* They go into the shelter’s records with this desk’s other changes\.$/,
+    );
     const body = JSON.parse(entries()[0]?.body ?? '{}');
     expect(body).toMatchObject({
       name: 'Rex',
@@ -417,6 +419,8 @@ describe('importFile', () => {
     // A name written family name first, as other systems export it, is the same person.
     expect(await strictMatch('"Martin, Ann"')).toMatchObject({ existingName: 'Ann Martin' });
     expect((await strictMatch('"Martin, Ann"'))?.fix).toBeUndefined();
+    expect(await strictMatch('MARTIN Ann')).toMatchObject({ existingName: 'Ann Martin' });
+    expect((await strictMatch('MARTIN Ann'))?.fix).toBeUndefined();
     const spelled = await importFile(
       csv(['Name,Email', '"Martin, Ann",home@example.org']),
       { kind: 'adopters', sharedEmails: true, dryRun: true },

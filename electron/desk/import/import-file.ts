@@ -386,6 +386,6 @@ export async function importFile(
     updated,
     skipped,
     blocked: false,
-    summary: `Imported ${imported} ${noun(imported)}; ${alreadySummary(report.totals.existing, updated, unchanged)}; ${rowCount(written.rejectedRows, 'rejected ')} skipped.${imported + updated > 0 ? (desk.standalone ? ' They are in the shelter’s records now.' : ' They go to the shelter’s server with this desk’s other changes.') : ''}${datesNote}`,
+    summary: `Imported ${imported} ${noun(imported)}; ${alreadySummary(report.totals.existing, updated, unchanged)}; ${rowCount(written.rejectedRows, 'rejected ')} skipped.${imported + updated > 0 ? (desk.standalone ? ' They go into the shelter’s records with this desk’s other changes.' : ' They go to the shelter’s server with this desk’s other changes.') : ''}${datesNote}`,
   };
 }

@@ -349,12 +349,11 @@ export function ImportScreen() {
                 <Button component="a" href={kind === 'pets' ? '#/pets' : '#/people'} variant="light">
                   {kind === 'pets' ? 'Open Pets' : 'Open People'}
                 </Button>
-                {/* A standalone desk's summary above says they are in the shelter's records. */}
-                {!standalone && (
-                  <Text size="sm" c="dimmed">
-                    They show on this desk now, marked “Not sent yet” until they reach the shelter’s server.
-                  </Text>
-                )}
+                <Text size="sm" c="dimmed">
+                  {standalone
+                    ? 'They show on this desk now; the header says “All recorded” once they are in your shelter’s records.'
+                    : 'They show on this desk now, marked “Not sent yet” until they reach the shelter’s server.'}
+                </Text>
               </Group>
             )}
             {importing.error && (
