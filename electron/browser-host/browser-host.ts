@@ -6,6 +6,7 @@ import path from 'node:path';
 import {
   DESK_HTTP_CALL_PREFIX,
   DESK_HTTP_EVENTS,
+  DESK_SECRET_REFUSED,
   DESK_TOKEN_HEADER,
   DESK_TOKEN_META,
   type DeskError,
@@ -112,7 +113,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     }
     const token = req.headers[DESK_TOKEN_HEADER];
     if (!secretMatches(typeof token === 'string' ? token : undefined)) {
-      sendError(res, 403, { code: 'forbidden', message: 'Refused: missing or wrong desk token.' });
+      sendError(res, 403, { code: DESK_SECRET_REFUSED, message: 'Refused: missing or wrong desk token.' });
       return;
     }
     const body = await readBody(req, MAX_CALL_BYTES);
@@ -146,7 +147,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Run
     }
     const token = readCookie(req.headers.cookie, cookieName);
     if (!secretMatches(token)) {
-      sendError(res, 403, { code: 'forbidden', message: 'Refused: missing or wrong desk session.' });
+      sendError(res, 403, { code: DESK_SECRET_REFUSED, message: 'Refused: missing or wrong desk session.' });
       return;
     }
     res.writeHead(200, {

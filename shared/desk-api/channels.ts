@@ -9,6 +9,11 @@ export const DESK_HTTP_CALL_PREFIX = '/desk/call/';
 export const DESK_HTTP_EVENTS = '/desk/events';
 /** Header carrying the per-launch secret on every bridge call in browser mode. */
 export const DESK_TOKEN_HEADER = 'x-desk-token';
+/**
+ * The error code of a call or event stream refused for its per-launch secret: a page opened before the desk was
+ * started again carries the old one, and only a reload gets the new.
+ */
+export const DESK_SECRET_REFUSED = 'desk_secret_refused';
 /** `<meta name=…>` through which the browser host hands the secret to the page it serves. */
 export const DESK_TOKEN_META = 'shelter-desk-token';
 

@@ -118,7 +118,7 @@ describe('browser host', () => {
       'x-desk-token': `${host.secret.slice(0, -1)}x`,
     });
     expect(wrong.status).toBe(403);
-    expect(JSON.parse(wrong.body)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(JSON.parse(wrong.body)).toMatchObject({ ok: false, error: { code: 'desk_secret_refused' } });
     expect(await core.registry.invoke('settings.get')).toMatchObject({ colorScheme: 'auto' });
   });
 

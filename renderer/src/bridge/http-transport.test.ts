@@ -1,6 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createHttpTransport } from './http-transport';
-import { isPageOutdated, PAGE_OUTDATED_MESSAGE } from './page-outdated';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 /** A page whose index.html carried `token`. */
 const page = (token: string) => ({ querySelector: () => ({ content: token }) }) as unknown as Document;
@@ -8,24 +6,40 @@ const page = (token: string) => ({ querySelector: () => ({ content: token }) }) 
 const answer = (status: number, body: unknown) =>
   vi.fn(async (_url: string, _init?: RequestInit) => new Response(JSON.stringify(body), { status }));
 
+/** The transport and the page's state, loaded afresh for each test (the state is the page's, kept by the module). */
+const load = async () => ({
+  ...(await import('./http-transport')),
+  ...(await import('./page-outdated')),
+});
+
+beforeEach(() => vi.resetModules());
 afterEach(() => vi.unstubAllGlobals());
 
 describe('the browser-mode transport', () => {
-  it('hands on the desk’s answers, refusals of the call included', async () => {
+  it('hands on the desk’s answers, refusals of the call and of the page’s address included', async () => {
+    const { createHttpTransport, isPageOutdated } = await load();
     const fetch = answer(400, { ok: false, error: { code: 'invalid_input', message: 'Name is required.' } });
     vi.stubGlobal('fetch', fetch);
     const result = await createHttpTransport(page('secret')).call('pets.create', { name: '' });
     expect(result).toEqual({ ok: false, error: { code: 'invalid_input', message: 'Name is required.' } });
     expect(fetch.mock.calls[0]?.[1]?.headers).toMatchObject({ 'x-desk-token': 'secret' });
+    // A foreign origin is refused too, and no reload mends that: the page is not called out of date.
+    const origin = {
+      ok: false,
+      error: { code: 'forbidden', message: 'Refused: a request from another site.' },
+    };
+    vi.stubGlobal('fetch', answer(403, origin));
+    expect(await createHttpTransport(page('secret')).call('pets.list', {})).toEqual(origin);
     expect(isPageOutdated()).toBe(false);
   });
 
   it('a page opened before the desk was started again is told to reload, and says so above every screen', async () => {
+    const { createHttpTransport, isPageOutdated, PAGE_OUTDATED_MESSAGE } = await load();
     vi.stubGlobal(
       'fetch',
       answer(403, {
         ok: false,
-        error: { code: 'forbidden', message: 'Refused: missing or wrong desk token.' },
+        error: { code: 'desk_secret_refused', message: 'Refused: missing or wrong desk token.' },
       }),
     );
     const result = await createHttpTransport(page('old secret')).call('pets.list', {});

@@ -1,6 +1,7 @@
 import {
   DESK_HTTP_CALL_PREFIX,
   DESK_HTTP_EVENTS,
+  DESK_SECRET_REFUSED,
   DESK_TOKEN_HEADER,
   DESK_TOKEN_META,
   type DeskResult,
@@ -31,7 +32,7 @@ export function createHttpTransport(doc: Document = document): DeskTransport {
   const listeners = new Set<(event: unknown) => void>();
   let source: EventSource | undefined;
 
-  return {
+  const transport: DeskTransport = {
     async call(method, input) {
       let response: Response;
       const body = input === undefined ? undefined : JSON.stringify(input);
@@ -57,7 +58,7 @@ export function createHttpTransport(doc: Document = document): DeskTransport {
         return unreachable(`Shelter Desk answered ${response.status} without a readable reply.`);
       }
       // The host refuses the secret of a page opened before it was started again: only a reload gets the new one.
-      if (response.status === 403 && refusedAs(result, 'forbidden')) {
+      if (response.status === 403 && refusedAs(result, DESK_SECRET_REFUSED)) {
         markPageOutdated();
         return unreachable(PAGE_OUTDATED_MESSAGE);
       }
@@ -67,10 +68,12 @@ export function createHttpTransport(doc: Document = document): DeskTransport {
       listeners.add(listener);
       if (!source) {
         source = new EventSource(DESK_HTTP_EVENTS);
-        // EventSource tries again by itself while the desk is away; it gives up (closed) only when the host answers
-        // and refuses the page's session, which a page opened before the desk was started again still carries.
-        source.onerror = () => {
-          if (source?.readyState === EventSource.CLOSED) markPageOutdated();
+        // EventSource tries again by itself while the desk is away; it gives up (closed) when the host answers
+        // other than with the stream: its session refused (a page opened before the desk was started again), or
+        // a failure. A call then tells which: only a refused secret marks the page out of date.
+        source.onerror = (event) => {
+          if ((event.currentTarget as EventSource).readyState === EventSource.CLOSED)
+            void transport.call('app.info', undefined);
         };
         source.onmessage = (message: MessageEvent<string>) => {
           let payload: unknown;
@@ -91,4 +94,5 @@ export function createHttpTransport(doc: Document = document): DeskTransport {
       };
     },
   };
+  return transport;
 }
