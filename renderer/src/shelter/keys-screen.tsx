@@ -108,9 +108,9 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
         add and change them (another desk).{' '}
         {apiUrl && (
           <>
-            For scripts on this PC only, this shelter’s API is at <Code>{apiUrl}</Code> (the same address
-            after a restart); other desks and your website use the address on your network (sharing, above) or
-            your shelter’s public address.
+            For scripts on this PC only, this shelter’s API is at <Code>{apiUrl}</Code> (kept across restarts
+            unless another program takes its port); other desks and your website use the address on your
+            network (sharing, above) or your shelter’s public address.
           </>
         )}
       </Text>

@@ -35,13 +35,31 @@ const shelterFileSchema = z.object({
   lan: z
     .object({ enabled: z.boolean().default(false), port: z.number().int().min(0).max(65535).default(8787) })
     .default({ enabled: false, port: 8787 }),
-  /**
-   * The port the shelter's API took when it last picked a free one, tried first at the next start: scripts on this
-   * PC keep its address across restarts.
-   */
-  apiPort: z.number().int().min(1).max(65535).optional(),
 });
 type ShelterFile = z.infer<typeof shelterFileSchema>;
+
+/** Why a port cannot be listened on that another free one avoids: in use, reserved (Windows), gone. */
+const PORT_REFUSALS = new Set(['EADDRINUSE', 'EACCES', 'EADDRNOTAVAIL']);
+
+/**
+ * `<dataDir>/shelter-api-port`: the port the shelter's API took when it last picked a free one, tried first at the
+ * next start, so scripts on this PC keep its address across restarts. A file of its own: `shelter.json` is also
+ * written by the command line (`share on|off`) while the desk runs.
+ */
+const apiPortFile = (dataDir: string) => path.join(dataDir, 'shelter-api-port');
+
+function readApiPort(dataDir: string): number | undefined {
+  try {
+    const port = Number(fs.readFileSync(apiPortFile(dataDir), 'utf8').trim());
+    return Number.isInteger(port) && port > 0 && port < 65536 ? port : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeApiPort(dataDir: string, port: number): void {
+  writeFileAtomic(apiPortFile(dataDir), `${port}\n`, 0o600);
+}
 
 /** How often a running desk looks at `shelter.json` for sharing turned on or off from the command line. */
 const SHARE_FILE_CHECK_MS = 1000;
@@ -230,13 +248,15 @@ export class ShelterHost {
         demo: file.demo,
       });
     // Any free port was asked for: the one taken last time first, so the address stays the same across restarts.
-    const remembered = options.port === 0 && this.boundPort === undefined ? file.apiPort : undefined;
+    const remembered =
+      options.port === 0 && this.boundPort === undefined ? readApiPort(this.context.dataDir) : undefined;
     try {
       try {
         this.server = await start(this.boundPort ?? remembered ?? options.port);
       } catch (error) {
-        if (remembered === undefined || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-        // Taken by another program meanwhile: another free port, remembered in its turn.
+        if (remembered === undefined || !PORT_REFUSALS.has((error as NodeJS.ErrnoException).code ?? ''))
+          throw error;
+        // Taken by another program meanwhile (or reserved by the system since): another free port, kept in its turn.
         this.server = await start(0);
       }
     } catch (error) {
@@ -245,14 +265,12 @@ export class ShelterHost {
       throw error;
     }
     this.boundPort = this.server.port;
-    if (options.port === 0 && file.apiPort !== this.server.port) {
+    if (options.port === 0 && remembered !== this.server.port) {
       try {
-        this.writeFile({ apiPort: this.server.port });
+        writeApiPort(this.context.dataDir, this.server.port);
       } catch (error) {
         // Only a convenience: the next start takes another free port.
-        this.context.log.warn('could not note the API port in shelter.json', {
-          error: (error as Error).message,
-        });
+        this.context.log.warn('could not note the API port', { error: (error as Error).message });
       }
     }
     if (file.lan.enabled) await this.lan.start();
