@@ -23,11 +23,12 @@ export function highlightRow(input: HTMLInputElement, index: number): void {
   if (index < 0 || index >= count || rows()[index]?.hasAttribute('data-combobox-selected')) return;
   const press = (key: 'ArrowDown' | 'ArrowUp') =>
     input.dispatchEvent(new KeyboardEvent('keydown', { key, code: key, bubbles: true }));
+  const marked = () => rows().findIndex((row) => row.hasAttribute('data-combobox-selected'));
   press('ArrowDown');
-  let marked = rows().findIndex((row) => row.hasAttribute('data-combobox-selected'));
-  if (marked < 0) return;
-  for (let step = 0; step < count && marked > index; step += 1, marked -= 1) press('ArrowUp');
-  for (let step = 0; step < count && marked < index; step += 1, marked += 1) press('ArrowDown');
+  // The mark is read again after each press: the list skips rows it cannot pick (disabled ones).
+  for (let step = 0; step < count && marked() >= 0 && marked() !== index; step += 1) {
+    press(marked() > index ? 'ArrowUp' : 'ArrowDown');
+  }
 }
 
 /** The option a combobox's list shows highlighted (`data-combobox-selected`), as Mantine marks it. */
