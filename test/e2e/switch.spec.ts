@@ -87,7 +87,11 @@ test('switching to Standalone and back keeps the waiting changes and the pet mad
   // "Off" on a standalone desk says what it stops: running the shelter, not a connection to a server.
   await connection.locator('label', { hasText: /^Off$/ }).click();
   await expect(connection.getByText(/^This desk stops running the shelter/)).toBeVisible();
-  await expect(connection.getByRole('button', { name: 'Stop running the shelter' })).toBeVisible();
+  await connection.getByRole('button', { name: 'Stop running the shelter' }).click();
+  const stop = page.getByRole('dialog', { name: 'Stop running the shelter on this desk?' });
+  await expect(stop).toContainText('other desks and scripts cannot reach the shelter’s records');
+  await stop.getByRole('button', { name: 'Cancel' }).click();
+  await expect(stop).toBeHidden();
   await connection.locator('label', { hasText: /^Standalone$/ }).click();
   await expect(connection.getByText('This desk runs standalone now.')).toBeVisible();
   // The standalone shelter's own records (none yet): the server's pets and Switchy are not mixed in.

@@ -63,6 +63,8 @@ export function ConnectionCard() {
   const [error, setError] = useState<DeskError>();
   /** The mode the last save set, once it is done (its line is worded from it, not from the summary still on its way). */
   const [saved, setSaved] = useState<Mode>();
+  /** The last save turned a standalone desk off: it no longer runs the shelter. */
+  const [stoppedShelter, setStoppedShelter] = useState(false);
   /** The address the same shelter had before the save followed it to its new one. */
   const [followed, setFollowed] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<TestOutcome>();
@@ -147,6 +149,7 @@ export function ConnectionCard() {
         await pairAndSync(api, pairingCode, deskName);
       }
       setSaved(next.input.mode);
+      setStoppedShelter(next.input.mode === 'none' && summary?.mode === 'standalone');
       setFollowed(movedFrom);
       setPending(undefined);
       void connection.refresh();
@@ -343,7 +346,9 @@ export function ConnectionCard() {
               {saved === 'standalone'
                 ? 'Saved. This desk keeps the shelter’s records itself now.'
                 : saved === 'none'
-                  ? 'Disconnected: this desk no longer syncs.'
+                  ? stoppedShelter
+                    ? 'Stopped: this desk no longer runs the shelter; its records stay in the data folder.'
+                    : 'Disconnected: this desk no longer syncs.'
                   : 'Saved. A sync starts now; its progress shows under Sync.'}
               {summary?.carryProblem?.kind === 'clash' &&
                 ' The changes entered with no connection were not moved: see below.'}

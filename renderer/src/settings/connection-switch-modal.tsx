@@ -22,6 +22,13 @@ function targetName(input: ConnectionInput): string {
   return input.mode === 'standalone' ? 'Standalone' : 'no connection';
 }
 
+/** The dialog's question: stopping the shelter this desk runs is said as that, not as a switch of connection. */
+function question(current: ConnectionSummary | undefined, input: ConnectionInput): string {
+  return current?.mode === 'standalone' && input.mode === 'none'
+    ? 'Stop running the shelter on this desk?'
+    : `Switch to ${targetName(input)}?`;
+}
+
 /** A trimmed address without the trailing slash or /api, to tell whether a save changes the server. */
 export function sameRemote(a: string, b: string | null): boolean {
   const plain = (value: string) =>
@@ -50,12 +57,13 @@ export function ConnectionSwitchModal(props: {
   const { pending, current } = props;
   const from = current ? connectionName(current) : 'this connection';
   const waiting = pending?.waiting ?? 0;
+  const stopsShelter = current?.mode === 'standalone' && pending?.input.mode === 'none';
   return (
     <Modal
       opened={pending !== undefined}
       onClose={props.onCancel}
       onExitTransitionEnd={props.onClosed}
-      title={pending ? `Switch to ${targetName(pending.input)}?` : ''}
+      title={pending ? question(current, pending.input) : ''}
       centered
     >
       <Stack gap="sm">
@@ -79,14 +87,16 @@ export function ConnectionSwitchModal(props: {
                   waiting === 1 ? 'is' : 'are'
                 } sent when the desk switches back to it. `}
             Its pets and people stay on this desk too and show again when you switch back.
+            {stopsShelter &&
+              ' Meanwhile other desks and scripts cannot reach the shelter’s records: this desk no longer serves them.'}
           </Text>
         )}
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={props.onCancel}>
             Cancel
           </Button>
-          <BusyButton onClick={props.onConfirm} loading={props.busy}>
-            Switch
+          <BusyButton onClick={props.onConfirm} loading={props.busy} color={stopsShelter ? 'red' : undefined}>
+            {stopsShelter ? 'Stop running the shelter' : 'Switch'}
           </BusyButton>
         </Group>
       </Stack>
