@@ -92,6 +92,14 @@ test('the desk finds what people type: shelter ids, phone forms, typos, best mat
   await page.getByRole('combobox', { name: 'Species' }).click();
   await page.getByRole('option', { name: 'Dog', exact: true }).click();
   await expect(page.getByRole('status', { name: 'Pet count' })).toHaveText(/ of /);
+  // "Dog" typed into the open list while Dog is the filter, then Enter: the filter stays Dog.
+  const species = page.getByRole('combobox', { name: 'Species' });
+  await species.press('ArrowDown');
+  await expect(species).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.type('dog');
+  await page.keyboard.press('Enter');
+  await expect(species).toHaveAttribute('aria-expanded', 'false');
+  await expect(species).toHaveValue('Dog');
   await page.mouse.wheel(0, 1500);
   await expect.poll(() => page.evaluate<number>('window.scrollY')).toBeGreaterThan(500);
   const scrolled = await page.evaluate<number>('window.scrollY');

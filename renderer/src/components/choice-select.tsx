@@ -30,6 +30,9 @@ export function ChoiceSelect({
     const at = rows.findIndex((row) => row.hasAttribute('data-combobox-selected'));
     return data[at]?.value ?? null;
   };
+  // The option a word typed into the open list named: Enter on it keeps it, even when it is the one chosen already
+  // (Mantine would take it back, as a click on the chosen option does where a list allows none).
+  const typedOption = useRef<string | null>(null);
   const typedInList = useTypeToChoose(data, highlighted, (next, event) =>
     highlightRow(
       event.currentTarget,
@@ -42,19 +45,29 @@ export function ChoiceSelect({
       ref={input}
       data={data as Option[]}
       value={value}
-      onChange={onChange}
+      onChange={(next, option) => {
+        if (next === null && value != null && typedOption.current === value) return;
+        onChange?.(next, option);
+      }}
       onDropdownOpen={() => {
         open.current = true;
         onDropdownOpen?.();
       }}
       onDropdownClose={() => {
         open.current = false;
+        typedOption.current = null;
         onDropdownClose?.();
       }}
       onKeyDown={(event) => {
         onKeyDown?.(event);
         if (event.defaultPrevented || props.readOnly || props.disabled) return;
-        (open.current ? typedInList : typed)(event);
+        if (!open.current) {
+          typed(event);
+          return;
+        }
+        typedInList(event);
+        // A word that named an option (the key was taken for it): the option it names, highlighted now.
+        if (event.defaultPrevented) typedOption.current = highlighted();
       }}
     />
   );
