@@ -75,7 +75,9 @@ test('Import screen: a column mapped by hand, the check, then the import', async
     const result = page.getByRole('region', { name: 'Import result' });
     await expect(result).toContainText('They go into the shelter’s records with this desk’s other changes.');
     await expect(result).not.toContainText('server');
-    await expect(page.getByText(/the header says “All recorded” once they are in your shelter’s records/)).toBeVisible();
+    await expect(
+      page.getByText(/the header says “All recorded” once they are in your shelter’s records/),
+    ).toBeVisible();
     await shoot(page, testInfo, 'import-done');
 
     await page.getByRole('link', { name: 'Open Pets' }).click();
