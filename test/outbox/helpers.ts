@@ -16,7 +16,7 @@ export const READ_KEY = 'outbox-test-read-key-0001';
 export async function startServer(
   options: { now?: () => number; dataDir?: string; port?: number } = {},
 ): Promise<RunningApiServer & { dataDir: string }> {
-  const dataDir = options.dataDir ?? tempDir('outbox-server-').dir;
+  const { dataDir, removeFolder } = serverFolder(options.dataDir);
   const server = await startApiServer({
     dataDir,
     ...(options.port && { port: options.port }),
@@ -25,7 +25,22 @@ export async function startServer(
     rateLimitPerHour: 1_000_000,
     ...(options.now && { now: options.now }),
   });
-  return Object.assign(server, { dataDir });
+  if (!removeFolder) return Object.assign(server, { dataDir });
+  const close = server.close.bind(server);
+  return Object.assign(server, {
+    dataDir,
+    async close() {
+      await close();
+      removeFolder();
+    },
+  });
+}
+
+/** The given data folder, or a new temp folder that goes with the server (a test that closes it is done with it). */
+function serverFolder(dataDir: string | undefined): { dataDir: string; removeFolder?: () => void } {
+  if (dataDir !== undefined) return { dataDir };
+  const folder = tempDir('outbox-server-');
+  return { dataDir: folder.dir, removeFolder: folder.remove };
 }
 
 /** A client with short backoffs, so fault tests run fast. */

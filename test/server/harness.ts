@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll } from 'vitest';
 import type { ServerContext } from '../../electron/server/server-context';
 
 export const WRITE_KEY = 'test-write-key-0123456789abcdef';
@@ -44,9 +45,20 @@ function serverPid(npmPid: number): number {
   return found;
 }
 
-/** A fresh temporary data folder. */
+const madeFolders: string[] = [];
+// Registered on the file that imports this module (each test file loads its own copy).
+afterAll(removeMadeFolders);
+
+/** A fresh temporary data folder, removed after the test file's last test. */
 export function tempDataDir(prefix = 'shelter-serve-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  madeFolders.push(folder);
+  return folder;
+}
+
+function removeMadeFolders(): void {
+  for (const folder of madeFolders.splice(0))
+    fs.rmSync(folder, { recursive: true, force: true, maxRetries: 2 });
 }
 
 /**
