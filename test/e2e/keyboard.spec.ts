@@ -57,10 +57,14 @@ test('the desk is driven from the keyboard: skip link, Ctrl+K, Esc, ?, new intak
   await expect(drawer).toHaveCount(0);
   await expect(page.locator('#main-content')).toBeFocused();
 
-  // Ctrl+K also reaches the actions, and works from inside a text field.
-  await page.getByRole('textbox', { name: 'Search' }).focus();
+  // Ctrl+K also reaches the actions, and works from inside a text field. It opens empty, and what is typed at once,
+  // before the search box has the focus, goes into it: not into the field behind, and not a letter lost.
+  const petsSearch = page.getByRole('textbox', { name: 'Search', exact: true });
+  await petsSearch.focus();
   await page.keyboard.press('Control+K');
-  await search.fill('go to settings');
+  await page.keyboard.type('go to settings');
+  await expect(search).toHaveValue('go to settings');
+  await expect(petsSearch).toHaveValue('');
   await expect(page.getByRole('button', { name: /Go to Settings/ })).toBeVisible();
   // No pet or person matches these words: the action is the first and only result.
   await expect(page.getByRole('button', { name: /Go to|Sign up|New intake/ })).toHaveCount(1);

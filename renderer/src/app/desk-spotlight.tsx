@@ -2,7 +2,15 @@ import { Badge, Group, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { createSpotlight, Spotlight, type SpotlightStore } from '@mantine/spotlight';
 import { IconAddressBook, IconPaw, IconSearch } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import {
+  type Dispatch,
+  type FocusEvent,
+  type RefObject,
+  type SetStateAction,
+  useEffect,
+  useRef,
+  useState,
+} from 'react';
 import { useLocation } from 'wouter';
 import { useDeskQuery } from '../bridge/hooks';
 import { unlessTypingHeld } from '../components/leave-guard';
@@ -38,6 +46,39 @@ function openFromSearch(open: () => void): void {
   window.requestAnimationFrame(() => open());
 }
 
+/**
+ * Keys typed just after Ctrl+K, before the search box took the focus (it does once its dialog is drawn), are typed
+ * into it: the focus moves there as the key goes down, which sends the key's character to the box; before the box
+ * exists the character is added to the query here. Either way none is lost or lands in the page behind.
+ */
+function useEarlyTypingReachesSearch(
+  box: RefObject<HTMLInputElement | null>,
+  setQuery: Dispatch<SetStateAction<string>>,
+): void {
+  useEffect(() => {
+    const early = (event: KeyboardEvent) => {
+      if (!store.getState().opened || event.key.length !== 1) return;
+      if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+      const input = box.current;
+      if (input === document.activeElement) return;
+      if (input) {
+        input.focus();
+        return;
+      }
+      event.preventDefault();
+      setQuery((typed) => typed + event.key);
+    };
+    window.addEventListener('keydown', early, true);
+    return () => window.removeEventListener('keydown', early, true);
+  }, [box, setQuery]);
+}
+
+/** The caret goes to the end of what is in the box when it takes the focus, after what was typed before it had it. */
+function caretToEnd(event: FocusEvent<HTMLInputElement>): void {
+  const { length } = event.currentTarget.value;
+  event.currentTarget.setSelectionRange(length, length);
+}
+
 /** Things to do, found by their words: every screen, plus the everyday starts. */
 const ACTIONS = [
   {
@@ -63,6 +104,8 @@ const ACTIONS = [
  */
 export function DeskSpotlight() {
   const [query, setQuery] = useState('');
+  const searchBox = useRef<HTMLInputElement>(null);
+  useEarlyTypingReachesSearch(searchBox, setQuery);
   const [debounced] = useDebouncedValue(query.trim(), 60);
   const [, navigate] = useLocation();
   const searching = debounced.length > 0;
@@ -90,6 +133,8 @@ export function DeskSpotlight() {
       store={store}
       query={query}
       onQueryChange={setQuery}
+      // Opened again, the search starts empty (what was typed before would be added to).
+      onSpotlightClose={() => setQuery('')}
       shortcut={['mod + K']}
       tagsToIgnore={[]}
       scrollable
@@ -99,6 +144,8 @@ export function DeskSpotlight() {
       styles={{ header: { display: 'none' } }}
     >
       <Spotlight.Search
+        ref={searchBox}
+        onFocus={caretToEnd}
         placeholder="Find a pet, a person or something to do"
         aria-label="Search everything"
         leftSection={<IconSearch aria-hidden size={18} />}
