@@ -385,7 +385,21 @@ describe('edit form', () => {
       ok: true,
       fields: { age_birthday: '2024-03-15T00:00:00Z' },
     });
-    expect(buildPetUpdate(original, { ...original, age_birthday: '' })).toEqual({ ok: 'unchanged' });
+    expect(buildPetUpdate(original, { ...original, age_birthday: '' })).toEqual({
+      ok: false,
+      errors: { age_birthday: 'A birthday cannot be emptied once given: type the day (it was Mar 14, 2024)' },
+    });
+  });
+
+  it('says an emptied intake date cannot be, where a new pet may go without one (not that it is 30 years ago)', () => {
+    expect(buildPetCreate({ ...emptyPetDraft(), ...basics, intake_date: '' }).ok).toBe(true);
+    const original = draftFromPet({ ...pet, intake_date: '2025-08-18T00:00:00Z' });
+    expect(buildPetUpdate(original, { ...original, intake_date: ' ' })).toEqual({
+      ok: false,
+      errors: {
+        intake_date: 'The intake date cannot be emptied once given: type the day (it was Aug 18, 2025)',
+      },
+    });
   });
 
   it('says unchanged when nothing differs, and clears a removed value', () => {

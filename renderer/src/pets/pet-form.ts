@@ -162,7 +162,10 @@ function datesToFix(
   for (const key of DATE_FIELDS) {
     if (draft[key] === original?.[key]) continue;
     const day = fieldDay(draft[key]);
-    if (day === null) messages[key] = unreadableDateMessage(draft[key]);
+    if (day === '') {
+      const was = fieldDay(original?.[key] ?? '');
+      if (was) messages[key] = clearedDateMessage(key, was);
+    } else if (day === null) messages[key] = unreadableDateMessage(draft[key]);
     else if (key === 'age_birthday' && day > localToday()) {
       messages[key] = `A birthday cannot be after today (${formatCalendarDate(localToday())})`;
     } else if (key === 'intake_date' && day > calendarDaysAfter(localToday(), INTAKE_DAYS_AHEAD)) {
@@ -184,6 +187,12 @@ function datesToFix(
   }
   const custom = readCustomDates(customFields, draft.custom_field_data, original?.custom_field_data);
   return { ...messages, ...custom.messages };
+}
+
+/** The API takes a date or nothing: a date once given can be changed, not emptied. */
+function clearedDateMessage(key: (typeof DATE_FIELDS)[number], was: string): string {
+  const field = key === 'intake_date' ? 'The intake date' : 'A birthday';
+  return `${field} cannot be emptied once given: type the day (it was ${formatCalendarDate(was)})`;
 }
 
 /** Every field of the draft in API form; empty optional text is left out. */
