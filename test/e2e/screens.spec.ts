@@ -177,6 +177,15 @@ test('offline at an event: an intake and an adopter with an application wait on 
   await expect(summary.getByRole('button', { name: 'Please enter the name.' })).toBeVisible();
   await expect(summary.getByRole('button', { name: 'Please choose the species.' })).toBeVisible();
   await expect(form.getByText('Please choose the species.')).toHaveCount(2);
+  // Read as a list: each link starts at its bullet, on its first line (a button centres its text).
+  await expect(summary.getByRole('button', { name: 'Please enter the name.' })).toHaveCSS(
+    'text-align',
+    'start',
+  );
+  await expect(summary.getByRole('button', { name: 'Please enter the name.' })).toHaveCSS(
+    'vertical-align',
+    'top',
+  );
   await shoot(page, testInfo, 'intake-errors');
   await summary.getByRole('button', { name: 'Please enter the name.' }).click();
   await expect(form.getByLabel('Name')).toBeFocused();

@@ -66,7 +66,15 @@ export function FormErrorSummary({ errors, refusals }: { errors: Record<string, 
       <List size="sm" spacing={6}>
         {entries.map(([field, message]) => (
           <List.Item key={field}>
-            <Anchor component="button" type="button" size="sm" onClick={() => focus(field)}>
+            {/* A button centres its text and sits on its last line: a long message read as centred under its bullet. */}
+            <Anchor
+              component="button"
+              type="button"
+              size="sm"
+              ta="start"
+              style={{ verticalAlign: 'top' }}
+              onClick={() => focus(field)}
+            >
               {message}
             </Anchor>
           </List.Item>
