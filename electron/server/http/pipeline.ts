@@ -190,7 +190,7 @@ export function createRequestListener(
       const presented = header(req, 'x-api-key');
       if (presented === undefined || presented === '') {
         throw new ApiError(401, 'api_key_required', 'An API key is required in the x-api-key header.', {
-          hint: 'Create a key in Shelter Desk settings, or use the key printed when the server first started.',
+          hint: 'Create a key on the shelter’s desk under Keys and sharing, or with: npm run cli -- keys create --read --name NAME.',
         });
       }
       // An address that guessed wrong too often waits before any key of it is looked at again.

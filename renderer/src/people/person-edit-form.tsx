@@ -75,7 +75,7 @@ export function PersonEditForm({
           Edit {person.name}
         </Title>
         <Text size="sm" c="dimmed">
-          Saved on this desk’s shelter at once; other desks see the change at their next sync.
+          Saved in your shelter’s records at once; other desks see the change at their next sync.
         </Text>
         <FormErrorSummary errors={errors} refusals={refusals} />
         {error && !error.fieldErrors?.length && <DeskErrorAlert error={error} title="Not saved" />}

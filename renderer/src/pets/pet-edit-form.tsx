@@ -67,7 +67,7 @@ export function PetEditForm({
           Edit {pet.record.name}
         </Title>
         <Text size="sm" c="dimmed">
-          Only the fields you change are sent to the server.
+          Only the fields you change are saved; other desks see them at their next sync.
         </Text>
         <PetFormBody
           draft={draft}

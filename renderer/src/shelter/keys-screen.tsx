@@ -104,8 +104,9 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
         API keys
       </Title>
       <Text size="sm" c="dimmed" mb="md">
-        A read key lets a tool see pets and people (your website’s adoptable list); a write key also lets it
-        add and change them (another desk).{' '}
+        A read key lets a tool see pets and people, adopters’ and fosters’ contact details included: give one
+        only to a tool you trust with them, and never put a key in a public web page. A write key also lets it
+        add and change them (another desk). Tools send the key in the <Code>x-api-key</Code> header.{' '}
         {apiUrl && (
           <>
             For scripts on this PC only, this shelter’s API is at <Code>{apiUrl}</Code> (kept across restarts
