@@ -58,6 +58,26 @@ describe('editing a person', () => {
     expect(buildPersonEdit(before, before, 'foster')).toEqual({ changes: {} });
   });
 
+  it("asks for the shelter's required questions in an edit that changes something, with every other problem", () => {
+    const homeType = { ...field('home_type'), label: 'Type of home', required: true };
+    const unanswered = draftFromPerson({ ...person, custom_field_data: {} }, [homeType]);
+    expect(buildPersonEdit(unanswered, unanswered, 'foster', [homeType])).toEqual({ changes: {} });
+    expect(
+      buildPersonEdit(unanswered, { ...unanswered, phone: '555-0123', email: 'no-at-sign' }, 'foster', [
+        homeType,
+      ]),
+    ).toEqual({
+      errors: {
+        email: expect.any(String),
+        'custom_field_data.home_type': 'Please answer “Type of home”.',
+      },
+    });
+    const answered = { ...unanswered, phone: '555-0123', custom: { home_type: 'Condo' } };
+    expect(buildPersonEdit(unanswered, answered, 'foster', [homeType])).toEqual({
+      changes: { phone: '555-0123', custom_field_data: { home_type: 'Condo' } },
+    });
+  });
+
   it('answers bad values with sentences at their fields, and sends nothing', () => {
     expect(buildPersonEdit(before, { ...before, name: '  ', email: 'dana@' }, 'foster')).toEqual({
       errors: { name: 'Please enter the name.', email: 'Email address must look like name@example.org.' },

@@ -2,7 +2,7 @@ import type { CustomField, Person, PersonEdit } from '../../../shared/contract';
 import { personEditSchema } from '../../../shared/contract';
 import { type StoredKeys, storedKeyOf } from '../lib/custom-field-rows';
 import { fieldSentences } from '../lib/form-messages';
-import { readCustomDates } from '../lib/required-custom-fields';
+import { missingCustomFields, readCustomDates } from '../lib/required-custom-fields';
 
 /** The edit form's values: text as typed, capacity as a number or '', custom values under their public keys. */
 export interface PersonEditDraft {
@@ -67,11 +67,17 @@ export function buildPersonEdit(
   }
   // Dates typed so that they name no day are refused at their fields; readable ones go as their day.
   const dates = readCustomDates(customFields, custom);
-  if (Object.keys(dates.messages).length > 0) return { errors: dates.messages };
   if (Object.keys(custom).length > 0) changes.custom_field_data = dates.values;
   const parsed = personEditSchema.safeParse(changes);
-  if (parsed.success) return { changes: parsed.data };
   const messages: Record<string, string> = {};
-  for (const issue of parsed.error.issues) messages[String(issue.path[0] ?? 'name')] ??= issue.message;
-  return { errors: fieldSentences(messages) };
+  for (const issue of parsed.error?.issues ?? []) messages[String(issue.path[0] ?? 'name')] ??= issue.message;
+  // Every problem at once. The shelter's required questions are required of an edit too, as their asterisks say
+  // (an edit that changes nothing is not asked for them).
+  const errors = {
+    ...fieldSentences(messages),
+    ...dates.messages,
+    ...(Object.keys(changes).length > 0 && missingCustomFields(customFields, after.custom)),
+  };
+  if (Object.keys(errors).length > 0 || !parsed.success) return { errors };
+  return { changes: parsed.data };
 }

@@ -93,6 +93,13 @@ describe('new pet form', () => {
     expect(
       buildPetCreate({ ...emptyPetDraft(), ...basics, custom_field_data: { kennel: 'B2' } }, [kennel]).ok,
     ).toBe(true);
+    // An edit is asked for them too, once it changes anything.
+    const unanswered = { ...emptyPetDraft(), ...basics };
+    expect(buildPetUpdate(unanswered, unanswered, [kennel])).toEqual({ ok: 'unchanged' });
+    expect(buildPetUpdate(unanswered, { ...unanswered, breed: 'Tabby' }, [kennel])).toEqual({
+      ok: false,
+      errors: { 'custom_field_data.kennel': 'Please answer “Kennel”.' },
+    });
   });
 
   it('builds a body the contract accepts, lists split and empty text left out', () => {

@@ -375,6 +375,8 @@ export function buildPetUpdate(
   const errors = {
     ...formMessages(parsed?.error ? toFieldErrors(parsed.error, changed) : [], changed),
     ...toFix,
+    // The shelter's required fields are required of an edit too, as their asterisks say.
+    ...missingCustomFields(customFields, draft.custom_field_data),
   };
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, fields: changed };
