@@ -48,3 +48,18 @@ export function editDistanceWithin(a: string, b: string, max: number): number | 
   const distance = prev[b.length] ?? max + 1;
   return distance <= max ? distance : undefined;
 }
+
+/**
+ * How far a known word (`term`) is from a query word read as a typo of it, the whole word or its start of the query
+ * word's length (`mab` for `max` in "Mabel"), within the query word's budget; undefined when it is further, or when
+ * the query word is not one of letters (an id or a number typed wrong is a different id).
+ */
+export function typoDistance(word: string, term: string): number | undefined {
+  const max = typoBudget(word);
+  if (max === 0 || !/^\p{L}+$/u.test(word)) return undefined;
+  const whole = editDistanceWithin(word, term, max);
+  const prefix =
+    term.length > word.length ? editDistanceWithin(word, term.slice(0, word.length), max) : undefined;
+  if (whole === undefined) return prefix;
+  return prefix === undefined ? whole : Math.min(whole, prefix);
+}

@@ -7,6 +7,7 @@ interface ApiPet {
   custom_id: string | null;
   breed: string[];
   microchip_id: string | null;
+  description: string;
 }
 
 test('the embedded server finds a pet by its shelter id and a person by any form of their phone', async ({
@@ -72,6 +73,12 @@ test('the desk finds what people type: shelter ids, phone forms, typos, best mat
   await expect(firstRow).toContainText(`Chip ${chipped.microchip_id}`);
   await search.fill(chipped.name);
   await expect(firstRow).not.toContainText('Chip');
+  // So does a pet found by a word of its description, which no column of the row shows.
+  const described = pets.find((pet) => /windowsills/i.test(pet.description)) as ApiPet;
+  await search.fill('windowsills');
+  await expect(table.getByRole('row', { name: described.name }).first()).toContainText(
+    'In its description: “windowsills”',
+  );
 
   await search.fill('labrdor');
   await expect(firstRow).toContainText('Labrador');

@@ -1,4 +1,4 @@
-import { editDistanceWithin, MIN_INDEXED_WORD, typoBudget, words } from '../../../shared/search/typo';
+import { MIN_INDEXED_WORD, typoBudget, typoDistance, words } from '../../../shared/search/typo';
 
 /**
  * Text helpers of the mirror's search: words, typo alternatives and phone digits. The typo rules themselves are
@@ -35,17 +35,12 @@ const MAX_ALTERNATIVES = 12;
  * none when the word occurs in a known word as it is (as the server decides).
  */
 export function typoAlternatives(word: string, vocabulary: readonly string[]): string[] {
-  const max = typoBudget(word);
-  // Typos are forgiven in words of letters only: an id or a number typed wrong is a different id.
-  if (max === 0 || !/^\p{L}+$/u.test(word)) return [];
+  if (typoBudget(word) === 0) return [];
   for (const term of vocabulary) if (term.includes(word)) return [];
   const found: Array<{ term: string; distance: number }> = [];
   for (const term of vocabulary) {
-    const whole = editDistanceWithin(word, term, max);
-    const prefix =
-      term.length > word.length ? editDistanceWithin(word, term.slice(0, word.length), max) : undefined;
-    const distance = Math.min(whole ?? Number.POSITIVE_INFINITY, prefix ?? Number.POSITIVE_INFINITY);
-    if (Number.isFinite(distance)) found.push({ term, distance });
+    const distance = typoDistance(word, term);
+    if (distance !== undefined) found.push({ term, distance });
   }
   found.sort((x, y) => x.distance - y.distance || x.term.localeCompare(y.term));
   return found.slice(0, MAX_ALTERNATIVES).map((entry) => entry.term);

@@ -6,6 +6,7 @@ import { RecordBadges } from '../components/record-badges';
 import { formatCalendarDate } from '../lib/dates';
 import { useRovingRows } from '../lib/roving-rows';
 import { humanize, statusColor } from '../lib/words';
+import { matchedInDescription } from './matched-description';
 import { matchedMicrochip } from './matched-microchip';
 import { offPublicList } from './off-public-list';
 import { PetPhoto } from './pet-photo';
@@ -97,6 +98,7 @@ export const PetRows = memo(function PetRows({
               top={row.start - virtualizer.options.scrollMargin}
               needsAttention={needsAttention.has(pet.record.id)}
               matchedChip={matchedMicrochip(pet.record.microchip_id, search)}
+              describedBy={matchedInDescription(pet.record, search)}
               tabbable={row.index === tabStop}
               onOpen={onOpen}
               onRowFocus={onRowFocus}
@@ -119,6 +121,7 @@ const PetRow = memo(function PetRow({
   top,
   needsAttention,
   matchedChip,
+  describedBy,
   tabbable,
   onOpen,
   onRowFocus,
@@ -130,6 +133,8 @@ const PetRow = memo(function PetRow({
   needsAttention: boolean;
   /** The microchip the search found this pet by, shown under its name. */
   matchedChip: string | undefined;
+  /** The word of its description the search found this pet by, said under its name (see `matchedInDescription`). */
+  describedBy: string | undefined;
   /** The list's one Tab stop (useRovingRows). */
   tabbable: boolean;
   onOpen(pet: MirrorPet): void;
@@ -159,10 +164,12 @@ const PetRow = memo(function PetRow({
       <td className={classes.clip}>
         <p className={`${classes.line} ${classes.name}`}>{record.name}</p>
         <p className={`${classes.line} ${classes.detail}`}>
-          {/* The chip found takes the shelter id's place: both on the line, the chip was cut off in a narrow column. */}
+          {/* What the search found takes the shelter id's place: both on the line, it was cut off in a narrow column. */}
           {matchedChip
             ? `Chip ${matchedChip}`
-            : (record.custom_id ?? (presence === 'local' ? 'New on this desk' : ''))}
+            : describedBy
+              ? `In its description: “${describedBy}”`
+              : (record.custom_id ?? (presence === 'local' ? 'New on this desk' : ''))}
         </p>
       </td>
       <td className={classes.clip}>

@@ -1,0 +1,35 @@
+import { MIN_INDEXED_WORD, typoDistance, words } from '../../../shared/search/typo';
+
+interface Described {
+  name: string;
+  breed: readonly string[];
+  description?: string | null;
+  microchip_id?: string | null;
+  custom_id?: string | null;
+}
+
+/** Whether the search may have read `word` as `candidate`: a word it starts, or the word with a typo or two. */
+function readAs(word: string, candidate: string): boolean {
+  return candidate.startsWith(word) || typoDistance(word, candidate) !== undefined;
+}
+
+/**
+ * The word of the pet's description a search found it by, when a word of the search is in none of the fields a row
+ * shows (name, shelter id, breed, microchip), not even as a typo, but is in its description (the search reads
+ * descriptions too: "sunny" finds the cat who loves sunny windowsills; "max", which no pet is called, the pet who
+ * "may" be shy), so the row can say why it is listed; else undefined.
+ */
+export function matchedInDescription(pet: Described, search: string): string | undefined {
+  const shownText = [pet.name, pet.custom_id ?? '', pet.microchip_id ?? '', ...pet.breed].join(' ');
+  const shown = words(shownText);
+  const described = words(pet.description ?? '');
+  for (const word of words(search)) {
+    if (word.length < MIN_INDEXED_WORD || shownText.toLowerCase().includes(word)) continue;
+    if (shown.some((candidate) => readAs(word, candidate))) continue;
+    const found =
+      described.find((candidate) => candidate.startsWith(word)) ??
+      described.find((candidate) => readAs(word, candidate));
+    if (found) return found;
+  }
+  return undefined;
+}
