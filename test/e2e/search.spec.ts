@@ -55,9 +55,13 @@ test('the desk finds what people type: shelter ids, phone forms, typos, best mat
   const search = page.getByRole('textbox', { name: 'Search' });
   const firstRow = table.getByRole('row').nth(1);
 
+  // Best match is name order until something is typed, and the sort says so.
+  const sortBy = page.getByRole('combobox', { name: 'Sort by' });
+  await expect(sortBy).toHaveValue('Best match (name)');
   await search.fill(target.custom_id as string);
   await expect(page.getByRole('status', { name: 'Pet count' })).toHaveText(/^1 pet/);
   await expect(firstRow).toHaveAccessibleName(target.name);
+  await expect(sortBy).toHaveValue('Best match');
   await search.fill((target.custom_id as string).toLowerCase());
   await expect(firstRow).toHaveAccessibleName(target.name);
   // A shelter id's number alone, without the zeros ("RAR-000012" typed as "12"), finds its pet first.

@@ -79,7 +79,14 @@ export const PetFilterSelects = memo(function PetFilterSelects({
       />
       <ChoiceSelect
         label="Sort by"
-        data={SORTS.map((each) => ({ value: each.value, label: each.label }))}
+        // Best match is name order until there is something to match: the choice says so meanwhile.
+        data={SORTS.map((each) => ({
+          value: each.value,
+          label:
+            each.value === 'relevance' && sort === 'relevance' && effectiveSort === 'name'
+              ? 'Best match (name)'
+              : each.label,
+        }))}
         value={sort}
         onChange={(value) => value && onSort(value as Sort)}
         allowDeselect={false}
