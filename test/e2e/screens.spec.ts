@@ -528,6 +528,11 @@ test('standalone: an available pet off the public list is offered to be listed, 
     await expect(page.getByText('Kept on this desk')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Sync now' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Run the full check' })).toHaveCount(0);
+    // Whether other desks can sync to it, and where that is changed.
+    await expect(page.getByText('Sharing is off: no other desk can connect to this shelter.')).toBeVisible();
+    await page.locator('#main-content').getByRole('link', { name: 'Keys and sharing' }).click();
+    await expect(page).toHaveURL(/#\/keys$/);
+    await page.goBack();
     await shoot(page, testInfo, 'sync-standalone');
   } finally {
     await desk.stop();

@@ -22,6 +22,7 @@ import { useStandalone } from '../lib/connection';
 import { toDeskError } from '../lib/desk-error';
 import { percentSoFar, recordsSoFar } from '../lib/sync-progress';
 import { FullCheckCard } from './full-check-card';
+import { OtherDesksCard } from './other-desks-card';
 import { OutboxPanel } from './outbox-panel';
 import { syncNowAnswer } from './sync-now-answer';
 
@@ -38,7 +39,7 @@ export function SyncScreen() {
         title="Sync"
         description={
           standalone
-            ? 'This desk is your shelter’s server: the records are kept here, and desks on your network sync to it. A change made here goes into the records as soon as it is saved; any that waits or was refused is listed below.'
+            ? 'This desk is your shelter’s server: the records are kept here, and the desks on your network that you let in sync to it. A change made here goes into the records as soon as it is saved; any that waits or was refused is listed below.'
             : 'How this desk stays in step with your shelter. Work never waits for the network: changes are kept here and sent when the connection allows.'
         }
         actions={
@@ -52,6 +53,7 @@ export function SyncScreen() {
         ) : (
           !error && <Loader aria-label="Loading sync status" />
         )}
+        {standalone && <OtherDesksCard />}
         <OutboxPanel />
         {mode === false && <FullCheckCard connected={connected} />}
         {!connected && <SetupCards />}

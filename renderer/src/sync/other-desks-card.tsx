@@ -1,0 +1,34 @@
+import { Button, Card, Group, Text, Title } from '@mantine/core';
+import { IconKey } from '@tabler/icons-react';
+import { useDeskQuery } from '../bridge/hooks';
+
+/**
+ * On a standalone desk, whether other desks can sync to it: LAN sharing, which is off until someone turns it on, is
+ * where they connect, so the Sync screen says which it is and leads there.
+ */
+export function OtherDesksCard() {
+  const sharing = useDeskQuery('shelter.lan.get').data;
+  if (!sharing) return null;
+  const on = sharing.enabled && sharing.address !== null;
+  return (
+    <Card withBorder radius="lg" p="lg">
+      <Group justify="space-between" align="flex-start" gap="md">
+        <div style={{ flex: '1 1 20rem' }}>
+          <Title order={3} size="h4" mb={4}>
+            Other desks
+          </Title>
+          <Text size="sm" c="dimmed">
+            {on
+              ? `Desks on this network can sync to this shelter at ${sharing.address}: each joins once with the pairing code shown under Keys and sharing.`
+              : sharing.enabled
+                ? `Sharing is on but not running${sharing.problem ? `: ${sharing.problem}` : ''}. Other desks cannot connect until it runs; see Keys and sharing.`
+                : 'Sharing is off: no other desk can connect to this shelter. Turn it on under Keys and sharing to let the desks on your network join.'}
+          </Text>
+        </div>
+        <Button component="a" href="#/keys" variant="light" leftSection={<IconKey aria-hidden size={18} />}>
+          Keys and sharing
+        </Button>
+      </Group>
+    </Card>
+  );
+}
