@@ -106,7 +106,7 @@ test('switching to Standalone and back keeps the waiting changes and the pet mad
 
   // Back to the shelter's server (its key is kept): everything as it was.
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Settings' }).click();
-  await connection.locator('label', { hasText: /^Shelter server$/ }).click();
+  await connection.locator('label', { hasText: /^Connect to a server$/ }).click();
   await connection.getByLabel('Server address').fill(server.base);
   await connection.getByRole('button', { name: 'Save and connect' }).click();
   const back = page.getByRole('dialog', { name: `Switch to ${server.base}?` });

@@ -244,7 +244,7 @@ export function ConnectionCard() {
             value={mode}
             onChange={(value) => setMode(value as Mode)}
             data={[
-              { value: 'remote', label: 'Shelter server' },
+              { value: 'remote', label: 'Connect to a server' },
               { value: 'standalone', label: 'Standalone' },
               { value: 'none', label: 'Off' },
             ]}

@@ -112,8 +112,8 @@ export function LanSharingCard() {
                 Address on your network: <Code>{state.address}</Code>
               </Text>
               <Text size="sm">
-                On the other desk, choose “Connect to a server” on its first screen (or “Shelter server” under
-                Settings) and type this in the address box. It works once, until{' '}
+                On the other desk, choose “Connect to a server” on its first screen or in its Settings, and
+                type this in the address box. It works once, until{' '}
                 {state.expiresAt ? timeOf(state.expiresAt) : 'it is used'}; a new one appears here after.
               </Text>
               {state.typed && (
