@@ -138,12 +138,27 @@ describe('numbers typed in text fields', () => {
   it('takes an amount, whole ages and a weight with its unit', () => {
     for (const [adoption_fee, age_years, age_months, weight] of [
       ['150', '3', '4', '12 kg'],
-      ['150.00', '12', '18', '12,5kg'],
+      ['150.00', '12', '8', '12,5kg'],
       ['99,5', '0', '0', '11.2 lbs.'],
     ] as const) {
       const draft = { ...emptyPetDraft(), ...basics, adoption_fee, age_years, age_months, weight };
       expect(buildPetCreate(draft).ok, `${adoption_fee} ${age_years} ${age_months} ${weight}`).toBe(true);
     }
+  });
+
+  it('takes months beside years only as 0 to 11, and months alone as any number; an edit leaving them is not asked', () => {
+    expect(buildPetCreate({ ...emptyPetDraft(), ...basics, age_years: '0', age_months: '15' })).toEqual({
+      ok: false,
+      errors: { age_months: 'must be 0 to 11 beside the years: 0 y 15 m is 1 y 3 m' },
+    });
+    expect(buildPetCreate({ ...emptyPetDraft(), ...basics, age_years: '2', age_months: '11' }).ok).toBe(true);
+    expect(buildPetCreate({ ...emptyPetDraft(), ...basics, age_months: '18' }).ok).toBe(true);
+    const held = { ...emptyPetDraft(), ...basics, age_years: '1', age_months: '14' };
+    expect(buildPetUpdate(held, { ...held, breed: 'Tabby' }).ok).toBe(true);
+    expect(buildPetUpdate(held, { ...held, age_months: '13' })).toMatchObject({
+      ok: false,
+      errors: { age_months: 'must be 0 to 11 beside the years: 1 y 13 m is 2 y 1 m' },
+    });
   });
 
   it('says at each field what it wants instead of sending a word for a number', () => {

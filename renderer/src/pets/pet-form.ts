@@ -189,6 +189,21 @@ function datesToFix(
   return { ...messages, ...custom.messages };
 }
 
+/**
+ * Months given beside years are the months over the years, 0 to 11: "0 y 15 m" read as a baby of 15 months (months
+ * alone, with no years, may be any number: "18 months"). An edit that leaves both as they were is not asked.
+ */
+function monthsToFix(draft: PetDraft, original?: PetDraft): FieldMessages {
+  if (original && draft.age_years === original.age_years && draft.age_months === original.age_months)
+    return {};
+  const [years, months] = [draft.age_years.trim(), draft.age_months.trim()];
+  if (!/^\d+$/.test(years) || !/^\d+$/.test(months) || Number(months) < 12) return {};
+  const total = Number(years) * 12 + Number(months);
+  return {
+    age_months: `must be 0 to 11 beside the years: ${years} y ${months} m is ${Math.floor(total / 12)} y ${total % 12} m`,
+  };
+}
+
 /** The API takes a date or nothing: a date once given can be changed, not emptied. */
 function clearedDateMessage(key: (typeof DATE_FIELDS)[number], was: string): string {
   const field = key === 'intake_date' ? 'The intake date' : 'A birthday';
@@ -333,6 +348,7 @@ export function buildPetCreate(
   const errors = {
     ...formMessages(parsed.success ? [] : toFieldErrors(parsed.error, fields), fields),
     ...datesToFix(draft, customFields),
+    ...monthsToFix(draft),
     ...missingCustomFields(customFields, draft.custom_field_data),
   };
   if (Object.keys(errors).length > 0) return { ok: false, errors };
@@ -375,6 +391,7 @@ export function buildPetUpdate(
   const errors = {
     ...formMessages(parsed?.error ? toFieldErrors(parsed.error, changed) : [], changed),
     ...toFix,
+    ...monthsToFix(draft, original),
     // The shelter's required fields are required of an edit too, as their asterisks say.
     ...missingCustomFields(customFields, draft.custom_field_data),
   };
