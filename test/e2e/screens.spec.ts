@@ -533,6 +533,13 @@ test('standalone: an available pet off the public list is offered to be listed, 
     await page.locator('#main-content').getByRole('link', { name: 'Keys and sharing' }).click();
     await expect(page).toHaveURL(/#\/keys$/);
     await page.goBack();
+    // The demo's badge, a link, shows the keyboard focus with the app's ring, not the browser's thin line.
+    const demoBadge = page.getByRole('link', { name: 'Demo shelter' });
+    await demoBadge.focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    await expect(demoBadge).toBeFocused();
+    await expect(demoBadge).toHaveCSS('outline-width', '2px');
     await shoot(page, testInfo, 'sync-standalone');
   } finally {
     await desk.stop();
