@@ -69,7 +69,7 @@ export function ApplicationsScreen() {
     <>
       <ScreenHeader
         title="Applications"
-        description="Adoption and foster applications waiting for a decision. Approving one marks the pets chosen adopted (or fostered) for every desk."
+        description="Adoption and foster applications: those waiting for a decision, and those decided, with their notes. Approving one marks the pets chosen adopted (or fostered) for every desk."
       />
       <StandaloneOnly what="application decisions">{() => <Inbox />}</StandaloneOnly>
     </>
