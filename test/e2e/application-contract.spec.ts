@@ -111,6 +111,15 @@ test('a pair adopted together is one approval: both pets go home and the agreeme
   test.setTimeout(150_000);
   const { dialog, applicant, first, second } = await approvePair(page, demoDesk.url);
   await dialog.getByRole('checkbox', { name: new RegExp(`^${second} `) }).check();
+  // A pet chosen that is not Available (on Hold: kept for a vet check or another family) is named before Approve.
+  const notAvailable: string[] = [];
+  for (const name of [first, second]) {
+    const available = dialog.getByRole('checkbox', { name: `${name} (Available)`, exact: true });
+    if ((await available.count()) === 0) notAvailable.push(name);
+  }
+  const notice = dialog.getByRole('status').filter({ hasText: 'not Available' });
+  if (notAvailable.length > 0) await expect(notice).toContainText(`${notAvailable[0]}’s status is `);
+  else await expect(notice).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Approve' }).click();
   await expect(
     page.getByText(

@@ -26,6 +26,7 @@ import { useReloadOnChange } from '../lib/live-data';
 import { useFocusBack } from '../lib/use-focus-back';
 import { humanize, statusColor } from '../lib/words';
 import { ApplicationContractButton } from '../print/application-contract-button';
+import { namesTogether, notYetAvailableNotice } from './approval-notices';
 import { PersonStatusModal } from './person-status-modal';
 import { StandaloneOnly, useAction } from './use-shelter';
 
@@ -271,6 +272,7 @@ function DecisionModal({
   const adoptedAlready =
     approving && adoption ? chosen.filter((pet) => pet.status.toLowerCase() === 'adopted') : [];
   const noneChosen = approving && available.length > 0 && chosen.length === 0;
+  const notYetAvailable = approving ? notYetAvailableNotice(chosen, adoption) : undefined;
   useFocusBack(deciding !== undefined);
 
   async function confirm() {
@@ -325,6 +327,11 @@ function DecisionModal({
             {adoptedAlready.length > 1 ? 'them' : 'that pet'} out, or deny this application instead.
           </Alert>
         )}
+        {notYetAvailable && (
+          <Alert color="yellow" variant="light" icon={<IconAlertTriangle aria-hidden />} role="status">
+            {notYetAvailable}
+          </Alert>
+        )}
         <Text size="sm" c="dimmed">
           {approving
             ? adoption
@@ -357,10 +364,4 @@ function DecisionModal({
       </Stack>
     </Modal>
   );
-}
-
-/** "Chester", "Chester and Sunny", "Chester, Sunny and Rex". */
-function namesTogether(names: readonly string[]): string {
-  if (names.length <= 1) return names[0] ?? '';
-  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }

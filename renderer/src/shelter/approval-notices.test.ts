@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { namesTogether, notYetAvailableNotice } from './approval-notices';
+
+describe('approving an application', () => {
+  it('names pets chosen that are on hold or otherwise not available, before the approval', () => {
+    expect(notYetAvailableNotice([{ name: 'Sunny', status: 'hold' }], true)).toBe(
+      'Sunny’s status is Hold, not Available: approving marks Sunny adopted all the same. Check first that it is free to go.',
+    );
+    expect(
+      notYetAvailableNotice(
+        [
+          { name: 'Chester', status: 'available' },
+          { name: 'Sunny', status: 'hold' },
+          { name: 'Rex', status: 'medicalTreatment' },
+        ],
+        false,
+      ),
+    ).toBe(
+      'Sunny’s status is Hold and Rex’s status is Medical treatment, not Available: approving marks them fostered all the same. Check first that they are free to go.',
+    );
+  });
+
+  it('says nothing when every pet chosen is available, or adopted (refused, and said apart)', () => {
+    expect(notYetAvailableNotice([{ name: 'Chester', status: 'Available' }], true)).toBeUndefined();
+    expect(notYetAvailableNotice([{ name: 'Max', status: 'adopted' }], true)).toBeUndefined();
+    expect(notYetAvailableNotice([], true)).toBeUndefined();
+  });
+
+  it('joins names as a sentence does', () => {
+    expect([namesTogether([]), namesTogether(['A']), namesTogether(['A', 'B', 'C'])]).toEqual([
+      '',
+      'A',
+      'A, B and C',
+    ]);
+  });
+});

@@ -1,0 +1,26 @@
+import { humanize } from '../lib/words';
+
+interface ChosenPet {
+  name: string;
+  status: string;
+}
+
+/** "Chester", "Chester and Sunny", "Chester, Sunny and Rex". */
+export function namesTogether(names: readonly string[]): string {
+  if (names.length <= 1) return names[0] ?? '';
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/**
+ * What an approval should say before it goes ahead about pets chosen that are neither available nor placed: a pet
+ * on Hold (kept for a vet check, or for another family) is adopted all the same when approved, so staff check first.
+ * Undefined when every pet chosen is available (or adopted, which the shelter refuses and is said apart).
+ */
+export function notYetAvailableNotice(chosen: readonly ChosenPet[], adoption: boolean): string | undefined {
+  const waiting = chosen.filter((pet) => !/^(available|adopted|fostered)$/i.test(pet.status));
+  if (waiting.length === 0) return undefined;
+  const each = waiting.map((pet) => `${pet.name}’s status is ${humanize(pet.status)}`);
+  const outcome = adoption ? 'adopted' : 'fostered';
+  const them = waiting.length > 1 ? 'them' : waiting[0]?.name;
+  return `${namesTogether(each)}, not Available: approving marks ${them} ${outcome} all the same. Check first that ${waiting.length > 1 ? 'they are' : 'it is'} free to go.`;
+}
