@@ -6,7 +6,7 @@ import { PHOTO_GRACE_MS } from './domain/photo-store';
 import { DEFAULT_HOURLY_LIMITS, FixedWindowRateLimiter } from './domain/rate-limit';
 import { ChangeFeed, type ChangeFeedOptions } from './http/change-feed';
 import { createListener, type Listener, type TlsIdentity } from './http/listener';
-import { createRequestListener } from './http/pipeline';
+import { announcedExtensions, createRequestListener } from './http/pipeline';
 import { Router } from './http/route';
 import { metadataRoutes } from './routes/metadata';
 import { offListRoutes } from './routes/off-list';
@@ -185,6 +185,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
       new AuthThrottle(options.failedKeyAllowance),
       options.log,
       changes,
+      announcedExtensions(options),
     );
     // The demo's data (its pets, people and photos: a few hundred kB to parse) is loaded only for a demo.
     const demo = options.demo ? await import('./demo/load-demo') : undefined;

@@ -1,4 +1,5 @@
 export * from './api';
+export * from './demo';
 export * from './enums';
 export * from './errors';
 export * from './lists';

@@ -13,7 +13,10 @@ export * from './shelter-settings';
 export const shelterOverviewSchema = z.object({
   role: z.enum(['none', 'remote', 'standalone']),
   firstRun: z.boolean(),
-  /** The standalone shelter holds the demo data (removable). */
+  /**
+   * The records are the demo shelter's made-up ones: a standalone shelter holding the demo data (removable under
+   * Shelter), or a connected desk whose server said it runs the demo shelter.
+   */
   demo: z.boolean(),
   /** The embedded API's address on this PC while standalone and running. */
   apiUrl: z.string().nullable(),

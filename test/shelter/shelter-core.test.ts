@@ -66,6 +66,31 @@ describe('a standalone shelter run from the desk', () => {
     expect(restoreEvents).toEqual([true, false]);
     expect((await api(apiUrl, key, '/pets?limit=1')).status).toBe(200);
   }, 60_000);
+
+  it('a desk connected to the demo shelter marks it as a demo too, until the demo is removed', async () => {
+    const shelter = await openDesk(tempDir());
+    const { apiUrl } = await shelter.registry.invoke('shelter.setup', { choice: 'demo' });
+    const { key } = await shelter.registry.invoke('shelter.keys.create', {
+      kind: 'write',
+      name: 'Front desk',
+    });
+    const desk = await openDesk(tempDir());
+    await desk.registry.invoke('sync.connection.set', { mode: 'remote', remote: apiUrl ?? '', apiKey: key });
+    await desk.registry.invoke('sync.now');
+    expect(await desk.registry.invoke('shelter.overview')).toMatchObject({ role: 'remote', demo: true });
+
+    // The demo's removal takes its keys too: the desk is given a new one, and its next sync says no demo.
+    await shelter.registry.invoke('shelter.demo.remove');
+    const again = await shelter.registry.invoke('shelter.keys.create', { kind: 'write', name: 'Front desk' });
+    const { apiUrl: movedUrl } = await shelter.registry.invoke('shelter.overview');
+    await desk.registry.invoke('sync.connection.set', {
+      mode: 'remote',
+      remote: movedUrl ?? '',
+      apiKey: again.key,
+    });
+    await desk.registry.invoke('sync.now');
+    expect(await desk.registry.invoke('shelter.overview')).toMatchObject({ role: 'remote', demo: false });
+  }, 60_000);
 });
 
 /**

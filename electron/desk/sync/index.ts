@@ -1,6 +1,7 @@
 export * from './collections';
 export * from './connection';
 export * from './connection-folders';
+export * from './demo-shelter';
 export * from './full-check';
 export * from './list-pull';
 export * from './list-walk';

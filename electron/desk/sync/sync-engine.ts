@@ -8,6 +8,7 @@ import {
   searchIndexWatermark,
 } from '../mirror';
 import { LIST_COLLECTIONS, type ListCollection } from './collections';
+import { noteDemoShelter } from './demo-shelter';
 import { type ListPullResult, type PassProgress, pullList } from './list-pull';
 import { pullMetadata } from './metadata-pull';
 import { type OffListPullResult, offListCovers, pullOffListPets } from './off-list-pull';
@@ -132,6 +133,7 @@ export async function runSync(
   }
   await syncOffListPets(db, client, options, summary);
   if (options.metadata) await syncMetadata(db, client, options, summary);
+  noteDemoShelter(db, client);
   for (const invalid of summary.invalid) {
     summary.problems.push(
       `The server sent a ${invalid.collection} record${invalid.id ? ` (id ${invalid.id})` : ''} that does not match the API contract: ${invalid.message}. It was not stored${invalid.requestId ? ` (request ${invalid.requestId})` : ''}.`,

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import {
   API_VERSION,
+  DEMO_SHELTER_EXTENSION,
   type ErrorBody,
   GET_CACHE_CONTROL,
   OFF_LIST_PET_RECORDS_EXTENSION,
@@ -38,7 +39,11 @@ const EMPTY_QUERY = new URLSearchParams();
  * the pets off the public list.
  */
 const EXTENSIONS_HEADER_NAME = 'X-Shelter-Desk-Extensions';
-const EXTENSIONS = [PHOTOS_EXTENSION, OFF_LIST_PETS_EXTENSION, OFF_LIST_PET_RECORDS_EXTENSION].join(', ');
+const EXTENSIONS = [PHOTOS_EXTENSION, OFF_LIST_PETS_EXTENSION, OFF_LIST_PET_RECORDS_EXTENSION];
+
+/** The header's value: the extensions, and `demo-shelter` when the server runs the demo shelter. */
+export const announcedExtensions = (options: { demo?: boolean | undefined }): string =>
+  [...EXTENSIONS, ...(options.demo ? [DEMO_SHELTER_EXTENSION] : [])].join(', ');
 
 interface Exchange {
   requestId: string;
@@ -82,6 +87,8 @@ export function createRequestListener(
   log?: Logger,
   /** The change stream (a Shelter Desk extension), announced on every answer when present. */
   changes?: ChangeFeed,
+  /** `X-Shelter-Desk-Extensions` (see `announcedExtensions`). */
+  extensions = announcedExtensions({}),
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const reportStorageError = createStorageErrorReporter(app.sqlite.name, SERVER_DATABASE_REMEDY);
   // Many clients at once: the requests of one poll start over several turns, with timers and I/O in between.
@@ -106,7 +113,7 @@ export function createRequestListener(
       'X-RateLimit-Limit': String(rate.limit),
       'X-RateLimit-Remaining': String(rate.remaining),
       'X-RateLimit-Reset': String(rate.reset),
-      [EXTENSIONS_HEADER_NAME]: EXTENSIONS,
+      [EXTENSIONS_HEADER_NAME]: extensions,
     };
   };
 
@@ -347,7 +354,7 @@ export function createRequestListener(
       'X-RateLimit-Reset',
       String(rate.reset),
       EXTENSIONS_HEADER_NAME,
-      EXTENSIONS,
+      extensions,
     ];
     if (changes) headers.push(CHANGE_STREAM_HEADER, CHANGE_STREAM_PATH);
     if (route.method === 'GET') {

@@ -13,11 +13,19 @@ export function DemoBadge() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: `location` is the trigger, not an input.
   useEffect(() => reload(), [location, reload]);
   if (!overview.data?.demo) return null;
+  // Connected, the demo is removed on the desk that runs it, not here.
+  const here = overview.data.role === 'standalone';
   return (
-    <Tooltip label="Made-up pets and people. Remove them under Shelter.">
+    <Tooltip
+      label={
+        here
+          ? 'Made-up pets and people. Remove them under Shelter.'
+          : 'Made-up pets and people: this desk is connected to a demo shelter.'
+      }
+    >
       <Badge
         component="a"
-        href="#/shelter"
+        href={here ? '#/shelter' : '#/settings'}
         color="grape"
         variant="light"
         size="lg"

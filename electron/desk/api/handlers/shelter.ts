@@ -1,6 +1,6 @@
 import { DeskCallError, type ShelterOverview } from '../../../../shared/desk-api';
 import { clearServerData, mirrorIsEmpty } from '../../mirror';
-import type { ConnectionManager } from '../../sync';
+import { type ConnectionManager, connectedToDemoShelter } from '../../sync';
 import type { DeskContext } from '../desk-context';
 import type { HandlerRegistry } from '../handler-registry';
 import type { DeskSessions } from '../sessions';
@@ -41,7 +41,11 @@ export function registerShelterHandlers(
     return {
       role: mode,
       firstRun: mode === 'none' && mirrorIsEmpty((await sessions.current()).mirror.db),
-      demo: mode === 'standalone' && host.readFile().demo,
+      // Connected, the server says whether its records are the demo's (a Shelter Desk running the demo shelter).
+      demo:
+        mode === 'standalone'
+          ? host.readFile().demo
+          : mode === 'remote' && connectedToDemoShelter((await sessions.current()).mirror.db),
       apiUrl: mode === 'standalone' ? (host.running?.apiUrl ?? null) : null,
     };
   }
