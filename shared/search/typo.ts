@@ -1,6 +1,7 @@
 /**
- * The typo rules of search, shared by the embedded server and the desk's mirror so that a desk forgives exactly the
- * typos the server does (`labrdor` finds Labradors on both).
+ * The typo rules of search, shared by the embedded server and the desk's mirror so that a desk forgives the typos the
+ * server does (`labrdor` finds Labradors on both). One difference: the desk (`typoDistance`) corrects words of letters
+ * only, as an id or a number typed wrong is another id, where the server's fuzzy search also reads numbers so.
  */
 
 /** Shortest word the trigram indexes can look up; shorter words are matched as plain text. */

@@ -117,7 +117,7 @@ test('a pair adopted together is one approval: both pets go home and the agreeme
     const available = dialog.getByRole('checkbox', { name: `${name} (Available)`, exact: true });
     if ((await available.count()) === 0) notAvailable.push(name);
   }
-  const notice = dialog.getByRole('status').filter({ hasText: 'not Available' });
+  const notice = dialog.getByRole('alert').filter({ hasText: 'not Available' });
   if (notAvailable.length > 0) await expect(notice).toContainText(`${notAvailable[0]}’s status is `);
   else await expect(notice).toHaveCount(0);
   await dialog.getByRole('button', { name: 'Approve' }).click();

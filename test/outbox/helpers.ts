@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
@@ -101,7 +100,6 @@ export function outboxDeskForEachTest(
     // Let the server finish work it scheduled for after the last response before closing its database.
     await new Promise((resolve) => setImmediate(resolve));
     await desk.server.close();
-    fs.rmSync(desk.server.dataDir, { recursive: true, force: true });
     folder?.remove();
     folder = undefined;
   });

@@ -57,10 +57,15 @@ function useEarlyTypingReachesSearch(
 ): void {
   useEffect(() => {
     const early = (event: KeyboardEvent) => {
-      if (!store.getState().opened || event.key.length !== 1) return;
-      if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+      if (!store.getState().opened || event.key.length !== 1 || event.isComposing) return;
+      // AltGr (Ctrl+Alt on Windows) types characters: "@" on a French or German keyboard.
+      const shortcut =
+        (event.ctrlKey || event.metaKey || event.altKey) && !event.getModifierState('AltGraph');
+      if (shortcut) return;
       const input = box.current;
       if (input === document.activeElement) return;
+      // The page's own keys ("?" for the shortcuts) do not see it: it is the search's.
+      event.stopPropagation();
       if (input) {
         input.focus();
         return;

@@ -6,9 +6,10 @@ import type { FieldMessages } from './form-messages';
 export const customFieldMessageKey = (fieldKey: string) => `custom_field_data.${fieldKey}`;
 
 /**
- * The shelter's own fields marked required (shown with an asterisk) that a new record leaves empty, as messages
- * naming each field. The API does not check them; the desk's forms do, on a new intake or sign-up. A tick box is an
- * answer either way, and hidden fields are not asked.
+ * The shelter's own fields marked required (shown with an asterisk) that a record leaves empty, as messages naming
+ * each field. The API does not check them; the desk's forms do: a new intake or sign-up, and an edit that changes
+ * something (a status change alone, from the pet's page, is not an edit of its fields). A tick box is an answer
+ * either way, and hidden fields are not asked.
  */
 export function missingCustomFields(
   fields: readonly CustomField[],

@@ -25,6 +25,10 @@ describe('why a search listed a pet', () => {
     expect(
       matchedInDescription({ ...bentley, name: 'Mabel', description: 'Mabel may nap.' }, 'max'),
     ).toBeUndefined();
+    // Unless the description holds a word it starts, as typed: then no typo was looked for, and that word is why.
+    expect(matchedInDescription({ ...bentley, name: 'May', description: 'A maximum of fuss.' }, 'max')).toBe(
+      'maximum',
+    );
   });
 
   it('says nothing when the row shows why: the name, breed, shelter id or chip holds the word', () => {

@@ -25,10 +25,11 @@ export function matchedInDescription(pet: Described, search: string): string | u
   const described = words(pet.description ?? '');
   for (const word of words(search)) {
     if (word.length < MIN_INDEXED_WORD || shownText.toLowerCase().includes(word)) continue;
+    // Found as typed, the search looks for no typo: the description is why, whatever name is close to it.
+    const started = described.find((candidate) => candidate.startsWith(word));
+    if (started) return started;
     if (shown.some((candidate) => readAs(word, candidate))) continue;
-    const found =
-      described.find((candidate) => candidate.startsWith(word)) ??
-      described.find((candidate) => readAs(word, candidate));
+    const found = described.find((candidate) => readAs(word, candidate));
     if (found) return found;
   }
   return undefined;

@@ -149,7 +149,7 @@ describe('numbers typed in text fields', () => {
   it('takes months beside years only as 0 to 11, and months alone as any number; an edit leaving them is not asked', () => {
     expect(buildPetCreate({ ...emptyPetDraft(), ...basics, age_years: '0', age_months: '15' })).toEqual({
       ok: false,
-      errors: { age_months: 'must be 0 to 11 beside the years: 0 y 15 m is 1 y 3 m' },
+      errors: { age_months: 'must be 0 to 11 beside the years: 0 years 15 months is 1 year 3 months' },
     });
     expect(buildPetCreate({ ...emptyPetDraft(), ...basics, age_years: '2', age_months: '11' }).ok).toBe(true);
     expect(buildPetCreate({ ...emptyPetDraft(), ...basics, age_months: '18' }).ok).toBe(true);
@@ -157,7 +157,7 @@ describe('numbers typed in text fields', () => {
     expect(buildPetUpdate(held, { ...held, breed: 'Tabby' }).ok).toBe(true);
     expect(buildPetUpdate(held, { ...held, age_months: '13' })).toMatchObject({
       ok: false,
-      errors: { age_months: 'must be 0 to 11 beside the years: 1 y 13 m is 2 y 1 m' },
+      errors: { age_months: 'must be 0 to 11 beside the years: 1 year 13 months is 2 years 1 month' },
     });
   });
 

@@ -200,9 +200,12 @@ function monthsToFix(draft: PetDraft, original?: PetDraft): FieldMessages {
   if (!/^\d+$/.test(years) || !/^\d+$/.test(months) || Number(months) < 12) return {};
   const total = Number(years) * 12 + Number(months);
   return {
-    age_months: `must be 0 to 11 beside the years: ${years} y ${months} m is ${Math.floor(total / 12)} y ${total % 12} m`,
+    age_months: `must be 0 to 11 beside the years: ${yearsAndMonths(Number(years), Number(months))} is ${yearsAndMonths(Math.floor(total / 12), total % 12)}`,
   };
 }
+
+const yearsAndMonths = (years: number, months: number): string =>
+  `${years} year${years === 1 ? '' : 's'} ${months} month${months === 1 ? '' : 's'}`;
 
 /** The API takes a date or nothing: a date once given can be changed, not emptied. */
 function clearedDateMessage(key: (typeof DATE_FIELDS)[number], was: string): string {

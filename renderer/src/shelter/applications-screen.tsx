@@ -328,7 +328,7 @@ function DecisionModal({
           </Alert>
         )}
         {notYetAvailable && (
-          <Alert color="yellow" variant="light" icon={<IconAlertTriangle aria-hidden />} role="status">
+          <Alert color="yellow" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
             {notYetAvailable}
           </Alert>
         )}

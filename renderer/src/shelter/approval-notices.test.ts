@@ -20,7 +20,13 @@ describe('approving an application', () => {
     );
   });
 
-  it('says nothing when every pet chosen is available, or adopted (refused, and said apart)', () => {
+  it('names a pet adopted already when a foster is approved: the shelter does not refuse that one', () => {
+    expect(notYetAvailableNotice([{ name: 'Max', status: 'adopted' }], false)).toBe(
+      'Max’s status is Adopted, not Available: approving marks Max fostered all the same. Check first that it is free to go.',
+    );
+  });
+
+  it('says nothing when every pet chosen is available, or, for an adoption, adopted (refused, and said apart)', () => {
     expect(notYetAvailableNotice([{ name: 'Chester', status: 'Available' }], true)).toBeUndefined();
     expect(notYetAvailableNotice([{ name: 'Max', status: 'adopted' }], true)).toBeUndefined();
     expect(notYetAvailableNotice([], true)).toBeUndefined();

@@ -12,12 +12,14 @@ export function namesTogether(names: readonly string[]): string {
 }
 
 /**
- * What an approval should say before it goes ahead about pets chosen that are neither available nor placed: a pet
- * on Hold (kept for a vet check, or for another family) is adopted all the same when approved, so staff check first.
- * Undefined when every pet chosen is available (or adopted, which the shelter refuses and is said apart).
+ * What an approval should say before it goes ahead about pets chosen that are not available: a pet on Hold (kept for
+ * a vet check, or for another family), or, for a foster, one adopted or fostered already, is marked all the same
+ * when approved, so staff check first. Undefined when every pet chosen is available; an adoption of a pet adopted
+ * already is refused by the shelter and said apart.
  */
 export function notYetAvailableNotice(chosen: readonly ChosenPet[], adoption: boolean): string | undefined {
-  const waiting = chosen.filter((pet) => !/^(available|adopted|fostered)$/i.test(pet.status));
+  const ready = adoption ? /^(available|adopted)$/i : /^available$/i;
+  const waiting = chosen.filter((pet) => !ready.test(pet.status));
   if (waiting.length === 0) return undefined;
   const each = waiting.map((pet) => `${pet.name}’s status is ${humanize(pet.status)}`);
   const outcome = adoption ? 'adopted' : 'fostered';

@@ -1,13 +1,20 @@
 import { Button, Card, Group, Text, Title } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
 import { useDeskQuery } from '../bridge/hooks';
+import { useEvery } from '../lib/use-every';
+
+/** How often the card reads the sharing state again while shown. */
+const SHARING_REFRESH_MS = 5000;
 
 /**
  * On a standalone desk, whether other desks can sync to it: LAN sharing, which is off until someone turns it on, is
  * where they connect, so the Sync screen says which it is and leads there.
  */
 export function OtherDesksCard() {
-  const sharing = useDeskQuery('shelter.lan.get').data;
+  const query = useDeskQuery('shelter.lan.get');
+  // Turned on elsewhere (Keys and sharing, another window), or its address found after a start: read again.
+  useEvery(SHARING_REFRESH_MS, query.reload);
+  const sharing = query.data;
   if (!sharing) return null;
   const on = sharing.enabled && sharing.address !== null;
   return (
@@ -21,7 +28,7 @@ export function OtherDesksCard() {
             {on
               ? `Desks on this network can sync to this shelter at ${sharing.address}: each joins once with the pairing code shown under Keys and sharing.`
               : sharing.enabled
-                ? `Sharing is on but not running${sharing.problem ? `: ${sharing.problem}` : ''}. Other desks cannot connect until it runs; see Keys and sharing.`
+                ? `Sharing is on but not running.${sharing.problem ? ` ${sharing.problem}` : ''} Other desks cannot connect until it runs; see Keys and sharing.`
                 : 'Sharing is off: no other desk can connect to this shelter. Turn it on under Keys and sharing to let the desks on your network join.'}
           </Text>
         </div>
