@@ -20,11 +20,15 @@ function readAs(word: string, candidate: string): boolean {
  * "may" be shy), so the row can say why it is listed; else undefined.
  */
 export function matchedInDescription(pet: Described, search: string): string | undefined {
+  // Every row on show asks on every render: with nothing searched, no record is read.
+  const searched = words(search).filter((word) => word.length >= MIN_INDEXED_WORD);
+  if (searched.length === 0) return undefined;
   const shownText = [pet.name, pet.custom_id ?? '', pet.microchip_id ?? '', ...pet.breed].join(' ');
+  const shownLower = shownText.toLowerCase();
   const shown = words(shownText);
   const described = words(pet.description ?? '');
-  for (const word of words(search)) {
-    if (word.length < MIN_INDEXED_WORD || shownText.toLowerCase().includes(word)) continue;
+  for (const word of searched) {
+    if (shownLower.includes(word)) continue;
     // Found as typed, the search looks for no typo: the description is why, whatever name is close to it.
     const started = described.find((candidate) => candidate.startsWith(word));
     if (started) return started;
