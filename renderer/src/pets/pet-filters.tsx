@@ -90,7 +90,7 @@ export const PetFilterSelects = memo(function PetFilterSelects({
         value={sort}
         onChange={(value) => value && onSort(value as Sort)}
         allowDeselect={false}
-        w={160}
+        w={184}
         rightSection={
           effectiveSort === 'relevance' ? undefined : (
             <UnstyledButton
