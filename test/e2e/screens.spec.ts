@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { audited } from './axe-audit';
 import { expect, startDesk, test } from './desk-fixture';
-import { choose, connect, fillIntake, search, shoot } from './helpers';
+import { choose, connect, deskCall, fillIntake, search, shoot } from './helpers';
 
 interface ApiPet {
   id: string;
@@ -10,22 +10,6 @@ interface ApiPet {
   status_change_notes: string | null;
   microchip_id: string | null;
   custom_id: string | null;
-}
-
-/** Calls the desk as its window does: POST /desk/call/<method> with the page's per-launch token. */
-async function deskCall(page: Page, method: string, input: unknown): Promise<unknown> {
-  // A string: these tests are compiled without the DOM's types.
-  const answer = (await page.evaluate(`(async () => {
-    const token = document.querySelector('meta[name="shelter-desk-token"]').content;
-    const response = await fetch('/desk/call/${method}', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-desk-token': token },
-      body: ${JSON.stringify(JSON.stringify(input))},
-    });
-    return response.json();
-  })()`)) as { ok: boolean; value?: unknown };
-  expect(answer.ok).toBe(true);
-  return answer.value;
 }
 
 /** Queues a status the server refuses (as if another desk had retired a custom status this one still offered). */
