@@ -1,20 +1,15 @@
 import { Button, Card, Group, Text, Title } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
-import { useDeskQuery } from '../bridge/hooks';
-import { useEvery } from '../lib/use-every';
-
-/** How often the card reads the sharing state again while shown. */
-const SHARING_REFRESH_MS = 5000;
+import { usePolledQuery } from '../lib/use-every';
+import { SHARING_REFRESH_MS } from '../shelter/lan-sharing-card';
 
 /**
  * On a standalone desk, whether other desks can sync to it: LAN sharing, which is off until someone turns it on, is
  * where they connect, so the Sync screen says which it is and leads there.
  */
 export function OtherDesksCard() {
-  const query = useDeskQuery('shelter.lan.get');
   // Turned on elsewhere (Keys and sharing, another window), or its address found after a start: read again.
-  useEvery(SHARING_REFRESH_MS, query.reload);
-  const sharing = query.data;
+  const sharing = usePolledQuery('shelter.lan.get', SHARING_REFRESH_MS).data;
   if (!sharing) return null;
   const on = sharing.enabled && sharing.address !== null;
   return (
