@@ -570,6 +570,10 @@ describe('people', () => {
     expect((await call(api, '/people?type=adopter&search=555%200142')).json.people[0].name).toBe(
       'Hannah Lee',
     );
+    // Stored as +49 30 5550123, typed as it is dialled in Germany.
+    expect((await call(api, '/people?type=adopter&search=030%205550123')).json.people[0].name).toBe(
+      'Emma Schneider',
+    );
     expect((await call(api, '/people?type=foster&search=willow%20way')).json.people[0].name).toBe(
       'Rachel Green',
     );

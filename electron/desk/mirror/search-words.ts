@@ -45,21 +45,3 @@ export function typoAlternatives(word: string, vocabulary: readonly string[]): s
   found.sort((x, y) => x.distance - y.distance || x.term.localeCompare(y.term));
   return found.slice(0, MAX_ALTERNATIVES).map((entry) => entry.term);
 }
-
-/**
- * The digits of a search that is a phone number as people type it (`+1 555 0999`, `555-0999`, `(555) 0999`):
- * only digits, spaces and phone punctuation, with at least four digits. Undefined for anything else.
- */
-export function phoneDigits(search: string): string | undefined {
-  const trimmed = search.trim();
-  if (!/^[\d\s+\-().]+$/.test(trimmed)) return undefined;
-  const digits = trimmed.replace(/\D/g, '');
-  return digits.length >= 4 ? digits : undefined;
-}
-
-/** SQL expression: the digits of a text column (phone punctuation and spaces removed). */
-export function digitsSql(column: string): string {
-  let expression = column;
-  for (const char of [' ', '-', '(', ')', '+', '.']) expression = `replace(${expression}, '${char}', '')`;
-  return expression;
-}

@@ -40,6 +40,7 @@ beforeEach(async () => {
       makePerson({ name: 'Dana Lee', phone: '+1 555 0999', email: 'dana@example.org' }),
       makePerson({ name: 'Sam Ortiz', phone: '555-0123', email: 'sam@example.org' }),
       makePerson({ name: 'Kim Park', phone: null, email: 'kim@example.org' }),
+      makePerson({ name: 'Emma Schneider', phone: '+49 30 5557788', email: 'emma@example.de' }),
     ],
     'listed',
   );
@@ -302,6 +303,12 @@ describe('desk search', () => {
     expect(personNames('5550999')).toEqual(['Dana Lee']);
     expect(personNames('(555) 0123')).toEqual(['Sam Ortiz']);
     expect(personNames('1 555 0123')).toEqual(['Sam Ortiz']);
+  });
+
+  it('finds a number stored with its country code when it is typed as dialled at home, trunk 0 first', () => {
+    expect(personNames('030 5557788')).toEqual(['Emma Schneider']);
+    expect(personNames('0049 30 5557788')).toEqual(['Emma Schneider']);
+    expect(personNames('030 5557789')).toEqual([]);
   });
 
   it('finds people by name and email, typos forgiven', () => {

@@ -1,7 +1,8 @@
+import { phoneDigits, phoneDigitsSql, phoneMatchParams, phoneMatchSql } from '../../../shared/search/phone';
 import { searchIndexWatermark } from './bulk-load';
 import { GROUPED_MICROCHIP_SQL, MICROCHIP_KEY_SQL, microchipKey } from './microchip';
 import { vocabulary } from './search-vocabulary';
-import { digitsSql, hasWordStarting, MIN_INDEXED_WORD, phoneDigits, typoAlternatives } from './search-words';
+import { hasWordStarting, MIN_INDEXED_WORD, typoAlternatives } from './search-words';
 import { petsByShelterIdNumber } from './shelter-id';
 import { type MirrorDb, statement } from './types';
 
@@ -414,15 +415,13 @@ function identifierClause(table: Table, text: string): IdentifierClause | undefi
       ...(byNumber && { byNumber }),
     };
   }
-  const digits = phoneDigits(text);
+  // Four digits already find a phone here (the server asks for seven: shorter ones are text there).
+  const digits = phoneDigits(text, 4);
   if (digits === undefined) return undefined;
-  const stored = digitsSql('phone');
-  // Stored digits contain the typed ones, or the typed ones end with a full stored number (a country code added).
-  const any = `SELECT seq FROM person WHERE phone IS NOT NULL AND (${stored} LIKE ? OR (length(${stored}) >= 7 AND ? LIKE '%' || ${stored}))`;
   return {
-    any,
-    anyParams: [`%${digits}%`, digits],
-    exact: `SELECT seq FROM person WHERE phone IS NOT NULL AND ${stored} = ?`,
+    any: `SELECT seq FROM person WHERE ${phoneMatchSql('phone')}`,
+    anyParams: phoneMatchParams(digits),
+    exact: `SELECT seq FROM person WHERE phone IS NOT NULL AND ${phoneDigitsSql('phone')} = ?`,
     exactParams: [digits],
   };
 }

@@ -1,6 +1,6 @@
 import type { DuplicateWarning } from '../../../shared/desk-api/outbox';
+import { phoneDigitsSql } from '../../../shared/search/phone';
 import { MICROCHIP_KEY_SQL, type MirrorDb, microchipKey, petsByShelterIdNumber, statement } from '../mirror';
-import { digitsSql } from '../mirror/search-words';
 
 /** Where the number itself ends: an extension ("ext 12", "x12", "#12") or a second number ("/", ",", ";", "or"). */
 const AFTER_NUMBER = /\s*(?:extension|ext\.?|x|#|\/|,|;|\bor\b)\s*\+?\d.*$/i;
@@ -130,7 +130,7 @@ export function findPersonDuplicates(
   }
   const digits = typeof person.phone === 'string' ? phoneDigits(person.phone) : '';
   if (typeof person.name === 'string' && digits.length >= MIN_PHONE_DIGITS) {
-    const stored = digitsSql('phone');
+    const stored = phoneDigitsSql('phone');
     // The same number, or one of them with a country code where the other has its trunk 0 or nothing
     // ("+64 21 555 0134" and "021-555-0134"), or a stored one going on with an extension ("021 555 0134 x12").
     const national = `ltrim(${stored}, '0')`;

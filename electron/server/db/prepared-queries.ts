@@ -1,7 +1,7 @@
 import { compileOnlyKysely } from '../../platform/prepared-queries';
 import type { ServerSchema } from './rows';
 
-export { PreparedQueries, slot } from '../../platform/prepared-queries';
+export { PreparedQueries, positionalSql, positionalValues, slot } from '../../platform/prepared-queries';
 
 /** The server schema's compile-only kysely: list queries composed from parts are built with it. */
 export const queryBuilder = compileOnlyKysely<ServerSchema>();

@@ -17,6 +17,7 @@ import {
   matchCondition,
   phoneDigits,
   phoneMatchCondition,
+  phoneMatchValues,
   planSearch,
   type SearchTarget,
   type SearchVocabulary,
@@ -211,7 +212,7 @@ export class PeopleStore {
     };
     const values = {
       ...searchValues(plan),
-      digits,
+      ...phoneMatchValues('p.phone', digits),
       type: query.type,
       status: query.status,
       since: hasSince ? Math.ceil(Date.parse(query.updated_since as string)) : undefined,

@@ -1,7 +1,12 @@
 import type Database from 'better-sqlite3';
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import {
+  phoneMatchParams,
+  phoneMatchSql,
+  phoneDigits as typedPhoneDigits,
+} from '../../../shared/search/phone';
 import { editDistanceWithin, MIN_INDEXED_WORD, typoBudget, words } from '../../../shared/search/typo';
-import { slot } from '../db/prepared-queries';
+import { positionalSql, positionalValues, slot } from '../db/prepared-queries';
 
 export { editDistanceWithin, MIN_INDEXED_WORD, typoBudget, words };
 
@@ -177,31 +182,24 @@ export function searchOrder(plan: SearchPlan | null, target: SearchTarget): RawB
 }
 
 /**
- * The digits of a search that is a phone number as people type it (`+1 555 0999`, `555-0999`, `(555) 0999`):
- * only digits, spaces and phone punctuation, with at least seven digits (a local number; shorter numbers stay text
- * searches, which also find house numbers in addresses); undefined for anything else.
+ * The digits of a search that is a phone number as people type it (`+1 555 0999`, `555-0999`, `(555) 0999`), with
+ * at least seven digits (a local number; shorter numbers stay text searches, which also find house numbers in
+ * addresses); undefined for anything else.
  */
 export function phoneDigits(query: string): string | undefined {
-  const trimmed = query.trim();
-  if (!/^[\d\s+\-().]+$/.test(trimmed)) return undefined;
-  const digits = trimmed.replace(/\D/g, '');
-  return digits.length >= 7 ? digits : undefined;
+  return typedPhoneDigits(query, 7);
 }
 
-/**
- * A condition matching a phone column by digits: the stored digits contain the typed ones, or the typed ones end
- * with a whole stored number (a country code added in front). Parameters: the digits, twice.
- */
-export function phoneMatchSql(column: string): string {
-  let stored = column;
-  for (const char of [' ', '-', '(', ')', '+', '.']) stored = `replace(${stored}, '${char}', '')`;
-  return `(${column} IS NOT NULL AND (${stored} LIKE '%' || ? || '%' OR (length(${stored}) >= 7 AND ? LIKE '%' || ${stored})))`;
-}
-
-/** `phoneMatchSql` for a kysely query: the typed digits come from the `digits` slot. */
+/** `phoneMatchSql` (shared/search/phone.ts) for a kysely query: its values come from `phoneMatchValues`. */
 export function phoneMatchCondition(column: string): RawBuilder<SqlBool> {
-  const [before, middle, after] = phoneMatchSql(column).split('?') as [string, string, string];
-  return sql<SqlBool>`${sql.raw(before)}${slot('digits')}${sql.raw(middle)}${slot('digits')}${sql.raw(after)}`;
+  return positionalSql<SqlBool>(phoneMatchSql(column), 'phone');
+}
+
+/** The slot values of `phoneMatchCondition(column)` for typed digits (none when no phone is searched). */
+export function phoneMatchValues(column: string, digits: string | undefined): Record<string, unknown> {
+  return digits === undefined
+    ? {}
+    : positionalValues(phoneMatchSql(column), 'phone', phoneMatchParams(digits));
 }
 
 /** The forms a shelter id may be stored in when a worker types it (`rar-000199` for `RAR-000199`). */
