@@ -1,4 +1,5 @@
 import type { Pet } from '../../../shared/contract';
+import { ageInWords } from '../../../shared/wording/age';
 import type { FeeExplanation } from './fee';
 import { fontSegments, widthOfSegments } from './fonts';
 import { boxText, COLORS, type Doc, drawQrCode, PAPER_SIZES, type Paper, rule } from './pdf-document';
@@ -21,18 +22,12 @@ export interface KennelCard {
 const MARGIN = 40;
 
 function ageText(pet: Pet): string {
-  const parts: string[] = [];
-  const years = Number(pet.age_years ?? '');
-  const months = Number(pet.age_months ?? '');
-  if (pet.age_years && Number.isFinite(years) && years > 0)
-    parts.push(`${years} year${years === 1 ? '' : 's'}`);
-  if (pet.age_months && Number.isFinite(months) && months > 0) {
-    parts.push(`${months} month${months === 1 ? '' : 's'}`);
-  }
-  const category = humanize(pet.age_category);
+  const parts = [ageInWords(pet.age_years, pet.age_months)];
   const born = formatCalendarDate(pet.age_birthday);
   if (born) parts.push(`born ${born}`);
-  return parts.length > 0 ? `${parts.join(' ')} (${category})` : category;
+  const given = parts.filter(Boolean).join(', ');
+  const category = humanize(pet.age_category);
+  return given ? `${given} (${category})` : category;
 }
 
 function words(values: readonly string[], none = 'Not recorded'): string {

@@ -4,6 +4,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { CustomField } from '../../../shared/contract';
 import type { MirrorPet } from '../../../shared/desk-api';
+import { ageInWords, yearsAndMonthsInWords } from '../../../shared/wording/age';
 import { useCurrency } from '../bridge/settings';
 import { ApplicationsList } from '../components/applications-list';
 import { unlessTypingHeld } from '../components/leave-guard';
@@ -46,7 +47,7 @@ function usePaintedOnce(): boolean {
 /** The age a birthday gives today, said to come from it, or a dash without one. */
 function ageFromBirthday(birthday: string | null | undefined): string {
   const age = birthday ? ageOn(birthday) : undefined;
-  return age ? `${age.years} y ${age.months} m, from the birthday` : '—';
+  return age ? `${yearsAndMonthsInWords(age.years, age.months)}, from the birthday` : '—';
 }
 
 /** "not sent yet" beside a field this desk changed and has not sent. */
@@ -221,9 +222,7 @@ function PetDetails({
     [
       'age_years',
       'Age in years / months',
-      [record.age_years, record.age_months].every((part) => !part)
-        ? ageFromBirthday(record.age_birthday)
-        : `${record.age_years ?? '0'} y ${record.age_months ?? '0'} m`,
+      ageInWords(record.age_years, record.age_months) ?? ageFromBirthday(record.age_birthday),
     ],
     ['age_birthday', 'Birthday', formatCalendarDate(record.age_birthday)],
     ['size', 'Size', humanize(record.size)],
