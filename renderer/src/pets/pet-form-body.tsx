@@ -5,7 +5,7 @@ import { FormErrorSummary } from '../components/form-error-summary';
 import { changedFields } from '../lib/form-messages';
 import type { useOutboxWrite } from '../lib/use-outbox-write';
 import { PetFields } from './pet-fields';
-import { numberFieldMessage, type PetDraft } from './pet-form';
+import { messagesOnLeaving, type PetDraft } from './pet-form';
 import { PetPhotosInput } from './pet-photos-input';
 
 /**
@@ -61,12 +61,11 @@ export function PetFormBody({
           onDraftChange(next);
         }}
         errors={write.errors}
-        onNumberLeft={(key) =>
-          write.checkField(
-            key,
-            numberFieldMessage(key, String(draft[key]), original && String(original[key])),
-          )
-        }
+        onNumberLeft={(key) => {
+          for (const [field, message] of Object.entries(messagesOnLeaving(key, draft, original))) {
+            write.checkField(field, message);
+          }
+        }}
         customFields={customFields}
         statuses={statuses}
         compact={compact}

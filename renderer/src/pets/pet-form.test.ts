@@ -8,6 +8,7 @@ import {
   emptyPetDraft,
   INTAKE_DAYS_AHEAD,
   INTAKE_YEARS_BACK,
+  messagesOnLeaving,
   numberFieldMessage,
 } from './pet-form';
 
@@ -231,6 +232,25 @@ describe('numbers typed in text fields', () => {
     }
     expect(numberFieldMessage('weight', 'heavy')).toBe('must start with a number, such as 12 kg or 12.5');
     expect(numberFieldMessage('adoption_fee', '$1,200')).toBeUndefined();
+  });
+
+  it('says the months rule as either age field is left, the message Save would give, and takes it away once mended', () => {
+    const draft = { ...emptyPetDraft(), ...basics, age_years: '0', age_months: '15' };
+    const saved = buildPetCreate(draft);
+    const atSave = saved.ok ? undefined : saved.errors.age_months;
+    expect(atSave).toBeDefined();
+    expect(messagesOnLeaving('age_months', draft)).toEqual({ age_months: atSave });
+    expect(messagesOnLeaving('age_years', draft)).toEqual({ age_years: undefined, age_months: atSave });
+    expect(messagesOnLeaving('age_years', { ...draft, age_years: '' })).toEqual({
+      age_years: undefined,
+      age_months: undefined,
+    });
+    expect(messagesOnLeaving('age_months', { ...draft, age_months: 'x' })).toEqual({
+      age_months: 'must be a whole number, such as 4',
+    });
+    expect(messagesOnLeaving('weight', { ...draft, weight: 'heavy' })).toEqual({
+      weight: 'must start with a number, such as 12 kg or 12.5',
+    });
   });
 
   it('leaves an edit’s number field alone while it holds what the server sent, as Save does', () => {

@@ -316,6 +316,24 @@ export function numberFieldMessage(
   return numberMessage(field, sent.trim());
 }
 
+/**
+ * The messages to show (or take away, where undefined) as a number field is left: its own (`numberFieldMessage`),
+ * and for either age field the months' rule too (0 to 11 beside years, `monthsToFix`), as Save would say it.
+ */
+export function messagesOnLeaving(
+  field: keyof PetDraft,
+  draft: PetDraft,
+  original?: PetDraft,
+): Record<string, string | undefined> {
+  const message = (key: keyof PetDraft) =>
+    numberFieldMessage(key, String(draft[key]), original && String(original[key]));
+  if (field !== 'age_years' && field !== 'age_months') return { [field]: message(field) };
+  return {
+    [field]: message(field),
+    age_months: message('age_months') ?? monthsToFix(draft, original).age_months,
+  };
+}
+
 /** Whether `field` is one of the number fields `numberFieldMessage` checks. */
 export const isNumberField = (field: string): boolean => field in NUMBER_FIELDS;
 
