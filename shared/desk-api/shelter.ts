@@ -131,6 +131,11 @@ export const shelterMethods = {
     input: z.strictObject({ status: z.enum(['submitted', 'approved', 'denied']).optional() }).optional(),
     output: z.array(applicationSummarySchema),
   }),
+  'shelter.applications.counts': defineMethod({
+    summary: 'How many applications are waiting, approved and denied.',
+    input: noInput,
+    output: z.object({ submitted: z.number(), approved: z.number(), denied: z.number() }),
+  }),
   'shelter.applications.decide': defineMethod({
     summary:
       'Approve (the chosen pets, default the first, are adopted or fostered) or deny an application, with a note.',

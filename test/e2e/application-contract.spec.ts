@@ -73,7 +73,7 @@ async function approvePair(page: Page, deskUrl: string) {
 async function printApproved(page: Page, applicant: string, file: string) {
   await page
     .getByRole('radiogroup', { name: 'Show applications' })
-    .getByText('Approved', { exact: true })
+    .getByText(/^Approved \(\d+\)$/)
     .click();
   const approved = page.getByRole('article', { name: `Application from ${applicant}` });
   await approved.getByRole('button', { name: 'Print adoption agreement' }).click();
@@ -154,16 +154,21 @@ test('a denied application offers no agreement to print', async ({ page, demoDes
   await expect(waiting.first()).toBeVisible({ timeout: 30_000 });
   const applicant = ((await waiting.first().getByRole('heading').textContent()) ?? '').trim();
   await expect(waiting.first().getByRole('button', { name: 'Print adoption agreement' })).toBeVisible();
+  // The tabs count what each holds: the denial moves one from Waiting to Denied.
+  const tabs = page.getByRole('radiogroup', { name: 'Show applications' });
+  const tabCount = async (label: string) => {
+    const tab = tabs.getByText(new RegExp(`^${label} \\(\\d+\\)$`));
+    return Number(/\d+/.exec((await tab.textContent()) ?? '')?.[0]);
+  };
+  const [waitingBefore, deniedBefore] = [await tabCount('Waiting'), await tabCount('Denied')];
   await waiting.first().getByRole('button', { name: 'Deny' }).click();
   await page
     .getByRole('dialog', { name: `Deny ${applicant}’s application` })
     .getByRole('button', { name: 'Deny' })
     .click();
   await expect(page.getByText(`${applicant}’s application is denied`)).toBeVisible();
-  await page
-    .getByRole('radiogroup', { name: 'Show applications' })
-    .getByText('Denied', { exact: true })
-    .click();
+  await expect(tabs.getByText(`Waiting (${waitingBefore - 1})`, { exact: true })).toBeVisible();
+  await tabs.getByText(`Denied (${deniedBefore + 1})`, { exact: true }).click();
   const denied = page.getByRole('article', { name: `Application from ${applicant}` });
   await expect(denied).toContainText('Denied');
   await expect(denied.getByRole('button', { name: /agreement/ })).toHaveCount(0);

@@ -33,6 +33,8 @@ describe('a standalone shelter run from the desk', () => {
     expect((await api(apiUrl, read.key, '/pets?limit=1')).status).toBe(401);
 
     const inbox = await core.registry.invoke('shelter.applications.list', { status: 'submitted' });
+    const countsBefore = await core.registry.invoke('shelter.applications.counts');
+    expect(countsBefore.submitted).toBe(inbox.length);
     const application = inbox.find((entry) => entry.kind === 'adopter' && entry.flag === null);
     expect(application).toBeDefined();
     if (!application) return;
@@ -43,6 +45,11 @@ describe('a standalone shelter run from the desk', () => {
       note: 'Home visit went well',
     });
     expect(decided).toMatchObject({ status: 'approved', note: 'Home visit went well' });
+    expect(await core.registry.invoke('shelter.applications.counts')).toEqual({
+      ...countsBefore,
+      submitted: countsBefore.submitted - 1,
+      approved: countsBefore.approved + 1,
+    });
     const adopted = await core.registry.invoke('mirror.pets.get', { id: pet?.id ?? '' });
     expect(adopted.record).toMatchObject({ status: 'adopted', adopted_by: application.personId });
     expect(adopted.record.adopted_on).toMatch(/^\d{4}-\d{2}-\d{2}$/);

@@ -108,6 +108,19 @@ export function applicationOperations({ app, now, tx, getPetOrThrow, all, first 
       return all<ApplicationRecord>(query.orderBy('submitted_at').orderBy('id')).map(summarise);
     },
 
+    /** How many applications there are of each status (the inbox's tabs), 0 for a status with none. */
+    countApplications(): Record<ApplicationStatus, number> {
+      const counts: Record<ApplicationStatus, number> = { submitted: 0, approved: 0, denied: 0 };
+      const rows = all<{ status: ApplicationStatus; count: number }>(
+        db
+          .selectFrom('applications')
+          .select((eb) => ['status', eb.fn.countAll<number>().as('count')])
+          .groupBy('status'),
+      );
+      for (const row of rows) counts[row.status] = row.count;
+      return counts;
+    },
+
     /**
      * Approves or denies an application, with an optional note. Approving an adoption marks the pets (`petIds`,
      * default the first listed; a pair adopted together is one approval) adopted with `adopted_on` (today,

@@ -77,10 +77,21 @@ export function ApplicationsScreen() {
   );
 }
 
+const FILTERS: Array<{ value: Filter; label: string }> = [
+  { value: 'submitted', label: 'Waiting' },
+  { value: 'approved', label: 'Approved' },
+  { value: 'denied', label: 'Denied' },
+];
+
 function Inbox() {
   const [filter, setFilter] = useState<Filter>('submitted');
   const list = useDeskQuery('shelter.applications.list', { status: filter });
-  useReloadOnChange(['pets', 'adopters', 'fosters'], list.reload);
+  const counts = useDeskQuery('shelter.applications.counts');
+  const reload = () => {
+    list.reload();
+    counts.reload();
+  };
+  useReloadOnChange(['pets', 'adopters', 'fosters'], reload);
   const [deciding, setDeciding] = useState<{
     application: ApplicationSummary;
     decision: 'approved' | 'denied';
@@ -95,12 +106,11 @@ function Inbox() {
         aria-label="Show applications"
         value={filter}
         onChange={(value) => setFilter(value as Filter)}
-        data={[
-          { value: 'submitted', label: 'Waiting' },
-          { value: 'approved', label: 'Approved' },
-          { value: 'denied', label: 'Denied' },
-        ]}
-        w={360}
+        data={FILTERS.map(({ value, label }) => ({
+          value,
+          label: counts.data ? `${label} (${counts.data[value]})` : label,
+        }))}
+        w={400}
       />
       {list.error && <DeskErrorAlert error={list.error} title="The applications did not load" />}
       {!list.data && !list.error && <Loader aria-label="Loading applications" />}
@@ -134,14 +144,14 @@ function Inbox() {
         onClose={() => setDeciding(undefined)}
         onDone={(done) => {
           setDecided(done);
-          list.reload();
+          reload();
         }}
       />
       <PersonStatusModal
         key={person?.id ?? 'nobody'}
         person={person}
         onClose={() => setPerson(undefined)}
-        onSaved={list.reload}
+        onSaved={reload}
       />
     </Stack>
   );

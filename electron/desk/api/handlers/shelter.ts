@@ -85,6 +85,7 @@ export function registerShelterHandlers(
   registry.handle('shelter.applications.list', (input) =>
     host.staff().listApplications(input?.status === undefined ? {} : { status: input.status }),
   );
+  registry.handle('shelter.applications.counts', () => host.staff().countApplications());
   registry.handle('shelter.applications.decide', async ({ id, decision, note, petIds }) => {
     const decided = staffCall(() =>
       host.staff().decideApplication(id, decision, { ...(note && { note }), ...(petIds && { petIds }) }),
