@@ -97,6 +97,11 @@ describe('kennel card', () => {
     markPresence(fixture.mirror.db, 'pet', pet.id, 'removed');
     const text = flat(pdfText(card.pdf));
     expect(text).toMatch(/Shelter id\s+None given yet/);
+    // Every fact the record does not hold is said the same way.
+    for (const label of ['Microchip', 'SPECIAL NEEDS']) {
+      expect(text).toMatch(new RegExp(`${label}\\s+Not recorded`));
+    }
+    expect(text).not.toMatch(/None recorded|Nothing recorded/);
     expect(text).not.toContain(pet.id);
     expect(text.replace(/\s/g, '')).not.toContain(pet.id.slice(0, 8));
     expect(card.filename).toBe('kennel-card-pumpkin-spice.pdf');

@@ -20,6 +20,8 @@ export interface KennelCard {
 }
 
 const MARGIN = 40;
+/** What the card says of a fact the record does not hold, the same for every fact. */
+const NOT_RECORDED = 'Not recorded';
 
 function ageText(pet: Pet): string {
   const parts = [ageInWords(pet.age_years, pet.age_months)];
@@ -30,8 +32,8 @@ function ageText(pet: Pet): string {
   return given ? `${given} (${category})` : category;
 }
 
-function words(values: readonly string[], none = 'Not recorded'): string {
-  return values.length > 0 ? values.map((value) => humanize(value)).join(', ') : none;
+function words(values: readonly string[]): string {
+  return values.length > 0 ? values.map((value) => humanize(value)).join(', ') : NOT_RECORDED;
 }
 
 function spayedText(pet: Pet): string {
@@ -48,11 +50,11 @@ export function cardFacts(pet: Pet): Array<[string, string]> {
     ['Sex', humanize(pet.sex)],
     ['Age', ageText(pet)],
     ['Size', humanize(pet.size)],
-    ['Colour', pet.color.length > 0 ? pet.color.join(', ') : 'Not recorded'],
-    ['Weight', pet.weight?.trim() || 'Not recorded'],
+    ['Colour', pet.color.length > 0 ? pet.color.join(', ') : NOT_RECORDED],
+    ['Weight', pet.weight?.trim() || NOT_RECORDED],
     ['Spayed / neutered', spayedText(pet)],
-    ['Microchip', pet.microchip_id?.trim() || 'None recorded'],
-    ['Intake date', formatCalendarDate(pet.intake_date) ?? 'Not recorded'],
+    ['Microchip', pet.microchip_id?.trim() || NOT_RECORDED],
+    ['Intake date', formatCalendarDate(pet.intake_date) ?? NOT_RECORDED],
     // The record's UUID means nothing to staff at the kennel: a pet without a shelter id says so.
     ['Shelter id', pet.custom_id?.trim() || 'None given yet'],
   ];
@@ -201,7 +203,7 @@ export function drawKennelCard(doc: Doc, card: KennelCard, paper: Paper): void {
   section(
     doc,
     'Not good with',
-    words(pet.bad_with, 'Nothing recorded'),
+    words(pet.bad_with),
     MARGIN + 2 * (columnWidth + 12),
     y,
     columnWidth,
@@ -211,7 +213,7 @@ export function drawKennelCard(doc: Doc, card: KennelCard, paper: Paper): void {
   section(
     doc,
     'Special needs',
-    pet.special_needs.length > 0 ? pet.special_needs.join(', ') : 'None recorded',
+    pet.special_needs.length > 0 ? pet.special_needs.join(', ') : NOT_RECORDED,
     MARGIN,
     y,
     contentWidth,
