@@ -1,6 +1,7 @@
-import { Text } from '@mantine/core';
+import { Anchor, Text } from '@mantine/core';
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import type { DeskError, Paper, PrintedPdfResult } from '../../../shared/desk-api';
+import { useSettings } from '../bridge/settings';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { toDeskError } from '../lib/desk-error';
 import { describePdf, rememberPaper, savePdf } from './save-pdf';
@@ -56,8 +57,13 @@ export function useDownloadPdf(returnTo?: RefObject<HTMLElement | null>): PdfDow
   return { busy, error, saved, download };
 }
 
-/** What the last download did: the file offered (a status line) or why nothing was printed. */
+/**
+ * What the last download did: the file offered (a status line) or why nothing was printed. Cards and agreements
+ * print the shelter's name from Settings: without one, the line says where to give it.
+ */
 export function DownloadOutcome({ state, size = 'sm' }: { state: PdfDownload; size?: 'xs' | 'sm' }) {
+  const { settings } = useSettings();
+  const unnamed = settings !== undefined && settings.shelterName.trim() === '';
   return (
     <>
       {state.saved && (
@@ -70,6 +76,15 @@ export function DownloadOutcome({ state, size = 'sm' }: { state: PdfDownload; si
           style={{ width: 0, minWidth: '100%', overflowWrap: 'anywhere' }}
         >
           Downloaded {state.saved}
+          {unnamed && (
+            <>
+              . Your shelter’s name is not on it: give it in{' '}
+              <Anchor href="#/settings" inherit underline="always">
+                Settings
+              </Anchor>
+              .
+            </>
+          )}
         </Text>
       )}
       {state.error && <DeskErrorAlert error={state.error} title="Nothing was printed" />}
