@@ -64,6 +64,18 @@ function ago(ms: number): string {
 }
 
 /** Why Electron cannot be used, worded for whoever reads it first: the person at the desk, not only its IT person. */
+/**
+ * Why a download failed, to follow "its download failed": in words for whoever reads it in Settings when it is a
+ * network error (no route, no name lookup, refused, timed out), with the error itself in brackets.
+ */
+export function failedBecause(reason: string): string {
+  const network =
+    /fetch failed|ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|getaddrinfo|socket hang up/i;
+  return network.test(reason)
+    ? `, as this computer could not reach the download site (${reason})`
+    : ` (${reason})`;
+}
+
 function notInstalled(why: string, retryHint: string): string {
   return `the desktop window (Electron) is not installed on this computer: ${why}; ${retryHint}.`;
 }
@@ -119,7 +131,7 @@ export async function ensureElectron(options: {
     return {
       available: false,
       reason: notInstalled(
-        `its download failed ${ago(Date.now() - marker.failedAt)} (${marker.reason})`,
+        `its download failed ${ago(Date.now() - marker.failedAt)}${failedBecause(marker.reason)}`,
         retryHint,
       ),
     };
@@ -136,5 +148,5 @@ export async function ensureElectron(options: {
   }
   const reason = result.ok ? 'the install script finished but no binary was found' : result.reason;
   writeMarker(reason);
-  return { available: false, reason: notInstalled(`its download failed (${reason})`, retryHint) };
+  return { available: false, reason: notInstalled(`its download failed${failedBecause(reason)}`, retryHint) };
 }
