@@ -242,6 +242,7 @@ export function MonthsPanel({ data }: { data: Dashboard }) {
             { name: 'Adoptions', color: chartColor('teal') },
           ]}
           withLegend
+          yAxisLabel="Animals"
           tickLine="y"
           gridAxis="y"
           barChartProps={{ accessibilityLayer: false }}

@@ -89,7 +89,7 @@ export function DashboardScreen() {
               detail={`${data.fosters.places} places offered in all`}
             />
             <Stat
-              label="Changes waiting to sync"
+              label="Unsent changes"
               value={data.sync.waiting}
               detail={
                 data.sync.needsAttention > 0 ? `${data.sync.needsAttention} need your attention` : 'Open Sync'
