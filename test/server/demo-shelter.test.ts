@@ -2,7 +2,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer } from '../../electron/server';
-import { twoBreeds } from '../../electron/server/demo/load-demo';
+import { ageGroupOf, monthsBetween, twoBreeds } from '../../electron/server/demo/load-demo';
+import { localCalendarDate } from '../../electron/server/staff/applications';
 import { tempDir } from '../temp-mirror';
 
 /** What a new user meets first: the demo shelter's pets read as a real shelter's would. */
@@ -14,6 +15,10 @@ let pets: Array<{
   intake_date: string | null;
   adopted_on: string | null;
   age_category: string;
+  age_years: string;
+  age_months: string;
+  size: string;
+  weight: string;
   coat_length: string;
   tags: string;
   special_needs: string;
@@ -31,7 +36,7 @@ beforeAll(async () => {
   const db = new Database(path.join(dataDir, 'server.sqlite'), { readonly: true });
   pets = db
     .prepare(
-      'SELECT name, species, breed, intake_date, adopted_on, age_category, coat_length, tags, special_needs FROM pets',
+      'SELECT name, species, breed, intake_date, adopted_on, age_category, age_years, age_months, size, weight, coat_length, tags, special_needs FROM pets',
     )
     .all() as typeof pets;
   db.close();
@@ -73,6 +78,23 @@ describe('the demo shelter', () => {
     expect(young.filter((pet) => words(pet).includes(pet.species === 'dog' ? 'kitten' : 'puppy'))).toEqual(
       [],
     );
+  });
+
+  it('gives each pet an age that fits its age group and its stay, and a dog a weight that fits its size', () => {
+    const today = localCalendarDate(Date.now());
+    const months = (pet: (typeof pets)[number]) => Number(pet.age_years) * 12 + Number(pet.age_months);
+    expect(pets.filter((pet) => ageGroupOf(months(pet)) !== pet.age_category)).toEqual([]);
+    // No pet is younger today than the time it has spent in care.
+    const stay = (pet: (typeof pets)[number]) => monthsBetween((pet.intake_date ?? '').slice(0, 10), today);
+    expect(pets.filter((pet) => months(pet) < stay(pet) + 2)).toEqual([]);
+    expect(new Set(pets.map((pet) => pet.age_category))).toEqual(
+      new Set(['youngest', 'young', 'adult', 'senior']),
+    );
+    const grownDogs = pets.filter((pet) => pet.species === 'dog' && months(pet) >= 12);
+    const kg = (pet: (typeof pets)[number]) => Number.parseFloat(pet.weight);
+    expect(grownDogs.filter((pet) => pet.size === 'xSmall' && kg(pet) > 5)).toEqual([]);
+    expect(grownDogs.filter((pet) => pet.size === 'xLarge' && kg(pet) < 40)).toEqual([]);
+    expect(pets.filter((pet) => !(kg(pet) > 0))).toEqual([]);
   });
 
   it('draws the second breed of a mix again as the next one in the list when it matched the first', () => {

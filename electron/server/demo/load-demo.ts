@@ -116,6 +116,62 @@ export function fitsAge(word: string, species: string, ageCategory: string): boo
   return true;
 }
 
+/** The ages each age group spans, in months: a baby is under a year, a senior eight years or more. */
+const AGE_GROUP_MONTHS: Record<string, readonly [number, number]> = {
+  youngest: [2, 11],
+  young: [12, 35],
+  adult: [36, 95],
+  senior: [96, 167],
+};
+
+/** The age group of an age in months (see `AGE_GROUP_MONTHS`). */
+export function ageGroupOf(months: number): string {
+  return months < 12 ? 'youngest' : months < 36 ? 'young' : months < 96 ? 'adult' : 'senior';
+}
+
+/**
+ * The age a drawn age group and drawn years and months stand for: spread over the group's ages, and at least two
+ * months more than the time the pet has been in care (no pet came in younger than two months, so none is younger
+ * today than its stay); the group then follows the age. Drawn first and mended after, as the coat is.
+ */
+export function fittingAge(
+  drawnGroup: string,
+  drawnYears: number,
+  drawnMonths: number,
+  monthsInCare: number,
+): { years: number; months: number; group: string } {
+  const [low, high] = AGE_GROUP_MONTHS[drawnGroup] ?? [36, 95];
+  const months = Math.max(low + ((drawnYears * 12 + drawnMonths) % (high - low + 1)), monthsInCare + 2);
+  return { years: Math.floor(months / 12), months: months % 12, group: ageGroupOf(months) };
+}
+
+/** What a grown dog of each size weighs, in kg. */
+const DOG_KG: Record<string, readonly [number, number]> = {
+  xSmall: [2, 5],
+  small: [5, 10],
+  medium: [10, 25],
+  large: [25, 40],
+  xLarge: [40, 60],
+};
+
+/**
+ * A weight that fits the animal: a dog's drawn weight (5 to 44 kg) moved into its size's range, and an animal under
+ * a year weighing less the younger it is (a third of grown weight at most at four months).
+ */
+export function fittingWeight(species: string, size: string, drawnKg: number, ageMonths: number): string {
+  const range = species === 'dog' ? DOG_KG[size] : undefined;
+  const grown = range ? range[0] + ((drawnKg - 5) / 40) * (range[1] - range[0]) : drawnKg;
+  const kg = ageMonths < 12 ? grown * Math.max(0.15, ageMonths / 12) : grown;
+  return species === 'dog' && kg >= 10 ? `${Math.round(kg)} kg` : `${Math.max(0.3, kg).toFixed(1)} kg`;
+}
+
+/** Whole calendar months from one `YYYY-MM-DD` day to a later one. */
+export function monthsBetween(from: string, to: string): number {
+  const [fy, fm, fd] = from.split('-').map(Number) as [number, number, number];
+  const [ty, tm, td] = to.split('-').map(Number) as [number, number, number];
+  return Math.max(0, (ty - fy) * 12 + (tm - fm) - (td < fd ? 1 : 0));
+}
+
 /** A mix of two breeds: the second drawn again as the next one in the list when it came out the same as the first. */
 export function twoBreeds(first: string, second: string, breeds: readonly string[]): [string, string] {
   if (second !== first) return [first, second];
@@ -332,7 +388,7 @@ export function loadDemoShelter(
       const label = customStatus
         ? (catalogue.customStatuses.find((s) => s.key === customStatus)?.label ?? 'available')
         : (status ?? 'available');
-      const ageCategory = pick(AGE_CATEGORIES);
+      const drawnAgeGroup = pick(AGE_CATEGORIES);
       const pictureCount = 1 + Math.floor(random() * 3);
       const speciesPictures = pictures?.[species] ?? [];
       const images =
@@ -367,7 +423,7 @@ export function loadDemoShelter(
         id: seededUuid(random),
         name,
         species,
-        age_category: ageCategory,
+        age_category: drawnAgeGroup,
         sex: pick(SEXES),
         size: species === 'dog' ? pick(SIZES) : pick(['xSmall', 'small', 'medium']),
         status: adopted ? 'adopted' : status,
@@ -378,7 +434,7 @@ export function loadDemoShelter(
         color: JSON.stringify(
           some(catalogue.colors[species], 2).concat(pick(catalogue.colors[species])).slice(0, 2),
         ),
-        age_years: ageCategory === 'youngest' ? '0' : String(1 + Math.floor(random() * 12)),
+        age_years: drawnAgeGroup === 'youngest' ? '0' : String(1 + Math.floor(random() * 12)),
         age_months: String(Math.floor(random() * 12)),
         age_birthday: null,
         description,
@@ -398,12 +454,9 @@ export function loadDemoShelter(
         reason_for_surrender: null,
         primary_veterinarian_id: chance(0.7) ? pick(vetIds) : null,
         show_public: chance(0.92) ? 1 : 0,
-        special_needs: JSON.stringify(
-          (chance(0.1) ? [pick(catalogue.specialNeeds)] : []).filter((need) =>
-            fitsAge(need, species, ageCategory),
-          ),
-        ),
-        tags: JSON.stringify(some(catalogue.tags, 2).filter((tag) => fitsAge(tag, species, ageCategory))),
+        // Both kept to the words that fit the pet's age once its age is mended, below.
+        special_needs: JSON.stringify(chance(0.1) ? [pick(catalogue.specialNeeds)] : []),
+        tags: JSON.stringify(some(catalogue.tags, 2)),
         status_change_notes: null,
         weight:
           species === 'dog' ? `${5 + Math.floor(random() * 40)} kg` : `${(1 + random() * 5).toFixed(1)} kg`,
@@ -411,6 +464,25 @@ export function loadDemoShelter(
         adopted_by: adoptedBy,
         deleted_at: null,
       };
+      const age = fittingAge(
+        drawnAgeGroup,
+        Number(columns.age_years),
+        Number(columns.age_months),
+        monthsBetween(intakeDay, today),
+      );
+      columns.age_category = age.group;
+      columns.age_years = String(age.years);
+      columns.age_months = String(age.months);
+      columns.weight = fittingWeight(
+        species,
+        columns.size,
+        Number.parseFloat(columns.weight as string),
+        age.years * 12 + age.months,
+      );
+      const fitting = (words: string) =>
+        JSON.stringify((JSON.parse(words) as string[]).filter((word) => fitsAge(word, species, age.group)));
+      columns.tags = fitting(columns.tags);
+      columns.special_needs = fitting(columns.special_needs);
       app.pets.insertGenerated(columns);
     }
     app.sqlite.exec("INSERT INTO pets_fts (pets_fts) VALUES ('rebuild')");
