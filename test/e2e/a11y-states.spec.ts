@@ -40,7 +40,7 @@ test('the remaining dialogs and states pass axe (WCAG 2.2 AA, serious and critic
     const pets = page.getByRole('table', { name: 'Pets' });
     await expect(pets.getByRole('row')).not.toHaveCount(1);
     await page.getByRole('button', { name: 'Print cards' }).click();
-    const cards = page.getByRole('dialog', { name: 'Print kennel cards for an event' });
+    const cards = page.getByRole('dialog', { name: 'Print kennel cards' });
     await expect(cards).toBeVisible();
     await check('Event cards dialog, pets in the list');
     await cards.getByText('Choose pets', { exact: true }).click();

@@ -52,7 +52,7 @@ test('print a kennel card from the pet page: a one-page PDF with the name, shelt
   await page.goto(`${desk.url}#/pets`);
   await expect(drawer).toBeHidden();
   await page.getByRole('button', { name: 'Print cards' }).click();
-  const cardsDialog = page.getByRole('dialog', { name: 'Print kennel cards for an event' });
+  const cardsDialog = page.getByRole('dialog', { name: 'Print kennel cards' });
   await expect(cardsDialog.getByRole('radio', { name: 'US Letter' })).toBeChecked();
 });
 
@@ -71,7 +71,7 @@ test('print cards for an event from the Pets list filter, and the adoption agree
   const count = Number((((await status.textContent()) ?? '').split(' ')[0] ?? '').replace(/,/g, ''));
   expect(count).toBeGreaterThan(0);
   await page.getByRole('button', { name: 'Print cards' }).click();
-  const cardsDialog = page.getByRole('dialog', { name: 'Print kennel cards for an event' });
+  const cardsDialog = page.getByRole('dialog', { name: 'Print kennel cards' });
   // The list is not filtered by status: the cards of the pets still in care come first (an event shows no adopted pet).
   const inCare = cardsDialog.getByRole('radio', { name: /^In care \(\d+\)$/ });
   await expect(inCare).toBeChecked();

@@ -74,7 +74,7 @@ export function EventCardsButton({
       >
         Print cards
       </Button>
-      <Modal opened={opened} onClose={close} title="Print kennel cards for an event" size="lg">
+      <Modal opened={opened} onClose={close} title="Print kennel cards" size="lg">
         <Stack gap="md">
           <SegmentedControl
             aria-label="Which pets"
