@@ -63,7 +63,6 @@ function ago(ms: number): string {
   return `${Math.round(minutes / 60)} h ago`;
 }
 
-/** Why Electron cannot be used, worded for whoever reads it first: the person at the desk, not only its IT person. */
 /**
  * Why a download failed, to follow "its download failed": in words for whoever reads it in Settings when it is a
  * network error (no route, no name lookup, refused, timed out), with the error itself in brackets.
@@ -76,6 +75,7 @@ export function failedBecause(reason: string): string {
     : ` (${reason})`;
 }
 
+/** Why Electron cannot be used, worded for whoever reads it first: the person at the desk, not only its IT person. */
 function notInstalled(why: string, retryHint: string): string {
   return `the desktop window (Electron) is not installed on this computer: ${why}; ${retryHint}.`;
 }

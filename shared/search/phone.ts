@@ -34,14 +34,19 @@ export function withoutTrunkZero(digits: string): string | null {
 /**
  * SQL condition: the phone in `column` matches typed digits. The stored digits contain the typed ones; or the typed
  * ones end with a whole stored number (a country code added in front); or the stored number is in international
- * form and ends with the typed ones without their trunk 0. Its parameters, in order: `phoneMatchParams(digits)`.
+ * form (`+…`) and is a country code (one to three digits) followed by the typed ones without their trunk 0. Its
+ * parameters, in order: `phoneMatchParams(digits)`.
  */
 export function phoneMatchSql(column: string): string {
   const stored = phoneDigitsSql(column);
-  return `(${column} IS NOT NULL AND (${stored} LIKE '%' || ? || '%' OR (length(${stored}) >= 7 AND ? LIKE '%' || ${stored}) OR (${column} LIKE '+%' AND ${stored} LIKE '%' || ?)))`;
+  const contains = `${stored} LIKE '%' || ? || '%'`;
+  const countryCodeAdded = `(length(${stored}) >= 7 AND ? LIKE '%' || ${stored})`;
+  const trunkZeroDropped = `(${column} LIKE '+%' AND ${stored} LIKE '%' || ? AND length(${stored}) - length(?) BETWEEN 1 AND 3)`;
+  return `(${column} IS NOT NULL AND (${contains} OR ${countryCodeAdded} OR ${trunkZeroDropped}))`;
 }
 
 /** The parameters of `phoneMatchSql` for typed digits. */
-export function phoneMatchParams(digits: string): [string, string, string | null] {
-  return [digits, digits, withoutTrunkZero(digits)];
+export function phoneMatchParams(digits: string): [string, string, string | null, string | null] {
+  const national = withoutTrunkZero(digits);
+  return [digits, digits, national, national];
 }

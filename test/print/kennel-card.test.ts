@@ -49,7 +49,7 @@ describe('kennel card', () => {
         'Riverbend Animal Rescue',
         'Bernese Mountain Dog / Great Pyrenees',
         'Female',
-        '9 years 4 months (Senior)',
+        '9 years 4 months · Senior',
         'Extra large',
         'tricolour, white, rust',
         '48 kg',

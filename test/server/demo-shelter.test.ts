@@ -2,8 +2,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer } from '../../electron/server';
-import { ageGroupOf, monthsBetween, twoBreeds } from '../../electron/server/demo/load-demo';
+import { twoBreeds } from '../../electron/server/demo/load-demo';
 import { localCalendarDate } from '../../electron/server/staff/applications';
+import { ageGroupOfMonths, calendarMonthsBetween } from '../../shared/wording/age';
 import { tempDir } from '../temp-mirror';
 
 /** What a new user meets first: the demo shelter's pets read as a real shelter's would. */
@@ -83,9 +84,9 @@ describe('the demo shelter', () => {
   it('gives each pet an age that fits its age group and its stay, and a dog a weight that fits its size', () => {
     const today = localCalendarDate(Date.now());
     const months = (pet: (typeof pets)[number]) => Number(pet.age_years) * 12 + Number(pet.age_months);
-    expect(pets.filter((pet) => ageGroupOf(months(pet)) !== pet.age_category)).toEqual([]);
+    expect(pets.filter((pet) => ageGroupOfMonths(months(pet)) !== pet.age_category)).toEqual([]);
     // No pet is younger today than the time it has spent in care.
-    const stay = (pet: (typeof pets)[number]) => monthsBetween((pet.intake_date ?? '').slice(0, 10), today);
+    const stay = (pet: (typeof pets)[number]) => calendarMonthsBetween(pet.intake_date ?? '', today);
     expect(pets.filter((pet) => months(pet) < stay(pet) + 2)).toEqual([]);
     expect(new Set(pets.map((pet) => pet.age_category))).toEqual(
       new Set(['youngest', 'young', 'adult', 'senior']),

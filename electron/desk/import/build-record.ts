@@ -6,6 +6,7 @@ import {
   toFieldErrors,
 } from '../../../shared/contract';
 import type { ImportColumn, ImportKind, ImportRejection } from '../../../shared/desk-api/import';
+import { ageGroupOfMonths, calendarMonthsBetween } from '../../../shared/wording/age';
 import { CUSTOM_PREFIX, type FieldSpec, fieldsOf, headerKey, IGNORE } from './fields';
 import { cellValue, readList, readValue, type ValueContext } from './values';
 import { type ReadValue, readDate } from './written-dates';
@@ -62,13 +63,7 @@ export function defaultedFields(plan: RecordPlan): Record<string, string> {
 
 /** The age group of a pet born on `birthday` (calendar days compared as text, never through a time zone). */
 export function ageGroupFrom(birthday: string, today: string): string {
-  const [by, bm, bd] = birthday.slice(0, 10).split('-').map(Number) as [number, number, number];
-  const [ty, tm, td] = today.split('-').map(Number) as [number, number, number];
-  const months = (ty - by) * 12 + (tm - bm) - (td < bd ? 1 : 0);
-  if (months < 6) return 'youngest';
-  if (months < 24) return 'young';
-  if (months < 96) return 'adult';
-  return 'senior';
+  return ageGroupOfMonths(calendarMonthsBetween(birthday, today));
 }
 
 /** The options of a select field as the shelter spelled them (strings, or objects with a value or label). */

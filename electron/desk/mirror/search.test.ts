@@ -40,7 +40,7 @@ beforeEach(async () => {
       makePerson({ name: 'Dana Lee', phone: '+1 555 0999', email: 'dana@example.org' }),
       makePerson({ name: 'Sam Ortiz', phone: '555-0123', email: 'sam@example.org' }),
       makePerson({ name: 'Kim Park', phone: null, email: 'kim@example.org' }),
-      makePerson({ name: 'Emma Schneider', phone: '+49 30 5557788', email: 'emma@example.de' }),
+      makePerson({ name: 'Emma Schneider', phone: '+49 89 5557788', email: 'emma@example.de' }),
     ],
     'listed',
   );
@@ -306,9 +306,18 @@ describe('desk search', () => {
   });
 
   it('finds a number stored with its country code when it is typed as dialled at home, trunk 0 first', () => {
-    expect(personNames('030 5557788')).toEqual(['Emma Schneider']);
-    expect(personNames('0049 30 5557788')).toEqual(['Emma Schneider']);
-    expect(personNames('030 5557789')).toEqual([]);
+    expect(personNames('089 5557788')).toEqual(['Emma Schneider']);
+    expect(personNames('0049 89 5557788')).toEqual(['Emma Schneider']);
+    expect(personNames('089 5557789')).toEqual([]);
+    // Only a country code may come before the number, not an area code as well: 0555 7788 is not +1 212 555 7788.
+    storeServerPage(
+      mirror.db,
+      'person',
+      [makePerson({ name: 'Lee Tran', phone: '+1 212 555 7788' })],
+      'listed',
+    );
+    expect(personNames('212 555 7788')).toEqual(['Lee Tran']);
+    expect(personNames('0555 7788')).toEqual([]);
   });
 
   it('finds people by name and email, typos forgiven', () => {

@@ -29,7 +29,7 @@ function ageText(pet: Pet): string {
   if (born) parts.push(`born ${born}`);
   const given = parts.filter(Boolean).join(', ');
   const category = humanize(pet.age_category);
-  return given ? `${given} (${category})` : category;
+  return given ? `${given} · ${category}` : category;
 }
 
 function words(values: readonly string[]): string {

@@ -12,6 +12,7 @@ import {
   SPECIES,
   TEMPERAMENTS,
 } from '../../../shared/contract';
+import { ageGroupOfMonths, calendarMonthsBetween } from '../../../shared/wording/age';
 import { sha256Hex } from '../../platform/photo-image';
 import type { PetRow } from '../db/rows';
 import type { ServerContext } from '../server-context';
@@ -116,18 +117,16 @@ export function fitsAge(word: string, species: string, ageCategory: string): boo
   return true;
 }
 
-/** The ages each age group spans, in months: a baby is under a year, a senior eight years or more. */
+/**
+ * The ages each drawn age group is spread over, in months: within the group's ages (`ageGroupOfMonths`), a baby
+ * two months old at least.
+ */
 const AGE_GROUP_MONTHS: Record<string, readonly [number, number]> = {
-  youngest: [2, 11],
-  young: [12, 35],
-  adult: [36, 95],
+  youngest: [2, 5],
+  young: [6, 23],
+  adult: [24, 95],
   senior: [96, 167],
 };
-
-/** The age group of an age in months (see `AGE_GROUP_MONTHS`). */
-export function ageGroupOf(months: number): string {
-  return months < 12 ? 'youngest' : months < 36 ? 'young' : months < 96 ? 'adult' : 'senior';
-}
 
 /**
  * The age a drawn age group and drawn years and months stand for: spread over the group's ages, and at least two
@@ -140,9 +139,9 @@ export function fittingAge(
   drawnMonths: number,
   monthsInCare: number,
 ): { years: number; months: number; group: string } {
-  const [low, high] = AGE_GROUP_MONTHS[drawnGroup] ?? [36, 95];
+  const [low, high] = AGE_GROUP_MONTHS[drawnGroup] ?? [24, 95];
   const months = Math.max(low + ((drawnYears * 12 + drawnMonths) % (high - low + 1)), monthsInCare + 2);
-  return { years: Math.floor(months / 12), months: months % 12, group: ageGroupOf(months) };
+  return { years: Math.floor(months / 12), months: months % 12, group: ageGroupOfMonths(months) };
 }
 
 /** What a grown dog of each size weighs, in kg. */
@@ -163,13 +162,6 @@ export function fittingWeight(species: string, size: string, drawnKg: number, ag
   const grown = range ? range[0] + ((drawnKg - 5) / 40) * (range[1] - range[0]) : drawnKg;
   const kg = ageMonths < 12 ? grown * Math.max(0.15, ageMonths / 12) : grown;
   return species === 'dog' && kg >= 10 ? `${Math.round(kg)} kg` : `${Math.max(0.3, kg).toFixed(1)} kg`;
-}
-
-/** Whole calendar months from one `YYYY-MM-DD` day to a later one. */
-export function monthsBetween(from: string, to: string): number {
-  const [fy, fm, fd] = from.split('-').map(Number) as [number, number, number];
-  const [ty, tm, td] = to.split('-').map(Number) as [number, number, number];
-  return Math.max(0, (ty - fy) * 12 + (tm - fm) - (td < fd ? 1 : 0));
 }
 
 /** A mix of two breeds: the second drawn again as the next one in the list when it came out the same as the first. */
@@ -468,7 +460,7 @@ export function loadDemoShelter(
         drawnAgeGroup,
         Number(columns.age_years),
         Number(columns.age_months),
-        monthsBetween(intakeDay, today),
+        Math.max(0, calendarMonthsBetween(intakeDay, today)),
       );
       columns.age_category = age.group;
       columns.age_years = String(age.years);

@@ -212,7 +212,7 @@ export class PeopleStore {
     };
     const values = {
       ...searchValues(plan),
-      ...phoneMatchValues('p.phone', digits),
+      ...phoneMatchValues(digits),
       type: query.type,
       status: query.status,
       since: hasSince ? Math.ceil(Date.parse(query.updated_since as string)) : undefined,

@@ -195,11 +195,11 @@ export function phoneMatchCondition(column: string): RawBuilder<SqlBool> {
   return positionalSql<SqlBool>(phoneMatchSql(column), 'phone');
 }
 
-/** The slot values of `phoneMatchCondition(column)` for typed digits (none when no phone is searched). */
-export function phoneMatchValues(column: string, digits: string | undefined): Record<string, unknown> {
+/** The slot values of `phoneMatchCondition` for typed digits (none when no phone is searched). */
+export function phoneMatchValues(digits: string | undefined): Record<string, unknown> {
   return digits === undefined
     ? {}
-    : positionalValues(phoneMatchSql(column), 'phone', phoneMatchParams(digits));
+    : positionalValues(phoneMatchSql('phone'), 'phone', phoneMatchParams(digits));
 }
 
 /** The forms a shelter id may be stored in when a worker types it (`rar-000199` for `RAR-000199`). */

@@ -6,6 +6,7 @@
  */
 
 import type { DateOrder } from '../../../shared/desk-api';
+import { calendarMonthsBetween } from '../../../shared/wording/age';
 
 const CALENDAR = /^(\d{4})-(\d{2})-(\d{2})/;
 
@@ -248,8 +249,6 @@ export function ageOn(
 ): { years: number; months: number } | undefined {
   const born = storedDay(birthday);
   if (!born || born > today) return undefined;
-  const [by, bm, bd] = born.split('-').map(Number) as [number, number, number];
-  const [ty, tm, td] = today.split('-').map(Number) as [number, number, number];
-  const months = (ty - by) * 12 + (tm - bm) - (td < bd ? 1 : 0);
+  const months = calendarMonthsBetween(born, today);
   return { years: Math.floor(months / 12), months: months % 12 };
 }

@@ -5,6 +5,7 @@ import {
   petUpdateSchema,
   toFieldErrors,
 } from '../../../shared/contract';
+import { countOf } from '../../../shared/wording/age';
 import {
   calendarDate,
   calendarDateToApi,
@@ -204,8 +205,9 @@ function monthsToFix(draft: PetDraft, original?: PetDraft): FieldMessages {
   };
 }
 
+/** Years and months both said, as typed: "0 years 15 months". */
 const yearsAndMonths = (years: number, months: number): string =>
-  `${years} year${years === 1 ? '' : 's'} ${months} month${months === 1 ? '' : 's'}`;
+  `${countOf(years, 'year')} ${countOf(months, 'month')}`;
 
 /** The API takes a date or nothing: a date once given can be changed, not emptied. */
 function clearedDateMessage(key: (typeof DATE_FIELDS)[number], was: string): string {
