@@ -2,7 +2,6 @@
 
 /** "1 year", "3 months": a number and its unit, plural but for 1. */
 export const countOf = (value: number, unit: string): string => `${value} ${unit}${value === 1 ? '' : 's'}`;
-const count = countOf;
 
 /**
  * Whole months from one calendar day (`YYYY-MM-DD`) to a later one, counted on the calendar: a month is reached on
@@ -24,8 +23,8 @@ export function ageGroupOfMonths(months: number): 'youngest' | 'young' | 'adult'
 
 /** "2 years 3 months", "1 year", "5 months"; "0 months" for a newborn. */
 export function yearsAndMonthsInWords(years: number, months: number): string {
-  if (years === 0) return count(months, 'month');
-  return months === 0 ? count(years, 'year') : `${count(years, 'year')} ${count(months, 'month')}`;
+  if (years === 0) return countOf(months, 'month');
+  return months === 0 ? countOf(years, 'year') : `${countOf(years, 'year')} ${countOf(months, 'month')}`;
 }
 
 /**
@@ -46,5 +45,5 @@ export function ageInWords(
   // 0 and 0 is an age nobody gave (a form's defaults), not a newborn.
   if (total === 0) return undefined;
   const words = yearsAndMonthsInWords(Math.floor(total / 12), total % 12);
-  return Number(y || 0) === 0 && total >= 12 ? `${count(total, 'month')} (${words})` : words;
+  return Number(y || 0) === 0 && total >= 12 ? `${countOf(total, 'month')} (${words})` : words;
 }
