@@ -2,20 +2,7 @@ import { z } from 'zod';
 import { noInput } from './app';
 import { defineMethod } from './define';
 
-/**
- * Statuses that mean the animal has left the shelter's care. Every other status, custom labels included, counts as in
- * care (a custom "Meet and greet" or "Behavior hold" animal is still in a kennel or a foster home).
- */
-export const OUT_OF_CARE_STATUSES = [
-  'adopted',
-  'archived',
-  'deceased',
-  'escaped',
-  'euthanized',
-  'lost',
-  'returnedToOwner',
-  'transferred',
-] as const;
+export { OUT_OF_CARE_STATUSES } from './out-of-care';
 
 const count = z.number().int().min(0);
 const days = z.number().min(0).nullable();

@@ -146,6 +146,21 @@ test('a pair adopted together is one approval: both pets go home and the agreeme
       approved.locator('.mantine-Badge-root').filter({ hasText: `${name} · Adopted` }),
     ).toBeVisible();
   }
+
+  // An adopted pet's page shows no adoption fee: the rules' fee of today is not what its family paid.
+  await page.goto(`${demoDesk.url}#/pets`);
+  await page.getByRole('textbox', { name: 'Search' }).first().fill(first);
+  await page
+    .getByRole('table', { name: 'Pets' })
+    .getByRole('row')
+    .filter({ hasText: first })
+    .filter({ hasText: 'Adopted' })
+    .first()
+    .click();
+  const drawer = page.getByRole('dialog', { name: 'Pet details' });
+  await expect(drawer.getByRole('heading', { name: first })).toBeVisible();
+  await expect(drawer.getByText('Adopted', { exact: true }).first()).toBeVisible();
+  await expect(drawer.getByText('Adoption fee', { exact: true })).toHaveCount(0);
 });
 
 test('a denied application offers no agreement to print', async ({ page, demoDesk }) => {

@@ -4,6 +4,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { CustomField } from '../../../shared/contract';
 import type { MirrorPet } from '../../../shared/desk-api';
+import { isOutOfCare } from '../../../shared/desk-api/out-of-care';
 import { ageInWords, yearsAndMonthsInWords } from '../../../shared/wording/age';
 import { useCurrency } from '../bridge/settings';
 import { ApplicationsList } from '../components/applications-list';
@@ -153,31 +154,34 @@ export function PetView({
                   : 'Changes saved and sent: they are on the shelter’s server.'}
             </SavedLine>
           )}
-          <Group gap="lg" mt={4}>
-            <Stack gap={0}>
-              <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-                Adoption fee
-              </Text>
-              <Text fw={600} aria-label="Adoption fee">
-                {formatFee(fee !== null ? fee : (record.global_adoption_fee ?? null), currency)}
-              </Text>
-              <Text size="xs" c="dimmed">
-                {fee !== null
-                  ? 'Set for this pet'
-                  : record.global_adoption_fee != null
-                    ? 'From the fee rules'
-                    : 'No fee set'}
-              </Text>
-            </Stack>
-            {fee !== null && record.global_adoption_fee != null && (
+          {/* The fee the rules give today means nothing for a pet adopted or gone: its agreement has the fee. */}
+          {!isOutOfCare(record.status) && (
+            <Group gap="lg" mt={4}>
               <Stack gap={0}>
                 <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-                  Fee rules say
+                  Adoption fee
                 </Text>
-                <Text>{formatFee(record.global_adoption_fee, currency)}</Text>
+                <Text fw={600} aria-label="Adoption fee">
+                  {formatFee(fee !== null ? fee : (record.global_adoption_fee ?? null), currency)}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {fee !== null
+                    ? 'Set for this pet'
+                    : record.global_adoption_fee != null
+                      ? 'From the fee rules'
+                      : 'No fee set'}
+                </Text>
               </Stack>
-            )}
-          </Group>
+              {fee !== null && record.global_adoption_fee != null && (
+                <Stack gap={0}>
+                  <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+                    Fee rules say
+                  </Text>
+                  <Text>{formatFee(record.global_adoption_fee, currency)}</Text>
+                </Stack>
+              )}
+            </Group>
+          )}
         </Stack>
         <Group gap="xs" align="flex-start">
           {record.status !== 'adopted' && <StartAdoptionButton petId={record.id} />}
