@@ -108,6 +108,10 @@ export const cssVariablesResolver: CSSVariablesResolver = () => {
     variables: {},
     light,
     dark: {
+      // Subtle and light buttons, light badges in the app's green, as in the light scheme (Mantine's dark default is
+      // shade 0, near white, which made "Make a new code" read as plain bold text): shade 3 is 7.1:1 on a dark card
+      // and 6.7:1 on a light button's own background.
+      '--mantine-color-sage-light-color': 'var(--mantine-color-sage-3)',
       '--mantine-color-dimmed': '#a9a9a9',
       '--mantine-color-error': 'var(--mantine-color-red-4)',
       '--mantine-color-orange-filled': '#bf4400',
