@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { connectionFolder, UNCONFIGURED_ID } from '../../electron/desk/sync/connection-folders';
 import { audited } from './axe-audit';
 import { expect, test } from './desk-fixture';
-import { connect } from './helpers';
+import { connect, firstInCareRow, petsFilled } from './helpers';
 
 test('every screen and state passes axe (WCAG 2.2 AA, serious and critical) in light and dark', async ({
   page,
@@ -342,7 +342,8 @@ test('the intake form with its errors and the pet drawer read as they should (ar
   await expect(form.getByRole('textbox', { name: 'Intake date' })).not.toHaveAttribute('aria-required');
 
   await page.goto(`${desk.url}#/pets`);
-  await page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).click();
+  await petsFilled(page);
+  await firstInCareRow(page).click();
   const drawer = page.getByRole('dialog', { name: 'Pet details' });
   await expect(drawer.getByRole('table', { name: 'Pet fields' })).toBeVisible();
   await expect(drawer).toMatchAriaSnapshot(`

@@ -1,4 +1,4 @@
-import type { Page, TestInfo } from '@playwright/test';
+import type { Locator, Page, TestInfo } from '@playwright/test';
 import type { DemoServer } from './demo-server';
 import { expect } from './desk-fixture';
 
@@ -31,6 +31,22 @@ export async function petsFilled(page: Page): Promise<void> {
   await expect(page.getByRole('status', { name: 'Pet count' })).toHaveText(/^[\d,]+ pets?( of [\d,]+)?$/, {
     timeout: 30_000,
   });
+}
+
+/** The words the Pets list shows for a pet that has left the shelter's care (adopted, transferred, …). */
+const OUT_OF_CARE_WORDS = /Adopted|Archived|Deceased|Escaped|Euthanized|Lost|Returned to owner|Transferred/;
+
+/**
+ * The first row of the Pets list whose pet is still in care: a pet adopted or gone offers no kennel card and no
+ * adoption. Wait for `petsFilled` first, or the row may move while the first sync fills the list.
+ */
+export function firstInCareRow(page: Page): Locator {
+  return page
+    .getByRole('table', { name: 'Pets' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell') })
+    .filter({ hasNotText: OUT_OF_CARE_WORDS })
+    .first();
 }
 
 /** Connects the desk to the demo server through Settings, as a coordinator would, and waits for the pets. */

@@ -1,5 +1,5 @@
 import { expect, test } from './desk-fixture';
-import { connect, shoot } from './helpers';
+import { connect, firstInCareRow, petsFilled, shoot } from './helpers';
 import { readPdf } from './paper-support';
 
 interface ApiPet {
@@ -19,7 +19,8 @@ test('print a kennel card from the pet page: a one-page PDF with the name, shelt
   test.setTimeout(120_000);
   await connect(page, desk.url, server);
   await page.goto(`${desk.url}#/pets`);
-  const row = page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1);
+  await petsFilled(page);
+  const row = firstInCareRow(page);
   const name = (await row.getAttribute('aria-label')) ?? '';
   await row.click();
   const drawer = page.getByRole('dialog', { name: 'Pet details' });

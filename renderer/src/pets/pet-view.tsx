@@ -184,8 +184,13 @@ export function PetView({
           )}
         </Stack>
         <Group gap="xs" align="flex-start">
-          {record.status !== 'adopted' && <StartAdoptionButton petId={record.id} />}
-          <KennelCardButton petId={record.id} />
+          {/* A pet adopted or gone has no kennel to hang a card on, and no adoption to start. */}
+          {!isOutOfCare(record.status) && (
+            <>
+              <StartAdoptionButton petId={record.id} />
+              <KennelCardButton petId={record.id} />
+            </>
+          )}
           <Button
             ref={editButton}
             variant="light"
