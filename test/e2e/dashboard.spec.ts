@@ -93,6 +93,8 @@ test("the Overview shows the demo shelter's figures, the same as counted from th
     await expect(row.getByRole('cell')).toHaveText([String(month.intakes), String(month.adoptions)]);
   }
   expect(expected.perMonth.reduce((sum, month) => sum + month.intakes, 0)).toBeGreaterThan(0);
+  // The legend names the bars in their order, left to right (the chart library sorted it alphabetically).
+  await expect(page.locator('.mantine-ChartLegend-legendItemName')).toHaveText(['Intakes', 'Adoptions']);
   await shoot(page, testInfo, 'overview');
 
   // Each figure's link opens the list of what it counted, whatever filters the list had before.

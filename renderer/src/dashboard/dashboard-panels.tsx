@@ -219,6 +219,12 @@ export function InCarePanels({ data }: { data: Dashboard }) {
   );
 }
 
+/** The month chart's bars, left to right; its legend lists them in the same order (not alphabetically). */
+const MONTH_SERIES = [
+  { name: 'Intakes', color: chartColor('blue') },
+  { name: 'Adoptions', color: chartColor('teal') },
+];
+
 export function MonthsPanel({ data }: { data: Dashboard }) {
   const rows = data.months.map((row) => ({
     month: monthLabel(row.month, true),
@@ -237,11 +243,11 @@ export function MonthsPanel({ data }: { data: Dashboard }) {
           h={260}
           data={rows}
           dataKey="month"
-          series={[
-            { name: 'Intakes', color: chartColor('blue') },
-            { name: 'Adoptions', color: chartColor('teal') },
-          ]}
+          series={MONTH_SERIES}
           withLegend
+          legendProps={{
+            itemSorter: (item) => MONTH_SERIES.findIndex((series) => series.name === item.value),
+          }}
           yAxisLabel="Animals"
           tickLine="y"
           gridAxis="y"
