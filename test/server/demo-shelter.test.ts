@@ -98,6 +98,21 @@ describe('the demo shelter', () => {
     expect(pets.filter((pet) => !(kg(pet) > 0))).toEqual([]);
   });
 
+  it('gives a pet of a named breed the size that breed grows to: no extra large Chihuahua, no small Great Dane', () => {
+    const sizesOf = (species: string, firstBreed: string) =>
+      new Set(
+        pets
+          .filter((pet) => pet.species === species && (JSON.parse(pet.breed) as string[])[0] === firstBreed)
+          .map((pet) => pet.size),
+      );
+    expect(sizesOf('dog', 'Chihuahua')).toEqual(new Set(['xSmall']));
+    expect(sizesOf('dog', 'Great Dane')).toEqual(new Set(['xLarge']));
+    expect(sizesOf('dog', 'Labrador Retriever')).toEqual(new Set(['large']));
+    expect(sizesOf('rabbit', 'Netherland Dwarf')).toEqual(new Set(['xSmall']));
+    // A mixed breed keeps the size drawn for it.
+    expect(sizesOf('dog', 'Mixed Breed').size).toBeGreaterThan(2);
+  });
+
   it('draws the second breed of a mix again as the next one in the list when it matched the first', () => {
     expect(twoBreeds('Beagle', 'Boxer', ['Beagle', 'Boxer'])).toEqual(['Beagle', 'Boxer']);
     expect(twoBreeds('Beagle', 'Beagle', ['Beagle', 'Boxer'])).toEqual(['Beagle', 'Boxer']);

@@ -144,6 +144,59 @@ export function fittingAge(
   return { years: Math.floor(months / 12), months: months % 12, group: ageGroupOfMonths(months) };
 }
 
+/**
+ * The size each named breed grows to (a mix takes its first breed's). Breeds not named here (a mixed breed, a
+ * hound, a domestic cat) keep the drawn size.
+ */
+const BREED_SIZES: Record<string, Record<string, string>> = {
+  dog: {
+    Chihuahua: 'xSmall',
+    'Yorkshire Terrier': 'xSmall',
+    Pug: 'small',
+    'Shih Tzu': 'small',
+    Dachshund: 'small',
+    'Jack Russell Terrier': 'small',
+    'Miniature Schnauzer': 'small',
+    Corgi: 'small',
+    'Shiba Inu': 'small',
+    Beagle: 'medium',
+    'Cocker Spaniel': 'medium',
+    'Basset Hound': 'medium',
+    Whippet: 'medium',
+    'Cattle Dog': 'medium',
+    'Border Collie': 'medium',
+    'Australian Shepherd': 'medium',
+    'Siberian Husky': 'medium',
+    'Pit Bull Terrier': 'medium',
+    'American Staffordshire Terrier': 'medium',
+    Poodle: 'medium',
+    'Labrador Retriever': 'large',
+    'Golden Retriever': 'large',
+    'German Shepherd': 'large',
+    Boxer: 'large',
+    Pointer: 'large',
+    Greyhound: 'large',
+    'Belgian Malinois': 'large',
+    'Doberman Pinscher': 'large',
+    Bloodhound: 'large',
+    Rottweiler: 'xLarge',
+    'Great Dane': 'xLarge',
+    'Bernese Mountain Dog': 'xLarge',
+  },
+  cat: { 'Maine Coon': 'medium', 'Norwegian Forest Cat': 'medium', Ragdoll: 'medium' },
+  rabbit: {
+    'Netherland Dwarf': 'xSmall',
+    'Mini Rex': 'xSmall',
+    'Flemish Giant': 'medium',
+    'New Zealand': 'medium',
+  },
+};
+
+/** The size that fits the animal's breed: a Chihuahua is never extra large. Drawn first and mended after. */
+export function fittingSize(species: string, breed: readonly string[], drawn: string): string {
+  return BREED_SIZES[species]?.[breed[0] ?? ''] ?? drawn;
+}
+
 /** What a grown dog of each size weighs, in kg. */
 const DOG_KG: Record<string, readonly [number, number]> = {
   xSmall: [2, 5],
@@ -417,7 +470,11 @@ export function loadDemoShelter(
         species,
         age_category: drawnAgeGroup,
         sex: pick(SEXES),
-        size: species === 'dog' ? pick(SIZES) : pick(['xSmall', 'small', 'medium']),
+        size: fittingSize(
+          species,
+          breed,
+          species === 'dog' ? pick(SIZES) : pick(['xSmall', 'small', 'medium']),
+        ),
         status: adopted ? 'adopted' : status,
         custom_status_id: adopted ? null : customStatusId,
         status_label: adopted ? 'adopted' : label,
