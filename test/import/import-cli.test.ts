@@ -210,7 +210,7 @@ describe('npm run cli -- import: a 500-row export of another system with 7 bad r
     expect(badMap.stderr).toMatch(/"Sex" is mapped to "gender"/);
     const noSpecies = await importCli(['pets', csv, '--data-dir', desk, '--map', 'AnimalTypeName=ignore']);
     expect(noSpecies.code).toBe(2);
-    expect(noSpecies.stderr).toMatch(/no column gives species/);
+    expect(noSpecies.stderr).toMatch(/no column goes to species/);
     const publicPeople = await importCli(['adopters', csv, '--data-dir', desk, '--public']);
     expect(publicPeople.code).toBe(2);
     expect(publicPeople.stderr).toMatch(/--public is for pets/);

@@ -47,6 +47,20 @@ describe('a row the import refuses', () => {
     ]);
   });
 
+  it('joins the breeds of two columns sent to breed into one list', () => {
+    const built = buildRecord(
+      columns([
+        ['Name', 'name'],
+        ['Species', 'species'],
+        ['Primary breed', 'breed'],
+        ['Secondary breed', 'breed'],
+      ]),
+      3,
+      ['Rex', 'dog', 'Beagle', 'Boxer'],
+    );
+    expect(built.ok && built.body.breed).toEqual(['Beagle', 'Boxer']);
+  });
+
   it('is not told that a field whose cell was refused is missing as well', () => {
     const built = buildRecord(
       columns([

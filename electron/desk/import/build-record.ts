@@ -7,7 +7,7 @@ import {
 } from '../../../shared/contract';
 import type { ImportColumn, ImportKind, ImportRejection } from '../../../shared/desk-api/import';
 import { ageGroupOfMonths, calendarMonthsBetween } from '../../../shared/wording/age';
-import { CUSTOM_PREFIX, type FieldSpec, fieldsOf, headerKey, IGNORE } from './fields';
+import { CUSTOM_PREFIX, type FieldSpec, fieldsOf, headerKey, IGNORE, joinerOf } from './fields';
 import { cellValue, readList, readValue, type ValueContext } from './values';
 import { type ReadValue, readDate } from './written-dates';
 
@@ -165,6 +165,31 @@ export function buildRecord(plan: RecordPlan, line: number, cells: readonly stri
   const columnOf = new Map<string, string>();
   /** Fields whose cell was refused: the record's own check then says nothing more of them. */
   const refused = new Set<string>();
+  const columnsPerTarget = new Map<string, number>();
+  for (const column of plan.columns) {
+    columnsPerTarget.set(column.target, (columnsPerTarget.get(column.target) ?? 0) + 1);
+  }
+  /** Cells of the columns sent to one text or list field, joined after the row is read (see `joinerOf`). */
+  const toJoin = new Map<string, { spec: FieldSpec; headers: string[]; texts: string[] }>();
+  const take = (spec: FieldSpec, header: string, text: string) => {
+    const length = [...text].length;
+    if (spec.max !== undefined && length > spec.max) {
+      problems.push({
+        line,
+        column: header,
+        reason: `is ${length} characters long; ${spec.label.toLowerCase()} takes at most ${spec.max}`,
+      });
+      refused.add(spec.field);
+      return;
+    }
+    const weightUnit = /lb|pound/i.test(header) ? 'lb' : 'kg';
+    const read = readValue(spec.kind, text, { ...plan.values, weightUnit });
+    if (read.ok) body[spec.field] = read.value;
+    else {
+      problems.push(rejection(line, header, read));
+      refused.add(spec.field);
+    }
+  };
   plan.columns.forEach((column, index) => {
     if (column.target === IGNORE) return;
     if (!columnOf.has(column.target)) columnOf.set(column.target, column.header);
@@ -182,24 +207,18 @@ export function buildRecord(plan: RecordPlan, line: number, cells: readonly stri
     }
     const spec = specs.get(column.target);
     if (!spec) return;
-    const length = [...text].length;
-    if (spec.max !== undefined && length > spec.max) {
-      problems.push({
-        line,
-        column: column.header,
-        reason: `is ${length} characters long; ${spec.label.toLowerCase()} takes at most ${spec.max}`,
-      });
-      refused.add(spec.field);
+    if ((columnsPerTarget.get(spec.field) ?? 0) > 1 && joinerOf(spec) !== undefined) {
+      const parts = toJoin.get(spec.field) ?? { spec, headers: [], texts: [] };
+      parts.headers.push(column.header);
+      parts.texts.push(text);
+      toJoin.set(spec.field, parts);
       return;
     }
-    const weightUnit = /lb|pound/i.test(column.header) ? 'lb' : 'kg';
-    const read = readValue(spec.kind, text, { ...plan.values, weightUnit });
-    if (read.ok) body[spec.field] = read.value;
-    else {
-      problems.push(rejection(line, column.header, read));
-      refused.add(spec.field);
-    }
+    take(spec, column.header, text);
   });
+  for (const { spec, headers, texts } of toJoin.values()) {
+    take(spec, headers.join(' + '), texts.join(joinerOf(spec)));
+  }
   if (body.custom_field_data !== undefined) {
     const column = columnOf.get('custom_field_data') ?? '';
     const data = body.custom_field_data as Record<string, unknown>;

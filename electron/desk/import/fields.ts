@@ -279,6 +279,39 @@ export function headerKey(text: string): string {
     .replace(/[^\p{L}\p{N}]/gu, '');
 }
 
+/**
+ * What joins the cells of several columns the person sent to one field, in the file's order: an address split into
+ * street, city and zip; a second breed column; two columns of notes. Undefined for a field that takes one column.
+ */
+export function joinerOf(spec: FieldSpec): string | undefined {
+  if (spec.kind === 'list') return ', ';
+  if (spec.kind === 'long-text') return spec.field === 'address' ? ', ' : '\n';
+  return undefined;
+}
+
+/**
+ * The problems of columns sent to the same field: several columns are joined into a text or a list field, and refused
+ * for any other (which of two dates, two species or two names would be meant?). In words.
+ */
+export function sharedTargets(kind: ImportKind, columns: readonly ImportColumn[]): string[] {
+  const specs = new Map(fieldsOf(kind).map((spec) => [spec.field, spec]));
+  const headersOf = new Map<string, string[]>();
+  for (const column of columns) {
+    if (column.target === IGNORE) continue;
+    headersOf.set(column.target, [...(headersOf.get(column.target) ?? []), column.header]);
+  }
+  return [...headersOf]
+    .filter(([target, headers]) => {
+      const spec = specs.get(target);
+      return headers.length > 1 && (spec === undefined || joinerOf(spec) === undefined);
+    })
+    .map(([target, headers]) => {
+      const label = specs.get(target)?.label ?? `custom field ${target.slice(CUSTOM_PREFIX.length)}`;
+      const quoted = headers.map((header) => `"${header}"`);
+      return `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)} all go to ${label.toLowerCase()}, which takes one column: keep one and ignore the others`;
+    });
+}
+
 export const IGNORE = 'ignore';
 export const CUSTOM_PREFIX = 'custom:';
 

@@ -554,4 +554,40 @@ describe('importFile', () => {
     );
     expect(await run(file, { mapping: { Pet: 'name', Kind: 'species' } })).toMatchObject({ imported: 1 });
   });
+
+  it('joins an address split over street, city, state and zip columns, in the file order, losing none', async () => {
+    const file = csv([
+      'Name,Email,Address,City,State,Zip',
+      'Maria Gonzalez,maria@example.org,40 Oak Ave,Springfield,IL,62702',
+      'Ann Lee,ann@example.org,,Springfield,,62703',
+    ]);
+    const result = await importFile(
+      file,
+      { kind: 'adopters', mapping: { City: 'address', State: 'address', Zip: 'address' } },
+      desk(),
+    );
+    expect(result).toMatchObject({ imported: 2, rejected: [] });
+    expect(entries().map((entry) => JSON.parse(entry.body).address)).toEqual([
+      '40 Oak Ave, Springfield, IL, 62702',
+      'Springfield, 62703',
+    ]);
+  });
+
+  it('refuses two columns sent to a field that takes one, naming both', async () => {
+    const file = csv(['Name,Species,Intake,Arrived', 'Rex,dog,2026-01-02,2026-01-03']);
+    await expect(run(file, { mapping: { Arrived: 'intake_date' } })).rejects.toThrow(
+      '"Intake" and "Arrived" all go to intake date, which takes one column: keep one and ignore the others',
+    );
+    expect(entries()).toEqual([]);
+  });
+
+  it('says a file of people read as pets looks like people, in words the screen can use', async () => {
+    const file = csv(['First Name,Last Name,Email,Phone', 'Ann,Lee,ann@example.org,555-0101']);
+    const refused = run(file);
+    await expect(refused).rejects.toThrow(/no column goes to name: choose the column that holds it/);
+    await expect(run(file)).rejects.toThrow(
+      /its columns look like a list of people: import it as adopters or as fosters/,
+    );
+    await expect(run(csv(['Pet,Kind', 'Rex,dog']))).rejects.not.toThrow(/list of people/);
+  });
 });

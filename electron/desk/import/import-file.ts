@@ -15,7 +15,7 @@ import { type EntityType, type MirrorDb, microchipKey } from '../mirror';
 import type { LocalWriteContext } from '../outbox';
 import { buildRecord, defaultedFields, type RecordPlan, staffStatusReason } from './build-record';
 import { comparablePersonName, findExisting, matchConflict } from './existing';
-import { matchColumns, targetReadsDates, unknownTargets } from './fields';
+import { fieldsOf, matchColumns, sharedTargets, targetReadsDates, unknownTargets } from './fields';
 import { openTable, type TableRow } from './read-table';
 import { type PlannedRow, rowWriter } from './write-rows';
 import { DateOrderEvidence } from './written-dates';
@@ -80,6 +80,16 @@ async function readPlan(
   return planFor(options, desk, headers);
 }
 
+/** Whether a file's headers name people (an email, a phone, a first or last name) and no animal (a species). */
+function looksLikePeople(headers: readonly string[], customFields: readonly CustomField[]): boolean {
+  const asPeople = new Set(matchColumns('adopters', headers, customFields).map((column) => column.target));
+  const asPets = new Set(matchColumns('pets', headers, customFields).map((column) => column.target));
+  return (
+    !asPets.has('species') &&
+    ['email', 'phone', 'first_name', 'last_name'].some((field) => asPeople.has(field))
+  );
+}
+
 /** The columns of `headers` for the options, checked: every target known, the required fields given. */
 export function planFor(
   options: ImportOptions,
@@ -87,17 +97,28 @@ export function planFor(
   headers: string[],
 ): RecordPlan {
   const columns = matchColumns(options.kind, headers, desk.customFields, options.mapping);
-  const wrong = unknownTargets(options.kind, columns, desk.customFields);
+  const wrong = [
+    ...unknownTargets(options.kind, columns, desk.customFields),
+    ...sharedTargets(options.kind, columns),
+  ];
   const unknownHeaders = Object.keys(options.mapping ?? {}).filter((header) => !headers.includes(header));
   if (unknownHeaders.length > 0) {
     wrong.push(`the file has no column ${unknownHeaders.map((header) => `"${header}"`).join(', ')}`);
   }
   const targets = new Set(columns.map((column) => column.target));
   const needs = options.kind === 'pets' ? ['name', 'species'] : ['name'];
-  for (const field of needs) {
-    const given =
-      targets.has(field) || (field === 'name' && (targets.has('first_name') || targets.has('last_name')));
-    if (!given) wrong.push(`no column gives ${field}: map one with --map "Header=${field}"`);
+  const missing = needs.filter(
+    (field) =>
+      !(targets.has(field) || (field === 'name' && (targets.has('first_name') || targets.has('last_name')))),
+  );
+  for (const field of missing) {
+    const label = fieldsOf(options.kind).find((spec) => spec.field === field)?.label ?? field;
+    wrong.push(
+      `no column goes to ${label.toLowerCase()}: choose the column that holds it (on the command line: --map "Header=${field}")`,
+    );
+  }
+  if (missing.length > 0 && options.kind === 'pets' && looksLikePeople(headers, desk.customFields)) {
+    wrong.push('its columns look like a list of people: import it as adopters or as fosters');
   }
   if (wrong.length > 0) throw new ImportSetupError(`${wrong.join('; ')}.`);
   return {

@@ -282,7 +282,12 @@ export function ImportScreen() {
             <Title order={3} size="h4" mb="md">
               3. {finished ? 'Done' : 'Check and import'}
             </Title>
-            <ReportView report={report} updating={updateExisting} showPublic={showPublic} />
+            <ReportView
+              report={report}
+              targets={preview.targets}
+              updating={updateExisting}
+              showPublic={showPublic}
+            />
             {!finished && nothingToImport && (
               <Text size="sm" mt="md" role="status">
                 {nothingLeftWords(report)}

@@ -1,6 +1,7 @@
 import { Alert, Group, Paper, ScrollArea, SimpleGrid, Table, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconCopy } from '@tabler/icons-react';
-import type { ImportReport } from '../../../shared/desk-api';
+import type { ImportPreview, ImportReport } from '../../../shared/desk-api';
+import { joinedColumns } from './joined-columns';
 import { textForScreen } from './reason-text';
 import { rejectedHeading } from './rejected-heading';
 import { SHARED_EMAILS_LABEL } from './shared-emails';
@@ -110,10 +111,13 @@ function MatchesTable({
 /** A check's or an import's outcome: the totals, each rejected row (line, column, reason) and repeated rows. */
 export function ReportView({
   report,
+  targets = [],
   updating = false,
   showPublic,
 }: {
   report: ImportReport;
+  /** The fields the columns can go to, for their labels. */
+  targets?: ImportPreview['targets'];
   updating?: boolean;
   /** The choice as it is now, which a check made before it was changed does not know yet. */
   showPublic?: boolean;
@@ -174,6 +178,12 @@ export function ReportView({
           . To bring one in, choose where it goes under Columns, then check again.
         </Text>
       )}
+      {joinedColumns(report.columns).map(({ target, headers }) => (
+        <Text size="sm" mb="md" key={target}>
+          {headers.map((header) => `“${header}”`).join(' + ')} are joined into{' '}
+          {targets.find((option) => option.value === target)?.label ?? target}, in that order.
+        </Text>
+      ))}
       {Object.keys(defaults).length > 0 && (
         <Text size="sm" c="dimmed" mb="md">
           No column for{' '}
