@@ -1,7 +1,13 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { noisyPng, phoneJpegWithGps } from '../../test/photo-fixtures';
-import { PHOTO_MAX_EDGE, PHOTO_TARGET_BYTES, PhotoRejectedError, processPhoto } from './photo-image';
+import {
+  PHOTO_MAX_EDGE,
+  PHOTO_MAX_INPUT_BYTES,
+  PHOTO_TARGET_BYTES,
+  PhotoRejectedError,
+  processPhoto,
+} from './photo-image';
 
 async function refusal(bytes: Buffer): Promise<PhotoRejectedError> {
   const error = await processPhoto(bytes).then(
@@ -53,7 +59,10 @@ describe('processPhoto', () => {
 
     const huge = await refusal(Buffer.alloc(60 * 1024 * 1024, 0xff));
     expect(huge.reason).toBe('too_large');
-    expect(huge.message).toMatch(/60 MB.*50 MB/);
+    expect(huge.message).toMatch(/60\.0 MB; photos up to 50 MB/);
+    // Just over the limit is not rounded down to the limit itself.
+    const over = await refusal(Buffer.alloc(PHOTO_MAX_INPUT_BYTES + 512 * 1024, 0xff));
+    expect(over.message).toMatch(/^The file is 50\.5 MB; photos up to 50 MB are taken/);
 
     const strip = await sharp({ create: { width: 100_000, height: 1, channels: 3, background: '#888' } })
       .png()

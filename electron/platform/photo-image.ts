@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Metadata, OutputInfo, default as Sharp } from 'sharp';
+import { PHOTO_FILE_MAX_BYTES, photoTooLargeMessage } from '../../shared/desk-api/photos';
 
 /** Largest file taken in (a phone's full-size photo is 3 to 15 MB; a RAW or a panorama may be more). */
-export const PHOTO_MAX_INPUT_BYTES = 50 * 1024 * 1024;
+export const PHOTO_MAX_INPUT_BYTES = PHOTO_FILE_MAX_BYTES;
 /** Long side of a published photo: sharp on a kennel card and a listing, small enough to send over a poor link. */
 export const PHOTO_MAX_EDGE = 1600;
 /** Size a published photo is brought under. */
@@ -54,8 +55,6 @@ export interface ProcessedPhoto {
   sha256: string;
 }
 
-const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
-
 /** SHA-256 of some bytes as lower-case hex. */
 export function sha256Hex(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -67,10 +66,7 @@ export function sha256Hex(bytes: Buffer): string {
  */
 async function checkInput(bytes: Buffer): Promise<{ width: number; height: number }> {
   if (bytes.length > PHOTO_MAX_INPUT_BYTES) {
-    throw new PhotoRejectedError(
-      'too_large',
-      `The file is ${megabytes(bytes.length)}; photos up to ${megabytes(PHOTO_MAX_INPUT_BYTES)} are taken. Export a smaller copy and add that.`,
-    );
+    throw new PhotoRejectedError('too_large', photoTooLargeMessage(bytes.length));
   }
   let metadata: Metadata;
   try {

@@ -7,6 +7,15 @@ export const PHOTO_CHUNK_BYTES = 512 * 1024;
 /** Largest file the desk takes in (the same bound as the server's upload). */
 export const PHOTO_FILE_MAX_BYTES = 50 * 1024 * 1024;
 
+/**
+ * Why a file over `PHOTO_FILE_MAX_BYTES` is not taken, `what` naming it ("The file", a path). Its size has a decimal:
+ * a file of 50.5 MB rounded to "50 MB" read as if 50 MB were refused.
+ */
+export function photoTooLargeMessage(bytes: number, what = 'The file'): string {
+  const size = (bytes / 1024 / 1024).toFixed(1);
+  return `${what} is ${size} MB; photos up to ${PHOTO_FILE_MAX_BYTES / 1024 / 1024} MB are taken. Export a smaller copy and add that.`;
+}
+
 /** A photo taken at this desk, as the form shows it before the pet is saved. */
 export const takenPhotoSchema = z.object({
   /** What goes into the pet's `image_urls`: `desk-photo:local-…` until the server has the photo. */

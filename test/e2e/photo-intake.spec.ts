@@ -191,11 +191,11 @@ test('the demo shelter shows its pets with photos, prints them on cards, and its
   await shoot(page, testInfo, 'demo-overview', false);
 });
 
-/** A script that builds a DataTransfer holding one JPEG file, for a drop or a paste. */
-const dataTransferWith = (name: string, jpeg: Buffer) => `(() => {
-  const bytes = Uint8Array.from(atob('${jpeg.toString('base64')}'), (c) => c.charCodeAt(0));
+/** A script that builds a DataTransfer holding one file (a JPEG unless `type` says otherwise), for a drop or a paste. */
+const dataTransferWith = (name: string, bytes: Buffer, type = 'image/jpeg') => `(() => {
+  const bytes = Uint8Array.from(atob('${bytes.toString('base64')}'), (c) => c.charCodeAt(0));
   const transfer = new DataTransfer();
-  transfer.items.add(new File([bytes], '${name}', { type: 'image/jpeg' }));
+  transfer.items.add(new File([bytes], '${name}', { type: '${type}' }));
   return transfer;
 })()`;
 
@@ -213,6 +213,15 @@ test('photos dropped on the Photos box and pasted into the form are added; reord
   await box.dispatchEvent('dragover', { dataTransfer: dropped });
   await box.dispatchEvent('drop', { dataTransfer: dropped });
   await expect(form.getByTestId('form-photo')).toHaveCount(1, { timeout: 20_000 });
+  // A file that is not a photo, dropped, is said not to be one (as when chosen), not ignored without a word.
+  const pdf = await page.evaluateHandle(
+    dataTransferWith('vet-record.pdf', Buffer.from('%PDF-1.4\n% a vet record\n'), 'application/pdf'),
+  );
+  await box.dispatchEvent('drop', { dataTransfer: pdf });
+  await expect(form.getByRole('alert').filter({ hasText: 'Not added' })).toContainText(
+    'vet-record.pdf: The file is not an image',
+  );
+  await expect(form.getByTestId('form-photo')).toHaveCount(1);
 
   const pasted = await page.evaluateHandle(dataTransferWith('pasted.jpg', await phoneJpegWithGps(400, 600)));
   await form

@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DeskCallError } from '../../../shared/desk-api';
-import { PHOTO_CHUNK_BYTES, PHOTO_FILE_MAX_BYTES } from '../../../shared/desk-api/photos';
+import {
+  PHOTO_CHUNK_BYTES,
+  PHOTO_FILE_MAX_BYTES,
+  photoTooLargeMessage,
+} from '../../../shared/desk-api/photos';
 import type { DeskCore } from '../../desk/api';
 import { CliUsageError } from '../args';
 import { requireMirror, withDeskCore } from './cli-context';
@@ -39,10 +43,7 @@ async function takeFile(core: DeskCore, file: string): Promise<string> {
   try {
     const size = fs.statSync(file).size;
     if (size > PHOTO_FILE_MAX_BYTES) {
-      throw new CliUsageError(
-        `${file} is ${Math.round(size / 1024 / 1024)} MB; photos up to 50 MB are taken. Export a smaller copy and add that.`,
-        HINT,
-      );
+      throw new CliUsageError(photoTooLargeMessage(size, file), HINT);
     }
     bytes = fs.readFileSync(file);
   } catch (error) {

@@ -153,7 +153,8 @@ export function PetPhotosInput({
         onDrop={(event) => {
           event.preventDefault();
           setDragging(false);
-          const files = [...event.dataTransfer.files].filter(isImageFile);
+          // Every file dropped is tried: one that is not a photo is said to be so, as when it is chosen.
+          const files = [...event.dataTransfer.files];
           if (files.length > 0) void add(files);
         }}
       >

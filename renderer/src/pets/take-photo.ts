@@ -1,5 +1,10 @@
 import type { DeskApi } from '../../../shared/desk-api';
-import { PHOTO_CHUNK_BYTES, PHOTO_FILE_MAX_BYTES, type TakenPhoto } from '../../../shared/desk-api/photos';
+import {
+  PHOTO_CHUNK_BYTES,
+  PHOTO_FILE_MAX_BYTES,
+  photoTooLargeMessage,
+  type TakenPhoto,
+} from '../../../shared/desk-api/photos';
 
 /** Base64 of some bytes, in slices (a spread of a whole photo would overflow the call stack). */
 function toBase64(bytes: Uint8Array): string {
@@ -17,9 +22,7 @@ function toBase64(bytes: Uint8Array): string {
  */
 export async function takePhotoFile(api: DeskApi, file: Blob): Promise<TakenPhoto> {
   if (file.size > PHOTO_FILE_MAX_BYTES) {
-    throw new Error(
-      `The file is ${Math.round(file.size / 1024 / 1024)} MB; photos up to 50 MB are taken. Export a smaller copy and add that.`,
-    );
+    throw new Error(photoTooLargeMessage(file.size));
   }
   const bytes = new Uint8Array(await file.arrayBuffer());
   const uploadId = crypto.randomUUID();

@@ -1,7 +1,11 @@
 import { request } from 'undici';
 import { EXTENSIONS_HEADER, PHOTOS_EXTENSION } from '../../../../shared/contract';
 import { DeskCallError } from '../../../../shared/desk-api';
-import { PHOTO_CHUNK_BYTES, PHOTO_FILE_MAX_BYTES } from '../../../../shared/desk-api/photos';
+import {
+  PHOTO_CHUNK_BYTES,
+  PHOTO_FILE_MAX_BYTES,
+  photoTooLargeMessage,
+} from '../../../../shared/desk-api/photos';
 import { PhotoRejectedError, processPhoto } from '../../../platform/photo-image';
 import {
   deskPhoto,
@@ -125,7 +129,7 @@ export function registerPhotoHandlers(
       drop(uploadId);
       throw new DeskCallError({
         code: 'invalid_input',
-        message: `The file is over ${PHOTO_FILE_MAX_BYTES / 1024 / 1024} MB; photos up to 50 MB are taken. Export a smaller copy and add that.`,
+        message: photoTooLargeMessage(entry.size),
       });
     }
     return { received: entry.size };
