@@ -51,6 +51,9 @@ test('Import screen: a column mapped by hand, the check, then the import', async
     await expect(
       page.getByText(/shown publicly \(every record: no, so they stay off the public list and your website/),
     ).toBeVisible();
+    await expect(
+      page.getByText(/spayed or neutered \(every record: no: put right those that are before they go home\)/),
+    ).toBeVisible();
     const showThem = page.getByLabel('Show the new pets on the public list and your website');
     await expect(showThem).not.toBeChecked();
     await showThem.check();

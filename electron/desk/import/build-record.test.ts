@@ -20,6 +20,11 @@ describe('the fields an import fills for every pet', () => {
     expect(defaultedFields(plan(['name', 'species'], true))).toMatchObject({ show_public: 'true' });
     expect(defaultedFields(plan(['name', 'species', 'show_public']))).not.toHaveProperty('show_public');
   });
+
+  it('says that pets of a file without a spayed column are recorded as not spayed, rather than leave it unsaid', () => {
+    expect(defaultedFields(plan(['name', 'species']))).toMatchObject({ spayed: 'false' });
+    expect(defaultedFields(plan(['name', 'species', 'spayed']))).not.toHaveProperty('spayed');
+  });
 });
 
 describe('a row the import refuses', () => {

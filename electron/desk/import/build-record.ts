@@ -45,7 +45,8 @@ export const PET_DEFAULTS: Record<string, string> = {
 
 /**
  * Fields of the plan with no column, with what every record gets: the defaults (the age group from the birthday when
- * there is one), and `show_public` as chosen (false unless the person chose to show the pets publicly).
+ * there is one), `show_public` as chosen (false unless the person chose to show the pets publicly), and `spayed`
+ * false (the API's own default, said so that nobody reads it as known).
  */
 export function defaultedFields(plan: RecordPlan): Record<string, string> {
   if (plan.kind !== 'pets') return {};
@@ -58,6 +59,7 @@ export function defaultedFields(plan: RecordPlan): Record<string, string> {
         field === 'age_category' && mapped.has('age_birthday') ? 'from the birthday, else adult' : value,
       ]),
     ...(mapped.has('show_public') ? [] : [['show_public', String(plan.showPublic)]]),
+    ...(mapped.has('spayed') ? [] : [['spayed', 'false']]),
   ]);
 }
 
@@ -301,6 +303,11 @@ function fillPetDefaults(body: Record<string, unknown>, plan: RecordPlan): strin
   if (body.show_public === undefined) {
     filled.push('show_public');
     body.show_public = plan.showPublic;
+  }
+  // What the API gives a new pet that does not say; named here so that the report can say it.
+  if (body.spayed === undefined) {
+    filled.push('spayed');
+    body.spayed = false;
   }
   return filled;
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -332,6 +333,15 @@ describe('importFile', () => {
     const again = await run(file);
     expect(again).toMatchObject({ imported: 0, totals: { new: 0, existing: 2 } });
     expect(again.matches.map((match) => match.by)).toEqual(['earlier-import', 'earlier-import']);
+    // A row is known by the fields it gave, as versions that filled neither `show_public` nor `spayed` knew it.
+    const given = createHash('sha256')
+      .update(
+        'pets\n{"age_category":"adult","health":"unknown","name":"Tom","sex":"unknown","size":"medium","species":"cat","status":"available"}',
+      )
+      .digest('hex');
+    expect(
+      statement(mirror.db, 'SELECT count(*) FROM imported_row WHERE fingerprint = ?').pluck().get(given),
+    ).toBe(1);
   });
 
   it('imports adopters: names from first and last, emails matched, repeated emails reported', async () => {

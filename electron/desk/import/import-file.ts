@@ -163,16 +163,23 @@ async function orderTheDatesShow(
   }
 }
 
+/** Fields an import fills when the row does not say, which versions before it left out of the request. */
+const FILLED_SINCE = ['show_public', 'spayed'];
+
 /**
  * Fingerprint of a row's fields, keys sorted: the same row in the same kind of import gives the same one, whatever
- * was chosen for the pets the row does not say are shown publicly (and as versions that did not fill it gave).
+ * was chosen for the pets the row does not say are shown publicly (and as versions that did not fill it or
+ * `spayed` gave).
  */
 function fingerprintOf(
   kind: ImportKind,
   built: { body: Record<string, unknown>; defaulted: string[] },
 ): string {
-  const { show_public: _chosen, ...given } = built.body;
-  const body = built.defaulted.includes('show_public') ? given : built.body;
+  const body = Object.fromEntries(
+    Object.entries(built.body).filter(
+      ([field]) => !(FILLED_SINCE.includes(field) && built.defaulted.includes(field)),
+    ),
+  );
   const sorted = JSON.stringify(body, (_key, value) =>
     value && typeof value === 'object' && !Array.isArray(value)
       ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)))

@@ -23,8 +23,10 @@ function Figure({ label, value, tone }: { label: string; value: number; tone?: s
 const DEFAULTED_LABELS: Record<string, string> = {
   age_category: 'age',
   show_public: 'shown publicly',
+  spayed: 'spayed or neutered',
 };
 const DEFAULTED_VALUES: Record<string, Record<string, string>> = {
+  spayed: { false: 'no: put right those that are before they go home' },
   show_public: {
     true: 'yes, so the public list and your website show those in a public status',
     false: 'no, so they stay off the public list and your website until you show them',
