@@ -280,7 +280,7 @@ function staffOnlyStatus(status: unknown): boolean {
 /** Why a new person with a staff decision as status is not imported, and what to do instead. */
 export function staffStatusReason(status: string): string {
   return (
-    `"${status}" is a decision of the shelter's staff, which the API does not take for a new person: change it in ` +
+    `"${status}" is a decision of the shelter's staff, which a new person cannot start with: change it in ` +
     `the file to ${PERSON_CREATE_STATUSES.join(', ')} and set "${status}" again after the import (the person's ` +
     '"Change status…" on the desk that runs the shelter), or skip this row'
   );

@@ -67,4 +67,34 @@ describe('import values as people write them', () => {
     expect(headerKey('Animal Name')).toBe(headerKey('animal_name'));
     expect(headerKey('Zoë')).toBe('zoe');
   });
+
+  it('refuses an unknown status with the likely one and each status once in words; a person status with the four a new person may have', () => {
+    const shelter = {
+      statusLabels: new Map([
+        ['adopted', 'adopted'],
+        ['medicaltreatment', 'medicalTreatment'],
+        ['behaviorevaluation', 'Behavior Evaluation'],
+      ]),
+    };
+    const refused = readValue('status', 'On hold - medical', shelter);
+    const reason = refused.ok ? '' : refused.reason;
+    expect(reason).toMatch(
+      /^"On hold - medical" is neither a status .*: did you mean "medical hold"\? Write one of /,
+    );
+    expect(reason).toContain('returned to owner, stray');
+    expect(reason).toContain('Behavior Evaluation');
+    expect(reason).not.toMatch(/returnedToOwner|medicalTreatment/);
+    expect(reason.match(/\badopted\b/g)).toHaveLength(1);
+    const typo = readValue('status', 'Avialable', shelter);
+    expect(typo.ok ? '' : typo.reason).toContain('did you mean "available"?');
+    const person = read('person-status', 'Do not adopt');
+    expect(person.ok ? '' : person.reason).toBe(
+      '"Do not adopt" is not a person status the desk knows: write one of pending, active, training, inactive ' +
+        "(denied, suspended, blocked are the staff's decisions: kept for a person already on the desk, set on the " +
+        'desk after the import for a new one)',
+    );
+    expect(read('person-status', 'Blocked')).toEqual({ ok: true, value: 'blocked' });
+    const nothingLike = readValue('status', 'Zzz', shelter);
+    expect(nothingLike.ok ? '' : nothingLike.reason).not.toContain('did you mean');
+  });
 });

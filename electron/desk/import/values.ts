@@ -3,11 +3,13 @@ import {
   COMPATIBILITY_VALUES,
   HEALTH_VALUES,
   KNOWN_PET_STATUSES,
+  PERSON_CREATE_STATUSES,
   PERSON_STATUSES,
   SIZES,
   TEMPERAMENTS,
 } from '../../../shared/contract';
 import type { DateFormat } from '../../../shared/desk-api/import';
+import { editDistanceWithin } from '../../../shared/search/typo';
 import { headerKey, type ValueKind } from './fields';
 import { type ReadValue, readDate } from './written-dates';
 
@@ -103,12 +105,7 @@ export function readValue(kind: ValueKind, text: string, context: ValueContext):
     case 'person-status':
       // All seven are read; a staff decision (denied, suspended, blocked) is refused only for a new record, when
       // the row matches no one on the desk (see `staffOnlyStatus`).
-      return choice(
-        new Map(PERSON_STATUSES.map((status) => [headerKey(status), status])),
-        text,
-        'person status',
-        PERSON_STATUSES,
-      );
+      return readPersonStatus(text);
     case 'boolean':
       return readBoolean(text);
     case 'date':
@@ -134,15 +131,61 @@ export function readValue(kind: ValueKind, text: string, context: ValueContext):
   }
 }
 
+/** A status as staff read it: `returnedToOwner` is "returned to owner"; a shelter's own label stays as it is. */
+const statusInWords = (status: string) => status.replace(/(?<=\p{Ll})(\p{Lu})/gu, ' $1').toLowerCase();
+
+/**
+ * The status a refused cell most likely meant: the one whose name, or a usual other name, the cell holds (the
+ * longest: "On hold - medical" holds "medical" and "hold", and means medical hold), else one within a typo or two.
+ */
+function likelyStatus(key: string, choices: ReadonlyMap<string, string>): string | undefined {
+  let best: { status: string; length: number } | undefined;
+  for (const [choiceKey, status] of choices) {
+    if (choiceKey.length >= 4 && key.includes(choiceKey) && choiceKey.length > (best?.length ?? 0)) {
+      best = { status, length: choiceKey.length };
+    }
+  }
+  if (best) return best.status;
+  for (const [choiceKey, status] of choices) {
+    if (editDistanceWithin(key, choiceKey, 2) !== undefined) return status;
+  }
+  return undefined;
+}
+
+/** The statuses only the shelter's staff set (denied, suspended, blocked). */
+const STAFF_PERSON_STATUSES = PERSON_STATUSES.filter(
+  (status) => !PERSON_CREATE_STATUSES.some((allowed) => allowed === status),
+);
+
+/**
+ * A person's status: all seven are read; a staff decision is refused only for a new record, when the row matches no
+ * one on the desk (see `staffOnlyStatus`). The message offers the four a new person may have first.
+ */
+function readPersonStatus(text: string): ReadValue {
+  const status = PERSON_STATUSES.find((known) => headerKey(known) === headerKey(text));
+  if (status) return ok(status);
+  return no(
+    `"${text}" is not a person status the desk knows: write one of ${PERSON_CREATE_STATUSES.join(', ')} ` +
+      `(${STAFF_PERSON_STATUSES.join(', ')} are the staff's decisions: kept for a person already on the desk, ` +
+      'set on the desk after the import for a new one)',
+  );
+}
+
 function readStatus(text: string, context: ValueContext): ReadValue {
   const key = headerKey(text);
   const known = KNOWN_PET_STATUSES.find((status) => headerKey(status) === key) ?? STATUS_WORDS.get(key);
   if (known) return ok(known);
   const custom = context.statusLabels.get(key);
   if (custom) return ok(custom);
-  const statuses = [...KNOWN_PET_STATUSES, ...context.statusLabels.values()];
+  // Each status once, in the words the desk shows: the shelter's labels of the usual statuses are the same ones.
+  const named = new Map<string, string>();
+  for (const status of KNOWN_PET_STATUSES) named.set(headerKey(status), statusInWords(status));
+  for (const [labelKey, label] of context.statusLabels) if (!named.has(labelKey)) named.set(labelKey, label);
+  const choices = new Map([...STATUS_WORDS].map(([word, status]) => [word, statusInWords(status)]));
+  for (const [choiceKey, words] of named) choices.set(choiceKey, words);
+  const likely = likelyStatus(key, choices);
   return no(
-    `"${text}" is neither a status the desk knows nor one of the shelter's own statuses: write one of ${statuses.join(', ')}`,
+    `"${text}" is neither a status the desk knows nor one of the shelter's own statuses: ${likely ? `did you mean "${likely}"? Write` : 'write'} one of ${[...named.values()].join(', ')}`,
   );
 }
 
