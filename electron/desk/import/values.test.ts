@@ -54,6 +54,19 @@ describe('import values as people write them', () => {
     expect(day('03/04/2025', 'DMY')).toEqual({ ok: true, value: '2025-04-03T00:00:00Z' });
     expect(day('03/04/2025', 'MDY')).toEqual({ ok: true, value: '2025-03-04T00:00:00Z' });
     expect(day('31/02/2025')).toMatchObject({ ok: false });
+    // A date that is none in the order chosen but one the other way round says the order may be the wrong one.
+    expect(day('12/15/2023', 'DMY')).toEqual({
+      ok: false,
+      reason:
+        '"12/15/2023" is not a date read day first, as chosen (there is no month 15); read month first it is ' +
+        '15 December 2023: if the file writes its dates month first, its other dates were read the wrong way round too',
+      fix: 'date-order',
+    });
+    expect(day('25/03/2025', 'MDY')).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('25 March 2025'),
+    });
+    expect(day('30/02/2025', 'DMY')).toEqual({ ok: false, reason: '"30/02/2025" is not a date' });
     expect(day('soon')).toMatchObject({ ok: false, reason: expect.stringContaining('not a date') });
   });
 

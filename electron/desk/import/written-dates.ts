@@ -128,9 +128,10 @@ export function readDate(
     const first = Number(match[1]);
     const second = Number(match[2]);
     const year = Number(match[3]);
-    if (dateFormat === 'DMY' || (dateFormat !== 'MDY' && first > 12))
-      return calendarDay(year, second, first, text);
-    if (dateFormat === 'MDY' || second > 12) return calendarDay(year, first, second, text);
+    if (dateFormat === 'DMY' || dateFormat === 'MDY')
+      return inChosenOrder(first, second, year, dateFormat, text);
+    if (first > 12) return calendarDay(year, second, first, text);
+    if (second > 12) return calendarDay(year, first, second, text);
     if (first === second) return calendarDay(year, first, second, text);
     return {
       ok: false,
@@ -156,6 +157,35 @@ export function readDate(
     }
   }
   return no(`"${text}" is not a date (write it as 2025-03-04 or 4 March 2025)`);
+}
+
+/**
+ * A numeric date in the order the person chose. A date that is none that way but is one the other way round (a
+ * 12/15/2023 read day first) says so, with the choice to make, rather than only that it is not a date: the order
+ * chosen is likely the wrong one for the file, and its other dates would be read swapped without a word.
+ */
+function inChosenOrder(
+  first: number,
+  second: number,
+  year: number,
+  order: 'DMY' | 'MDY',
+  text: string,
+): ReadValue {
+  const [day, month] = order === 'DMY' ? [first, second] : [second, first];
+  const chosen = calendarDay(year, month, day, text);
+  if (chosen.ok) return chosen;
+  const swapped = calendarDay(year, day, month, text);
+  if (!swapped.ok) return chosen;
+  const [fullYear, otherMonth, otherDay] = (swapped.value as string).slice(0, 10).split('-').map(Number);
+  const [readFirst, otherFirst] = order === 'DMY' ? ['day', 'month'] : ['month', 'day'];
+  return {
+    ok: false,
+    reason:
+      `"${text}" is not a date read ${readFirst} first, as chosen (there is no month ${month}); read ${otherFirst} ` +
+      `first it is ${otherDay} ${monthName(otherMonth ?? 0)} ${fullYear}: if the file writes its dates ${otherFirst} ` +
+      'first, its other dates were read the wrong way round too',
+    fix: 'date-order',
+  };
 }
 
 function monthName(month: number): string {
