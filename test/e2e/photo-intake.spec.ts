@@ -243,7 +243,13 @@ test('photos dropped on the Photos box and pasted into the form are added; reord
   expect(firstSource).not.toBe(secondSource);
   await form.getByRole('button', { name: 'Move photo 2 earlier' }).click();
   await expect(first).toHaveAttribute('src', secondSource as string);
-  await form.getByRole('button', { name: 'Remove photo 1' }).click();
+  // Removed from the keyboard, the focus goes to the photo now in its place, then to "Choose photos": not to the page.
+  await form.getByRole('button', { name: 'Remove photo 1' }).focus();
+  await page.keyboard.press('Enter');
   await expect(form.getByTestId('form-photo')).toHaveCount(1);
   await expect(first).toHaveAttribute('src', firstSource as string);
+  await expect(form.getByRole('button', { name: 'Remove photo 1' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(form.getByTestId('form-photo')).toHaveCount(0);
+  await expect(form.getByRole('button', { name: 'Choose photos' })).toBeFocused();
 });

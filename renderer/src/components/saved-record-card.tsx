@@ -52,7 +52,16 @@ export function SavedRecordCard({
       ? 'It was discarded under Sync before it reached the server.'
       : 'Saved on this desk. It is sent to the shelter’s server when the connection allows.';
   return (
-    <Card ref={card} component="article" withBorder radius="lg" p="md" aria-label={label} tabIndex={-1}>
+    <Card
+      ref={card}
+      component="article"
+      withBorder
+      radius="lg"
+      p="md"
+      aria-label={label}
+      tabIndex={-1}
+      data-saved-record
+    >
       <Group justify="space-between" wrap="nowrap">
         <Group gap="sm" wrap="nowrap">
           <ThemeIcon color={onServer ? 'teal' : 'yellow'} variant="light" size="lg" radius="xl">

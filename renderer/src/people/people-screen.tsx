@@ -294,6 +294,13 @@ export function PeopleScreen() {
       <Drawer
         opened={creating !== null}
         onClose={closeSignUp}
+        // The focus goes back to what opened the form; when that is gone (the list moved to the person's tab), to
+        // the card of the person just signed up rather than to the page.
+        onExitTransitionEnd={() => {
+          if (document.activeElement === null || document.activeElement === document.body) {
+            document.querySelector<HTMLElement>('[data-saved-record]')?.focus();
+          }
+        }}
         position="right"
         size="xl"
         title={<Text fw={600}>Sign someone up</Text>}

@@ -103,6 +103,25 @@ export function PetPhotosInput({
     return () => form.removeEventListener('paste', onPaste);
   });
 
+  // The Remove button takes itself away: the focus goes to the next photo's (or the last one's), else to "Choose
+  // photos", rather than to the page.
+  const [focusAfterRemove, setFocusAfterRemove] = useState<number>();
+  useEffect(() => {
+    if (focusAfterRemove === undefined) return;
+    setFocusAfterRemove(undefined);
+    const target =
+      urls.length > 0
+        ? section.current?.querySelector<HTMLElement>(
+            `[aria-label="Remove photo ${Math.min(focusAfterRemove, urls.length - 1) + 1}"]`,
+          )
+        : section.current?.querySelector<HTMLElement>('[data-choose-photos]');
+    target?.focus();
+  }, [focusAfterRemove, urls]);
+  const remove = (index: number) => {
+    onChange(urls.filter((_, at) => at !== index));
+    setFocusAfterRemove(index);
+  };
+
   const move = (from: number, to: number) => {
     const next = [...urls];
     const [item] = next.splice(from, 1);
@@ -197,7 +216,7 @@ export function PetPhotosInput({
                       color="red"
                       size="sm"
                       aria-label={`Remove photo ${index + 1}`}
-                      onClick={() => onChange(urls.filter((_, at) => at !== index))}
+                      onClick={() => remove(index)}
                     >
                       <IconTrash aria-hidden size={14} />
                     </ActionIcon>
@@ -221,7 +240,12 @@ export function PetPhotosInput({
             </Button>
             <FileButton onChange={(files) => void add(files)} accept="image/*" multiple>
               {(props) => (
-                <Button {...props} variant="default" leftSection={<IconPhotoPlus aria-hidden size={18} />}>
+                <Button
+                  {...props}
+                  data-choose-photos
+                  variant="default"
+                  leftSection={<IconPhotoPlus aria-hidden size={18} />}
+                >
                   Choose photos
                 </Button>
               )}
