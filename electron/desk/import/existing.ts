@@ -42,14 +42,14 @@ function petByChip(db: MirrorDb, body: Record<string, unknown>): Found {
 /**
  * The record on the desk a row stands for: by the record id (an export read back), the shelter id, the microchip
  * (compared as the duplicate check compares it) or, for people, the email; else a record an earlier import wrote
- * from the same row. Records the server deleted do not count.
+ * from the same row (the same values, or the same cells read with other choices). Records the server deleted do not count.
  */
 export function findExisting(
   db: MirrorDb,
   options: { kind: ImportKind; sharedEmails?: boolean | undefined },
   body: Record<string, unknown>,
   id: string | undefined,
-  fingerprint: string,
+  fingerprints: readonly string[],
   line: number,
 ): ImportMatch | undefined {
   const { kind } = options;
@@ -87,10 +87,10 @@ export function findExisting(
     // Taken for the person of another name with the email: if the two are a household, the person can say so.
     if (other) return { ...(match(other, 'email') as ImportMatch), fix: 'shared-email' };
   }
-  const earlier = statement(db, 'SELECT entity_id FROM imported_row WHERE kind = ? AND fingerprint = ?').get(
-    kind,
-    fingerprint,
-  ) as { entity_id: string } | undefined;
+  const earlier = statement(
+    db,
+    'SELECT entity_id FROM imported_row WHERE kind = ? AND fingerprint IN (SELECT value FROM json_each(?)) LIMIT 1',
+  ).get(kind, JSON.stringify(fingerprints)) as { entity_id: string } | undefined;
   return earlier ? match(current(db, table, earlier.entity_id, body.type), 'earlier-import') : undefined;
 }
 

@@ -344,6 +344,24 @@ describe('importFile', () => {
     ).toBe(1);
   });
 
+  it('finds a row an earlier import read with the wrong order of day and month, and puts its date right', async () => {
+    const file = csv(['Name,Species,Intake', 'Whiskers,cat,3/4/2024']);
+    expect(await run(file, { dateFormat: 'DMY' })).toMatchObject({ imported: 1 });
+    const intake = () =>
+      statement(mirror.db, "SELECT intake_date FROM pet WHERE name = 'Whiskers'").pluck().all();
+    expect(intake()).toEqual(['2024-04-03T00:00:00Z']);
+    const checked = await run(file, { dateFormat: 'MDY', dryRun: true });
+    expect(checked).toMatchObject({ imported: 0, totals: { new: 0, existing: 1 } });
+    expect(checked.matches).toMatchObject([
+      { by: 'earlier-import', existingName: 'Whiskers', outcome: 'skipped' },
+    ]);
+    expect(await run(file, { dateFormat: 'MDY', updateExisting: true })).toMatchObject({
+      imported: 0,
+      updated: 1,
+    });
+    expect(intake()).toEqual(['2024-03-04T00:00:00Z']);
+  });
+
   it('imports adopters: names from first and last, emails matched, repeated emails reported', async () => {
     const file = csv([
       'OwnerForeNames,OwnerSurname,EmailAddress,HomeTelephone',

@@ -15,7 +15,7 @@ import { type EntityType, type MirrorDb, microchipKey } from '../mirror';
 import type { LocalWriteContext } from '../outbox';
 import { buildRecord, defaultedFields, type RecordPlan, staffStatusReason } from './build-record';
 import { comparablePersonName, findExisting, matchConflict } from './existing';
-import { fieldsOf, matchColumns, sharedTargets, targetReadsDates, unknownTargets } from './fields';
+import { fieldsOf, IGNORE, matchColumns, sharedTargets, targetReadsDates, unknownTargets } from './fields';
 import { openTable, type TableRow } from './read-table';
 import { type PlannedRow, rowWriter } from './write-rows';
 import { DateOrderEvidence } from './written-dates';
@@ -163,6 +163,24 @@ async function orderTheDatesShow(
   }
 }
 
+/**
+ * Fingerprint of a row as written in the file: its mapped cells, by column. The same row read again with another
+ * choice (the order of day and month, which a first import got wrong) gives the same one, so it is found as the
+ * record that import wrote, not imported twice.
+ */
+function cellsFingerprintOf(
+  kind: ImportKind,
+  columns: readonly ImportColumn[],
+  cells: readonly string[],
+): string {
+  const mapped = columns.flatMap((column, index) =>
+    column.target === IGNORE ? [] : [[column.target, column.header, (cells[index] ?? '').trim()]],
+  );
+  return createHash('sha256')
+    .update(`cells:${kind}\n${JSON.stringify(mapped)}`)
+    .digest('hex');
+}
+
 /** Fields an import fills when the row does not say, which versions before it left out of the request. */
 const FILLED_SINCE = ['show_public', 'spayed'];
 
@@ -298,8 +316,11 @@ async function pass(
       continue;
     }
     for (const { key } of rowKeys(options, built.body, plan.columns)) seen.set(key, row.line);
-    const fingerprint = fingerprintOf(options.kind, built);
-    const match = findExisting(desk.db, options, built.body, built.id, fingerprint, row.line);
+    const fingerprints = [
+      fingerprintOf(options.kind, built),
+      cellsFingerprintOf(options.kind, plan.columns, row.cells),
+    ];
+    const match = findExisting(desk.db, options, built.body, built.id, fingerprints, row.line);
     const conflict = match && matchConflict(desk.db, match, built.body);
     if (conflict) {
       rejectedRows += 1;
@@ -321,7 +342,8 @@ async function pass(
     }
     if (match) {
       existing += 1;
-      const mayUpdate = options.kind === 'pets' && match.by !== 'earlier-import';
+      // A row an earlier import wrote may be read differently now (its dates in the other order): it updates too.
+      const mayUpdate = options.kind === 'pets';
       if (mayUpdate) updatable += 1;
       match.outcome = options.updateExisting && mayUpdate ? 'updated' : 'skipped';
       if (matches.length < MAX_MATCHES) matches.push(match);
@@ -332,7 +354,7 @@ async function pass(
     await onRow({
       line: row.line,
       body: built.body,
-      fingerprint,
+      fingerprints,
       existing: match,
       defaulted: built.defaulted,
     });

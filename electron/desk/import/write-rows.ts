@@ -19,7 +19,8 @@ export const CHUNK_MS = 50;
 export interface PlannedRow {
   line: number;
   body: Record<string, unknown>;
-  fingerprint: string;
+  /** How an earlier import would know the row: by the values read from it, and by its cells as written. */
+  fingerprints: string[];
   existing: ImportMatch | undefined;
   /** Fields the row did not give (filled with defaults for a new record; an update leaves them). */
   defaulted: string[];
@@ -64,7 +65,9 @@ function writeChunk(desk: ImportDesk, options: ImportOptions, chunk: PlannedRow[
       if (result.status !== 'queued') continue;
       const entityType = options.kind === 'pets' ? 'pet' : 'person';
       changed.push({ entityType, id: result.entityId });
-      recordImportedRow(context.db, options.kind, row.fingerprint, result.entityId, desk.now());
+      for (const fingerprint of row.fingerprints) {
+        recordImportedRow(context.db, options.kind, fingerprint, result.entityId, desk.now());
+      }
       imported += 1;
     }
     return { value: { imported, updated, unchanged, next }, changed };
