@@ -104,7 +104,8 @@ export function useLeaveGuard(what: string): LeaveGuard & { modal: ReactNode } {
         }}
         onCancel={() => setPending(undefined)}
       >
-        What was typed here is not saved on this desk yet: leaving throws it away.
+        The changes made here (what was typed, photos added or removed) are not saved on this desk yet:
+        leaving throws them away.
       </ConfirmModal>
     ),
   };

@@ -73,6 +73,9 @@ export function MappingTable({
                     onChange={(value) => value && onChange(column.header, value)}
                     allowDeselect={false}
                     searchable
+                    // Tabbing through the columns does not open each list over the table; a click, typing or
+                    // Alt+Down does.
+                    openOnFocus={false}
                     size="sm"
                     comboboxProps={{ withinPortal: true }}
                   />
