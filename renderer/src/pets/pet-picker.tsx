@@ -3,10 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useRef, useState } from 'react';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { enterPicksOrWaits, highlightRow } from '../lib/picker-enter';
-import { humanize } from '../lib/words';
-
-const labelOf = (record: { name: string; species: string; custom_id: string | null }) =>
-  `${record.name} · ${humanize(record.species)}${record.custom_id ? ` · ${record.custom_id}` : ''}`;
+import { pickerLabel } from './picker-label';
 
 /** Choose pets from the mirror by typing part of a name, breed, shelter id or microchip; available pets first. */
 export function PetPicker({
@@ -44,7 +41,7 @@ export function PetPicker({
     setLabels((previous) => {
       const next = { ...previous };
       for (const { record } of [...(available.data?.items ?? []), ...(found.data?.items ?? [])]) {
-        next[record.id] = labelOf(record);
+        next[record.id] = pickerLabel(record);
       }
       return next;
     });
@@ -55,7 +52,7 @@ export function PetPicker({
   useEffect(() => {
     for (const id of unnamed.split(' ').filter(Boolean)) {
       api.call('mirror.pets.get', { id }).then(
-        ({ record }) => setLabels((previous) => ({ ...previous, [record.id]: labelOf(record) })),
+        ({ record }) => setLabels((previous) => ({ ...previous, [record.id]: pickerLabel(record) })),
         () => undefined,
       );
     }

@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest';
+import { pickerLabel } from './picker-label';
+
+describe('pickerLabel', () => {
+  it('tells apart two pets of one name: breed, then the shelter id or else the day each came in', () => {
+    const whiskers = { name: 'Whiskers', species: 'cat', breed: ['Siamese'], custom_id: null };
+    expect(pickerLabel({ ...whiskers, intake_date: '2024-04-05T00:00:00Z' })).toBe(
+      'Whiskers · Cat · Siamese · in since Apr 5, 2024',
+    );
+    expect(pickerLabel({ ...whiskers, custom_id: 'RAR-000018' })).toBe(
+      'Whiskers · Cat · Siamese · RAR-000018',
+    );
+    expect(pickerLabel({ name: 'Rex', species: 'dog', breed: [], custom_id: null })).toBe('Rex · Dog');
+  });
+});
