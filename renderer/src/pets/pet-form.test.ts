@@ -194,6 +194,16 @@ describe('numbers typed in text fields', () => {
       const typedFee = buildPetCreate({ ...emptyPetDraft(), ...basics, adoption_fee: typed as string });
       expect(typedFee).toMatchObject({ ok: true, fields: { adoption_fee: sent } });
     }
+    // A weight is written as the desk writes weights: a decimal point, a space before the unit.
+    for (const [typed, sent] of [
+      ['4,5 kg', '4.5 kg'],
+      ['28kg', '28 kg'],
+      ['12.5', '12.5'],
+      [' 30 lbs ', '30 lbs'],
+    ]) {
+      const typedWeight = buildPetCreate({ ...emptyPetDraft(), ...basics, weight: typed as string });
+      expect(typedWeight).toMatchObject({ ok: true, fields: { weight: sent } });
+    }
     // Digits grouped some other way are no amount the desk can be sure of.
     for (const typed of ['1,2345', '12,000,0', '1.200.5']) {
       expect(buildPetCreate({ ...emptyPetDraft(), ...basics, adoption_fee: typed }).ok, typed).toBe(false);

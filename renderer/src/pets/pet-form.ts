@@ -231,16 +231,10 @@ function toApiFields(
   put('adoption_fee', typedAmount(draft.adoption_fee));
   // A chip typed in groups as its certificate prints it ("985 112 233 445 566") is kept as the scanner reads it.
   put('microchip_id', draft.microchip_id.replace(/[\s-]/g, ''));
-  for (const key of [
-    'status_change_notes',
-    'custom_id',
-    'age_years',
-    'age_months',
-    'weight',
-    'coat_length',
-  ] as const) {
+  for (const key of ['status_change_notes', 'custom_id', 'age_years', 'age_months', 'coat_length'] as const) {
     put(key, draft[key]);
   }
+  put('weight', typedWeight(draft.weight));
   if (draft.description.trim() !== '') fields.description = draft.description;
   if (draft.breed.trim() !== '') fields.breed = splitList(draft.breed);
   if (draft.color.trim() !== '') fields.color = splitList(draft.color);
@@ -259,6 +253,17 @@ function toApiFields(
   );
   if (Object.keys(custom).length > 0) fields.custom_field_data = custom;
   return fields;
+}
+
+/**
+ * A weight as staff type it, written as the desk writes weights: a decimal point ("4,5 kg" is "4.5 kg", as an import
+ * writes it) and a space before the unit ("28kg" is "28 kg"). Anything else is left as typed.
+ */
+export function typedWeight(typed: string): string {
+  const match = /^(\d+)(?:[.,](\d+))?\s*(\p{L}*\.?)$/u.exec(typed.trim());
+  if (!match) return typed;
+  const [, whole, decimals, unit] = match;
+  return `${whole}${decimals ? `.${decimals}` : ''}${unit ? ` ${unit}` : ''}`;
 }
 
 /** Thousands grouped by commas (then a decimal point), by dots (then a decimal comma), or by spaces. */
