@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PERSON_STATUSES, personSchema, uuidSchema } from '../contract';
+import { DENIED_PERSON_STATUSES, PERSON_STATUSES, personSchema, uuidSchema } from '../contract';
 import { noInput } from './app';
 import { defineMethod } from './define';
 import { shelterSettingsMethods } from './shelter-settings';
@@ -144,6 +144,8 @@ export const shelterMethods = {
       decision: z.enum(['approved', 'denied']),
       note: z.string().trim().max(2000).optional(),
       petIds: z.array(uuidSchema).min(1, { error: 'choose at least one pet' }).max(50).optional(),
+      /** A denial only: what the applicant becomes (left as they are when absent). */
+      personStatus: z.enum(DENIED_PERSON_STATUSES).optional(),
     }),
     output: applicationSummarySchema,
   }),

@@ -177,10 +177,11 @@ test('a denied application offers no agreement to print', async ({ page, demoDes
   };
   const [waitingBefore, deniedBefore] = [await tabCount('Waiting'), await tabCount('Denied')];
   await waiting.first().getByRole('button', { name: 'Deny' }).click();
-  await page
-    .getByRole('dialog', { name: `Deny ${applicant}’s application` })
-    .getByRole('button', { name: 'Deny' })
-    .click();
+  // The denial says what becomes of the applicant, who would otherwise stay pending with nothing pending.
+  const denyDialog = page.getByRole('dialog', { name: `Deny ${applicant}’s application` });
+  await expect(denyDialog.getByRole('radio', { name: /^Stays / })).toBeChecked();
+  await denyDialog.getByRole('radio', { name: 'Inactive' }).check();
+  await denyDialog.getByRole('button', { name: 'Deny' }).click();
   await expect(page.getByText(`${applicant}’s application is denied`)).toBeVisible();
   await expect(tabs.getByText(`Waiting (${waitingBefore - 1})`, { exact: true })).toBeVisible();
   await tabs.getByText(`Denied (${deniedBefore + 1})`, { exact: true }).click();
@@ -190,6 +191,7 @@ test('a denied application offers no agreement to print', async ({ page, demoDes
 
   // The applicant's own status shows on the card and in its dialog, and a change shows there once saved.
   const statusButton = denied.getByRole('button', { name: /^Applicant: / });
+  await expect(statusButton).toHaveText('Applicant: Inactive');
   const shown = ((await statusButton.textContent()) ?? '').replace('Applicant: ', '').trim();
   await statusButton.click();
   const dialog = page.getByRole('dialog', { name: `Status of ${applicant}` });

@@ -151,6 +151,34 @@ describe('staff operations seen through the API', () => {
     expect(() => staff.decideApplication(application.id, 'denied')).toThrow(/already/);
   });
 
+  it('denying an application leaves the applicant as they are, or makes them inactive or denied as chosen', async () => {
+    const { apiUrl: api, staff } = await start();
+    const pet = await createPet(api);
+    const apply = async (name: string) =>
+      (
+        await call(api, '/people', {
+          method: 'POST',
+          headers: { 'idempotency-key': crypto.randomUUID() },
+          body: { type: 'adopter', name, application: { pet_ids: [pet.id], terms_accepted: true } },
+        })
+      ).json as { id: string; application: { id: string } };
+    const statusOf = async (person: { id: string }) =>
+      (await call(api, `/people/${person.id}?type=adopter`)).json.status;
+    const [kept, inactive, denied] = [
+      await apply('Kim Kept'),
+      await apply('Ian Inactive'),
+      await apply('Dee Denied'),
+    ];
+    staff.decideApplication(kept.application.id, 'denied');
+    staff.decideApplication(inactive.application.id, 'denied', { personStatus: 'inactive' });
+    staff.decideApplication(denied.application.id, 'denied', { personStatus: 'denied' });
+    expect([await statusOf(kept), await statusOf(inactive), await statusOf(denied)]).toEqual([
+      'pending',
+      'inactive',
+      'denied',
+    ]);
+  });
+
   it('one approval places a pair adopted together, or refuses whole when one of them is adopted already', async () => {
     const { apiUrl: api, staff } = await start();
     const [first, second, third] = [await createPet(api), await createPet(api), await createPet(api)];

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { DENIED_PERSON_STATUSES } from '../../../shared/contract';
 import type { ApplicationRow } from '../db/rows';
 import { type StaffContext, StaffOperationError } from './staff-context';
 
@@ -51,6 +52,8 @@ const petIdsSchema = z.array(z.string());
 const TAKEN = new Set(['adopted', 'fostered']);
 
 /** The applications inbox and the decisions on it. */
+type DeniedPersonStatus = (typeof DENIED_PERSON_STATUSES)[number];
+
 export function applicationOperations({ app, now, tx, getPetOrThrow, all, first }: StaffContext) {
   // The note and placed pets columns come from migrations 0601 and 0901 (db/shelter-migrations.ts).
   const db = app.db.withTables<{
@@ -126,15 +129,17 @@ export function applicationOperations({ app, now, tx, getPetOrThrow, all, first 
      * default the first listed; a pair adopted together is one approval) adopted with `adopted_on` (today,
      * YYYY-MM-DD) and `adopted_by` (the person's id); approving a foster application marks them fostered. All or
      * none: a pet not in the application, or adopted already, refuses the whole approval. The person becomes active
-     * on approval. Other open applications naming those pets are flagged by `listApplications`.
+     * on approval; on a denial, the person takes `personStatus` when given (inactive, denied), in the same
+     * transaction. Other open applications naming those pets are flagged by `listApplications`.
      */
     decideApplication(
       applicationId: string,
       decision: 'approved' | 'denied',
-      options: { petIds?: readonly string[]; note?: string | null } = {},
+      options: { petIds?: readonly string[]; note?: string | null; personStatus?: DeniedPersonStatus } = {},
     ): ApplicationSummary {
       z.enum(['approved', 'denied']).parse(decision);
       const note = z.string().trim().max(2000).nullable().optional().parse(options.note) || null;
+      const personStatus = z.enum(DENIED_PERSON_STATUSES).optional().parse(options.personStatus);
       return tx(() => {
         const row = byId(applicationId);
         if (!row) throw new StaffOperationError(`No application with id ${applicationId}.`);
@@ -162,6 +167,10 @@ export function applicationOperations({ app, now, tx, getPetOrThrow, all, first 
           for (const pet of pets) placePet(pet, row, stamp);
           const person = app.people.get(row.person_id);
           if (person && person.status === 'pending') app.people.writeColumns(person, { status: 'active' });
+        } else if (personStatus) {
+          const person = app.people.get(row.person_id);
+          if (person && person.status !== personStatus)
+            app.people.writeColumns(person, { status: personStatus });
         }
         app.sqlite
           .prepare(

@@ -7,6 +7,7 @@ import {
   Group,
   Loader,
   Modal,
+  Radio,
   SegmentedControl,
   Stack,
   Text,
@@ -257,6 +258,9 @@ function ApplicationCard({
   );
 }
 
+/** The denial's choice that leaves the applicant's status as it is. */
+const UNCHANGED = 'unchanged';
+
 function DecisionModal({
   deciding,
   onClose,
@@ -269,6 +273,18 @@ function DecisionModal({
   const api = useDesk();
   const action = useAction();
   const [note, setNote] = useState('');
+  // What the applicant becomes with a denial: as they are (pending, say, with another application waiting), or not.
+  const [personStatus, setPersonStatus] = useState<string>(UNCHANGED);
+  const currentStatus = deciding?.application.personStatus ?? 'pending';
+  const personStatuses = [
+    { value: UNCHANGED, label: `Stays ${humanize(currentStatus).toLowerCase()}` },
+    ...(['inactive', 'denied'] as const)
+      .filter((status) => status !== currentStatus)
+      .map((status) => ({
+        value: status,
+        label: status === 'denied' ? 'Denied (may not adopt)' : 'Inactive',
+      })),
+  ];
   const available = deciding?.application.pets.filter((pet) => !pet.deleted) ?? [];
   const approving = deciding?.decision === 'approved';
   const adoption = deciding?.application.kind === 'adopter';
@@ -293,6 +309,7 @@ function DecisionModal({
         decision: deciding.decision,
         ...(note.trim() && { note: note.trim() }),
         ...(approving && chosen.length > 0 && { petIds: chosen.map((pet) => pet.id) }),
+        ...(!approving && (personStatus === 'inactive' || personStatus === 'denied') && { personStatus }),
       }),
     );
     if (done) {
@@ -349,6 +366,19 @@ function DecisionModal({
               : 'The pets chosen are marked fostered, on every desk.'
             : 'The application is closed as denied. The applicant’s record stays.'}
         </Text>
+        {!approving && (
+          <Radio.Group
+            label={`Then ${deciding?.application.personName ?? 'the applicant'} is`}
+            value={personStatus}
+            onChange={setPersonStatus}
+          >
+            <Group gap="md" mt={6}>
+              {personStatuses.map((option) => (
+                <Radio key={option.value} value={option.value} label={option.label} />
+              ))}
+            </Group>
+          </Radio.Group>
+        )}
         <Textarea
           label="Note"
           description="Kept with the decision for your colleagues."

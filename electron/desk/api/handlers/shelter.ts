@@ -86,9 +86,13 @@ export function registerShelterHandlers(
     host.staff().listApplications(input?.status === undefined ? {} : { status: input.status }),
   );
   registry.handle('shelter.applications.counts', () => host.staff().countApplications());
-  registry.handle('shelter.applications.decide', async ({ id, decision, note, petIds }) => {
+  registry.handle('shelter.applications.decide', async ({ id, decision, note, petIds, personStatus }) => {
     const decided = staffCall(() =>
-      host.staff().decideApplication(id, decision, { ...(note && { note }), ...(petIds && { petIds }) }),
+      host.staff().decideApplication(id, decision, {
+        ...(note && { note }),
+        ...(petIds && { petIds }),
+        ...(personStatus && { personStatus }),
+      }),
     );
     await follow(false);
     return decided;
