@@ -69,6 +69,13 @@ for (const [label, viewport, deviceScaleFactor] of [
         if (extra.clipped.length > 0) wide.push(`${screen}: cut short: ${extra.clipped.join(', ')}`);
         if (SHOT.has(screen)) await shoot(page, testInfo, `${viewport.width}-${screen}`, false);
       }
+      // The decided applications too: an approved card's "Applicant: Active" keeps its whole width.
+      await page.goto(`${desk.url}#/applications`);
+      await page.getByText(/^Approved \(\d+\)$/).click();
+      await expect(page.getByRole('button', { name: /^Applicant: / }).first()).toBeVisible();
+      const decided = await overflow(page);
+      if (decided.clipped.length > 0)
+        wide.push(`approved applications: cut short: ${decided.clipped.join(', ')}`);
       // The search stays in the header at any width (an icon button below the small breakpoint).
       await expect(page.getByRole('banner').getByRole('button', { name: /^Search/ })).toBeVisible();
       // A pet's drawer: its body wraps to the window too.

@@ -177,7 +177,8 @@ function ApplicationCard({
       aria-label={`Application from ${application.personName}`}
     >
       <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <Stack gap={4}>
+        {/* The details give way (they wrap); the applicant's status keeps its whole width, also at 200 % zoom. */}
+        <Stack gap={4} flex={1} miw={0}>
           <Group gap="xs">
             <Title order={3} size="h4">
               {application.personName}
@@ -202,6 +203,7 @@ function ApplicationCard({
           size="xs"
           leftSection={<IconUserCog aria-hidden size={16} />}
           onClick={onPersonStatus}
+          style={{ flexShrink: 0 }}
         >
           {application.personStatus ? `Applicant: ${humanize(application.personStatus)}` : 'Applicant status'}
         </Button>
