@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { photoTooLargeMessage } from '../../shared/desk-api/photos';
 import { noisyPng, phoneJpegWithGps } from '../../test/photo-fixtures';
 import {
   PHOTO_MAX_EDGE,
@@ -63,6 +64,8 @@ describe('processPhoto', () => {
     // Just over the limit is not rounded down to the limit itself.
     const over = await refusal(Buffer.alloc(PHOTO_MAX_INPUT_BYTES + 512 * 1024, 0xff));
     expect(over.message).toMatch(/^The file is 50\.5 MB; photos up to 50 MB are taken/);
+    expect(photoTooLargeMessage(PHOTO_MAX_INPUT_BYTES + 1)).toMatch(/^The file is 50\.1 MB;/);
+    expect(photoTooLargeMessage(undefined)).toMatch(/^The file is over 50 MB; photos up to 50 MB/);
 
     const strip = await sharp({ create: { width: 100_000, height: 1, channels: 3, background: '#888' } })
       .png()

@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Metadata, OutputInfo, default as Sharp } from 'sharp';
-import { PHOTO_FILE_MAX_BYTES, photoTooLargeMessage } from '../../shared/desk-api/photos';
+import {
+  NOT_A_PHOTO_MESSAGE,
+  PHOTO_FILE_MAX_BYTES,
+  photoTooLargeMessage,
+} from '../../shared/desk-api/photos';
 
 /** Largest file taken in (a phone's full-size photo is 3 to 15 MB; a RAW or a panorama may be more). */
 export const PHOTO_MAX_INPUT_BYTES = PHOTO_FILE_MAX_BYTES;
@@ -72,10 +76,7 @@ async function checkInput(bytes: Buffer): Promise<{ width: number; height: numbe
   try {
     metadata = await (await loadSharp())(bytes, { limitInputPixels: false }).metadata();
   } catch {
-    throw new PhotoRejectedError(
-      'not_an_image',
-      'The file is not an image (JPEG, PNG, WebP, GIF, TIFF, HEIF or AVIF). Choose a photo file.',
-    );
+    throw new PhotoRejectedError('not_an_image', NOT_A_PHOTO_MESSAGE);
   }
   if (!metadata.format || !ACCEPTED_FORMATS.has(metadata.format)) {
     throw new PhotoRejectedError(

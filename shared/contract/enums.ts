@@ -87,8 +87,8 @@ export const PERSON_STATUSES = [
 ] as const;
 /** Statuses a create request may set; the others are staff decisions made in the app, not through the API. */
 export const PERSON_CREATE_STATUSES = ['pending', 'active', 'training', 'inactive'] as const;
-/** What the shelter's staff may make a person as they deny the person's application: unchanged, inactive, denied. */
-export const DENIED_PERSON_STATUSES = ['pending', 'inactive', 'denied'] as const;
+/** What the shelter's staff may make a person as they deny the person's application (else it stays as it is). */
+export const DENIED_PERSON_STATUSES = ['inactive', 'denied'] as const;
 export const CONTRACT_TYPES = ['adopter', 'foster', 'volunteer', 'surrender'] as const;
 
 export const speciesSchema = z.enum(SPECIES);

@@ -66,7 +66,11 @@ export const importMatchSchema = z.object({
   /** The pet's species on the desk (pets matched by shelter id or microchip). */
   existingSpecies: z.string().optional(),
   /** What matched: the shelter id, the microchip, the email, the record id, or an earlier import of the row. */
-  by: z.enum(['id', 'custom_id', 'microchip', 'email', 'earlier-import']),
+  /**
+   * `earlier-import`: a row an import wrote before, read the same (left as it is); `earlier-import-read-again`: the
+   * same row as written, read differently now (another order of day and month), which an update puts right.
+   */
+  by: z.enum(['id', 'custom_id', 'microchip', 'email', 'earlier-import', 'earlier-import-read-again']),
   /** What happens to it: left as it is, updated, or nothing to change. */
   outcome: z.enum(['skipped', 'updated', 'unchanged']),
   /** What the person can choose for another outcome: `shared-email`, a person of another name found by the email. */

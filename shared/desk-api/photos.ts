@@ -8,13 +8,20 @@ export const PHOTO_CHUNK_BYTES = 512 * 1024;
 export const PHOTO_FILE_MAX_BYTES = 50 * 1024 * 1024;
 
 /**
- * Why a file over `PHOTO_FILE_MAX_BYTES` is not taken, `what` naming it ("The file", a path). Its size has a decimal:
- * a file of 50.5 MB rounded to "50 MB" read as if 50 MB were refused.
+ * Why a file over `PHOTO_FILE_MAX_BYTES` is not taken, `what` naming it ("The file", a path); without its size (not
+ * known yet, as pieces arrive), "over" the limit. The size is rounded up to a decimal: a file of 50.5 MB rounded to
+ * "50 MB" read as if 50 MB were refused.
  */
-export function photoTooLargeMessage(bytes: number, what = 'The file'): string {
-  const size = (bytes / 1024 / 1024).toFixed(1);
-  return `${what} is ${size} MB; photos up to ${PHOTO_FILE_MAX_BYTES / 1024 / 1024} MB are taken. Export a smaller copy and add that.`;
+export function photoTooLargeMessage(bytes: number | undefined, what = 'The file'): string {
+  const limit = PHOTO_FILE_MAX_BYTES / 1024 / 1024;
+  const size =
+    bytes === undefined ? `over ${limit}` : (Math.ceil((bytes / 1024 / 1024) * 10) / 10).toFixed(1);
+  return `${what} is ${size} MB; photos up to ${limit} MB are taken. Export a smaller copy and add that.`;
 }
+
+/** Why a file that is not a photo is not taken (the window says it before sending the file, the core after). */
+export const NOT_A_PHOTO_MESSAGE =
+  'The file is not an image (JPEG, PNG, WebP, GIF, TIFF, HEIF or AVIF). Choose a photo file.';
 
 /** A photo taken at this desk, as the form shows it before the pet is saved. */
 export const takenPhotoSchema = z.object({

@@ -57,7 +57,9 @@ test('Import screen: a column mapped by hand, the check, then the import', async
       page.getByText(/shown publicly \(every record: no, so they stay off the public list and your website/),
     ).toBeVisible();
     await expect(
-      page.getByText(/spayed or neutered \(every record: no: put right those that are before they go home\)/),
+      page.getByText(
+        /spayed or neutered \(every record: no: mark those that are spayed or neutered on their page\)/,
+      ),
     ).toBeVisible();
     const showThem = page.getByLabel('Show the new pets on the public list and your website');
     await expect(showThem).not.toBeChecked();
@@ -141,7 +143,7 @@ test('Import screen: a column mapped by hand, the check, then the import', async
     await page.getByRole('button', { name: 'Check the file' }).click();
     await expect(
       page.getByText(
-        'Some dates read either way round: choose which comes first under “Dates like 03/04/2025 are”, then check again.',
+        'Some dates read either way round, or only the other way round from the order chosen: choose which comes first under “Dates like 03/04/2025 are”, then check again.',
       ),
     ).toBeVisible();
     const dateRow = page.getByRole('table', { name: 'Rejected rows' }).getByRole('row', { name: /Intake/ });

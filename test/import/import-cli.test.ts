@@ -159,7 +159,7 @@ describe('npm run cli -- import: a 500-row export of another system with 7 bad r
       expect.objectContaining({ line: 2, column: 'Intake', fix: 'date-order' }),
     ]);
     expect(run.stderr).toContain(
-      'For the dates that read either way, add --date-format DMY (day first) or MDY (month first).',
+      'For the dates that read either way, or only the other way round from the order given, choose the order: --date-format DMY (day first) or MDY (month first).',
     );
     // Its only row rejected, there are no other rows to import without it.
     expect(run.stderr).not.toContain('--skip-bad');

@@ -177,6 +177,15 @@ describe('staff operations seen through the API', () => {
       'inactive',
       'denied',
     ]);
+    // A decision the staff took already is not lowered by a later denial; nor may a denial make anyone pending.
+    const again = await apply('Bo Blocked');
+    staff.setPersonStatus(again.id, 'blocked');
+    staff.decideApplication(again.application.id, 'denied', { personStatus: 'inactive' });
+    expect(await statusOf(again)).toBe('blocked');
+    const other = await apply('Pat Pending');
+    expect(() =>
+      staff.decideApplication(other.application.id, 'denied', { personStatus: 'pending' as 'inactive' }),
+    ).toThrow();
   });
 
   it('one approval places a pair adopted together, or refuses whole when one of them is adopted already', async () => {

@@ -84,9 +84,13 @@ export function parseMapping(values: readonly string[], hint: string): ColumnMap
 }
 
 /** What new pets get for `show_public` when their row does not say, in words, with how to choose the other. */
-const PUBLIC_WORDS: Record<string, string> = {
-  false: 'no: new pets are kept off the public list; add --public to show them',
-  true: 'yes: new pets in a public status go on the public list',
+/** What the report's filled fields mean, where the value alone does not say it. */
+const DEFAULT_WORDS: Record<string, Record<string, string>> = {
+  show_public: {
+    false: 'no: new pets are kept off the public list; add --public to show them',
+    true: 'yes: new pets in a public status go on the public list',
+  },
+  spayed: { false: 'no: mark those that are spayed or neutered on their page' },
 };
 
 function printReport(report: ImportReport, updateExisting: boolean, io: CliIo): void {
@@ -97,7 +101,10 @@ function printReport(report: ImportReport, updateExisting: boolean, io: CliIo): 
   if (report.rejected.length > 50)
     lines.push(`  … and ${report.rejected.length - 50} more (--json lists all)`);
   if (report.rejected.some((problem) => problem.fix === 'date-order')) {
-    lines.push('For the dates that read either way, add --date-format DMY (day first) or MDY (month first).');
+    lines.push(
+      'For the dates that read either way, or only the other way round from the order given, choose the order: ' +
+        '--date-format DMY (day first) or MDY (month first).',
+    );
   }
   if (report.rejected.some((problem) => problem.fix === 'shared-email')) {
     lines.push('If rows that share an email are different people (one household), add --shared-emails.');
@@ -118,7 +125,7 @@ function printReport(report: ImportReport, updateExisting: boolean, io: CliIo): 
   const defaults = Object.entries(report.defaults);
   if (defaults.length > 0) {
     lines.push(
-      `No column for ${defaults.map(([field, value]) => `${field} (every record: ${(field === 'show_public' && PUBLIC_WORDS[value]) || value})`).join(', ')}.`,
+      `No column for ${defaults.map(([field, value]) => `${field} (every record: ${DEFAULT_WORDS[field]?.[value] ?? value})`).join(', ')}.`,
     );
   }
   io.stderr(`${lines.join('\n')}\n`);

@@ -49,6 +49,7 @@ export function findExisting(
   options: { kind: ImportKind; sharedEmails?: boolean | undefined },
   body: Record<string, unknown>,
   id: string | undefined,
+  /** The row's values fingerprint first, then its cells fingerprint. */
   fingerprints: readonly string[],
   line: number,
 ): ImportMatch | undefined {
@@ -89,9 +90,14 @@ export function findExisting(
   }
   const earlier = statement(
     db,
-    'SELECT entity_id FROM imported_row WHERE kind = ? AND fingerprint IN (SELECT value FROM json_each(?)) LIMIT 1',
-  ).get(kind, JSON.stringify(fingerprints)) as { entity_id: string } | undefined;
-  return earlier ? match(current(db, table, earlier.entity_id, body.type), 'earlier-import') : undefined;
+    `SELECT entity_id, fingerprint = ? AS same_values FROM imported_row
+       WHERE kind = ? AND fingerprint IN (SELECT value FROM json_each(?)) ORDER BY same_values DESC LIMIT 1`,
+  ).get(fingerprints[0], kind, JSON.stringify(fingerprints)) as
+    | { entity_id: string; same_values: number }
+    | undefined;
+  if (!earlier) return undefined;
+  const by = earlier.same_values ? 'earlier-import' : 'earlier-import-read-again';
+  return match(current(db, table, earlier.entity_id, body.type), by);
 }
 
 /** A name or species as compared: letters and digits only, in one Unicode form, ignoring case and spacing. */

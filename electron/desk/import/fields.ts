@@ -306,9 +306,11 @@ export function sharedTargets(kind: ImportKind, columns: readonly ImportColumn[]
       return headers.length > 1 && (spec === undefined || joinerOf(spec) === undefined);
     })
     .map(([target, headers]) => {
-      const label = specs.get(target)?.label ?? `custom field ${target.slice(CUSTOM_PREFIX.length)}`;
+      const field =
+        specs.get(target)?.label.toLowerCase() ?? `custom field ${target.slice(CUSTOM_PREFIX.length)}`;
       const quoted = headers.map((header) => `"${header}"`);
-      return `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)} all go to ${label.toLowerCase()}, which takes one column: keep one and ignore the others`;
+      const [all, others] = headers.length === 2 ? ['both', 'the other'] : ['all', 'the others'];
+      return `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)} ${all} go to ${field}, which takes one column: keep one and ignore ${others}`;
     });
 }
 
@@ -345,19 +347,32 @@ export function matchColumns(
     if (!byKey.has(key)) byKey.set(key, spec.field);
   }
   const chosenByKey = new Map(Object.entries(chosen).map(([header, target]) => [headerKey(header), target]));
+  const choiceOf = (header: string) => chosen[header] ?? chosenByKey.get(headerKey(header));
+  // Matched first, whatever was chosen: the first column that matches a field fills it, a second one with the same
+  // meaning is left out. The choices are then laid over that, as the mapping screen shows them.
   const taken = new Set<string>();
-  return headers.map((header) => {
-    const own = chosen[header] ?? chosenByKey.get(headerKey(header));
-    if (own !== undefined) {
-      if (own !== IGNORE) taken.add(own);
-      return { header, target: own, source: 'chosen' as const };
-    }
+  const matched = headers.map((header) => {
     const target = byKey.get(headerKey(header));
-    // The first column that matches a field fills it; a second one with the same meaning is left out.
-    if (!target || (target !== IGNORE && taken.has(target))) {
+    if (!target || (target !== IGNORE && taken.has(target))) return undefined;
+    if (target !== IGNORE) taken.add(target);
+    return target;
+  });
+  const chosenTargets = new Set(
+    headers.map(choiceOf).filter((target) => target !== undefined && target !== IGNORE),
+  );
+  const joins = (target: string) => {
+    const spec = fieldsOf(kind).find((field) => field.field === target);
+    return spec !== undefined && joinerOf(spec) !== undefined;
+  };
+  return headers.map((header, index) => {
+    const own = choiceOf(header);
+    if (own !== undefined) return { header, target: own, source: 'chosen' as const };
+    const target = matched[index];
+    // A column chosen for a field that takes one column pushes out the one matched to it (a text or list field
+    // takes both, joined).
+    if (!target || (target !== IGNORE && chosenTargets.has(target) && !joins(target))) {
       return { header, target: IGNORE, source: 'unmatched' as const };
     }
-    if (target !== IGNORE) taken.add(target);
     return { header, target, source: 'matched' as const };
   });
 }

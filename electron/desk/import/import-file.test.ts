@@ -333,6 +333,9 @@ describe('importFile', () => {
     const again = await run(file);
     expect(again).toMatchObject({ imported: 0, totals: { new: 0, existing: 2 } });
     expect(again.matches.map((match) => match.by)).toEqual(['earlier-import', 'earlier-import']);
+    // Read the same, such a row is not updated even when asked: staff may have changed the pet since.
+    const asked = await run(file, { updateExisting: true });
+    expect(asked).toMatchObject({ imported: 0, updated: 0, totals: { updatable: 0 } });
     // A row is known by the fields it gave, as versions that filled neither `show_public` nor `spayed` knew it.
     const given = createHash('sha256')
       .update(
@@ -353,7 +356,7 @@ describe('importFile', () => {
     const checked = await run(file, { dateFormat: 'MDY', dryRun: true });
     expect(checked).toMatchObject({ imported: 0, totals: { new: 0, existing: 1 } });
     expect(checked.matches).toMatchObject([
-      { by: 'earlier-import', existingName: 'Whiskers', outcome: 'skipped' },
+      { by: 'earlier-import-read-again', existingName: 'Whiskers', outcome: 'skipped' },
     ]);
     expect(await run(file, { dateFormat: 'MDY', updateExisting: true })).toMatchObject({
       imported: 0,
@@ -601,12 +604,23 @@ describe('importFile', () => {
     ]);
   });
 
-  it('refuses two columns sent to a field that takes one, naming both', async () => {
+  it('refuses two columns chosen for a field that takes one, naming both; one chosen pushes out the one matched', async () => {
     const file = csv(['Name,Species,Intake,Arrived', 'Rex,dog,2026-01-02,2026-01-03']);
-    await expect(run(file, { mapping: { Arrived: 'intake_date' } })).rejects.toThrow(
-      '"Intake" and "Arrived" all go to intake date, which takes one column: keep one and ignore the others',
+    await expect(run(file, { mapping: { Intake: 'intake_date', Arrived: 'intake_date' } })).rejects.toThrow(
+      '"Intake" and "Arrived" both go to intake date, which takes one column: keep one and ignore the other',
     );
     expect(entries()).toEqual([]);
+    expect(await run(file, { mapping: { Arrived: 'intake_date' } })).toMatchObject({
+      imported: 1,
+      rejected: [],
+    });
+    expect(JSON.parse(entries()[0]?.body ?? '{}').intake_date).toBe('2026-01-03T00:00:00Z');
+  });
+
+  it('joins the address whichever comes first in the file, the column chosen or the one matched', async () => {
+    const file = csv(['Name,City,Address', 'Ann Lee,Springfield,40 Oak Ave']);
+    await importFile(file, { kind: 'adopters', mapping: { City: 'address' } }, desk());
+    expect(JSON.parse(entries()[0]?.body ?? '{}').address).toBe('Springfield, 40 Oak Ave');
   });
 
   it('says a file of people read as pets looks like people, in words the screen can use', async () => {

@@ -342,8 +342,9 @@ async function pass(
     }
     if (match) {
       existing += 1;
-      // A row an earlier import wrote may be read differently now (its dates in the other order): it updates too.
-      const mayUpdate = options.kind === 'pets';
+      // A row an earlier import wrote and read the same is left as it is (staff may have changed the pet since);
+      // one read differently now (its dates in the other order) may be put right.
+      const mayUpdate = options.kind === 'pets' && match.by !== 'earlier-import';
       if (mayUpdate) updatable += 1;
       match.outcome = options.updateExisting && mayUpdate ? 'updated' : 'skipped';
       if (matches.length < MAX_MATCHES) matches.push(match);

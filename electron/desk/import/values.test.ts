@@ -107,6 +107,11 @@ describe('import values as people write them', () => {
         'desk after the import for a new one)',
     );
     expect(read('person-status', 'Blocked')).toEqual({ ok: true, value: 'blocked' });
+    // A cell that says no, or names a status only in passing, is given no likely one.
+    for (const cell of ['Not available', 'Unadoptable', 'Mother with litter']) {
+      const refusedCell = readValue('status', cell, shelter);
+      expect(refusedCell.ok ? '' : refusedCell.reason, cell).not.toContain('did you mean');
+    }
     const nothingLike = readValue('status', 'Zzz', shelter);
     expect(nothingLike.ok ? '' : nothingLike.reason).not.toContain('did you mean');
   });

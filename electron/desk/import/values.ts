@@ -135,13 +135,17 @@ export function readValue(kind: ValueKind, text: string, context: ValueContext):
 const statusInWords = (status: string) => status.replace(/(?<=\p{Ll})(\p{Lu})/gu, ' $1').toLowerCase();
 
 /**
- * The status a refused cell most likely meant: the one whose name, or a usual other name, the cell holds (the
- * longest: "On hold - medical" holds "medical" and "hold", and means medical hold), else one within a typo or two.
+ * The status a refused cell most likely meant: the one whose name, or a usual other name, makes at least half of the
+ * cell (the longest: "On hold - medical" holds "medical" and "hold", and means medical hold), else one within a typo
+ * or two. None for a cell that says no ("Not available", "Unadoptable" mean anything but available).
  */
-function likelyStatus(key: string, choices: ReadonlyMap<string, string>): string | undefined {
+function likelyStatus(text: string, choices: ReadonlyMap<string, string>): string | undefined {
+  if (/\b(not|no|non|never)\b/i.test(text) || /^\s*(un|non)/i.test(text)) return undefined;
+  const key = headerKey(text);
   let best: { status: string; length: number } | undefined;
   for (const [choiceKey, status] of choices) {
-    if (choiceKey.length >= 4 && key.includes(choiceKey) && choiceKey.length > (best?.length ?? 0)) {
+    const covers = choiceKey.length >= 4 && choiceKey.length * 2 >= key.length && key.includes(choiceKey);
+    if (covers && choiceKey.length > (best?.length ?? 0)) {
       best = { status, length: choiceKey.length };
     }
   }
@@ -183,7 +187,7 @@ function readStatus(text: string, context: ValueContext): ReadValue {
   for (const [labelKey, label] of context.statusLabels) if (!named.has(labelKey)) named.set(labelKey, label);
   const choices = new Map([...STATUS_WORDS].map(([word, status]) => [word, statusInWords(status)]));
   for (const [choiceKey, words] of named) choices.set(choiceKey, words);
-  const likely = likelyStatus(key, choices);
+  const likely = likelyStatus(text, choices);
   return no(
     `"${text}" is neither a status the desk knows nor one of the shelter's own statuses: ${likely ? `did you mean "${likely}"? Write` : 'write'} one of ${[...named.values()].join(', ')}`,
   );

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { DENIED_PERSON_STATUSES } from '../../../shared/contract';
+import { DENIED_PERSON_STATUSES, PERSON_CREATE_STATUSES } from '../../../shared/contract';
 import type { ApplicationRow } from '../db/rows';
 import { type StaffContext, StaffOperationError } from './staff-context';
 
@@ -51,9 +51,9 @@ export interface ApplicationFilter {
 const petIdsSchema = z.array(z.string());
 const TAKEN = new Set(['adopted', 'fostered']);
 
-/** The applications inbox and the decisions on it. */
 type DeniedPersonStatus = (typeof DENIED_PERSON_STATUSES)[number];
 
+/** The applications inbox and the decisions on it. */
 export function applicationOperations({ app, now, tx, getPetOrThrow, all, first }: StaffContext) {
   // The note and placed pets columns come from migrations 0601 and 0901 (db/shelter-migrations.ts).
   const db = app.db.withTables<{
@@ -168,9 +168,12 @@ export function applicationOperations({ app, now, tx, getPetOrThrow, all, first 
           const person = app.people.get(row.person_id);
           if (person && person.status === 'pending') app.people.writeColumns(person, { status: 'active' });
         } else if (personStatus) {
+          // A decision of the staff already taken (denied, suspended, blocked) is not lowered by this one.
           const person = app.people.get(row.person_id);
-          if (person && person.status !== personStatus)
+          const undecided = PERSON_CREATE_STATUSES.some((status) => status === person?.status);
+          if (person && undecided && person.status !== personStatus) {
             app.people.writeColumns(person, { status: personStatus });
+          }
         }
         app.sqlite
           .prepare(

@@ -104,8 +104,7 @@ export function useLeaveGuard(what: string): LeaveGuard & { modal: ReactNode } {
         }}
         onCancel={() => setPending(undefined)}
       >
-        The changes made here (what was typed, photos added or removed) are not saved on this desk yet:
-        leaving throws them away.
+        The changes made here are not saved on this desk yet: leaving throws them away.
       </ConfirmModal>
     ),
   };

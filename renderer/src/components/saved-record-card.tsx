@@ -60,7 +60,7 @@ export function SavedRecordCard({
       p="md"
       aria-label={label}
       tabIndex={-1}
-      data-saved-record
+      data-saved-record={id}
     >
       <Group justify="space-between" wrap="nowrap">
         <Group gap="sm" wrap="nowrap">

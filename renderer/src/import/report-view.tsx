@@ -26,7 +26,7 @@ const DEFAULTED_LABELS: Record<string, string> = {
   spayed: 'spayed or neutered',
 };
 const DEFAULTED_VALUES: Record<string, Record<string, string>> = {
-  spayed: { false: 'no: put right those that are before they go home' },
+  spayed: { false: 'no: mark those that are spayed or neutered on their page' },
   show_public: {
     true: 'yes, so the public list and your website show those in a public status',
     false: 'no, so they stay off the public list and your website until you show them',
@@ -39,6 +39,7 @@ const MATCHED_BY: Record<ImportReport['matches'][number]['by'], string> = {
   microchip: 'microchip',
   email: 'email',
   'earlier-import': 'an earlier import of the row',
+  'earlier-import-read-again': 'an earlier import of the row, read differently then',
 };
 const OUTCOMES: Record<ImportReport['matches'][number]['outcome'], { checked: string; done: string }> = {
   skipped: { checked: 'Left as it is', done: 'Left as it was' },
@@ -206,8 +207,8 @@ export function ReportView({
           </Title>
           {report.rejected.some((problem) => problem.fix === 'date-order') && (
             <Text size="sm" mb="xs">
-              Some dates read either way round: choose which comes first under “Dates like 03/04/2025 are”,
-              then check again.
+              Some dates read either way round, or only the other way round from the order chosen: choose
+              which comes first under “Dates like 03/04/2025 are”, then check again.
             </Text>
           )}
           {report.rejected.some((problem) => problem.fix === 'shared-email') && (

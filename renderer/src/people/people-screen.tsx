@@ -94,6 +94,8 @@ export function PeopleScreen() {
     startSignUp(type, [request.id]);
   });
   const [saved, setSaved] = useRememberedState<SignedUp[]>('people.saved', []);
+  /** The person the sign-up form saved as it closes (not set when it is cancelled). */
+  const justSignedUp = useRef<string>(undefined);
   const signUpGuard = useLeaveGuard('this sign-up');
   const editGuard = useLeaveGuard('this edit');
   // A sign-up the desk kept through a reload or a restart: offered until continued or discarded.
@@ -297,8 +299,10 @@ export function PeopleScreen() {
         // The focus goes back to what opened the form; when that is gone (the list moved to the person's tab), to
         // the card of the person just signed up rather than to the page.
         onExitTransitionEnd={() => {
-          if (document.activeElement === null || document.activeElement === document.body) {
-            document.querySelector<HTMLElement>('[data-saved-record]')?.focus();
+          const saved = justSignedUp.current;
+          justSignedUp.current = undefined;
+          if (saved && (document.activeElement === null || document.activeElement === document.body)) {
+            document.querySelector<HTMLElement>(`[data-saved-record="${CSS.escape(saved)}"]`)?.focus();
           }
         }}
         position="right"
@@ -314,6 +318,7 @@ export function PeopleScreen() {
             onCancel={signUpGuard.guard(stopCreating)}
             onOpenDuplicate={setOpenId}
             onSaved={(person) => {
+              justSignedUp.current = person.id;
               stopCreating();
               // The list shows where the person went.
               setTab(person.type);

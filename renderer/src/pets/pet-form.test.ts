@@ -200,6 +200,7 @@ describe('numbers typed in text fields', () => {
       ['28kg', '28 kg'],
       ['12.5', '12.5'],
       [' 30 lbs ', '30 lbs'],
+      ['1,200 g', '1,200 g'],
     ]) {
       const typedWeight = buildPetCreate({ ...emptyPetDraft(), ...basics, weight: typed as string });
       expect(typedWeight).toMatchObject({ ok: true, fields: { weight: sent } });

@@ -257,12 +257,14 @@ function toApiFields(
 
 /**
  * A weight as staff type it, written as the desk writes weights: a decimal point ("4,5 kg" is "4.5 kg", as an import
- * writes it) and a space before the unit ("28kg" is "28 kg"). Anything else is left as typed.
+ * writes it; a comma before three digits groups thousands, "1,200 g", and is left) and a space before the unit
+ * ("28kg" is "28 kg"). Anything else is left as typed.
  */
 export function typedWeight(typed: string): string {
-  const match = /^(\d+)(?:[.,](\d+))?\s*(\p{L}*\.?)$/u.exec(typed.trim());
-  if (!match) return typed;
-  const [, whole, decimals, unit] = match;
+  const match = /^(\d+)(?:\.(\d+)|,(\d{1,2}))?\s*(\p{L}*\.?)$/u.exec(typed.trim());
+  if (!match) return typed.trim();
+  const [, whole, point, comma, unit] = match;
+  const decimals = point ?? comma;
   return `${whole}${decimals ? `.${decimals}` : ''}${unit ? ` ${unit}` : ''}`;
 }
 

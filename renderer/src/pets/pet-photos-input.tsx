@@ -20,12 +20,13 @@ import {
   IconTrash,
 } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
+import { NOT_A_PHOTO_MESSAGE } from '../../../shared/desk-api/photos';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { CameraCapture } from './camera-capture';
 import { PetPhoto, rememberPhoto } from './pet-photo';
 import { takePhotoFile } from './take-photo';
 
-const isImageFile = (file: File) => file.type === '' || file.type.startsWith('image/');
+const isImageFile = (file: Blob) => file.type === '' || file.type.startsWith('image/');
 
 /** An address staff may paste as a photo link. */
 function linkProblem(text: string): string | undefined {
@@ -76,6 +77,12 @@ export function PetPhotosInput({
     setBusy((count) => count + files.length);
     for (const file of files) {
       const fileName = file instanceof File && file.name ? file.name : 'The photo';
+      if (!isImageFile(file)) {
+        // Said before the file is read and sent (a video dropped by mistake may be hundreds of MB).
+        setProblems((previous) => [...previous, `${fileName}: ${NOT_A_PHOTO_MESSAGE}`]);
+        setBusy((count) => count - 1);
+        continue;
+      }
       try {
         const taken = await takePhotoFile(api, file);
         rememberPhoto(taken.ref, taken.dataUrl);

@@ -16,7 +16,7 @@ export function pickerLabel(record: {
   const which = record.custom_id
     ? record.custom_id
     : record.intake_date
-      ? `in since ${formatCalendarDate(record.intake_date)}`
+      ? `in care since ${formatCalendarDate(record.intake_date)}`
       : undefined;
   return [record.name, humanize(record.species), breed, which].filter(Boolean).join(' · ');
 }

@@ -16,6 +16,7 @@ import {
 } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconInbox, IconUserCog, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
+import { DENIED_PERSON_STATUSES, PERSON_CREATE_STATUSES } from '../../../shared/contract';
 import type { ApplicationSummary } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { BusyButton } from '../components/busy-button';
@@ -277,15 +278,19 @@ function DecisionModal({
   const [note, setNote] = useState('');
   // What the applicant becomes with a denial: as they are (pending, say, with another application waiting), or not.
   const [personStatus, setPersonStatus] = useState<string>(UNCHANGED);
-  const currentStatus = deciding?.application.personStatus ?? 'pending';
+  const currentStatus = deciding?.application.personStatus ?? null;
+  // A decision the staff took already (denied, suspended, blocked) is not for a denial to change.
+  const undecided =
+    currentStatus === null || PERSON_CREATE_STATUSES.some((status) => status === currentStatus);
   const personStatuses = [
-    { value: UNCHANGED, label: `Stays ${humanize(currentStatus).toLowerCase()}` },
-    ...(['inactive', 'denied'] as const)
-      .filter((status) => status !== currentStatus)
-      .map((status) => ({
-        value: status,
-        label: status === 'denied' ? 'Denied (may not adopt)' : 'Inactive',
-      })),
+    {
+      value: UNCHANGED,
+      label: currentStatus ? `Stays ${humanize(currentStatus).toLowerCase()}` : 'Stays as they are',
+    },
+    ...DENIED_PERSON_STATUSES.filter((status) => status !== currentStatus).map((status) => ({
+      value: status,
+      label: status === 'denied' ? 'Denied (may not adopt)' : 'Inactive',
+    })),
   ];
   const available = deciding?.application.pets.filter((pet) => !pet.deleted) ?? [];
   const approving = deciding?.decision === 'approved';
@@ -368,7 +373,7 @@ function DecisionModal({
               : 'The pets chosen are marked fostered, on every desk.'
             : 'The application is closed as denied. The applicant’s record stays.'}
         </Text>
-        {!approving && (
+        {!approving && undecided && (
           <Radio.Group
             label={`Then ${deciding?.application.personName ?? 'the applicant'} is`}
             value={personStatus}

@@ -129,7 +129,8 @@ export function registerPhotoHandlers(
       drop(uploadId);
       throw new DeskCallError({
         code: 'invalid_input',
-        message: photoTooLargeMessage(entry.size),
+        // The size so far: the whole file's is not known until its last piece.
+        message: photoTooLargeMessage(undefined),
       });
     }
     return { received: entry.size };
