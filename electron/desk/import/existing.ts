@@ -42,7 +42,8 @@ function petByChip(db: MirrorDb, body: Record<string, unknown>): Found {
 /**
  * The record on the desk a row stands for: by the record id (an export read back), the shelter id, the microchip
  * (compared as the duplicate check compares it) or, for people, the email; else a record an earlier import wrote
- * from the same row (the same values, or the same cells read with other choices). Records the server deleted do not count.
+ * from the same row (the same values, or the same cells read with other choices). Records the server deleted do not
+ * count.
  */
 export function findExisting(
   db: MirrorDb,

@@ -348,10 +348,11 @@ export function matchColumns(
   }
   const chosenByKey = new Map(Object.entries(chosen).map(([header, target]) => [headerKey(header), target]));
   const choiceOf = (header: string) => chosen[header] ?? chosenByKey.get(headerKey(header));
-  // Matched first, whatever was chosen: the first column that matches a field fills it, a second one with the same
-  // meaning is left out. The choices are then laid over that, as the mapping screen shows them.
+  // The columns not chosen are matched first: the first column that matches a field fills it, a second one with the
+  // same meaning is left out. The choices are then laid over that, whatever the order of the columns.
   const taken = new Set<string>();
   const matched = headers.map((header) => {
+    if (choiceOf(header) !== undefined) return undefined;
     const target = byKey.get(headerKey(header));
     if (!target || (target !== IGNORE && taken.has(target))) return undefined;
     if (target !== IGNORE) taken.add(target);

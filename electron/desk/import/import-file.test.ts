@@ -363,6 +363,9 @@ describe('importFile', () => {
       updated: 1,
     });
     expect(intake()).toEqual(['2024-03-04T00:00:00Z']);
+    // Put right, the row reads the same as the pet now: the file again leaves it as it is.
+    const third = await run(file, { dateFormat: 'MDY', updateExisting: true });
+    expect(third).toMatchObject({ imported: 0, updated: 0, matches: [{ by: 'earlier-import' }] });
   });
 
   it('imports adopters: names from first and last, emails matched, repeated emails reported', async () => {

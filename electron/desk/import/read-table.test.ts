@@ -198,6 +198,23 @@ describe('reading table files', () => {
     expect(matchColumns('pets', ['Pet'], [], { Pet: 'name' })).toEqual([
       { header: 'Pet', target: 'name', source: 'chosen' },
     ]);
+    // A column chosen for something else frees its field for the next column of that meaning; a column chosen for a
+    // one-column field puts aside the one matched to it, before it in the file or after.
+    const targets = (headers: string[], chosen: Record<string, string>) =>
+      matchColumns('pets', headers, [], chosen).map((column) => column.target);
+    expect(targets(['Species', 'AnimalTypeName'], { Species: 'ignore' })).toEqual(['ignore', 'species']);
+    expect(targets(['Intake Date', 'Arrived'], { Arrived: 'intake_date' })).toEqual([
+      'ignore',
+      'intake_date',
+    ]);
+    expect(targets(['Arrived', 'Intake Date'], { Arrived: 'intake_date' })).toEqual([
+      'intake_date',
+      'ignore',
+    ]);
+    expect(targets(['Description', 'Notes'], { Notes: 'description' })).toEqual([
+      'description',
+      'description',
+    ]);
   });
 
   it("marks the targets whose values are dates: the date fields of the kind and the shelter's own date fields", () => {

@@ -49,6 +49,12 @@ function writeChunk(desk: ImportDesk, options: ImportOptions, chunk: PlannedRow[
           );
           const result = updatePet(context, row.existing.existingId, given, { force: true });
           if (result.status === 'queued') changed.push({ entityType: 'pet', id: result.entityId });
+          // A row put right is known by its values as read now too: the same file again leaves it as it is.
+          if (row.existing.by === 'earlier-import-read-again') {
+            for (const fingerprint of row.fingerprints) {
+              recordImportedRow(context.db, options.kind, fingerprint, row.existing.existingId, desk.now());
+            }
+          }
           updated += 1;
         } catch (error) {
           if (!(error instanceof LocalWriteError) || error.code !== 'invalid_input') throw error;
