@@ -36,6 +36,13 @@ test("print an application's adoption agreement from the Applications screen: th
     expect(pdf.text).toContain('Total adoption fee');
     expect(pdf.text).toContain('Signature of the adopter');
     await expect(card.getByRole('status')).toContainText('Downloaded adoption-agreement-');
+
+    // The applicant's name opens their page.
+    await card.getByRole('button', { name: applicant, exact: true }).click();
+    await expect(page).toHaveURL(/#\/people/);
+    await expect(
+      page.getByRole('dialog', { name: 'Person details' }).getByRole('heading', { name: applicant }),
+    ).toBeVisible();
   } finally {
     await desk.stop();
   }
@@ -147,16 +154,10 @@ test('a pair adopted together is one approval: both pets go home and the agreeme
     ).toBeVisible();
   }
 
-  // An adopted pet's page shows no adoption fee: the rules' fee of today is not what its family paid.
-  await page.goto(`${demoDesk.url}#/pets`);
-  await page.getByRole('textbox', { name: 'Search' }).first().fill(first);
-  await page
-    .getByRole('table', { name: 'Pets' })
-    .getByRole('row')
-    .filter({ hasText: first })
-    .filter({ hasText: 'Adopted' })
-    .first()
-    .click();
+  // An adopted pet's page, opened from its chip on the card, shows no adoption fee: the rules' fee of today is not
+  // what its family paid.
+  await approved.getByRole('button', { name: `Open ${first} (Adopted)` }).click();
+  await expect(page).toHaveURL(/#\/pets/);
   const drawer = page.getByRole('dialog', { name: 'Pet details' });
   await expect(drawer.getByRole('heading', { name: first })).toBeVisible();
   await expect(drawer.getByText('Adopted', { exact: true }).first()).toBeVisible();

@@ -1,5 +1,6 @@
 import {
   Alert,
+  Anchor,
   Badge,
   Button,
   Card,
@@ -14,8 +15,16 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
-import { IconAlertTriangle, IconCheck, IconInbox, IconUserCog, IconX } from '@tabler/icons-react';
+import {
+  IconAlertTriangle,
+  IconCheck,
+  IconChevronRight,
+  IconInbox,
+  IconUserCog,
+  IconX,
+} from '@tabler/icons-react';
 import { useState } from 'react';
+import { useLocation } from 'wouter';
 import { DENIED_PERSON_STATUSES, PERSON_CREATE_STATUSES } from '../../../shared/contract';
 import type { ApplicationSummary } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
@@ -25,6 +34,7 @@ import { EmptyState } from '../components/empty-state';
 import { ScreenHeader } from '../components/screen-header';
 import { formatMomentDate } from '../lib/dates';
 import { useReloadOnChange } from '../lib/live-data';
+import { requestOpen } from '../lib/open-record';
 import { useFocusBack } from '../lib/use-focus-back';
 import { humanize, statusColor } from '../lib/words';
 import { ApplicationContractButton } from '../print/application-contract-button';
@@ -169,6 +179,19 @@ function ApplicationCard({
   onPersonStatus(): void;
 }) {
   const open = application.status === 'submitted';
+  const [, navigate] = useLocation();
+  const openPet = (petId: string) => {
+    navigate('/pets');
+    requestOpen({ kind: 'pet', id: petId });
+  };
+  const openApplicant = () => {
+    navigate('/people');
+    requestOpen({
+      kind: 'person',
+      id: application.personId,
+      personType: application.kind === 'foster' ? 'foster' : 'adopter',
+    });
+  };
   return (
     <Card
       withBorder
@@ -182,7 +205,9 @@ function ApplicationCard({
         <Stack gap={4} flex={1} miw={0}>
           <Group gap="xs">
             <Title order={3} size="h4">
-              {application.personName}
+              <Anchor component="button" type="button" inherit c="inherit" onClick={openApplicant}>
+                {application.personName}
+              </Anchor>
             </Title>
             <Badge variant="light" color={application.kind === 'adopter' ? 'sage' : 'grape'}>
               {application.kind === 'adopter' ? 'Adoption' : 'Foster'}
@@ -210,16 +235,28 @@ function ApplicationCard({
         </Button>
       </Group>
       <Group gap="xs" mt="sm">
-        {application.pets.map((pet) => (
-          <Badge
-            key={pet.id}
-            variant="light"
-            color={pet.deleted ? 'gray' : statusColor(pet.status)}
-            size="lg"
-          >
-            {pet.name} · {pet.deleted ? 'removed' : humanize(pet.status)}
-          </Badge>
-        ))}
+        {application.pets.map((pet) =>
+          pet.deleted ? (
+            <Badge key={pet.id} variant="light" color="gray" size="lg">
+              {pet.name} · removed
+            </Badge>
+          ) : (
+            <Badge
+              key={pet.id}
+              component="button"
+              type="button"
+              variant="light"
+              color={statusColor(pet.status)}
+              size="lg"
+              style={{ cursor: 'pointer' }}
+              rightSection={<IconChevronRight aria-hidden size={14} />}
+              aria-label={`Open ${pet.name} (${humanize(pet.status)})`}
+              onClick={() => openPet(pet.id)}
+            >
+              {pet.name} · {humanize(pet.status)}
+            </Badge>
+          ),
+        )}
       </Group>
       {application.flag && (
         <Alert
