@@ -217,6 +217,12 @@ export const importMethods = {
     }),
     output: importReportSchema,
   }),
+  'import.rejectedRows': defineMethod({
+    summary:
+      'The rows a check of the file rejects, as a CSV to put right and import again: the file’s header and cells, and why each row was rejected.',
+    input: importRequestSchema,
+    output: z.object({ fileName: z.string(), csv: z.string(), rows: z.number().int().min(0) }),
+  }),
   'import.discard': defineMethod({
     summary: 'Removes a staged file.',
     input: z.strictObject({ token: importTokenSchema }),

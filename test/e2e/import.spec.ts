@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, startDesk, test } from './desk-fixture';
 import { deskCall, shoot } from './helpers';
 
@@ -74,6 +75,23 @@ test('Import screen: a column mapped by hand, the check, then the import', async
     await expect(
       rejected.getByRole('row', { name: /6.*AnimalTypeName.*“Parrot” is not a species/ }),
     ).toBeVisible();
+    // The rejected rows can be saved as the file has them, with why, to put right in a spreadsheet.
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Save the rejected rows (CSV)' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('old-system - rejected rows.csv');
+    const saved = testInfo.outputPath(download.suggestedFilename());
+    await download.saveAs(saved);
+    expect(readFileSync(saved, 'utf8').split('\r\n')).toEqual([
+      '\uFEFFCalled,AnimalTypeName,Sex,Intake Date,Microchip,Kennel,Description,Why rejected',
+      expect.stringMatching(
+        /^Polly,Parrot,F,2025-01-02,985141000000004,C1,Talks,"AnimalTypeName: ""Parrot"" is not a species/,
+      ),
+      '',
+    ]);
+    await expect(check.getByRole('status').last()).toContainText(
+      'Downloaded “old-system - rejected rows.csv”: the rejected row, with why in its last column.',
+    );
     const importButton = page.getByRole('button', { name: 'Import 3 pets' });
     await expect(importButton).toBeDisabled();
     await page.getByLabel('Skip the rejected row and import the rest').check();

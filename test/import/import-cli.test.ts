@@ -1,5 +1,6 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parse } from 'csv-parse/sync';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ImportReport } from '../../shared/desk-api/import';
 import { deskCli } from '../run-command';
@@ -82,9 +83,27 @@ describe('npm run cli -- import: a 500-row export of another system with 7 bad r
   }, 60_000);
 
   it('--skip-bad imports the 493 good rows once; a second run imports nothing new', async () => {
-    const run = await importCli(['pets', csv, '--data-dir', desk, '--skip-bad', '--json']);
+    const rejected = file('animals - rejected rows.csv');
+    const run = await importCli([
+      'pets',
+      csv,
+      '--data-dir',
+      desk,
+      '--skip-bad',
+      '--json',
+      '--rejected',
+      rejected,
+    ]);
     expect(run.code, run.stderr).toBe(0);
     expect(report(run.stdout)).toMatchObject({ imported: 493, skipped: 7, blocked: false });
+    // The 7 skipped rows, to put right and import again: as the file has them, each with why.
+    expect(run.stderr).toContain(`Wrote the 7 rejected rows to ${rejected}, with why in its last column`);
+    const [header, ...rows] = parse(readFileSync(rejected, 'utf8').replace(/^\uFEFF/, '')) as string[][];
+    expect(header).toEqual([...table.headers, 'Why rejected']);
+    expect(rows).toHaveLength(7);
+    expect(rows.map((row) => row.at(-1))).toContainEqual(expect.stringMatching(/^Sex: "X" is not a sex/));
+    const parrot = rows.find((row) => row.includes('Parrot'));
+    expect(parrot?.slice(0, -1)).toEqual(table.rows.find((row) => row.includes('Parrot')));
     const state = await deskState(desk);
     expect(state.pets).toHaveLength(493);
     expect(state.queued).toBe(493);
@@ -214,5 +233,11 @@ describe('npm run cli -- import: a 500-row export of another system with 7 bad r
     const publicPeople = await importCli(['adopters', csv, '--data-dir', desk, '--public']);
     expect(publicPeople.code).toBe(2);
     expect(publicPeople.stderr).toMatch(/--public is for pets/);
+    const overInput = await importCli(['pets', csv, '--data-dir', desk, '--rejected', csv]);
+    expect(overInput.code).toBe(2);
+    expect(overInput.stderr).toMatch(/--rejected names the file being imported/);
+    const nowhere = await importCli(['pets', csv, '--data-dir', desk, '--rejected', file('no/such/out.csv')]);
+    expect(nowhere.code).toBe(2);
+    expect(nowhere.stderr).toMatch(/--rejected: cannot write .*out\.csv/);
   }, 60_000);
 });

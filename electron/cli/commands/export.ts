@@ -5,10 +5,10 @@ import { z } from 'zod';
 import { personSchema, petSchema } from '../../../shared/contract';
 import { iterateRecords } from '../../desk/mirror';
 import { openDeskMirror } from '../../desk/outbox';
+import { CSV_BOM, csvHeader, csvRow } from '../../platform/csv';
 import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
 import { requireMirror } from './cli-context';
 import type { CliCommand, CliIo } from './command';
-import { CSV_BOM, csvHeader, csvRow } from './csv';
 
 const KINDS = ['pets', 'adopters', 'fosters'] as const;
 

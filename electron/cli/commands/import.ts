@@ -8,7 +8,7 @@ import {
   type ImportReport,
   othersToWrite,
 } from '../../../shared/desk-api/import';
-import { discardStaged, stageFile } from '../../desk/import';
+import { discardStaged, rejectedRowsCsv, stageFile } from '../../desk/import';
 import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
 import { withDeskCore } from './cli-context';
 import type { CliCommand, CliIo } from './command';
@@ -17,7 +17,7 @@ import type { CliCommand, CliIo } from './command';
 const usage =
   () => `Usage: npm run --silent cli -- import pets|adopters|fosters FILE [--data-dir DIR] [--dry-run] [--skip-bad]
        [--update-existing] [--public] [--shared-emails] [--map "Header=field,…"] [--date-format DMY|MDY|YMD]
-       [--sheet NAME] [--json]
+       [--sheet NAME] [--rejected OUT.csv] [--json]
 
 Reads a spreadsheet or another shelter system's export into this desk. Every row is checked first; the records
 are then saved on this desk as ordinary local records (they show at once, offline too) and sent to the server
@@ -37,6 +37,8 @@ by the outbox, exactly once. Importing the same file again adds nothing new.
                     custom:<key> for a custom field, or ignore; other columns are matched by their header
   --date-format DMY|MDY|YMD   how to read dates such as 03/04/2025 (which could be either way round)
   --sheet NAME      the sheet of an .xlsx workbook to read (default: the first)
+  --rejected OUT.csv   write the rejected rows to OUT.csv as the file has them, with a last column saying why
+                    each was rejected: put them right there and import that file
   --json            print the report as one JSON object: imported, updated, skipped, rejected (line, column,
                     reason), duplicates, matches, totals
   --data-dir DIR    the desk's data folder (default: ${defaultDataDir()})
@@ -59,6 +61,7 @@ const flagsSchema = z.object({
     .pipe(dateFormatSchema)
     .optional(),
   sheet: z.string().min(1).optional(),
+  rejected: z.string().trim().min(1, { error: 'must name the file to write' }).optional(),
   json: z.boolean().default(false),
 });
 
@@ -131,6 +134,25 @@ function printReport(report: ImportReport, updateExisting: boolean, io: CliIo): 
   io.stderr(`${lines.join('\n')}\n`);
 }
 
+/** `--rejected OUT.csv`: the rejected rows, each with why, to put right and import again. */
+async function writeRejectedRows(
+  file: string,
+  sheet: string | undefined,
+  report: ImportReport,
+  out: string,
+  io: CliIo,
+): Promise<void> {
+  if (report.rejected.length === 0) {
+    io.stderr(`No row was rejected, so ${out} was not written.\n`);
+    return;
+  }
+  const { csv, rows } = await rejectedRowsCsv(file, sheet, report.rejected);
+  fs.writeFileSync(out, csv);
+  io.stderr(
+    `Wrote the ${rows === 1 ? 'rejected row' : `${rows} rejected rows`} to ${out}, with why in its last column: put them right there and import that file.\n`,
+  );
+}
+
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const hint = 'See: npm run cli -- import --help';
   if (argv.includes('--help')) {
@@ -165,6 +187,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
       map: { type: 'string', multiple: true },
       'date-format': { type: 'string' },
       sheet: { type: 'string' },
+      rejected: { type: 'string' },
       json: { type: 'boolean' },
     },
     flagsSchema,
@@ -178,6 +201,21 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     throw new CliUsageError('--shared-emails is for adopters and fosters: pets have no email.', hint);
   }
   const mapping = parseMapping(flags.map, hint);
+  const rejectedOut = flags.rejected === undefined ? undefined : path.resolve(flags.rejected);
+  if (rejectedOut === file) {
+    throw new CliUsageError('--rejected names the file being imported: choose another file to write.', hint);
+  }
+  if (rejectedOut !== undefined) {
+    try {
+      fs.accessSync(path.dirname(rejectedOut), fs.constants.W_OK);
+      if (fs.statSync(rejectedOut, { throwIfNoEntry: false })?.isDirectory()) throw new Error('a folder');
+    } catch {
+      throw new CliUsageError(
+        `--rejected: cannot write ${rejectedOut}: name a file in a folder that exists and can be written to.`,
+        hint,
+      );
+    }
+  }
   let standalone = false;
   const report = await withDeskCore(dataDir, { integrityCheck: 'marker' }, async (core) => {
     standalone = (await core.registry.invoke('sync.connection.get', undefined)).mode === 'standalone';
@@ -205,6 +243,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   });
   if (flags.json) io.stdout(`${JSON.stringify(report)}\n`);
   printReport(report, flags['update-existing'], io);
+  if (rejectedOut !== undefined) await writeRejectedRows(file, flags.sheet, report, rejectedOut, io);
   if (!report.dryRun && report.imported + report.updated > 0) {
     io.stderr(
       standalone

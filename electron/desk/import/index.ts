@@ -4,6 +4,7 @@ export * from './fields';
 export * from './import-file';
 export * from './preview';
 export * from './read-table';
+export * from './rejected-rows';
 export * from './staging';
 export * from './text-encoding';
 export * from './values';

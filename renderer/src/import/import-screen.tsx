@@ -31,6 +31,7 @@ import { describeFile } from './file-description';
 import { importLabel, KIND_WORDS, nothingLeftWords, UPDATE_EXISTING_LABEL } from './import-words';
 import { MappingTable } from './mapping-table';
 import { ReportView } from './report-view';
+import { SaveRejectedRows } from './save-rejected-rows';
 import { SHARED_EMAILS_LABEL } from './shared-emails';
 import { uploadFile } from './upload-file';
 
@@ -123,6 +124,8 @@ export function ImportScreen() {
   }
 
   const finished = report && !report.dryRun && !report.blocked;
+  // Every choice that changes which rows are rejected clears the report, so the request now is the one it answered.
+  const checkedRequest = report && request();
   const wouldImport = report ? report.totals.new : 0;
   const wouldUpdate = report && updateExisting ? report.totals.updatable : 0;
   const blockedWithoutSkip = report ? report.totals.rejected > 0 && !skipBad : true;
@@ -287,6 +290,7 @@ export function ImportScreen() {
               targets={preview.targets}
               updating={updateExisting}
               showPublic={showPublic}
+              saveRejected={checkedRequest && <SaveRejectedRows request={checkedRequest} />}
             />
             {!finished && nothingToImport && (
               <Text size="sm" mt="md" role="status">

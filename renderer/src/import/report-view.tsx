@@ -1,5 +1,6 @@
 import { Alert, Group, Paper, ScrollArea, SimpleGrid, Table, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconCopy } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import type { ImportPreview, ImportReport } from '../../../shared/desk-api';
 import { joinedColumns } from './joined-columns';
 import { textForScreen } from './reason-text';
@@ -117,6 +118,7 @@ export function ReportView({
   targets = [],
   updating = false,
   showPublic,
+  saveRejected,
 }: {
   report: ImportReport;
   /** The fields the columns can go to, for their labels. */
@@ -124,6 +126,8 @@ export function ReportView({
   updating?: boolean;
   /** The choice as it is now, which a check made before it was changed does not know yet. */
   showPublic?: boolean;
+  /** What saves the rejected rows to put right (shown under their heading). */
+  saveRejected?: ReactNode;
 }) {
   const done = !report.dryRun && !report.blocked;
   const defaults =
@@ -205,6 +209,7 @@ export function ReportView({
           <Title order={3} size="h5" mb="xs">
             {rejectedHeading(report.rejected.length, report.totals.rejected)}
           </Title>
+          {saveRejected}
           {report.rejected.some((problem) => problem.fix === 'date-order') && (
             <Text size="sm" mb="xs">
               Some dates read either way round, or only the other way round from the order chosen: choose

@@ -1,25 +1,14 @@
 import type { Paper, PrintedPdfResult } from '../../../shared/desk-api';
+import { offerDownload } from '../lib/offer-download';
 
 const PAPER_KEY = 'shelter-desk.paper';
 
-/**
- * Offers a PDF made by the core as a download: a Blob link clicked in code. Browser mode saves it in the browser's
- * downloads; the desktop window shows the system's save dialog for the same download. Nothing is sent anywhere.
- */
+/** Offers a PDF made by the core as a download (see `offerDownload`). */
 export function savePdf(pdf: PrintedPdfResult): void {
   const binary = atob(pdf.base64);
   const bytes = new Uint8Array(binary.length);
   for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
-  const url = URL.createObjectURL(new Blob([bytes], { type: 'application/pdf' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = pdf.filename;
-  link.rel = 'noopener';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The download has its own copy by the time the click returns; revoke a little later for slow browsers.
-  window.setTimeout(() => URL.revokeObjectURL(url), 30_000);
+  offerDownload(pdf.filename, new Blob([bytes], { type: 'application/pdf' }));
 }
 
 /** The paper size last printed on at this desk (A4 until someone chooses US Letter). */

@@ -10,6 +10,8 @@ import {
   ImportSetupError,
   importFile,
   previewFile,
+  rejectedRowsCsv,
+  rejectedRowsFileName,
   UnreadableFileError,
 } from '../../import';
 import { getCustomFields, listPetStatuses, type Mirror } from '../../mirror';
@@ -93,6 +95,16 @@ export function registerImportHandlers(
   );
   registry.handle('import.run', (input) =>
     asDeskErrors(() => importFile(staged(input.token).file, { ...input, dryRun: false }, desk(input.kind))),
+  );
+  registry.handle('import.rejectedRows', (input) =>
+    asDeskErrors(async () => {
+      const file = staged(input.token);
+      const { rejected } = await importFile(file.file, { ...input, dryRun: true }, desk(input.kind));
+      return {
+        fileName: rejectedRowsFileName(file.fileName),
+        ...(await rejectedRowsCsv(file.file, input.sheet, rejected)),
+      };
+    }),
   );
   registry.handle('import.discard', (input) => ({ removed: discardStaged(context.dataDir, input.token) }));
 }
