@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CustomField } from '../../../shared/contract';
-import { calendarDaysAfter, formatCalendarDate, localToday } from '../lib/dates';
+import { yearsAndMonthsInWords } from '../../../shared/wording/age';
+import { ageOn, calendarDaysAfter, formatCalendarDate, localToday } from '../lib/dates';
 import {
   buildPetCreate,
   buildPetUpdate,
@@ -160,6 +161,37 @@ describe('numbers typed in text fields', () => {
       ok: false,
       errors: { age_months: 'must be 0 to 11 beside the years: 1 year 13 months is 2 years 1 month' },
     });
+  });
+
+  it('refuses an age the birthday contradicts, at the precision typed; an edit leaving all three is not asked', () => {
+    const today = localToday();
+    const born = calendarDaysAfter(today, -(5 * 365 + 40));
+    const age = ageOn(born) as { years: number; months: number };
+    const withBirthday = { ...emptyPetDraft(), ...basics, age_birthday: born };
+    const says = `The birthday (${formatCalendarDate(born)}) makes it ${yearsAndMonthsInWords(age.years, age.months)}`;
+    expect(buildPetCreate({ ...withBirthday, age_years: '1' })).toEqual({
+      ok: false,
+      errors: {
+        age_years: expect.stringContaining(
+          `${says} today: give that age, or leave the age empty and the birthday keeps it up to date`,
+        ),
+      },
+    });
+    expect(buildPetCreate({ ...withBirthday, age_months: '7' })).toMatchObject({
+      ok: false,
+      errors: { age_months: expect.stringContaining(says) },
+    });
+    // Whole years typed alone, or years and months within a month: the same age.
+    expect(buildPetCreate({ ...withBirthday, age_years: String(age.years) }).ok).toBe(true);
+    const total = age.years * 12 + age.months + 1;
+    const monthLater = { age_years: String(Math.floor(total / 12)), age_months: String(total % 12) };
+    expect(buildPetCreate({ ...withBirthday, ...monthLater }).ok).toBe(true);
+    expect(buildPetCreate({ ...withBirthday, age_years: '0', age_months: '0' }).ok).toBe(true);
+    // An age typed long ago beside the birthday is left alone by an edit of something else, not by one of the age.
+    const held = { ...withBirthday, age_years: '1' };
+    expect(buildPetUpdate(held, { ...held, breed: 'Tabby' }).ok).toBe(true);
+    expect(buildPetUpdate(held, { ...held, age_years: '2' }).ok).toBe(false);
+    expect(buildPetUpdate(held, { ...held, age_years: String(age.years) }).ok).toBe(true);
   });
 
   it('says at each field what it wants instead of sending a word for a number', () => {

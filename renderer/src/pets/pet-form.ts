@@ -5,8 +5,9 @@ import {
   petUpdateSchema,
   toFieldErrors,
 } from '../../../shared/contract';
-import { countOf } from '../../../shared/wording/age';
+import { countOf, yearsAndMonthsInWords } from '../../../shared/wording/age';
 import {
+  ageOn,
   calendarDate,
   calendarDateToApi,
   calendarDaysAfter,
@@ -205,6 +206,31 @@ function monthsToFix(draft: PetDraft, original?: PetDraft): FieldMessages {
   };
 }
 
+/**
+ * An age typed beside a birthday that gives another: the pet's page and its kennel card show the typed age before
+ * the birthday's, so "1 year" beside a birthday five years back would be the age everyone reads. Compared at the
+ * precision typed: years alone against the birthday's whole years, years and months (or months alone) within a
+ * month. An edit that changes none of the three is not asked (an age typed years ago has since fallen behind).
+ */
+function ageAgainstBirthday(draft: PetDraft, original?: PetDraft): FieldMessages {
+  const keys = ['age_years', 'age_months', 'age_birthday'] as const;
+  if (original && keys.every((key) => draft[key] === original[key])) return {};
+  const born = fieldDay(draft.age_birthday);
+  const [years, months] = [draft.age_years.trim(), draft.age_months.trim()];
+  if (!born || ![years, months].every((part) => part === '' || /^\d+$/.test(part))) return {};
+  const typed = Number(years || 0) * 12 + Number(months || 0);
+  const age = ageOn(born);
+  // No age typed (or the form's 0 and 0), or a birthday after today, which `datesToFix` names.
+  if (typed === 0 || !age) return {};
+  const fromBirthday = age.years * 12 + age.months;
+  const agrees = months === '' ? Number(years) === age.years : Math.abs(typed - fromBirthday) <= 1;
+  if (agrees) return {};
+  return {
+    [years === '' ? 'age_months' : 'age_years']:
+      `The birthday (${formatCalendarDate(born)}) makes it ${yearsAndMonthsInWords(age.years, age.months)} today: give that age, or leave the age empty and the birthday keeps it up to date`,
+  };
+}
+
 /** Years and months both said, as typed: "0 years 15 months". */
 const yearsAndMonths = (years: number, months: number): string =>
   `${countOf(years, 'year')} ${countOf(months, 'month')}`;
@@ -378,6 +404,7 @@ export function buildPetCreate(
   const errors = {
     ...formMessages(parsed.success ? [] : toFieldErrors(parsed.error, fields), fields),
     ...datesToFix(draft, customFields),
+    ...ageAgainstBirthday(draft),
     ...monthsToFix(draft),
     ...missingCustomFields(customFields, draft.custom_field_data),
   };
@@ -421,6 +448,7 @@ export function buildPetUpdate(
   const errors = {
     ...formMessages(parsed?.error ? toFieldErrors(parsed.error, changed) : [], changed),
     ...toFix,
+    ...ageAgainstBirthday(draft, original),
     ...monthsToFix(draft, original),
     // The shelter's required fields are required of an edit too, as their asterisks say.
     ...missingCustomFields(customFields, draft.custom_field_data),
