@@ -3,6 +3,7 @@ import { personEditSchema } from '../../../shared/contract';
 import { type StoredKeys, storedKeyOf } from '../lib/custom-field-rows';
 import { fieldSentences } from '../lib/form-messages';
 import { missingCustomFields, readCustomDates } from '../lib/required-custom-fields';
+import { phoneMessage } from './typed-phone';
 
 /** The edit form's values: text as typed, capacity as a number or '', custom values under their public keys. */
 export interface PersonEditDraft {
@@ -71,6 +72,9 @@ export function buildPersonEdit(
   const parsed = personEditSchema.safeParse(changes);
   const messages: Record<string, string> = {};
   for (const issue of parsed.error?.issues ?? []) messages[String(issue.path[0] ?? 'name')] ??= issue.message;
+  // A phone the person already had is left alone; a changed one is checked.
+  const phone = 'phone' in changes ? phoneMessage(after.phone) : undefined;
+  if (phone) messages.phone ??= phone;
   // Every problem at once. The shelter's required questions are required of an edit too, as their asterisks say
   // (an edit that changes nothing is not asked for them).
   const errors = {

@@ -7,6 +7,7 @@ import {
 import type { FieldMessages } from '../lib/form-messages';
 import { readKeptDraft } from '../lib/read-kept-draft';
 import { missingCustomFields, readCustomDates } from '../lib/required-custom-fields';
+import { phoneMessage } from './typed-phone';
 
 export const PERSON_FORM_TYPES = ['adopter', 'foster', 'volunteer', 'surrender'] as const;
 export type PersonFormType = (typeof PERSON_FORM_TYPES)[number];
@@ -86,6 +87,8 @@ export function buildPersonRequest(
       errors[field] ??= error.message;
     }
   }
+  const phone = phoneMessage(draft.phone);
+  if (phone) errors.phone ??= phone;
   if (draft.type === 'foster' && request.capacity !== undefined && typeof request.capacity !== 'number') {
     errors.capacity = 'must be a whole number';
   }
