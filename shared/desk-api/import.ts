@@ -88,6 +88,23 @@ export const importColumnSchema = z.object({
 });
 export type ImportColumn = z.infer<typeof importColumnSchema>;
 
+/**
+ * The fields several columns go to, each with its columns in the file's order (ignored columns left out). A text or
+ * list field joins them, in that order; any other field refuses the mapping before a check.
+ */
+export function columnsSharingTargets(
+  columns: readonly ImportColumn[],
+): Array<{ target: string; headers: string[] }> {
+  const headersOf = new Map<string, string[]>();
+  for (const column of columns) {
+    if (column.target === 'ignore') continue;
+    headersOf.set(column.target, [...(headersOf.get(column.target) ?? []), column.header]);
+  }
+  return [...headersOf]
+    .filter(([, headers]) => headers.length > 1)
+    .map(([target, headers]) => ({ target, headers }));
+}
+
 /** The outcome of a check (dry run) or an import. */
 export const importReportSchema = z.object({
   kind: importKindSchema,

@@ -186,6 +186,22 @@ describe('npm run cli -- import: a 500-row export of another system with 7 bad r
     expect(chosen.code, chosen.stderr).toBe(0);
   }, 60_000);
 
+  it('says which columns it joins into one field, in their order', async () => {
+    const people = file('split-address.csv');
+    writeFileSync(people, 'Name,Address,City,Zip\nMaria Gomez,40 Oak Ave,Springfield,62702\n');
+    const run = await importCli([
+      'adopters',
+      people,
+      '--data-dir',
+      desk,
+      '--dry-run',
+      '--map',
+      'City=address,Zip=address',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('"Address" + "City" + "Zip" are joined into address, in that order.');
+  }, 60_000);
+
   it('--shared-emails imports a household sharing one email, and is refused for pets', async () => {
     const people = file('household.csv');
     writeFileSync(people, 'Name,Email\nZoë Martin,home@example.org\nAnn Martin,home@example.org\n');

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import {
   type ColumnMapping,
+  columnsSharingTargets,
   dateFormatSchema,
   IMPORT_KINDS,
   type ImportReport,
@@ -125,6 +126,11 @@ function printReport(report: ImportReport, updateExisting: boolean, io: CliIo): 
   }
   if (report.blocked && othersToWrite(report.totals, updateExisting))
     lines.push('To import the other rows without the rejected ones, add --skip-bad.');
+  for (const { target, headers } of columnsSharingTargets(report.columns)) {
+    lines.push(
+      `${headers.map((header) => `"${header}"`).join(' + ')} are joined into ${target}, in that order.`,
+    );
+  }
   const defaults = Object.entries(report.defaults);
   if (defaults.length > 0) {
     lines.push(

@@ -1,5 +1,11 @@
 import type { CustomField } from '../../../shared/contract';
-import type { ColumnMapping, ImportColumn, ImportKind, ImportTarget } from '../../../shared/desk-api/import';
+import {
+  type ColumnMapping,
+  columnsSharingTargets,
+  type ImportColumn,
+  type ImportKind,
+  type ImportTarget,
+} from '../../../shared/desk-api/import';
 
 /** How a field's cells are read (see values.ts). */
 export type ValueKind =
@@ -293,25 +299,30 @@ export function joinerOf(spec: FieldSpec): string | undefined {
  * The problems of columns sent to the same field: several columns are joined into a text or a list field, and refused
  * for any other (which of two dates, two species or two names would be meant?). In words.
  */
-export function sharedTargets(kind: ImportKind, columns: readonly ImportColumn[]): string[] {
+export function sharedTargets(
+  kind: ImportKind,
+  columns: readonly ImportColumn[],
+  customFields: readonly CustomField[],
+): string[] {
   const specs = new Map(fieldsOf(kind).map((spec) => [spec.field, spec]));
-  const headersOf = new Map<string, string[]>();
-  for (const column of columns) {
-    if (column.target === IGNORE) continue;
-    headersOf.set(column.target, [...(headersOf.get(column.target) ?? []), column.header]);
-  }
-  return [...headersOf]
-    .filter(([target, headers]) => {
+  return columnsSharingTargets(columns)
+    .filter(({ target }) => {
       const spec = specs.get(target);
-      return headers.length > 1 && (spec === undefined || joinerOf(spec) === undefined);
+      return spec === undefined || joinerOf(spec) === undefined;
     })
-    .map(([target, headers]) => {
-      const field =
-        specs.get(target)?.label.toLowerCase() ?? `custom field ${target.slice(CUSTOM_PREFIX.length)}`;
+    .map(({ target, headers }) => {
+      const field = specs.get(target)?.label.toLowerCase() ?? customFieldWords(target, customFields);
       const quoted = headers.map((header) => `"${header}"`);
       const [all, others] = headers.length === 2 ? ['both', 'the other'] : ['all', 'the others'];
       return `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)} ${all} go to ${field}, which takes one column: keep one and ignore ${others}`;
     });
+}
+
+/** A custom field as messages name it: by the label the shelter gave it, else by its key. */
+function customFieldWords(target: string, customFields: readonly CustomField[]): string {
+  const key = target.slice(CUSTOM_PREFIX.length);
+  const label = customFields.find((field) => field.field_key === key)?.label;
+  return label ? `the custom field "${label}"` : `the custom field ${key}`;
 }
 
 export const IGNORE = 'ignore';

@@ -618,6 +618,11 @@ describe('importFile', () => {
       rejected: [],
     });
     expect(JSON.parse(entries()[0]?.body ?? '{}').intake_date).toBe('2026-01-03T00:00:00Z');
+    // A custom field is named as the shelter labelled it.
+    const pens = csv(['Name,Species,Pen,Run', 'Rex,dog,A1,B2']);
+    await expect(run(pens, { mapping: { Pen: 'custom:kennel', Run: 'custom:kennel' } })).rejects.toThrow(
+      '"Pen" and "Run" both go to the custom field "Kennel", which takes one column',
+    );
   });
 
   it('joins the address whichever comes first in the file, the column chosen or the one matched', async () => {

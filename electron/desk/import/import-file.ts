@@ -99,7 +99,7 @@ export function planFor(
   const columns = matchColumns(options.kind, headers, desk.customFields, options.mapping);
   const wrong = [
     ...unknownTargets(options.kind, columns, desk.customFields),
-    ...sharedTargets(options.kind, columns),
+    ...sharedTargets(options.kind, columns, desk.customFields),
   ];
   const unknownHeaders = Object.keys(options.mapping ?? {}).filter((header) => !headers.includes(header));
   if (unknownHeaders.length > 0) {

@@ -1,8 +1,7 @@
 import { Alert, Group, Paper, ScrollArea, SimpleGrid, Table, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconCopy } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import type { ImportPreview, ImportReport } from '../../../shared/desk-api';
-import { joinedColumns } from './joined-columns';
+import { columnsSharingTargets, type ImportPreview, type ImportReport } from '../../../shared/desk-api';
 import { textForScreen } from './reason-text';
 import { rejectedHeading } from './rejected-heading';
 import { SHARED_EMAILS_LABEL } from './shared-emails';
@@ -185,7 +184,7 @@ export function ReportView({
           . To bring one in, choose where it goes under Columns, then check again.
         </Text>
       )}
-      {joinedColumns(report.columns).map(({ target, headers }) => (
+      {columnsSharingTargets(report.columns).map(({ target, headers }) => (
         <Text size="sm" mb="md" key={target}>
           {headers.map((header) => `“${header}”`).join(' + ')} are joined into{' '}
           {targets.find((option) => option.value === target)?.label ?? target}, in that order.

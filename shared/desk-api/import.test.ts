@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { joinedColumns } from './joined-columns';
+import { columnsSharingTargets } from './import';
 
-describe('joinedColumns', () => {
+describe('columnsSharingTargets', () => {
   it('lists each field several columns go to, with the columns in the file order, and nothing ignored', () => {
     const column = (header: string, target: string) => ({ header, target, source: 'chosen' as const });
     expect(
-      joinedColumns([
+      columnsSharingTargets([
         column('Name', 'name'),
         column('Address', 'address'),
         column('Notes', 'ignore'),
