@@ -219,6 +219,12 @@ test('a volunteer signed up on the desk has a list of their own, found by the se
   const form = page.getByRole('form', { name: 'New person' });
   await form.getByRole('radiogroup', { name: 'Sign up as' }).getByText('Volunteer', { exact: true }).click();
   await form.getByLabel('Name').fill('Vic Volunteer');
+  // A digit left out is caught at the field, not saved as a number that reaches nobody.
+  await form.getByLabel('Phone').fill('201-334');
+  await form.getByRole('button', { name: 'Save volunteer' }).click();
+  await expect(form.getByLabel('Phone')).toHaveAccessibleDescription(
+    /has only 6 digits: check it \(a phone number has at least 7\)/,
+  );
   await form.getByLabel('Phone').fill('555-201-3344');
   await form.getByRole('button', { name: 'Save volunteer' }).click();
   await expect(page.locator('[aria-label="Signed up Vic Volunteer"]')).toContainText('Not sent yet');

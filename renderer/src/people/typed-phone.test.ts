@@ -17,11 +17,11 @@ describe('phoneMessage', () => {
 
   it('says a number with digits left out, or a word, is not a phone', () => {
     expect(phoneMessage('555-123')).toBe(
-      'has only 6 digits: a phone number has at least 7, so check it (or leave the phone empty)',
+      'has only 6 digits: check it (a phone number has at least 7), or leave it empty',
     );
     expect(phoneMessage('5')).toMatch(/^has only 1 digit:/);
     // An extension's digits do not make a number long enough.
     expect(phoneMessage('555 x1234')).toMatch(/^has only 3 digits:/);
-    expect(phoneMessage('ask Maria')).toBe('has no digits: type the number, or leave the phone empty');
+    expect(phoneMessage('ask Maria')).toBe('has no digits: type the number, or leave it empty');
   });
 });

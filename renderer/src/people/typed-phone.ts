@@ -10,9 +10,9 @@ export function phoneMessage(typed: string): string | undefined {
   const phone = typed.trim();
   if (phone === '') return undefined;
   const digits = phone.replace(/(?:x|ext\.?)\s*\d+$/i, '').replace(/\D/g, '').length;
-  if (digits === 0) return 'has no digits: type the number, or leave the phone empty';
+  if (digits === 0) return 'has no digits: type the number, or leave it empty';
   if (digits < PHONE_MIN_DIGITS) {
-    return `has ${digits === 1 ? 'only 1 digit' : `only ${digits} digits`}: a phone number has at least ${PHONE_MIN_DIGITS}, so check it (or leave the phone empty)`;
+    return `has ${digits === 1 ? 'only 1 digit' : `only ${digits} digits`}: check it (a phone number has at least ${PHONE_MIN_DIGITS}), or leave it empty`;
   }
   return undefined;
 }
