@@ -168,12 +168,12 @@ describe('numbers typed in text fields', () => {
     const born = calendarDaysAfter(today, -(5 * 365 + 40));
     const age = ageOn(born) as { years: number; months: number };
     const withBirthday = { ...emptyPetDraft(), ...basics, age_birthday: born };
-    const says = `The birthday (${formatCalendarDate(born)}) makes it ${yearsAndMonthsInWords(age.years, age.months)}`;
+    const says = `does not match the birthday (${formatCalendarDate(born)}), which makes it ${yearsAndMonthsInWords(age.years, age.months)}`;
     expect(buildPetCreate({ ...withBirthday, age_years: '1' })).toEqual({
       ok: false,
       errors: {
         age_years: expect.stringContaining(
-          `${says} today: give that age, or leave the age empty and the birthday keeps it up to date`,
+          `${says} today: give that age, or leave it empty and the birthday keeps it up to date`,
         ),
       },
     });

@@ -227,7 +227,7 @@ function ageAgainstBirthday(draft: PetDraft, original?: PetDraft): FieldMessages
   if (agrees) return {};
   return {
     [years === '' ? 'age_months' : 'age_years']:
-      `The birthday (${formatCalendarDate(born)}) makes it ${yearsAndMonthsInWords(age.years, age.months)} today: give that age, or leave the age empty and the birthday keeps it up to date`,
+      `does not match the birthday (${formatCalendarDate(born)}), which makes it ${yearsAndMonthsInWords(age.years, age.months)} today: give that age, or leave it empty and the birthday keeps it up to date`,
   };
 }
 
