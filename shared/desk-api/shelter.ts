@@ -26,6 +26,9 @@ export type ShelterOverview = z.infer<typeof shelterOverviewSchema>;
 export const applicationPetSchema = z.object({
   id: z.string(),
   name: z.string(),
+  /** What tells it from another pet of its name ('' and null when unknown). */
+  species: z.string(),
+  customId: z.string().nullable(),
   status: z.string(),
   deleted: z.boolean(),
 });

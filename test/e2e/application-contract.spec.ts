@@ -1,5 +1,5 @@
 import { expect, startDesk, test } from './desk-fixture';
-import { deskCall, shoot } from './helpers';
+import { chipPetName, deskCall, shoot } from './helpers';
 import { readPdf } from './paper-support';
 
 test("print an application's adoption agreement from the Applications screen: the applicant and the pets applied for", async ({
@@ -15,7 +15,7 @@ test("print an application's adoption agreement from the Applications screen: th
     const applicant = ((await card.getByRole('heading').textContent()) ?? '').trim();
     const contact = ((await card.getByText(/ · submitted /).textContent()) ?? '').split(' · ')[0]?.trim();
     const pets = (await card.locator('.mantine-Badge-root').filter({ hasText: '·' }).allTextContents()).map(
-      (text) => text.split('·')[0]?.trim() ?? '',
+      chipPetName,
     );
     expect(pets.length).toBeGreaterThan(0);
 
@@ -60,7 +60,7 @@ async function waitingPair(page: Page) {
     const chips = await petChips(card).allTextContents();
     if (chips.length === 2 && chips.every((chip) => !/Adopted|Fostered|removed/.test(chip))) {
       const applicant = ((await card.getByRole('heading').textContent()) ?? '').trim();
-      const [first, second] = chips.map((chip) => chip.split('·')[0]?.trim() ?? '') as [string, string];
+      const [first, second] = chips.map(chipPetName) as [string, string];
       return { card, applicant, first, second };
     }
   }
@@ -109,6 +109,13 @@ test('an application approved for one of its two pets prints the agreement of th
   const pdf = await printApproved(page, applicant, testInfo.outputPath('approved-agreement.pdf'));
   expect(pdf.text).toContain(second);
   expect(pdf.text).not.toContain(first);
+  // The approved card tells the pet that stayed from the one that went.
+  const approved = page.getByRole('article', { name: `Application from ${applicant}` });
+  const chip = (name: string) =>
+    approved.locator('.mantine-Badge-root').filter({ hasText: new RegExp(`^${name} \\(`) });
+  await expect(chip(first)).toContainText('· not chosen');
+  await expect(chip(second)).toContainText('· Adopted');
+  await expect(chip(second)).not.toContainText('not chosen');
 });
 
 test('a pair adopted together is one approval: both pets go home and the agreement names both', async ({
@@ -150,13 +157,13 @@ test('a pair adopted together is one approval: both pets go home and the agreeme
   const approved = page.getByRole('article', { name: `Application from ${applicant}` });
   for (const name of [first, second]) {
     await expect(
-      approved.locator('.mantine-Badge-root').filter({ hasText: `${name} · Adopted` }),
+      approved.locator('.mantine-Badge-root').filter({ hasText: name }).filter({ hasText: '· Adopted' }),
     ).toBeVisible();
   }
 
   // An adopted pet's page, opened from its chip on the card, shows no adoption fee: the rules' fee of today is not
   // what its family paid.
-  await approved.getByRole('button', { name: `Open ${first} (Adopted)` }).click();
+  await approved.getByRole('button', { name: new RegExp(`^Open ${first}, .*\\(Adopted\\)$`) }).click();
   await expect(page).toHaveURL(/#\/pets/);
   const drawer = page.getByRole('dialog', { name: 'Pet details' });
   await expect(drawer.getByRole('heading', { name: first })).toBeVisible();

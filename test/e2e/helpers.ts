@@ -128,6 +128,11 @@ export async function fillIntake(page: Page, name: string) {
   return form;
 }
 
+/** The pet's name on an application card's chip ("Chester (cat) · Available" is Chester). */
+export function chipPetName(chip: string): string {
+  return (chip.split('·')[0] ?? '').replace(/\s*\([^)]*\)\s*$/, '').trim();
+}
+
 /** Calls the desk as its window does: POST /desk/call/<method> with the page's per-launch token. */
 export async function deskCall(page: Page, method: string, input: unknown): Promise<unknown> {
   // A string: these tests are compiled without the DOM's types.

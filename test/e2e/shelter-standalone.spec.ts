@@ -1,5 +1,5 @@
 import { expect, startDesk, test } from './desk-fixture';
-import { search, shoot } from './helpers';
+import { chipPetName, search, shoot } from './helpers';
 import { callApi, createKeyInUi, shelterApiUrl } from './shelter-helpers';
 
 type ApiPet = {
@@ -187,11 +187,9 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     await expect(card).toBeVisible();
     await shoot(page, testInfo, 'applications');
     const applicant = ((await card.getByRole('heading').textContent()) ?? '').trim();
-    const petBadge = (
-      (await card.locator('.mantine-Badge-root').filter({ hasText: '·' }).first().textContent()) ?? ''
-    )
-      .split('·')[0]
-      ?.trim();
+    const petBadge = chipPetName(
+      (await card.locator('.mantine-Badge-root').filter({ hasText: '·' }).first().textContent()) ?? '',
+    );
     await card.getByRole('button', { name: 'Approve' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Note').fill('Home visit went well');

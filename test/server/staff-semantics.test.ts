@@ -139,6 +139,13 @@ describe('staff operations seen through the API', () => {
     const application = applied.json.application;
     const [summary] = staff.listApplications(applied.json.id);
     expect(summary?.id).toBe(application.id);
+    // Each pet with what tells it from another of its name.
+    expect(summary?.pets[0]).toMatchObject({
+      id: first.id,
+      name: first.name,
+      species: first.species,
+      customId: first.custom_id ?? null,
+    });
     expect(staff.decideApplication(application.id, 'approved', { petIds: [second.id] }).placedPetIds).toEqual(
       [second.id],
     );

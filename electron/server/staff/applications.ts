@@ -10,6 +10,9 @@ export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 export interface ApplicationPet {
   id: string;
   name: string;
+  /** What tells it from another pet of its name: its species ('' when unknown) and the shelter's own id. */
+  species: string;
+  customId: string | null;
   /** The pet's status label now ('' when the pet was deleted). */
   status: string;
   deleted: boolean;
@@ -65,8 +68,15 @@ export function applicationOperations({ app, now, tx, getPetOrThrow, all, first 
     const pets = petIds.map((id): ApplicationPet => {
       const pet = app.pets.get(id);
       return pet
-        ? { id, name: pet.name, status: pet.status_label, deleted: pet.deleted_at !== null }
-        : { id, name: 'Unknown pet', status: '', deleted: true };
+        ? {
+            id,
+            name: pet.name,
+            species: pet.species,
+            customId: pet.custom_id,
+            status: pet.status_label,
+            deleted: pet.deleted_at !== null,
+          }
+        : { id, name: 'Unknown pet', species: '', customId: null, status: '', deleted: true };
     });
     let flag: string | null = null;
     if (row.status === 'submitted') {

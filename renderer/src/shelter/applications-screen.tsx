@@ -38,7 +38,7 @@ import { requestOpen } from '../lib/open-record';
 import { useFocusBack } from '../lib/use-focus-back';
 import { humanize, statusColor } from '../lib/words';
 import { ApplicationContractButton } from '../print/application-contract-button';
-import { namesTogether, notYetAvailableNotice } from './approval-notices';
+import { firstToPlace, namesTogether, notYetAvailableNotice } from './approval-notices';
 import { PersonStatusModal } from './person-status-modal';
 import { StandaloneOnly, useAction } from './use-shelter';
 
@@ -235,28 +235,39 @@ function ApplicationCard({
         </Button>
       </Group>
       <Group gap="xs" mt="sm">
-        {application.pets.map((pet) =>
-          pet.deleted ? (
-            <Badge key={pet.id} variant="light" color="gray" size="lg">
-              {pet.name} · removed
-            </Badge>
-          ) : (
+        {application.pets.map((pet) => {
+          const species = pet.species ? ` (${pet.species.toLowerCase()})` : '';
+          if (pet.deleted) {
+            return (
+              <Badge key={pet.id} variant="light" color="gray" size="lg">
+                {pet.name}
+                {species} · removed
+              </Badge>
+            );
+          }
+          // An approval names the pets that went; the others stay as they were, and the chip says so.
+          const leftOut = application.status === 'approved' && !application.placedPetIds.includes(pet.id);
+          const who = [pet.name, pet.species.toLowerCase(), pet.customId].filter(Boolean).join(', ');
+          return (
             <Badge
               key={pet.id}
               component="button"
               type="button"
-              variant="light"
+              variant={leftOut ? 'outline' : 'light'}
               color={statusColor(pet.status)}
               size="lg"
               style={{ cursor: 'pointer' }}
               rightSection={<IconChevronRight aria-hidden size={14} />}
-              aria-label={`Open ${pet.name} (${humanize(pet.status)})`}
+              title={who}
+              aria-label={`Open ${who} (${humanize(pet.status)}${leftOut ? ', not chosen' : ''})`}
               onClick={() => openPet(pet.id)}
             >
-              {pet.name} · {humanize(pet.status)}
+              {pet.name}
+              {species} · {humanize(pet.status)}
+              {leftOut && ' · not chosen'}
             </Badge>
-          ),
-        )}
+          );
+        })}
       </Group>
       {application.flag && (
         <Alert
@@ -332,9 +343,9 @@ function DecisionModal({
   const available = deciding?.application.pets.filter((pet) => !pet.deleted) ?? [];
   const approving = deciding?.decision === 'approved';
   const adoption = deciding?.application.kind === 'adopter';
-  // The first pet still to place is chosen to begin with; a pair adopted together is ticked together.
+  // One pet is chosen to begin with (`firstToPlace`); a pair adopted together is ticked together.
   const [petIds, setPetIds] = useState(() => {
-    const first = available.find((pet) => !/^(adopted|fostered)$/i.test(pet.status)) ?? available[0];
+    const first = firstToPlace(available);
     return first ? [first.id] : [];
   });
   const chosen = available.filter((pet) => petIds.includes(pet.id));

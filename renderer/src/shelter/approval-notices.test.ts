@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { namesTogether, notYetAvailableNotice } from './approval-notices';
+import { firstToPlace, namesTogether, notYetAvailableNotice } from './approval-notices';
 
 describe('approving an application', () => {
+  it('ticks the first pet Available to begin with, else the first not yet placed', () => {
+    const pet = (name: string, status: string) => ({ name, status });
+    expect(firstToPlace([pet('Biscut', 'intake'), pet('Pepper', 'available')])?.name).toBe('Pepper');
+    expect(firstToPlace([pet('Chester', 'available'), pet('Sunny', 'available')])?.name).toBe('Chester');
+    expect(firstToPlace([pet('Rex', 'adopted'), pet('Mia', 'hold')])?.name).toBe('Mia');
+    expect(firstToPlace([pet('Rex', 'adopted')])?.name).toBe('Rex');
+    expect(firstToPlace([])).toBeUndefined();
+  });
+
   it('names pets chosen that are on hold or otherwise not available, before the approval', () => {
     expect(notYetAvailableNotice([{ name: 'Sunny', status: 'hold' }], true)).toBe(
       'Sunny’s status is Hold, not Available: approving marks Sunny adopted all the same. Check first that it is free to go.',

@@ -5,6 +5,19 @@ interface ChosenPet {
   status: string;
 }
 
+/**
+ * The pet an approval's dialog ticks to begin with: the first one Available, else the first not yet placed (adopted
+ * or fostered), else the first. Ticking a pet still in Intake while the one free to go waits unticked would have a
+ * quick Approve send the wrong animal home.
+ */
+export function firstToPlace<T extends ChosenPet>(pets: readonly T[]): T | undefined {
+  return (
+    pets.find((pet) => /^available$/i.test(pet.status)) ??
+    pets.find((pet) => !/^(adopted|fostered)$/i.test(pet.status)) ??
+    pets[0]
+  );
+}
+
 /** "Chester", "Chester and Sunny", "Chester, Sunny and Rex". */
 export function namesTogether(names: readonly string[]): string {
   if (names.length <= 1) return names[0] ?? '';
