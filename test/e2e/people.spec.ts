@@ -200,7 +200,9 @@ test('an adoption started from a pet: the sign-up opens with an application for 
       .first()
       .click();
     await page.getByRole('dialog').getByRole('button', { name: 'Start an adoption' }).click();
-    await expect(form.getByText(/^Marshmallow is not available for adoption: behavio/)).toBeVisible();
+    await expect(
+      form.getByText(/^Marshmallow is not available for adoption: its status is Behavio/),
+    ).toBeVisible();
   } finally {
     await desk.stop();
   }

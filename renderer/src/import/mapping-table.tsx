@@ -1,4 +1,4 @@
-import { Badge, ScrollArea, Select, Table, Text } from '@mantine/core';
+import { Badge, Select, Table, Text } from '@mantine/core';
 import type { ImportPreview } from '../../../shared/desk-api';
 import { type ChosenTargets, targetOf } from './chosen-targets';
 
@@ -29,13 +29,15 @@ export function MappingTable({
     label: target.required ? `${target.label} (required)` : target.label,
   }));
   return (
-    <ScrollArea.Autosize mah={520} type="auto">
-      <Table striped verticalSpacing="xs" aria-label="Column mapping" stickyHeader>
+    // As tall as the file has columns, in the page's scroll: a box of its own hid the columns past the ninth, which
+    // a check then read without anyone having seen where they go. Only a narrow window scrolls it sideways.
+    <Table.ScrollContainer minWidth={480} type="native">
+      <Table striped verticalSpacing="xs" aria-label="Column mapping">
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Column in the file</Table.Th>
             <Table.Th>First values</Table.Th>
-            <Table.Th w={300}>Goes to</Table.Th>
+            <Table.Th w="40%">Goes to</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -85,6 +87,6 @@ export function MappingTable({
           })}
         </Table.Tbody>
       </Table>
-    </ScrollArea.Autosize>
+    </Table.ScrollContainer>
   );
 }

@@ -37,7 +37,7 @@ function NotAvailable({ petId }: { petId: string }) {
   return (
     <Alert variant="light" color="orange" icon={<IconInfoCircle aria-hidden />} p="xs">
       <Text size="sm">
-        {record.name} is not available for adoption: {humanize(record.status).toLowerCase()}. The application
+        {record.name} is not available for adoption: its status is {humanize(record.status)}. The application
         can still be sent; check with the staff before promising {record.name} to anyone.
       </Text>
     </Alert>
