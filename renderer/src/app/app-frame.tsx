@@ -49,7 +49,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
   return (
     <AppShell
       header={{ height: 64 }}
-      navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !opened } }}
+      navbar={{ width: 250, breakpoint: 'md', collapsed: { mobile: !opened } }}
       padding="lg"
     >
       {/* A button, not a #fragment link: the hash holds the route, so this moves the focus without navigating. */}
@@ -62,7 +62,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
             <Burger
               opened={opened}
               onClick={toggle}
-              hiddenFrom="sm"
+              hiddenFrom="md"
               size="sm"
               aria-label="Toggle navigation"
             />
@@ -85,7 +85,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
               leftSection={<IconSearch aria-hidden size={16} />}
               rightSection={<Kbd size="xs">{`${mod} K`}</Kbd>}
               onClick={openSpotlight}
-              visibleFrom="sm"
+              visibleFrom="md"
               c="dimmed"
               fw={400}
             >
@@ -93,7 +93,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
             </Button>
             {/* On a narrow window (or at 200 % zoom) the search stays one click away, as an icon. Named by its
                 content like the wide button, not by a label: the screens' own "Search" fields keep theirs alone. */}
-            <ActionIcon variant="default" size="lg" onClick={openSpotlight} hiddenFrom="sm">
+            <ActionIcon variant="default" size="lg" onClick={openSpotlight} hiddenFrom="md">
               <IconSearch size={18} aria-hidden />
               <VisuallyHidden>Search</VisuallyHidden>
             </ActionIcon>
