@@ -22,7 +22,7 @@ import { useDesk } from '../bridge/hooks';
 import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
-import { formatMomentDate } from '../lib/dates';
+import { formatMomentDate, formatMomentTime } from '../lib/dates';
 import { usePolledQuery } from '../lib/use-every';
 import { focusBack } from '../lib/use-focus-back';
 import { useFocusWhen } from '../lib/use-focus-when';
@@ -229,7 +229,8 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
                   <Code>{key.prefix}…</Code>
                 </Table.Td>
                 <Table.Td>{formatMomentDate(key.createdAt)}</Table.Td>
-                <Table.Td>{key.lastUsedAt ? formatMomentDate(key.lastUsedAt) : 'Never'}</Table.Td>
+                {/* With the time: a desk that stopped syncing at 9 this morning is what the IT person looks for. */}
+                <Table.Td>{key.lastUsedAt ? formatMomentTime(key.lastUsedAt) : 'Never'}</Table.Td>
                 <Table.Td ta="right">
                   {key.revokedAt ? (
                     <Text size="sm">Revoked {formatMomentDate(key.revokedAt)}</Text>
