@@ -35,6 +35,8 @@ test("print an application's adoption agreement from the Applications screen: th
     for (const pet of pets) expect(pdf.text).toContain(pet);
     expect(pdf.text).toContain('Total adoption fee');
     expect(pdf.text).toContain('Signature of the adopter');
+    // The application is still waiting: the agreement says it is a draft.
+    expect(pdf.text).toContain('Draft: this application is waiting for a decision');
     await expect(card.getByRole('status')).toContainText('Downloaded adoption-agreement-');
 
     // The applicant's name opens their page.
@@ -109,6 +111,7 @@ test('an application approved for one of its two pets prints the agreement of th
   const pdf = await printApproved(page, applicant, testInfo.outputPath('approved-agreement.pdf'));
   expect(pdf.text).toContain(second);
   expect(pdf.text).not.toContain(first);
+  expect(pdf.text).not.toContain('Draft:');
   // The approved card tells the pet that stayed from the one that went.
   const approved = page.getByRole('article', { name: `Application from ${applicant}` });
   const chip = (name: string) =>

@@ -114,6 +114,8 @@ describe('npm run cli -- print', () => {
     expect(text).toContain('$60.00');
     expect(text).toContain('$75.00');
     expect(text).toContain('Total adoption fee: $135.00');
+    // Still waiting for a decision: a draft, which says what to print once it is approved.
+    expect(text).toContain('Draft: this application is waiting for a decision');
 
     const withPets = await cli([
       'print',

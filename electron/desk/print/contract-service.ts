@@ -62,6 +62,8 @@ interface ContractSubject {
   person: Person;
   type: ContractType;
   pets: MirrorRecord<Pet>[];
+  /** An application still waiting for a decision: its agreement is a draft, naming every pet applied for. */
+  waiting?: boolean;
 }
 
 function personOrThrow(db: MirrorDb, personId: string, what: string): Person {
@@ -116,7 +118,7 @@ function subjectOf(db: MirrorDb, request: ContractRequest): ContractSubject {
   const type = (CONTRACT_TYPES as readonly string[]).includes(application.kind)
     ? (application.kind as ContractType)
     : person.type;
-  return { person, type, pets };
+  return { person, type, pets, waiting: application.status === 'submitted' };
 }
 
 /**
@@ -128,7 +130,7 @@ export async function printContract(
   request: ContractRequest,
   settings: PrintSettings,
 ): Promise<PrintedPdf> {
-  const { person, type, pets } = subjectOf(db, request);
+  const { person, type, pets, waiting } = subjectOf(db, request);
   const contract = getContract(db, type);
   if (!contract || contract.content.trim() === '') {
     throw new PrintError(
@@ -154,6 +156,10 @@ export async function printContract(
       shelterName: settings.shelterName,
       currency: settings.currency ?? DEFAULT_CURRENCY,
       date: settings.today ?? localToday(),
+      ...(waiting && {
+        draft:
+          'Draft: this application is waiting for a decision, and this agreement names every pet applied for. Once it is approved, print the agreement to sign: it names the pets that go home.',
+      }),
     },
     settings.paper,
   );

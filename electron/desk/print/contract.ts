@@ -23,6 +23,8 @@ export interface ContractPrint {
   currency: string;
   /** Calendar date of the agreement, YYYY-MM-DD. */
   date: string;
+  /** Printed under the title when the agreement is not yet the one to sign (an application still waiting). */
+  draft?: string;
 }
 
 export const MARGIN = 56;
@@ -221,6 +223,16 @@ export function drawContract(doc: Doc, contract: ContractPrint, paper: Paper): v
   doc.y = MARGIN + 16;
   writeRuns(doc, [{ text: title, bold: true, italic: false }], { x: MARGIN, width }, 20);
   doc.moveDown(0.6);
+  if (contract.draft) {
+    writeRuns(
+      doc,
+      [{ text: contract.draft, bold: true, italic: false }],
+      { x: MARGIN, width },
+      10.5,
+      COLORS.warning,
+    );
+    doc.moveDown(0.6);
+  }
   drawParties(doc, contract, width);
   drawPets(doc, contract, width);
   writeMarkdown(doc, '', { x: MARGIN, width }, body);

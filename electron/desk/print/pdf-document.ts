@@ -18,6 +18,8 @@ export const COLORS = {
   line: '#c9d1db',
   panel: '#eef5f3',
   accent: '#0b7a63',
+  /** What is not final yet (a draft agreement). */
+  warning: '#9a3412',
 };
 
 export type Doc = PDFKit.PDFDocument;
