@@ -132,6 +132,11 @@ test('keyboard only: an intake with the date chosen on the calendar, then its dr
       { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' })`,
   );
   await expect(form.getByRole('textbox', { name: 'Intake date' })).toHaveValue(inDrawer);
+  // Between the input and its calendar button there is no other Tab stop: the clear button is for the mouse.
+  await page.keyboard.press('Shift+Tab');
+  await expect(form.getByRole('textbox', { name: 'Intake date' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(calendar).toBeFocused();
   // Escape on the calendar closes it alone, and the focus comes back to its button.
   await page.keyboard.press('Enter');
   await expect(grid).toBeVisible();

@@ -161,9 +161,11 @@ export function CalendarDateInput({
       popoverProps={{ withinPortal: true }}
       {...CALENDAR}
       // 24 px: beside the calendar button a smaller target is too close to it (WCAG 2.5.8). Named after the field: a
-      // form's own Clear button is "Clear".
+      // form's own Clear button is "Clear". Not a Tab stop: typed digits meant for the next field landed on it (the
+      // keyboard clears the text itself), while the calendar button stays one.
       clearButtonProps={{
         'aria-label': `Clear ${label.toLowerCase()}`,
+        tabIndex: -1,
         style: { width: 24, height: 24, minWidth: 24, minHeight: 24 },
       }}
       rightSection={calendarButton}
