@@ -129,10 +129,21 @@ describe('npm run cli -- import: a 500-row export of another system with 7 bad r
       'Animals',
       '--skip-bad',
       '--json',
+      '--rejected',
+      file('animals-xlsx-rejected.csv'),
     ]);
     expect(fromXlsx.code, fromXlsx.stderr).toBe(0);
     const xlsxReport = report(fromXlsx.stdout);
     expect(xlsxReport).toMatchObject({ imported: 493, totals: { rejected: 7 } });
+    // The named sheet's rejected rows, as the CSV's were: the header, then each row as the sheet has it.
+    const [header, ...rejectedRows] = parse(
+      readFileSync(file('animals-xlsx-rejected.csv'), 'utf8').replace(/^\uFEFF/, ''),
+    ) as string[][];
+    expect(header).toEqual([...table.headers, 'Why rejected']);
+    expect(rejectedRows).toHaveLength(7);
+    expect(rejectedRows.find((row) => row.includes('Parrot'))?.slice(0, -1)).toEqual(
+      table.rows.find((row) => row.includes('Parrot')),
+    );
     // A sheet's rows are numbered as the spreadsheet shows them: the header is row 1.
     expect(xlsxReport.rejected.map((problem) => problem.line)).toEqual(
       Object.values(BAD_ROWS).map((row) => row + 1),
