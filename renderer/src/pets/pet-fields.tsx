@@ -10,6 +10,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import type { ReactNode } from 'react';
 import type { CustomField } from '../../../shared/contract';
 import { CalendarDateInput } from '../components/calendar-date-input';
 import { CheckboxRow } from '../components/checkbox-row';
@@ -52,6 +53,7 @@ export function PetFields({
   compact = false,
   shelterIdSuggestion,
   onNumberLeft,
+  afterBasics,
 }: {
   draft: PetDraft;
   onChange(next: PetDraft): void;
@@ -64,6 +66,8 @@ export function PetFields({
   shelterIdSuggestion?: string | undefined;
   /** A number field was left: its message is said now, not only at Save (see `numberFieldMessage`). */
   onNumberLeft?(key: keyof PetDraft & string): void;
+  /** Shown between The basics and Status (the photos: taken once the animal has a name). */
+  afterBasics?: ReactNode;
 }) {
   const set = <K extends keyof PetDraft>(key: K, value: PetDraft[K]) => onChange({ ...draft, [key]: value });
   const text = (key: keyof PetDraft & string, label: string, extra: Record<string, unknown> = {}) => (
@@ -130,6 +134,7 @@ export function PetFields({
           {select('health', 'Health', HEALTH_OPTIONS)}
         </SimpleGrid>
       </Stack>
+      {afterBasics}
       <Stack gap="sm">
         <Title order={4}>Status</Title>
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">

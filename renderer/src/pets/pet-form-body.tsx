@@ -9,8 +9,8 @@ import { messagesOnLeaving, type PetDraft } from './pet-form';
 import { PetPhotosInput } from './pet-photos-input';
 
 /**
- * What the intake and the pet edit form both show: the summary of field messages, the pet's photos, its fields (a change takes
- * away the messages of the fields it touched) and the duplicate warnings of the last save. `children` go between
+ * What the intake and the pet edit form both show: the summary of field messages, the pet's fields with its photos after
+ * The basics (a change takes away the messages of the fields it touched) and the duplicate warnings of the last save. `children` go between
  * the fields and the warnings (the intake's error).
  */
 export function PetFormBody({
@@ -45,15 +45,6 @@ export function PetFormBody({
   return (
     <>
       <FormErrorSummary errors={write.errors} refusals={write.refusals} />
-      <PetPhotosInput
-        name={draft.name}
-        urls={draft.image_urls}
-        error={write.errors.image_urls}
-        onChange={(image_urls) => {
-          write.clearFields(['image_urls']);
-          onDraftChange({ ...draft, image_urls });
-        }}
-      />
       <PetFields
         draft={draft}
         onChange={(next) => {
@@ -70,6 +61,17 @@ export function PetFormBody({
         statuses={statuses}
         compact={compact}
         shelterIdSuggestion={shelterIdSuggestion}
+        afterBasics={
+          <PetPhotosInput
+            name={draft.name}
+            urls={draft.image_urls}
+            error={write.errors.image_urls}
+            onChange={(image_urls) => {
+              write.clearFields(['image_urls']);
+              onDraftChange({ ...draft, image_urls });
+            }}
+          />
+        }
       />
       {children}
       {write.warnings.length > 0 && (
