@@ -39,12 +39,15 @@ test("print an application's adoption agreement from the Applications screen: th
     expect(pdf.text).toContain('Draft: this application is waiting for a decision');
     await expect(card.getByRole('status')).toContainText('Downloaded adoption-agreement-');
 
-    // The applicant's name opens their page.
-    await card.getByRole('button', { name: applicant, exact: true }).click();
-    await expect(page).toHaveURL(/#\/people/);
-    await expect(
-      page.getByRole('dialog', { name: 'Person details' }).getByRole('heading', { name: applicant }),
-    ).toBeVisible();
+    // The applicant's name opens their page over the inbox: closing it returns to the card.
+    const applicantName = card.getByRole('button', { name: applicant, exact: true });
+    await applicantName.click();
+    const person = page.getByRole('dialog', { name: 'Person details' });
+    await expect(person.getByRole('heading', { name: applicant })).toBeVisible();
+    await expect(page).toHaveURL(/#\/applications/);
+    await page.keyboard.press('Escape');
+    await expect(person).toHaveCount(0);
+    await expect(applicantName).toBeFocused();
   } finally {
     await desk.stop();
   }
@@ -167,11 +170,15 @@ test('a pair adopted together is one approval: both pets go home and the agreeme
   // An adopted pet's page, opened from its chip on the card, shows no adoption fee: the rules' fee of today is not
   // what its family paid.
   await approved.getByRole('button', { name: new RegExp(`^Open ${first}, .*\\(Adopted\\)$`) }).click();
-  await expect(page).toHaveURL(/#\/pets/);
   const drawer = page.getByRole('dialog', { name: 'Pet details' });
   await expect(drawer.getByRole('heading', { name: first })).toBeVisible();
   await expect(drawer.getByText('Adopted', { exact: true }).first()).toBeVisible();
   await expect(drawer.getByText('Adoption fee', { exact: true })).toHaveCount(0);
+  // It opened over Applications: Back closes it and leaves the approved card in place.
+  await expect(page).toHaveURL(/#\/applications/);
+  await page.goBack();
+  await expect(drawer).toHaveCount(0);
+  await expect(approved).toBeVisible();
 });
 
 test('a denied application offers no agreement to print', async ({ page, demoDesk }) => {

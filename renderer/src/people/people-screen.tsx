@@ -35,7 +35,6 @@ import { SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
 import { useStandalone } from '../lib/connection';
 import { useDrawerClose } from '../lib/drawer-close';
-import { useDrawerHistory } from '../lib/drawer-history';
 import { type RestoredDraft, useKeptDraft } from '../lib/kept-draft';
 import { useNeedsAttention, useReloadOnChange } from '../lib/live-data';
 import { useOpenRequests } from '../lib/open-record';
@@ -44,7 +43,7 @@ import { useRovingRows } from '../lib/roving-rows';
 import { humanize } from '../lib/words';
 import { KeptSignUpQuestion } from './kept-sign-up-question';
 import classes from './people-rows.module.css';
-import { PersonDetail } from './person-detail';
+import { PersonDrawer } from './person-drawer';
 import { PersonForm, type SignedUp } from './person-form';
 import { type PersonDraft, type PersonFormType, readKeptPersonDraft } from './person-form-state';
 
@@ -97,7 +96,6 @@ export function PeopleScreen() {
   /** The person the sign-up form saved as it closes (not set when it is cancelled). */
   const justSignedUp = useRef<string>(undefined);
   const signUpGuard = useLeaveGuard('this sign-up');
-  const editGuard = useLeaveGuard('this edit');
   // A sign-up the desk kept through a reload or a restart: offered until continued or discarded.
   const keptSignUp = useKeptDraft('sign-up', readKeptPersonDraft);
   const [resumable, setResumable] = useRememberedState<RestoredDraft<PersonDraft> | undefined>(
@@ -157,12 +155,7 @@ export function PeopleScreen() {
     keptSignUp.keep(null);
     setResumable(undefined);
   }
-  const closePerson = useDrawerClose(
-    openId !== null,
-    editGuard.guard(() => setOpenId(null)),
-  );
   const closeSignUp = useDrawerClose(creating !== null, signUpGuard.guard(stopCreating));
-  useDrawerHistory('person', openId, closePerson, setOpenId);
   const counts = useDeskQuery('mirror.counts');
   useReloadOnChange(['adopters', 'fosters', 'people'], counts.reload);
   // Volunteers and surrenders have a tab once there are some (or one is open): most desks sign up adopters only.
@@ -281,18 +274,13 @@ export function PeopleScreen() {
         </Tabs>
       </Stack>
 
-      <Drawer
-        opened={openId !== null}
-        onClose={closePerson}
-        position="right"
-        size="lg"
-        title={<Text fw={600}>Person details</Text>}
+      <PersonDrawer
+        id={openId}
+        onClose={() => setOpenId(null)}
+        onOpen={setOpenId}
         // Opened from a sign-up's duplicate warning: over the sign-up, which is there again once this closes.
         zIndex={creating !== null ? 300 : undefined}
-      >
-        {openId !== null && <PersonDetail key={openId} id={openId} editGuard={editGuard} />}
-      </Drawer>
-      {editGuard.modal}
+      />
       <Drawer
         opened={creating !== null}
         onClose={closeSignUp}

@@ -24,7 +24,6 @@ import {
   IconX,
 } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useLocation } from 'wouter';
 import { DENIED_PERSON_STATUSES, PERSON_CREATE_STATUSES } from '../../../shared/contract';
 import type { ApplicationSummary } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
@@ -34,9 +33,10 @@ import { EmptyState } from '../components/empty-state';
 import { ScreenHeader } from '../components/screen-header';
 import { formatMomentDate } from '../lib/dates';
 import { useReloadOnChange } from '../lib/live-data';
-import { requestOpen } from '../lib/open-record';
 import { useFocusBack } from '../lib/use-focus-back';
 import { humanize, statusColor } from '../lib/words';
+import { PersonDrawer } from '../people/person-drawer';
+import { PetDrawer } from '../pets/pet-drawer';
 import { ApplicationContractButton } from '../print/application-contract-button';
 import { firstToPlace, namesTogether, notYetAvailableNotice } from './approval-notices';
 import { PersonStatusModal } from './person-status-modal';
@@ -110,6 +110,9 @@ function Inbox() {
   }>();
   const [person, setPerson] = useState<{ id: string; name: string }>();
   const [decided, setDecided] = useState<Decided>();
+  // A pet or applicant opens over the inbox, so closing it returns to the card.
+  const [openPet, setOpenPet] = useState<string | null>(null);
+  const [openPerson, setOpenPerson] = useState<string | null>(null);
 
   return (
     <Stack gap="md">
@@ -141,6 +144,8 @@ function Inbox() {
           key={application.id}
           application={application}
           onDecide={(decision) => setDeciding({ application, decision })}
+          onOpenPet={setOpenPet}
+          onOpenApplicant={() => setOpenPerson(application.personId)}
           onPersonStatus={() =>
             setPerson({
               id: application.personId,
@@ -165,6 +170,8 @@ function Inbox() {
         onClose={() => setPerson(undefined)}
         onSaved={reload}
       />
+      <PetDrawer id={openPet} onClose={() => setOpenPet(null)} onOpen={setOpenPet} />
+      <PersonDrawer id={openPerson} onClose={() => setOpenPerson(null)} onOpen={setOpenPerson} />
     </Stack>
   );
 }
@@ -173,25 +180,16 @@ function ApplicationCard({
   application,
   onDecide,
   onPersonStatus,
+  onOpenPet,
+  onOpenApplicant,
 }: {
   application: ApplicationSummary;
   onDecide(decision: 'approved' | 'denied'): void;
   onPersonStatus(): void;
+  onOpenPet(petId: string): void;
+  onOpenApplicant(): void;
 }) {
   const open = application.status === 'submitted';
-  const [, navigate] = useLocation();
-  const openPet = (petId: string) => {
-    navigate('/pets');
-    requestOpen({ kind: 'pet', id: petId });
-  };
-  const openApplicant = () => {
-    navigate('/people');
-    requestOpen({
-      kind: 'person',
-      id: application.personId,
-      personType: application.kind === 'foster' ? 'foster' : 'adopter',
-    });
-  };
   return (
     <Card
       withBorder
@@ -205,7 +203,7 @@ function ApplicationCard({
         <Stack gap={4} flex={1} miw={0}>
           <Group gap="xs">
             <Title order={3} size="h4">
-              <Anchor component="button" type="button" inherit c="inherit" onClick={openApplicant}>
+              <Anchor component="button" type="button" inherit c="inherit" onClick={onOpenApplicant}>
                 {application.personName}
               </Anchor>
             </Title>
@@ -260,7 +258,7 @@ function ApplicationCard({
               rightSection={<IconChevronRight aria-hidden size={14} />}
               title={who}
               aria-label={`Open ${who} (${humanize(pet.status)}${leftOut ? ', not chosen' : ''})`}
-              onClick={() => openPet(pet.id)}
+              onClick={() => onOpenPet(pet.id)}
             >
               {pet.name}
               {species} · {humanize(pet.status)}
