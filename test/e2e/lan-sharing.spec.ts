@@ -160,6 +160,11 @@ test('two desks over HTTPS: pairing by code, a status change on A on B’s open 
     await expect(refusal).toContainText('different certificate');
     await shootChecked(pageC, testInfo, 'refused-other-certificate');
 
+    // A's Sync screen names B among the desks that reach it, with when it last did.
+    await pageA2.goto(`${deskA.url}#/sync`);
+    const reaching = pageA2.getByRole('table', { name: 'Keys other desks use' });
+    await expect(reaching.getByRole('row', { name: /Desk: Adoption table/ })).toContainText(/\d:\d\d/);
+
     // Revoking B's key on A cuts B off; B says the shelter disconnected it.
     await pageA2.goto(`${deskA.url}#/keys`);
     const keyRow = pageA2.getByRole('row', { name: /Desk: Adoption table/ });
