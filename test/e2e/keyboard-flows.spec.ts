@@ -72,8 +72,8 @@ test('keyboard only: an intake with the date chosen on the calendar, then its dr
   // Chosen from the menu, the screen has the focus, and its first field is Name: the photos come after The basics.
   await tabTo(page, form.getByRole('textbox', { name: 'Name' }), 1);
   await page.keyboard.type('Tabby Keys');
-  // A short list takes the letters typed on it, as the browser's own select does: "c" is Cat, "u" is Unknown, a letter
-  // no sex starts with changes nothing, and after a pause "f" starts a new word: Female.
+  // A short list takes the letters typed on it, as the browser's own select does: "c" is Cat, "u" is Unknown, and after a
+  // pause "f" starts a new word: Female.
   const species = form.getByRole('combobox', { name: 'Species' });
   await tabTo(page, species);
   await page.keyboard.type('c');
@@ -84,8 +84,12 @@ test('keyboard only: an intake with the date chosen on the calendar, then its dr
   await tabTo(page, sex);
   await page.keyboard.type('u');
   await expect(sex).toHaveValue('Unknown');
+  // Letters that start no option keep the choice and open the list, to show what it offers.
   await page.keyboard.press('q');
   await expect(sex).toHaveValue('Unknown');
+  await expect(sex).toHaveAttribute('aria-expanded', 'true');
+  await page.keyboard.press('Escape');
+  await expect(sex).toHaveAttribute('aria-expanded', 'false');
   await page.waitForTimeout(900);
   await page.keyboard.type('f');
   await expect(sex).toHaveValue('Female');
@@ -109,7 +113,11 @@ test('keyboard only: an intake with the date chosen on the calendar, then its dr
   await page.keyboard.press('Enter');
   await expect(sex).toHaveValue('Female');
   await pick(page, form.getByRole('combobox', { name: 'Size' }), 'Small');
-  await pick(page, form.getByRole('combobox', { name: 'Health' }), 'Good');
+  const health = form.getByRole('combobox', { name: 'Health' });
+  await tabTo(page, health);
+  await page.keyboard.type('hea');
+  await expect(page.getByRole('listbox').getByRole('option', { name: 'Good' })).toBeVisible();
+  await pick(page, health, 'Good');
 
   // The calendar: its button, the focus on today, three days away with the arrow keys, Enter.
   const calendar = form.getByRole('button', { name: 'Choose intake date on a calendar' });

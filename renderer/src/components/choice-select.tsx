@@ -1,5 +1,5 @@
 import { type ComboboxItem, Select, type SelectProps } from '@mantine/core';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { comboboxRows, highlightRow } from '../lib/picker-enter';
 import { useTypeToChoose } from '../lib/type-to-choose';
 import type { Option } from '../lib/words';
@@ -8,7 +8,7 @@ import type { Option } from '../lib/words';
  * Mantine's Select with a list that cannot be typed in, where letters typed on it choose an option as in the browser's
  * own select ("d" for Dog, "f" twice for the second option starting with F): with the list closed they choose it at
  * once; with the list open they highlight it, and Enter picks it (so "Dog" and Enter, typed into the open list, pick
- * Dog).
+ * Dog). Letters that start no option open the list, so a guess that misses ("hea" for Health's Good) shows the choices.
  */
 export function ChoiceSelect({
   data,
@@ -19,11 +19,25 @@ export function ChoiceSelect({
   onDropdownClose,
   ...props
 }: Omit<SelectProps, 'data' | 'searchable'> & { data: readonly Option[] }) {
+  const [opened, setOpened] = useState(false);
   const open = useRef(false);
-  const typed = useTypeToChoose(data, value ?? null, (next) => {
-    const option = data.find((each) => each.value === next);
-    if (option) onChange?.(next, option as ComboboxItem);
-  });
+  const openList = () => {
+    open.current = true;
+    setOpened(true);
+    onDropdownOpen?.();
+  };
+  const typed = useTypeToChoose(
+    data,
+    value ?? null,
+    (next) => {
+      const option = data.find((each) => each.value === next);
+      if (option) onChange?.(next, option as ComboboxItem);
+    },
+    (event) => {
+      event.preventDefault();
+      openList();
+    },
+  );
   const input = useRef<HTMLInputElement>(null);
   const highlighted = () => {
     const rows = input.current ? comboboxRows(input.current) : [];
@@ -49,12 +63,11 @@ export function ChoiceSelect({
         if (next === null && value != null && typedOption.current === value) return;
         onChange?.(next, option);
       }}
-      onDropdownOpen={() => {
-        open.current = true;
-        onDropdownOpen?.();
-      }}
+      dropdownOpened={opened}
+      onDropdownOpen={openList}
       onDropdownClose={() => {
         open.current = false;
+        setOpened(false);
         typedOption.current = null;
         onDropdownClose?.();
       }}

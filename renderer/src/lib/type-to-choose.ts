@@ -40,6 +40,8 @@ export function useTypeToChoose(
   /** The option chosen now (or a way to read the one highlighted as the key comes). */
   current: string | null | (() => string | null),
   choose: (value: string, event: KeyboardEvent<HTMLInputElement>) => void,
+  /** Letters that start no option: a closed list opens on them, so staff see what it offers. */
+  onNoMatch?: (event: KeyboardEvent<HTMLInputElement>) => void,
 ): (event: KeyboardEvent<HTMLInputElement>) => void {
   const typed = useRef({ word: '', at: 0 });
   return (event) => {
@@ -52,7 +54,10 @@ export function useTypeToChoose(
     typed.current = { word, at: now };
     const chosen = typeof current === 'function' ? current() : current;
     const next = optionByTyping(options, chosen, word);
-    if (next === undefined) return;
+    if (next === undefined) {
+      onNoMatch?.(event);
+      return;
+    }
     event.preventDefault();
     if (next !== chosen) choose(next, event);
   };
