@@ -84,8 +84,8 @@ test('switching to Standalone and back keeps the waiting changes and the pet mad
   // Standalone is in use: nothing is offered to save again (it would only restart the shelter's server).
   await expect(connection.getByText('This desk runs standalone now.')).toBeFocused();
   await expect(connection.getByRole('button', { name: 'Switch to standalone' })).toHaveCount(0);
-  // "Off" on a standalone desk says what it stops: running the shelter, not a connection to a server.
-  await connection.locator('label', { hasText: /^Off$/ }).click();
+  // "No connection" on a standalone desk says what it stops: running the shelter, not a connection to a server.
+  await connection.locator('label', { hasText: /^No connection$/ }).click();
   await expect(connection.getByText(/^This desk stops running the shelter/)).toBeVisible();
   await connection.getByRole('button', { name: 'Stop running the shelter' }).click();
   const stop = page.getByRole('dialog', { name: 'Stop running the shelter on this desk?' });

@@ -246,7 +246,7 @@ export function ConnectionCard() {
             data={[
               { value: 'remote', label: 'Connect to a server' },
               { value: 'standalone', label: 'Standalone' },
-              { value: 'none', label: 'Off' },
+              { value: 'none', label: 'No connection' },
             ]}
             fullWidth
           />
