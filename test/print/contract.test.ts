@@ -122,6 +122,40 @@ describe('contracts', () => {
     }
   });
 
+  it('never leaves the signatures alone on a page: the last section of the terms goes over with them', async () => {
+    const clauses = (count: number) =>
+      `# Adoption Agreement\n\n${Array.from(
+        { length: count },
+        (_, index) =>
+          `## Clause ${index + 1}\n\nThe adopter agrees to provide food, water, shelter and veterinary care, and to keep the animal's identification current, for clause number ${index + 1}.`,
+      ).join('\n\n')}\n`;
+    try {
+      // From terms that fit on the first page with the signatures to terms that push them onto a second one.
+      for (let count = 3; count <= 12; count += 1) {
+        storeMetadata(
+          fixture.mirror.db,
+          'contract:adopter',
+          { type: 'adopter', content: clauses(count), updated_at: null },
+          'now',
+        );
+        const printed = await printContract(fixture.mirror.db, { personId: fixture.adopter.id }, settings());
+        const { pages } = pdfInfo(printed.pdf);
+        const last = flat(pageText(printed.pdf, pages));
+        expect(last, `${count} clauses`).toContain('Signature of the adopter');
+        expect(last, `${count} clauses`).toContain(`Clause ${count} The adopter agrees`);
+        expect(wordsOffPage(printed.pdf)).toEqual([]);
+      }
+    } finally {
+      const { ADOPTER_CONTRACT } = await import('./fixtures');
+      storeMetadata(
+        fixture.mirror.db,
+        'contract:adopter',
+        { type: 'adopter', content: ADOPTER_CONTRACT, updated_at: null },
+        'now',
+      );
+    }
+  });
+
   it('keeps accented names and says what to do before the first sync', async () => {
     const printed = await printContract(fixture.mirror.db, { personId: fixture.surrender.id }, settings());
     expect(flat(pdfText(printed.pdf))).toContain('Chris Müller');

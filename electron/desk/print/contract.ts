@@ -1,8 +1,17 @@
 import type { Token, Tokens } from 'marked';
 import type { ContractType, Person, Pet } from '../../../shared/contract';
 import type { FeeExplanation } from './fee';
-import { inlineRuns, writeMarkdown, writeRuns } from './markdown';
-import { boxText, COLORS, type Doc, markdownTokens, PAPER_SIZES, type Paper, rule } from './pdf-document';
+import { BODY_SIZE, inlineRuns, writeMarkdown, writeRuns } from './markdown';
+import {
+  boxText,
+  COLORS,
+  type Doc,
+  markdownTokens,
+  PAPER_SIZES,
+  type Paper,
+  rule,
+  scratchPage,
+} from './pdf-document';
 import { formatCalendarDate, formatMoney, humanize } from './words';
 
 export interface ContractPet {
@@ -165,8 +174,38 @@ function drawPets(doc: Doc, contract: ContractPrint, width: number): void {
   doc.moveDown(0.5);
 }
 
+/** The room the signature block needs below the terms. */
+const SIGNATURES_ROOM = 130;
+
+/** The terms' last block, with the heading right before it: the part that goes onto the page of the signatures. */
+function splitLastSection(body: readonly Token[]): { before: Token[]; last: Token[] } {
+  const blocks = body.map((token, index) => ({ token, index })).filter(({ token }) => token.type !== 'space');
+  const lastBlock = blocks.at(-1);
+  if (!lastBlock) return { before: [...body], last: [] };
+  const heading = blocks.at(-2);
+  const start = heading?.token.type === 'heading' ? heading.index : lastBlock.index;
+  return { before: body.slice(0, start), last: body.slice(start) };
+}
+
+/**
+ * Starts a new page for the terms' last section when it and the signatures would not both fit on this one (but do on
+ * a page of their own): signatures alone on a sheet, apart from the terms they sign, are weak on paper.
+ */
+function keepWithSignatures(doc: Doc, last: Token[], paper: Paper, width: number): void {
+  if (last.length === 0) return;
+  const scratch = scratchPage(paper, MARGIN);
+  scratch.y = MARGIN;
+  // The body text's size, written just before it: the section's first spacing is measured in its lines.
+  scratch.fontSize(BODY_SIZE);
+  writeMarkdown(scratch, '', { x: MARGIN, width }, last);
+  const onOnePage = scratch.bufferedPageRange().count === 1;
+  const needed = scratch.y - MARGIN + SIGNATURES_ROOM;
+  const bottom = doc.page.height - MARGIN;
+  if (onOnePage && doc.y + needed > bottom && MARGIN + needed <= bottom) doc.addPage();
+}
+
 function drawSignatures(doc: Doc, contract: ContractPrint, width: number): void {
-  ensureRoom(doc, 130);
+  ensureRoom(doc, SIGNATURES_ROOM);
   doc.y += 16;
   const top = doc.y;
   const column = (width - 30) / 2;
@@ -235,7 +274,10 @@ export function drawContract(doc: Doc, contract: ContractPrint, paper: Paper): v
   }
   drawParties(doc, contract, width);
   drawPets(doc, contract, width);
-  writeMarkdown(doc, '', { x: MARGIN, width }, body);
+  const { before, last } = splitLastSection(body);
+  writeMarkdown(doc, '', { x: MARGIN, width }, before);
+  keepWithSignatures(doc, last, paper, width);
+  writeMarkdown(doc, '', { x: MARGIN, width }, last);
   drawSignatures(doc, contract, width);
   drawFooters(doc, title, contract.person.name);
 }

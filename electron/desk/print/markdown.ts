@@ -78,6 +78,9 @@ export function writeRuns(
   writeSegments(doc, visible, { width: box.width, lineGap: 2 }, { x: box.x, y: doc.y });
 }
 
+/** The size of paragraphs and list items. */
+export const BODY_SIZE = 10.5;
+
 const HEADING_SIZES: Record<number, number> = { 1: 18, 2: 13.5, 3: 12, 4: 11, 5: 11, 6: 11 };
 
 /** Renders block Markdown (headings, paragraphs, lists, quotes, rules, simple tables) into flowing PDF text. */
@@ -97,7 +100,7 @@ export function writeMarkdown(
         break;
       }
       case 'paragraph':
-        writeRuns(doc, inlineRuns((token as Tokens.Paragraph).tokens), box, 10.5);
+        writeRuns(doc, inlineRuns((token as Tokens.Paragraph).tokens), box, BODY_SIZE);
         doc.moveDown(0.6);
         break;
       case 'list': {
@@ -108,14 +111,14 @@ export function writeMarkdown(
           const y = doc.y;
           doc
             .font(FONT_NAMES.regular)
-            .fontSize(10.5)
+            .fontSize(BODY_SIZE)
             .fillColor(COLORS.ink)
             .text(marker, box.x + 4, y, { width: 18 });
           doc.y = y;
           const runs = item.tokens.flatMap((child) =>
             child.type === 'list' ? [] : inlineRuns('tokens' in child ? child.tokens : [child]),
           );
-          writeRuns(doc, runs, { x: box.x + 24, width: box.width - 24 }, 10.5);
+          writeRuns(doc, runs, { x: box.x + 24, width: box.width - 24 }, BODY_SIZE);
           doc.moveDown(0.25);
           const nested = item.tokens.filter((child) => child.type === 'list');
           if (nested.length > 0) writeMarkdown(doc, '', { x: box.x + 24, width: box.width - 24 }, nested);

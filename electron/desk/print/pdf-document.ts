@@ -91,6 +91,18 @@ export async function createDocument(
   return { doc, done };
 }
 
+/**
+ * A page of `paper` to measure on, never printed: a block written from its top margin shows how much room the block
+ * takes (the same fonts and wrapping as the document it is for). Only once a document from `createDocument` exists.
+ */
+export function scratchPage(paper: Paper, margin: number): Doc {
+  const size = PAPER_SIZES[paper];
+  const doc = new (loaded().PDFDocument)({ size: [size.width, size.height], margin, bufferPages: true });
+  registerFonts(doc);
+  doc.font(FONT_NAMES.regular);
+  return doc;
+}
+
 export interface BoxText {
   x: number;
   y: number;
