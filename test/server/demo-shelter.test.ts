@@ -2,8 +2,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApiServer } from '../../electron/server';
+import { localCalendarDate } from '../../electron/server/db/update-clock';
 import { twoBreeds } from '../../electron/server/demo/load-demo';
-import { localCalendarDate } from '../../electron/server/staff/applications';
 import { ageGroupOfMonths, calendarMonthsBetween } from '../../shared/wording/age';
 import { tempDir } from '../temp-mirror';
 

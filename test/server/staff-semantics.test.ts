@@ -2,6 +2,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStaffOperations, type RunningApiServer, startApiServer } from '../../electron/server';
+import { localCalendarDate } from '../../electron/server/db/update-clock';
 import { call, newPet, READ_KEY, tempDataDir, WRITE_KEY } from './harness';
 import { strictSchemas } from './response-schemas';
 
@@ -268,6 +269,28 @@ describe('staff operations seen through the API', () => {
     } finally {
       await close();
     }
+  });
+
+  it('a pet marked adopted by its status alone is dated that day, as an approval dates it; a date it has stays', async () => {
+    const { apiUrl: api } = await start({ frozen: true });
+    const pet = await createPet(api, { status: 'available' });
+    expect(pet.adopted_on).toBeNull();
+    const patch = async (body: Record<string, unknown>) => {
+      const response = await call(api, `/pets/${pet.id}`, { method: 'PATCH', body });
+      expect(response.status, response.text).toBe(200);
+      return strictSchemas.pet.parse(response.json);
+    };
+    const adoptedDay = localCalendarDate(clock);
+    expect((await patch({ status: 'adopted' })).adopted_on).toBe(adoptedDay);
+    clock += 3 * 24 * 3600_000;
+    expect((await patch({ name: 'Renamed' })).adopted_on).toBe(adoptedDay);
+    // Returned, then adopted again by mistake-undo: the adoption keeps its day.
+    expect((await patch({ status: 'available' })).adopted_on).toBe(adoptedDay);
+    expect((await patch({ status: 'adopted' })).adopted_on).toBe(adoptedDay);
+    // Other statuses never date an adoption.
+    const other = await createPet(api, { status: 'available' });
+    const fostered = await call(api, `/pets/${other.id}`, { method: 'PATCH', body: { status: 'fostered' } });
+    expect(fostered.json.adopted_on).toBeNull();
   });
 
   it('soft delete, person status decisions, person custom field keys, API key lifecycle', async () => {

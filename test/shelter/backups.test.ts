@@ -9,7 +9,7 @@ import {
   listBackups,
   pruneAutomaticBackups,
 } from '../../electron/desk/api/handlers/shelter-backups';
-import { localCalendarDate } from '../../electron/server/staff/applications';
+import { localCalendarDate } from '../../electron/server/db/update-clock';
 import { tempDir } from './helpers';
 
 describe('daily backups', () => {

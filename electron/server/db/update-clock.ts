@@ -3,6 +3,13 @@ import { atEveryWriteTransaction } from '../../platform/write-lock';
 
 type StampedTable = 'pets' | 'people';
 
+/** The shelter's calendar date (its own time zone) at `ms`: a date-only value, never a UTC slice. */
+export function localCalendarDate(ms: number): string {
+  const date = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
 /**
  * Hands out `updated_at` values that are unique and strictly increasing per table (ms precision, bumped on
  * ties), so `updated_since` paging never loses a record that shares a millisecond with another.
@@ -26,6 +33,11 @@ export class UpdateClock {
       people: sqlite.prepare('SELECT MAX(updated_at) FROM people').pluck(),
     };
     atEveryWriteTransaction(sqlite, () => this.last.clear());
+  }
+
+  /** The shelter's calendar date now. */
+  today(): string {
+    return localCalendarDate(this.now());
   }
 
   /** The next stamp for `table`; call inside the write transaction that uses it. */

@@ -15,8 +15,8 @@ import {
 import { ageGroupOfMonths, calendarMonthsBetween } from '../../../shared/wording/age';
 import { sha256Hex } from '../../platform/photo-image';
 import type { PetRow } from '../db/rows';
+import { localCalendarDate } from '../db/update-clock';
 import type { ServerContext } from '../server-context';
-import { localCalendarDate } from '../staff/applications';
 import type { StaffOperations } from '../staff/staff-operations';
 
 const DEFAULT_DEMO_PETS = 120;

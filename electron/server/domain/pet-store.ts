@@ -271,6 +271,10 @@ export class PetStore {
     const errors: FieldError[] = [];
     const columns = toColumns(write, existing, this.meta, (id) => this.customIdHolder(id), errors);
     if (errors.length > 0) throw validationError(errors);
+    // A pet marked adopted by its status alone is dated today, as an approved application dates it: an adoption
+    // with no date is one the shelter's adoption figures never count.
+    if (columns.status === 'adopted' && existing.status !== 'adopted' && existing.adopted_on === null)
+      columns.adopted_on = this.clock.today();
     return this.writeColumns(existing, columns);
   }
 

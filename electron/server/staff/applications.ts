@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import { DENIED_PERSON_STATUSES, PERSON_CREATE_STATUSES } from '../../../shared/contract';
 import type { ApplicationRow } from '../db/rows';
+import { localCalendarDate } from '../db/update-clock';
 import { type StaffContext, StaffOperationError } from './staff-context';
 
 export const APPLICATION_STATUSES = ['submitted', 'approved', 'denied'] as const;
@@ -218,11 +219,4 @@ export function applicationOperations({ app, now, tx, getPetOrThrow, all, first 
       app.pets.writeColumns(pet, { status: 'fostered', custom_status_id: null, status_label: 'fostered' });
     }
   }
-}
-
-/** The shelter's calendar date (its own time zone) at `ms`: a date-only value, never a UTC slice. */
-export function localCalendarDate(ms: number): string {
-  const date = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
