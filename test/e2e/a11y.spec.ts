@@ -228,7 +228,9 @@ test('Sync on a connected desk passes axe in light and dark: connected, a full c
       db.prepare(
         `INSERT INTO outbox_conflict (entity_type, entity_id, record_name, field, base_json, server_json, local_json,
            detected_ms) VALUES ('pet', 'pet-a11y', 'Biscuit', 'description', '"a"', '"From the website"', '"From the desk"', 1),
-           ('pet', 'pet-a11y', 'Biscuit', 'status', '"available"', '"pending"', '"medicalHold"', 1)`,
+           ('pet', 'pet-a11y', 'Biscuit', 'status', '"available"', '"pending"', '"medicalHold"', 1),
+           ('pet', 'pet-a11y', 'Biscuit', 'custom_field_data', '{"kennel_run":"C1","wormed":"2026-07-15"}',
+             '{"kennel_run":"A2","wormed":"2026-07-15"}', '{"kennel_run":"B2","wormed":"2026-07-15"}', 1)`,
       ).run();
     } finally {
       db.close();
@@ -241,6 +243,10 @@ test('Sync on a connected desk passes axe in light and dark: connected, a full c
     const changes = page.getByRole('table', { name: 'Changes to Biscuit' });
     await expect(changes.getByRole('row', { name: /Status/ })).toContainText('Medical hold');
     await expect(changes.getByRole('row', { name: /Description/ })).toContainText('From the website');
+    // The shelter's own fields: the one that differs, on a line of its own, not the whole set as JSON.
+    await expect(changes.getByRole('row', { name: /Kennel run/ })).toContainText('B2A2C1');
+    await expect(changes).not.toContainText('wormed');
+    await expect(changes).not.toContainText('{');
     await check('Sync, a conflict');
   });
 });

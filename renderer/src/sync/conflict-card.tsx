@@ -2,7 +2,9 @@ import { Alert, Button, Group, Table, Text } from '@mantine/core';
 import { IconArrowBackUp } from '@tabler/icons-react';
 import type { OutboxConflict } from '../../../shared/desk-api';
 import { BusyButton } from '../components/busy-button';
+import { useMetadataQuery } from '../lib/live-data';
 import { formatValue, humanize } from '../lib/words';
+import { conflictRows } from './conflict-rows';
 
 /** Fields whose values are names from a fixed list ("meetAndGreetReady"): shown as the forms' menus say them. */
 const WORDED_FIELDS = new Set([
@@ -24,6 +26,15 @@ function shown(field: string, value: unknown): string {
   if (Array.isArray(value))
     return formatValue(value.map((item) => (typeof item === 'string' ? humanize(item) : item)));
   return formatValue(value);
+}
+
+/** The labels of the shelter's own fields of a pet, or of a person (adopter and foster fields), by key. */
+function useCustomFieldLabels(entityType: OutboxConflict['entityType']): Record<string, string> {
+  const pet = useMetadataQuery('mirror.customFields', { entity: 'pet' }).data?.fields ?? [];
+  const adopter = useMetadataQuery('mirror.customFields', { entity: 'adopter' }).data?.fields ?? [];
+  const foster = useMetadataQuery('mirror.customFields', { entity: 'foster' }).data?.fields ?? [];
+  const fields = entityType === 'pet' ? pet : [...foster, ...adopter];
+  return Object.fromEntries(fields.map((field) => [field.field_key, field.label]));
 }
 
 /** The notices of one record together (one per field), in the order the desk lists them. */
@@ -49,6 +60,7 @@ export function ConflictCard({
   busy: boolean;
   onChoose(choice: 'mine' | 'server'): void;
 }) {
+  const labels = useCustomFieldLabels(conflicts[0]?.entityType ?? 'pet');
   const [first] = conflicts;
   if (!first) return null;
   const fields = conflicts.length === 1 ? humanize(first.field).toLowerCase() : 'some of the same fields';
@@ -79,12 +91,12 @@ export function ConflictCard({
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {conflicts.map((conflict) => (
-            <Table.Tr key={conflict.id}>
-              <Table.Td>{humanize(conflict.field)}</Table.Td>
-              <Table.Td fw={600}>{shown(conflict.field, conflict.localValue)}</Table.Td>
-              <Table.Td fw={600}>{shown(conflict.field, conflict.serverValue)}</Table.Td>
-              <Table.Td>{shown(conflict.field, conflict.baseValue)}</Table.Td>
+          {conflictRows(conflicts, labels).map((row) => (
+            <Table.Tr key={row.key}>
+              <Table.Td>{row.label}</Table.Td>
+              <Table.Td fw={600}>{shown(row.field, row.local)}</Table.Td>
+              <Table.Td fw={600}>{shown(row.field, row.server)}</Table.Td>
+              <Table.Td>{shown(row.field, row.base)}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>

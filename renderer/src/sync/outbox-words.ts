@@ -1,5 +1,5 @@
 import type { OutboxEntry, OutboxError } from '../../../shared/desk-api';
-import { humanize } from '../lib/words';
+import { capitalized, humanize } from '../lib/words';
 
 /** Field names as people say them when they speak of a change ("Bella's adoption fee"). */
 const FIELD_WORDS: Record<string, string> = {
@@ -16,7 +16,8 @@ const FIELD_WORDS: Record<string, string> = {
   color: 'colour',
 };
 
-const fieldWord = (field: string) => FIELD_WORDS[field] ?? humanize(field).toLowerCase();
+/** A field as the desk's forms name it, in lower case ("shelter id" for `custom_id`). */
+export const fieldWord = (field: string) => FIELD_WORDS[field] ?? humanize(field).toLowerCase();
 
 /** "a, b and c" */
 export function listInWords(items: readonly string[]): string {
@@ -69,7 +70,7 @@ export function applicationPetIds(entry: Pick<OutboxEntry, 'body'>): string[] {
 
 /** A field error as a sentence: "Name must not be empty." */
 export function fieldErrorSentence(field: string, message: string): string {
-  const text = `${humanize(field)} ${message}`.trim();
+  const text = `${capitalized(fieldWord(field))} ${message}`.trim();
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
