@@ -319,6 +319,9 @@ test('a change the server refuses needs attention; edited and resubmitted, it go
   const entry = page.getByRole('article', { name: `${target.name}’s status` });
   await expect(entry).toContainText('Needs attention', { timeout: 30_000 });
   await expect(entry).toContainText('The server did not accept this change');
+  // The header says so on every screen, beside its "Up to date".
+  const refusedBadge = page.getByRole('banner').getByText('1 refused', { exact: true });
+  await expect(refusedBadge).toBeVisible();
   // The technical detail waits behind "Details".
   await expect(entry.getByText('Request id')).toBeHidden();
   await entry.getByRole('button', { name: 'Details' }).click();
@@ -340,6 +343,7 @@ test('a change the server refuses needs attention; edited and resubmitted, it go
   await editor.getByLabel('Request body (JSON)').fill('{ "status": "hold" }');
   await editor.getByRole('button', { name: 'Resubmit' }).click();
   await expect(page.getByText('Nothing waiting')).toBeVisible({ timeout: 30_000 });
+  await expect(refusedBadge).toHaveCount(0);
   expect((await server.api<ApiPet>(`/pets/${target.id}`)).status).toBe('hold');
 });
 

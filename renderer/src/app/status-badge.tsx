@@ -46,6 +46,16 @@ export function StatusBadge() {
             {status.toCheck} to check
           </Badge>
         )}
+        {status.needsAttention > 0 && !standalone && (
+          <Badge
+            color="red"
+            variant="light"
+            size="lg"
+            aria-label={`The server refused ${status.needsAttention === 1 ? 'a change' : `${status.needsAttention} changes`} made on this desk: Sync says why and what to do`}
+          >
+            {status.needsAttention} refused
+          </Badge>
+        )}
         {status.pending > 0 && (
           <Badge
             color="yellow"
