@@ -128,7 +128,7 @@ test('the remaining dialogs and states pass axe (WCAG 2.2 AA, serious and critic
     await expect(page.getByRole('switch', { name: 'Quiet room is public' })).toBeVisible();
     await check('Shelter: a status added');
     await page.getByRole('tab', { name: 'Fees' }).click();
-    await page.getByRole('button', { name: 'Add rule' }).click();
+    await page.getByRole('table', { name: 'Fee rules' }).getByLabel('Amount').first().fill('180');
     await page.getByRole('button', { name: 'Save fee rules' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
     await check('Shelter: fee rules saved');

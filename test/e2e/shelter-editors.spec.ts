@@ -46,6 +46,24 @@ test('fee rules offer the values pets have, refuse one no pet has, and ask befor
   await added.getByRole('combobox', { name: 'Value' }).click();
   await expect(page.getByRole('option', { name: 'Extra large', exact: true })).toBeVisible();
   await page.keyboard.press('Escape');
+  // Its amount starts empty, and is asked for rather than saved as 0.
+  await expect(added.getByLabel('Amount')).toHaveValue('');
+  await page.getByRole('button', { name: 'Save fee rules' }).click();
+  const refused = page.getByRole('alert').filter({ hasText: 'Fee rules not saved' });
+  await expect(refused).toContainText('a rule has no amount');
+  await expect(added.getByText('Give an amount (0 for none)')).toBeVisible();
+  // A second base fee of a species would be added to the first: refused, naming the species.
+  await added.getByRole('combobox', { name: 'Attribute' }).click();
+  await page.getByRole('option', { name: 'Always (base fee)', exact: true }).click();
+  await added.getByRole('combobox', { name: 'Species' }).click();
+  await page.getByRole('option', { name: 'Dog', exact: true }).click();
+  await added.getByLabel('Amount').fill('50');
+  await page.getByRole('button', { name: 'Save fee rules' }).click();
+  await expect(refused).toContainText('a species has a second base fee');
+  await expect(
+    added.getByText('Dog has a base fee already: change that one, or choose a trait'),
+  ).toBeVisible();
+  await shoot(page, testInfo, 'fee-rule-second-base');
 
   // Unsaved rules: another tab keeps them, and leaving the screen from it asks first.
   await page.getByRole('tab', { name: 'Contracts' }).click();

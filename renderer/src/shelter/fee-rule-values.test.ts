@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FeeRuleSetting } from '../../../shared/desk-api';
-import { ruleMatchesNoPet } from './fee-rule-values';
+import { repeatedBaseRules, ruleMatchesNoPet } from './fee-rule-values';
 
 const rule = (attributeType: string, attributeValue: string): FeeRuleSetting => ({
   species: 'dog',
@@ -25,5 +25,20 @@ describe('a fee rule no pet can match', () => {
     expect(ruleMatchesNoPet(rule('breed', '  '), undefined)).toBe(true);
     expect(ruleMatchesNoPet(rule('breed', 'Beagle'), undefined)).toBe(false);
     expect(ruleMatchesNoPet(rule('base', ''), undefined)).toBe(false);
+  });
+});
+
+describe('a second base fee of a species', () => {
+  it('is the later of two base rules of one species; other species and traits are not', () => {
+    const base = (species: FeeRuleSetting['species']): FeeRuleSetting => ({
+      species,
+      attributeType: 'base',
+      attributeValue: '',
+      adjustment: 100,
+    });
+    expect([
+      ...repeatedBaseRules([base('dog'), base('cat'), rule('size', 'small'), base('dog'), base('cat')]),
+    ]).toEqual([3, 4]);
+    expect(repeatedBaseRules([base('dog'), rule('size', 'small')]).size).toBe(0);
   });
 });

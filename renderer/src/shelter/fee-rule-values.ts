@@ -42,3 +42,18 @@ export function ruleMatchesNoPet(row: FeeRuleSetting, statuses: readonly string[
   if (!choices) return row.attributeValue.trim() === '';
   return !choices.some((choice) => choice.value === row.attributeValue);
 }
+
+/**
+ * The base rules that repeat an earlier base rule of the same species, by index: the fee adds every rule that
+ * matches, so a second base fee (an "Add rule" row left as it started) quietly raises every pet of that species.
+ */
+export function repeatedBaseRules(rows: readonly FeeRuleSetting[]): Set<number> {
+  const seen = new Set<string>();
+  const repeated = new Set<number>();
+  rows.forEach((row, index) => {
+    if (row.attributeType !== 'base') return;
+    if (seen.has(row.species)) repeated.add(index);
+    seen.add(row.species);
+  });
+  return repeated;
+}

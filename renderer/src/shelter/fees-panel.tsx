@@ -19,7 +19,7 @@ import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { useUnsavedGuard } from '../components/leave-guard';
 import { humanize, type Option } from '../lib/words';
-import { ruleMatchesNoPet, valueChoices } from './fee-rule-values';
+import { repeatedBaseRules, ruleMatchesNoPet, valueChoices } from './fee-rule-values';
 import { useAction } from './use-shelter';
 
 const ATTRIBUTES = [
@@ -50,6 +50,11 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
   const [saved, setSaved] = useState(false);
   // Rows whose value is none a pet can have (typed before the choices, or by another tool), by index.
   const [unmatched, setUnmatched] = useState<ReadonlySet<number>>(new Set());
+  // Rows whose amount is empty (a new rule, or one cleared), by index: saved, an empty amount would be 0.
+  const [blank, setBlank] = useState<ReadonlySet<number>>(new Set());
+  // Base rules repeating their species' base fee, by index: marked at Save.
+  const [repeated, setRepeated] = useState<ReadonlySet<number>>(new Set());
+  const [checked, setChecked] = useState(false);
   const leaveQuestion = useUnsavedGuard(
     'these fee rules',
     JSON.stringify(rows) !== JSON.stringify(savedRows),
@@ -57,6 +62,7 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
   const update = (index: number, patch: Partial<FeeRuleSetting>) => {
     setSaved(false);
     setUnmatched(new Set([...unmatched].filter((at) => at !== index)));
+    setRepeated(new Set([...repeated].filter((at) => at !== index)));
     setRows(rows.map((row, at) => (at === index ? { ...row, ...patch } : row)));
   };
   async function save() {
@@ -64,7 +70,10 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
       rows.flatMap((row, index) => (ruleMatchesNoPet(row, statuses.data) ? [index] : [])),
     );
     setUnmatched(wrong);
-    if (wrong.size > 0) return;
+    const twice = repeatedBaseRules(rows);
+    setRepeated(twice);
+    setChecked(true);
+    if (wrong.size > 0 || twice.size > 0 || blank.size > 0) return;
     const done = await action.run(() => api.call('shelter.fees.set', { rules: rows }));
     if (done !== undefined) {
       setSavedRows(rows);
@@ -106,6 +115,11 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
               <Table.Td>
                 <Select
                   aria-label="Attribute"
+                  error={
+                    repeated.has(index)
+                      ? `${humanize(row.species)} has a base fee already: change that one, or choose a trait`
+                      : undefined
+                  }
                   data={ATTRIBUTES.map((value) => ({
                     value,
                     label: value === 'base' ? 'Always (base fee)' : humanize(value),
@@ -129,10 +143,13 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
               <Table.Td>
                 <NumberInput
                   aria-label="Amount"
-                  value={row.adjustment}
-                  onChange={(value) =>
-                    update(index, { adjustment: typeof value === 'number' ? value : Number(value) || 0 })
-                  }
+                  value={blank.has(index) ? '' : row.adjustment}
+                  onChange={(value) => {
+                    const empty = value === '' || value === '-';
+                    setBlank(new Set([...blank].filter((at) => at !== index).concat(empty ? [index] : [])));
+                    update(index, { adjustment: typeof value === 'number' ? value : Number(value) || 0 });
+                  }}
+                  error={checked && blank.has(index) ? 'Give an amount (0 for none)' : undefined}
                   decimalScale={2}
                   w={120}
                 />
@@ -144,6 +161,10 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
                   aria-label="Remove rule"
                   onClick={() => {
                     setUnmatched(new Set());
+                    setRepeated(new Set());
+                    setBlank(
+                      new Set([...blank].flatMap((at) => (at < index ? [at] : at > index ? [at - 1] : []))),
+                    );
                     setRows(rows.filter((_, at) => at !== index));
                   }}
                 >
@@ -159,9 +180,10 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
           <Button
             variant="light"
             leftSection={<IconPlus aria-hidden size={18} />}
-            onClick={() =>
-              setRows([...rows, { species: 'dog', attributeType: 'base', attributeValue: '', adjustment: 0 }])
-            }
+            onClick={() => {
+              setBlank(new Set([...blank, rows.length]));
+              setRows([...rows, newRule(rows)]);
+            }}
           >
             Add rule
           </Button>
@@ -174,10 +196,19 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
             </Text>
           )}
         </Group>
-        {unmatched.size > 0 && (
+        {checked && (unmatched.size > 0 || repeated.size > 0 || blank.size > 0) && (
           <Text size="sm" c="red" role="alert">
-            Fee rules not saved: {unmatched.size === 1 ? 'a rule matches' : `${unmatched.size} rules match`}{' '}
-            no pet. Choose what each marked rule is for.
+            Fee rules not saved:{' '}
+            {[
+              unmatched.size > 0 &&
+                `${unmatched.size === 1 ? 'a rule matches' : `${unmatched.size} rules match`} no pet (choose what each marked rule is for)`,
+              repeated.size > 0 &&
+                `${repeated.size === 1 ? 'a species has' : 'species have'} a second base fee, which would be added to the first`,
+              blank.size > 0 && `${blank.size === 1 ? 'a rule has' : `${blank.size} rules have`} no amount`,
+            ]
+              .filter(Boolean)
+              .join('; ')}
+            .
           </Text>
         )}
         {action.error && <DeskErrorAlert error={action.error} title="Fee rules not saved" />}
@@ -185,6 +216,15 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
       {leaveQuestion}
     </Card>
   );
+}
+
+/** A rule added to `rows`: the base fee of the first species without one, else a trait of dogs to choose. */
+function newRule(rows: readonly FeeRuleSetting[]): FeeRuleSetting {
+  const withBase = new Set(rows.filter((row) => row.attributeType === 'base').map((row) => row.species));
+  const species = SPECIES.find((each) => !withBase.has(each));
+  return species
+    ? { species, attributeType: 'base', attributeValue: '', adjustment: 0 }
+    : { species: 'dog', attributeType: 'age_category', attributeValue: '', adjustment: 0 };
 }
 
 /**
