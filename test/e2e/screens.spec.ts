@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { audited } from './axe-audit';
 import { expect, startDesk, test } from './desk-fixture';
-import { choose, connect, deskCall, fillIntake, search, shoot } from './helpers';
+import { catFields, choose, connect, deskCall, fillIntake, search, shoot } from './helpers';
 
 interface ApiPet {
   id: string;
@@ -345,6 +345,38 @@ test('a change the server refuses needs attention; edited and resubmitted, it go
   await expect(page.getByText('Nothing waiting')).toBeVisible({ timeout: 30_000 });
   await expect(refusedBadge).toHaveCount(0);
   expect((await server.api<ApiPet>(`/pets/${target.id}`)).status).toBe('hold');
+});
+
+test('an intake the server refuses says so in its drawer, and Sync names the field as the form does', async ({
+  page,
+  desk,
+  server,
+}) => {
+  test.setTimeout(120_000);
+  await connect(page, desk.url, server);
+  // Two desks working apart gave the same shelter id: the second to arrive is refused.
+  for (const name of ['Twin One', 'Twin Two']) {
+    await deskCall(page, 'outbox.createPet', {
+      fields: { ...catFields(name), custom_id: 'E2E-TWIN-1' },
+      force: true,
+    });
+  }
+  const nav = page.getByRole('navigation', { name: 'Sections' });
+  await nav.getByRole('link', { name: 'Sync' }).click();
+  const entry = page.getByRole('article').filter({ hasText: 'Twin Two' });
+  await expect(entry).toContainText('Needs attention', { timeout: 30_000 });
+  await expect(entry).toContainText('Shelter id is already used by another pet.');
+
+  await nav.getByRole('link', { name: 'Pets' }).click();
+  await search(page, 'Twin Two');
+  await page
+    .getByRole('table', { name: 'Pets' })
+    .getByRole('row', { name: /Twin Two/ })
+    .first()
+    .click();
+  const drawer = page.getByRole('dialog', { name: 'Pet details' });
+  await expect(drawer).toContainText('the server refused it, so it is not sent until it is put right');
+  await expect(drawer).not.toContainText('when the connection allows');
 });
 
 test('Test connection says plainly when the key is refused or the server cannot be reached', async ({

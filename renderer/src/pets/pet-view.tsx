@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconClockHour4, IconEdit, IconHeartHandshake } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
@@ -203,7 +203,13 @@ export function PetView({
       </Group>
 
       {painted && (
-        <PetDetails pet={pet} customFields={customFields} statuses={statuses} onStatusTyped={onStatusTyped} />
+        <PetDetails
+          pet={pet}
+          customFields={customFields}
+          statuses={statuses}
+          onStatusTyped={onStatusTyped}
+          refused={needsAttention}
+        />
       )}
     </Stack>
   );
@@ -215,11 +221,14 @@ function PetDetails({
   customFields,
   statuses,
   onStatusTyped,
+  refused,
 }: {
   pet: MirrorPet;
   customFields: readonly CustomField[];
   statuses: readonly string[];
   onStatusTyped?: ((typed: boolean) => void) | undefined;
+  /** A change of this pet made here was refused by the server (it waits on Sync). */
+  refused: boolean;
 }) {
   const { record } = pet;
   const rows: [string, string, ReactNode][] = [
@@ -265,11 +274,20 @@ function PetDetails({
   const pendingField = (key: string) => <PendingBadge pet={pet} field={key} />;
   return (
     <>
-      {pet.presence === 'local' && (
-        <Alert color="yellow" variant="light" icon={<IconClockHour4 aria-hidden />}>
-          Saved on this desk only. It is sent to the shelter’s server when the connection allows.
-        </Alert>
-      )}
+      {pet.presence === 'local' &&
+        (refused ? (
+          <Alert color="red" variant="light" icon={<IconClockHour4 aria-hidden />}>
+            Saved on this desk only: the server refused it, so it is not sent until it is put right. Sync says
+            why and what to do.{' '}
+            <Anchor href="#/sync" inherit>
+              Open Sync
+            </Anchor>
+          </Alert>
+        ) : (
+          <Alert color="yellow" variant="light" icon={<IconClockHour4 aria-hidden />}>
+            Saved on this desk only. It is sent to the shelter’s server when the connection allows.
+          </Alert>
+        ))}
 
       <QuickStatus key={pet.record.id} pet={pet} statuses={statuses} onTypedChange={onStatusTyped} />
 
