@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storeMetadata } from '../../electron/desk/mirror';
 import { type PrintSettings, printContract } from '../../electron/desk/print';
-import { openPrintFixture, type PrintFixture } from './fixtures';
+import { ADOPTER_CONTRACT, openPrintFixture, type PrintFixture } from './fixtures';
 import { flat, pageText, pdfInfo, pdfText, renderPages, wordsOffPage } from './pdf-reader';
 
 const IMAGES = path.resolve('test-results', 'print');
@@ -26,6 +26,31 @@ afterAll(async () => {
   await fixture.mirror.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+/** An adopter contract of `count` numbered clauses, each a heading and a two-line paragraph. */
+const clauses = (count: number) =>
+  `# Adoption Agreement\n\n${Array.from(
+    { length: count },
+    (_, index) =>
+      `## Clause ${index + 1}\n\nThe adopter agrees to provide food, water, shelter and veterinary care, and to keep the animal's identification current, for clause number ${index + 1}.`,
+  ).join('\n\n')}\n`;
+
+/** Runs `check` with `content` as the adopter contract, then puts the fixture's contract back. */
+async function withAdopterContract(content: string, check: () => Promise<void>): Promise<void> {
+  const store = (markdown: string) =>
+    storeMetadata(
+      fixture.mirror.db,
+      'contract:adopter',
+      { type: 'adopter', content: markdown, updated_at: null },
+      'now',
+    );
+  store(content);
+  try {
+    await check();
+  } finally {
+    store(ADOPTER_CONTRACT);
+  }
+}
 
 describe('contracts', () => {
   it('fills the adopter contract with the adopter, their adopted pet and its fee, the date and signature lines', async () => {
@@ -92,18 +117,7 @@ describe('contracts', () => {
   }
 
   it('flows a long contract over numbered pages without cutting text at an edge', async () => {
-    const long = `# Adoption Agreement\n\n${Array.from(
-      { length: 30 },
-      (_, index) =>
-        `## Clause ${index + 1}\n\nThe adopter agrees to provide food, water, shelter and veterinary care, and to keep the animal's identification current, for clause number ${index + 1}.`,
-    ).join('\n\n')}`;
-    storeMetadata(
-      fixture.mirror.db,
-      'contract:adopter',
-      { type: 'adopter', content: long, updated_at: null },
-      'now',
-    );
-    try {
+    await withAdopterContract(clauses(30), async () => {
       const printed = await printContract(fixture.mirror.db, { personId: fixture.adopter.id }, settings());
       const { pages } = pdfInfo(printed.pdf);
       expect(pages).toBeGreaterThan(1);
@@ -111,48 +125,20 @@ describe('contracts', () => {
       expect(flat(pdfText(printed.pdf))).toContain('clause number 30.');
       expect(wordsOffPage(printed.pdf)).toEqual([]);
       renderPages(printed.pdf, IMAGES, 'contract-long-a4');
-    } finally {
-      const { ADOPTER_CONTRACT } = await import('./fixtures');
-      storeMetadata(
-        fixture.mirror.db,
-        'contract:adopter',
-        { type: 'adopter', content: ADOPTER_CONTRACT, updated_at: null },
-        'now',
-      );
-    }
+    });
   });
 
   it('never leaves the signatures alone on a page: the last section of the terms goes over with them', async () => {
-    const clauses = (count: number) =>
-      `# Adoption Agreement\n\n${Array.from(
-        { length: count },
-        (_, index) =>
-          `## Clause ${index + 1}\n\nThe adopter agrees to provide food, water, shelter and veterinary care, and to keep the animal's identification current, for clause number ${index + 1}.`,
-      ).join('\n\n')}\n`;
-    try {
-      // From terms that fit on the first page with the signatures to terms that push them onto a second one.
-      for (let count = 3; count <= 12; count += 1) {
-        storeMetadata(
-          fixture.mirror.db,
-          'contract:adopter',
-          { type: 'adopter', content: clauses(count), updated_at: null },
-          'now',
-        );
+    // From terms that fit on the first page with the signatures to terms that push them onto a second one.
+    for (let count = 3; count <= 12; count += 1) {
+      await withAdopterContract(clauses(count), async () => {
         const printed = await printContract(fixture.mirror.db, { personId: fixture.adopter.id }, settings());
         const { pages } = pdfInfo(printed.pdf);
         const last = flat(pageText(printed.pdf, pages));
         expect(last, `${count} clauses`).toContain('Signature of the adopter');
         expect(last, `${count} clauses`).toContain(`Clause ${count} The adopter agrees`);
         expect(wordsOffPage(printed.pdf)).toEqual([]);
-      }
-    } finally {
-      const { ADOPTER_CONTRACT } = await import('./fixtures');
-      storeMetadata(
-        fixture.mirror.db,
-        'contract:adopter',
-        { type: 'adopter', content: ADOPTER_CONTRACT, updated_at: null },
-        'now',
-      );
+      });
     }
   });
 
