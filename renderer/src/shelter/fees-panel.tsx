@@ -78,6 +78,8 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
     if (done !== undefined) {
       setSavedRows(rows);
       setSaved(true);
+      // A rule added after this save is marked at the next, not as it is added.
+      setChecked(false);
       onChange();
     }
   }
