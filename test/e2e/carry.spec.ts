@@ -21,14 +21,14 @@ interface ApiPet {
 }
 
 /**
- * Connects the desk to the demo server (so that connection has its own folder), sets it back to Off in Settings,
+ * Connects the desk to the demo server (so that connection has its own folder), sets it back to No connection in Settings,
  * stops it, and enters a pet in its unconfigured mirror as the desk would. Returns a pet of the server's.
  */
 async function enteredWithNoConnection(page: Page, desk: RunningDesk, server: DemoServer): Promise<ApiPet> {
   const { pets } = await server.api<{ pets: ApiPet[] }>('/pets?limit=1&sort=name');
   await connect(page, desk.url, server);
   const form = page.getByRole('form', { name: 'Connection' });
-  await form.locator('label', { hasText: /^Off$/ }).click();
+  await form.locator('label', { hasText: /^No connection$/ }).click();
   await form.getByRole('button', { name: 'Disconnect' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Switch' }).click();
   await expect(page.locator('#main-content').getByText('Not connected', { exact: true })).toBeVisible();
@@ -106,7 +106,7 @@ test('a clash stops the carry: the card names the record, says nothing was moved
     await expect(alert).toContainText(`Pet id ${pet.id}`);
     await expect(alert).toContainText('Nothing was moved, so no change is lost');
     await expect(alert).toContainText(
-      'set the connection to Off, settle the notice kept with no connection under Sync, then connect again',
+      'choose No connection under Settings, settle the notice kept with no connection under Sync, then connect again',
     );
     await expect(
       form.getByText('The changes entered with no connection were not moved: see below.'),
@@ -145,7 +145,9 @@ test('a desk started with no connection says its copy of a move cut short cannot
       `What was entered with no connection was already moved to the server ${server.base}`,
     );
     await expect(alert).toContainText('Reason: the disk refused the write');
-    await expect(alert).toContainText('changes made to it while Off will be lost when the move finishes');
+    await expect(alert).toContainText(
+      'changes made to it with no connection will be lost when the move finishes',
+    );
     await expect(alert).toContainText('Connect to that connection again to work on them');
     await expect(alert).not.toContainText(desk.dataDir);
     await shootCard(page, alert, 'carry-unfinished');

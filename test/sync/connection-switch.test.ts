@@ -366,7 +366,7 @@ describe('a desk switching connections', () => {
     expect(carryProblem?.detail).toBe('Pet id pet-on-both');
     expect(carryProblem?.message).toMatch(/Nothing was moved, so no change is lost/);
     expect(carryProblem?.message).toMatch(
-      /set the connection to Off, settle the notice kept with no connection under Sync, then connect again/,
+      /choose No connection under Settings, settle the notice kept with no connection under Sync, then connect again/,
     );
     // Words, not the row's table or key.
     expect(carryProblem?.message).not.toMatch(/outbox_conflict|\[|"/);

@@ -18,7 +18,7 @@ describe('a carry clash in words', () => {
     expect(clash('local_edit', { type: 'person', id: 'person-7', name: 'Dana Doe' })).toEqual({
       kind: 'clash',
       message: expect.stringMatching(
-        /^This connection already has its own unsent edit of the person “Dana Doe”\. Nothing was moved.*shown while the connection is Off\. .*set the connection to Off, discard the edit made with no connection under Sync \(make it again here if it is still needed\), then connect again\.$/,
+        /^This connection already has its own unsent edit of the person “Dana Doe”\. Nothing was moved.*shown while the desk has no connection\. .*choose No connection under Settings, discard the edit made with no connection under Sync \(make it again here if it is still needed\), then connect again\.$/,
       ),
       detail: 'Person id person-7',
     });

@@ -65,8 +65,8 @@ export function carryClashProblem({ table, record }: CarryConflictError): CarryP
     kind: 'clash',
     message:
       `This connection already has ${clash.what(named, field)}. Nothing was moved, so no change is lost: what was ` +
-      'entered with no connection stays on this desk, shown while the connection is Off. To bring it over, set the ' +
-      `connection to Off, ${clash.todo}, then connect again.`,
+      'entered with no connection stays on this desk, shown while the desk has no connection. To bring it over, choose ' +
+      `No connection under Settings, ${clash.todo}, then connect again.`,
     detail: `${kind === 'pet' ? 'Pet' : 'Person'} id ${record.id}`,
   };
 }
@@ -81,7 +81,7 @@ export function unfinishedCarryProblem(error: UnfinishedCarryError): CarryProble
     message:
       `What was entered with no connection was already moved to ${connectionName(error.targetDir)}, but this desk ` +
       'could not finish the move; it tries again at every start. Anything from before that still shows here is a ' +
-      'copy: changes made to it while Off will be lost when the move finishes. Connect to that connection again to ' +
+      'copy: changes made to it with no connection will be lost when the move finishes. Connect to that connection again to ' +
       'work on them.',
     detail: `Reason: ${error.reason}`,
   };
