@@ -28,13 +28,19 @@ function shown(field: string, value: unknown): string {
   return formatValue(value);
 }
 
-/** The labels of the shelter's own fields of a pet, or of a person (adopter and foster fields), by key. */
-function useCustomFieldLabels(entityType: OutboxConflict['entityType']): Record<string, string> {
+export type FieldLabels = Record<OutboxConflict['entityType'], Record<string, string>>;
+
+/**
+ * The labels of the shelter's own fields, by key, of pets and of people (adopter and foster fields): read once for
+ * every conflict card on the screen.
+ */
+export function useCustomFieldLabels(): FieldLabels {
   const pet = useMetadataQuery('mirror.customFields', { entity: 'pet' }).data?.fields ?? [];
   const adopter = useMetadataQuery('mirror.customFields', { entity: 'adopter' }).data?.fields ?? [];
   const foster = useMetadataQuery('mirror.customFields', { entity: 'foster' }).data?.fields ?? [];
-  const fields = entityType === 'pet' ? pet : [...foster, ...adopter];
-  return Object.fromEntries(fields.map((field) => [field.field_key, field.label]));
+  const byKey = (fields: typeof pet) =>
+    Object.fromEntries(fields.map((field) => [field.field_key, field.label]));
+  return { pet: byKey(pet), person: byKey([...foster, ...adopter]) };
 }
 
 /** The notices of one record together (one per field), in the order the desk lists them. */
@@ -53,14 +59,16 @@ export function conflictsByRecord(conflicts: readonly OutboxConflict[]): OutboxC
  */
 export function ConflictCard({
   conflicts,
+  labels,
   busy,
   onChoose,
 }: {
   conflicts: readonly OutboxConflict[];
+  /** From `useCustomFieldLabels`. */
+  labels: FieldLabels;
   busy: boolean;
   onChoose(choice: 'mine' | 'server'): void;
 }) {
-  const labels = useCustomFieldLabels(conflicts[0]?.entityType ?? 'pet');
   const [first] = conflicts;
   if (!first) return null;
   const fields = conflicts.length === 1 ? humanize(first.field).toLowerCase() : 'some of the same fields';
@@ -91,7 +99,7 @@ export function ConflictCard({
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {conflictRows(conflicts, labels).map((row) => (
+          {conflictRows(conflicts, labels[first.entityType]).map((row) => (
             <Table.Tr key={row.key}>
               <Table.Td>{row.label}</Table.Td>
               <Table.Td fw={600}>{shown(row.field, row.local)}</Table.Td>

@@ -30,7 +30,7 @@ import { ConfirmModal } from '../components/confirm-modal';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { describeWhen } from '../components/status-presentation';
 import { toDeskError } from '../lib/desk-error';
-import { ConflictCard, conflictsByRecord } from './conflict-card';
+import { ConflictCard, conflictsByRecord, useCustomFieldLabels } from './conflict-card';
 import { applicationPetIds, changeInWords, errorInWords } from './outbox-words';
 import { nextTry, readableTimes } from './retry-times';
 
@@ -39,6 +39,7 @@ export function OutboxPanel() {
   const api = useDesk();
   const outbox = useDeskQuery('outbox.list');
   const conflicts = useDeskQuery('outbox.conflicts');
+  const fieldLabels = useCustomFieldLabels();
   useDeskEvent('outbox', () => {
     outbox.reload();
     conflicts.reload();
@@ -132,6 +133,7 @@ export function OutboxPanel() {
           <ConflictCard
             key={key}
             conflicts={record}
+            labels={fieldLabels}
             busy={busy === key}
             onChoose={(choice) =>
               void act(key, () =>
