@@ -347,11 +347,11 @@ test('a change the server refuses needs attention; edited and resubmitted, it go
   expect((await server.api<ApiPet>(`/pets/${target.id}`)).status).toBe('hold');
 });
 
-test('an intake the server refuses says so in its drawer, and Sync names the field as the form does', async ({
+test('an intake the server refuses says why in its drawer and is put right in its form; Sync names the field as the form does', async ({
   page,
   desk,
   server,
-}) => {
+}, testInfo) => {
   test.setTimeout(120_000);
   await connect(page, desk.url, server);
   // Two desks working apart gave the same shelter id: the second to arrive is refused.
@@ -366,17 +366,26 @@ test('an intake the server refuses says so in its drawer, and Sync names the fie
   const entry = page.getByRole('article').filter({ hasText: 'Twin Two' });
   await expect(entry).toContainText('Needs attention', { timeout: 30_000 });
   await expect(entry).toContainText('Shelter id is already used by another pet.');
+  await expect(entry).toContainText('Open the pet and change it with Edit');
+  await shoot(page, testInfo, 'sync-refused-intake');
 
-  await nav.getByRole('link', { name: 'Pets' }).click();
-  await search(page, 'Twin Two');
-  await page
-    .getByRole('table', { name: 'Pets' })
-    .getByRole('row', { name: /Twin Two/ })
-    .first()
-    .click();
+  // Put right in the pet's own form, not in its JSON: the edit goes into the refused intake, sent again.
+  await entry.getByRole('button', { name: 'Open pet' }).click();
   const drawer = page.getByRole('dialog', { name: 'Pet details' });
-  await expect(drawer).toContainText('the server refused it, so it is not sent until it is put right');
+  await expect(drawer).toContainText(
+    'the server refused this intake. Shelter id is already used by another pet.',
+  );
   await expect(drawer).not.toContainText('when the connection allows');
+  await shoot(page, testInfo, 'pet-refused-intake', false);
+  await drawer.getByRole('button', { name: 'Edit' }).click();
+  const form = drawer.getByRole('form', { name: 'Edit pet' });
+  await form.getByLabel('Shelter id').fill('E2E-TWIN-2');
+  await form.getByRole('button', { name: 'Save' }).click();
+  await expect(drawer.getByRole('table', { name: 'Pet fields' })).toContainText('E2E-TWIN-2');
+  await expect(drawer).not.toContainText('Saved on this desk only', { timeout: 30_000 });
+  await expect(page.getByRole('banner').getByText('1 refused', { exact: true })).toHaveCount(0);
+  const onServer = await server.api<{ pets: Array<{ custom_id: string }> }>('/pets?search=Twin%20Two');
+  expect(onServer.pets.map((pet) => pet.custom_id)).toEqual(['E2E-TWIN-2']);
 });
 
 test('Test connection says plainly when the key is refused or the server cannot be reached', async ({

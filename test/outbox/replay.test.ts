@@ -105,6 +105,43 @@ describe('local writes and replay against the embedded server', () => {
     expect(desk.outbox.list()).toHaveLength(0);
   });
 
+  it('an edit of a pet whose create was refused puts the create right and sends it again', async () => {
+    const first = desk.outbox.createPet(petFields({ name: 'Rex', custom_id: 'RAR-7' }));
+    if (first.status !== 'queued') throw new Error('not queued');
+    await desk.outbox.replay(desk.client);
+    // A second desk, apart from the first, gave its intake the same shelter id.
+    const juniper = desk.outbox.createPet(petFields({ name: 'Juniper', custom_id: 'RAR-7' }), {
+      force: true,
+    });
+    if (juniper.status !== 'queued') throw new Error('not queued');
+    await desk.outbox.replay(desk.client);
+    const [refused] = desk.outbox.list();
+    expect(refused).toMatchObject({ operation: 'pet.create', state: 'needs-attention' });
+
+    // An edit that leaves the shelter id as it is: sent again, refused again, nothing lost.
+    desk.outbox.updatePet(juniper.entityId, { description: 'Calm with cats' }, { force: true });
+    const resent = desk.outbox.list();
+    expect(resent).toHaveLength(1);
+    expect(resent[0]).toMatchObject({ id: refused?.id, operation: 'pet.create', state: 'pending' });
+    expect(resent[0]?.idempotencyKey).not.toBe(refused?.idempotencyKey);
+    await desk.outbox.replay(desk.client);
+    expect(desk.outbox.list()).toMatchObject([
+      {
+        state: 'needs-attention',
+        body: { name: 'Juniper', description: 'Calm with cats', custom_id: 'RAR-7' },
+      },
+    ]);
+    expect(getPet(desk.mirror.db, juniper.entityId)?.record.description).toBe('Calm with cats');
+
+    // The edit that puts it right: one create, with every field, and no change left behind it.
+    desk.outbox.updatePet(juniper.entityId, { custom_id: 'RAR-8' });
+    const replay = await desk.outbox.replay(desk.client);
+    expect(replay).toMatchObject({ sent: 1, failed: 0 });
+    expect(serverPets('Juniper')).toMatchObject([{ custom_id: 'RAR-8', description: 'Calm with cats' }]);
+    expect(serverPets('Rex')).toMatchObject([{ custom_id: 'RAR-7' }]);
+    expect(desk.outbox.list()).toHaveLength(0);
+  });
+
   it('pauses the whole queue on 401 and resumes on retry', async () => {
     const bad = testClient(desk.server.origin, 'not-a-key');
     desk.outbox.createPet(petFields({ name: 'Nala' }));

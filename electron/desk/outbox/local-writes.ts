@@ -21,14 +21,18 @@ import {
 } from '../mirror';
 import { findPersonDuplicates, findPetDuplicates } from './duplicates';
 import {
+  deleteEntry,
   entityEntries,
   entryBase,
+  entryError,
   entryFields,
   insertEntry,
   mappedServerId,
+  resubmitEntry,
   rewriteUnsentEntry,
 } from './outbox-store';
 import { requireKeptPhotos } from './photo-uploads';
+import { rebuildOverlay } from './settle';
 import {
   isComparablePetField,
   isLocalId,
@@ -190,7 +194,8 @@ export function createPet(
 /**
  * Changes some fields of a mirrored pet: only fields whose value differs from what the desk shows are queued
  * (PATCH). The edit shows in the mirror at once. Merged into the pet's last entry when that entry was never sent
- * (its body and key are still free to change); otherwise a new entry follows it.
+ * (its body and key are still free to change), or into a create the server refused (`foldIntoRefusedCreate`);
+ * otherwise a new entry follows it.
  * @throws LocalWriteError (invalid fields, unknown pet, nothing changed).
  */
 export function updatePet(
@@ -231,6 +236,10 @@ export function updatePet(
   const entryIds = db.transaction(() => {
     if ('image_urls' in changed) requireKeptPhotos(db, changed.image_urls);
     setLocalEdit(db, 'pet', id, changed);
+    if (context.merge !== false) {
+      const folded = foldIntoRefusedCreate(db, id, changed);
+      if (folded !== undefined) return [folded];
+    }
     const last = entityEntries(db, 'pet', id).at(-1);
     if (
       context.merge !== false &&
@@ -263,6 +272,32 @@ export function updatePet(
     ];
   })();
   return queuedResult(db, 'pet', id, entryIds);
+}
+
+/**
+ * An edit of a pet created here whose create the server refused (a 4xx: it made no pet) puts that create right: the
+ * edit and the never-sent edits queued behind the create are folded into its body, in order, and it is sent again
+ * with a new key. Sent as a PATCH behind it instead, the edit would wait on a create that goes nowhere until someone
+ * edits its JSON on Sync. Returns the create's entry id, or undefined when the pet has no such create.
+ */
+function foldIntoRefusedCreate(db: MirrorDb, id: string, changed: LocalFields): number | undefined {
+  const [create, ...later] = entityEntries(db, 'pet', id);
+  if (create?.operation !== 'pet.create' || create.state !== 'needs-attention') return undefined;
+  const status = entryError(create)?.status ?? null;
+  if (status === null || status < 400 || status >= 500) return undefined;
+  if (later.some((entry) => entry.operation !== 'pet.update' || entry.first_sent_ms !== null))
+    return undefined;
+  const fields: LocalFields = Object.assign({}, entryFields(create), ...later.map(entryFields), changed);
+  validate(petCreateSchema, fields, 'pet');
+  for (const entry of later) deleteEntry(db, entry.id);
+  resubmitEntry(db, create.id, {
+    body: JSON.stringify(fields),
+    path: create.path,
+    fields,
+    idempotencyKey: randomUUID(),
+  });
+  rebuildOverlay(db, 'pet', id);
+  return create.id;
 }
 
 /**

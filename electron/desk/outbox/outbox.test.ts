@@ -131,6 +131,79 @@ describe('outcomes by status', () => {
     });
   }
 
+  it('an edit of a refused create folds in the edits queued while it was on its way, in order', async () => {
+    const created = outbox.createPet(
+      {
+        name: 'Juniper',
+        species: 'dog',
+        age_category: 'adult',
+        sex: 'female',
+        size: 'small',
+        status: 'intake',
+        health: 'good',
+        custom_id: 'A-17',
+      },
+      { force: true },
+    );
+    if (created.status !== 'queued') throw new Error('not queued');
+    const client = scriptedClient([
+      refusal(400, 'validation_failed', 'custom_id is already used by another pet'),
+    ]);
+    const send = client.send.bind(client);
+    client.send = async (request) => {
+      // Edits made while the create is on its way cannot join it: they queue behind it.
+      outbox.updatePet(created.entityId, { description: 'Shy' });
+      outbox.updatePet(created.entityId, { description: 'Shy at first', color: ['Black'] });
+      return send(request);
+    };
+    await outbox.replay(client);
+    expect(outbox.list().map((entry) => [entry.operation, entry.state])).toEqual([
+      ['pet.create', 'needs-attention'],
+      ['pet.update', 'pending'],
+    ]);
+    outbox.updatePet(created.entityId, { custom_id: 'A-18' });
+    const [entry, ...rest] = outbox.list();
+    expect(rest).toEqual([]);
+    expect(entry).toMatchObject({
+      operation: 'pet.create',
+      state: 'pending',
+      attempts: 0,
+      body: { name: 'Juniper', custom_id: 'A-18', description: 'Shy at first', color: ['Black'] },
+    });
+    expect(getPet(mirror.db, created.entityId)?.record).toMatchObject({
+      custom_id: 'A-18',
+      description: 'Shy at first',
+    });
+    expect(outbox.counts()).toMatchObject({ pending: 1, needsAttention: 0 });
+  });
+
+  it('an edit does not touch a create whose fate the desk cannot tell', async () => {
+    const created = outbox.createPet({
+      name: 'Juniper',
+      species: 'dog',
+      age_category: 'adult',
+      sex: 'female',
+      size: 'small',
+      status: 'intake',
+      health: 'good',
+    });
+    if (created.status !== 'queued') throw new Error('not queued');
+    // No answer and no way to check: the server may have made the pet.
+    mirror.db
+      .prepare(
+        `UPDATE outbox SET state = 'needs-attention', first_sent_ms = 1, last_error_json = ? WHERE entity_id = ?`,
+      )
+      .run(
+        JSON.stringify({ status: null, code: 'unverified', message: 'not known', requestId: null }),
+        created.entityId,
+      );
+    outbox.updatePet(created.entityId, { description: 'Shy' });
+    expect(outbox.list().map((entry) => [entry.operation, entry.state])).toEqual([
+      ['pet.create', 'needs-attention'],
+      ['pet.update', 'pending'],
+    ]);
+  });
+
   it('401 pauses the whole queue as needs-auth', async () => {
     outbox.updatePet(pet.id, { description: 'after' });
     outbox.createPet({

@@ -1,12 +1,24 @@
 import { useMemo } from 'react';
-import type { DeskInput, DeskMethodName, DeskOutput } from '../../../shared/desk-api';
+import type { DeskInput, DeskMethodName, DeskOutput, OutboxEntry } from '../../../shared/desk-api';
 import { type DeskQuery, useDeskEvent, useDeskQuery } from '../bridge/hooks';
 
 /** Ids of records with an outbox entry the server refused, kept current by `outbox` events. */
 export function useNeedsAttention(): ReadonlySet<string> {
+  const refused = useRefusedEntries();
+  return useMemo(() => new Set(refused.keys()), [refused]);
+}
+
+/** The outbox entries the server refused, by the id of the record each changes, kept current by `outbox` events. */
+export function useRefusedEntries(): ReadonlyMap<string, readonly OutboxEntry[]> {
   const query = useDeskQuery('outbox.list', { state: 'needs-attention' });
   useDeskEvent('outbox', query.reload);
-  return useMemo(() => new Set((query.data?.entries ?? []).map((entry) => entry.entityId)), [query.data]);
+  return useMemo(() => {
+    const byRecord = new Map<string, OutboxEntry[]>();
+    for (const entry of query.data?.entries ?? []) {
+      byRecord.set(entry.entityId, [...(byRecord.get(entry.entityId) ?? []), entry]);
+    }
+    return byRecord;
+  }, [query.data]);
 }
 
 /**

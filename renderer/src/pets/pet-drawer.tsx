@@ -6,7 +6,7 @@ import { DeskErrorAlert } from '../components/desk-error-alert';
 import { type LeaveGuard, useLeaveGuard } from '../components/leave-guard';
 import { useDrawerClose } from '../lib/drawer-close';
 import { useDrawerHistory } from '../lib/drawer-history';
-import { useMetadataQuery, useNeedsAttention, useReloadOnChange } from '../lib/live-data';
+import { useMetadataQuery, useRefusedEntries, useReloadOnChange } from '../lib/live-data';
 import { PetEditForm } from './pet-edit-form';
 import { PetView } from './pet-view';
 
@@ -69,7 +69,7 @@ function PetDetail({
   const pet = { ...query, data: query.data ?? (initial?.record.id === id ? initial : undefined) };
   const fields = useMetadataQuery('mirror.customFields', { entity: 'pet' });
   const statuses = useMetadataQuery('mirror.pets.statuses');
-  const needsAttention = useNeedsAttention();
+  const refused = useRefusedEntries();
   const [editing, setEditing] = useState(false);
   /** How the edit form was left, once it was: its Save or Cancel had the focus, and a Save is confirmed. */
   const [leftEditing, setLeftEditing] = useState<'saved' | 'cancelled'>();
@@ -96,7 +96,7 @@ function PetDetail({
       pet={pet.data}
       customFields={customFields}
       statuses={statuses.data ?? []}
-      needsAttention={needsAttention.has(pet.data.record.id)}
+      refused={refused.get(pet.data.record.id) ?? []}
       focusEdit={leftEditing !== undefined}
       justSaved={leftEditing === 'saved'}
       onEdit={() => setEditing(true)}

@@ -3,7 +3,7 @@ import { IconClockHour4, IconEdit, IconHeartHandshake } from '@tabler/icons-reac
 import { type ReactNode, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { CustomField } from '../../../shared/contract';
-import type { MirrorPet } from '../../../shared/desk-api';
+import type { MirrorPet, OutboxEntry } from '../../../shared/desk-api';
 import { isOutOfCare } from '../../../shared/desk-api/out-of-care';
 import { ageInWords, yearsAndMonthsInWords } from '../../../shared/wording/age';
 import { useCurrency } from '../bridge/settings';
@@ -19,6 +19,7 @@ import { useFocusWhen } from '../lib/use-focus-when';
 import { formatCoat, formatFee, formatValue, humanize, statusColor } from '../lib/words';
 import { KennelCardButton } from '../print/kennel-card-button';
 import { DeletePetSection } from '../shelter/delete-pet-section';
+import { putRightInPetForm, refusalReason } from '../sync/outbox-words';
 import { AdoptedBy } from './adopted-by';
 import { offPublicList } from './off-public-list';
 import { PetPhoto } from './pet-photo';
@@ -86,12 +87,47 @@ function StartAdoptionButton({ petId }: { petId: string }) {
   );
 }
 
+/**
+ * A pet saved here whose intake the server refused. Refused for what it holds, the reason is named and Edit puts it
+ * right (saving sends the intake again); otherwise Sync says what to do.
+ */
+function RefusedIntakeAlert({ refused }: { refused: readonly OutboxEntry[] }) {
+  const create = refused.find(putRightInPetForm);
+  return (
+    <Alert
+      color="red"
+      variant="light"
+      icon={<IconClockHour4 aria-hidden />}
+      title="Not on the shelter’s server"
+    >
+      {create?.lastError ? (
+        <>
+          Saved on this desk only: the server refused this intake. {refusalReason(create.lastError)} Change it
+          with Edit: saving sends it again. To drop it instead, discard it on{' '}
+          <Anchor href="#/sync" inherit>
+            Sync
+          </Anchor>
+          .
+        </>
+      ) : (
+        <>
+          Saved on this desk only: the server refused it, so it is not sent until it is put right. Sync says
+          why and what to do.{' '}
+          <Anchor href="#/sync" inherit>
+            Open Sync
+          </Anchor>
+        </>
+      )}
+    </Alert>
+  );
+}
+
 /** A pet as staff read it: photo, status and fee, every field, custom fields, more photos, applications. */
 export function PetView({
   pet,
   customFields,
   statuses,
-  needsAttention,
+  refused,
   focusEdit = false,
   justSaved = false,
   onEdit,
@@ -100,7 +136,8 @@ export function PetView({
   pet: MirrorPet;
   customFields: readonly CustomField[];
   statuses: readonly string[];
-  needsAttention: boolean;
+  /** This pet's changes made here that the server refused (they wait on Sync). */
+  refused: readonly OutboxEntry[];
   /** Puts the focus on Edit: the view came back from the edit form, whose Save or Cancel had it. */
   focusEdit?: boolean;
   /** The view came back from an edit whose Save went through: a line says so and where the change is. */
@@ -135,7 +172,7 @@ export function PetView({
             <RecordBadges
               pending={pet.pending}
               pendingFields={pet.pendingFields}
-              needsAttention={needsAttention}
+              needsAttention={refused.length > 0}
               presence={pet.presence}
             />
           </Group>
@@ -208,7 +245,7 @@ export function PetView({
           customFields={customFields}
           statuses={statuses}
           onStatusTyped={onStatusTyped}
-          refused={needsAttention}
+          refused={refused}
         />
       )}
     </Stack>
@@ -227,8 +264,7 @@ function PetDetails({
   customFields: readonly CustomField[];
   statuses: readonly string[];
   onStatusTyped?: ((typed: boolean) => void) | undefined;
-  /** A change of this pet made here was refused by the server (it waits on Sync). */
-  refused: boolean;
+  refused: readonly OutboxEntry[];
 }) {
   const { record } = pet;
   const rows: [string, string, ReactNode][] = [
@@ -275,14 +311,8 @@ function PetDetails({
   return (
     <>
       {pet.presence === 'local' &&
-        (refused ? (
-          <Alert color="red" variant="light" icon={<IconClockHour4 aria-hidden />}>
-            Saved on this desk only: the server refused it, so it is not sent until it is put right. Sync says
-            why and what to do.{' '}
-            <Anchor href="#/sync" inherit>
-              Open Sync
-            </Anchor>
-          </Alert>
+        (refused.length > 0 ? (
+          <RefusedIntakeAlert refused={refused} />
         ) : (
           <Alert color="yellow" variant="light" icon={<IconClockHour4 aria-hidden />}>
             Saved on this desk only. It is sent to the shelter’s server when the connection allows.

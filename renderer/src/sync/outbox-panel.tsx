@@ -23,6 +23,7 @@ import {
   IconRefresh,
 } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
+import { useLocation } from 'wouter';
 import type { DeskError, OutboxEntry } from '../../../shared/desk-api';
 import { useDesk, useDeskEvent, useDeskQuery } from '../bridge/hooks';
 import { BusyButton } from '../components/busy-button';
@@ -30,8 +31,15 @@ import { ConfirmModal } from '../components/confirm-modal';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { describeWhen } from '../components/status-presentation';
 import { toDeskError } from '../lib/desk-error';
+import { requestOpen } from '../lib/open-record';
 import { ConflictCard, conflictsByRecord, useCustomFieldLabels } from './conflict-card';
-import { applicationPetIds, changeInWords, errorInWords } from './outbox-words';
+import {
+  applicationPetIds,
+  changeInWords,
+  errorInWords,
+  PET_FORM_REMEDY,
+  putRightInPetForm,
+} from './outbox-words';
 import { nextTry, readableTimes } from './retry-times';
 
 /** The queue of local changes: what waits, what is retried, what the server refused and why. */
@@ -222,6 +230,12 @@ function OutboxEntryCard({
   const petNames = usePetNames(applicationPetIds(entry));
   const title = changeInWords(entry, petNames);
   const [details, setDetails] = useState(false);
+  const inPetForm = putRightInPetForm(entry);
+  const [, navigate] = useLocation();
+  const openPet = () => {
+    navigate('/pets');
+    requestOpen({ kind: 'pet', id: entry.entityId });
+  };
   return (
     <Card component="article" withBorder radius="lg" p="md" aria-label={title}>
       <Group justify="space-between" align="flex-start" wrap="nowrap">
@@ -260,7 +274,11 @@ function OutboxEntryCard({
           )}
           {entry.lastError && refused && (
             <Alert color="red" variant="light" p="xs" mt={4}>
-              <Text size="sm">{errorInWords(entry.lastError, true)}</Text>
+              <Text size="sm">
+                {inPetForm
+                  ? errorInWords(entry.lastError, true, PET_FORM_REMEDY)
+                  : errorInWords(entry.lastError, true)}
+              </Text>
             </Alert>
           )}
           <Button
@@ -314,9 +332,14 @@ function OutboxEntryCard({
           <BusyButton size="xs" variant="light" loading={busy === `retry:${entry.id}`} onClick={onRetry}>
             {refused ? 'Retry' : 'Send now'}
           </BusyButton>
+          {inPetForm && (
+            <Button size="xs" variant="default" onClick={openPet}>
+              Open pet
+            </Button>
+          )}
           {refused && (
             <Button size="xs" variant="default" onClick={onEdit}>
-              Edit
+              {inPetForm ? 'Edit JSON' : 'Edit'}
             </Button>
           )}
           {entry.firstSentAt === null || refused ? (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changeInWords, errorInWords, listInWords } from './outbox-words';
+import { changeInWords, errorInWords, listInWords, putRightInPetForm, refusalReason } from './outbox-words';
 
 describe('changes named as people think of them', () => {
   it('names new pets, edits and applications', () => {
@@ -55,5 +55,41 @@ describe('changes named as people think of them', () => {
       'The server did not accept this change: Name must not be empty. Edit and resubmit it, or discard it.',
     );
     expect(errorInWords({ ...base, status: 503 }, false)).toMatch(/try again by itself/);
+  });
+
+  it('sends a new pet refused for what it holds to its own form, and only that', () => {
+    const refused = {
+      status: 400,
+      code: 'validation_failed',
+      message: 'Invalid fields',
+      requestId: null,
+      fieldErrors: [{ field: 'custom_id', message: 'is already used by another pet' }],
+    };
+    expect(refusalReason(refused)).toBe('Shelter id is already used by another pet.');
+    expect(putRightInPetForm({ operation: 'pet.create', state: 'needs-attention', lastError: refused })).toBe(
+      true,
+    );
+    // Not a pet's create, not refused for its fields, or not refused at all: Sync's own remedies.
+    expect(putRightInPetForm({ operation: 'pet.update', state: 'needs-attention', lastError: refused })).toBe(
+      false,
+    );
+    expect(
+      putRightInPetForm({
+        operation: 'pet.create',
+        state: 'needs-attention',
+        lastError: { ...refused, status: 404 },
+      }),
+    ).toBe(false);
+    expect(
+      putRightInPetForm({
+        operation: 'pet.create',
+        state: 'needs-attention',
+        lastError: { ...refused, status: null },
+      }),
+    ).toBe(false);
+    expect(putRightInPetForm({ operation: 'pet.create', state: 'pending', lastError: refused })).toBe(false);
+    expect(refusalReason({ ...refused, fieldErrors: [], message: 'Species is not known' })).toBe(
+      'Species is not known.',
+    );
   });
 });

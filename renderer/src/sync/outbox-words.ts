@@ -75,10 +75,39 @@ export function fieldErrorSentence(field: string, message: string): string {
 }
 
 /**
- * What went wrong, in words; what the desk does next is part of the sentence. `refused` is true when the change
- * waits for a person (needs attention), false while the desk retries by itself.
+ * A new pet the server refused for what was in it (a 400 or 422): an edit in the pet's own form puts its create
+ * right and sends it again (the desk folds the edit into it), so staff need not touch its JSON.
  */
-export function errorInWords(error: OutboxError, refused: boolean): string {
+export function putRightInPetForm(entry: Pick<OutboxEntry, 'operation' | 'state' | 'lastError'>): boolean {
+  const status = entry.lastError?.status;
+  return (
+    entry.operation === 'pet.create' &&
+    entry.state === 'needs-attention' &&
+    (status === 400 || status === 422)
+  );
+}
+
+/** Why the server refused what a change holds: each field it named, as the forms name it, or its message. */
+export function refusalReason(error: OutboxError): string {
+  const fields = error.fieldErrors ?? [];
+  if (fields.length > 0)
+    return fields.map((field) => fieldErrorSentence(field.field, field.message)).join(' ');
+  return error.message.replace(/\.?$/, '.');
+}
+
+/** What to do about a new pet refused for what it holds (see `putRightInPetForm`). */
+export const PET_FORM_REMEDY = 'Open the pet and change it with Edit: saving sends it again. Or discard it.';
+
+/**
+ * What went wrong, in words; what the desk does next is part of the sentence. `refused` is true when the change
+ * waits for a person (needs attention), false while the desk retries by itself. `remedy` is what a person does about
+ * a refusal of what the change holds (by default: edit and resubmit it on Sync, or discard it).
+ */
+export function errorInWords(
+  error: OutboxError,
+  refused: boolean,
+  remedy = 'Edit and resubmit it, or discard it.',
+): string {
   const { status } = error;
   if (status === null) {
     return refused
@@ -97,14 +126,7 @@ export function errorInWords(error: OutboxError, refused: boolean): string {
     return 'The server does not accept this kind of change. Discard it, or make the change on the server’s own site.';
   if (status === 409)
     return 'The server already used this change’s key for a different change. Edit and resubmit it to send it afresh.';
-  if (status === 400 || status === 422) {
-    const fields = error.fieldErrors ?? [];
-    if (fields.length > 0) {
-      return `The server did not accept this change: ${fields
-        .map((field) => fieldErrorSentence(field.field, field.message))
-        .join(' ')} Edit and resubmit it, or discard it.`;
-    }
-    return `The server did not accept this change: ${error.message.replace(/\.?$/, '.')} Edit and resubmit it, or discard it.`;
-  }
+  if (status === 400 || status === 422)
+    return `The server did not accept this change: ${refusalReason(error)} ${remedy}`;
   return `The server answered with an error: ${error.message.replace(/\.?$/, '.')}`;
 }
