@@ -376,6 +376,9 @@ test('an intake the server refuses says why in its drawer and is put right in it
     'the server refused this intake. Shelter id is already used by another pet.',
   );
   await expect(drawer).not.toContainText('when the connection allows');
+  // The server has not made the pet, so its fee is worked out here from the demo's rules: $95 for an adult cat.
+  await expect(drawer.getByLabel('Adoption fee')).toHaveText('$95.00');
+  await expect(drawer).toContainText('From the fee rules');
   await shoot(page, testInfo, 'pet-refused-intake', false);
   await drawer.getByRole('button', { name: 'Edit' }).click();
   const form = drawer.getByRole('form', { name: 'Edit pet' });

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStaffOperations, type RunningApiServer, startApiServer } from '../../electron/server';
 import { localCalendarDate } from '../../electron/server/db/update-clock';
+import { feeFromRules } from '../../shared/desk-api/fee-from-rules';
 import { call, newPet, READ_KEY, tempDataDir, WRITE_KEY } from './harness';
 import { strictSchemas } from './response-schemas';
 
@@ -123,6 +124,31 @@ describe('staff operations seen through the API', () => {
     );
     expect(await createPet(api, { species: 'dog' })).not.toHaveProperty('global_adoption_fee');
     expect((await call(api, '/adoption-fees')).json.fees).toHaveLength(4);
+  });
+
+  it('a desk works out from the synced rules the fee the server gives a pet it has not seen', async () => {
+    const { apiUrl: api, staff } = await start();
+    staff.setFeeRules([
+      { species: 'rabbit', attributeType: 'base', adjustment: 50 },
+      { species: 'rabbit', attributeType: 'size', attributeValue: 'small', adjustment: 10.25 },
+      { species: 'rabbit', attributeType: 'spayed', attributeValue: 'false', adjustment: -15 },
+      { species: 'rabbit', attributeType: 'color', attributeValue: 'White', adjustment: 5 },
+      { species: 'rabbit', attributeType: 'status', attributeValue: 'available', adjustment: 1 },
+      { species: 'cat', attributeType: 'age_category', attributeValue: 'senior', adjustment: 20 },
+    ]);
+    const { fees } = (await call(api, '/adoption-fees')).json;
+    const pets = [
+      { species: 'rabbit', size: 'small', status: 'intake' },
+      { species: 'rabbit', size: 'large', spayed: true, color: ['Black', 'White'], status: 'Available' },
+      { species: 'rabbit', adoption_fee: '80' },
+      { species: 'cat', age_category: 'senior' },
+      { species: 'cat', age_category: 'adult' },
+      { species: 'dog' },
+    ];
+    for (const fields of pets) {
+      const pet = await createPet(api, fields);
+      expect(feeFromRules(pet, fees), JSON.stringify(fields)).toBe(pet.global_adoption_fee);
+    }
   });
 
   it('approving an adoption application marks the pet adopted with adopted_on and adopted_by', async () => {

@@ -1,4 +1,5 @@
 import type { AdoptionFee, Pet } from '../../../shared/contract';
+import { matchingFeeRules } from '../../../shared/desk-api/fee-from-rules';
 import { DEFAULT_CURRENCY } from '../../../shared/wording/money';
 import { formatMoney, humanize } from './words';
 
@@ -24,22 +25,6 @@ function ruleLabel(rule: AdoptionFee): string {
 function signedMoney(amount: number, first: boolean, currency: string): string {
   if (first) return formatMoney(amount, currency);
   return amount < 0 ? `-${formatMoney(-amount, currency)}` : `+${formatMoney(amount, currency)}`;
-}
-
-/**
- * The rules of the pet's species that apply to it: every `base` rule, and every rule whose `attribute_type` names a
- * pet field whose value (booleans as `true`/`false`) equals `attribute_value`: the same rule the server uses to
- * compute `global_adoption_fee`.
- */
-export function matchingFeeRules(pet: Pet, rules: readonly AdoptionFee[]): AdoptionFee[] {
-  const fields = pet as unknown as Record<string, unknown>;
-  return rules.filter((rule) => {
-    if (rule.species !== pet.species) return false;
-    if (rule.attribute_type === 'base') return true;
-    const value = fields[rule.attribute_type];
-    if (value === null || value === undefined || typeof value === 'object') return false;
-    return String(value) === rule.attribute_value;
-  });
 }
 
 /**

@@ -4,6 +4,7 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { CustomField } from '../../../shared/contract';
 import type { MirrorPet, OutboxEntry } from '../../../shared/desk-api';
+import { feeFromRules } from '../../../shared/desk-api/fee-from-rules';
 import { isOutOfCare } from '../../../shared/desk-api/out-of-care';
 import { ageInWords, yearsAndMonthsInWords } from '../../../shared/wording/age';
 import { useCurrency } from '../bridge/settings';
@@ -14,6 +15,7 @@ import { SavedLine } from '../components/saved-line';
 import { useStandalone } from '../lib/connection';
 import { formatCustomValue } from '../lib/custom-field-rows';
 import { ageOn, formatCalendarDate, formatMomentDate } from '../lib/dates';
+import { useMetadataQuery } from '../lib/live-data';
 import { requestOpen } from '../lib/open-record';
 import { useFocusWhen } from '../lib/use-focus-when';
 import { formatCoat, formatFee, formatValue, humanize, statusColor } from '../lib/words';
@@ -122,6 +124,17 @@ function RefusedIntakeAlert({ refused }: { refused: readonly OutboxEntry[] }) {
   );
 }
 
+/**
+ * The fee the shelter's rules give the pet: the server's figure, or, for a pet it has not seen yet or not as it is
+ * now (changes not sent yet), the rules as last synced worked out here.
+ */
+function useRuleFee(pet: MirrorPet): number | null {
+  const fees = useMetadataQuery('mirror.fees');
+  const unseen = pet.presence === 'local' || pet.pending;
+  if (unseen && fees.data) return feeFromRules(pet.record, fees.data.fees) ?? null;
+  return pet.record.global_adoption_fee ?? null;
+}
+
 /** A pet as staff read it: photo, status and fee, every field, custom fields, more photos, applications. */
 export function PetView({
   pet,
@@ -149,6 +162,7 @@ export function PetView({
   const { record } = pet;
   const currency = useCurrency();
   const fee = record.adoption_fee.trim() !== '' ? record.adoption_fee : null;
+  const ruleFee = useRuleFee(pet);
   const painted = usePaintedOnce();
   const editButton = useFocusWhen(focusEdit);
   const standalone = useStandalone();
@@ -199,14 +213,10 @@ export function PetView({
                   Adoption fee
                 </Text>
                 <Text fw={600} aria-label="Adoption fee">
-                  {formatFee(fee !== null ? fee : (record.global_adoption_fee ?? null), currency)}
+                  {formatFee(fee !== null ? fee : ruleFee, currency)}
                 </Text>
                 <Text size="xs" c="dimmed">
-                  {fee !== null
-                    ? 'Set for this pet'
-                    : record.global_adoption_fee != null
-                      ? 'From the fee rules'
-                      : 'No fee set'}
+                  {fee !== null ? 'Set for this pet' : ruleFee !== null ? 'From the fee rules' : 'No fee set'}
                 </Text>
               </Stack>
               {fee !== null && record.global_adoption_fee != null && (
