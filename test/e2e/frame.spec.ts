@@ -111,6 +111,14 @@ test('a page opened before the desk was started again says to reload it, and wor
   const again = await startDesk(dataDir, ['--port', port]);
   try {
     expect(again.url).toBe(desk.url);
+    // The search says why it finds nothing, rather than that nothing matches.
+    await page.keyboard.press('Control+K');
+    await page.getByRole('textbox', { name: 'Search everything' }).fill('bella');
+    await expect(page.getByRole('dialog').getByRole('alert')).toContainText(
+      'The search did not run: This page was opened before Shelter Desk was started again',
+    );
+    await expect(page.getByRole('dialog')).not.toContainText('Nothing on this desk matches');
+    await page.keyboard.press('Escape');
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Pets' }).click();
     const notice = page.getByRole('alert').filter({ hasText: 'Reload this page to carry on' });
     await expect(notice).toBeVisible();

@@ -123,6 +123,8 @@ export function DeskSpotlight() {
   // Results of an older query are not shown while the new one is on its way: Enter must never open a pet or a
   // person that no longer matches what is typed.
   const current = searching && debounced === query.trim() && !pets.loading && !people.loading;
+  // A desk started again since this page opened, or a database that cannot be read, is not "nothing matches".
+  const failure = current ? (pets.error ?? people.error) : undefined;
   const petItems = current ? (pets.data?.items ?? []) : [];
   const personItems = current ? (people.data?.items ?? []) : [];
   const shown = [
@@ -156,6 +158,11 @@ export function DeskSpotlight() {
         leftSection={<IconSearch aria-hidden size={18} />}
       />
       <Spotlight.ActionsList aria-label="Results">
+        {failure && (
+          <Text size="sm" c="red" px="md" py="xs" role="alert">
+            The search did not run: {failure.message}
+          </Text>
+        )}
         {petItems.length > 0 && (
           <Spotlight.ActionsGroup label="Pets">
             {petItems.map(({ record }) => (
@@ -209,7 +216,7 @@ export function DeskSpotlight() {
             ))}
           </Spotlight.ActionsGroup>
         )}
-        {petItems.length + personItems.length + actions.length === 0 && (
+        {!failure && petItems.length + personItems.length + actions.length === 0 && (
           <Spotlight.Empty>
             <Group justify="center">
               <Text c="dimmed">Nothing on this desk matches “{query.trim()}”.</Text>
