@@ -1,5 +1,5 @@
 import { expect, startDesk, test } from './desk-fixture';
-import { chipPetName, search, shoot } from './helpers';
+import { chipPetName, fillIntake, search, shoot } from './helpers';
 import { callApi, createKeyInUi, shelterApiUrl } from './shelter-helpers';
 
 type ApiPet = {
@@ -282,6 +282,11 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
       body: { name: 'Renamed after backup' },
     });
     expect(renamed.status).toBe(200);
+    // An intake after the backup: its confirmation card goes with the restore that takes the pet away.
+    const afterBackup = await fillIntake(page, 'After Backup Bo');
+    await afterBackup.getByRole('button', { name: 'Save intake' }).click();
+    await expect(page.getByRole('article', { name: 'Saved intake After Backup Bo' })).toBeVisible();
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Backup' }).click();
     await manual.getByRole('button', { name: 'Restore…' }).click();
     await shoot(page, testInfo, 'backup-restore-confirm');
     await page.getByRole('dialog').getByRole('button', { name: 'Restore' }).click();
@@ -289,6 +294,9 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
     const restored = await callApi(apiUrl, key, `/pets/${quiet.id}`);
     expect(restored.status).toBe(200);
     expect(restored.json.name).toBe(quiet.name);
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Intake' }).click();
+    await expect(page.getByRole('form', { name: 'New pet' })).toBeVisible();
+    await expect(page.getByRole('article', { name: 'Saved intake After Backup Bo' })).toHaveCount(0);
   } finally {
     await desk.stop();
   }

@@ -23,6 +23,7 @@ import { useDeskQuery } from '../bridge/hooks';
 import { useNetworkChangeHint } from '../bridge/network-hint';
 import { PageOutdatedNotice } from '../bridge/page-outdated-notice';
 import { useSettings } from '../bridge/settings';
+import { useSavedCardsForgottenOnRestore } from '../components/saved-record-card';
 import { DemoBadge } from '../shelter/demo-badge';
 import { TlsMovedNotice } from '../sync/tls-moved-notice';
 import { DeskSpotlight, openSpotlight } from './desk-spotlight';
@@ -39,6 +40,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
   const { settings } = useSettings();
   const info = useDeskQuery('app.info');
   useNetworkChangeHint();
+  useSavedCardsForgottenOnRestore();
   const mod = useModifierKey();
   const focusChosenScreen = useFocusChosenScreen();
   const choose = (path: string) => {

@@ -1,8 +1,23 @@
 import { Badge, Button, Card, CloseButton, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCircleCheck, IconClockHour4 } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
-import { useDeskQuery } from '../bridge/hooks';
+import { useDeskEvent, useDeskQuery } from '../bridge/hooks';
 import { useReloadOnChange } from '../lib/live-data';
+import { forgetRemembered } from '../lib/remembered';
+
+/** Where Intake and People keep the cards of the records they saved while staff visit other screens. */
+export const SAVED_INTAKES_KEY = 'intake.saved';
+export const SAVED_SIGN_UPS_KEY = 'people.saved';
+
+/**
+ * A backup put back replaces the shelter's records, so the cards of records saved before it no longer say anything
+ * true (one would say a person the backup never had was "discarded under Sync"): they go.
+ */
+export function useSavedCardsForgottenOnRestore(): void {
+  useDeskEvent('restore', (event) => {
+    if (!event.running) forgetRemembered([SAVED_INTAKES_KEY, SAVED_SIGN_UPS_KEY]);
+  });
+}
 
 /**
  * The confirmation of a record saved on this desk (an intake, a sign-up). It follows the record from its local id

@@ -8,7 +8,7 @@ import { DeskErrorAlert } from '../components/desk-error-alert';
 import { FirstSyncNotice } from '../components/first-sync-notice';
 import { keepTyping } from '../components/leave-guard';
 import { RestoredDraftNotice } from '../components/restored-draft-notice';
-import { SavedRecordCard } from '../components/saved-record-card';
+import { SAVED_INTAKES_KEY, SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
 import { useStandalone } from '../lib/connection';
 import { useKeptDraft } from '../lib/kept-draft';
@@ -74,7 +74,7 @@ export function IntakeScreen() {
   const write = useOutboxWrite();
   const { errors, error, saving, showInvalid, submit, reset } = write;
   // Confirmations stay while staff visit other screens, so they can see each record reach the server.
-  const [saved, setSaved] = useRememberedState<{ id: string; name: string }[]>('intake.saved', []);
+  const [saved, setSaved] = useRememberedState<{ id: string; name: string }[]>(SAVED_INTAKES_KEY, []);
   const [openId, setOpenId] = useState<string | null>(null);
   const [justSaved, setJustSaved] = useState<string>();
   const form = useRef<HTMLFormElement>(null);

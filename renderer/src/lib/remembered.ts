@@ -15,6 +15,11 @@ export function rememberForScreen(screen: string, values: Record<string, unknown
   remembered.set(`scroll:${screen}`, 0);
 }
 
+/** Drops what screens keep under `keys`: they open with their initial value next time. */
+export function forgetRemembered(keys: readonly string[]): void {
+  for (const key of keys) remembered.delete(key);
+}
+
 /** `useState` whose value survives leaving the screen and coming back. */
 export function useRememberedState<T>(key: string, initial: T): [T, Dispatch<SetStateAction<T>>] {
   const [value, setValue] = useState<T>(() => (remembered.has(key) ? (remembered.get(key) as T) : initial));

@@ -31,7 +31,7 @@ import { EmptyState } from '../components/empty-state';
 import { useLeaveGuard } from '../components/leave-guard';
 import { RecordBadges } from '../components/record-badges';
 import { RestoredDraftNotice } from '../components/restored-draft-notice';
-import { SavedRecordCard } from '../components/saved-record-card';
+import { SAVED_SIGN_UPS_KEY, SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
 import { useStandalone } from '../lib/connection';
 import { useDrawerClose } from '../lib/drawer-close';
@@ -92,7 +92,7 @@ export function PeopleScreen() {
     setOpenId(null);
     startSignUp(type, [request.id]);
   });
-  const [saved, setSaved] = useRememberedState<SignedUp[]>('people.saved', []);
+  const [saved, setSaved] = useRememberedState<SignedUp[]>(SAVED_SIGN_UPS_KEY, []);
   /** The person the sign-up form saved as it closes (not set when it is cancelled). */
   const justSignedUp = useRef<string>(undefined);
   const signUpGuard = useLeaveGuard('this sign-up');
