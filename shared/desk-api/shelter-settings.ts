@@ -32,6 +32,25 @@ export const fieldSectionSettingSchema = z.object({
 });
 export type FieldSectionSetting = z.infer<typeof fieldSectionSettingSchema>;
 
+const FIELD_KEY_MAX = 60;
+
+/**
+ * The key a new custom field is stored under, made from its label ("Favourite toy!" gives `favourite_toy`; accents
+ * dropped), not one of `taken` (a `_2`, `_3`… is added). A label with no letter gives `field`.
+ */
+export function fieldKeyFromLabel(label: string, taken: ReadonlySet<string> = new Set()): string {
+  const words = label
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^[^a-z]+|_+$/g, '');
+  const base = (words || 'field').slice(0, FIELD_KEY_MAX).replace(/_+$/, '');
+  let key = base;
+  for (let n = 2; taken.has(key); n += 1) key = `${base.slice(0, FIELD_KEY_MAX - String(n).length - 1)}_${n}`;
+  return key;
+}
+
 export const customFieldSettingSchema = z.object({
   id: id.optional(),
   entity: z.enum(CUSTOM_FIELD_ENTITIES),
@@ -39,7 +58,7 @@ export const customFieldSettingSchema = z.object({
     .string()
     .trim()
     .regex(/^[A-Za-z][\w.-]*$/, { error: 'letters, digits, _ . - only, starting with a letter' })
-    .max(60),
+    .max(FIELD_KEY_MAX),
   publicKey: z.string().trim().min(1).max(60).nullable().default(null),
   label,
   fieldType: z.string().trim().min(1).default('text'),

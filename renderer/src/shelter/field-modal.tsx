@@ -1,6 +1,6 @@
 import { Select, SimpleGrid, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import { FIELD_TYPES, type ShelterSettings } from '../../../shared/desk-api';
+import { FIELD_TYPES, fieldKeyFromLabel, type ShelterSettings } from '../../../shared/desk-api';
 import { useDesk } from '../bridge/hooks';
 import { CheckboxRow } from '../components/checkbox-row';
 import { humanize } from '../lib/words';
@@ -16,12 +16,15 @@ export function FieldModal({
   entity,
   field,
   sections,
+  takenKeys,
   onClose,
   onSaved,
 }: {
   entity: Entity;
   field: Field | undefined;
   sections: ShelterSettings['sections'];
+  /** Keys the form's other fields have: a key made from the label avoids them. */
+  takenKeys: ReadonlySet<string>;
   onClose(): void;
   onSaved(): void;
 }) {
@@ -40,6 +43,15 @@ export function FieldModal({
   });
   const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) =>
     setForm({ ...form, [key]: value });
+  // A new field's key follows its label until someone types a key of their own; a saved field's key stays (its
+  // answers are stored under it).
+  const [keyTyped, setKeyTyped] = useState(field !== undefined);
+  const setLabel = (label: string) =>
+    setForm({
+      ...form,
+      label,
+      ...(!keyTyped && { fieldKey: label.trim() ? fieldKeyFromLabel(label, takenKeys) : '' }),
+    });
   const options = form.options
     .split('\n')
     .map((line) => line.trim())
@@ -78,14 +90,21 @@ export function FieldModal({
           label="Label"
           required
           value={form.label}
-          onChange={(e) => set('label', e.currentTarget.value)}
+          onChange={(e) => setLabel(e.currentTarget.value)}
         />
         <TextInput
           label="Key"
-          description="Stored under this name; letters, digits, _ . -"
+          description={
+            field
+              ? 'Stored under this name; letters, digits, _ . -'
+              : 'Made from the label; change it if your website sends another name (letters, digits, _ . -)'
+          }
           required
           value={form.fieldKey}
-          onChange={(e) => set('fieldKey', e.currentTarget.value)}
+          onChange={(e) => {
+            setKeyTyped(true);
+            set('fieldKey', e.currentTarget.value);
+          }}
         />
         <Select
           label="Type"

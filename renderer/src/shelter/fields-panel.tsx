@@ -93,6 +93,9 @@ export function FieldsPanel({ settings, onChange }: { settings: ShelterSettings;
             entity={entity}
             field={field}
             sections={settings.sections}
+            takenKeys={
+              new Set(fields.filter((other) => other.id !== field?.id).map((other) => other.fieldKey))
+            }
             onClose={close}
             onSaved={onChange}
           />
