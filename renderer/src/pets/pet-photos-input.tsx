@@ -24,21 +24,10 @@ import { NOT_A_PHOTO_MESSAGE } from '../../../shared/desk-api/photos';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { CameraCapture } from './camera-capture';
 import { PetPhoto, rememberPhoto } from './pet-photo';
+import { readPhotoLink } from './photo-link';
 import { takePhotoFile } from './take-photo';
 
 const isImageFile = (file: Blob) => file.type === '' || file.type.startsWith('image/');
-
-/** An address staff may paste as a photo link. */
-function linkProblem(text: string): string | undefined {
-  try {
-    const url = new URL(text);
-    return url.protocol === 'https:' || url.protocol === 'http:'
-      ? undefined
-      : 'A photo link starts with https://';
-  } catch {
-    return 'That is not a web address; copy the photo’s link from the site that hosts it.';
-  }
-}
 
 /**
  * A pet's photos in a form (Intake, Edit): take one with the camera, choose files, drop them here or paste them
@@ -138,11 +127,13 @@ export function PetPhotosInput({
   };
 
   function addLink() {
-    const text = link.trim();
-    const problem = linkProblem(text);
-    setLinkError(problem);
-    if (problem) return;
-    onChange([...urls, text]);
+    const read = readPhotoLink(link);
+    if ('problem' in read) {
+      setLinkError(read.problem);
+      return;
+    }
+    setLinkError(undefined);
+    onChange([...urls, read.url]);
     setLink('');
   }
 
