@@ -94,6 +94,8 @@ export interface ApiServerOptions {
   tls?: TlsIdentity;
   /** The change stream's timings and bounds (tests shorten the heartbeat). */
   changeFeed?: ChangeFeedOptions;
+  /** The shelter's name, read when a desk pairs (the standalone desk's setting; see `PairingCodes.shelterName`). */
+  shelterName?: () => string;
 }
 
 export interface RunningApiServer {
@@ -141,6 +143,7 @@ const originOf = (host: string, port: number, tls: boolean) =>
 export async function startApiServer(options: ApiServerOptions): Promise<RunningApiServer> {
   const now = options.now ?? Date.now;
   const app = await openServerContext(serverDatabasePath(options.dataDir), now);
+  if (options.shelterName) app.pairing.shelterName = options.shelterName;
   try {
     const staff = createStaffOperations(app);
     if (options.writeKey) app.keys.provision(options.writeKey, 'write', 'provisioned write key');

@@ -122,11 +122,15 @@ describe('LAN sharing by a typed code: address and eight letters, each desk prov
     const { desk: deskA, sharing, code } = await sharingShelter();
     const { host, code: typed } = typedOf(sharing);
     expect(sharing.typed).toMatch(/^127\.0\.0\.1:\d+ [0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
+    await deskA.registry.invoke('settings.update', { shelterName: 'Riverside Rescue' });
     const deskB = await openDesk(path.join(tempDir(), 'b'));
+    // A desk that has a shelter name of its own keeps it.
+    await deskB.registry.invoke('settings.update', { shelterName: 'Riverside Rescue (events)' });
     await deskB.registry.invoke('sync.connection.pair', {
       code: `  ${host}   ${typed.toLowerCase().replace('-', ' ')} `,
       deskName: 'Event laptop',
     });
+    expect((await deskB.registry.invoke('settings.get')).shelterName).toBe('Riverside Rescue (events)');
     expect(await deskB.registry.invoke('sync.connection.get')).toMatchObject({
       mode: 'remote',
       fingerprint: code.fingerprint,
@@ -230,6 +234,7 @@ describe('LAN sharing: HTTPS only, pinned certificate, one key per desk by one-t
 
   it('pairs two desks, each with its own named key; a used or expired code is refused; a revoked desk is cut off alone', async () => {
     const { desk: deskA, dataDir: dataA, code } = await sharingShelter();
+    await deskA.registry.invoke('settings.update', { shelterName: '  Hillside Animal Rescue ' });
     const deskB = await openDesk(path.join(tempDir(), 'b'));
     const deskC = await openDesk(path.join(tempDir(), 'c'));
 
@@ -238,7 +243,11 @@ describe('LAN sharing: HTTPS only, pinned certificate, one key per desk by one-t
     const connectionB = await deskB.registry.invoke('sync.connection.get');
     expect(connectionB).toMatchObject({ mode: 'remote', fingerprint: code.fingerprint });
     // The name typed while pairing is this desk's name from now on (Settings, the next pairing).
-    expect((await deskB.registry.invoke('settings.get')).deskName).toBe('Front desk');
+    // So is the shelter's name, from the desk that runs it: B's kennel cards and agreements print it.
+    expect(await deskB.registry.invoke('settings.get')).toMatchObject({
+      deskName: 'Front desk',
+      shelterName: 'Hillside Animal Rescue',
+    });
 
     // The code on the card worked once: a second desk using it is told to ask for a new one.
     const reused = await refusal(

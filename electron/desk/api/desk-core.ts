@@ -151,13 +151,14 @@ export async function createDeskCore(options: DeskCoreOptions): Promise<DeskCore
     context.onStart(() => sessions.start());
     sessions.forward(registry, await sessions.current());
     registerConnectionHandlers(registry, connections, sessions, {
-      get: () => context.settings.get().deskName,
-      keep: (name) => {
+      get: () => context.settings.get(),
+      fill: (names) => {
+        if (Object.keys(names).length === 0) return;
         try {
-          const settings = context.settings.update({ deskName: name });
+          const settings = context.settings.update(names);
           context.events.emit({ type: 'settings', settings });
         } catch {
-          // A name longer than Settings keeps stays the key's name alone: the pairing itself went through.
+          // A name longer than Settings keeps is not kept: the pairing itself went through.
         }
       },
     });

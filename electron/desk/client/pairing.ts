@@ -17,6 +17,20 @@ const pairedSchema = z.object({
   key_id: z.string(),
   name: z.string(),
   proof: z.string().optional(),
+  shelter_name: z.string().optional(),
+});
+
+/** What a pairing gives the desk: its own key, the key's name, and the shelter's name when its desk has one. */
+export interface Paired {
+  key: string;
+  name: string;
+  shelterName?: string;
+}
+
+const pairedFrom = (answer: z.infer<typeof pairedSchema>): Paired => ({
+  key: answer.key,
+  name: answer.name,
+  ...(answer.shelter_name?.trim() && { shelterName: answer.shelter_name.trim() }),
 });
 
 const TIMEOUTS = { connectTimeoutMs: 10_000, headersTimeout: 15_000, bodyTimeout: 15_000 };
@@ -46,14 +60,14 @@ export interface TypedPairingRequest {
  * fingerprint: a server with any other certificate is refused before anything is sent.
  * @throws ApiError with a message for people: certificate mismatch, code used or expired, shelter unreachable.
  */
-export async function pairWithShelter(pairing: PairingRequest): Promise<{ key: string; name: string }> {
+export async function pairWithShelter(pairing: PairingRequest): Promise<Paired> {
   const agent = pinnedAgent(pairing.fingerprint, TIMEOUTS);
   try {
     const paired = await postPairing(agent, pairing.remote, {
       secret: pairing.secret,
       desk_name: pairing.deskName,
     });
-    return { key: paired.key, name: paired.name };
+    return pairedFrom(paired);
   } finally {
     await agent.close();
   }
@@ -68,7 +82,7 @@ export async function pairWithShelter(pairing: PairingRequest): Promise<{ key: s
  */
 export async function pairWithTypedCode(
   pairing: TypedPairingRequest,
-): Promise<{ key: string; name: string; fingerprint: string }> {
+): Promise<Paired & { fingerprint: string }> {
   const baseUrl = normalizeBaseUrl(pairing.remote);
   const fingerprint = await certificateShownBy(baseUrl, TIMEOUTS.connectTimeoutMs).catch((error: unknown) => {
     throw unreachableOr(error, pairing.remote);
@@ -85,7 +99,7 @@ export async function pairWithTypedCode(
     });
     if (!paired.proof || !sameProof(paired.proof, shelterProof(stretched, nonce, paired.key)))
       throw notProven();
-    return { key: paired.key, name: paired.name, fingerprint };
+    return { ...pairedFrom(paired), fingerprint };
   } finally {
     await agent.close();
   }

@@ -57,6 +57,12 @@ export class PairingCodes {
    */
   private readonly wrongFrom = new Map<string, Map<string, number>>();
 
+  /**
+   * The shelter's name as its own desk has it ('' when unknown, as on `npm run serve`): a paired desk takes it for
+   * its prints when it has none of its own.
+   */
+  shelterName: () => string = () => '';
+
   constructor(
     private readonly sqlite: Database.Database,
     private readonly keys: ApiKeyRegistry,

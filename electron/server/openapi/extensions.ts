@@ -234,6 +234,11 @@ export function extensionPaths(metadataHeaders: JsonObject): JsonObject {
                       type: 'string',
                       description: 'For a typed code: the shelter’s proof (see above).',
                     },
+                    shelter_name: {
+                      type: 'string',
+                      description:
+                        'The shelter’s name as the desk that runs it has it, when it has one (a paired desk prints it).',
+                    },
                   },
                 },
               },

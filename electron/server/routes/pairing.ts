@@ -51,6 +51,7 @@ export const pairingRoutes: Route[] = [
           key_id: created.id,
           name: created.name,
           ...('proof' in created && { proof: created.proof }),
+          ...(app.pairing.shelterName().trim() && { shelter_name: app.pairing.shelterName().trim() }),
         }),
       };
     },

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { petListResponseSchema } from '../../../../shared/contract';
 import { DeskCallError, parseConnectionCode } from '../../../../shared/desk-api';
-import { type ApiClient, ApiError, createApiClient, pairWithShelter, pairWithTypedCode } from '../../client';
+import {
+  type ApiClient,
+  ApiError,
+  createApiClient,
+  type Paired,
+  pairWithShelter,
+  pairWithTypedCode,
+} from '../../client';
 import type { ConnectionManager } from '../../sync';
 import type { HandlerRegistry } from '../handler-registry';
 import type { DeskSessions } from '../sessions';
@@ -41,15 +48,22 @@ async function refusedAsInput<T>(work: Promise<T>): Promise<T> {
  * switches the desk's session: the old connection's mirror and waiting changes stay in its folder for when the desk
  * switches back. Also `sync.watch` (which windows show the status), which outlives a switch.
  */
+/** The names a pairing may fill in the desk's settings (see `registerConnectionHandlers`). */
+export interface PairingNames {
+  get(): { deskName: string; shelterName: string };
+  fill(names: { deskName?: string; shelterName?: string }): void;
+}
+
 export function registerConnectionHandlers(
   registry: HandlerRegistry,
   connections: ConnectionManager,
   sessions: DeskSessions,
   /**
-   * This desk's name in its settings ('' when none was given: the host name stands in), and how a name typed while
-   * pairing is kept there when none was set, so the next pairing and Settings show it.
+   * This desk's and the shelter's names in its settings ('' when none was given: the host name stands in for the
+   * desk's), and how a pairing fills those still empty: the desk's name typed while pairing, so the next pairing and
+   * Settings show it, and the shelter's name its own desk has, for this desk's prints.
    */
-  deskName: { get(): string; keep(name: string): void } = { get: () => '', keep: () => undefined },
+  names: PairingNames = { get: () => ({ deskName: '', shelterName: '' }), fill: () => undefined },
 ): void {
   // With why what was entered with no connection did not go through, when it did not.
   const summary = async () => {
@@ -104,8 +118,8 @@ export function registerConnectionHandlers(
       await sessions.setConnection({ mode: 'remote', remote: code.remote, apiKey: code.apiKey });
       return summary();
     }
-    const name = given || deskName.get() || os.hostname() || 'Shelter Desk';
-    let paired: { key: string; fingerprint: string };
+    const name = given || names.get().deskName || os.hostname() || 'Shelter Desk';
+    let paired: Paired & { fingerprint: string };
     try {
       paired =
         code.kind === 'typed'
@@ -130,7 +144,11 @@ export function registerConnectionHandlers(
       pin: paired.fingerprint,
       paired: true,
     });
-    if (given && !deskName.get()) deskName.keep(given);
+    const kept = names.get();
+    names.fill({
+      ...(given && !kept.deskName && { deskName: given }),
+      ...(paired.shelterName && !kept.shelterName && { shelterName: paired.shelterName }),
+    });
     return summary();
   });
   registry.handle('sync.connection.acknowledgeTls', () => {

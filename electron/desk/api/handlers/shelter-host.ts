@@ -246,6 +246,7 @@ export class ShelterHost {
         // The desk's own key: its outbox is not held to the hourly write limits of other keys.
         ownKey: options.writeKey,
         demo: file.demo,
+        shelterName: () => this.context.settings.get().shelterName,
       });
     // Any free port was asked for: the one taken last time first, so the address stays the same across restarts.
     const remembered =
