@@ -179,6 +179,7 @@ describe('createApiClient', () => {
     });
     await expect(client.get('/api/pets', { schema: okSchema })).rejects.toMatchObject({
       kind: 'unreachable',
+      nothingSent: true,
     });
     // Connection refused: two tries, not five, so the desk says "offline" within a second.
     expect(waits.filter((reason) => reason === 'backoff')).toHaveLength(1);
@@ -207,6 +208,7 @@ describe('createApiClient', () => {
     const client = createApiClient({ baseUrl, apiKey: 'k', sleep: async () => {}, maxAttempts: 3 });
     await expect(client.get('/api/pets', { schema: okSchema })).rejects.toMatchObject({
       kind: 'unreachable',
+      nothingSent: false,
     });
     expect(requests).toBe(3);
     await client.close();

@@ -149,6 +149,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const bucket = rateBucket(method, path);
     let failures = 0;
     let rateWaits = 0;
+    // Whether a try got as far as a connection: only then may the server have received some of the request.
+    let connected = false;
     for (;;) {
       const pace = delayBeforeRequest(windows.get(bucket), now());
       if (pace > maxWaitMs) {
@@ -213,16 +215,20 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         }
         if (!isNetworkError(error)) throw error;
         failures += 1;
-        if (failures >= (isConnectFailure(error) ? Math.min(CONNECT_ATTEMPTS, maxAttempts) : maxAttempts)) {
+        const connectFailure = isConnectFailure(error);
+        if (!connectFailure) connected = true;
+        if (failures >= (connectFailure ? Math.min(CONNECT_ATTEMPTS, maxAttempts) : maxAttempts)) {
           throw new ApiError({
             kind: 'unreachable',
             message: `Cannot reach the server at ${baseUrl} (${(error as Error).message}). Check the address and the network; the desk keeps working offline.`,
+            nothingSent: !connected,
             cause: error,
           });
         }
         await wait(backoffMs(failures), 'backoff', signal);
         continue;
       }
+      connected = true;
       const requestId = headerValue(response.headers, 'x-request-id');
       if (requestId) lastRequestId = requestId;
       const announced = headerValue(response.headers, CHANGE_STREAM_HEADER);

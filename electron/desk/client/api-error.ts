@@ -28,6 +28,11 @@ export interface ApiErrorInit {
   requestId?: string | undefined;
   /** When a rate-limited request may be tried again (desk clock, ms since epoch). */
   retryAt?: number | undefined;
+  /**
+   * `unreachable` only: every try failed before a connection was made (refused, no route, no such host, connect
+   * timeout), so the server cannot have received any of the request.
+   */
+  nothingSent?: boolean | undefined;
   cause?: unknown;
 }
 
@@ -41,6 +46,7 @@ export class ApiError extends Error {
   readonly code: string | undefined;
   readonly requestId: string | undefined;
   readonly retryAt: number | undefined;
+  readonly nothingSent: boolean;
 
   constructor(init: ApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -50,6 +56,7 @@ export class ApiError extends Error {
     this.code = init.code;
     this.requestId = init.requestId;
     this.retryAt = init.retryAt;
+    this.nothingSent = init.nothingSent === true;
   }
 
   /** The bridge shape (the handler registry uses it), so the UI shows the message and the request id. */

@@ -188,6 +188,14 @@ export function markAttempt(db: MirrorDb, id: number, now: number): void {
   ).run(now, id);
 }
 
+/**
+ * Takes back `markAttempt`'s mark of an entry's first try when nothing of it reached the network (no connection
+ * could be made): its body and key may change again, and it may be discarded.
+ */
+export function markUnsent(db: MirrorDb, id: number): void {
+  statement(db, 'UPDATE outbox SET first_sent_ms = NULL WHERE id = ?').run(id);
+}
+
 /** Schedules the next try of a pending entry after a retryable failure. */
 export function scheduleRetry(db: MirrorDb, id: number, nextAttemptMs: number, error: OutboxError): void {
   statement(db, 'UPDATE outbox SET next_attempt_ms = ?, last_error_json = ? WHERE id = ?').run(

@@ -86,6 +86,36 @@ describe('outcomes by status', () => {
     expect(getPet(mirror.db, pet.id)).toMatchObject({ pending: false, record: { description: 'after' } });
   });
 
+  it('a change no connection could carry stays unsent: it takes later edits and may be discarded', async () => {
+    const created = outbox.createPet({
+      name: 'Juniper',
+      species: 'dog',
+      age_category: 'adult',
+      sex: 'female',
+      size: 'small',
+      status: 'intake',
+      health: 'good',
+    });
+    if (created.status !== 'queued') throw new Error('not queued');
+    const refused = () => new ApiError({ kind: 'unreachable', message: 'refused', nothingSent: true });
+    await outbox.replay(scriptedClient([refused()]));
+    const [waiting] = outbox.list();
+    expect(waiting).toMatchObject({ state: 'pending', attempts: 1, firstSentAt: null });
+    // Still the one create: the edit goes into it rather than queue a PATCH behind it.
+    outbox.updatePet(created.entityId, { description: 'Shy' });
+    expect(outbox.list()).toMatchObject([{ operation: 'pet.create', body: { description: 'Shy' } }]);
+    expect(outbox.discard(waiting?.id ?? 0).discarded).toEqual([waiting?.id]);
+    expect(getPet(mirror.db, created.entityId)).toBeUndefined();
+
+    // A try that may have reached the server (the connection dropped once it was open) freezes the change.
+    outbox.updatePet(pet.id, { description: 'after' });
+    clock += 60_000;
+    await outbox.replay(scriptedClient([new ApiError({ kind: 'unreachable', message: 'reset' })]));
+    const [sent] = outbox.list();
+    expect(sent?.firstSentAt).not.toBeNull();
+    expect(() => outbox.discard(sent?.id ?? 0)).toThrow(/already sent/);
+  });
+
   it('a 429 answer waits its Retry-After seconds', async () => {
     outbox.updatePet(pet.id, { description: 'after' });
     await outbox.replay(scriptedClient([answer(429, undefined, { 'retry-after': '42' })]));

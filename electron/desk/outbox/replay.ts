@@ -13,6 +13,7 @@ import {
   entryRefs,
   markAttempt,
   markNeedsAttention,
+  markUnsent,
   type OutboxRow,
   scheduleRetry,
 } from './outbox-store';
@@ -157,7 +158,11 @@ export async function replayPass(options: ReplayOptions): Promise<ReplayResult> 
     return Math.max(options.backoffBaseMs, Math.floor(options.random() * ceiling));
   }
 
-  function retryLater(entry: OutboxRow, error: OutboxError, atMs?: number): void {
+  /**
+   * `neverSent`: this try was the entry's first and no byte of it left the desk (no connection could be made), so it
+   * is still unsent: it may be discarded, and edits still go into it.
+   */
+  function retryLater(entry: OutboxRow, error: OutboxError, atMs?: number, neverSent = false): void {
     const attempts = (
       statement(db, 'SELECT attempts FROM outbox WHERE id = ?').get(entry.id) as
         | { attempts: number }
@@ -165,7 +170,10 @@ export async function replayPass(options: ReplayOptions): Promise<ReplayResult> 
     )?.attempts;
     if (attempts === undefined) return;
     relaxed(db, () =>
-      db.transaction(() => scheduleRetry(db, entry.id, atMs ?? options.now() + backoff(attempts), error))(),
+      db.transaction(() => {
+        scheduleRetry(db, entry.id, atMs ?? options.now() + backoff(attempts), error);
+        if (neverSent && entry.first_sent_ms === null) markUnsent(db, entry.id);
+      })(),
     );
     options.onChange({ entityType: entry.entity_type, id: entry.entity_id });
   }
@@ -328,7 +336,7 @@ export async function replayPass(options: ReplayOptions): Promise<ReplayResult> 
           return 'auth';
         case 'unreachable':
           result.unreachable = true;
-          retryLater(entry, error);
+          retryLater(entry, error, undefined, thrown.nothingSent);
           return 'stop';
         case 'aborted':
           // Cut off because the desk changed its connection: tried again at once, on the new one.
