@@ -57,6 +57,14 @@ test('the desk is driven from the keyboard: skip link, Ctrl+K, Esc, ?, new intak
   await expect(drawer).toHaveCount(0);
   await expect(page.locator('#main-content')).toBeFocused();
 
+  // Enter pressed at once, before the results of what was typed are in, opens the first of them when they are.
+  await page.keyboard.press('Control+K');
+  await search.fill(target.custom_id);
+  await page.keyboard.press('Enter');
+  await expect(drawer.getByRole('heading', { level: 2, name: target.name })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(drawer).toHaveCount(0);
+
   // Ctrl+K also reaches the actions, and works from inside a text field. It opens empty, and what is typed at once,
   // before the search box has the focus, goes into it: not into the field behind, and not a letter lost.
   const petsSearch = page.getByRole('textbox', { name: 'Search', exact: true });

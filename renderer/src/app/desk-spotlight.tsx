@@ -21,14 +21,19 @@ import { SECTIONS } from './sections';
 const [store, deskSpotlight] = createSpotlight();
 export const openSpotlight = deskSpotlight.open;
 
+/** The search's list of results, where Mantine marks the chosen one. */
+function resultsList(spotlightStore: SpotlightStore): HTMLElement | null {
+  const { listId } = spotlightStore.getState();
+  return listId ? document.getElementById(listId) : null;
+}
+
 /**
  * Marks the first result as chosen, as the search does when the query changes; here also when the results arrive
  * (they are read after the typing pauses), so Enter opens the best match. Mantine marks the chosen one with
  * `data-selected` among the list's `data-action` items.
  */
 function chooseFirstResult(spotlightStore: SpotlightStore): void {
-  const { listId } = spotlightStore.getState();
-  const list = listId ? document.getElementById(listId) : null;
+  const list = resultsList(spotlightStore);
   if (!list) return;
   list.querySelector('[data-selected]')?.removeAttribute('data-selected');
   const first = list.querySelector('[data-action]');
@@ -134,12 +139,25 @@ export function DeskSpotlight() {
   ].join(' ');
   // biome-ignore lint/correctness/useExhaustiveDependencies: chosen again whenever the results shown change.
   useEffect(() => chooseFirstResult(store), [shown]);
+  // Enter pressed before the results of what was typed are in (a quick typist, a slow disk) opens the first of them
+  // once they are, not whatever the list showed meanwhile, nor nothing.
+  const [enterWaiting, setEnterWaiting] = useState(false);
+  const pending = query.trim() !== '' && !current;
+  useEffect(() => {
+    if (!enterWaiting || !current) return;
+    setEnterWaiting(false);
+    chooseFirstResult(store);
+    resultsList(store)?.querySelector<HTMLElement>('[data-selected]')?.click();
+  }, [enterWaiting, current]);
 
   return (
     <Spotlight.Root
       store={store}
       query={query}
-      onQueryChange={setQuery}
+      onQueryChange={(typed) => {
+        setEnterWaiting(false);
+        setQuery(typed);
+      }}
       // Opened again, the search starts empty (what was typed before would be added to).
       onSpotlightClose={() => setQuery('')}
       shortcut={['mod + K']}
@@ -153,6 +171,13 @@ export function DeskSpotlight() {
       <Spotlight.Search
         ref={searchBox}
         onFocus={caretToEnd}
+        onKeyDown={(event) => {
+          if (!pending || (event.key !== 'Enter' && event.nativeEvent.code !== 'NumpadEnter')) return;
+          // Nothing stays chosen for the search's own Enter, which comes next; the first result is, once shown.
+          store.updateState((state) => ({ ...state, selected: -1 }));
+          resultsList(store)?.querySelector('[data-selected]')?.removeAttribute('data-selected');
+          setEnterWaiting(true);
+        }}
         placeholder="Find a pet, a person or something to do"
         aria-label="Search everything"
         leftSection={<IconSearch aria-hidden size={18} />}
