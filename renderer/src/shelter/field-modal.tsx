@@ -94,10 +94,10 @@ export function FieldModal({
         />
         <TextInput
           label="Key"
+          // Under the box, so the label's and the key's boxes stay side by side.
+          inputWrapperOrder={['label', 'input', 'description', 'error']}
           description={
-            field
-              ? 'Stored under this name; letters, digits, _ . -'
-              : 'Made from the label; change it if your website sends another name (letters, digits, _ . -)'
+            field ? 'Answers are stored under this name' : 'Made from the label; letters, digits, _ . - only'
           }
           required
           value={form.fieldKey}
