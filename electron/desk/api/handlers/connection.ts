@@ -43,17 +43,17 @@ async function refusedAsInput<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-/**
- * `sync.connection.*`: the connection settings (the key stays in the secret store). Setting another connection
- * switches the desk's session: the old connection's mirror and waiting changes stay in its folder for when the desk
- * switches back. Also `sync.watch` (which windows show the status), which outlives a switch.
- */
 /** The names a pairing may fill in the desk's settings (see `registerConnectionHandlers`). */
 export interface PairingNames {
   get(): { deskName: string; shelterName: string };
   fill(names: { deskName?: string; shelterName?: string }): void;
 }
 
+/**
+ * `sync.connection.*`: the connection settings (the key stays in the secret store). Setting another connection
+ * switches the desk's session: the old connection's mirror and waiting changes stay in its folder for when the desk
+ * switches back. Also `sync.watch` (which windows show the status), which outlives a switch.
+ */
 export function registerConnectionHandlers(
   registry: HandlerRegistry,
   connections: ConnectionManager,
