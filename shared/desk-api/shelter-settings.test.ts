@@ -6,7 +6,7 @@ describe('a custom field key made from its label', () => {
     expect(fieldKeyFromLabel('Favourite toy')).toBe('favourite_toy');
     expect(fieldKeyFromLabel('  Kennel #  (building)! ')).toBe('kennel_building');
     expect(fieldKeyFromLabel('Café crème allergy')).toBe('cafe_creme_allergy');
-    expect(fieldKeyFromLabel('2nd vet visit')).toBe('nd_vet_visit');
+    expect(fieldKeyFromLabel('2nd vet visit')).toBe('field_2nd_vet_visit');
     expect(fieldKeyFromLabel('猫')).toBe('field');
   });
 

@@ -36,7 +36,7 @@ const FIELD_KEY_MAX = 60;
 
 /**
  * The key a new custom field is stored under, made from its label ("Favourite toy!" gives `favourite_toy`; accents
- * dropped), not one of `taken` (a `_2`, `_3`… is added). A label with no letter gives `field`.
+ * dropped), not one of `taken` (a `_2`, `_3`… is added). A label with no letter or digit gives `field`.
  */
 export function fieldKeyFromLabel(label: string, taken: ReadonlySet<string> = new Set()): string {
   const words = label
@@ -44,8 +44,10 @@ export function fieldKeyFromLabel(label: string, taken: ReadonlySet<string> = ne
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^[^a-z]+|_+$/g, '');
-  const base = (words || 'field').slice(0, FIELD_KEY_MAX).replace(/_+$/, '');
+    .replace(/^_+|_+$/g, '');
+  // A key starts with a letter: "2nd vet visit" is kept as `field_2nd_vet_visit`.
+  const started = /^[a-z]/.test(words) ? words : words ? `field_${words}` : 'field';
+  const base = started.slice(0, FIELD_KEY_MAX).replace(/_+$/, '');
   let key = base;
   for (let n = 2; taken.has(key); n += 1) key = `${base.slice(0, FIELD_KEY_MAX - String(n).length - 1)}_${n}`;
   return key;
