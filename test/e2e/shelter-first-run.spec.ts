@@ -25,11 +25,24 @@ test('a new desk opens the welcome screen; "Try the demo shelter" runs the demo,
   await expect(page).toHaveURL(/#\/overview$/);
 });
 
-test('"Run this shelter here" starts an empty standalone shelter', async ({ page, desk }) => {
+test('"Run this shelter here" starts an empty standalone shelter under the name given', async ({
+  page,
+  desk,
+}) => {
   await page.goto(desk.url);
+  await page
+    .getByRole('region', { name: 'Run this shelter here' })
+    .getByLabel('Your shelter’s name')
+    .fill('  Riverside Animal Rescue ');
   await page.getByRole('button', { name: 'Start an empty shelter' }).click();
   await expect(page).toHaveURL(/#\/overview$/, { timeout: 60_000 });
   await expect(page.getByRole('link', { name: 'Demo shelter' })).toHaveCount(0);
+  // The header and the prints name the shelter; Settings holds the name.
+  await expect(page.getByRole('banner')).toContainText('Riverside Animal Rescue');
+  await page.goto(`${desk.url}#/settings`);
+  await expect(page.getByLabel('Shelter name', { exact: false }).first()).toHaveValue(
+    'Riverside Animal Rescue',
+  );
   await page.goto(`${desk.url}#/keys`);
   await expect(
     page.getByText(/For scripts on this PC only, this shelter’s API is at http:\/\/127\.0\.0\.1:\d+\/api/),

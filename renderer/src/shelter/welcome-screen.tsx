@@ -22,6 +22,7 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { useLocation } from 'wouter';
 import { parseConnectionCode } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
+import { useSettings } from '../bridge/settings';
 import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { useConnection } from '../lib/connection';
@@ -61,6 +62,7 @@ export function WelcomeScreen() {
           badge="One office PC"
           disabled={Boolean(setupDone)}
           button="Start an empty shelter"
+          asksShelterName
         >
           This desk holds the shelter’s records itself: no hosted service needed. Other desks on your network
           can connect to it later, and it backs itself up every day.
@@ -116,6 +118,7 @@ function SetupCard({
   choice,
   button,
   disabled,
+  asksShelterName = false,
   ...card
 }: {
   choice: 'standalone' | 'demo';
@@ -124,14 +127,24 @@ function SetupCard({
   badge: string;
   button: string;
   disabled: boolean;
+  /** Offers a box for the shelter's name (kept in Settings; kennel cards and agreements print it). */
+  asksShelterName?: boolean;
   children: ReactNode;
 }) {
   const api = useDesk();
   const [, navigate] = useLocation();
   const connection = useConnection();
   const action = useAction();
+  const { settings, update } = useSettings();
+  const [shelterName, setShelterName] = useState<string>();
+  const typedName = shelterName ?? settings?.shelterName ?? '';
   async function start() {
-    const done = await action.run(() => api.call('shelter.setup', { choice }));
+    const done = await action.run(async () => {
+      if (asksShelterName && typedName.trim() !== (settings?.shelterName ?? '')) {
+        await update({ shelterName: typedName.trim() });
+      }
+      return api.call('shelter.setup', { choice });
+    });
     if (!done) return;
     // Home is the Overview on a standalone desk: the window's connection must say so before it is opened.
     await connection.refresh();
@@ -141,6 +154,17 @@ function SetupCard({
     <Card withBorder radius="lg" p="lg" component="section" aria-label={card.title}>
       <ChoiceCard {...card} />
       <Stack mt="auto" gap="sm">
+        {asksShelterName && (
+          <TextInput
+            label="Your shelter’s name"
+            description="Printed on kennel cards and agreements; change it later under Settings."
+            placeholder="e.g. Riverside Animal Rescue"
+            maxLength={80}
+            value={typedName}
+            disabled={disabled}
+            onChange={(event) => setShelterName(event.currentTarget.value)}
+          />
+        )}
         <BusyButton onClick={() => void start()} loading={action.busy} disabled={disabled} fullWidth>
           {button}
         </BusyButton>
