@@ -41,6 +41,18 @@ function refusal(status: number, code: string, message: string): SendResult {
   return answer(status, { error: message, code, request_id: REQUEST_ID });
 }
 
+/** A new pet's fields, as an intake form sends them. */
+const juniper = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Juniper',
+  species: 'dog',
+  age_category: 'adult',
+  sex: 'female',
+  size: 'small',
+  status: 'intake',
+  health: 'good',
+  ...overrides,
+});
+
 let mirror: Mirror;
 let outbox: Outbox;
 let clock = 1_000_000;
@@ -87,15 +99,7 @@ describe('outcomes by status', () => {
   });
 
   it('a change no connection could carry stays unsent: it takes later edits and may be discarded', async () => {
-    const created = outbox.createPet({
-      name: 'Juniper',
-      species: 'dog',
-      age_category: 'adult',
-      sex: 'female',
-      size: 'small',
-      status: 'intake',
-      health: 'good',
-    });
+    const created = outbox.createPet(juniper());
     if (created.status !== 'queued') throw new Error('not queued');
     const refused = () => new ApiError({ kind: 'unreachable', message: 'refused', nothingSent: true });
     await outbox.replay(scriptedClient([refused()]));
@@ -162,19 +166,7 @@ describe('outcomes by status', () => {
   }
 
   it('an edit of a refused create folds in the edits queued while it was on its way, in order', async () => {
-    const created = outbox.createPet(
-      {
-        name: 'Juniper',
-        species: 'dog',
-        age_category: 'adult',
-        sex: 'female',
-        size: 'small',
-        status: 'intake',
-        health: 'good',
-        custom_id: 'A-17',
-      },
-      { force: true },
-    );
+    const created = outbox.createPet(juniper({ custom_id: 'A-17' }), { force: true });
     if (created.status !== 'queued') throw new Error('not queued');
     const client = scriptedClient([
       refusal(400, 'validation_failed', 'custom_id is already used by another pet'),
@@ -208,15 +200,7 @@ describe('outcomes by status', () => {
   });
 
   it('an edit does not touch a create whose fate the desk cannot tell', async () => {
-    const created = outbox.createPet({
-      name: 'Juniper',
-      species: 'dog',
-      age_category: 'adult',
-      sex: 'female',
-      size: 'small',
-      status: 'intake',
-      health: 'good',
-    });
+    const created = outbox.createPet(juniper());
     if (created.status !== 'queued') throw new Error('not queued');
     // No answer and no way to check: the server may have made the pet.
     mirror.db
