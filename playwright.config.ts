@@ -31,6 +31,8 @@ export default defineConfig({
       ],
     },
     viewport: { width: 1280, height: 800 },
+    // The browser's language decides formats and the paper offered first (US Letter here): the same on every machine.
+    locale: 'en-US',
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
   },

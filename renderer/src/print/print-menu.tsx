@@ -3,7 +3,7 @@ import { IconCheck, IconPrinter } from '@tabler/icons-react';
 import { useRef } from 'react';
 import type { Paper, PrintedPdfResult } from '../../../shared/desk-api';
 import { BusyButton } from '../components/busy-button';
-import { preferredPaper } from './save-pdf';
+import { lastUsedPaper } from './save-pdf';
 import { DownloadOutcome, useDownloadPdf } from './use-download-pdf';
 
 const PAPERS: ReadonlyArray<{ value: Paper; label: string }> = [
@@ -30,7 +30,7 @@ export function PrintMenu({
 }) {
   const button = useRef<HTMLButtonElement>(null);
   const pdf = useDownloadPdf(button);
-  const last = preferredPaper();
+  const last = lastUsedPaper();
 
   return (
     <Stack gap={6} align="flex-start">

@@ -11,13 +11,47 @@ export function savePdf(pdf: PrintedPdfResult): void {
   offerDownload(pdf.filename, new Blob([bytes], { type: 'application/pdf' }));
 }
 
-/** The paper size last printed on at this desk (A4 until someone chooses US Letter). */
-export function preferredPaper(): Paper {
+/** Where US Letter is the usual paper (the rest of the world prints on A4). */
+const LETTER_REGIONS = new Set([
+  'US',
+  'CA',
+  'MX',
+  'PH',
+  'CL',
+  'CO',
+  'VE',
+  'GT',
+  'CR',
+  'PA',
+  'DO',
+  'PR',
+  'SV',
+  'NI',
+]);
+
+/** The usual paper where people speak `language` (a BCP 47 tag: `en-US`, `en` read as `en-US`, `fr-CA`, `de`). */
+export function usualPaper(language: string): Paper {
   try {
-    return window.localStorage.getItem(PAPER_KEY) === 'letter' ? 'letter' : 'a4';
+    const region = new Intl.Locale(language).maximize().region;
+    return region && LETTER_REGIONS.has(region) ? 'letter' : 'a4';
   } catch {
     return 'a4';
   }
+}
+
+/** The paper size last printed on at this desk, if it printed before. */
+export function lastUsedPaper(): Paper | undefined {
+  try {
+    const stored = window.localStorage.getItem(PAPER_KEY);
+    return stored === 'letter' || stored === 'a4' ? stored : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The paper offered first: the one last printed on, or before any print the usual one where the desk is. */
+export function preferredPaper(): Paper {
+  return lastUsedPaper() ?? usualPaper(navigator.language);
 }
 
 export function rememberPaper(paper: Paper): void {
