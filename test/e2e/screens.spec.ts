@@ -333,6 +333,14 @@ test('a change the server refuses needs attention; edited and resubmitted, it go
   await search(page, target.name);
   const row = page.getByRole('table', { name: 'Pets' }).getByRole('row', { name: target.name }).first();
   await expect(row).toContainText('Needs attention');
+  // The pet's page says which change was refused and why, and where to see to it.
+  await row.click();
+  const refusal = page.getByRole('dialog', { name: 'Pet details' }).getByRole('alert');
+  await expect(refusal).toContainText('A change was refused');
+  await expect(refusal).toContainText(`${target.name}’s status: `);
+  await expect(refusal.getByRole('link', { name: 'Sync' })).toBeVisible();
+  await shoot(page, testInfo, 'pet-refused-change', false);
+  await page.keyboard.press('Escape');
 
   await nav.getByRole('link', { name: 'Sync' }).click();
   await entry.getByRole('button', { name: 'Edit' }).click();

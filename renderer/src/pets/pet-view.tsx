@@ -1,5 +1,5 @@
 import { Alert, Anchor, Badge, Button, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { IconClockHour4, IconEdit, IconHeartHandshake } from '@tabler/icons-react';
+import { IconAlertTriangle, IconClockHour4, IconEdit, IconHeartHandshake } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import type { CustomField } from '../../../shared/contract';
@@ -21,7 +21,7 @@ import { useFocusWhen } from '../lib/use-focus-when';
 import { formatCoat, formatFee, formatValue, humanize, statusColor } from '../lib/words';
 import { KennelCardButton } from '../print/kennel-card-button';
 import { DeletePetSection } from '../shelter/delete-pet-section';
-import { putRightInPetForm, refusalReason } from '../sync/outbox-words';
+import { changeInWords, putRightInPetForm, refusalReason } from '../sync/outbox-words';
 import { AdoptedBy } from './adopted-by';
 import { offPublicList } from './off-public-list';
 import { PetPhoto } from './pet-photo';
@@ -99,7 +99,7 @@ function RefusedIntakeAlert({ refused }: { refused: readonly OutboxEntry[] }) {
     <Alert
       color="red"
       variant="light"
-      icon={<IconClockHour4 aria-hidden />}
+      icon={<IconAlertTriangle aria-hidden />}
       title="Not on the shelter’s server"
     >
       {create?.lastError ? (
@@ -133,6 +133,31 @@ function useRuleFee(pet: MirrorPet): number | null {
   const unseen = pet.presence === 'local' || pet.pending;
   if (unseen && fees.data) return feeFromRules(pet.record, fees.data.fees) ?? null;
   return pet.record.global_adoption_fee ?? null;
+}
+
+/**
+ * A pet on the server with changes made here that the server refused: which, and why. Their values are not shown
+ * (the pet shows the server's); Sync is where each is edited and sent again, or discarded.
+ */
+function RefusedChangesAlert({ refused }: { refused: readonly OutboxEntry[] }) {
+  return (
+    <Alert color="red" variant="light" icon={<IconAlertTriangle aria-hidden />} title="A change was refused">
+      <Stack gap={4}>
+        {refused.map((entry) => (
+          <Text key={entry.id} size="sm">
+            {changeInWords(entry)}: {entry.lastError ? refusalReason(entry.lastError) : 'refused.'}
+          </Text>
+        ))}
+        <Text size="sm">
+          The pet shows the shelter’s values meanwhile. Edit and send again, or discard, on{' '}
+          <Anchor href="#/sync" inherit>
+            Sync
+          </Anchor>
+          .
+        </Text>
+      </Stack>
+    </Alert>
+  );
 }
 
 /** A pet as staff read it: photo, status and fee, every field, custom fields, more photos, applications. */
@@ -328,6 +353,7 @@ function PetDetails({
             Saved on this desk only. It is sent to the shelter’s server when the connection allows.
           </Alert>
         ))}
+      {pet.presence !== 'local' && refused.length > 0 && <RefusedChangesAlert refused={refused} />}
 
       <QuickStatus key={pet.record.id} pet={pet} statuses={statuses} onTypedChange={onStatusTyped} />
 
