@@ -343,7 +343,9 @@ test('a change the server refuses needs attention; edited and resubmitted, it go
   await page.keyboard.press('Escape');
 
   await nav.getByRole('link', { name: 'Sync' }).click();
-  await entry.getByRole('button', { name: 'Edit' }).click();
+  // Its card opens the pet too; the change itself is edited here, as the request it is.
+  await expect(entry.getByRole('button', { name: 'Open pet' })).toBeVisible();
+  await entry.getByRole('button', { name: 'Edit', exact: true }).click();
   const editor = page.getByRole('dialog', { name: 'Edit and resubmit' });
   await editor.getByLabel('Request body (JSON)').fill('{ "status": "hold" ');
   await editor.getByRole('button', { name: 'Resubmit' }).click();

@@ -332,7 +332,7 @@ function OutboxEntryCard({
           <BusyButton size="xs" variant="light" loading={busy === `retry:${entry.id}`} onClick={onRetry}>
             {refused ? 'Retry' : 'Send now'}
           </BusyButton>
-          {inPetForm && (
+          {refused && entry.entityType === 'pet' && (
             <Button size="xs" variant="default" onClick={openPet}>
               Open pet
             </Button>
