@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { contractTypeSchema, petCreateSchema, speciesSchema, uuidSchema } from '../contract';
+import { asciiWords } from '../wording/ascii-words';
 import { noInput } from './app';
 import { defineMethod } from './define';
 
@@ -39,12 +40,7 @@ const FIELD_KEY_MAX = 60;
  * dropped), not one of `taken` (a `_2`, `_3`… is added). A label with no letter or digit gives `field`.
  */
 export function fieldKeyFromLabel(label: string, taken: ReadonlySet<string> = new Set()): string {
-  const words = label
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
+  const words = asciiWords(label, '_');
   // A key starts with a letter: "2nd vet visit" is kept as `field_2nd_vet_visit`.
   const started = /^[a-z]/.test(words) ? words : words ? `field_${words}` : 'field';
   const base = started.slice(0, FIELD_KEY_MAX).replace(/_+$/, '');

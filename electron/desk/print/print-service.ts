@@ -1,4 +1,5 @@
 import type { Pet } from '../../../shared/contract';
+import { asciiWords } from '../../../shared/wording/ascii-words';
 import {
   getAdoptionFees,
   getCustomFields,
@@ -53,13 +54,7 @@ export const MAX_BATCH_CARDS = 500;
 
 /** A file-name-safe form of a name (ASCII letters and digits, dashes). */
 export function slug(text: string): string {
-  const cleaned = text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-  return cleaned.slice(0, 60) || 'record';
+  return asciiWords(text, '-').slice(0, 60) || 'record';
 }
 
 /** A pet on this desk by id, local id or `custom_id` (the shelter's own id, as staff type it). */
