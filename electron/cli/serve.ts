@@ -2,7 +2,13 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { formatFingerprint } from '../../shared/desk-api';
-import { type FolderHold, holdServerFolder, shelterCertificate, startApiServer } from '../server';
+import {
+  type FolderHold,
+  holdServerFolder,
+  shelterCertificate,
+  shelterFolderOf,
+  startApiServer,
+} from '../server';
 import { defaultDataDir } from './args';
 
 /** The help, with the default data folder of whoever runs it (worked out when asked, not at start-up). */
@@ -106,7 +112,8 @@ export async function runServe(): Promise<void> {
   if (!env.success) fail(env.error.issues.map((issue) => issue.message).join('; '));
 
   const { host, port } = flags.data;
-  const dataDir = path.resolve(flags.data['data-dir'] ?? defaultServerDataDir());
+  // A desk's data folder serves the shelter that desk runs (its `standalone` folder), not a second, empty one.
+  const dataDir = shelterFolderOf(path.resolve(flags.data['data-dir'] ?? defaultServerDataDir()));
   const demoPets = flags.data['demo-pets'];
   const loopback = host === '127.0.0.1' || host === 'localhost' || host === '::1';
   if (!loopback) {

@@ -44,7 +44,7 @@ export {
   swapDatabaseFile,
   swapInStaged,
 } from './staff/backup';
-export { findShelterDatabaseDir, openStaffOperations } from './staff/open-staff';
+export { findShelterDatabaseDir, openStaffOperations, shelterFolderOf } from './staff/open-staff';
 export { type ApplicationSummary, StaffOperationError } from './staff/staff-operations';
 export {
   CERTIFICATE_FILE,

@@ -156,4 +156,15 @@ describe('contracts', () => {
       code: 'not_found',
     });
   });
+
+  it('says where to write a contract the shelter has left empty (a new shelter run on its own desk)', async () => {
+    await withAdopterContract('  \n', async () => {
+      await expect(
+        printContract(fixture.mirror.db, { personId: fixture.adopter.id }, settings()),
+      ).rejects.toMatchObject({
+        code: 'not_synced',
+        message: expect.stringContaining('Write it under Contracts'),
+      });
+    });
+  });
 });

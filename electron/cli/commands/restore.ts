@@ -4,11 +4,11 @@ import { z } from 'zod';
 import {
   BackupRefusedError,
   FolderInUseError,
-  findShelterDatabaseDir,
   holdServerFolder,
   openStaffOperations,
   type RestoredInfo,
   serverDatabasePath,
+  shelterFolderOf,
   swapDatabaseFile,
 } from '../../server';
 import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
@@ -29,13 +29,6 @@ const HINT = 'See: npm run cli -- restore --help';
 
 const flagsSchema = z.object({ 'data-dir': folderFlagSchema.optional(), json: z.boolean().default(false) });
 
-/** Where the restored database goes: the existing one, else a desk's standalone folder or the folder itself. */
-function targetDir(dataDir: string): string {
-  const existing = findShelterDatabaseDir(dataDir);
-  if (existing) return existing;
-  return fs.existsSync(path.join(dataDir, 'connection.json')) ? path.join(dataDir, 'standalone') : dataDir;
-}
-
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
   if (argv.includes('--help')) {
     io.stdout(`${usage()}\n`);
@@ -50,7 +43,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     HINT,
   );
   const dataDir = flags['data-dir'] ?? defaultDataDir();
-  const serverDir = targetDir(dataDir);
+  const serverDir = shelterFolderOf(dataDir);
   let hold: ReturnType<typeof holdServerFolder>;
   try {
     hold = holdServerFolder(serverDir);

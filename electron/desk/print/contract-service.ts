@@ -132,10 +132,16 @@ export async function printContract(
 ): Promise<PrintedPdf> {
   const { person, type, pets, waiting } = subjectOf(db, request);
   const contract = getContract(db, type);
-  if (!contract || contract.content.trim() === '') {
+  if (!contract) {
     throw new PrintError(
       'not_synced',
-      `This desk has no ${type} contract text yet. Sync with your shelter's server, then print again.`,
+      `This desk has no ${type} contract text yet. Sync with your shelter's server, then print again (a desk that runs its shelter itself writes it under Contracts).`,
+    );
+  }
+  if (contract.content.trim() === '') {
+    throw new PrintError(
+      'not_synced',
+      `Your shelter's ${type} contract has no text yet. Write it under Contracts (on the desk that runs the shelter), then print again.`,
     );
   }
   const rules = getAdoptionFees(db).fees;

@@ -17,6 +17,16 @@ export function findShelterDatabaseDir(dataDir: string): string | undefined {
 }
 
 /**
+ * The shelter folder a command given `dataDir` works in: the one holding a shelter database, else a desk's
+ * `standalone` folder (a desk's data folder has its `connection.json`), else `dataDir` itself, as for a new server.
+ */
+export function shelterFolderOf(dataDir: string): string {
+  const existing = findShelterDatabaseDir(dataDir);
+  if (existing) return existing;
+  return fs.existsSync(path.join(dataDir, 'connection.json')) ? path.join(dataDir, 'standalone') : dataDir;
+}
+
+/**
  * Staff operations on a shelter database from outside the server (the command line), and how to close it. The
  * command waits for the open anyway, so its checks run on this thread (no worker to start). While a server runs on
  * the folder, the file was checked when that server opened it and stays open in it: checking it again here (seconds
