@@ -221,3 +221,33 @@ test('a denied application offers no agreement to print', async ({ page, demoDes
   await expect(dialog).toHaveCount(0);
   await expect(denied.getByRole('button', { name: 'Applicant: Denied' })).toBeVisible();
 });
+
+test('a shelter without an adoption agreement takes no acceptance of it: the sign-up and Contracts say where to write it', async ({
+  page,
+  demoDesk,
+}, testInfo) => {
+  await page.goto(`${demoDesk.url}#/people`);
+  await deskCall(page, 'shelter.contracts.set', { type: 'adopter', content: '  ' });
+
+  await page.getByRole('button', { name: 'New adopter' }).click();
+  const form = page.getByRole('form', { name: 'New person' });
+  await form.getByLabel('Name').fill('Nora Blank');
+  await form.getByLabel(/Apply to adopt/).check();
+  // Nothing to tick: the form says the agreement is missing and where this desk writes it.
+  await expect(form.getByText('No agreement to accept yet')).toBeVisible({ timeout: 30_000 });
+  await expect(form.getByLabel(/accepts the agreement/)).toHaveCount(0);
+  await expect(form.getByRole('link', { name: 'Write it under Shelter, Contracts' })).toBeVisible();
+  await form.getByText('No agreement to accept yet').scrollIntoViewIfNeeded();
+  await shoot(page, testInfo, 'sign-up-without-agreement', false);
+  await form.getByRole('button', { name: 'Save adopter' }).click();
+  await expect(form.getByRole('alert')).toContainText(
+    'The shelter has no agreement to accept yet: save the sign-up without applying.',
+  );
+
+  await page.goto(`${demoDesk.url}#/contracts`);
+  await page.getByRole('button', { name: 'Leave without saving' }).click();
+  await expect(page.getByText('Nothing written yet')).toBeVisible();
+  await page.getByRole('link', { name: 'Write it under Shelter, Contracts' }).click();
+  await expect(page).toHaveURL(/#\/shelter$/);
+  await expect(page.getByRole('tab', { name: 'Contracts', selected: true })).toBeVisible();
+});

@@ -6,15 +6,8 @@ import { MarkdownText } from '../components/markdown-text';
 import { ScreenHeader } from '../components/screen-header';
 import { useStandalone } from '../lib/connection';
 import { formatMomentDate } from '../lib/dates';
-import { useMetadataQuery } from '../lib/live-data';
 import { openShelterSettings } from '../shelter/shelter-tab';
-
-const CONTRACT_WORDS: Record<ContractType, { title: string; text: string }> = {
-  adopter: { title: 'Adoption agreement', text: 'Signed by adopters when a pet goes home.' },
-  foster: { title: 'Foster agreement', text: 'Signed by foster homes before they take an animal in.' },
-  volunteer: { title: 'Volunteer agreement', text: 'Signed by new volunteers.' },
-  surrender: { title: 'Surrender form', text: 'Signed by owners who give up a pet.' },
-};
+import { CONTRACT_WORDS, UnwrittenAgreement, useAgreement } from './agreement-text';
 
 export function ContractsScreen() {
   const standalone = useStandalone();
@@ -63,10 +56,11 @@ export function ContractsScreen() {
 }
 
 function ContractPanel({ type }: { type: ContractType }) {
-  const contract = useMetadataQuery('mirror.contract', { type });
+  const { contract, standalone, state } = useAgreement(type);
   if (contract.error) return <DeskErrorAlert error={contract.error} title="This contract did not load" />;
-  if (contract.loading && contract.data === undefined) return <Loader aria-label="Loading contract" />;
-  if (!contract.data) {
+  if (state === 'loading') return <Loader aria-label="Loading contract" />;
+  if (state !== 'written' || !contract.data) {
+    const unwritten = state === 'unwritten';
     return (
       <Card withBorder radius="lg" p="lg">
         <Group justify="space-between" mb="xs" wrap="nowrap">
@@ -74,15 +68,17 @@ function ContractPanel({ type }: { type: ContractType }) {
             <ThemeIcon variant="light" size="lg" radius="md">
               <IconFileText aria-hidden size={20} />
             </ThemeIcon>
-            <Text fw={600}>Not on this desk yet</Text>
+            <Text fw={600}>{unwritten ? 'Nothing written yet' : 'Not on this desk yet'}</Text>
           </Group>
-          <Badge variant="light" color="gray">
-            Arrives with sync
+          <Badge variant="light" color={unwritten ? 'yellow' : 'gray'}>
+            {unwritten ? 'No text' : 'Arrives with sync'}
           </Badge>
         </Group>
-        <Text size="sm" c="dimmed">
-          {CONTRACT_WORDS[type].text} The text comes from your shelter’s server with the first sync.
+        <Text size="sm" c="dimmed" mb={unwritten ? 'xs' : 0}>
+          {CONTRACT_WORDS[type].text}
+          {!unwritten && ' The text comes from your shelter’s server with the first sync.'}
         </Text>
+        {unwritten && <UnwrittenAgreement type={type} standalone={standalone} />}
       </Card>
     );
   }

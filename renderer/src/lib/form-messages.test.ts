@@ -14,6 +14,15 @@ describe('field messages as sentences', () => {
     );
   });
 
+  it('asks for the tick on the terms, unless the desk said why there is nothing to accept', () => {
+    expect(fieldSentence('terms', 'the applicant must accept the terms')).toBe(
+      'Please accept the adoption terms.',
+    );
+    expect(fieldSentence('terms', 'The shelter has no agreement to accept yet.')).toBe(
+      'The shelter has no agreement to accept yet.',
+    );
+  });
+
   it('names the field, then what is wrong', () => {
     expect(fieldSentence('name', 'must not be empty')).toBe('Please enter the name.');
     expect(fieldSentence('species', 'Required')).toBe('Please choose the species.');

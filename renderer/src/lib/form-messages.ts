@@ -35,7 +35,8 @@ const MISSING = /^(is required|required|must not be empty|must be given|enter .*
  * "Please choose the species.", "Please accept the adoption terms.", "Email address must be a valid email."
  */
 export function fieldSentence(field: string, message: string): string {
-  if (field === 'terms') return 'Please accept the adoption terms.';
+  // The desk's own sentence says why there is nothing to accept; anything else asks for the tick.
+  if (field === 'terms') return /^\p{Lu}/u.test(message) ? message : 'Please accept the adoption terms.';
   // A shelter field's message already names the field by its own label.
   if (field.startsWith('custom_field_data.')) return message;
   // The desk's message about a pet's photos is already a sentence naming the photo and what to do.

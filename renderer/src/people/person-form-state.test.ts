@@ -21,6 +21,23 @@ describe('person sign-up form', () => {
     });
   });
 
+  it('refuses an application while the shelter has no agreement, ticked or not', () => {
+    const draft = {
+      ...emptyPersonDraft(),
+      name: 'Ana',
+      withApplication: true,
+      petIds: [PET],
+      termsAccepted: true,
+    };
+    expect(buildPersonRequest(draft, [], { agreementUnwritten: true })).toEqual({
+      ok: false,
+      errors: { terms: 'The shelter has no agreement to accept yet: save the sign-up without applying.' },
+    });
+    expect(
+      buildPersonRequest({ ...draft, withApplication: false }, [], { agreementUnwritten: true }).ok,
+    ).toBe(true);
+  });
+
   it('builds an adopter request with an application', () => {
     const result = buildPersonRequest({
       ...emptyPersonDraft(),

@@ -63,6 +63,7 @@ export function readKeptPersonDraft(kept: unknown): PersonDraft | undefined {
 export function buildPersonRequest(
   draft: PersonDraft,
   customFields: readonly CustomField[] = [],
+  { agreementUnwritten = false }: { agreementUnwritten?: boolean } = {},
 ): { ok: true; request: Record<string, unknown> } | { ok: false; errors: FieldMessages } {
   const request: Record<string, unknown> = { type: draft.type, name: draft.name.trim() };
   for (const key of ['email', 'phone', 'address'] as const) {
@@ -98,7 +99,9 @@ export function buildPersonRequest(
     if (draft.petIds.length === 0) errors.application = 'choose at least one pet';
     else if (draft.petIds.length > MAX_APPLICATION_PETS)
       errors.application = `choose at most ${MAX_APPLICATION_PETS} pets`;
-    if (!draft.termsAccepted) errors.terms = 'the applicant must accept the terms';
+    if (agreementUnwritten)
+      errors.terms = 'The shelter has no agreement to accept yet: save the sign-up without applying.';
+    else if (!draft.termsAccepted) errors.terms = 'the applicant must accept the terms';
     request.application = { pet_ids: draft.petIds, terms_accepted: draft.termsAccepted };
   }
   if (draft.type === 'surrender' && draft.petIds.length > 0) {

@@ -23,6 +23,7 @@ import { FirstSyncNotice } from '../components/first-sync-notice';
 import { FormErrorSummary } from '../components/form-error-summary';
 import { useTypedSince } from '../components/leave-guard';
 import { MarkdownText } from '../components/markdown-text';
+import { CONTRACT_WORDS, UnwrittenAgreement, useAgreement } from '../contracts/agreement-text';
 import { useKeptDraft } from '../lib/kept-draft';
 import { useMetadataQuery } from '../lib/live-data';
 import { useOutboxWrite } from '../lib/use-outbox-write';
@@ -44,13 +45,6 @@ const TYPE_WORDS: Record<PersonFormType, string> = {
   foster: 'Foster',
   volunteer: 'Volunteer',
   surrender: 'Surrender',
-};
-
-const AGREEMENT_TITLES: Record<PersonFormType, string> = {
-  adopter: 'Adoption agreement',
-  foster: 'Foster agreement',
-  volunteer: 'Volunteer agreement',
-  surrender: 'Surrender form',
 };
 
 /** Signs up an adopter or foster (optionally applying for 1–5 pets), a volunteer, or a surrender. */
@@ -119,7 +113,8 @@ export function PersonForm({
   const [termsOpen, setTermsOpen] = useState(false);
   const entity = draft.type === 'foster' ? 'foster' : 'adopter';
   const fields = useMetadataQuery('mirror.customFields', { entity });
-  const contract = useMetadataQuery('mirror.contract', { type: draft.type });
+  const agreement = useAgreement(draft.type);
+  const agreementUnwritten = agreement.state === 'unwritten';
   const set = <K extends keyof PersonDraft>(key: K, value: PersonDraft[K]) => {
     // A field's message goes as soon as the field is changed (terms and pets answer for the application).
     clearFields([key, ...(DRAFT_ERROR_FIELDS[key] ?? [])]);
@@ -130,7 +125,7 @@ export function PersonForm({
 
   async function save(force: boolean) {
     // The shelter's questions are asked of adopters and fosters only.
-    const built = buildPersonRequest(draft, showCustom ? fields.data?.fields : []);
+    const built = buildPersonRequest(draft, showCustom ? fields.data?.fields : [], { agreementUnwritten });
     if (!built.ok) return showInvalid(built.errors);
     const queued = await submit(() => api.call('outbox.createPerson', { request: built.request, force }));
     if (queued) {
@@ -221,18 +216,36 @@ export function PersonForm({
                     field="application"
                   />
                   <ChosenPetNotices petIds={draft.petIds} adopting={draft.type === 'adopter'} />
-                  <Group gap="xs" align="flex-start" wrap="nowrap">
-                    <Checkbox
-                      label="The applicant has read and accepts the agreement"
-                      checked={draft.termsAccepted}
-                      onChange={(event) => set('termsAccepted', event.currentTarget.checked)}
-                      error={errors.terms}
-                      data-field="terms"
-                    />
-                    <Anchor component="button" type="button" size="sm" onClick={() => setTermsOpen(true)}>
-                      Read the agreement
-                    </Anchor>
-                  </Group>
+                  {agreementUnwritten ? (
+                    <Stack gap={4} data-field="terms">
+                      <Text size="sm" fw={600}>
+                        No agreement to accept yet
+                      </Text>
+                      <UnwrittenAgreement type={draft.type} standalone={agreement.standalone} />
+                      <Text size="sm" c="dimmed">
+                        Until then, untick “Apply {draft.type === 'adopter' ? 'to adopt' : 'to foster'} pets
+                        now” to save the sign-up alone.
+                      </Text>
+                      {errors.terms && (
+                        <Text size="sm" c="red">
+                          {errors.terms}
+                        </Text>
+                      )}
+                    </Stack>
+                  ) : (
+                    <Group gap="xs" align="flex-start" wrap="nowrap">
+                      <Checkbox
+                        label="The applicant has read and accepts the agreement"
+                        checked={draft.termsAccepted}
+                        onChange={(event) => set('termsAccepted', event.currentTarget.checked)}
+                        error={errors.terms}
+                        data-field="terms"
+                      />
+                      <Anchor component="button" type="button" size="sm" onClick={() => setTermsOpen(true)}>
+                        Read the agreement
+                      </Anchor>
+                    </Group>
+                  )}
                 </>
               )}
             </Stack>
@@ -287,11 +300,13 @@ export function PersonForm({
       <Modal
         opened={termsOpen}
         onClose={() => setTermsOpen(false)}
-        title={AGREEMENT_TITLES[draft.type]}
+        title={CONTRACT_WORDS[draft.type].title}
         size="lg"
       >
-        {contract.data ? (
-          <MarkdownText>{contract.data.content}</MarkdownText>
+        {agreement.state === 'written' && agreement.contract.data ? (
+          <MarkdownText>{agreement.contract.data.content}</MarkdownText>
+        ) : agreementUnwritten ? (
+          <UnwrittenAgreement type={draft.type} standalone={agreement.standalone} />
         ) : (
           <Text c="dimmed">The agreement text arrives with the first sync.</Text>
         )}
