@@ -107,6 +107,11 @@ test('a page opened before the desk was started again says to reload it, and wor
   await expect(page.getByRole('heading', { level: 2, name: 'Settings' })).toBeVisible();
   const port = new URL(desk.url).port;
   expect(await desk.stop()).toBe(0);
+  // The header stops saying all is well the moment the desk stops, with what to do.
+  const stopped = page.getByRole('status', { name: 'Connection status: desk not running' });
+  await expect(stopped).toBeVisible();
+  await stopped.hover();
+  await expect(page.getByRole('tooltip')).toContainText('Is "npm start" still running?');
   // Started again on the same address, with a new secret the open page does not have.
   const again = await startDesk(dataDir, ['--port', port]);
   try {

@@ -1,4 +1,6 @@
 import { Badge, Group, Loader, Tooltip, UnstyledButton } from '@mantine/core';
+import { IconPlugConnectedX } from '@tabler/icons-react';
+import { DESK_AWAY_MESSAGE, useDeskAway } from '../bridge/desk-away';
 import { useDeskStatus } from '../bridge/hooks';
 import { usePageOutdated } from '../bridge/page-outdated';
 import { describeWhen, lookOf, statusLine } from '../components/status-presentation';
@@ -13,6 +15,23 @@ export function StatusBadge() {
   const mode = useStandalone();
   const standalone = mode === true;
   const outdated = usePageOutdated();
+  const away = useDeskAway();
+  if (away && !outdated) {
+    return (
+      <Tooltip label={DESK_AWAY_MESSAGE} multiline w={260} withArrow>
+        <Badge
+          color="red"
+          variant="light"
+          size="lg"
+          role="status"
+          aria-label="Connection status: desk not running"
+          leftSection={<IconPlugConnectedX aria-hidden size={14} stroke={2} />}
+        >
+          Desk not running
+        </Badge>
+      </Tooltip>
+    );
+  }
   if (error || outdated) {
     return (
       <Badge

@@ -7,6 +7,7 @@ import {
   type DeskResult,
   type DeskTransport,
 } from '../../../shared/desk-api';
+import { DESK_AWAY_MESSAGE, markDeskAway } from './desk-away';
 import { markPageOutdated, PAGE_OUTDATED_MESSAGE } from './page-outdated';
 
 function unreachable(message: string): DeskResult {
@@ -47,10 +48,10 @@ export function createHttpTransport(doc: Document = document): DeskTransport {
           keepalive: method.startsWith('drafts.') && (body?.length ?? 0) < KEEPALIVE_MAX_CHARS,
         });
       } catch {
-        return unreachable(
-          'Shelter Desk is not answering. Is "npm start" still running? Then reload this page.',
-        );
+        markDeskAway(true);
+        return unreachable(DESK_AWAY_MESSAGE);
       }
+      markDeskAway(false);
       let result: unknown;
       try {
         result = await response.json();
@@ -68,13 +69,12 @@ export function createHttpTransport(doc: Document = document): DeskTransport {
       listeners.add(listener);
       if (!source) {
         source = new EventSource(DESK_HTTP_EVENTS);
-        // EventSource tries again by itself while the desk is away; it gives up (closed) when the host answers
-        // other than with the stream: its session refused (a page opened before the desk was started again), or
-        // a failure. A call then tells which: only a refused secret marks the page out of date.
-        source.onerror = (event) => {
-          if ((event.currentTarget as EventSource).readyState === EventSource.CLOSED)
-            void transport.call('app.info', undefined);
-        };
+        // The stream breaks as soon as the desk stops: a call then tells whether it is away (no answer at all) or
+        // answers otherwise. EventSource tries again by itself while the desk is away; it gives up (closed) when the
+        // host answers other than with the stream: its session refused (a page opened before the desk was started
+        // again), or a failure. Only a refused secret marks the page out of date.
+        source.onerror = () => void transport.call('app.info', undefined);
+        source.onopen = () => markDeskAway(false);
         source.onmessage = (message: MessageEvent<string>) => {
           let payload: unknown;
           try {
