@@ -112,6 +112,12 @@ for (const timezoneId of ['America/Los_Angeles', 'Pacific/Auckland']) {
           .filter({ hasText: 'Intake date: “31/02/2026” is not a day: February 2026 has 28 days' }),
       ).toBeVisible();
       await shoot(page, testInfo, `intake-date-unread-${timezoneId.replace('/', '-')}`);
+      // A day after today is taken (an intake booked ahead), and the field says how far ahead it is before saving.
+      await intakeDate.fill('tomorrow');
+      await intakeDate.press('Tab');
+      await expect(intakeDate).toHaveAccessibleDescription(
+        / is tomorrow: booked ahead\? If the pet is here already/,
+      );
       // Enter in the field, with text that names no day, keeps the text and says so; the form is not sent.
       await intakeDate.fill('2026-02-28');
       await intakeDate.press('Tab');

@@ -28,7 +28,7 @@ import {
   statusOptions,
   TEMPERAMENT_OPTIONS,
 } from '../lib/words';
-import { isNumberField, type PetDraft } from './pet-form';
+import { intakeAheadNote, isNumberField, type PetDraft } from './pet-form';
 
 /**
  * The three lists of words (good with, not good with, temperament): typing narrows the list and highlights its first
@@ -183,7 +183,11 @@ export function PetFields({
               ),
           })}
           {text('adoption_fee', 'Adoption fee', { description: 'Leave empty to use the fee rules' })}
-          {day('intake_date', 'Intake date', 'The day it arrived at the shelter')}
+          {day(
+            'intake_date',
+            'Intake date',
+            intakeAheadNote(draft.intake_date) ?? 'The day it arrived at the shelter',
+          )}
           {day('age_birthday', 'Birthday', 'If known to the day; otherwise give the age')}
           {text('age_years', 'Age (years)')}
           {text('age_months', 'Age (months)')}

@@ -9,6 +9,7 @@ import {
   emptyPetDraft,
   INTAKE_DAYS_AHEAD,
   INTAKE_YEARS_BACK,
+  intakeAheadNote,
   messagesOnLeaving,
   numberFieldMessage,
 } from './pet-form';
@@ -502,5 +503,20 @@ describe('edit form', () => {
     expect(result.ok).toBe(false);
     if (result.ok !== false) return;
     expect(result.errors.name).toBe('must not be empty');
+  });
+});
+
+describe('an intake date after today', () => {
+  it('is said at the field, with how far ahead it is, before anything is saved', () => {
+    expect(intakeAheadNote('2026-12-25', '2026-12-03')).toBe(
+      `${formatCalendarDate('2026-12-25')} is 22 days from today: booked ahead? If the pet is here already, check the day and month.`,
+    );
+    expect(intakeAheadNote('2027-01-01', '2026-12-31')).toMatch(/ is tomorrow: booked ahead\?/);
+  });
+
+  it('says nothing of today, an earlier day, an empty field or text that is no day', () => {
+    for (const value of ['2026-12-03', '2026-11-30', '', 'next week']) {
+      expect(intakeAheadNote(value, '2026-12-03')).toBeUndefined();
+    }
   });
 });

@@ -146,6 +146,17 @@ const DATE_FIELDS = ['intake_date', 'age_birthday'] as const;
  */
 export const INTAKE_DAYS_AHEAD = 90;
 
+/**
+ * What the intake date's field says of a day after today (booked ahead, or a slip of the day and month): how far ahead
+ * it is, as length of stay and the month's intakes count from that day. Undefined for today or earlier, or no day.
+ */
+export function intakeAheadNote(value: string, today: string = localToday()): string | undefined {
+  const day = fieldDay(value);
+  if (!day || day <= today) return undefined;
+  const ahead = Math.round((Date.parse(`${day}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
+  return `${formatCalendarDate(day)} is ${ahead === 1 ? 'tomorrow' : `${ahead} days from today`}: booked ahead? If the pet is here already, check the day and month.`;
+}
+
 /** How many years back an intake date may lie. Further back, the year is taken for a slip ("3/4/62" read as 1962). */
 export const INTAKE_YEARS_BACK = 30;
 
