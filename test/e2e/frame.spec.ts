@@ -79,6 +79,16 @@ test('settings show the desk and persist in its data folder across restarts', as
   await expect(page.getByRole('banner')).toContainText('Riverside Animal Rescue');
   // Saved, the button has nothing left to save and is disabled: the focus is on the name, not lost to the page.
   await expect(page.getByRole('textbox', { name: 'Shelter name' })).toBeFocused();
+  // A name cleared by accident is not saved: kennel cards and agreements would print without it.
+  await page.getByRole('textbox', { name: 'Shelter name' }).fill('   ');
+  await page.getByRole('button', { name: 'Save shelter name' }).click();
+  await expect(page.getByRole('textbox', { name: 'Shelter name' })).toHaveAccessibleDescription(
+    /Please enter the shelter name: kennel cards and agreements print it/,
+  );
+  await expect(page.getByRole('banner')).toContainText('Riverside Animal Rescue');
+  await expect(page.getByRole('status').filter({ hasText: 'Shelter name saved' })).toHaveCount(0);
+  await page.screenshot({ path: testInfo.outputPath('settings-blank-name.png'), fullPage: true });
+  await page.getByRole('textbox', { name: 'Shelter name' }).fill('Riverside Animal Rescue');
 
   await page.getByText('Dark', { exact: true }).click();
   await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');

@@ -156,13 +156,15 @@ function PreferencesCard({ settings }: { settings: DeskSettings }) {
         />
         <NameSetting
           label="Shelter name"
-          description="Shown in the header, so everyone sees which rescue this desk serves."
+          description="Shown in the header, and printed on kennel cards and agreements."
           placeholder="e.g. Riverside Animal Rescue"
+          blankMessage="Please enter the shelter name: kennel cards and agreements print it. The name saved before stays."
           maxLength={80}
           saveLabel="Save shelter name"
           value={settings.shelterName}
           saving={saving}
           onSave={(shelterName) => void save({ shelterName })}
+          onBlank={() => setSaved(undefined)}
         />
         <NameSetting
           label="This desk’s name"
@@ -235,14 +237,24 @@ function NameSetting(props: {
   placeholder: string;
   maxLength: number;
   saveLabel: string;
+  /** Said instead of saving an empty name, for a name that must not be cleared. */
+  blankMessage?: string;
+  /** Told when an empty name was not saved (the line under the preferences no longer speaks of an earlier save). */
+  onBlank?(): void;
   value: string;
   saving: boolean;
   onSave(value: string): void;
 }) {
   const [value, setValue] = useState(props.value);
+  const [blank, setBlank] = useState(false);
   useEffect(() => setValue(props.value), [props.value]);
   function submit(event: FormEvent) {
     event.preventDefault();
+    if (props.blankMessage && value.trim() === '') {
+      setBlank(true);
+      props.onBlank?.();
+      return;
+    }
     props.onSave(value);
   }
   return (
@@ -253,7 +265,11 @@ function NameSetting(props: {
           description={props.description}
           placeholder={props.placeholder}
           value={value}
-          onChange={(event) => setValue(event.currentTarget.value)}
+          onChange={(event) => {
+            setValue(event.currentTarget.value);
+            setBlank(false);
+          }}
+          error={blank && props.blankMessage}
           maxLength={props.maxLength}
           style={{ flex: 1 }}
         />
