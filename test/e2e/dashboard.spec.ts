@@ -210,7 +210,7 @@ test('during the first sync the Overview says the records are on their way, then
   const gate = await holdListPages(server.base);
   try {
     await page.goto(`${desk.url}#/overview`);
-    await expect(page.getByRole('link', { name: 'Connect to your shelter' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Set up this desk' })).toBeVisible();
 
     await page.goto(`${desk.url}#/settings`);
     const form = page.getByRole('form', { name: 'Connection' });

@@ -1,5 +1,5 @@
 import { expect, test } from './desk-fixture';
-import { shoot } from './helpers';
+import { fillIntake, shoot } from './helpers';
 
 test('a new desk opens the welcome screen; "Try the demo shelter" runs the demo, marked as such', async ({
   page,
@@ -118,4 +118,41 @@ test('"Connect to a server" tests the address and key before keeping them', asyn
   // Shelter settings belong to that server: a connected desk says so instead of offering editors.
   await page.goto(`${desk.url}#/shelter`);
   await expect(page.getByText('These belong to your shelter’s server')).toBeVisible();
+});
+
+test('a desk left before it was set up points back to the welcome screen, and an intake typed meanwhile is recorded once it runs the shelter', async ({
+  page,
+  desk,
+}, testInfo) => {
+  test.setTimeout(120_000);
+  await page.goto(desk.url);
+  await expect(page).toHaveURL(/#\/welcome$/);
+  // Straight to Pets, nothing chosen: the empty list offers both ways to set the desk up, not only a server.
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Pets' }).click();
+  await expect(
+    page.getByText(/This desk is not set up yet: connect it to your shelter’s server, or run/),
+  ).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Connect to your shelter' })).toHaveCount(0);
+  await shoot(page, testInfo, 'pets-not-set-up', false);
+
+  // An intake typed now waits on the desk, and Intake says so and how to set the desk up.
+  const form = await fillIntake(page, 'Pepper');
+  await expect(page.getByText(/This desk is not set up yet: intakes saved here wait on it/)).toBeVisible();
+  await form.getByRole('button', { name: 'Save intake' }).click();
+  await expect(page.getByText('Pepper is recorded', { exact: false })).toBeVisible();
+
+  await page.getByRole('link', { name: /^Set up this desk: connect it, or run your shelter/ }).click();
+  await expect(page).toHaveURL(/#\/welcome$/);
+  await expect(page.getByText('This desk is set up')).toHaveCount(0);
+  await page
+    .getByRole('region', { name: 'Run this shelter here' })
+    .getByLabel('Your shelter’s name')
+    .fill('Little Paws Rescue');
+  await page.getByRole('button', { name: 'Start an empty shelter' }).click();
+  await expect(page).toHaveURL(/#\/overview$/, { timeout: 60_000 });
+  await expect(page.getByRole('status', { name: 'Connection status: All recorded' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await page.goto(`${desk.url}#/pets`);
+  await expect(page.getByRole('table', { name: 'Pets' }).getByRole('row', { name: /Pepper/ })).toBeVisible();
 });

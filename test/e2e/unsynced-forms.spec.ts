@@ -21,9 +21,10 @@ test('a desk that has not synced yet says the shelter’s own fields and questio
     const notice = form.getByText(/^Your shelter’s questions for adopters arrive with the first sync/);
     await expect(notice).toBeVisible();
     await check('Sign-up before the first sync');
-    await expect(form.getByRole('link', { name: 'Connect under Settings' })).toHaveAttribute(
+    // The desk is not set up yet: the link leads where it can be connected, or run the shelter itself.
+    await expect(form.getByRole('link', { name: /^Set up this desk: connect it/ })).toHaveAttribute(
       'href',
-      '#/settings',
+      '#/welcome',
     );
     await signUpAs('Foster');
     await expect(form.getByText(/^Your shelter’s questions for fosters arrive/)).toBeVisible();

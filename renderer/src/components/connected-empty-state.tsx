@@ -1,7 +1,7 @@
 import type { TablerIcon } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useDeskStatus } from '../bridge/hooks';
-import { useConnected } from '../lib/connection';
+import { useConnected, useNotSetUp } from '../lib/connection';
 import { firstSyncProgressWords, nothingHereBecause } from '../lib/first-sync';
 import { EmptyState, type EmptyStateProps } from './empty-state';
 
@@ -36,6 +36,7 @@ export function ConnectedEmptyState({
   noneYetAction,
 }: ConnectedEmptyStateProps) {
   const connected = useConnected();
+  const notSetUp = useNotSetUp();
   const { status } = useDeskStatus();
   switch (nothingHereBecause(connected, status)) {
     case 'first-sync': {
@@ -65,9 +66,15 @@ export function ConnectedEmptyState({
         <EmptyState
           icon={icon}
           title={title}
-          action={{ label: 'Connect to your shelter', href: '/settings' }}
+          action={
+            notSetUp
+              ? { label: 'Set up this desk', href: '/welcome' }
+              : { label: 'Connect to your shelter', href: '/settings' }
+          }
         >
           {noConnection}
+          {notSetUp &&
+            ' This desk is not set up yet: connect it to your shelter’s server, or run your shelter on this computer if it is the only desk.'}
         </EmptyState>
       );
   }

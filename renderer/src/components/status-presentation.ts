@@ -24,7 +24,8 @@ export const STATUS_LOOKS: Readonly<Record<DeskStatusState, StatusLook>> = {
     label: 'Not connected',
     color: 'gray',
     icon: IconPlugConnectedX,
-    advice: 'This desk has no server yet. Connect it to your shelter’s server to bring in pets and people.',
+    advice:
+      'This desk has no server yet. Connect it to your shelter’s server to bring in pets and people, or run your shelter on this computer (Settings).',
   },
   offline: {
     label: 'Offline',

@@ -10,7 +10,7 @@ import { keepTyping } from '../components/leave-guard';
 import { RestoredDraftNotice } from '../components/restored-draft-notice';
 import { SAVED_INTAKES_KEY, SavedRecordCard } from '../components/saved-record-card';
 import { ScreenHeader } from '../components/screen-header';
-import { useStandalone } from '../lib/connection';
+import { useNotSetUp, useStandalone } from '../lib/connection';
 import { useKeptDraft } from '../lib/kept-draft';
 import { useMetadataQuery } from '../lib/live-data';
 import { scrollBehavior } from '../lib/motion';
@@ -25,10 +25,13 @@ import { takeIntakeFocusRequest } from './focus-request';
 const readKeptPetDraft = (kept: unknown) => readKeptDraft(emptyPetDraft(), kept);
 
 /** Where an intake saved on this desk goes: nothing said until the desk has said whether it runs the shelter. */
-function whereIntakesGo(standalone: boolean | undefined): string {
+function whereIntakesGo(standalone: boolean | undefined, notSetUp: boolean | undefined): string {
   if (standalone === undefined) return '';
-  return standalone
-    ? ' This desk runs your shelter: an intake saved here is in its records at once, for every desk that shares it.'
+  if (standalone) {
+    return ' This desk runs your shelter: an intake saved here is in its records at once, for every desk that shares it.';
+  }
+  return notSetUp
+    ? ' This desk is not set up yet: intakes saved here wait on it until it is connected to your shelter’s server or runs your shelter itself.'
     : ' Intakes saved here are kept on this desk and sent to the shelter’s server when the connection is back.';
 }
 
@@ -83,6 +86,7 @@ export function IntakeScreen() {
       form.current?.querySelector<HTMLInputElement>('[data-field="name"]')?.focus();
   }, []);
   const standalone = useStandalone();
+  const notSetUp = useNotSetUp();
 
   async function save(force: boolean) {
     const built = buildPetCreate(draft, fields.data?.fields);
@@ -101,7 +105,7 @@ export function IntakeScreen() {
     <>
       <ScreenHeader
         title="Intake"
-        description={`Record an animal the moment it arrives.${whereIntakesGo(standalone)}`}
+        description={`Record an animal the moment it arrives.${whereIntakesGo(standalone, notSetUp)}`}
       />
       <Stack gap="lg">
         {saved.map((pet) => (

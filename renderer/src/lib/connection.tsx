@@ -80,3 +80,9 @@ export function useConnected(): boolean | undefined {
   const connection = useConnection();
   return connection.data ? connection.data.mode === 'remote' : undefined;
 }
+
+/** Whether this desk is not set up yet: neither connected to a server nor running the shelter (undefined until loaded). */
+export function useNotSetUp(): boolean | undefined {
+  const connection = useConnection();
+  return connection.data ? connection.data.mode === 'none' : undefined;
+}

@@ -100,7 +100,7 @@ export function PetsScreen() {
           <ConnectedEmptyState
             icon={IconPaw}
             title="No pets on this desk yet"
-            noConnection="Pets appear here after this desk has synced with your shelter’s server once. Connect it under Settings; after that, the list stays available offline and updates by itself."
+            noConnection="Pets appear here after this desk has synced with your shelter’s server once; after that, the list stays available offline and updates by itself."
             noneYet="Your shelter has no pets recorded yet. Record the first arrival under Intake; pets recorded on other desks appear here with the next sync."
             noneYetAction={{ label: 'Record an intake', href: '/intake' }}
           />

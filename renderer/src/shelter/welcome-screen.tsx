@@ -32,7 +32,8 @@ import { useAction } from './use-shelter';
 /** The first screen of a new desk: connect to a server, run the shelter here, or try the demo shelter. */
 export function WelcomeScreen() {
   const overview = useDeskQuery('shelter.overview');
-  const setupDone = overview.data && !overview.data.firstRun;
+  // Set up means connected or running the shelter: an intake typed before choosing leaves the desk still to set up.
+  const setupDone = overview.data && overview.data.role !== 'none';
   return (
     <Stack gap="lg" maw={1040} mx="auto">
       <Stack gap={4}>
