@@ -71,6 +71,14 @@ describe('npm run cli -- keys | backup | restore on a desk that runs its shelter
     const busy = await cli(['restore', out, '--data-dir', dataDir]);
     expect(busy.code).toBe(1);
     expect(busy.stderr).toMatch(/in use by process \d+/);
+    // A one-off sync beside it says what to do, not that it tries again or to report a request id.
+    const syncing = await cli(['sync', '--once', '--data-dir', dataDir]);
+    expect(syncing.code).toBe(1);
+    expect(syncing.stderr).toMatch(
+      /^The shelter in .*standalone is in use by process \d+ \(a running Shelter Desk\), so this command cannot sync it\.$/m,
+    );
+    expect(syncing.stderr).toMatch(/^Stop that desk \(Ctrl\+C where "npm start" runs/m);
+    expect(syncing.stderr).not.toMatch(/tries again|request id/);
     await core.close();
 
     const database = path.join(dataDir, 'standalone', 'server.sqlite');

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import {

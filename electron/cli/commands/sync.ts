@@ -7,6 +7,8 @@ import {
   parseConnectionCode,
 } from '../../../shared/desk-api';
 import type { DeskCore } from '../../desk/api';
+import { folderHolder } from '../../server/staff/backup';
+import { shelterFolderOf } from '../../server/staff/open-staff';
 import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
 import { withDeskCore } from './cli-context';
 import type { CliCommand, CliIo } from './command';
@@ -178,6 +180,10 @@ async function syncOnce(core: DeskCore, flags: { full: boolean; json: boolean },
     );
     return 0;
   }
+  if (status.error?.code === 'folder_in_use') {
+    io.stderr(`${folderInUseMessage(label)}\n`);
+    return 1;
+  }
   // Offline is a state, not an error, in the desk's status (the app keeps retrying); a one-off run just says so.
   const message =
     status.state === 'offline'
@@ -189,6 +195,16 @@ async function syncOnce(core: DeskCore, flags: { full: boolean; json: boolean },
   const requestId = status.error?.requestId;
   io.stderr(`${message}${requestId ? ` (request id ${requestId})` : ''}\n${fixFor(status)}\n`);
   return 1;
+}
+
+/** A one-off run beside the desk that runs the shelter in `dataDir`: it does not try again, so it says what to do. */
+function folderInUseMessage(dataDir: string): string {
+  const folder = shelterFolderOf(dataDir);
+  const holder = folderHolder(folder);
+  return (
+    `The shelter in ${folder} is in use by ${holder ? `process ${holder} (a running Shelter Desk)` : 'a running Shelter Desk'}, so this command cannot sync it.\n` +
+    'Stop that desk (Ctrl+C where "npm start" runs, or close its window) and run this again. While it runs, its Sync screen does the same.'
+  );
 }
 
 /**

@@ -71,6 +71,11 @@ export interface SyncServiceOptions {
  * connecting, syncing (with progress), idle (last synced at), error (message and request id) and needs-auth through
  * `status`. Never blocks readers: each page is its own short transaction.
  */
+/** A connection that could not be made: its shelter's folder held by another desk (`folder_in_use`), or else. */
+function connectionFailureCode(error: unknown): 'folder_in_use' | 'unavailable' {
+  return (error as { code?: unknown } | null)?.code === 'folder_in_use' ? 'folder_in_use' : 'unavailable';
+}
+
 export class SyncService {
   private readonly schedule = new SyncSchedule((request) => this.run(request));
   /** Connections that could not be made in a row (the retry waits longer after each). */
@@ -265,7 +270,7 @@ export class SyncService {
         state: 'error',
         message: null,
         progress: null,
-        error: { code: 'unavailable', message: (error as Error).message },
+        error: { code: connectionFailureCode(error), message: (error as Error).message },
       });
       // The connection could not be made (its shelter's folder held by another desk, a key store that did not
       // answer): asked again soon, then less often (up to the poll interval), never left for a person to press.

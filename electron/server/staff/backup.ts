@@ -215,6 +215,8 @@ async function keepUnderSecondName(file: string, aside: string): Promise<void> {
 
 /** Another process holds the server's data folder (a desk serving it, or a restore in progress). */
 export class FolderInUseError extends Error {
+  /** Kept by whoever reports it (a desk's sync status), so a caller can say what to do rather than retry. */
+  readonly code = 'folder_in_use';
   constructor(
     message: string,
     /** The process holding the folder, when known. */
