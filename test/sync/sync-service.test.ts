@@ -153,7 +153,14 @@ describe('SyncService', () => {
     service = new SyncService({
       db: mirror.db,
       resolveConnection: async () => {
-        if (held) throw new Error('Another Shelter Desk is running this shelter from the same folder.');
+        if (held) {
+          throw Object.assign(
+            new Error('Another Shelter Desk is running this shelter from the same folder.'),
+            {
+              code: 'folder_in_use',
+            },
+          );
+        }
         return { mode: 'remote', baseUrl: server.origin, apiKey: 'key', label: server.origin };
       },
       status: sink(),
@@ -163,7 +170,10 @@ describe('SyncService', () => {
     });
     service.start();
     await until(() => last()?.state === 'error');
-    expect(last()?.error?.message).toContain('same folder');
+    expect(last()?.error).toMatchObject({
+      code: 'folder_in_use',
+      message: expect.stringContaining('same folder'),
+    });
     held = false;
     await until(() => last()?.state === 'idle');
     expect(last()?.error).toBeNull();
