@@ -56,6 +56,23 @@ describe('normalizeBaseUrl', () => {
     }
     expect(() => normalizeBaseUrl('192.168.1.20:8787')).toThrow(/pairing code/);
   });
+
+  it('spots a mistyped http(s):// and says what was meant, not the typo with https:// in front', () => {
+    for (const [typed, meant] of [
+      ['htp//192.168.1.20:8787', 'http://192.168.1.20:8787'],
+      ['https//shelter.example.org', 'https://shelter.example.org'],
+      ['htps://shelter.example.org', 'https://shelter.example.org'],
+      ['http;//10.0.0.5:8080', 'http://10.0.0.5:8080'],
+      ['http:/10.0.0.5', 'http://10.0.0.5'],
+      ['hhtps:///shelter.example.org/api', 'https://shelter.example.org/api'],
+    ]) {
+      expect(() => normalizeBaseUrl(typed as string)).toThrow(
+        `"${typed}" has a mistyped start: did you mean ${meant}?`,
+      );
+    }
+    expect(normalizeBaseUrl('http://10.0.0.5:8080')).toBe('http://10.0.0.5:8080');
+    expect(() => normalizeBaseUrl('ftp://x')).toThrow(/must start with http/);
+  });
 });
 
 describe('createApiClient', () => {

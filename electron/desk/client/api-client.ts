@@ -25,12 +25,29 @@ import {
 import { httpsRequiredCause, tlsGuardConnector } from './tls-probe';
 
 /**
+ * The address meant when its http(s):// is mistyped ("htp//…", "https//…", "htps://…", "http;//…"): the letters of
+ * http or https, then slashes without the colon or with a slip for it. Undefined when the start is right or is
+ * something else.
+ */
+function mistypedScheme(typed: string): string | undefined {
+  const start = /^([a-z]{2,6})([:;.]?)(\/{1,3})(?=[\w[])/i.exec(typed);
+  if (!start) return undefined;
+  const [whole, scheme = '', colon, slashes] = start;
+  const letters = scheme.toLowerCase();
+  if ((letters === 'http' || letters === 'https') && colon === ':' && slashes === '//') return undefined;
+  if (!/^[htps]+$/.test(letters) || !letters.startsWith('h') || !letters.includes('p')) return undefined;
+  return `${letters.includes('s') ? 'https' : 'http'}://${typed.slice(whole.length)}`;
+}
+
+/**
  * Normalises a remote address typed by a person: http(s) only, no query or fragment, trailing slashes and a
  * trailing `/api` removed (paths are added with their `/api` prefix).
  * @throws Error naming the problem when it is not an http(s) address.
  */
 export function normalizeBaseUrl(input: string): string {
   const typed = input.trim();
+  const corrected = mistypedScheme(typed);
+  if (corrected) throw new Error(`"${typed}" has a mistyped start: did you mean ${corrected}?`);
   // A host and port as an IT person types them ("192.168.1.20:8787", "shelter.local"): say what is missing.
   if (/^[\w-]+(\.[\w-]+)*(:\d{1,5})?(\/\S*)?$/u.test(typed) && !/^(https?|[a-z]+):\/\//i.test(typed)) {
     throw new Error(
