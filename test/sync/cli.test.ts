@@ -41,7 +41,7 @@ describe('npm run cli', () => {
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(
-      /^Synced http:\/\/127\.0\.0\.1:\d+: \d+ pets listed, .* adopters, .* fosters; .*\n$/,
+      /^Synced http:\/\/127\.0\.0\.1:\d+: \d+ pets? public, \d+ not public, \d+ adopters?, \d+ fosters?; \d+ requests? .*\n$/,
     );
     const again = await cli(['sync', '--data-dir', desk(), '--once', '--json']);
     expect(again.code).toBe(0);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { petsAndPeople } from '../../../shared/wording/counts';
 import { findShelterDatabaseDir, openStaffOperations } from '../../server';
 import { defaultDataDir, folderFlagSchema, parseFlags } from '../args';
 import type { CliCommand, CliIo } from './command';
@@ -60,7 +61,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     if (flags.json) io.stdout(`${JSON.stringify(info)}\n`);
     else
       io.stdout(
-        `Backed up ${info.pets} pets and ${info.people} people to ${info.file} (${info.bytes} bytes).\n`,
+        `Backed up ${petsAndPeople(info.pets, info.people)} to ${info.file} (${info.bytes} bytes).\n`,
       );
     return 0;
   } finally {

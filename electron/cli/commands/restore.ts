@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { petsAndPeople } from '../../../shared/wording/counts';
 import {
   BackupRefusedError,
   FolderInUseError,
@@ -74,7 +75,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     }
     const { pets, people } = info;
     if (flags.json) io.stdout(`${JSON.stringify({ file: path.resolve(file), pets, people })}\n`);
-    else io.stdout(`Restored ${pets} pets and ${people} people from ${path.resolve(file)}.\n`);
+    else io.stdout(`Restored ${petsAndPeople(pets, people)} from ${path.resolve(file)}.\n`);
     return 0;
   } finally {
     hold.release();

@@ -6,6 +6,7 @@ import {
   formatFingerprint,
   parseConnectionCode,
 } from '../../../shared/desk-api';
+import { countOf } from '../../../shared/wording/age';
 import type { DeskCore } from '../../desk/api';
 import { folderHolder } from '../../server/staff/backup';
 import { shelterFolderOf } from '../../server/staff/open-staff';
@@ -97,11 +98,12 @@ function summaryLine(
   summary: { requests: number; notModified: number; written: number; durationMs: number },
   counts: DeskOutput<'mirror.counts'>,
 ): string {
-  const removed = counts.pets.removed > 0 ? `, ${counts.pets.removed} removed` : '';
+  const { listed, unlisted, removed } = counts.pets;
+  const gone = removed > 0 ? `, ${removed} deleted on the server` : '';
   return (
-    `Synced ${label}: ${counts.pets.listed} pets listed, ${counts.pets.unlisted} unlisted${removed}, ` +
-    `${counts.adopters} adopters, ${counts.fosters} fosters; ${summary.requests} requests ` +
-    `(${summary.notModified} not modified), ${summary.written} records written in ${(summary.durationMs / 1000).toFixed(1)} s.`
+    `Synced ${label}: ${countOf(listed, 'pet')} public, ${unlisted} not public${gone}, ` +
+    `${countOf(counts.adopters, 'adopter')}, ${countOf(counts.fosters, 'foster')}; ${countOf(summary.requests, 'request')} ` +
+    `(${summary.notModified} not modified), ${countOf(summary.written, 'record')} written in ${(summary.durationMs / 1000).toFixed(1)} s.`
   );
 }
 

@@ -16,6 +16,7 @@ import {
 import { IconAlertTriangle, IconCircleCheck, IconDatabaseExport, IconHistory } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { BackupEntry } from '../../../shared/desk-api';
+import { petsAndPeople } from '../../../shared/wording/counts';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
@@ -141,7 +142,7 @@ function Backups() {
             title="Restored"
             role="status"
           >
-            The shelter now holds {restored.pets} pets and {restored.people} people from the backup and serves
+            The shelter now holds {petsAndPeople(restored.pets, restored.people)} from the backup and serves
             them again. This desk brings them in now (its sync status shows the progress); connected desks
             pick them up with their next sync.
           </Alert>
