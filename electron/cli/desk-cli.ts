@@ -1,4 +1,6 @@
-import { runCli } from './args';
+import path from 'node:path';
+import { editDistanceWithin } from '../../shared/search/typo';
+import { defaultDataDir, runCli } from './args';
 import { type CliIo, COMMANDS } from './commands';
 
 /** The reader of stdout went away (`… | head`): what is still printed goes nowhere, and the command finishes its work. */
@@ -11,10 +13,55 @@ const io: CliIo = {
   stderr: (text) => process.stderr.write(text),
 };
 
-function usage(): string {
-  const width = Math.max(...COMMANDS.map((command) => command.name.length));
-  const lines = COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`);
-  return `Usage: npm run cli -- <command> [options]\n\n${lines.join('\n')}\n\nHelp on one command: npm run cli -- <command> --help\n`;
+/** How the command line was started, for the help to show what to type: npm run cli, npx shelter-desk, or the bin. */
+export function invokedAs(
+  env: NodeJS.ProcessEnv = process.env,
+  script: string = process.argv[1] ?? '',
+): string {
+  if (env.npm_lifecycle_event === 'cli') return 'npm run cli --';
+  if (path.basename(script).startsWith('shelter-desk')) {
+    return env.npm_command === 'exec' ? 'npx shelter-desk' : 'shelter-desk';
+  }
+  return 'npm run cli --';
+}
+
+/** Words people type for what another command does. */
+const MEANT: Readonly<Record<string, string>> = {
+  pets: 'export pets',
+  list: 'export pets',
+  adopters: 'export adopters',
+  people: 'export adopters',
+  fosters: 'export fosters',
+  status: 'outbox list',
+  queue: 'outbox list',
+  server: 'serve',
+};
+
+/** The command a mistyped or other word most likely meant ("sycn" is sync, "pets" is export pets), if any. */
+export function commandMeant(typed: string): string | undefined {
+  const word = typed.toLowerCase();
+  if (MEANT[word]) return MEANT[word];
+  let best: { name: string; distance: number } | undefined;
+  for (const { name } of COMMANDS) {
+    const distance = editDistanceWithin(word, name, name.length <= 4 ? 1 : 2);
+    if (distance !== undefined && (!best || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+
+function usage(as: string): string {
+  const entries = [
+    ...COMMANDS.map((command) => ({ name: command.name, summary: command.summary })),
+    // Started by the launcher and the snapshot themselves (out/cli/serve.js), never reaching this file.
+    { name: 'serve', summary: 'Run the shelter’s API on its own, without the desk window.' },
+  ];
+  const width = Math.max(...entries.map((entry) => entry.name.length));
+  const lines = entries.map((entry) => `  ${entry.name.padEnd(width)}  ${entry.summary}`);
+  return (
+    `Usage: ${as} <command> [options]\n\n${lines.join('\n')}\n\n` +
+    `Every command works on the desk's data folder: --data-dir DIR (default: ${defaultDataDir()}).\n` +
+    `Help on one command: ${as} <command> --help\n`
+  );
 }
 
 /** `npm run cli -- <command> …`: the desk's core from the command line (same mirror, sync and data folder). */
@@ -25,13 +72,19 @@ export function runDeskCli(): Promise<void> {
   });
   return runCli(async () => {
     const [name, ...argv] = process.argv.slice(2);
+    const as = invokedAs();
     if (!name || name === '--help' || name === 'help') {
-      (name ? io.stdout : io.stderr)(usage());
+      (name ? io.stdout : io.stderr)(usage(as));
       return name ? 0 : 2;
     }
     const command = COMMANDS.find((candidate) => candidate.name === name);
     if (!command) {
-      io.stderr(`Unknown command "${name}".\n${usage()}`);
+      const meant = commandMeant(name);
+      io.stderr(
+        meant
+          ? `Unknown command "${name}". Did you mean: ${as} ${meant}?\nAll commands: ${as} --help\n`
+          : `Unknown command "${name}".\n${usage(as)}`,
+      );
       return 2;
     }
     return (await command.load()).run(argv, io);

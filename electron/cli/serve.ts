@@ -18,7 +18,8 @@ const usage =
 
   --host HOST      interface to bind (default 127.0.0.1; anything else exposes the API on the network)
   --port N         TCP port, 0 picks a free one (default 8787)
-  --data-dir DIR   folder of server.sqlite (default: ${defaultServerDataDir()})
+  --data-dir DIR   the shelter's folder (server.sqlite), or a desk's data folder: its standalone/ shelter is served
+                   (default: ${defaultServerDataDir()})
   --demo           load the demo shelter when the database is empty
   --demo-pets N    number of demo pets (default about 120; implies --demo)
   --tls            serve HTTPS only, as a desk's LAN sharing does, with the shelter's own certificate (made on

@@ -41,22 +41,24 @@ export const COMMANDS: readonly CliCommandEntry[] = [
   },
   {
     name: 'share',
-    summary: 'LAN sharing of a standalone shelter: on, off, status, code (a one-time pairing code)',
+    summary:
+      'Share a standalone shelter on the local network: on, off, status, code (a one-time pairing code).',
     load: async () => (await import('./share')).shareCommand,
   },
   {
     name: 'keys',
-    summary: "the shelter's API keys: list, create --read|--write --name N, revoke ID",
+    summary:
+      "List, create or revoke the shelter's API keys (list, create --read|--write --name N, revoke ID).",
     load: async () => (await import('./keys')).keysCommand,
   },
   {
     name: 'backup',
-    summary: 'write a backup of the shelter database while it keeps serving',
+    summary: 'Write a backup of the shelter database while it keeps serving.',
     load: async () => (await import('./backup')).backupCommand,
   },
   {
     name: 'restore',
-    summary: 'replace the shelter database by a backup (refuses damaged or foreign files)',
+    summary: 'Replace the shelter database by a backup (refuses damaged or foreign files).',
     load: async () => (await import('./restore')).restoreCommand,
   },
   {

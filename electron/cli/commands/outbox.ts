@@ -67,7 +67,9 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
       return withOutbox((core) => core.registry.invoke('outbox.discard', { id: entryId(id, hint) }));
     default:
       throw new CliUsageError(
-        action ? `Unknown outbox action "${action}".` : 'Name an action: list, retry, discard or conflicts.',
+        action
+          ? `Unknown outbox action "${action}": use list, retry, discard or conflicts.`
+          : 'Name an action: list, retry, discard or conflicts.',
         hint,
       );
   }
