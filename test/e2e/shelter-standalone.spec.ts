@@ -1,5 +1,5 @@
 import { expect, startDesk, test } from './desk-fixture';
-import { chipPetName, fillIntake, search, shoot } from './helpers';
+import { chipPetName, deskCall, fillIntake, search, shoot } from './helpers';
 import { callApi, createKeyInUi, shelterApiUrl } from './shelter-helpers';
 
 type ApiPet = {
@@ -301,4 +301,19 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
   } finally {
     await desk.stop();
   }
+});
+
+test('the card of an intake follows its record: a name put right after saving shows on the card', async ({
+  page,
+  demoDesk,
+}) => {
+  await page.goto(`${demoDesk.url}#/intake`);
+  const form = await fillIntake(page, 'Msity');
+  await form.getByRole('button', { name: 'Save intake' }).click();
+  const card = page.getByRole('article', { name: 'Saved intake Msity' });
+  await expect(card).toContainText('Msity is recorded');
+  const id = (await card.getAttribute('data-saved-record')) as string;
+  await deskCall(page, 'outbox.updatePet', { id, fields: { name: 'Misty' } });
+  await expect(page.getByRole('article', { name: 'Saved intake Misty' })).toContainText('Misty is recorded');
+  await expect(page.getByText('Msity is recorded')).toHaveCount(0);
 });

@@ -27,6 +27,7 @@ export function useSavedCardsForgottenOnRestore(): void {
 export function SavedRecordCard({
   kind,
   id,
+  name,
   title,
   label,
   focused = false,
@@ -37,10 +38,12 @@ export function SavedRecordCard({
   kind: 'pet' | 'person';
   /** The id the save returned (a local id for a new record). */
   id: string;
-  /** "Bella is recorded", "Dana Lee is signed up". */
-  title: string;
-  /** Accessible name of the card. */
-  label: string;
+  /** The record's name when it was saved; the card follows a later edit of it (a typo put right). */
+  name: string;
+  /** "Bella is recorded", "Dana Lee is signed up", of the record's name now. */
+  title(name: string): string;
+  /** Accessible name of the card, of the record's name now. */
+  label(name: string): string;
   /** Takes the focus when it appears (the record was just saved): the save button it replaces had it. */
   focused?: boolean;
   /** This desk runs the shelter (the screen asks once for all its cards): its records are the shelter's records. */
@@ -58,6 +61,7 @@ export function SavedRecordCard({
   useReloadOnChange(kind === 'pet' ? ['pets'] : ['adopters', 'fosters', 'people'], record.reload);
   const data = record.data;
   const gone = record.error?.code === 'not_found';
+  const heading = title(data?.record.name ?? name);
   const onServer = data ? !data.pending && data.presence !== 'local' : false;
   const line = onServer
     ? standalone
@@ -73,7 +77,7 @@ export function SavedRecordCard({
       withBorder
       radius="lg"
       p="md"
-      aria-label={label}
+      aria-label={label(data?.record.name ?? name)}
       tabIndex={-1}
       data-saved-record={id}
     >
@@ -83,7 +87,7 @@ export function SavedRecordCard({
             {onServer ? <IconCircleCheck aria-hidden size={20} /> : <IconClockHour4 aria-hidden size={20} />}
           </ThemeIcon>
           <Stack gap={0}>
-            <Title order={4}>{title}</Title>
+            <Title order={4}>{heading}</Title>
             <Text size="sm" c="dimmed">
               {line}
             </Text>
@@ -99,7 +103,7 @@ export function SavedRecordCard({
             </Button>
           )}
           <CloseButton
-            aria-label={`Dismiss: ${title}`}
+            aria-label={`Dismiss: ${heading}`}
             title="Dismiss"
             onClick={() => {
               // The button goes with the card: the focus waits on the screen, not on the page's body.

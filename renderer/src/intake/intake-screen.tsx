@@ -113,8 +113,9 @@ export function IntakeScreen() {
             key={pet.id}
             kind="pet"
             id={pet.id}
-            title={`${pet.name} is recorded`}
-            label={`Saved intake ${pet.name}`}
+            name={pet.name}
+            title={(name) => `${name} is recorded`}
+            label={(name) => `Saved intake ${name}`}
             focused={pet.id === justSaved}
             standalone={standalone}
             onOpen={setOpenId}

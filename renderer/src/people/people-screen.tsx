@@ -196,8 +196,9 @@ export function PeopleScreen() {
             key={person.id}
             kind="person"
             id={person.id}
-            title={`${person.name} is signed up${person.withApplication ? ', with an application' : ''}`}
-            label={`Signed up ${person.name}`}
+            name={person.name}
+            title={(name) => `${name} is signed up${person.withApplication ? ', with an application' : ''}`}
+            label={(name) => `Signed up ${name}`}
             standalone={standalone}
             onOpen={setOpenId}
             onDismiss={() => setSaved((previous) => previous.filter((each) => each.id !== person.id))}
