@@ -181,6 +181,10 @@ test('the remaining dialogs and states pass axe (WCAG 2.2 AA, serious and critic
     await expect(page.getByRole('dialog', { name: 'Restore this backup?' })).toContainText(
       /Last changed .+, .+ (KB|MB)/,
     );
+    // It says what is lost before anyone confirms.
+    await expect(page.getByRole('dialog', { name: 'Restore this backup?' })).toContainText(
+      'Everything recorded after the backup was taken (intakes, sign-ups, changes to any record) is gone from every desk',
+    );
     await check('Backup, restore confirmation');
     await closeDialog();
 

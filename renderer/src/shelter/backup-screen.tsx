@@ -228,7 +228,9 @@ function Backups() {
         <Stack gap="sm">
           <Alert color="orange" variant="light" icon={<IconAlertTriangle aria-hidden />}>
             The shelter stops taking changes for a moment, its records are replaced by the backup, and it
-            starts again. Changes made since the backup are replaced on every desk.
+            starts again. Everything recorded after the backup was taken (intakes, sign-ups, changes to any
+            record) is gone from every desk; a copy of today’s records stays in the shelter’s folder
+            (server.sqlite.before-restore).
           </Alert>
           {restoring?.taken && (
             <Text size="sm" fw={600}>
