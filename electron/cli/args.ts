@@ -94,7 +94,7 @@ export async function runCli(main: () => Promise<number | undefined>): Promise<v
     if (code !== undefined) process.exitCode = code;
   } catch (error) {
     if (error instanceof CliUsageError) {
-      console.error(`${error.message} ${error.hint}`);
+      console.error(error.hint ? `${error.message} ${error.hint}` : error.message);
       process.exitCode = 2;
       return;
     }

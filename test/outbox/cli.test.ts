@@ -19,7 +19,10 @@ describe('npm run cli: pet, person, outbox', () => {
     const bad = await cli(['pet', 'create', '--json', JSON.stringify(petFields({ size: 'huge' }))]);
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
-    expect(bad.stderr).toMatch(/size/);
+    // Each field once, a line each, after one sentence saying what to do.
+    expect(bad.stderr).toBe(
+      'Invalid pet. Fix this field and save again:\n  size: Invalid option: expected one of "xSmall"|"small"|"medium"|"large"|"xLarge"\n',
+    );
 
     const duplicate = await cli([
       'pet',
@@ -72,5 +75,19 @@ describe('npm run cli: pet, person, outbox', () => {
     const discarded = await cli(['outbox', 'discard', String(entry?.id)]);
     expect(discarded.code).toBe(0);
     expect(JSON.parse(discarded.stdout)).toMatchObject({ discarded: [entry?.id], counts: { pending: 0 } });
+
+    // The desk's words for the choices are taken as the API's values.
+    const inWords = await cli([
+      'pet',
+      'create',
+      '--json',
+      JSON.stringify(petFields({ name: 'Tom', species: 'Cat', age_category: 'Baby', size: 'Extra small' })),
+    ]);
+    expect(inWords.code, inWords.stderr).toBe(0);
+    expect(JSON.parse(inWords.stdout).record).toMatchObject({
+      species: 'cat',
+      age_category: 'youngest',
+      size: 'xSmall',
+    });
   }, 120_000);
 });

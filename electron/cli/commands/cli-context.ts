@@ -52,12 +52,21 @@ export async function withDeskCore<T>(
     return await run(core);
   } catch (error) {
     if (error instanceof DeskCallError && USAGE_CODES.has(error.code)) {
-      const fields = error.fieldErrors?.map((item) => `  ${item.field}: ${item.message}`).join('\n');
-      // The message already says what to do next.
-      throw new CliUsageError(`${error.message}${fields ? `\n${fields}` : ''}`, '');
+      const fields = error.fieldErrors ?? [];
+      // The message already says what to do next; with the fields listed one a line, its summary of them goes.
+      const lead = fields.length > 0 ? fieldsLead(error.message, fields.length) : error.message;
+      const lines = fields.map((item) => `\n  ${item.field}: ${item.message}`).join('');
+      throw new CliUsageError(`${lead}${lines}`, '');
     }
     throw error;
   } finally {
     await core.close();
   }
+}
+
+/** "Invalid pet: species …; health is required. Fix …" as "Invalid pet. Fix these fields and save again:". */
+function fieldsLead(message: string, count: number): string {
+  const what = /^(Invalid [^:]+):/.exec(message)?.[1];
+  if (!what) return message;
+  return `${what}. Fix ${count === 1 ? 'this field' : 'these fields'} and save again:`;
 }

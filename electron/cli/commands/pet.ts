@@ -1,3 +1,4 @@
+import { readPetChoice } from '../../desk/import/values';
 import { CliUsageError, defaultDataDir } from '../args';
 import type { CliCommand, CliIo } from './command';
 import { runPetPhoto } from './pet-photo';
@@ -19,6 +20,18 @@ const usage = () => `Usage: npm run cli -- pet create --json '<pet write fields>
 
 Prints the saved record as JSON. Works offline.`;
 
+const CHOICE_FIELDS = ['species', 'sex', 'size', 'age_category', 'health'] as const;
+
+/** The pet's choices as staff write them on the desk ("Cat", "Baby", "Extra small") taken as the API's values. */
+export function withApiChoices(fields: Record<string, unknown>): Record<string, unknown> {
+  const read = { ...fields };
+  for (const field of CHOICE_FIELDS) {
+    const value = read[field];
+    if (typeof value === 'string') read[field] = readPetChoice(field, value) ?? value;
+  }
+  return read;
+}
+
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const call = parseWriteCall('pet', usage(), argv, io);
   if (!call) return 0;
@@ -27,7 +40,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   if (extra !== undefined) throw new CliUsageError(`Unexpected argument "${extra}".`, call.hint);
   if (action === 'create') {
     if (id !== undefined) throw new CliUsageError(`pet create takes no id (got "${id}").`, call.hint);
-    const fields = call.fields();
+    const fields = withApiChoices(call.fields());
     return runWrite(call, io, { create: true }, (core) =>
       core.registry.invoke('outbox.createPet', { fields, force: call.force }),
     );
@@ -36,7 +49,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     if (!id) {
       throw new CliUsageError('Name the pet: pet update <id | custom_id | local id> --json ...', call.hint);
     }
-    const fields = call.fields();
+    const fields = withApiChoices(call.fields());
     return runWrite(call, io, { create: false }, (core) =>
       core.registry.invoke('outbox.updatePet', { id, fields, force: call.force }),
     );

@@ -75,6 +75,16 @@ const STATUS_WORDS = lookup({
 const TRUE_WORDS = new Set(['yes', 'y', 'true', 't', '1', 'x', 'ja', 'oui', 'si', '✓', '✔']);
 const FALSE_WORDS = new Set(['no', 'n', 'false', 'f', '0', 'nein', 'non', '-']);
 
+const PET_CHOICES = { species: SPECIES, sex: SEX, size: SIZE, age_category: AGE, health: HEALTH } as const;
+
+/**
+ * A pet's choice field as people write it ("Cat", "Baby", "extra small", "kitten") read as the API's value, the words
+ * an import takes; undefined when it reads as none (the contract's check then names the field and its choices).
+ */
+export function readPetChoice(field: keyof typeof PET_CHOICES, text: string): string | undefined {
+  return PET_CHOICES[field].get(headerKey(text));
+}
+
 function choice(map: Map<string, string>, text: string, what: string, allowed: readonly string[]): ReadValue {
   const value = map.get(headerKey(text));
   return value
