@@ -8,7 +8,7 @@ import {
   UNCOUNTED_CARE_SQL,
 } from '../mirror';
 
-/** Length-of-stay groups (days since intake, upper bound exclusive). */
+/** Length-of-stay groups (days since intake, upper bound exclusive); an intake booked ahead has no stay yet. */
 const STAY_BUCKETS = [
   { label: 'Under 1 week', below: 7 },
   { label: '1-4 weeks', below: 29 },
@@ -162,8 +162,8 @@ export function computeDashboard(db: MirrorDb, today: string): Dashboard {
   const stayDays = statement(
     db,
     `SELECT intake_day, SUM(n) AS n FROM ${care.from}
-     WHERE intake_day != '' AND lower(status) NOT IN (${placeholders}) GROUP BY intake_day`,
-  ).all(...care.params, ...outOfCare) as { intake_day: string; n: number }[];
+     WHERE intake_day != '' AND intake_day <= ? AND lower(status) NOT IN (${placeholders}) GROUP BY intake_day`,
+  ).all(...care.params, today, ...outOfCare) as { intake_day: string; n: number }[];
   for (const row of stayDays) {
     const days = daysBetween(row.intake_day, today);
     if (days !== undefined) addTo(stay, days, row.n);
