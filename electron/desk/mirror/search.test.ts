@@ -393,6 +393,19 @@ describe('the next shelter id', () => {
     expect(nextShelterId(mirror.db)).toBe('RAR-1000001');
   });
 
+  it('takes a prefix typed in another case as the same pattern, written as the shelter usually writes it', () => {
+    storeServerPage(
+      mirror.db,
+      'pet',
+      [
+        makePet({ name: 'Slip', custom_id: 'rar-000201' }),
+        makePet({ name: 'Again', custom_id: 'rar-000202' }),
+      ],
+      'listed',
+    );
+    expect(nextShelterId(mirror.db)).toBe('RAR-000203');
+  });
+
   it('has none to offer when no pet has an id that ends in a number', async () => {
     const empty = await openMirror({ filename: ':memory:' });
     expect(nextShelterId(empty.db)).toBeUndefined();

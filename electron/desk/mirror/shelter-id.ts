@@ -54,25 +54,31 @@ export function nextShelterId(db: MirrorDb): string | undefined {
        length(custom_id) - length(rtrim(custom_id, '0123456789')) AS width
      FROM pet WHERE custom_id IS NOT NULL ORDER BY seq DESC LIMIT ${RECENT_IDS}`,
   ).all() as Array<{ prefix: string; width: number }>;
-  const patterns = new Map<string, { prefix: string; width: number; count: number }>();
-  for (const { prefix, width } of recent) {
+  // A prefix typed in another case (lpr- among LPR-) is the same pattern: it is written as most ids write it, the
+  // oldest way on a tie (a slip is newer than the habit), and its numbers count.
+  const patterns = new Map<string, { width: number; count: number; casings: Map<string, number> }>();
+  for (const { prefix, width } of [...recent].reverse()) {
     if (width === 0) continue;
-    const key = `${prefix}\u0000${width}`;
-    const pattern = patterns.get(key) ?? { prefix, width, count: 0 };
+    const key = `${prefix.toLowerCase()}\u0000${width}`;
+    const pattern = patterns.get(key) ?? { width, count: 0, casings: new Map<string, number>() };
     pattern.count += 1;
+    pattern.casings.set(prefix, (pattern.casings.get(prefix) ?? 0) + 1);
     patterns.set(key, pattern);
   }
-  const [common] = [...patterns.values()].sort((a, b) => b.count - a.count);
+  // Among patterns as common, the newest: `recent` was read newest first, and the sort keeps that order on a tie.
+  const [common] = [...patterns.values()].reverse().sort((a, b) => b.count - a.count);
   if (!common) return undefined;
-  // Read through `pet_custom_id` (a range of ids that start with the prefix, in any case), then the exact pattern.
+  const [[prefix]] = [...common.casings].sort((a, b) => b[1] - a[1]) as [[string, number]];
+  // Read through `pet_custom_id` (a range of ids that start with the prefix, in any case), then the pattern.
   const highest = statement(
     db,
     `SELECT MAX(CAST(substr(custom_id, length(@prefix) + 1) AS INTEGER)) FROM pet
      WHERE custom_id IS NOT NULL AND custom_id COLLATE NOCASE >= @prefix
-       AND custom_id COLLATE NOCASE < @prefix || char(1114111) AND rtrim(custom_id, '0123456789') = @prefix`,
+       AND custom_id COLLATE NOCASE < @prefix || char(1114111)
+       AND rtrim(custom_id, '0123456789') = @prefix COLLATE NOCASE`,
   )
     .pluck()
-    .get({ prefix: common.prefix }) as number | null;
+    .get({ prefix }) as number | null;
   const next = String((highest ?? 0) + 1);
-  return `${common.prefix}${next.padStart(common.width, '0')}`;
+  return `${prefix}${next.padStart(common.width, '0')}`;
 }

@@ -169,7 +169,15 @@ export function IntakeScreen() {
           </form>
         </Paper>
       </Stack>
-      <PetDrawer id={openId} onClose={() => setOpenId(null)} onOpen={setOpenId} />
+      <PetDrawer
+        id={openId}
+        onClose={() => {
+          setOpenId(null);
+          // A shelter id put right in the drawer (lpr-0002 made LPR-0002) is the one the next number follows.
+          nextShelterId.reload();
+        }}
+        onOpen={setOpenId}
+      />
       <ConfirmModal
         opened={askingClear}
         title="Clear this intake?"
