@@ -32,7 +32,6 @@ const MEANT: Readonly<Record<string, string>> = {
   adopters: 'export adopters',
   people: 'export adopters',
   fosters: 'export fosters',
-  status: 'outbox list',
   queue: 'outbox list',
   server: 'serve',
 };
@@ -59,7 +58,7 @@ function usage(as: string): string {
   const lines = entries.map((entry) => `  ${entry.name.padEnd(width)}  ${entry.summary}`);
   return (
     `Usage: ${as} <command> [options]\n\n${lines.join('\n')}\n\n` +
-    `Every command works on the desk's data folder: --data-dir DIR (default: ${defaultDataDir()}).\n` +
+    `Every command but serve works on the desk's data folder: --data-dir DIR (default: ${defaultDataDir()}).\n` +
     `Help on one command: ${as} <command> --help\n`
   );
 }

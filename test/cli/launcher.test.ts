@@ -283,6 +283,12 @@ describe('the command line build in out/cli', () => {
     const unknown = await run('npx', ['--no-install', 'shelter-desk', 'no-such-command']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Unknown command "no-such-command"');
+    // A typo is answered with the command meant, as typed (through npx here).
+    const typo = await run('npx', ['--no-install', 'shelter-desk', 'sycn']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe(
+      'Unknown command "sycn". Did you mean: npx shelter-desk sync?\nAll commands: npx shelter-desk --help\n',
+    );
     // What ran was built from the files as they are now.
     expect(staleReason(undefined, ROOT)).toBeUndefined();
     expect(fs.existsSync(path.join(ROOT, 'out/cli/fonts/DejaVuSans.ttf'))).toBe(true);

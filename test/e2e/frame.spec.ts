@@ -118,9 +118,11 @@ test('a page opened before the desk was started again says to reload it, and wor
   const port = new URL(desk.url).port;
   expect(await desk.stop()).toBe(0);
   // The header stops saying all is well the moment the desk stops, with what to do.
-  const stopped = page.getByRole('status', { name: 'Connection status: desk not running' });
+  const stopped = page.getByRole('status', { name: /^Connection status: desk not running\. / });
   await expect(stopped).toBeVisible();
-  await stopped.hover();
+  await expect(stopped).toHaveAccessibleName(/Is "npm start" still running\?/);
+  // The advice is read out, and shown on focus as on hover.
+  await stopped.focus();
   await expect(page.getByRole('tooltip')).toContainText('Is "npm start" still running?');
   // Started again on the same address, with a new secret the open page does not have.
   const again = await startDesk(dataDir, ['--port', port]);

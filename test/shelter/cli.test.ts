@@ -75,9 +75,11 @@ describe('npm run cli -- keys | backup | restore on a desk that runs its shelter
     const syncing = await cli(['sync', '--once', '--data-dir', dataDir]);
     expect(syncing.code).toBe(1);
     expect(syncing.stderr).toMatch(
-      /^The shelter in .*standalone is in use by process \d+ \(a running Shelter Desk\), so this command cannot sync it\.$/m,
+      /^The shelter in .*standalone is in use by process \d+ \(a running Shelter Desk or npm run serve\), so this command cannot sync it\.$/m,
     );
-    expect(syncing.stderr).toMatch(/^Stop that desk \(Ctrl\+C where "npm start" runs/m);
+    expect(syncing.stderr).toMatch(
+      /^Stop it \(Ctrl\+C where it runs, or close the desk window\) and run this again\./m,
+    );
     expect(syncing.stderr).not.toMatch(/tries again|request id/);
     await core.close();
 

@@ -204,8 +204,8 @@ function folderInUseMessage(dataDir: string): string {
   const folder = shelterFolderOf(dataDir);
   const holder = folderHolder(folder);
   return (
-    `The shelter in ${folder} is in use by ${holder ? `process ${holder} (a running Shelter Desk)` : 'a running Shelter Desk'}, so this command cannot sync it.\n` +
-    'Stop that desk (Ctrl+C where "npm start" runs, or close its window) and run this again. While it runs, its Sync screen does the same.'
+    `The shelter in ${folder} is in use by ${holder ? `process ${holder} (a running Shelter Desk or npm run serve)` : 'a running Shelter Desk or npm run serve'}, so this command cannot sync it.\n` +
+    'Stop it (Ctrl+C where it runs, or close the desk window) and run this again. While that desk runs, it keeps these records in sync itself.'
   );
 }
 

@@ -63,7 +63,6 @@ describe('normalizeBaseUrl', () => {
       ['https//shelter.example.org', 'https://shelter.example.org'],
       ['htps://shelter.example.org', 'https://shelter.example.org'],
       ['http;//10.0.0.5:8080', 'http://10.0.0.5:8080'],
-      ['http:/10.0.0.5', 'http://10.0.0.5'],
       ['hhtps:///shelter.example.org/api', 'https://shelter.example.org/api'],
     ]) {
       expect(() => normalizeBaseUrl(typed as string)).toThrow(
@@ -71,6 +70,9 @@ describe('normalizeBaseUrl', () => {
       );
     }
     expect(normalizeBaseUrl('http://10.0.0.5:8080')).toBe('http://10.0.0.5:8080');
+    // A right scheme with a slash too many or too few is mended, as it always was.
+    expect(normalizeBaseUrl('https:/shelter.example.org')).toBe('https://shelter.example.org');
+    expect(normalizeBaseUrl('http:///10.0.0.5')).toBe('http://10.0.0.5');
     expect(() => normalizeBaseUrl('ftp://x')).toThrow(/must start with http/);
   });
 });

@@ -30,11 +30,12 @@ import { httpsRequiredCause, tlsGuardConnector } from './tls-probe';
  * something else.
  */
 function mistypedScheme(typed: string): string | undefined {
-  const start = /^([a-z]{2,6})([:;.]?)(\/{1,3})(?=[\w[])/i.exec(typed);
+  const start = /^([a-z]{2,6})([:;.]?)\/{1,3}(?=[\w[])/i.exec(typed);
   if (!start) return undefined;
-  const [whole, scheme = '', colon, slashes] = start;
+  const [whole, scheme = '', colon] = start;
   const letters = scheme.toLowerCase();
-  if ((letters === 'http' || letters === 'https') && colon === ':' && slashes === '//') return undefined;
+  // The parser mends a right scheme with a slash too many or too few (https:/x, http:///x): taken as typed.
+  if ((letters === 'http' || letters === 'https') && colon === ':') return undefined;
   if (!/^[htps]+$/.test(letters) || !letters.startsWith('h') || !letters.includes('p')) return undefined;
   return `${letters.includes('s') ? 'https' : 'http'}://${typed.slice(whole.length)}`;
 }

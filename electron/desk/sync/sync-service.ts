@@ -64,6 +64,11 @@ export interface SyncServiceOptions {
   now?: () => number;
 }
 
+/** A connection that could not be made: its shelter's folder held by another desk (`folder_in_use`), or else. */
+function connectionFailureCode(error: unknown): 'folder_in_use' | 'unavailable' {
+  return (error as { code?: unknown } | null)?.code === 'folder_in_use' ? 'folder_in_use' : 'unavailable';
+}
+
 /**
  * Keeps the mirror current: pulls at start, on reconnect, every `intervalMs` while online and on demand, one run at
  * a time (`SyncSchedule`). Reachability is always a real request (a failed run means offline and is retried with
@@ -71,11 +76,6 @@ export interface SyncServiceOptions {
  * connecting, syncing (with progress), idle (last synced at), error (message and request id) and needs-auth through
  * `status`. Never blocks readers: each page is its own short transaction.
  */
-/** A connection that could not be made: its shelter's folder held by another desk (`folder_in_use`), or else. */
-function connectionFailureCode(error: unknown): 'folder_in_use' | 'unavailable' {
-  return (error as { code?: unknown } | null)?.code === 'folder_in_use' ? 'folder_in_use' : 'unavailable';
-}
-
 export class SyncService {
   private readonly schedule = new SyncSchedule((request) => this.run(request));
   /** Connections that could not be made in a row (the retry waits longer after each). */

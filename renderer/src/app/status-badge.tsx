@@ -18,13 +18,20 @@ export function StatusBadge() {
   const away = useDeskAway();
   if (away && !outdated) {
     return (
-      <Tooltip label={DESK_AWAY_MESSAGE} multiline w={260} withArrow>
+      <Tooltip
+        label={DESK_AWAY_MESSAGE}
+        multiline
+        w={260}
+        withArrow
+        events={{ hover: true, focus: true, touch: false }}
+      >
         <Badge
           color="red"
           variant="light"
           size="lg"
           role="status"
-          aria-label="Connection status: desk not running"
+          tabIndex={0}
+          aria-label={`Connection status: desk not running. ${DESK_AWAY_MESSAGE}`}
           leftSection={<IconPlugConnectedX aria-hidden size={14} stroke={2} />}
         >
           Desk not running

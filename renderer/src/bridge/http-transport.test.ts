@@ -10,6 +10,7 @@ const answer = (status: number, body: unknown) =>
 const load = async () => ({
   ...(await import('./http-transport')),
   ...(await import('./page-outdated')),
+  ...(await import('./desk-away')),
 });
 
 beforeEach(() => vi.resetModules());
@@ -48,5 +49,64 @@ describe('the browser-mode transport', () => {
       error: { code: 'transport_failed', message: PAGE_OUTDATED_MESSAGE },
     });
     expect(isPageOutdated()).toBe(true);
+  });
+
+  it('says the desk is away when a call gets no answer at all, and back at its next answer', async () => {
+    const { createHttpTransport, isDeskAway, DESK_AWAY_MESSAGE } = await load();
+    const transport = createHttpTransport(page('secret'));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+    expect(await transport.call('pets.list', {})).toEqual({
+      ok: false,
+      error: { code: 'transport_failed', message: DESK_AWAY_MESSAGE },
+    });
+    expect(isDeskAway()).toBe(true);
+    vi.stubGlobal('fetch', answer(200, { ok: true, value: [] }));
+    await transport.call('pets.list', {});
+    expect(isDeskAway()).toBe(false);
+  });
+
+  it('a keepalive write of a form’s typing that fails says nothing of the desk (the page may be going)', async () => {
+    const { createHttpTransport, isDeskAway } = await load();
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+    await createHttpTransport(page('secret')).call('drafts.keep', { key: 'intake', value: {} });
+    expect(isDeskAway()).toBe(false);
+  });
+
+  it('asks the desk once each time its event stream breaks, and the stream opening again says it is back', async () => {
+    const { createHttpTransport, isDeskAway } = await load();
+    const streams: Array<{ onerror?: () => void; onopen?: () => void; readyState: number }> = [];
+    vi.stubGlobal(
+      'EventSource',
+      class {
+        readyState = 0;
+        onerror?: () => void;
+        onopen?: () => void;
+        constructor() {
+          streams.push(this);
+        }
+        close() {}
+      },
+    );
+    const fetch = vi.fn(async (_url: string) => {
+      throw new TypeError('Failed to fetch');
+    });
+    vi.stubGlobal('fetch', fetch);
+    createHttpTransport(page('secret')).subscribe(() => undefined);
+    streams[0]?.onerror?.();
+    await vi.waitFor(() => expect(isDeskAway()).toBe(true));
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(String(fetch.mock.calls[0]?.[0])).toMatch(/app\.info$/);
+    streams[0]?.onopen?.();
+    expect(isDeskAway()).toBe(false);
   });
 });

@@ -20,6 +20,9 @@ function refusedAs(result: unknown, code: string): boolean {
   return typeof error === 'object' && error !== null && error.code === code;
 }
 
+/** `EventSource.OPEN`, named where no EventSource exists yet (tests under Node). */
+const STREAM_OPEN = 1;
+
 /** The largest body sent with `keepalive` (the browser's budget for all of them is 64 KB). */
 const KEEPALIVE_MAX_CHARS = 48_000;
 
@@ -37,18 +40,21 @@ export function createHttpTransport(doc: Document = document): DeskTransport {
     async call(method, input) {
       let response: Response;
       const body = input === undefined ? undefined : JSON.stringify(input);
+      // A form's typing written as the page goes (a reload) must outlive the page; the browser allows such requests
+      // 64 KB in all.
+      const keepalive = method.startsWith('drafts.') && (body?.length ?? 0) < KEEPALIVE_MAX_CHARS;
       try {
         response = await fetch(`${DESK_HTTP_CALL_PREFIX}${encodeURIComponent(method)}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', [DESK_TOKEN_HEADER]: token },
           ...(body !== undefined && { body }),
           credentials: 'same-origin',
-          // A form's typing written as the page goes (a reload) must outlive the page; the browser allows such
-          // requests 64 KB in all.
-          keepalive: method.startsWith('drafts.') && (body?.length ?? 0) < KEEPALIVE_MAX_CHARS,
+          keepalive,
         });
       } catch {
-        markDeskAway(true);
+        // The desk is away only when its event stream is down too: a keepalive write over the browser's budget, or
+        // one cut off by the page going, fails with the desk well.
+        if (!keepalive && source?.readyState !== STREAM_OPEN) markDeskAway(true);
         return unreachable(DESK_AWAY_MESSAGE);
       }
       markDeskAway(false);

@@ -13,23 +13,21 @@ export const CONTRACT_WORDS: Record<ContractType, { title: string; text: string 
 
 /**
  * Where one of the shelter's agreements stands on this desk: `written`; `unwritten` (the shelter has no text for it,
- * so there is nothing anyone could read or accept); `not-synced` (a connected desk before its first sync); `loading`.
+ * so there is nothing anyone could read or accept); `not-synced` (before the desk's first sync); `loading`.
  */
 export type AgreementState = 'written' | 'unwritten' | 'not-synced' | 'loading';
 
-export function agreementState(
-  contract: Contract | null | undefined,
-  standalone: boolean | undefined,
-): AgreementState {
-  if (contract === undefined || standalone === undefined) return 'loading';
-  if (contract === null) return standalone ? 'unwritten' : 'not-synced';
+export function agreementState(contract: Contract | null | undefined): AgreementState {
+  if (contract === undefined) return 'loading';
+  // Null until the desk's first sync brought the shelter's contracts (a standalone shelter has all four, maybe empty).
+  if (contract === null) return 'not-synced';
   return contract.content.trim() === '' ? 'unwritten' : 'written';
 }
 
 export function useAgreement(type: ContractType) {
   const contract = useMetadataQuery('mirror.contract', { type });
   const standalone = useStandalone();
-  return { contract, standalone, state: agreementState(contract.data, standalone) };
+  return { contract, standalone, state: agreementState(contract.data) };
 }
 
 /** Says an agreement has no text yet and where it gets one: Shelter, Contracts on this desk, or the shelter's server. */
@@ -44,8 +42,8 @@ export function UnwrittenAgreement({
   if (!standalone) {
     return (
       <Text size="sm">
-        Your shelter has not written its {title.toLowerCase()} yet. Once it is written on the desk that runs
-        the shelter, it arrives here with the next sync.
+        Your shelter has not written its {title.toLowerCase()} yet. Once your shelter writes it, it arrives
+        here with the next sync.
       </Text>
     );
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldSentence } from './form-messages';
+import { fieldSentence, NO_AGREEMENT_TO_ACCEPT } from './form-messages';
 
 describe('field messages as sentences', () => {
   it('says what to do about the pets of an application', () => {
@@ -18,9 +18,8 @@ describe('field messages as sentences', () => {
     expect(fieldSentence('terms', 'the applicant must accept the terms')).toBe(
       'Please accept the adoption terms.',
     );
-    expect(fieldSentence('terms', 'The shelter has no agreement to accept yet.')).toBe(
-      'The shelter has no agreement to accept yet.',
-    );
+    expect(fieldSentence('terms', NO_AGREEMENT_TO_ACCEPT)).toBe(NO_AGREEMENT_TO_ACCEPT);
+    expect(fieldSentence('terms', 'Terms must be accepted')).toBe('Please accept the adoption terms.');
   });
 
   it('names the field, then what is wrong', () => {

@@ -30,13 +30,18 @@ const LABELS: Record<string, string> = {
 const CHOSEN = new Set(['species', 'age_category', 'sex', 'size', 'health', 'status']);
 const MISSING = /^(is required|required|must not be empty|must be given|enter .*)$/i;
 
+/** What an application's terms say while the shelter has written no agreement: nothing can be accepted. */
+export const NO_AGREEMENT_TO_ACCEPT =
+  'The shelter has no agreement to accept yet: save the sign-up without applying.';
+
 /**
  * A field's message as a sentence people read at the field and in the summary: "Please enter the name.",
  * "Please choose the species.", "Please accept the adoption terms.", "Email address must be a valid email."
  */
 export function fieldSentence(field: string, message: string): string {
   // The desk's own sentence says why there is nothing to accept; anything else asks for the tick.
-  if (field === 'terms') return /^\p{Lu}/u.test(message) ? message : 'Please accept the adoption terms.';
+  if (field === 'terms')
+    return message === NO_AGREEMENT_TO_ACCEPT ? message : 'Please accept the adoption terms.';
   // A shelter field's message already names the field by its own label.
   if (field.startsWith('custom_field_data.')) return message;
   // The desk's message about a pet's photos is already a sentence naming the photo and what to do.

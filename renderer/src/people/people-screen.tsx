@@ -23,6 +23,7 @@ import {
 } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { PERSON_STATUSES } from '../../../shared/contract';
+import { peopleCount } from '../../../shared/wording/counts';
 import { useDeskQuery } from '../bridge/hooks';
 import { ChoiceSelect } from '../components/choice-select';
 import { ConnectedEmptyState } from '../components/connected-empty-state';
@@ -400,7 +401,7 @@ function PeopleList({ type, onOpen }: { type: PersonFormType; onOpen(id: string)
             // The search the rows on show answer (tests wait for it before picking a row).
             data-results-for={list.loading || debounced !== search.trim() ? undefined : debounced}
           >
-            {data.total === 1 ? '1 person' : `${data.total.toLocaleString()} people`}
+            {peopleCount(data.total)}
           </Text>
           <Table
             highlightOnHover

@@ -4,7 +4,7 @@ import {
   personCreateSchema,
   toFieldErrors,
 } from '../../../shared/contract';
-import type { FieldMessages } from '../lib/form-messages';
+import { type FieldMessages, NO_AGREEMENT_TO_ACCEPT } from '../lib/form-messages';
 import { readKeptDraft } from '../lib/read-kept-draft';
 import { missingCustomFields, readCustomDates } from '../lib/required-custom-fields';
 import { phoneMessage } from './typed-phone';
@@ -99,8 +99,7 @@ export function buildPersonRequest(
     if (draft.petIds.length === 0) errors.application = 'choose at least one pet';
     else if (draft.petIds.length > MAX_APPLICATION_PETS)
       errors.application = `choose at most ${MAX_APPLICATION_PETS} pets`;
-    if (agreementUnwritten)
-      errors.terms = 'The shelter has no agreement to accept yet: save the sign-up without applying.';
+    if (agreementUnwritten) errors.terms = NO_AGREEMENT_TO_ACCEPT;
     else if (!draft.termsAccepted) errors.terms = 'the applicant must accept the terms';
     request.application = { pet_ids: draft.petIds, terms_accepted: draft.termsAccepted };
   }

@@ -217,7 +217,7 @@ export function PersonForm({
                   />
                   <ChosenPetNotices petIds={draft.petIds} adopting={draft.type === 'adopter'} />
                   {agreementUnwritten ? (
-                    <Stack gap={4} data-field="terms">
+                    <Stack gap={4} data-field="terms" tabIndex={-1}>
                       <Text size="sm" fw={600}>
                         No agreement to accept yet
                       </Text>

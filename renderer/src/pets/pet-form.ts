@@ -147,12 +147,13 @@ const DATE_FIELDS = ['intake_date', 'age_birthday'] as const;
 export const INTAKE_DAYS_AHEAD = 90;
 
 /**
- * What the intake date's field says of a day after today (booked ahead, or a slip of the day and month): how far ahead
- * it is, as length of stay and the month's intakes count from that day. Undefined for today or earlier, or no day.
+ * What the intake date's field says of a day after today: how far ahead it is, as a booked intake or a slip of the day
+ * and month (the pet's stay and the month's intakes count from that day). Undefined for today or earlier, for no day,
+ * and past `INTAKE_DAYS_AHEAD`, where the field's error says to check the year.
  */
 export function intakeAheadNote(value: string, today: string = localToday()): string | undefined {
   const day = fieldDay(value);
-  if (!day || day <= today) return undefined;
+  if (!day || day <= today || day > calendarDaysAfter(today, INTAKE_DAYS_AHEAD)) return undefined;
   const ahead = Math.round((Date.parse(`${day}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
   return `${formatCalendarDate(day)} is ${ahead === 1 ? 'tomorrow' : `${ahead} days from today`}: booked ahead? If the pet is here already, check the day and month.`;
 }
