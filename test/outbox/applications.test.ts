@@ -6,6 +6,7 @@ import {
   applicationsOfPet,
   recordConfirmedApplication,
   statement,
+  storeMetadata,
 } from '../../electron/desk/mirror';
 import { markAttempt } from '../../electron/desk/outbox';
 import { outboxDeskForEachTest, petFields } from './helpers';
@@ -128,5 +129,23 @@ describe('applications recorded when the server confirms a sign-up', () => {
     expect(result.status).toBe('queued');
     await desk.outbox.replay(desk.client);
     expect(statement(desk.mirror.db, 'SELECT COUNT(*) AS n FROM application').get()).toEqual({ n: 0 });
+  });
+});
+
+describe('an application while the shelter has no agreement text', () => {
+  it('is refused on the desk, from any caller, and the sign-up without it is kept', async () => {
+    const [mochi] = await twoServerPets();
+    const empty = { type: 'adopter', content: '  ', updated_at: null };
+    storeMetadata(desk.mirror.db, 'contract:adopter', empty, '2026-12-03T08:00:00.000Z');
+    expect(() => signUp([mochi])).toThrow(/has not written its adoption agreement yet/);
+    expect(desk.outbox.createPerson({ type: 'adopter', name: 'Nora Blank' }).status).toBe('queued');
+
+    storeMetadata(
+      desk.mirror.db,
+      'contract:adopter',
+      { ...empty, content: '# Adoption agreement' },
+      '2026-12-03T08:05:00.000Z',
+    );
+    expect(signUp([mochi]).entryId).toBeGreaterThan(0);
   });
 });

@@ -12,6 +12,7 @@ import type { DuplicateWarning, LocalWriteResult } from '../../../shared/desk-ap
 import {
   createLocalRecord,
   type EntityType,
+  getContract,
   getPerson,
   getPet,
   type LocalFields,
@@ -301,6 +302,21 @@ function foldIntoRefusedCreate(db: MirrorDb, id: string, changed: LocalFields): 
 }
 
 /**
+ * An application accepts the shelter's agreement: while the shelter has one with no text (synced, and empty), there is
+ * nothing to accept, and the application is refused here rather than recorded as accepted.
+ */
+function refuseWithoutAgreement(db: MirrorDb, type: 'adopter' | 'foster'): void {
+  const contract = getContract(db, type);
+  if (contract?.content.trim() !== '') return;
+  const agreement = type === 'adopter' ? 'adoption agreement' : 'foster agreement';
+  throw new LocalWriteError(
+    'invalid_input',
+    `The shelter has not written its ${agreement} yet, so the application has nothing to accept: sign the person up without it, or write the agreement first (Shelter, Contracts on the desk that runs the shelter).`,
+    [{ field: 'application.terms_accepted', message: `the shelter has no ${agreement} to accept yet` }],
+  );
+}
+
+/**
  * Creates a person on this desk from a POST /api/people request: an adopter or foster (optionally with an
  * `application` whose `pet_ids` may be local ids), a surrender (its `pets` either `{create: <pet fields>, …}`,
  * queued first as pet creates of their own and then linked by id, as the official SDK does, or `{pet_id, …}`), or
@@ -317,6 +333,7 @@ export function createPerson(
   const request: Record<string, unknown> = normalised(input, parsed as Record<string, unknown>);
   const application = request.application as { pet_ids: string[] } | undefined;
   if (application) {
+    refuseWithoutAgreement(db, request.type === 'foster' ? 'foster' : 'adopter');
     request.application = {
       ...application,
       pet_ids: application.pet_ids.map((petId, index) =>
