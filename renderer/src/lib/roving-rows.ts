@@ -51,7 +51,11 @@ export function useRovingRows(
     row.focus();
   });
 
-  const onRowFocus = useCallback((index: number) => setChosen(index), []);
+  const onRowFocus = useCallback((index: number) => {
+    // A row focused by other means (a click) ends a move still waiting for its row.
+    wanted.current = null;
+    setChosen(index);
+  }, []);
   const onRowKeyDown = useCallback((index: number, event: KeyboardEvent, open: () => void) => {
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault();
@@ -62,8 +66,11 @@ export function useRovingRows(
     const { count: rowCount, reveal: scrollTo } = latest.current;
     if (!move || rowCount === 0) return;
     event.preventDefault();
-    const next = move(index, rowCount);
-    if (next === index) return;
+    // A key pressed before the last move's row took the focus (End, then at once Arrow Up) moves on from that row,
+    // not from the row still focused.
+    const from = wanted.current ?? index;
+    const next = move(from, rowCount);
+    if (next === from) return;
     setChosen(next);
     wanted.current = next;
     scrollTo?.(next);
