@@ -20,5 +20,8 @@ describe('the command line’s help', () => {
     expect(commandMeant('list')).toBe('export pets');
     expect(commandMeant('no-such-command')).toBeUndefined();
     expect(commandMeant('x')).toBeUndefined();
+    // Words that name what every object has are not commands either.
+    expect(commandMeant('constructor')).toBeUndefined();
+    expect(commandMeant('toString')).toBeUndefined();
   });
 });

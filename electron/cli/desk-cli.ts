@@ -39,7 +39,7 @@ const MEANT: Readonly<Record<string, string>> = {
 /** The command a mistyped or other word most likely meant ("sycn" is sync, "pets" is export pets), if any. */
 export function commandMeant(typed: string): string | undefined {
   const word = typed.toLowerCase();
-  if (MEANT[word]) return MEANT[word];
+  if (Object.hasOwn(MEANT, word)) return MEANT[word];
   let best: { name: string; distance: number } | undefined;
   for (const { name } of COMMANDS) {
     const distance = editDistanceWithin(word, name, name.length <= 4 ? 1 : 2);
