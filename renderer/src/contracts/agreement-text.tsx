@@ -26,18 +26,12 @@ export function agreementState(contract: Contract | null | undefined): Agreement
 
 export function useAgreement(type: ContractType) {
   const contract = useMetadataQuery('mirror.contract', { type });
-  const standalone = useStandalone();
-  return { contract, standalone, state: agreementState(contract.data) };
+  return { contract, state: agreementState(contract.data) };
 }
 
 /** Says an agreement has no text yet and where it gets one: Shelter, Contracts on this desk, or the shelter's server. */
-export function UnwrittenAgreement({
-  type,
-  standalone,
-}: {
-  type: ContractType;
-  standalone: boolean | undefined;
-}) {
+export function UnwrittenAgreement({ type }: { type: ContractType }) {
+  const standalone = useStandalone();
   const title = CONTRACT_WORDS[type].title;
   if (!standalone) {
     return (

@@ -56,7 +56,7 @@ export function ContractsScreen() {
 }
 
 function ContractPanel({ type }: { type: ContractType }) {
-  const { contract, standalone, state } = useAgreement(type);
+  const { contract, state } = useAgreement(type);
   if (contract.error) return <DeskErrorAlert error={contract.error} title="This contract did not load" />;
   if (state === 'loading') return <Loader aria-label="Loading contract" />;
   if (state !== 'written' || !contract.data) {
@@ -78,7 +78,7 @@ function ContractPanel({ type }: { type: ContractType }) {
           {CONTRACT_WORDS[type].text}
           {!unwritten && ' The text comes from your shelter’s server with the first sync.'}
         </Text>
-        {unwritten && <UnwrittenAgreement type={type} standalone={standalone} />}
+        {unwritten && <UnwrittenAgreement type={type} />}
       </Card>
     );
   }

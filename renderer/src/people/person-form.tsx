@@ -221,7 +221,7 @@ export function PersonForm({
                       <Text size="sm" fw={600}>
                         No agreement to accept yet
                       </Text>
-                      <UnwrittenAgreement type={draft.type} standalone={agreement.standalone} />
+                      <UnwrittenAgreement type={draft.type} />
                       <Text size="sm" c="dimmed">
                         Until then, untick “Apply {draft.type === 'adopter' ? 'to adopt' : 'to foster'} pets
                         now” to save the sign-up alone.
@@ -306,7 +306,7 @@ export function PersonForm({
         {agreement.state === 'written' && agreement.contract.data ? (
           <MarkdownText>{agreement.contract.data.content}</MarkdownText>
         ) : agreementUnwritten ? (
-          <UnwrittenAgreement type={draft.type} standalone={agreement.standalone} />
+          <UnwrittenAgreement type={draft.type} />
         ) : (
           <Text c="dimmed">The agreement text arrives with the first sync.</Text>
         )}
