@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { z } from 'zod';
+import type { CliIo } from './commands/command';
 
 /** A mistake in how a command was called: printed with a hint, exit code 2. */
 export class CliUsageError extends Error {
@@ -85,20 +86,23 @@ export function defaultDataDir(
 }
 
 /**
- * Runs a command's main function: a `CliUsageError` prints the message and hint and exits 2; any
+ * Runs a command's main function: a `CliUsageError` prints the message and hint on `output` and exits 2; any
  * other error prints its message and exits 1. The exit code of `main` is used otherwise.
  */
-export async function runCli(main: () => Promise<number | undefined>): Promise<void> {
+export async function runCli(
+  main: () => Promise<number | undefined>,
+  output: Pick<CliIo, 'stderr'> = { stderr: (text) => process.stderr.write(text) },
+): Promise<void> {
   try {
     const code = await main();
     if (code !== undefined) process.exitCode = code;
   } catch (error) {
     if (error instanceof CliUsageError) {
-      console.error(error.hint ? `${error.message} ${error.hint}` : error.message);
+      output.stderr(`${error.hint ? `${error.message} ${error.hint}` : error.message}\n`);
       process.exitCode = 2;
       return;
     }
-    console.error(error instanceof Error ? error.message : String(error));
+    output.stderr(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;
   }
 }

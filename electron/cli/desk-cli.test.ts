@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandMeant, invokedAs } from './desk-cli';
+import { commandMeant, invokedAs, spokenAs } from './desk-cli';
 
 describe('the command line’s help', () => {
   it('shows the command as it was typed: npm run cli, npx shelter-desk or the installed bin', () => {
@@ -11,6 +11,26 @@ describe('the command line’s help', () => {
     );
     expect(invokedAs({}, '/usr/local/bin/shelter-desk')).toBe('shelter-desk');
     expect(invokedAs({}, '/repo/out/cli/desk-cli.js')).toBe('npm run cli --');
+  });
+
+  it('writes the commands’ help and hints as the command line was started, never the data they print', () => {
+    const written: string[] = [];
+    const output = {
+      stdout: (text: string) => written.push(`out:${text}`),
+      stderr: (text: string) => written.push(`err:${text}`),
+    };
+    const npx = spokenAs(output, 'npx shelter-desk', false);
+    npx.stderr('See: npm run cli -- keys --help');
+    npx.stdout('{"notes":"try npm run --silent cli -- export pets"}');
+    spokenAs(output, 'npx shelter-desk', true).stdout(
+      'Usage: npm run --silent cli -- keys list|create|revoke',
+    );
+    expect(written).toEqual([
+      'err:See: npx shelter-desk keys --help',
+      'out:{"notes":"try npm run --silent cli -- export pets"}',
+      'out:Usage: npx shelter-desk keys list|create|revoke',
+    ]);
+    expect(spokenAs(output, 'npm run cli --', true)).toBe(output);
   });
 
   it('says what an unknown command most likely meant: a typo of a command, or the command for a word', () => {

@@ -13,16 +13,34 @@ const io: CliIo = {
   stderr: (text) => process.stderr.write(text),
 };
 
+const NPM_RUN = 'npm run cli --';
+/** How the commands' own help and hints write the command line (`npm run --silent cli --` where only data is wanted). */
+const WRITTEN_AS = /npm run (?:--silent )?cli --/g;
+
+/**
+ * The commands' output, with `npm run cli --` in their help and hints written as the command line was started
+ * (`npx shelter-desk`). Only messages are rewritten: stderr, and stdout when it carries the help (`--help`), never
+ * data (an export may hold those words in a pet's notes).
+ */
+export function spokenAs(output: CliIo, as: string, helpOnStdout: boolean): CliIo {
+  if (as === NPM_RUN) return output;
+  const rewrite = (text: string) => text.replace(WRITTEN_AS, as);
+  return {
+    stdout: helpOnStdout ? (text) => output.stdout(rewrite(text)) : output.stdout,
+    stderr: (text) => output.stderr(rewrite(text)),
+  };
+}
+
 /** How the command line was started, for the help to show what to type: npm run cli, npx shelter-desk, or the bin. */
 export function invokedAs(
   env: NodeJS.ProcessEnv = process.env,
   script: string = process.argv[1] ?? '',
 ): string {
-  if (env.npm_lifecycle_event === 'cli') return 'npm run cli --';
+  if (env.npm_lifecycle_event === 'cli') return NPM_RUN;
   if (path.basename(script).startsWith('shelter-desk')) {
     return env.npm_command === 'exec' ? 'npx shelter-desk' : 'shelter-desk';
   }
-  return 'npm run cli --';
+  return NPM_RUN;
 }
 
 /** Words people type for what another command does. */
@@ -69,9 +87,10 @@ export function runDeskCli(): Promise<void> {
     if (error.code !== 'EPIPE') throw error;
     readerGone = true;
   });
+  const as = invokedAs();
+  const [name, ...argv] = process.argv.slice(2);
+  const output = spokenAs(io, as, argv.includes('--help'));
   return runCli(async () => {
-    const [name, ...argv] = process.argv.slice(2);
-    const as = invokedAs();
     if (!name || name === '--help' || name === 'help') {
       (name ? io.stdout : io.stderr)(usage(as));
       return name ? 0 : 2;
@@ -86,6 +105,6 @@ export function runDeskCli(): Promise<void> {
       );
       return 2;
     }
-    return (await command.load()).run(argv, io);
-  });
+    return (await command.load()).run(argv, output);
+  }, output);
 }

@@ -1,5 +1,6 @@
 import { isStorageError } from '../platform/database-integrity';
 import type { Logger } from '../platform/log';
+import { DESK_OWN_KEY_LABEL } from './domain/api-key-store';
 import { AuthThrottle } from './domain/auth-throttle';
 import { requestOrigin } from './domain/photo-addresses';
 import { PHOTO_GRACE_MS } from './domain/photo-store';
@@ -64,8 +65,8 @@ export interface ApiServerOptions {
   /** Replaces every per-endpoint hourly limit when set. */
   rateLimitPerHour?: number;
   /**
-   * The key of the desk that runs this shelter (standalone): provisioned like `writeKey` and not held to the hourly
-   * limits, so the desk's own outbox (an import of hundreds of pets) reaches its server at once. Other keys stay
+   * The key of the desk that runs this shelter (standalone): provisioned like `writeKey`, listed as the desk's own
+   * and never revoked (every revocation would cut the desk off), and not held to the hourly limits, so the desk's own outbox (an import of hundreds of pets) reaches its server at once. Other keys stay
    * limited.
    */
   ownKey?: string;
@@ -146,11 +147,12 @@ export async function startApiServer(options: ApiServerOptions): Promise<Running
   if (options.shelterName) app.pairing.shelterName = options.shelterName;
   try {
     const staff = createStaffOperations(app);
-    if (options.writeKey) app.keys.provision(options.writeKey, 'write', 'provisioned write key');
-    if (options.ownKey && options.ownKey !== options.writeKey) {
-      app.keys.provision(options.ownKey, 'write', 'provisioned write key');
+    if (options.writeKey && options.writeKey !== options.ownKey) {
+      app.keys.provision(options.writeKey, 'write', 'provisioned write key');
     }
-    const ownKeyId = options.ownKey ? app.keys.authenticate(options.ownKey)?.id : undefined;
+    const ownKeyId = options.ownKey
+      ? app.keys.provision(options.ownKey, 'write', DESK_OWN_KEY_LABEL, { deskOwn: true })
+      : undefined;
     if (options.readKey) app.keys.provision(options.readKey, 'read', 'provisioned read key');
     let generatedKeys: RunningApiServer['generatedKeys'];
     if (app.keys.activeCount === 0) {

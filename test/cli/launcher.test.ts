@@ -289,6 +289,12 @@ describe('the command line build in out/cli', () => {
     expect(typo.stderr).toBe(
       'Unknown command "sycn". Did you mean: npx shelter-desk sync?\nAll commands: npx shelter-desk --help\n',
     );
+    // A command's own help, and its hints, name the command line as typed too.
+    const keysHelp = await run('npx', ['--no-install', 'shelter-desk', 'keys', '--help']);
+    expect(keysHelp.stdout).toMatch(/^Usage: npx shelter-desk keys list\|create\|revoke/);
+    expect(keysHelp.stdout).not.toMatch(/npm run (--silent )?cli/);
+    const keysTypo = await run('npx', ['--no-install', 'shelter-desk', 'keys', 'lst']);
+    expect(keysTypo.stderr).toContain('See: npx shelter-desk keys --help');
     // What ran was built from the files as they are now.
     expect(staleReason(undefined, ROOT)).toBeUndefined();
     expect(fs.existsSync(path.join(ROOT, 'out/cli/fonts/DejaVuSans.ttf'))).toBe(true);

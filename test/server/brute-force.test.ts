@@ -173,7 +173,7 @@ describe('key storage', () => {
     expect(stored()).toBeNull();
     app.keys.flushUses();
     expect(stored()).toBe(Date.parse('2026-03-01T10:01:01.000Z'));
-    expect(app.keys.revoke(id)).toBe(true);
+    expect(app.keys.revoke(id)).toBe('revoked');
     expect(app.keys.authenticate(key)).toBeUndefined();
     expect(app.keys.list()[0]?.revokedAt).not.toBeNull();
     await app.close();

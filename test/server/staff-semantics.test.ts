@@ -358,7 +358,8 @@ describe('staff operations seen through the API', () => {
     expect(listed && 'key_hash' in listed).toBe(false);
     // The staff list shows when the key last opened a request, before the registry has written it to disk.
     expect(listed?.lastUsedAt).not.toBeNull();
-    expect(staff.revokeApiKey(key.id)).toBe(true);
+    expect(staff.revokeApiKey(key.id)).toBe('revoked');
+    expect(staff.revokeApiKey(key.id)).toBe('unknown');
     expect((await call(api, '/pets', { key: key.key })).json.code).toBe('invalid_api_key');
   });
 });

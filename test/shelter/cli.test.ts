@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { petFields } from '../outbox/helpers';
 import { api, cli, fileHash, openDesk, tempDir } from './helpers';
 
 describe('npm run cli -- keys | backup | restore on a desk that runs its shelter', () => {
@@ -51,6 +52,25 @@ describe('npm run cli -- keys | backup | restore on a desk that runs its shelter
     const usage = await cli(['keys', 'create', '--name', 'x', '--data-dir', dataDir]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/--read or --write/);
+
+    // The desk's own key is named as such and kept: revoking it would cut the desk off from its records.
+    const own = (
+      JSON.parse((await cli(['keys', 'list', '--json', '--data-dir', dataDir])).stdout) as Array<{
+        id: string;
+        name: string;
+        this_desk: boolean;
+      }>
+    ).filter((entry) => entry.this_desk);
+    expect(own).toEqual([expect.objectContaining({ name: 'This desk (its own shelter)' })]);
+    const ownId = own[0]?.id ?? '';
+    expect(text.stdout).toMatch(new RegExp(`${ownId}\\s+write\\s+This desk \\(its own shelter\\)`));
+    const kept = await cli(['keys', 'revoke', ownId, '--data-dir', dataDir]);
+    expect(kept.code).toBe(1);
+    expect(kept.stderr).toMatch(/the desk uses for its own shelter: revoking it would cut the desk off/);
+    await core.registry.invoke('outbox.createPet', { fields: petFields({ name: 'After the refusal' }) });
+    await core.registry.invoke('sync.now');
+    const sent = await core.registry.invoke('mirror.pets.list', { search: 'After the refusal' });
+    expect(sent.items.map((item) => [item.presence, item.pending])).toEqual([['listed', false]]);
   }, 90_000);
 
   it('backs up while the desk serves; restore refuses garbage and a running shelter, then restores', async () => {

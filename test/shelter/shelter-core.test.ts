@@ -29,6 +29,13 @@ describe('a standalone shelter run from the desk', () => {
       revokedAt: null,
     });
     expect(JSON.stringify(listed)).not.toContain(read.key);
+    const own = listed.filter((key) => key.thisDesk);
+    expect(own).toEqual([expect.objectContaining({ kind: 'write', name: 'This desk (its own shelter)' })]);
+    await expect(core.registry.invoke('shelter.keys.revoke', { id: own[0]?.id ?? '' })).rejects.toMatchObject(
+      {
+        code: 'invalid_input',
+      },
+    );
     await core.registry.invoke('shelter.keys.revoke', { id: read.id });
     expect((await api(apiUrl, read.key, '/pets?limit=1')).status).toBe(401);
 

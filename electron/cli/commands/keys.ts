@@ -11,7 +11,8 @@ printed once, here, and cannot be shown again.
 
   keys list [--json]                                   every key: id, kind, name, created, last used, revoked
   keys create --read|--write --name NAME [--json]      a new key; --json prints {"id","key","kind","name"}
-  keys revoke ID [--json]                              revoke a key at once (requests with it get 401)
+  keys revoke ID [--json]                              revoke a key at once (requests with it get 401);
+                                                       the desk's own key is kept
 
   --data-dir DIR   the desk's data folder or a server data folder (default: ${defaultDataDir()})
 
@@ -86,6 +87,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
               created_at: key.createdAt,
               last_used_at: key.lastUsedAt,
               revoked_at: key.revokedAt,
+              this_desk: key.deskOwn,
             })),
           )}\n`,
         );
@@ -112,8 +114,14 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
       }
       return 0;
     }
-    const revoked = staff.revokeApiKey(id as string);
-    if (!revoked) {
+    const revocation = staff.revokeApiKey(id as string);
+    if (revocation === 'desk-own') {
+      io.stderr(
+        `Key ${id} is the one the desk uses for its own shelter: revoking it would cut the desk off from its records. Revoke the keys of other desks and programs (see: keys list).\n`,
+      );
+      return 1;
+    }
+    if (revocation === 'unknown') {
       io.stderr(`No active key with id ${id} (see: keys list).\n`);
       return 1;
     }

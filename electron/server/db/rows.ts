@@ -142,6 +142,8 @@ export interface ApiKeyRow {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
+  /** 1 for the key a standalone desk uses for its own shelter (migration 0902). */
+  desk_own: 0 | 1;
 }
 
 export interface ApplicationRow {

@@ -90,4 +90,15 @@ export const shelterMigrations: Record<string, Migration> = {
         .execute(db);
     },
   },
+  /**
+   * The key a standalone desk uses for its own shelter is marked, so every way of listing keys names it and none can
+   * revoke it (the desk would be cut off from its records until its next start). Marked when the desk next starts.
+   */
+  '0902-desk-own-key': {
+    async up(db: Kysely<unknown>) {
+      await sql
+        .raw('ALTER TABLE api_keys ADD COLUMN desk_own INTEGER NOT NULL DEFAULT 0 CHECK (desk_own IN (0, 1))')
+        .execute(db);
+    },
+  },
 };

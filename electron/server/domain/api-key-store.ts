@@ -22,7 +22,15 @@ export interface ApiKeyListing {
   /** ISO 8601, to the minute: last successful use (null: never used since it was stored). */
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** The key a standalone desk uses for its own shelter: it cannot be revoked. */
+  deskOwn: boolean;
 }
+
+/** How a revocation went: a desk's own key is never revoked (see `ApiKeyRegistry.provision`). */
+export type Revocation = 'revoked' | 'unknown' | 'desk-own';
+
+/** The name a standalone desk's own key is listed under. */
+export const DESK_OWN_KEY_LABEL = 'This desk (its own shelter)';
 
 /** A key's time of last use is noted at most this often (to the minute is all staff need). */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -86,17 +94,32 @@ export class ApiKeyRegistry {
     return key;
   }
 
-  /** Stores a key (salted and hashed) unless it is already stored; a revoked copy is reactivated. */
-  provision(key: string, access: KeyAccess, label: string): string {
-    const all = this.sqlite.prepare('SELECT * FROM api_keys').all() as ApiKeyRow[];
-    const existing = this.find(key, all);
-    if (existing) {
-      this.sqlite
-        .prepare('UPDATE api_keys SET access = ?, revoked_at = NULL WHERE id = ?')
-        .run(access, existing.id);
-      this.reload();
-      return existing.id;
-    }
+  /**
+   * Stores a key (salted and hashed) unless it is already stored; a revoked copy is reactivated. A desk's own key
+   * (`deskOwn`) is named `DESK_OWN_KEY_LABEL` and is the only key so marked.
+   */
+  provision(key: string, access: KeyAccess, label: string, options: { deskOwn?: boolean } = {}): string {
+    const id = this.sqlite.transaction(() => {
+      const all = this.sqlite.prepare('SELECT * FROM api_keys').all() as ApiKeyRow[];
+      const found = this.find(key, all);
+      if (found) {
+        this.sqlite
+          .prepare('UPDATE api_keys SET access = ?, revoked_at = NULL WHERE id = ?')
+          .run(access, found.id);
+      }
+      const stored = found?.id ?? this.insert(key, access, label);
+      if (options.deskOwn) {
+        this.sqlite
+          .prepare('UPDATE api_keys SET desk_own = (id = ?), label = iif(id = ?, ?, label)')
+          .run(stored, stored, DESK_OWN_KEY_LABEL);
+      }
+      return stored;
+    })();
+    this.reload();
+    return id;
+  }
+
+  private insert(key: string, access: KeyAccess, label: string): string {
     const id = randomUUID();
     const salt = newKeySalt();
     this.sqlite
@@ -113,7 +136,6 @@ export class ApiKeyRegistry {
         keyPrefixOf(key),
         Math.floor(this.now()),
       );
-    this.reload();
     return id;
   }
 
@@ -123,12 +145,15 @@ export class ApiKeyRegistry {
     return { id: this.provision(key, access, label), key };
   }
 
-  revoke(id: string): boolean {
-    const result = this.sqlite
-      .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL')
-      .run(Math.floor(this.now()), id);
+  revoke(id: string): Revocation {
+    const row = this.sqlite
+      .prepare('SELECT desk_own FROM api_keys WHERE id = ? AND revoked_at IS NULL')
+      .get(id) as Pick<ApiKeyRow, 'desk_own'> | undefined;
+    if (!row) return 'unknown';
+    if (row.desk_own) return 'desk-own';
+    this.sqlite.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(Math.floor(this.now()), id);
     this.reload();
-    return result.changes > 0;
+    return 'revoked';
   }
 
   /** Every stored key, revoked ones included, oldest first. */
@@ -142,6 +167,7 @@ export class ApiKeyRegistry {
       createdAt: new Date(row.created_at).toISOString(),
       lastUsedAt: iso(this.unwritten.get(row.id) ?? row.last_used_at),
       revokedAt: iso(row.revoked_at),
+      deskOwn: row.desk_own === 1,
     }));
   }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Revocation } from '../domain/api-key-store';
 import type { StaffContext } from './staff-context';
 
 export const API_KEY_KINDS = ['read', 'write'] as const;
@@ -13,6 +14,8 @@ export interface ApiKeySummary {
   /** When the key last opened a request, to the minute (null: never). */
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** The key a standalone desk uses for its own shelter: listed as such, never revoked. */
+  deskOwn: boolean;
 }
 
 /**
@@ -27,15 +30,9 @@ export function apiKeyOperations({ app }: StaffContext) {
       return app.keys.create(access, z.string().trim().min(1).max(80).parse(label));
     },
 
-    /** Revokes a key at once; false when it was unknown or already revoked. */
-    revokeApiKey(id: string): boolean {
+    /** Revokes a key at once, unless it is unknown, already revoked, or a desk's own key. */
+    revokeApiKey(id: string): Revocation {
       return app.keys.revoke(id);
-    },
-
-    /** The id of the stored key matching `key` (active only), e.g. to recognise a desk's own key. */
-    apiKeyIdOf(key: string): string | undefined {
-      app.catchUp();
-      return app.keys.authenticate(key)?.id;
     },
 
     listApiKeys(): ApiKeySummary[] {

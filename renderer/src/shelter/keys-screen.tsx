@@ -212,7 +212,7 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
           <Table.Tbody>
             {[...active, ...revoked].map((key) => (
               <Table.Tr key={key.id} c={key.revokedAt ? 'dimmed' : undefined}>
-                <Table.Td>{key.thisDesk ? 'This desk (its own shelter)' : key.name}</Table.Td>
+                <Table.Td>{key.name}</Table.Td>
                 <Table.Td>
                   {/* Wraps rather than cut to "Read …" in a narrow window: the kind is what matters here. */}
                   <Badge

@@ -196,12 +196,6 @@ export class ShelterHost {
     return this.server;
   }
 
-  /** The id of the key this desk syncs with (never revocable from the desk). */
-  ownKeyId(): string | undefined {
-    const key = this.startOptions?.writeKey;
-    return key === undefined ? undefined : this.server?.staff.apiKeyIdOf(key);
-  }
-
   /** The staff operations, or a clear refusal on a desk that does not run its shelter. */
   staff(): StaffOperations {
     if (!this.server) throw notStandalone();
@@ -242,8 +236,7 @@ export class ShelterHost {
       startApiServer({
         dataDir: options.dataDir,
         port,
-        writeKey: options.writeKey,
-        // The desk's own key: its outbox is not held to the hourly write limits of other keys.
+        // The desk's own key: listed as such, never revoked, and not held to the hourly write limits of other keys.
         ownKey: options.writeKey,
         demo: file.demo,
         shelterName: () => this.context.settings.get().shelterName,

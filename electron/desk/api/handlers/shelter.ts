@@ -109,9 +109,8 @@ export function registerShelterHandlers(
     return null;
   });
 
-  registry.handle('shelter.keys.list', () => {
-    const own = host.ownKeyId();
-    return host
+  registry.handle('shelter.keys.list', () =>
+    host
       .staff()
       .listApiKeys()
       .map((key) => ({
@@ -122,21 +121,22 @@ export function registerShelterHandlers(
         createdAt: key.createdAt,
         lastUsedAt: key.lastUsedAt,
         revokedAt: key.revokedAt,
-        thisDesk: key.id === own,
-      }));
-  });
+        thisDesk: key.deskOwn,
+      })),
+  );
   registry.handle('shelter.keys.create', ({ kind, name }) => {
     const created = staffCall(() => host.staff().createApiKey(kind, name));
     return { id: created.id, key: created.key, kind, name };
   });
   registry.handle('shelter.keys.revoke', ({ id }) => {
-    if (id === host.ownKeyId()) {
+    const revocation = host.staff().revokeApiKey(id);
+    if (revocation === 'desk-own') {
       throw new DeskCallError({
         code: 'invalid_input',
         message: 'This is the key this desk uses for its own shelter; revoking it would cut the desk off.',
       });
     }
-    if (!host.staff().revokeApiKey(id)) {
+    if (revocation === 'unknown') {
       throw new DeskCallError({
         code: 'not_found',
         message: 'No active key with that id (already revoked?).',
