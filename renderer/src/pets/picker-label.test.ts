@@ -14,4 +14,14 @@ describe('pickerLabel', () => {
     );
     expect(pickerLabel({ name: 'Rex', species: 'dog', breed: [], custom_id: null })).toBe('Rex · Dog');
   });
+
+  it('names an intake booked after today by the day it arrives, not as in care since then', () => {
+    const booked = { name: 'Pip', species: 'rabbit', custom_id: null, intake_date: '2026-12-25' };
+    expect(pickerLabel(booked, '2026-12-03')).toBe(
+      `Pip · Rabbit · arrives ${formatCalendarDate('2026-12-25')}`,
+    );
+    expect(pickerLabel(booked, '2026-12-25')).toBe(
+      `Pip · Rabbit · in care since ${formatCalendarDate('2026-12-25')}`,
+    );
+  });
 });
