@@ -186,7 +186,13 @@ test('offline at an event: an intake and an adopter with an application wait on 
   await form.getByLabel('Breed').fill('Tabby');
   await choose(page, form, 'Kennel', 'Cattery 1');
   await form.getByLabel('Show on the public list').check();
+  // A number no chip carries (a digit short) is said at the field as it is typed; the field keeps it.
+  await form.getByLabel('Microchip').fill('98511200123456');
+  await expect(form.getByLabel('Microchip')).toHaveAccessibleDescription(
+    /This number has 14 characters; chips read 15 digits/,
+  );
   await form.getByLabel('Microchip').fill(wanted.microchip_id ?? '');
+  await expect(form.getByLabel('Microchip')).toHaveAccessibleDescription('Digits on the scanner');
   await form.getByRole('button', { name: 'Save intake' }).click();
   const duplicate = form.getByRole('alert').filter({ hasText: 'This may already be on the desk' });
   await expect(duplicate).toContainText(wanted.name);

@@ -28,7 +28,7 @@ import {
   statusOptions,
   TEMPERAMENT_OPTIONS,
 } from '../lib/words';
-import { intakeAheadNote, isNumberField, type PetDraft } from './pet-form';
+import { intakeAheadNote, isNumberField, microchipNote, type PetDraft } from './pet-form';
 
 /**
  * The three lists of words (good with, not good with, temperament): typing narrows the list and highlights its first
@@ -162,7 +162,9 @@ export function PetFields({
         <SimpleGrid cols={cols} spacing="sm">
           {text('breed', 'Breed', { description: 'Separate several with commas' })}
           {text('color', 'Colour', { description: 'Separate several with commas' })}
-          {text('microchip_id', 'Microchip', { description: 'Digits on the scanner' })}
+          {text('microchip_id', 'Microchip', {
+            description: microchipNote(draft.microchip_id) ?? 'Digits on the scanner',
+          })}
           {text('custom_id', 'Shelter id', {
             description:
               shelterIdSuggestion && !draft.custom_id.trim() ? (
