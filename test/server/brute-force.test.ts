@@ -155,6 +155,25 @@ describe('key storage', () => {
     await app.close();
   });
 
+  it("marks one key as the desk's own: named so, never revoked, and moved when the desk's key changes", async () => {
+    const app = await openServerContext(':memory:', () => Date.parse('2026-03-01T10:00:00Z'));
+    const other = app.keys.create('write', 'Laptop');
+    const first = app.keys.provision('sd_w_first-desk-key-0123456789', 'write', 'ignored', { deskOwn: true });
+    const own = () => app.keys.list().filter((key) => key.deskOwn);
+    expect(own()).toEqual([expect.objectContaining({ id: first, label: 'This desk (its own shelter)' })]);
+    expect(app.keys.revoke(first)).toBe('desk-own');
+    expect(app.keys.authenticate('sd_w_first-desk-key-0123456789')).toMatchObject({ id: first });
+    // The desk's stored key was lost and a new one provisioned: only the new one is the desk's now.
+    const second = app.keys.provision('sd_w_second-desk-key-012345678', 'write', 'ignored', {
+      deskOwn: true,
+    });
+    expect(own().map((key) => key.id)).toEqual([second]);
+    expect(app.keys.revoke(first)).toBe('revoked');
+    expect(app.keys.revoke(other.id)).toBe('revoked');
+    expect(app.keys.revoke(other.id)).toBe('unknown');
+    await app.close();
+  });
+
   it('lists keys with their last use to the minute, written with the next write or at close', async () => {
     let now = Date.parse('2026-03-01T10:00:00Z');
     const app = await openServerContext(':memory:', () => now);
