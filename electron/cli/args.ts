@@ -4,6 +4,30 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { z } from 'zod';
 import type { CliIo } from './commands/command';
 
+/** How the commands' help and hints write the command line when it runs as `npm run cli`. */
+export const NPM_RUN = 'npm run cli --';
+
+/** How the command line was started, for the help to show what to type: npm run cli, npx shelter-desk, or the bin. */
+export function invokedAs(
+  env: NodeJS.ProcessEnv = process.env,
+  script: string = process.argv[1] ?? '',
+): string {
+  if (env.npm_lifecycle_event === 'cli') return NPM_RUN;
+  if (path.basename(script).startsWith('shelter-desk')) {
+    return env.npm_command === 'exec' ? 'npx shelter-desk' : 'shelter-desk';
+  }
+  return NPM_RUN;
+}
+
+/** How the shelter's server was started, for its help: `npm run serve --`, `npx shelter-desk serve` or the bin's. */
+export function serveInvokedAs(
+  env: NodeJS.ProcessEnv = process.env,
+  script: string = process.argv[1] ?? '',
+): string {
+  const as = env.npm_lifecycle_event === 'serve' ? NPM_RUN : invokedAs(env, script);
+  return as === NPM_RUN ? 'npm run serve --' : `${as} serve`;
+}
+
 /** A mistake in how a command was called: printed with a hint, exit code 2. */
 export class CliUsageError extends Error {
   constructor(

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { commandMeant, invokedAs, spokenAs } from './desk-cli';
+import { invokedAs, serveInvokedAs } from './args';
+import { commandMeant, spokenAs } from './desk-cli';
 
 describe('the command line’s help', () => {
   it('shows the command as it was typed: npm run cli, npx shelter-desk or the installed bin', () => {
@@ -11,6 +12,17 @@ describe('the command line’s help', () => {
     );
     expect(invokedAs({}, '/usr/local/bin/shelter-desk')).toBe('shelter-desk');
     expect(invokedAs({}, '/repo/out/cli/desk-cli.js')).toBe('npm run cli --');
+  });
+
+  it('shows the server as it was started: npm run serve, npx shelter-desk serve or the bin’s serve', () => {
+    expect(serveInvokedAs({ npm_lifecycle_event: 'serve' }, '/repo/scripts/shelter-desk.mjs')).toBe(
+      'npm run serve --',
+    );
+    expect(serveInvokedAs({ npm_command: 'exec' }, '/repo/node_modules/.bin/shelter-desk')).toBe(
+      'npx shelter-desk serve',
+    );
+    expect(serveInvokedAs({}, '/usr/local/bin/shelter-desk')).toBe('shelter-desk serve');
+    expect(serveInvokedAs({}, '/repo/out/cli/serve.js')).toBe('npm run serve --');
   });
 
   it('writes the commands’ help and hints as the command line was started, never the data they print', () => {

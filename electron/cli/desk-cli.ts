@@ -1,6 +1,5 @@
-import path from 'node:path';
 import { editDistanceWithin } from '../../shared/search/typo';
-import { defaultDataDir, runCli } from './args';
+import { defaultDataDir, invokedAs, NPM_RUN, runCli } from './args';
 import { type CliIo, COMMANDS } from './commands';
 
 /** The reader of stdout went away (`… | head`): what is still printed goes nowhere, and the command finishes its work. */
@@ -13,7 +12,6 @@ const io: CliIo = {
   stderr: (text) => process.stderr.write(text),
 };
 
-const NPM_RUN = 'npm run cli --';
 /** How the commands' own help and hints write the command line (`npm run --silent cli --` where only data is wanted). */
 const WRITTEN_AS = /npm run (?:--silent )?cli --/g;
 
@@ -29,18 +27,6 @@ export function spokenAs(output: CliIo, as: string, helpOnStdout: boolean): CliI
     stdout: helpOnStdout ? (text) => output.stdout(rewrite(text)) : output.stdout,
     stderr: (text) => output.stderr(rewrite(text)),
   };
-}
-
-/** How the command line was started, for the help to show what to type: npm run cli, npx shelter-desk, or the bin. */
-export function invokedAs(
-  env: NodeJS.ProcessEnv = process.env,
-  script: string = process.argv[1] ?? '',
-): string {
-  if (env.npm_lifecycle_event === 'cli') return NPM_RUN;
-  if (path.basename(script).startsWith('shelter-desk')) {
-    return env.npm_command === 'exec' ? 'npx shelter-desk' : 'shelter-desk';
-  }
-  return NPM_RUN;
 }
 
 /** Words people type for what another command does. */

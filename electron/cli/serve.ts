@@ -9,12 +9,13 @@ import {
   shelterFolderOf,
   startApiServer,
 } from '../server';
-import { defaultDataDir } from './args';
+import { defaultDataDir, serveInvokedAs } from './args';
 
 /** The help, with the default data folder of whoever runs it (worked out when asked, not at start-up). */
-const usage =
-  () => `Usage: npm run serve -- [--host HOST] [--port N] [--data-dir DIR] [--demo] [--demo-pets N] [--tls]
-                       [--public-url URL]
+const usage = (
+  as = serveInvokedAs(),
+) => `Usage: ${as} [--host HOST] [--port N] [--data-dir DIR] [--demo] [--demo-pets N] [--tls]
+${' '.repeat(`Usage: ${as} `.length)}[--public-url URL]
 
   --host HOST      interface to bind (default 127.0.0.1; anything else exposes the API on the network)
   --port N         TCP port, 0 picks a free one (default 8787)
