@@ -103,3 +103,30 @@ test('the desk is driven from the keyboard: skip link, Ctrl+K, Esc, ?, new intak
   await page.keyboard.press('Control+N');
   await expect(page).toHaveURL(/#\/intake$/);
 });
+
+test('what is typed before the search has drawn its list is searched, and Enter opens its first result', async ({
+  page,
+  desk,
+  server,
+}) => {
+  await connect(page, desk.url, server);
+  await page.goto(`${desk.url}#/pets`);
+  await expect(page.getByRole('table', { name: 'Pets' })).toBeVisible();
+  // Ctrl+K and every key after it in one go, as a fast typist on a busy desk does: the search has not drawn anything yet.
+  await page.evaluate(`(() => {
+    const press = (key, ctrlKey = false) =>
+      (document.activeElement ?? document.body).dispatchEvent(
+        new KeyboardEvent('keydown', { key, ctrlKey, bubbles: true, cancelable: true }),
+      );
+    press('k', true);
+    for (const key of 'go to settings') press(key);
+  })()`);
+  const search = page
+    .getByRole('dialog', { name: 'Search' })
+    .getByRole('textbox', { name: 'Search everything' });
+  await expect(search).toHaveValue('go to settings');
+  await expect(search).toBeFocused();
+  await expect(page.getByRole('button', { name: /Go to Settings/ })).toHaveAttribute('data-selected', 'true');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/#\/settings$/);
+});

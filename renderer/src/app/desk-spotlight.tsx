@@ -1,6 +1,6 @@
 import { Badge, Group, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { createSpotlight, Spotlight, type SpotlightStore } from '@mantine/spotlight';
+import { createSpotlight, Spotlight, type SpotlightStore, useSpotlight } from '@mantine/spotlight';
 import { IconAddressBook, IconPaw, IconSearch } from '@tabler/icons-react';
 import {
   type Dispatch,
@@ -137,8 +137,11 @@ export function DeskSpotlight() {
     ...personItems.map(({ record }) => record.id),
     ...actions.map((action) => action.id),
   ].join(' ');
+  // The list appears a moment after the search opens: what was typed before then is already filtered, and its first
+  // result is chosen as the list appears.
+  const { listId } = useSpotlight(store);
   // biome-ignore lint/correctness/useExhaustiveDependencies: chosen again whenever the results shown change.
-  useEffect(() => chooseFirstResult(store), [shown]);
+  useEffect(() => chooseFirstResult(store), [shown, listId]);
   // Enter pressed before the results of what was typed are in (a quick typist, a slow disk) opens the first of them
   // once they are, not whatever the list showed meanwhile, nor nothing.
   const [enterWaiting, setEnterWaiting] = useState(false);
