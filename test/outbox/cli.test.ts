@@ -15,6 +15,10 @@ describe('npm run cli: pet, person, outbox', () => {
     expect(created.code).toBe(0);
     const pet = JSON.parse(created.stdout) as { status: string; entityId: string };
     expect(pet.status).toBe('queued');
+    // Saved as typed, and the number is said to be one no chip carries, as the pet form says it.
+    expect(created.stderr).toMatch(
+      /^Saved on this desk as [\w-]+;.*\nCheck the microchip 77: This number has 2 characters; chips read 15 digits \(older ones 9 or 10\)\. Check it against the scanner\.\n$/,
+    );
 
     const bad = await cli(['pet', 'create', '--json', JSON.stringify(petFields({ size: 'huge' }))]);
     expect(bad.code).toBe(2);
@@ -32,11 +36,13 @@ describe('npm run cli: pet, person, outbox', () => {
     ]);
     expect(duplicate.code).toBe(3);
     expect(duplicate.stderr).toMatch(/--force/);
+    expect(duplicate.stderr).not.toMatch(/Check the microchip/);
     // The sentence a volunteer reads on the desk, and the id the command line's user needs to look the pet up.
     expect(duplicate.stderr).toMatch(/Microchip 77 is already on pet "[^"]+"\. \(id [\w-]+\)/);
 
     const update = await cli(['pet', 'update', pet.entityId, '--json', '{"description":"From the CLI"}']);
     expect(update.code).toBe(0);
+    expect(update.stderr).not.toMatch(/microchip/);
     const person = await cli([
       'person',
       'create',

@@ -1,3 +1,4 @@
+import { microchipNote } from '../../../shared/wording/microchip';
 import { readPetChoice } from '../../desk/import/values';
 import { CliUsageError, defaultDataDir } from '../args';
 import type { CliCommand, CliIo } from './command';
@@ -32,6 +33,14 @@ export function withApiChoices(fields: Record<string, unknown>): Record<string, 
   return read;
 }
 
+/** Once the pet is saved, a microchip number no chip carries is said, as the pet form says it at the field. */
+function noteMicrochip(fields: Record<string, unknown>, code: number, io: CliIo): number {
+  const chip = fields.microchip_id;
+  const note = code === 0 && typeof chip === 'string' ? microchipNote(chip) : undefined;
+  if (note) io.stderr(`Check the microchip ${chip}: ${note}\n`);
+  return code;
+}
+
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const call = parseWriteCall('pet', usage(), argv, io);
   if (!call) return 0;
@@ -41,18 +50,20 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   if (action === 'create') {
     if (id !== undefined) throw new CliUsageError(`pet create takes no id (got "${id}").`, call.hint);
     const fields = withApiChoices(call.fields());
-    return runWrite(call, io, { create: true }, (core) =>
+    const code = await runWrite(call, io, { create: true }, (core) =>
       core.registry.invoke('outbox.createPet', { fields, force: call.force }),
     );
+    return noteMicrochip(fields, code, io);
   }
   if (action === 'update') {
     if (!id) {
       throw new CliUsageError('Name the pet: pet update <id | custom_id | local id> --json ...', call.hint);
     }
     const fields = withApiChoices(call.fields());
-    return runWrite(call, io, { create: false }, (core) =>
+    const code = await runWrite(call, io, { create: false }, (core) =>
       core.registry.invoke('outbox.updatePet', { id, fields, force: call.force }),
     );
+    return noteMicrochip(fields, code, io);
   }
   throw new CliUsageError(
     action ? `Unknown pet action "${action}".` : 'Name an action: create or update.',

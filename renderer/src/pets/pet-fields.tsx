@@ -12,6 +12,7 @@ import {
 } from '@mantine/core';
 import type { ReactNode } from 'react';
 import type { CustomField } from '../../../shared/contract';
+import { microchipNote } from '../../../shared/wording/microchip';
 import { CalendarDateInput } from '../components/calendar-date-input';
 import { CheckboxRow } from '../components/checkbox-row';
 import { ChoiceSelect } from '../components/choice-select';
@@ -28,7 +29,7 @@ import {
   statusOptions,
   TEMPERAMENT_OPTIONS,
 } from '../lib/words';
-import { intakeAheadNote, isNumberField, microchipNote, type PetDraft } from './pet-form';
+import { intakeAheadNote, isNumberField, type PetDraft } from './pet-form';
 
 /**
  * The three lists of words (good with, not good with, temperament): typing narrows the list and highlights its first

@@ -11,7 +11,6 @@ import {
   INTAKE_YEARS_BACK,
   intakeAheadNote,
   messagesOnLeaving,
-  microchipNote,
   numberFieldMessage,
 } from './pet-form';
 
@@ -519,22 +518,6 @@ describe('an intake date after today', () => {
     // Past the 90 days an intake may be booked ahead, the field's error says to check the year instead.
     for (const value of ['2026-12-03', '2026-11-30', '', 'next week', '2027-03-04']) {
       expect(intakeAheadNote(value, '2026-12-03')).toBeUndefined();
-    }
-  });
-});
-
-describe('a microchip number no chip carries', () => {
-  it('is said at the field, with its length, and the number stays as typed', () => {
-    expect(microchipNote('12AB')).toBe(
-      'This number has 4 characters; chips read 15 digits (older ones 9 or 10). Check it against the scanner.',
-    );
-    expect(microchipNote('985 1120 0123 456')).toMatch(/^This number has 14 characters;/);
-    expect(microchipNote('98511200123456A')).toMatch(/^This number has 15 characters, not all digits;/);
-  });
-
-  it('says nothing of a 15-digit, 10- or 9-character chip, however spaced, or of an empty field', () => {
-    for (const value of ['985112001234567', '985-112-001-234-567', '0A1B2C3D4E', '123*456*789', '', '  ']) {
-      expect(microchipNote(value)).toBeUndefined();
     }
   });
 });

@@ -158,22 +158,6 @@ export function intakeAheadNote(value: string, today: string = localToday()): st
   return `${formatCalendarDate(day)} is ${ahead === 1 ? 'tomorrow' : `${ahead} days from today`}: booked ahead? If the pet is here already, check the day and month.`;
 }
 
-/**
- * What the microchip's field says of a number no chip carries: chips read 15 digits (ISO), older ones 9 or 10
- * characters. Only a note (the number is saved as typed, without spaces and dashes): a chip from abroad may differ,
- * but a short or long one is most often a digit missed or typed twice.
- */
-export function microchipNote(value: string): string | undefined {
-  const characters = value.replace(/[^0-9A-Za-z]/g, '');
-  if (characters === '') return undefined;
-  if (/^\d{15}$/.test(characters) || characters.length === 9 || characters.length === 10) return undefined;
-  const count =
-    characters.length === 15
-      ? '15 characters, not all digits'
-      : `${characters.length} ${characters.length === 1 ? 'character' : 'characters'}`;
-  return `This number has ${count}; chips read 15 digits (older ones 9 or 10). Check it against the scanner.`;
-}
-
 /** How many years back an intake date may lie. Further back, the year is taken for a slip ("3/4/62" read as 1962). */
 export const INTAKE_YEARS_BACK = 30;
 

@@ -1,0 +1,16 @@
+/**
+ * What the desk says of a microchip number no chip carries, at the pet form's field and after the command line's
+ * save: chips read 15 digits (ISO), older ones 9 or 10 characters. Only a note (the number is saved as typed, without
+ * spaces and dashes): a chip from abroad may differ, but a short or long one is most often a digit missed or typed
+ * twice.
+ */
+export function microchipNote(value: string): string | undefined {
+  const characters = value.replace(/[^0-9A-Za-z]/g, '');
+  if (characters === '') return undefined;
+  if (/^\d{15}$/.test(characters) || characters.length === 9 || characters.length === 10) return undefined;
+  const count =
+    characters.length === 15
+      ? '15 characters, not all digits'
+      : `${characters.length} ${characters.length === 1 ? 'character' : 'characters'}`;
+  return `This number has ${count}; chips read 15 digits (older ones 9 or 10). Check it against the scanner.`;
+}
