@@ -11,6 +11,7 @@ import {
 export type ValueKind =
   | 'text'
   | 'long-text'
+  | 'long-number'
   | 'species'
   | 'sex'
   | 'size'
@@ -114,7 +115,7 @@ export const PET_FIELDS: FieldSpec[] = [
   {
     field: 'microchip_id',
     label: 'Microchip',
-    kind: 'text',
+    kind: 'long-number',
     aliases: [
       'microchip',
       'microchipnumber',
@@ -235,7 +236,7 @@ const PERSON_FIELDS: FieldSpec[] = [
   {
     field: 'phone',
     label: 'Phone',
-    kind: 'text',
+    kind: 'long-number',
     aliases: [
       'telephone',
       'mobiletelephone',

@@ -287,6 +287,42 @@ describe('importFile', () => {
     expect(kinds()).toEqual(before);
   });
 
+  it('refuses microchips a spreadsheet shortened as it saved the CSV, and never takes two of them for one animal', async () => {
+    const report = await run(
+      csv([
+        'Name,Species,Microchip',
+        'Biscuit,dog,9.85112E+14',
+        'Luna,cat,9.85112E+14',
+        'Oscar,cat,985112001234567',
+      ]),
+      { skipBad: true },
+    );
+    const shortened = {
+      column: 'Microchip',
+      reason: expect.stringMatching(
+        /^"9\.85112E\+14" is a long number a spreadsheet shortened .*\.xlsx file/,
+      ),
+    };
+    expect(report.rejected).toEqual([
+      { line: 2, ...shortened },
+      { line: 3, ...shortened },
+    ]);
+    expect(report.duplicates).toEqual([]);
+    expect(report.imported).toBe(1);
+    expect(statement(mirror.db, 'SELECT name, microchip_id FROM pet').all()).toEqual([
+      { name: 'Oscar', microchip_id: '985112001234567' },
+    ]);
+    // A long phone number is shortened the same way.
+    const people = await importFile(
+      csv(['Name,Mobile', 'Zoë Martin,4.47911E+11']),
+      { kind: 'adopters', dryRun: true },
+      desk(),
+    );
+    expect(people.rejected).toEqual([
+      { line: 2, column: 'Mobile', reason: expect.stringMatching(/^"4\.47911E\+11" is a long number/) },
+    ]);
+  });
+
   it('takes a row for a pet when its name differs only in form, or both its keys find that pet; never when they find two', async () => {
     await run(
       csv([

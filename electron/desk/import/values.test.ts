@@ -7,6 +7,25 @@ const context = { statusLabels: new Map([['bigdogsroom', 'Big Dogs Room']]) };
 const read = (kind: Parameters<typeof readValue>[0], text: string) => readValue(kind, text, context);
 
 describe('import values as people write them', () => {
+  it('refuses a microchip or phone a spreadsheet shortened (9.85112E+14), and keeps every other as written', () => {
+    for (const text of ['9.85112E+14', '9,85112E+14', '4.47911e+11', '1E+15']) {
+      const refused = read('long-number', text);
+      expect(refused.ok).toBe(false);
+      expect(refused).toMatchObject({
+        reason: expect.stringMatching(/^".+" is a long number a spreadsheet shortened/),
+      });
+    }
+    for (const text of [
+      '985112001234567',
+      '985-112-001-234-567',
+      '0A1B2C3D4E',
+      '1234567E89',
+      '+44 7911 123456',
+    ]) {
+      expect(read('long-number', text)).toEqual({ ok: true, value: text });
+    }
+  });
+
   it('reads sexes, species, booleans and sizes in their usual spellings', () => {
     for (const text of ['M', 'Male', 'male', ' MALE '])
       expect(read('sex', text.trim())).toEqual({ ok: true, value: 'male' });

@@ -92,12 +92,24 @@ function choice(map: Map<string, string>, text: string, what: string, allowed: r
     : no(`"${text}" is not a ${what} the desk knows: write one of ${allowed.join(', ')}`);
 }
 
+/**
+ * A long number as a spreadsheet writes it into a CSV when its column is left in the General format: a microchip
+ * 985112001234567 becomes 9.85112E+14 (9,85112E+14 where the comma is the decimal mark), its last digits lost.
+ */
+const SHORTENED_NUMBER = /^\d(?:[.,]\d+)?E\+\d+$/i;
+
 /** A cell read as `kind`. Empty cells are handled by the caller (the field is left out). */
 export function readValue(kind: ValueKind, text: string, context: ValueContext): ReadValue {
   switch (kind) {
     case 'text':
     case 'long-text':
       return ok(text);
+    case 'long-number':
+      return SHORTENED_NUMBER.test(text)
+        ? no(
+            `"${text}" is a long number a spreadsheet shortened as it saved the file: its last digits are lost. Import the spreadsheet's own .xlsx file, or format the column as Text and save the CSV again`,
+          )
+        : ok(text);
     case 'email':
       return ok(text.toLowerCase());
     case 'species':
