@@ -107,7 +107,7 @@ export function readValue(kind: ValueKind, text: string, context: ValueContext):
     case 'long-number':
       return SHORTENED_NUMBER.test(text)
         ? no(
-            `"${text}" is a long number a spreadsheet shortened as it saved the file: its last digits are lost. Import the spreadsheet's own .xlsx file, or format the column as Text and save the CSV again`,
+            `"${text}" is a long number a spreadsheet shortened as it saved the file: its last digits are lost. Import the file as it was before a spreadsheet saved it, or the spreadsheet's .xlsx; or format the column as a number with no decimals and save the CSV again`,
           )
         : ok(text);
     case 'email':
