@@ -78,6 +78,16 @@ export const importMatchSchema = z.object({
 });
 export type ImportMatch = z.infer<typeof importMatchSchema>;
 
+/** A value imported as written that looks like a slip: a microchip number of a length no chip has. */
+export const importNoteSchema = z.object({
+  line,
+  column: z.string(),
+  value: z.string(),
+  /** What to check, in words. */
+  note: z.string(),
+});
+export type ImportNote = z.infer<typeof importNoteSchema>;
+
 /** One column as the import reads it. */
 export const importColumnSchema = z.object({
   header: z.string(),
@@ -121,6 +131,8 @@ export const importReportSchema = z.object({
   duplicates: z.array(importDuplicateSchema),
   /** Rows matching records already on the desk (at most the first 1,000). */
   matches: z.array(importMatchSchema),
+  /** Values of the rows to write that are written as they are but may be slips (at most the first 1,000). */
+  notes: z.array(importNoteSchema),
   totals: z.object({
     new: z.number().int(),
     existing: z.number().int(),
@@ -129,6 +141,8 @@ export const importReportSchema = z.object({
     rejected: z.number().int(),
     /** New pets whose row does not say whether they are shown publicly (no such column, or its cell blank). */
     publicUnsaid: z.number().int(),
+    /** Values to check (`notes`, not counted in its cap). */
+    notes: z.number().int(),
   }),
   columns: z.array(importColumnSchema),
   /** Fields no column filled, and the value every record got for them. */

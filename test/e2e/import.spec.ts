@@ -258,3 +258,43 @@ test('Import screen: a column mapped by hand, the check, then the import', async
     await desk.stop();
   }
 });
+
+test('Import check: a microchip a spreadsheet shortened is rejected; one of a length no chip has is listed to check', async ({
+  page,
+  dataDir,
+}, testInfo) => {
+  const desk = await startDesk(dataDir, ['--standalone']);
+  try {
+    await page.goto(`${desk.url}#/import`);
+    await page.locator('input[type=file]').setInputFiles({
+      name: 'saved-by-a-spreadsheet.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        'Name,Species,Microchip\r\nBiscuit,dog,9.85112E+14\r\nLuna,cat,98511200123456\r\nOscar,cat,985112001234567\r\n',
+      ),
+    });
+    await page.getByRole('button', { name: 'Check the file' }).click();
+    const check = page.getByRole('region', { name: 'Check of the file' });
+    await expect(check).toContainText('2 new pets');
+    await expect(
+      page
+        .getByRole('table', { name: 'Rejected rows' })
+        .getByRole('row', { name: /2.*Microchip.*“9\.85112E\+14” is a long number a spreadsheet shortened/ }),
+    ).toBeVisible();
+    await expect(page.getByRole('heading', { name: '1 value to check', level: 3 })).toBeVisible();
+    await expect(
+      page.getByText(
+        'It is imported as the file has it, but it looks like a slip: check it against the animal',
+      ),
+    ).toBeVisible();
+    await expect(
+      page
+        .getByRole('table', { name: 'Values to check' })
+        .getByRole('row', { name: /3.*Microchip.*98511200123456.*This number has 14 characters/ }),
+    ).toBeVisible();
+    await page.getByRole('heading', { name: '1 value to check' }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: testInfo.outputPath('import-to-check.png') });
+  } finally {
+    await desk.stop();
+  }
+});

@@ -35,7 +35,14 @@ describe('npm run cli -- import: a 500-row export of another system with 7 bad r
     expect(run.code, run.stderr).toBe(1);
     const dry = report(run.stdout);
     expect(dry).toMatchObject({ dryRun: true, rows: 500, imported: 493, blocked: true });
-    expect(dry.totals).toEqual({ new: 493, existing: 0, updatable: 0, rejected: 7, publicUnsaid: 493 });
+    expect(dry.totals).toEqual({
+      new: 493,
+      existing: 0,
+      updatable: 0,
+      rejected: 7,
+      publicUnsaid: 493,
+      notes: 0,
+    });
     const byColumn = Object.fromEntries(dry.rejected.map((problem) => [problem.column, problem]));
     expect(dry.rejected).toHaveLength(7);
     // Each reason says what to write instead, or what to do.
@@ -211,6 +218,37 @@ describe('npm run cli -- import: a 500-row export of another system with 7 bad r
     ]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('"Address" + "City" + "Zip" are joined into address, in that order.');
+  }, 60_000);
+
+  it('lists microchips of a length no chip has to check, and imports them as written', async () => {
+    const chips = file('chips.csv');
+    writeFileSync(
+      chips,
+      'Name,Species,Microchip\nBiscuit,dog,12AB\nLuna,cat,985112001234567\nOscar,cat,985 1120 0123 456\n',
+    );
+    const run = await importCli(['pets', chips, '--data-dir', desk, '--dry-run', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(report(run.stdout)).toMatchObject({
+      rejected: [],
+      totals: { new: 3, notes: 2 },
+      notes: [
+        {
+          line: 2,
+          column: 'Microchip',
+          value: '12AB',
+          note: expect.stringMatching(/^This number has 4 characters;/),
+        },
+        {
+          line: 4,
+          column: 'Microchip',
+          value: '985 1120 0123 456',
+          note: expect.stringMatching(/has 14 characters/),
+        },
+      ],
+    });
+    expect(run.stderr).toContain(
+      'To check: 2 values imported as the file has them, but that may be slips:\n  line 2, Microchip 12AB: This number has 4 characters; chips read 15 digits (older ones 9 or 10). Check it against the scanner.\n  line 4, Microchip 985 1120 0123 456: This number has 14 characters;',
+    );
   }, 60_000);
 
   it('--shared-emails imports a household sharing one email, and is refused for pets', async () => {

@@ -144,6 +144,7 @@ describe('export, then import of people: a round trip keeps every field', () => 
           updatable: 0,
           rejected: 0,
           publicUnsaid: 0,
+          notes: 0,
         });
         expect(new Set(same.matches.map((match) => `${match.by}:${match.outcome}`))).toEqual(
           new Set(['id:skipped']),

@@ -54,6 +54,7 @@ describe('export, then import: a round trip keeps every field', () => {
       updatable: original.length,
       rejected: 0,
       publicUnsaid: 0,
+      notes: 0,
     });
     expect(new Set(sameReport.matches.map((match) => `${match.by}:${match.outcome}`))).toEqual(
       new Set(['id:unchanged']),

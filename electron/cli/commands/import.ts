@@ -124,6 +124,16 @@ function printReport(report: ImportReport, updateExisting: boolean, io: CliIo): 
       `Found by email under another name (${where}): if they are different people (one household), add --shared-emails.`,
     );
   }
+  if (report.notes.length > 0) {
+    lines.push(
+      `To check: ${report.totals.notes === 1 ? 'a value' : `${report.totals.notes} values`} imported as the file has ${report.totals.notes === 1 ? 'it' : 'them'}, but that may be slips:`,
+    );
+    for (const item of report.notes.slice(0, 50)) {
+      lines.push(`  line ${item.line}, ${item.column} ${item.value}: ${item.note}`);
+    }
+    if (report.totals.notes > 50)
+      lines.push(`  … and ${report.totals.notes - 50} more (--json lists up to 1,000)`);
+  }
   if (report.blocked && othersToWrite(report.totals, updateExisting))
     lines.push('To import the other rows without the rejected ones, add --skip-bad.');
   for (const { target, headers } of columnsSharingTargets(report.columns)) {

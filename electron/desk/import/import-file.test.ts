@@ -321,6 +321,40 @@ describe('importFile', () => {
     ]);
   });
 
+  it('notes microchips of a length no chip has on the rows it writes, and writes them as the file has them', async () => {
+    await run(csv(['Name,Species,Shelter id,Microchip', 'Biscuit,dog,RAR-1,12AB']));
+    const file = csv([
+      'Name,Species,Shelter id,Microchip',
+      'Biscuit,dog,RAR-1,12AB',
+      'Luna,cat,RAR-2,985-112-001-234-567',
+      'Oscar,cat,RAR-3,98511200123456',
+      'Polly,parrot,RAR-4,1',
+    ]);
+    const oscar = {
+      line: 4,
+      column: 'Microchip',
+      value: '98511200123456',
+      note: 'This number has 14 characters; chips read 15 digits (older ones 9 or 10). Check it against the scanner.',
+    };
+    // Biscuit is on the desk already and left as it is; Polly is rejected: neither is noted.
+    const checked = await run(file, { dryRun: true });
+    expect(checked).toMatchObject({ notes: [oscar], totals: { notes: 1 } });
+    // Updated, Biscuit's microchip is written again: it is noted too.
+    const updated = await run(file, { skipBad: true, updateExisting: true });
+    expect(updated).toMatchObject({
+      notes: [
+        { line: 2, value: '12AB', note: expect.stringMatching(/^This number has 4 characters;/) },
+        oscar,
+      ],
+      totals: { notes: 2 },
+    });
+    expect(statement(mirror.db, 'SELECT microchip_id FROM pet ORDER BY name').pluck().all()).toEqual([
+      '12AB',
+      '985-112-001-234-567',
+      '98511200123456',
+    ]);
+  });
+
   it('takes a row for a pet when its name differs only in form, or both its keys find that pet; never when they find two', async () => {
     await run(
       csv([

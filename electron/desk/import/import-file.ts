@@ -7,10 +7,12 @@ import {
   type ImportDuplicate,
   type ImportKind,
   type ImportMatch,
+  type ImportNote,
   type ImportRejection,
   type ImportReport,
   othersToWrite,
 } from '../../../shared/desk-api/import';
+import { microchipNote } from '../../../shared/wording/microchip';
 import { type EntityType, type MirrorDb, microchipKey } from '../mirror';
 import type { LocalWriteContext } from '../outbox';
 import { buildRecord, defaultedFields, type RecordPlan, staffStatusReason } from './build-record';
@@ -66,7 +68,8 @@ export class ImportSetupError extends Error {}
 /** "1 row", "7 rows" (with a word between: "7 rejected rows"). */
 const rowCount = (count: number, word = '') => `${count} ${word}${count === 1 ? 'row' : 'rows'}`;
 
-const MAX_MATCHES = 1000;
+/** Matches and notes the report lists at most (its totals count them all). */
+const LISTED_AT_MOST = 1000;
 
 /** The header row (the first row with a cell) and the plan built from it. */
 async function readPlan(
@@ -264,7 +267,7 @@ function alreadySummary(existing: number, updated: number, unchanged: number): s
 
 /**
  * One pass over the file: every row read, checked and matched; `onRow` gets each row that would be written, in
- * file order. Rows are not kept: the report keeps only the problems and (at most 1,000) matches.
+ * file order. Rows are not kept: the report keeps only the problems and (at most 1,000 each) matches and notes.
  */
 async function pass(
   file: string,
@@ -278,6 +281,8 @@ async function pass(
   const rejected: ImportRejection[] = [];
   const duplicates: ImportDuplicate[] = [];
   const matches: ImportMatch[] = [];
+  const notes: ImportNote[] = [];
+  let noted = 0;
   const seen = new Map<string, number>();
   let count = 0;
   let fresh = 0;
@@ -347,10 +352,24 @@ async function pass(
       const mayUpdate = options.kind === 'pets' && match.by !== 'earlier-import';
       if (mayUpdate) updatable += 1;
       match.outcome = options.updateExisting && mayUpdate ? 'updated' : 'skipped';
-      if (matches.length < MAX_MATCHES) matches.push(match);
+      if (matches.length < LISTED_AT_MOST) matches.push(match);
     } else {
       fresh += 1;
       if (built.defaulted.includes('show_public')) publicUnsaid += 1;
+    }
+    const chip = built.body.microchip_id;
+    const chipNote =
+      typeof chip === 'string' && (!match || match.outcome === 'updated') ? microchipNote(chip) : undefined;
+    if (chipNote) {
+      noted += 1;
+      if (notes.length < LISTED_AT_MOST) {
+        notes.push({
+          line: row.line,
+          column: headerOf(plan.columns, 'microchip_id'),
+          value: chip as string,
+          note: chipNote,
+        });
+      }
     }
     await onRow({
       line: row.line,
@@ -371,7 +390,8 @@ async function pass(
       rejected,
       duplicates,
       matches,
-      totals: { new: fresh, existing, updatable, rejected: rejectedRows, publicUnsaid },
+      notes,
+      totals: { new: fresh, existing, updatable, rejected: rejectedRows, publicUnsaid, notes: noted },
       columns: plan.columns,
       defaults: defaultedFields(plan),
     },

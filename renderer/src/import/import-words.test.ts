@@ -10,7 +10,7 @@ const report = (
   ({
     kind,
     rows,
-    totals: { new: 0, existing: 0, updatable: 0, rejected: 0, publicUnsaid: 0, ...totals },
+    totals: { new: 0, existing: 0, updatable: 0, rejected: 0, publicUnsaid: 0, notes: 0, ...totals },
   }) as ImportReport;
 
 describe('nothingLeftWords', () => {

@@ -19,6 +19,48 @@ function Figure({ label, value, tone }: { label: string; value: number; tone?: s
   );
 }
 
+/** Values imported as written that may be slips (a microchip of a length no chip has): to check on the pets. */
+function NotesTable({ report, done }: { report: ImportReport; done: boolean }) {
+  const count = report.totals.notes;
+  const values = count === 1 ? 'value' : 'values';
+  const listed = report.notes.slice(0, 500);
+  return (
+    <>
+      <Title order={3} size="h5" mb="xs">
+        {count.toLocaleString()} {values} to check
+      </Title>
+      <Text size="sm" mb="xs">
+        {count === 1
+          ? `${done ? 'Imported' : 'It is imported'} as the file has it, but it looks like a slip: check it against the animal or its papers.`
+          : `${done ? 'Imported' : 'They are imported'} as the file has them, but they look like slips: check them against the animals or their papers.`}
+        {listed.length < count && ` The first ${listed.length.toLocaleString()} are listed.`}
+      </Text>
+      <ScrollArea.Autosize mah={320} type="auto" mb="md">
+        <Table striped aria-label="Values to check" verticalSpacing={6}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={80}>Line</Table.Th>
+              <Table.Th w={200}>Column</Table.Th>
+              <Table.Th w={200}>Value</Table.Th>
+              <Table.Th>Why</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {listed.map((item) => (
+              <Table.Tr key={`${item.line}-${item.column}`}>
+                <Table.Td>{item.line}</Table.Td>
+                <Table.Td>{item.column}</Table.Td>
+                <Table.Td>{item.value}</Table.Td>
+                <Table.Td>{item.note}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </ScrollArea.Autosize>
+    </>
+  );
+}
+
 /** How the report names the fields no column filled, and their values where words say more. */
 const DEFAULTED_LABELS: Record<string, string> = {
   age_category: 'age',
@@ -243,6 +285,7 @@ export function ReportView({
           </ScrollArea.Autosize>
         </>
       )}
+      {report.notes.length > 0 && <NotesTable report={report} done={done} />}
       {report.duplicates.length > 0 && (
         <Group gap={6} mb="md" align="flex-start" wrap="nowrap">
           <IconCopy size={18} aria-hidden />
