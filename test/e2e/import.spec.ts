@@ -1,6 +1,14 @@
 import { readFileSync } from 'node:fs';
+import type { Page } from '@playwright/test';
 import { expect, startDesk, test } from './desk-fixture';
 import { deskCall, shoot } from './helpers';
+
+/** Chooses a CSV file of this text on the Import screen, as the file picker does. */
+function chooseCsv(page: Page, name: string, text: string): Promise<void> {
+  return page
+    .locator('input[type=file]')
+    .setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(text) });
+}
 
 /** A small export of another system: "Called" is a header the desk cannot match, so the person maps it. */
 const CSV = [
@@ -22,11 +30,7 @@ test('Import screen: a column mapped by hand, the check, then the import', async
     await page.getByRole('link', { name: /Import/ }).click();
     await expect(page.getByRole('heading', { name: 'Import', level: 2 })).toBeVisible();
 
-    await page.locator('input[type=file]').setInputFiles({
-      name: 'old-system.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from(CSV, 'utf8'),
-    });
+    await chooseCsv(page, 'old-system.csv', CSV);
     await expect(
       page.getByText(/old-system\.csv.*7 columns separated by semicolons, text in Unicode \(UTF-8\)/),
     ).toBeVisible();
@@ -117,18 +121,15 @@ test('Import screen: a column mapped by hand, the check, then the import', async
     // The same file again, corrected, with a typo: the check names the pet each row stands for, and a row whose
     // microchip belongs to another animal is refused, never taken for that animal.
     await page.goto(`${desk.url}#/import`);
-    await page.locator('input[type=file]').setInputFiles({
-      name: 'corrections.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from(
-        [
-          'Name,Species,Microchip,Description,Notes',
-          'Zoë,dog,985 141 000 000 001,Calm,Walks twice a day',
-          'Oscar,cat,985141000000003,Typo,',
-        ].join('\n'),
-        'utf8',
-      ),
-    });
+    await chooseCsv(
+      page,
+      'corrections.csv',
+      [
+        'Name,Species,Microchip,Description,Notes',
+        'Zoë,dog,985 141 000 000 001,Calm,Walks twice a day',
+        'Oscar,cat,985141000000003,Typo,',
+      ].join('\n'),
+    );
     await page.getByRole('button', { name: 'Check the file' }).click();
     // A column nothing matched is named, not dropped without a word.
     await expect(page.getByText('Left out, as no field matched them: “Notes”.')).toBeVisible();
@@ -153,11 +154,7 @@ test('Import screen: a column mapped by hand, the check, then the import', async
     // A date that reads either way round: the screen says which of its own choices decides it (no command line
     // flag), and choosing it lets the row in.
     await page.goto(`${desk.url}#/import`);
-    await page.locator('input[type=file]').setInputFiles({
-      name: 'dates.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from('Name,Species,Intake\nKit,cat,03/04/2024\n', 'utf8'),
-    });
+    await chooseCsv(page, 'dates.csv', 'Name,Species,Intake\nKit,cat,03/04/2024\n');
     await page.getByRole('button', { name: 'Check the file' }).click();
     await expect(
       page.getByText(
@@ -183,11 +180,11 @@ test('Import screen: a column mapped by hand, the check, then the import', async
     // Two adopters of one household with one email: refused as a repeat until the screen is told they are two people.
     await page.goto(`${desk.url}#/import`);
     await page.locator('label', { hasText: /^Adopters$/ }).click();
-    await page.locator('input[type=file]').setInputFiles({
-      name: 'household.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from('Name,Email\nZoë Martin,home@example.org\nAnn Martin,home@example.org\n', 'utf8'),
-    });
+    await chooseCsv(
+      page,
+      'household.csv',
+      'Name,Email\nZoë Martin,home@example.org\nAnn Martin,home@example.org\n',
+    );
     // No column of dates: no order of day and month to choose.
     await expect(page.getByRole('checkbox', { name: /different people \(a household\)/ })).toBeVisible();
     await expect(page.getByRole('combobox', { name: 'Dates like 03/04/2025 are' })).toHaveCount(0);
@@ -207,11 +204,7 @@ test('Import screen: a column mapped by hand, the check, then the import', async
     // A third person with the household's email, checked without the choice: taken for the first, and told why.
     await page.goto(`${desk.url}#/import`);
     await page.locator('label', { hasText: /^Adopters$/ }).click();
-    await page.locator('input[type=file]').setInputFiles({
-      name: 'third.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from('Name,Email\nKim Martin,home@example.org\n', 'utf8'),
-    });
+    await chooseCsv(page, 'third.csv', 'Name,Email\nKim Martin,home@example.org\n');
     // The screen keeps the choice made for the last file.
     await page.getByRole('checkbox', { name: /different people \(a household\)/ }).uncheck();
     await page.getByRole('button', { name: 'Check the file' }).click();
@@ -228,13 +221,11 @@ test('Import screen: a column mapped by hand, the check, then the import', async
     // zip columns sent to Address are joined to the street, none of them lost.
     await page.goto(`${desk.url}#/import`);
     await page.locator('label', { hasText: /^Pets$/ }).click();
-    await page.locator('input[type=file]').setInputFiles({
-      name: 'people.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from(
-        'Name,Email,Address,City,Zip\nMaria Gonzalez,maria@example.org,40 Oak Ave,Springfield,62702\n',
-      ),
-    });
+    await chooseCsv(
+      page,
+      'people.csv',
+      'Name,Email,Address,City,Zip\nMaria Gonzalez,maria@example.org,40 Oak Ave,Springfield,62702\n',
+    );
     await page.getByRole('button', { name: 'Check the file' }).click();
     await expect(
       page.getByText(/its columns look like a list of people: import it as adopters or as fosters/),
@@ -266,13 +257,11 @@ test('Import check: a microchip a spreadsheet shortened is rejected; one of a le
   const desk = await startDesk(dataDir, ['--standalone']);
   try {
     await page.goto(`${desk.url}#/import`);
-    await page.locator('input[type=file]').setInputFiles({
-      name: 'saved-by-a-spreadsheet.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from(
-        'Name,Species,Microchip\r\nBiscuit,dog,9.85112E+14\r\nLuna,cat,98511200123456\r\nOscar,cat,985112001234567\r\n',
-      ),
-    });
+    await chooseCsv(
+      page,
+      'saved-by-a-spreadsheet.csv',
+      'Name,Species,Microchip\r\nBiscuit,dog,9.85112E+14\r\nLuna,cat,98511200123456\r\nOscar,cat,985112001234567\r\n',
+    );
     await page.getByRole('button', { name: 'Check the file' }).click();
     const check = page.getByRole('region', { name: 'Check of the file' });
     await expect(check).toContainText('2 new pets');

@@ -19,11 +19,51 @@ function Figure({ label, value, tone }: { label: string; value: number; tone?: s
   );
 }
 
+/** Rows a report's table draws at most. */
+const LISTED_ROWS = 500;
+
+/** A table of the file's rows by line, scrolled within the report (at most 500 rows drawn). */
+function LineTable({
+  label,
+  headers,
+  rows,
+}: {
+  label: string;
+  /** Each column's header, with its width where it is not the last. */
+  headers: Array<{ text: string; width?: number }>;
+  rows: Array<{ key: string; cells: ReactNode[] }>;
+}) {
+  return (
+    <ScrollArea.Autosize mah={320} type="auto" mb="md">
+      <Table striped aria-label={label} verticalSpacing={6}>
+        <Table.Thead>
+          <Table.Tr>
+            {headers.map((header) => (
+              <Table.Th key={header.text} w={header.width}>
+                {header.text}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.slice(0, LISTED_ROWS).map((row) => (
+            <Table.Tr key={row.key}>
+              {row.cells.map((cell, index) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a row's cells are fixed columns, in order.
+                <Table.Td key={index}>{cell}</Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </ScrollArea.Autosize>
+  );
+}
+
 /** Values imported as written that may be slips (a microchip of a length no chip has): to check on the pets. */
 function NotesTable({ report, done }: { report: ImportReport; done: boolean }) {
   const count = report.totals.notes;
   const values = count === 1 ? 'value' : 'values';
-  const listed = report.notes.slice(0, 500);
   return (
     <>
       <Title order={3} size="h5" mb="xs">
@@ -33,30 +73,21 @@ function NotesTable({ report, done }: { report: ImportReport; done: boolean }) {
         {count === 1
           ? `${done ? 'Imported' : 'It is imported'} as the file has it, but it looks like a slip: check it against the animal or its papers.`
           : `${done ? 'Imported' : 'They are imported'} as the file has them, but they look like slips: check them against the animals or their papers.`}
-        {listed.length < count && ` The first ${listed.length.toLocaleString()} are listed.`}
+        {count > LISTED_ROWS && ` The first ${LISTED_ROWS.toLocaleString()} are listed.`}
       </Text>
-      <ScrollArea.Autosize mah={320} type="auto" mb="md">
-        <Table striped aria-label="Values to check" verticalSpacing={6}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={80}>Line</Table.Th>
-              <Table.Th w={200}>Column</Table.Th>
-              <Table.Th w={200}>Value</Table.Th>
-              <Table.Th>Why</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {listed.map((item) => (
-              <Table.Tr key={`${item.line}-${item.column}`}>
-                <Table.Td>{item.line}</Table.Td>
-                <Table.Td>{item.column}</Table.Td>
-                <Table.Td>{item.value}</Table.Td>
-                <Table.Td>{item.note}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </ScrollArea.Autosize>
+      <LineTable
+        label="Values to check"
+        headers={[
+          { text: 'Line', width: 80 },
+          { text: 'Column', width: 200 },
+          { text: 'Value', width: 200 },
+          { text: 'Why' },
+        ]}
+        rows={report.notes.map((item) => ({
+          key: `${item.line}-${item.column}`,
+          cells: [item.line, item.column, item.value, item.note],
+        }))}
+      />
     </>
   );
 }
@@ -263,26 +294,14 @@ export function ReportView({
               {SHARED_EMAILS_LABEL}” above, then check again.
             </Text>
           )}
-          <ScrollArea.Autosize mah={320} type="auto" mb="md">
-            <Table striped aria-label="Rejected rows" verticalSpacing={6}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th w={80}>Line</Table.Th>
-                  <Table.Th w={200}>Column</Table.Th>
-                  <Table.Th>Reason</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {report.rejected.slice(0, 500).map((problem) => (
-                  <Table.Tr key={`${problem.line}-${problem.column}-${problem.reason}`}>
-                    <Table.Td>{problem.line}</Table.Td>
-                    <Table.Td>{problem.column || '—'}</Table.Td>
-                    <Table.Td>{textForScreen(problem.reason)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </ScrollArea.Autosize>
+          <LineTable
+            label="Rejected rows"
+            headers={[{ text: 'Line', width: 80 }, { text: 'Column', width: 200 }, { text: 'Reason' }]}
+            rows={report.rejected.map((problem) => ({
+              key: `${problem.line}-${problem.column}-${problem.reason}`,
+              cells: [problem.line, problem.column || '—', textForScreen(problem.reason)],
+            }))}
+          />
         </>
       )}
       {report.notes.length > 0 && <NotesTable report={report} done={done} />}
