@@ -250,7 +250,7 @@ test('Import screen: a column mapped by hand, the check, then the import', async
   }
 });
 
-test('Import check: a microchip a spreadsheet shortened is rejected; one of a length no chip has is listed to check', async ({
+test('Import check: a microchip a spreadsheet shortened is rejected, one of a length no chip has listed to check; another file chosen takes the check away at once', async ({
   page,
   dataDir,
 }, testInfo) => {
@@ -283,6 +283,25 @@ test('Import check: a microchip a spreadsheet shortened is rejected; one of a le
     ).toBeVisible();
     await page.getByRole('heading', { name: '1 value to check' }).scrollIntoViewIfNeeded();
     await page.screenshot({ path: testInfo.outputPath('import-to-check.png') });
+
+    // Another file chosen: the first one's columns and check go at once, so that nothing checks the first (already
+    // let go) while the other is on its way to the desk.
+    let letThrough = () => {};
+    const held = new Promise<void>((resolve) => {
+      letThrough = resolve;
+    });
+    await page.route('**/desk/call/import.upload', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await chooseCsv(page, 'second.csv', 'Name,Species\nRex,dog\n');
+    await expect(page.getByText('second.csv: reading it…')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Check the file' })).toHaveCount(0);
+    await expect(page.getByRole('table', { name: 'Values to check' })).toHaveCount(0);
+    letThrough();
+    await expect(page.getByText(/second\.csv: 2 columns/)).toBeVisible();
+    await page.getByRole('button', { name: 'Check the file' }).click();
+    await expect(check).toContainText('1 new pet');
   } finally {
     await desk.stop();
   }

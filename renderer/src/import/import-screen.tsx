@@ -60,6 +60,8 @@ export function ImportScreen() {
   const [sharedEmails, setSharedEmails] = useState(false);
   const [showPublic, setShowPublic] = useState(false);
   const [progress, setProgress] = useState<number>();
+  /** The name of the file on its way to the desk (its columns are not known until it has arrived). */
+  const [sending, setSending] = useState<string>();
   const [dragging, setDragging] = useState(false);
   const reading = useAction();
   const checking = useAction();
@@ -78,14 +80,17 @@ export function ImportScreen() {
 
   async function choose(file: File | null) {
     if (!file) return;
-    // The file chosen before is not needed any more.
+    // The file chosen before is not needed any more: its columns go, so that nothing checks it meanwhile.
     if (preview) void api.call('import.discard', { token: preview.token }).catch(() => undefined);
+    setPreview(undefined);
     setReport(undefined);
     setChosen({});
     setShowPublic(false);
     setProgress(0);
+    setSending(file.name);
     const read = await reading.run(() => uploadFile(api, file, kind, setProgress));
     setProgress(undefined);
+    setSending(undefined);
     if (read) setPreview(read);
   }
 
@@ -184,6 +189,10 @@ export function ImportScreen() {
                 {preview ? (
                   <>
                     <b>{preview.fileName}</b>: {describeFile(preview)}
+                  </>
+                ) : sending ? (
+                  <>
+                    <b>{sending}</b>: reading it…
                   </>
                 ) : (
                   'Drop a CSV or Excel file here, or choose one.'
