@@ -250,7 +250,7 @@ test('Import screen: a column mapped by hand, the check, then the import', async
   }
 });
 
-test('Import check: a microchip a spreadsheet shortened is rejected, one of a length no chip has listed to check; another file chosen takes the check away at once', async ({
+test('Import check: a microchip a spreadsheet shortened is rejected, one of a length no chip has listed to check; another file chosen takes the check away at once and is read as the kind chosen meanwhile', async ({
   page,
   dataDir,
 }, testInfo) => {
@@ -302,6 +302,23 @@ test('Import check: a microchip a spreadsheet shortened is rejected, one of a le
     await expect(page.getByText(/second\.csv: 2 columns/)).toBeVisible();
     await page.getByRole('button', { name: 'Check the file' }).click();
     await expect(check).toContainText('1 new pet');
+
+    // Adopters chosen while a file is on its way: it is read as adopters when it arrives.
+    let letPeopleThrough = () => {};
+    const peopleHeld = new Promise<void>((resolve) => {
+      letPeopleThrough = resolve;
+    });
+    await page.route('**/desk/call/import.upload', async (route) => {
+      await peopleHeld;
+      await route.continue();
+    });
+    await chooseCsv(page, 'people.csv', 'Name,Email\nAnn Lee,ann@example.org\n');
+    await expect(page.getByText('people.csv: reading it…')).toBeVisible();
+    await page.locator('label', { hasText: /^Adopters$/ }).click();
+    letPeopleThrough();
+    await expect(page.getByRole('combobox', { name: 'Where "Email" goes' })).toHaveValue('Email');
+    await page.getByRole('button', { name: 'Check the file' }).click();
+    await expect(check).toContainText('1 new adopter');
   } finally {
     await desk.stop();
   }

@@ -12,7 +12,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconFileSpreadsheet, IconFileUpload, IconListCheck } from '@tabler/icons-react';
-import { type DragEvent, useState } from 'react';
+import { type DragEvent, useRef, useState } from 'react';
 import {
   type DateFormat,
   type ImportKind,
@@ -51,6 +51,9 @@ export function ImportScreen() {
   const api = useDesk();
   const standalone = useStandalone();
   const [kind, setKind] = useState<ImportKind>('pets');
+  /** The kind chosen now, for a file that arrives after Pets, Adopters or Fosters was switched on its way. */
+  const kindNow = useRef(kind);
+  kindNow.current = kind;
   const [preview, setPreview] = useState<ImportPreview>();
   const [chosen, setChosen] = useState<ChosenTargets>({});
   const [dateOrder, setDateOrder] = useState('auto');
@@ -88,7 +91,13 @@ export function ImportScreen() {
     setShowPublic(false);
     setProgress(0);
     setSending(file.name);
-    const read = await reading.run(() => uploadFile(api, file, kind, setProgress));
+    let read = await reading.run(() => uploadFile(api, file, kind, setProgress));
+    if (read && kindNow.current !== kind) {
+      const { token, sheet } = read;
+      read = await reading.run(() =>
+        api.call('import.preview', { token, kind: kindNow.current, ...(sheet && { sheet }) }),
+      );
+    }
     setProgress(undefined);
     setSending(undefined);
     if (read) setPreview(read);
