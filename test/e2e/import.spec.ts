@@ -3,6 +3,19 @@ import type { Page } from '@playwright/test';
 import { expect, startDesk, test } from './desk-fixture';
 import { deskCall, shoot } from './helpers';
 
+/** Holds the files the Import screen sends to the desk from now on, until the function it resolves is called. */
+async function holdUploads(page: Page): Promise<() => void> {
+  let letThrough = () => {};
+  const held = new Promise<void>((resolve) => {
+    letThrough = resolve;
+  });
+  await page.route('**/desk/call/import.upload', async (route) => {
+    await held;
+    await route.continue();
+  });
+  return letThrough;
+}
+
 /** Chooses a CSV file of this text on the Import screen, as the file picker does. */
 function chooseCsv(page: Page, name: string, text: string): Promise<void> {
   return page
@@ -286,14 +299,7 @@ test('Import check: a microchip a spreadsheet shortened is rejected, one of a le
 
     // Another file chosen: the first one's columns and check go at once, so that nothing checks the first (already
     // let go) while the other is on its way to the desk.
-    let letThrough = () => {};
-    const held = new Promise<void>((resolve) => {
-      letThrough = resolve;
-    });
-    await page.route('**/desk/call/import.upload', async (route) => {
-      await held;
-      await route.continue();
-    });
+    let letThrough = await holdUploads(page);
     await chooseCsv(page, 'second.csv', 'Name,Species\nRex,dog\n');
     await expect(page.getByText('second.csv: reading it…')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Check the file' })).toHaveCount(0);
@@ -304,18 +310,11 @@ test('Import check: a microchip a spreadsheet shortened is rejected, one of a le
     await expect(check).toContainText('1 new pet');
 
     // Adopters chosen while a file is on its way: it is read as adopters when it arrives.
-    let letPeopleThrough = () => {};
-    const peopleHeld = new Promise<void>((resolve) => {
-      letPeopleThrough = resolve;
-    });
-    await page.route('**/desk/call/import.upload', async (route) => {
-      await peopleHeld;
-      await route.continue();
-    });
+    letThrough = await holdUploads(page);
     await chooseCsv(page, 'people.csv', 'Name,Email\nAnn Lee,ann@example.org\n');
     await expect(page.getByText('people.csv: reading it…')).toBeVisible();
     await page.locator('label', { hasText: /^Adopters$/ }).click();
-    letPeopleThrough();
+    letThrough();
     await expect(page.getByRole('combobox', { name: 'Where "Email" goes' })).toHaveValue('Email');
     await page.getByRole('button', { name: 'Check the file' }).click();
     await expect(check).toContainText('1 new adopter');
