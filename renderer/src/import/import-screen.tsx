@@ -92,28 +92,25 @@ export function ImportScreen() {
     setProgress(0);
     setSending(file.name);
     let read = await reading.run(() => uploadFile(api, file, kind, setProgress));
-    if (read && kindNow.current !== kind) {
-      const { token, sheet } = read;
-      read = await reading.run(() =>
-        api.call('import.preview', { token, kind: kindNow.current, ...(sheet && { sheet }) }),
-      );
-    }
+    if (read && kindNow.current !== kind) read = await readAs(read, { kind: kindNow.current });
     setProgress(undefined);
     setSending(undefined);
     if (read) setPreview(read);
+  }
+
+  /** The staged file read again as another kind or from another sheet. */
+  function readAs(staged: ImportPreview, next: { kind?: ImportKind; sheet?: string }) {
+    const sheet = next.sheet ?? staged.sheet;
+    return reading.run(() =>
+      api.call('import.preview', { token: staged.token, kind: next.kind ?? kind, ...(sheet && { sheet }) }),
+    );
   }
 
   async function reread(next: { kind?: ImportKind; sheet?: string }) {
     if (!preview) return;
     setReport(undefined);
     setChosen({});
-    const read = await reading.run(() =>
-      api.call('import.preview', {
-        token: preview.token,
-        kind: next.kind ?? kind,
-        ...((next.sheet ?? preview.sheet) && { sheet: next.sheet ?? preview.sheet ?? undefined }),
-      }),
-    );
+    const read = await readAs(preview, next);
     if (read) setPreview(read);
   }
 
