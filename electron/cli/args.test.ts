@@ -1,7 +1,14 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags, portFlagSchema } from './args';
+import {
+  CliUsageError,
+  defaultDataDir,
+  folderFlagSchema,
+  optionsKeptByNpm,
+  parseFlags,
+  portFlagSchema,
+} from './args';
 
 const options = {
   port: { type: 'string' },
@@ -48,6 +55,81 @@ describe('parseFlags', () => {
 
   it('refuses a missing value', () => {
     expect(() => parseFlags(['--port'], options, schema, '')).toThrow(/--port/);
+  });
+
+  it('names an argument where only options may follow', () => {
+    expect(() => parseFlags(['/tmp/shelter'], options, schema, '')).toThrow(
+      'Unexpected argument "/tmp/shelter": only options (--name value) follow the command.',
+    );
+  });
+
+  it('refuses to run without the options npm kept for itself', () => {
+    // `npm run serve --port 0 …`: npm took --port, and its value is left as an argument.
+    const env = { npm_lifecycle_event: 'serve', npm_config_port: 'true' };
+    expect(() => parseFlags(['0'], options, schema, 'See --help.', env)).toThrow(
+      new CliUsageError(
+        'npm kept --port for itself, so nothing was done: type -- after "npm run serve", then the rest as before.',
+        'See --help.',
+      ),
+    );
+  });
+});
+
+describe('optionsKeptByNpm', () => {
+  const keysOptions = {
+    'data-dir': { type: 'string' },
+    read: { type: 'boolean' },
+    write: { type: 'boolean' },
+    name: { type: 'string' },
+    json: { type: 'boolean' },
+  } as const;
+  // What npm passes to every script it runs, whatever was typed.
+  const npmOwn = {
+    npm_config_user_agent: 'npm/11.19.1 node/v20.20.2 linux x64 workspaces/false',
+    npm_config_yes: '',
+    npm_config_prefix: '/usr',
+    npm_config_loglevel: 'silent',
+  };
+
+  it('names each option npm took, as npm passes it on', () => {
+    // npm run cli keys create --read --name Laptop --data-dir D --json
+    const env = {
+      ...npmOwn,
+      npm_lifecycle_event: 'cli',
+      npm_config_read_only: 'true',
+      npm_config_name: 'Laptop',
+      npm_config_data_dir: 'true',
+      npm_config_json: 'true',
+    };
+    expect(optionsKeptByNpm(keysOptions, env)).toBe(
+      'npm kept --data-dir, --read, --name and --json for itself, so nothing was done: type -- after "npm run cli", then the rest as before.',
+    );
+    expect(optionsKeptByNpm(options, { npm_lifecycle_event: 'start', npm_config_open: '' })).toBe(
+      'npm kept --no-open for itself, so nothing was done: type -- after "npm start", then the rest as before.',
+    );
+  });
+
+  it('finds nothing when -- was typed, outside npm run cli, serve and start, or in npm settings of a config file', () => {
+    expect(optionsKeptByNpm(keysOptions, { ...npmOwn, npm_lifecycle_event: 'cli' })).toBeUndefined();
+    expect(
+      optionsKeptByNpm(keysOptions, { npm_lifecycle_event: 'test', npm_config_json: 'true' }),
+    ).toBeUndefined();
+    expect(optionsKeptByNpm(keysOptions, { npm_config_json: 'true' })).toBeUndefined();
+    // browser=firefox in an .npmrc is not `npm start --browser`; a switch typed is passed on as true.
+    const startOptions = {
+      browser: { type: 'boolean' },
+      demo: { type: 'boolean' },
+      'demo-pets': { type: 'string' },
+    } as const;
+    expect(
+      optionsKeptByNpm(startOptions, { npm_lifecycle_event: 'start', npm_config_browser: 'firefox' }),
+    ).toBeUndefined();
+    // --demo-pets is not read as an abbreviation of --demo.
+    expect(
+      optionsKeptByNpm(startOptions, { npm_lifecycle_event: 'serve', npm_config_demo_pets: 'true' }),
+    ).toBe(
+      'npm kept --demo-pets for itself, so nothing was done: type -- after "npm run serve", then the rest as before.',
+    );
   });
 });
 

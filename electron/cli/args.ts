@@ -51,7 +51,10 @@ export function parseFlags<S extends z.ZodType>(
   options: ParseArgsOptions,
   schema: S,
   hint: string,
+  env: NodeJS.ProcessEnv = process.env,
 ): z.output<S> {
+  const keptByNpm = optionsKeptByNpm(options, env);
+  if (keptByNpm) throw new CliUsageError(keptByNpm, hint);
   let values: Record<string, unknown>;
   try {
     values = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }).values;
@@ -67,12 +70,60 @@ export function parseFlags<S extends z.ZodType>(
   return parsed.data;
 }
 
+/** The package's scripts that take options, as typed. */
+const NPM_SCRIPTS_WITH_OPTIONS: Record<string, string> = {
+  cli: 'npm run cli',
+  serve: 'npm run serve',
+  start: 'npm start',
+};
+
+/**
+ * Says which of a command's options npm kept for itself, or undefined. Typed without `--` after `npm run cli`
+ * (`npm run serve`, `npm start`), an option goes to npm, which passes it on only as an `npm_config_*` variable:
+ * `--json` as npm_config_json=true, `--no-open` as npm_config_open (empty), `--read` as npm_config_read_only=true
+ * (npm completes abbreviations of its own settings); an option npm does not know counts as a switch there, so its
+ * value is left as an argument. The command must not run without them: `import --dry-run` would import, `pet create
+ * --data-dir D` would write to the default folder. A switch counts only as npm writes it when typed, so a setting
+ * of an .npmrc such as browser=firefox is not taken for `npm start --browser`. (`--key` leaves no trace: npm has a
+ * setting of that name that it does not pass on.)
+ */
+export function optionsKeptByNpm(
+  options: ParseArgsOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): string | undefined {
+  const typedAs = NPM_SCRIPTS_WITH_OPTIONS[env.npm_lifecycle_event ?? ''];
+  if (!typedAs) return undefined;
+  const settingOf = (option: string) => option.replace(/^no-/, '').replaceAll('-', '_');
+  const ownSettings = new Set(Object.keys(options).map(settingOf));
+  const settings = Object.entries(env).filter(([name]) => name.startsWith('npm_config_'));
+  const kept = Object.entries(options)
+    .filter(([option, { type }]) => {
+      const setting = settingOf(option);
+      const asTyped = (value: string | undefined) =>
+        type === 'string' || value === (option.startsWith('no-') ? '' : 'true');
+      return settings.some(([variable, value]) => {
+        const name = variable.slice('npm_config_'.length);
+        // An npm setting that an option starts (read_only for --read) counts when no option is named so.
+        const named = name === setting || (name.startsWith(`${setting}_`) && !ownSettings.has(name));
+        return named && asTyped(value);
+      });
+    })
+    .map(([option]) => option);
+  if (kept.length === 0) return undefined;
+  const named = kept.map((option) => `--${option}`);
+  const list = named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
+  return `npm kept ${list} for itself, so nothing was done: type -- after "${typedAs}", then the rest as before.`;
+}
+
 function describeParseArgsError(error: unknown): string {
   const code = (error as { code?: string }).code;
   const message = error instanceof Error ? error.message : String(error);
   const option = /'(-{1,2}[^'\s]+)/.exec(message)?.[1];
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `Unknown option ${option ?? message}.`;
-  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `Unexpected argument: ${message}`;
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    const argument = /Unexpected argument '(.*)'\. /.exec(message)?.[1];
+    return `Unexpected argument "${argument ?? message}": only options (--name value) follow the command.`;
+  }
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
     return option ? `Option ${option} needs a value.` : message;
   }

@@ -9,7 +9,7 @@ import {
   shelterFolderOf,
   startApiServer,
 } from '../server';
-import { defaultDataDir, serveInvokedAs } from './args';
+import { defaultDataDir, optionsKeptByNpm, serveInvokedAs } from './args';
 
 /** The help, with the default data folder of whoever runs it (worked out when asked, not at start-up). */
 const usage = (
@@ -73,6 +73,17 @@ const envSchema = z.object({
     .optional(),
 });
 
+const SERVE_OPTIONS = {
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'data-dir': { type: 'string' },
+  demo: { type: 'boolean' },
+  'demo-pets': { type: 'string' },
+  tls: { type: 'boolean' },
+  'public-url': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 function fail(message: string): never {
   console.error(`serve: ${message}\n\n${usage()}`);
   process.exit(2);
@@ -80,22 +91,15 @@ function fail(message: string): never {
 
 /** `npm run serve -- …`: the shelter's API server on its own, until SIGTERM or SIGINT. */
 export async function runServe(): Promise<void> {
+  const keptByNpm = optionsKeptByNpm(SERVE_OPTIONS);
+  if (keptByNpm) fail(keptByNpm);
   let values: Record<string, unknown>;
   try {
     ({ values } = parseArgs({
       args: process.argv.slice(2),
       strict: true,
       allowPositionals: false,
-      options: {
-        host: { type: 'string' },
-        port: { type: 'string' },
-        'data-dir': { type: 'string' },
-        demo: { type: 'boolean' },
-        'demo-pets': { type: 'string' },
-        tls: { type: 'boolean' },
-        'public-url': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: SERVE_OPTIONS,
     }));
   } catch (error) {
     fail(error instanceof Error ? error.message : String(error));

@@ -269,6 +269,42 @@ describe('the command line build in out/cli', () => {
     }
   });
 
+  it('does nothing when -- was left out and npm kept the options, and says to type it', async () => {
+    const folder = tempDir('sd-cli-npm-kept-');
+    try {
+      const keys = await run('npm', [
+        'run',
+        '--silent',
+        'cli',
+        'keys',
+        'list',
+        '--data-dir',
+        folder.dir,
+        '--json',
+      ]);
+      expect(keys.code).toBe(2);
+      expect(keys.stderr).toContain(
+        'npm kept --data-dir and --json for itself, so nothing was done: type -- after "npm run cli", then the rest as before. See: npm run cli -- keys --help\n',
+      );
+      // Without the check, serve would make a shelter in the default folder and listen on 8787 until killed.
+      const serve = await run('npm', ['run', '--silent', 'serve', '--port', '0', '--data-dir', folder.dir], {
+        timeoutMs: 30_000,
+      });
+      expect(serve.code).toBe(2);
+      expect(serve.stderr).toContain('serve: npm kept --port and --data-dir for itself, so nothing was done');
+      const start = await run('npm', ['start', '--standalone', '--no-open', '--data-dir', folder.dir], {
+        timeoutMs: 30_000,
+      });
+      expect(start.code).toBe(2);
+      expect(start.stderr).toContain(
+        'npm kept --data-dir, --no-open and --standalone for itself, so nothing was done: type -- after "npm start"',
+      );
+      expect(fs.readdirSync(folder.dir)).toEqual([]);
+    } finally {
+      folder.remove();
+    }
+  });
+
   it('runs as typed: npm run cli, npm run serve and npx shelter-desk, from a current build', async () => {
     const help = await run('npm', ['run', '--silent', 'cli', '--', '--help']);
     expect(help.code).toBe(0);
