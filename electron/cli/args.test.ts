@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -8,6 +9,7 @@ import {
   optionsKeptByNpm,
   parseFlags,
   portFlagSchema,
+  typedPath,
 } from './args';
 
 const options = {
@@ -143,5 +145,21 @@ describe('defaultDataDir', () => {
     );
     expect(defaultDataDir({ XDG_CONFIG_HOME: '/x' }, 'linux', '/home/a')).toBe('/x/Shelter Desk');
     expect(defaultDataDir({}, 'linux', '/home/a')).toBe('/home/a/.config/Shelter Desk');
+  });
+});
+
+describe('typedPath', () => {
+  it('reads a leading ~ as the home folder, as the shell would have, and resolves the rest', () => {
+    const home = path.resolve('/home/volunteer');
+    expect(typedPath('~', home)).toBe(home);
+    expect(typedPath('~/shelter data', home)).toBe(path.join(home, 'shelter data'));
+    expect(typedPath('shelter', home)).toBe(path.resolve('shelter'));
+    // Not the home folder: another user's (~name), or a ~ further on.
+    expect(typedPath('~shelter', home)).toBe(path.resolve('~shelter'));
+    expect(typedPath('backups/~', home)).toBe(path.resolve('backups/~'));
+  });
+
+  it('is how a folder flag is read: --data-dir=~/shelter is in the home folder', () => {
+    expect(folderFlagSchema.parse(' ~/shelter ')).toBe(path.join(os.homedir(), 'shelter'));
   });
 });

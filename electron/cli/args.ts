@@ -137,12 +137,21 @@ export const portFlagSchema = z
   .transform(Number)
   .pipe(z.number().int().max(65535, { error: 'must be a whole number from 0 to 65535' }));
 
-/** A folder flag: resolved against the current directory. */
+/**
+ * A path as typed, made absolute against the current directory. A leading `~` is the home folder, as the shell makes
+ * it of a word that starts with one: after `--data-dir=` or in quotes it is left as typed (and the command would
+ * make a folder named `~` where it runs).
+ */
+export function typedPath(value: string, home: string = os.homedir()): string {
+  return path.resolve(/^~(?=$|[/\\])/.test(value) ? path.join(home, value.slice(1)) : value);
+}
+
+/** A folder flag: a path as typed (`typedPath`). */
 export const folderFlagSchema = z
   .string()
   .trim()
   .min(1, { error: 'must name a folder' })
-  .transform((value) => path.resolve(value));
+  .transform((value) => typedPath(value));
 
 /**
  * The operating system's per-user application data folder for Shelter Desk (where Electron's

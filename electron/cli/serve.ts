@@ -9,7 +9,7 @@ import {
   shelterFolderOf,
   startApiServer,
 } from '../server';
-import { defaultDataDir, optionsKeptByNpm, serveInvokedAs } from './args';
+import { defaultDataDir, optionsKeptByNpm, serveInvokedAs, typedPath } from './args';
 
 /** The help, with the default data folder of whoever runs it (worked out when asked, not at start-up). */
 const usage = (
@@ -119,7 +119,7 @@ export async function runServe(): Promise<void> {
 
   const { host, port } = flags.data;
   // A desk's data folder serves the shelter that desk runs (its `standalone` folder), not a second, empty one.
-  const dataDir = shelterFolderOf(path.resolve(flags.data['data-dir'] ?? defaultServerDataDir()));
+  const dataDir = shelterFolderOf(typedPath(flags.data['data-dir'] ?? defaultServerDataDir()));
   const demoPets = flags.data['demo-pets'];
   const loopback = host === '127.0.0.1' || host === 'localhost' || host === '::1';
   if (!loopback) {

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
 import { describe, expect, it } from 'vitest';
@@ -303,6 +304,14 @@ describe('the command line build in out/cli', () => {
     } finally {
       folder.remove();
     }
+  });
+
+  it('reads --data-dir=~/… as a folder in the home folder, where the shell left the ~ as typed', async () => {
+    const name = `sd-no-such-shelter-${process.pid}`;
+    const keys = await run('npm', ['run', '--silent', 'cli', '--', 'keys', 'list', `--data-dir=~/${name}`]);
+    expect(keys.code).toBe(1);
+    expect(keys.stderr).toContain(`No shelter database in ${path.join(os.homedir(), name)}.`);
+    expect(fs.existsSync(path.join(ROOT, '~'))).toBe(false);
   });
 
   it('runs as typed: npm run cli, npm run serve and npx shelter-desk, from a current build', async () => {

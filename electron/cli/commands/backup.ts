@@ -3,7 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { petsAndPeople } from '../../../shared/wording/counts';
 import { findShelterDatabaseDir, openStaffOperations } from '../../server';
-import { defaultDataDir, folderFlagSchema, parseFlags } from '../args';
+import { defaultDataDir, folderFlagSchema, parseFlags, typedPath } from '../args';
 import type { CliCommand, CliIo } from './command';
 
 /** The help, with the default data folder of whoever runs it (worked out when asked, not at start-up). */
@@ -22,7 +22,7 @@ const flagsSchema = z.object({
     .string()
     .trim()
     .min(1, { error: 'must name a file' })
-    .transform((value) => path.resolve(value))
+    .transform((value) => typedPath(value))
     .optional(),
   json: z.boolean().default(false),
 });

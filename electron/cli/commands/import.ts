@@ -10,7 +10,7 @@ import {
   othersToWrite,
 } from '../../../shared/desk-api/import';
 import { discardStaged, rejectedRowsCsv, stageFile } from '../../desk/import';
-import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
+import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags, typedPath } from '../args';
 import { withDeskCore } from './cli-context';
 import type { CliCommand, CliIo } from './command';
 
@@ -184,7 +184,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     );
   }
   if (!fileArg || fileArg.startsWith('--')) throw new CliUsageError('Name the file to import.', hint);
-  const file = path.resolve(fileArg);
+  const file = typedPath(fileArg);
   try {
     fs.accessSync(file, fs.constants.R_OK);
     if (!fs.statSync(file).isFile()) throw new Error('not a file');
@@ -217,7 +217,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     throw new CliUsageError('--shared-emails is for adopters and fosters: pets have no email.', hint);
   }
   const mapping = parseMapping(flags.map, hint);
-  const rejectedOut = flags.rejected === undefined ? undefined : path.resolve(flags.rejected);
+  const rejectedOut = flags.rejected === undefined ? undefined : typedPath(flags.rejected);
   if (rejectedOut === file) {
     throw new CliUsageError('--rejected names the file being imported: choose another file to write.', hint);
   }

@@ -16,7 +16,7 @@ import {
   printContract,
   printKennelCard,
 } from '../../desk/print';
-import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
+import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags, typedPath } from '../args';
 import { requireMirror } from './cli-context';
 import type { CliCommand, CliIo } from './command';
 import { splitPositionals } from './write-command';
@@ -75,7 +75,7 @@ function writePdf(out: string, pdf: Buffer, io: CliIo): string {
     process.stdout.write(pdf);
     return 'stdout';
   }
-  const target = path.resolve(out);
+  const target = typedPath(out);
   const temporary = `${target}.${process.pid}.tmp`;
   try {
     fs.writeFileSync(temporary, pdf);

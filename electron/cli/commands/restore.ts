@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { z } from 'zod';
 import { petsAndPeople } from '../../../shared/wording/counts';
 import {
@@ -11,7 +10,7 @@ import {
   shelterFolderOf,
   swapDatabaseFile,
 } from '../../server';
-import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
+import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags, typedPath } from '../args';
 import type { CliCommand, CliIo } from './command';
 
 /** The help, with the default data folder of whoever runs it (worked out when asked, not at start-up). */
@@ -34,8 +33,9 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     io.stdout(`${usage()}\n`);
     return 0;
   }
-  const [file, ...rest] = argv;
-  if (!file || file.startsWith('--')) throw new CliUsageError('Name the backup file: restore FILE.', HINT);
+  const [typed, ...rest] = argv;
+  if (!typed || typed.startsWith('--')) throw new CliUsageError('Name the backup file: restore FILE.', HINT);
+  const file = typedPath(typed);
   const flags = parseFlags(
     rest,
     { 'data-dir': { type: 'string' }, json: { type: 'boolean' } },
@@ -57,7 +57,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   try {
     let info: RestoredInfo;
     try {
-      info = await swapDatabaseFile(serverDatabasePath(serverDir), path.resolve(file));
+      info = await swapDatabaseFile(serverDatabasePath(serverDir), file);
     } catch (error) {
       if (error instanceof BackupRefusedError) {
         io.stderr(`Refused: ${error.message} The shelter's data was not changed.\n`);
@@ -74,8 +74,8 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
       await close();
     }
     const { pets, people } = info;
-    if (flags.json) io.stdout(`${JSON.stringify({ file: path.resolve(file), pets, people })}\n`);
-    else io.stdout(`Restored ${petsAndPeople(pets, people)} from ${path.resolve(file)}.\n`);
+    if (flags.json) io.stdout(`${JSON.stringify({ file, pets, people })}\n`);
+    else io.stdout(`Restored ${petsAndPeople(pets, people)} from ${file}.\n`);
     return 0;
   } finally {
     hold.release();
