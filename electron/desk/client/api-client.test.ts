@@ -45,6 +45,14 @@ describe('normalizeBaseUrl', () => {
   it('accepts an origin or an /api address and refuses anything else with a reason', () => {
     expect(normalizeBaseUrl('http://10.0.0.5:8080/api/')).toBe('http://10.0.0.5:8080');
     expect(normalizeBaseUrl(' https://shelter.example.org ')).toBe('https://shelter.example.org');
+    // A page of the API copied from the browser: the API it is a page of.
+    expect(normalizeBaseUrl('http://10.0.0.5:8080/api/pets')).toBe('http://10.0.0.5:8080');
+    expect(normalizeBaseUrl('https://example.org/shelter/api/people/5f1c?type=adopter')).toBe(
+      'https://example.org/shelter',
+    );
+    expect(normalizeBaseUrl('https://example.org/api/pets-and-more/api')).toBe(
+      'https://example.org/api/pets-and-more',
+    );
     expect(() => normalizeBaseUrl('ftp://x')).toThrow(/http/);
     expect(() => normalizeBaseUrl('not a url')).toThrow(/not a web address/);
     expect(() => normalizeBaseUrl('https://user:key@x.org')).toThrow(/key/);
@@ -183,6 +191,19 @@ describe('createApiClient', () => {
       status: 403,
     });
     expect(calls).toBe(2);
+    await client.close();
+  });
+
+  it('names the request and the status of a refusal, with the sentence of the server once', async () => {
+    const base = await serve((_req, res) =>
+      reply(res, 404, { error: 'No endpoint at /api/pets.', code: 'not_found', request_id: REQUEST_ID }),
+    );
+    const client = createApiClient({ baseUrl: base, apiKey: 'k' });
+    const error = (await client
+      .get('/api/pets?limit=5', { schema: okSchema })
+      .catch((e: unknown) => e)) as ApiError;
+    expect(error).toMatchObject({ kind: 'rejected', status: 404, requestId: REQUEST_ID });
+    expect(error.message).toBe('GET /api/pets failed with 404: No endpoint at /api/pets.');
     await client.close();
   });
 

@@ -40,9 +40,12 @@ function mistypedScheme(typed: string): string | undefined {
   return `${letters.includes('s') ? 'https' : 'http'}://${typed.slice(whole.length)}`;
 }
 
+/** A page of the API (`…/api/pets`, `…/api/people/ID`), as copied from a browser's address bar. */
+const API_PAGE = /\/api\/(pets|people|adoption-fees|contracts|photos|off-list-pets|changes)(\/.*)?$/;
+
 /**
  * Normalises a remote address typed by a person: http(s) only, no query or fragment, trailing slashes and a
- * trailing `/api` removed (paths are added with their `/api` prefix).
+ * trailing `/api` removed (paths are added with their `/api` prefix), as is a page of the API after it.
  * @throws Error naming the problem when it is not an http(s) address.
  */
 export function normalizeBaseUrl(input: string): string {
@@ -66,7 +69,10 @@ export function normalizeBaseUrl(input: string): string {
   }
   if (url.username || url.password)
     throw new Error('Put the API key in the key setting, not in the address.');
-  const pathname = url.pathname.replace(/\/+$/, '').replace(/\/api$/, '');
+  const pathname = url.pathname
+    .replace(API_PAGE, '')
+    .replace(/\/+$/, '')
+    .replace(/\/api$/, '');
   return `${url.origin}${pathname}`;
 }
 
@@ -332,7 +338,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           status: response.status,
           code: described.code,
           requestId: described.requestId ?? meta.requestId,
-          message: `GET ${path.split('?')[0]} failed with ${response.status}${described.message ? `: ${described.message}` : ''}.`,
+          message: `GET ${path.split('?')[0]} failed with ${response.status}${described.message ? `: ${described.message.replace(/\.$/, '')}` : ''}.`,
         });
       }
       let json: unknown;
