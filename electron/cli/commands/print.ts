@@ -106,8 +106,8 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   if (kind !== 'cards' && !id) {
     throw new CliUsageError(
       kind === 'kennel-card'
-        ? 'Name the pet: print kennel-card <id | custom_id> --out FILE'
-        : 'Name the application or the person: print contract <application id | person id> --out FILE',
+        ? 'Name the pet: print kennel-card <id | custom_id> --out FILE.'
+        : 'Name the application or the person: print contract <application id | person id> --out FILE.',
       hint,
     );
   }
