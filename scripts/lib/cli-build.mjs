@@ -269,7 +269,9 @@ async function buildSnapshot(staging) {
     // Also out of the snapshot, loaded from node_modules when a command uses them: what only printing (qrcode,
     // marked) and the shelter's certificate (@peculiar/x509 and its ASN.1 packages) need, 0.4 MB of source every
     // other command would deserialise at start.
-    external: ['pdfkit', 'electron', 'exceljs', 'sharp', 'qrcode', 'marked', '@peculiar/x509'],
+    // esbuild: the rebuild a stale call needs (cli-manifest.mjs's buildIfStale) is the launcher's, never the
+    // snapshot's; bundled, its package only made esbuild warn on every build.
+    external: ['pdfkit', 'electron', 'exceljs', 'sharp', 'qrcode', 'marked', '@peculiar/x509', 'esbuild'],
     plugins: [englishOnlyZod, loadedOnFirstUse, sqliteAddonOnFirstUse, largeJsonOnFirstUse],
     // import() of the packages loaded on demand (pdfkit, exceljs, sharp) as require(): code from a snapshot has no
     // dynamic import.
