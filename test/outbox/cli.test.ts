@@ -1,4 +1,6 @@
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { deskCli } from '../run-command';
 import { cliDeskForFile, petFields, readServerState, WRITE_KEY } from './helpers';
 
 const desk = cliDeskForFile('outbox-cli-');
@@ -96,4 +98,12 @@ describe('npm run cli: pet, person, outbox', () => {
       size: 'xSmall',
     });
   }, 120_000);
+
+  it('says which states outbox list --state takes', async () => {
+    const result = await deskCli(['outbox', 'list', '--state', 'Pending', '--data-dir', os.tmpdir()]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'Invalid value for --state: must be pending or needs-attention. See: npm run cli -- outbox --help\n',
+    );
+  });
 });

@@ -18,7 +18,7 @@ Entries are sent by: npm run cli -- sync --once`;
 
 const flagsSchema = z.object({
   'data-dir': folderFlagSchema.optional(),
-  state: z.enum(['pending', 'needs-attention']).optional(),
+  state: z.enum(['pending', 'needs-attention'], { error: 'must be pending or needs-attention' }).optional(),
 });
 
 function entryId(word: string | undefined, hint: string): number {
