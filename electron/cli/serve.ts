@@ -49,7 +49,19 @@ const wholeNumber = (name: string, max: number) =>
     .pipe(z.number().max(max, { error: `${name} must be at most ${max}` }));
 
 const flagsSchema = z.object({
-  host: z.string().trim().min(1, { error: '--host must not be empty' }).default('127.0.0.1'),
+  host: z
+    .string()
+    .trim()
+    .min(1, { error: '--host must not be empty' })
+    .refine((host) => !/^[a-z][a-z+.-]*:\/\//i.test(host), {
+      error:
+        '--host takes the address of a network interface, not a web address (for example --host 0.0.0.0)',
+    })
+    .refine((host) => !/^[^:[\]]+:\d*$/.test(host), {
+      error: (issue) =>
+        `--host takes the address alone: give the port with --port (--host ${String(issue.input).split(':')[0]} --port ${String(issue.input).split(':')[1] || 'N'})`,
+    })
+    .default('127.0.0.1'),
   port: wholeNumber('--port', 65535).default(8787),
   'data-dir': z.string().trim().min(1, { error: '--data-dir must not be empty' }).optional(),
   demo: z.boolean().default(false),

@@ -29,6 +29,17 @@ describe('npm run serve', () => {
       expect(result.stderr).toMatch(/^serve: /);
       expect(result.stderr).toContain('Usage: npm run serve');
     }
+    // A host typed as a web address or with its port: said what to type, before anything is bound.
+    const withPort = runServe(['--host', 'localhost:8080', '--data-dir', tempDataDir()]);
+    expect(withPort.status).toBe(2);
+    expect(withPort.stderr).toMatch(
+      /^serve: --host takes the address alone: give the port with --port \(--host localhost --port 8080\)\n/,
+    );
+    const asAddress = runServe(['--host', 'http://0.0.0.0', '--data-dir', tempDataDir()]);
+    expect(asAddress.status).toBe(2);
+    expect(asAddress.stderr).toMatch(
+      /^serve: --host takes the address of a network interface, not a web address/,
+    );
     const env = runServe(['--port', '0', '--data-dir', tempDataDir()], { SHELTER_DESK_RATE_LIMIT: 'lots' });
     expect(env.status).toBe(2);
     expect(env.stderr).toContain('SHELTER_DESK_RATE_LIMIT');
