@@ -56,7 +56,20 @@ describe('parseFlags', () => {
   });
 
   it('refuses a missing value', () => {
-    expect(() => parseFlags(['--port'], options, schema, '')).toThrow(/--port/);
+    expect(() => parseFlags(['--port'], options, schema, '')).toThrow('Option --port needs a value.');
+    expect(() => parseFlags(['--port', '-1'], options, schema, '')).toThrow(
+      'Option --port needs a value; one that starts with a dash goes after =, as in --port=-1.',
+    );
+  });
+
+  it('says which option a mistyped one most likely meant', () => {
+    expect(() => parseFlags(['--data-dri', 'x'], options, schema, '')).toThrow(
+      'Unknown option --data-dri. Did you mean --data-dir?',
+    );
+    expect(() => parseFlags(['--prot=0'], options, schema, '')).toThrow(
+      'Unknown option --prot. Did you mean --port?',
+    );
+    expect(() => parseFlags(['--colour'], options, schema, '')).toThrow(/^Unknown option --colour\.$/);
   });
 
   it('names an argument where only options may follow', () => {

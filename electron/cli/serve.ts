@@ -9,7 +9,7 @@ import {
   shelterFolderOf,
   startApiServer,
 } from '../server';
-import { defaultDataDir, optionsKeptByNpm, serveInvokedAs, typedPath } from './args';
+import { defaultDataDir, describeParseArgsError, optionsKeptByNpm, serveInvokedAs, typedPath } from './args';
 
 /** The help, with the default data folder of whoever runs it (worked out when asked, not at start-up). */
 const usage = (
@@ -114,7 +114,7 @@ export async function runServe(): Promise<void> {
       options: SERVE_OPTIONS,
     }));
   } catch (error) {
-    fail(error instanceof Error ? error.message : String(error));
+    fail(describeParseArgsError(error, SERVE_OPTIONS));
   }
   const flags = flagsSchema.safeParse(values);
   if (!flags.success) fail(flags.error.issues.map((issue) => issue.message).join('; '));

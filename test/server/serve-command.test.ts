@@ -29,6 +29,9 @@ describe('npm run serve', () => {
       expect(result.stderr).toMatch(/^serve: /);
       expect(result.stderr).toContain('Usage: npm run serve');
     }
+    expect(runServe(['--prot', '0']).stderr).toMatch(
+      /^serve: Unknown option --prot\. Did you mean --port\?\n/,
+    );
     // A host typed as a web address or with its port: said what to type, before anything is bound.
     const withPort = runServe(['--host', 'localhost:8080', '--data-dir', tempDataDir()]);
     expect(withPort.status).toBe(2);
