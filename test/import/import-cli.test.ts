@@ -202,6 +202,21 @@ describe('npm run cli -- import: a 500-row export of another system with 7 bad r
     expect(run.stderr).not.toContain('--skip-bad');
     const chosen = await importCli(['pets', dates, '--data-dir', desk, '--dry-run', '--date-format', 'DMY']);
     expect(chosen.code, chosen.stderr).toBe(0);
+    // The order as a spreadsheet writes it: dd/mm/yyyy is day first, mm/dd/yyyy month first.
+    for (const [pattern, day] of [
+      ['dd/mm/yyyy', '2024-04-03'],
+      ['mm/dd/yyyy', '2024-03-04'],
+    ]) {
+      const dataDir = path.join(folder.dir, `dates-${day}`);
+      const run = await importCli(['pets', dates, '--data-dir', dataDir, '--date-format', pattern as string]);
+      expect(run.code, run.stderr).toBe(0);
+      const intake = await withDeskMirror(dataDir, (mirror) =>
+        mirror.db.prepare('SELECT intake_date FROM pet').pluck().get(),
+      );
+      expect(intake, pattern).toBe(`${day}T00:00:00Z`);
+    }
+    const unreadable = await importCli(['pets', dates, '--data-dir', desk, '--date-format', 'dd/dd/yyyy']);
+    expect(unreadable.stderr).toContain('Invalid value for --date-format: must be DMY, MDY or YMD.');
   }, 60_000);
 
   it('says which columns it joins into one field, in their order', async () => {
@@ -292,6 +307,14 @@ describe('npm run cli -- import: a 500-row export of another system with 7 bad r
     const badMap = await importCli(['pets', csv, '--data-dir', desk, '--map', 'Sex=gender', '--dry-run']);
     expect(badMap.code).toBe(2);
     expect(badMap.stderr).toMatch(/"Sex" is mapped to "gender"/);
+    // A column named by hand that the file lacks: the one meant, or the file's columns.
+    const typo = await importCli(['pets', csv, '--data-dir', desk, '--map', 'Animal Nmae=name', '--dry-run']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('the file has no column "Animal Nmae" (did you mean "Animal Name"?)');
+    const absent = await importCli(['pets', csv, '--data-dir', desk, '--map', 'Colour=ignore', '--dry-run']);
+    expect(absent.stderr).toMatch(
+      /the file has no column "Colour" \(its columns: "ShelterCode", "Animal Name", .*"Size"\)/,
+    );
     const noSpecies = await importCli(['pets', csv, '--data-dir', desk, '--map', 'AnimalTypeName=ignore']);
     expect(noSpecies.code).toBe(2);
     expect(noSpecies.stderr).toMatch(/no column goes to species/);

@@ -36,7 +36,8 @@ by the outbox, exactly once. Importing the same file again adds nothing new.
                     different names are different people, each imported; by default one email is one person
   --map "Header=field,…"   choose where columns go: a field (name, species, breed, sex, intake_date, …),
                     custom:<key> for a custom field, or ignore; other columns are matched by their header
-  --date-format DMY|MDY|YMD   how to read dates such as 03/04/2025 (which could be either way round)
+  --date-format DMY|MDY|YMD   how to read dates such as 03/04/2025 (which could be either way round);
+                    written as a pattern too: dd/mm/yyyy is DMY, mm/dd/yyyy MDY, yyyy-mm-dd YMD
   --sheet NAME      the sheet of an .xlsx workbook to read (default: the first)
   --rejected OUT.csv   write the rejected rows to OUT.csv as the file has them, with a last column saying why
                     each was rejected: put them right there and import that file
@@ -58,7 +59,16 @@ const flagsSchema = z.object({
   map: z.array(z.string()).default([]),
   'date-format': z
     .string()
-    .transform((value) => value.toUpperCase())
+    .transform((value) => {
+      // A pattern as spreadsheets write it (dd/mm/yyyy, yyyy-mm-dd) is its order of day, month and year.
+      const parts = /^(D+|M+|Y+)[\s./-]*(D+|M+|Y+)[\s./-]*(D+|M+|Y+)$/.exec(value.trim().toUpperCase());
+      return parts
+        ? parts
+            .slice(1)
+            .map((part) => part[0])
+            .join('')
+        : value.toUpperCase();
+    })
     .pipe(dateFormatSchema)
     .optional(),
   sheet: z.string().min(1).optional(),

@@ -12,6 +12,7 @@ import {
   type ImportReport,
   othersToWrite,
 } from '../../../shared/desk-api/import';
+import { editDistanceWithin } from '../../../shared/search/typo';
 import { microchipNote } from '../../../shared/wording/microchip';
 import { type EntityType, type MirrorDb, microchipKey } from '../mirror';
 import type { LocalWriteContext } from '../outbox';
@@ -93,6 +94,20 @@ function looksLikePeople(headers: readonly string[], customFields: readonly Cust
   );
 }
 
+/** For a column named by hand that the file lacks: the header most likely meant, or the file's headers. */
+function columnMeant(typed: string, headers: string[]): string {
+  const word = typed.trim().toLowerCase();
+  const meant =
+    headers.find((header) => header.trim().toLowerCase() === word) ??
+    headers.find(
+      (header) =>
+        editDistanceWithin(word, header.trim().toLowerCase(), word.length <= 4 ? 1 : 2) !== undefined,
+    );
+  if (meant !== undefined) return `did you mean "${meant}"?`;
+  const shown = headers.slice(0, 12).map((header) => `"${header}"`);
+  return `its columns: ${shown.join(', ')}${headers.length > shown.length ? ` and ${headers.length - shown.length} more` : ''}`;
+}
+
 /** The columns of `headers` for the options, checked: every target known, the required fields given. */
 export function planFor(
   options: ImportOptions,
@@ -104,9 +119,8 @@ export function planFor(
     ...unknownTargets(options.kind, columns, desk.customFields),
     ...sharedTargets(options.kind, columns, desk.customFields),
   ];
-  const unknownHeaders = Object.keys(options.mapping ?? {}).filter((header) => !headers.includes(header));
-  if (unknownHeaders.length > 0) {
-    wrong.push(`the file has no column ${unknownHeaders.map((header) => `"${header}"`).join(', ')}`);
+  for (const header of Object.keys(options.mapping ?? {}).filter((typed) => !headers.includes(typed))) {
+    wrong.push(`the file has no column "${header}" (${columnMeant(header, headers)})`);
   }
   const targets = new Set(columns.map((column) => column.target));
   const needs = options.kind === 'pets' ? ['name', 'species'] : ['name'];
