@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { z } from 'zod';
-import { editDistanceWithin } from '../../shared/search/typo';
+import { nameMeant } from '../../shared/search/typo';
 import type { CliIo } from './commands/command';
 
 /** How the commands' help and hints write the command line when it runs as `npm run cli`. */
@@ -116,25 +116,15 @@ export function optionsKeptByNpm(
   return `npm kept ${list} for itself, so nothing was done: type -- after "${typedAs}", then the rest as before.`;
 }
 
-/** The option a mistyped one most likely meant (`--data-dri` is `--data-dir`), if any. */
-function optionMeant(typed: string, options: ParseArgsOptions): string | undefined {
-  const word = typed.replace(/^-+/, '').split('=')[0]?.toLowerCase() ?? '';
-  let best: { name: string; distance: number } | undefined;
-  for (const name of Object.keys(options)) {
-    const distance = editDistanceWithin(word, name, name.length <= 4 ? 1 : 2);
-    if (distance !== undefined && (!best || distance < best.distance)) best = { name, distance };
-  }
-  return best && `--${best.name}`;
-}
-
 /** What a `node:util` parseArgs error means for the person who typed the options. */
 export function describeParseArgsError(error: unknown, options: ParseArgsOptions): string {
   const code = (error as { code?: string }).code;
   const message = error instanceof Error ? error.message : String(error);
   const option = /'(-{1,2}[^'\s]+)/.exec(message)?.[1];
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-    const meant = option && optionMeant(option, options);
-    return `Unknown option ${option ?? message}.${meant ? ` Did you mean ${meant}?` : ''}`;
+    // The option a mistyped one most likely meant: --data-dri is --data-dir.
+    const meant = option && nameMeant(option.replace(/^-+/, '').split('=')[0] ?? '', Object.keys(options));
+    return `Unknown option ${option ?? message}.${meant ? ` Did you mean --${meant}?` : ''}`;
   }
   if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
     const argument = /Unexpected argument '(.*)'\. /.exec(message)?.[1];

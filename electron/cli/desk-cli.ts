@@ -1,4 +1,4 @@
-import { editDistanceWithin } from '../../shared/search/typo';
+import { nameMeant } from '../../shared/search/typo';
 import { defaultDataDir, invokedAs, NPM_RUN, runCli } from './args';
 import { type CliIo, COMMANDS } from './commands';
 
@@ -44,12 +44,10 @@ const MEANT: Readonly<Record<string, string>> = {
 export function commandMeant(typed: string): string | undefined {
   const word = typed.toLowerCase();
   if (Object.hasOwn(MEANT, word)) return MEANT[word];
-  let best: { name: string; distance: number } | undefined;
-  for (const { name } of COMMANDS) {
-    const distance = editDistanceWithin(word, name, name.length <= 4 ? 1 : 2);
-    if (distance !== undefined && (!best || distance < best.distance)) best = { name, distance };
-  }
-  return best?.name;
+  return nameMeant(
+    word,
+    COMMANDS.map(({ name }) => name),
+  );
 }
 
 function usage(as: string): string {

@@ -58,8 +58,10 @@ const flagsSchema = z.object({
         '--host takes the address of a network interface, not a web address (for example --host 0.0.0.0)',
     })
     .refine((host) => !/^[^:[\]]+:\d*$/.test(host), {
-      error: (issue) =>
-        `--host takes the address alone: give the port with --port (--host ${String(issue.input).split(':')[0]} --port ${String(issue.input).split(':')[1] || 'N'})`,
+      error: (issue) => {
+        const [address, port] = String(issue.input).split(':');
+        return `--host takes the address alone: give the port with --port (--host ${address} --port ${port || 'N'})`;
+      },
     })
     .default('127.0.0.1'),
   port: wholeNumber('--port', 65535).default(8787),

@@ -51,6 +51,21 @@ export function editDistanceWithin(a: string, b: string, max: number): number | 
 }
 
 /**
+ * The name a mistyped one most likely meant (a command, an option, a column): the nearest of `names` within one typo
+ * of a name of up to 4 characters, two of a longer one, compared without case; undefined when none is that near.
+ */
+export function nameMeant(typed: string, names: readonly string[]): string | undefined {
+  const word = typed.trim().toLowerCase();
+  let best: { name: string; distance: number } | undefined;
+  for (const name of names) {
+    const known = name.trim().toLowerCase();
+    const distance = editDistanceWithin(word, known, known.length <= 4 ? 1 : 2);
+    if (distance !== undefined && (!best || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+
+/**
  * How far a known word (`term`) is from a query word read as a typo of it, the whole word or its start of the query
  * word's length (`mab` for `max` in "Mabel"), within the query word's budget; undefined when it is further, or when
  * the query word is not one of letters (an id or a number typed wrong is a different id).

@@ -12,7 +12,7 @@ import {
   type ImportReport,
   othersToWrite,
 } from '../../../shared/desk-api/import';
-import { editDistanceWithin } from '../../../shared/search/typo';
+import { nameMeant } from '../../../shared/search/typo';
 import { microchipNote } from '../../../shared/wording/microchip';
 import { type EntityType, type MirrorDb, microchipKey } from '../mirror';
 import type { LocalWriteContext } from '../outbox';
@@ -96,13 +96,7 @@ function looksLikePeople(headers: readonly string[], customFields: readonly Cust
 
 /** For a column named by hand that the file lacks: the header most likely meant, or the file's headers. */
 function columnMeant(typed: string, headers: string[]): string {
-  const word = typed.trim().toLowerCase();
-  const meant =
-    headers.find((header) => header.trim().toLowerCase() === word) ??
-    headers.find(
-      (header) =>
-        editDistanceWithin(word, header.trim().toLowerCase(), word.length <= 4 ? 1 : 2) !== undefined,
-    );
+  const meant = nameMeant(typed, headers);
   if (meant !== undefined) return `did you mean "${meant}"?`;
   const shown = headers.slice(0, 12).map((header) => `"${header}"`);
   return `its columns: ${shown.join(', ')}${headers.length > shown.length ? ` and ${headers.length - shown.length} more` : ''}`;
