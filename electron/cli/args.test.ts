@@ -11,6 +11,7 @@ import {
   portFlagSchema,
   typedPath,
 } from './args';
+import { keysFlagOptions } from './commands/keys';
 
 const options = {
   port: { type: 'string' },
@@ -91,13 +92,6 @@ describe('parseFlags', () => {
 });
 
 describe('optionsKeptByNpm', () => {
-  const keysOptions = {
-    'data-dir': { type: 'string' },
-    read: { type: 'boolean' },
-    write: { type: 'boolean' },
-    name: { type: 'string' },
-    json: { type: 'boolean' },
-  } as const;
   // What npm passes to every script it runs, whatever was typed.
   const npmOwn = {
     npm_config_user_agent: 'npm/11.19.1 node/v20.20.2 linux x64 workspaces/false',
@@ -116,7 +110,7 @@ describe('optionsKeptByNpm', () => {
       npm_config_data_dir: 'true',
       npm_config_json: 'true',
     };
-    expect(optionsKeptByNpm(keysOptions, env)).toBe(
+    expect(optionsKeptByNpm(keysFlagOptions, env)).toBe(
       'npm kept --data-dir, --read, --name and --json for itself, so nothing was done: type -- after "npm run cli", then the rest as before.',
     );
     expect(optionsKeptByNpm(options, { npm_lifecycle_event: 'start', npm_config_open: '' })).toBe(
@@ -125,11 +119,11 @@ describe('optionsKeptByNpm', () => {
   });
 
   it('finds nothing when -- was typed, outside npm run cli, serve and start, or in npm settings of a config file', () => {
-    expect(optionsKeptByNpm(keysOptions, { ...npmOwn, npm_lifecycle_event: 'cli' })).toBeUndefined();
+    expect(optionsKeptByNpm(keysFlagOptions, { ...npmOwn, npm_lifecycle_event: 'cli' })).toBeUndefined();
     expect(
-      optionsKeptByNpm(keysOptions, { npm_lifecycle_event: 'test', npm_config_json: 'true' }),
+      optionsKeptByNpm(keysFlagOptions, { npm_lifecycle_event: 'test', npm_config_json: 'true' }),
     ).toBeUndefined();
-    expect(optionsKeptByNpm(keysOptions, { npm_config_json: 'true' })).toBeUndefined();
+    expect(optionsKeptByNpm(keysFlagOptions, { npm_config_json: 'true' })).toBeUndefined();
     // browser=firefox in an .npmrc is not `npm start --browser`; a switch typed is passed on as true.
     const startOptions = {
       browser: { type: 'boolean' },

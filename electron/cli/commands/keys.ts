@@ -28,7 +28,8 @@ const flagsSchema = z.object({
   json: z.boolean().default(false),
 });
 
-const flagOptions = {
+/** The options of `keys` (also what the tests of `optionsKeptByNpm` read as npm passes them on). */
+export const keysFlagOptions = {
   'data-dir': { type: 'string' },
   read: { type: 'boolean' },
   write: { type: 'boolean' },
@@ -58,7 +59,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     if (!id || id.startsWith('--')) throw new CliUsageError('Name the key to revoke: keys revoke ID.', HINT);
     flagArgs = rest.slice(1);
   }
-  const flags = parseFlags(flagArgs, flagOptions, flagsSchema, HINT);
+  const flags = parseFlags(flagArgs, keysFlagOptions, flagsSchema, HINT);
   if (verb.data === 'create') {
     if (flags.read === flags.write) throw new CliUsageError('Choose one of --read or --write.', HINT);
     if (!flags.name)
