@@ -3,6 +3,7 @@ import path from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { z } from 'zod';
 import { nameMeant } from '../../shared/search/typo';
+import { listInWords } from '../../shared/wording/lists';
 import type { CliIo } from './commands/command';
 
 /** How the commands' help and hints write the command line when it runs as `npm run cli`. */
@@ -111,8 +112,7 @@ export function optionsKeptByNpm(
     })
     .map(([option]) => option);
   if (kept.length === 0) return undefined;
-  const named = kept.map((option) => `--${option}`);
-  const list = named.length === 1 ? named[0] : `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
+  const list = listInWords(kept.map((option) => `--${option}`));
   return `npm kept ${list} for itself, so nothing was done: type -- after "${typedAs}", then the rest as before.`;
 }
 

@@ -6,6 +6,7 @@ import {
   type ImportKind,
   type ImportTarget,
 } from '../../../shared/desk-api/import';
+import { listInWords } from '../../../shared/wording/lists';
 
 /** How a field's cells are read (see values.ts). */
 export type ValueKind =
@@ -315,7 +316,7 @@ export function sharedTargets(
       const field = specs.get(target)?.label.toLowerCase() ?? customFieldWords(target, customFields);
       const quoted = headers.map((header) => `"${header}"`);
       const [all, others] = headers.length === 2 ? ['both', 'the other'] : ['all', 'the others'];
-      return `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)} ${all} go to ${field}, which takes one column: keep one and ignore ${others}`;
+      return `${listInWords(quoted)} ${all} go to ${field}, which takes one column: keep one and ignore ${others}`;
     });
 }
 

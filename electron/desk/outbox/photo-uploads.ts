@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { errorBodySchema, photoUploadResponseSchema } from '../../../shared/contract';
+import { listInWords } from '../../../shared/wording/lists';
 import type { ProcessedPhoto } from '../../platform/photo-image';
 import { type ApiClient, ApiError } from '../client';
 import { LOCAL_ID_PREFIX, type MirrorDb, statement } from '../mirror';
@@ -152,7 +153,7 @@ export function requireKeptPhotos(db: MirrorDb, imageUrls: unknown): void {
       ? gone[0] === 1
         ? 'The main photo (photo 1) is'
         : `Photo ${gone[0]} is`
-      : `Photos ${gone.slice(0, -1).join(', ')} and ${gone.at(-1)} are`;
+      : `Photos ${listInWords(gone.map(String))} are`;
   const them = gone.length === 1 ? 'it' : 'them';
   const message =
     `${which} no longer on this desk: a photo taken here is kept ${days} days for a form that is not saved, and ` +

@@ -26,6 +26,7 @@ import {
 import { useState } from 'react';
 import { DENIED_PERSON_STATUSES, PERSON_CREATE_STATUSES } from '../../../shared/contract';
 import type { ApplicationSummary } from '../../../shared/desk-api';
+import { listInWords } from '../../../shared/wording/lists';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
@@ -38,7 +39,7 @@ import { humanize, statusColor } from '../lib/words';
 import { PersonDrawer } from '../people/person-drawer';
 import { PetDrawer } from '../pets/pet-drawer';
 import { ApplicationContractButton } from '../print/application-contract-button';
-import { firstToPlace, namesTogether, notYetAvailableNotice } from './approval-notices';
+import { firstToPlace, notYetAvailableNotice } from './approval-notices';
 import { PersonStatusModal } from './person-status-modal';
 import { StandaloneOnly, useAction } from './use-shelter';
 
@@ -370,7 +371,7 @@ function DecisionModal({
         personName: deciding.application.personName,
         decision: deciding.decision,
         kind: deciding.application.kind,
-        petNames: approving && chosen.length > 0 ? namesTogether(chosen.map((pet) => pet.name)) : undefined,
+        petNames: approving && chosen.length > 0 ? listInWords(chosen.map((pet) => pet.name)) : undefined,
         withNote: note.trim() !== '',
       });
       onClose();
@@ -402,7 +403,7 @@ function DecisionModal({
         )}
         {adoptedAlready.length > 0 && (
           <Alert color="orange" variant="light" icon={<IconAlertTriangle aria-hidden />} role="alert">
-            {namesTogether(adoptedAlready.map((pet) => pet.name))} {adoptedAlready.length > 1 ? 'are' : 'is'}{' '}
+            {listInWords(adoptedAlready.map((pet) => pet.name))} {adoptedAlready.length > 1 ? 'are' : 'is'}{' '}
             already adopted: this approval would be refused. Leave{' '}
             {adoptedAlready.length > 1 ? 'them' : 'that pet'} out, or deny this application instead.
           </Alert>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstToPlace, namesTogether, notYetAvailableNotice } from './approval-notices';
+import { firstToPlace, notYetAvailableNotice } from './approval-notices';
 
 describe('approving an application', () => {
   it('ticks the first pet Available to begin with, else the first not yet placed', () => {
@@ -39,13 +39,5 @@ describe('approving an application', () => {
     expect(notYetAvailableNotice([{ name: 'Chester', status: 'Available' }], true)).toBeUndefined();
     expect(notYetAvailableNotice([{ name: 'Max', status: 'adopted' }], true)).toBeUndefined();
     expect(notYetAvailableNotice([], true)).toBeUndefined();
-  });
-
-  it('joins names as a sentence does', () => {
-    expect([namesTogether([]), namesTogether(['A']), namesTogether(['A', 'B', 'C'])]).toEqual([
-      '',
-      'A',
-      'A, B and C',
-    ]);
   });
 });

@@ -1,3 +1,4 @@
+import { listInWords } from '../../../shared/wording/lists';
 import { humanize } from '../lib/words';
 
 interface ChosenPet {
@@ -18,12 +19,6 @@ export function firstToPlace<T extends ChosenPet>(pets: readonly T[]): T | undef
   );
 }
 
-/** "Chester", "Chester and Sunny", "Chester, Sunny and Rex". */
-export function namesTogether(names: readonly string[]): string {
-  if (names.length <= 1) return names[0] ?? '';
-  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
-}
-
 /**
  * What an approval should say before it goes ahead about pets chosen that are not available: a pet on Hold (kept for
  * a vet check, or for another family), or, for a foster, one adopted or fostered already, is marked all the same
@@ -37,5 +32,5 @@ export function notYetAvailableNotice(chosen: readonly ChosenPet[], adoption: bo
   const each = waiting.map((pet) => `${pet.name}’s status is ${humanize(pet.status)}`);
   const outcome = adoption ? 'adopted' : 'fostered';
   const them = waiting.length > 1 ? 'them' : waiting[0]?.name;
-  return `${namesTogether(each)}, not Available: approving marks ${them} ${outcome} all the same. Check first that ${waiting.length > 1 ? 'they are' : 'it is'} free to go.`;
+  return `${listInWords(each)}, not Available: approving marks ${them} ${outcome} all the same. Check first that ${waiting.length > 1 ? 'they are' : 'it is'} free to go.`;
 }

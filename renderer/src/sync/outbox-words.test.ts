@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changeInWords, errorInWords, listInWords, putRightInPetForm, refusalReason } from './outbox-words';
+import { changeInWords, errorInWords, putRightInPetForm, refusalReason } from './outbox-words';
 
 describe('changes named as people think of them', () => {
   it('names new pets, edits and applications', () => {
@@ -33,7 +33,6 @@ describe('changes named as people think of them', () => {
     expect(
       changeInWords({ operation: 'person.create', summary: 'Create foster "Sam"', body: { type: 'foster' } }),
     ).toBe('New foster Sam');
-    expect(listInWords(['a', 'b', 'c'])).toBe('a, b and c');
   });
 
   it('says what went wrong in words, and what happens next', () => {

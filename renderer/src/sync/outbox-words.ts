@@ -1,4 +1,5 @@
 import type { OutboxEntry, OutboxError } from '../../../shared/desk-api';
+import { listInWords } from '../../../shared/wording/lists';
 import { capitalized, humanize } from '../lib/words';
 
 /** Field names as people say them when they speak of a change ("Bella's adoption fee"). */
@@ -19,12 +20,8 @@ const FIELD_WORDS: Record<string, string> = {
 /** A field as the desk's forms name it, in lower case ("shelter id" for `custom_id`). */
 export const fieldWord = (field: string) => FIELD_WORDS[field] ?? humanize(field).toLowerCase();
 
-/** "a, b and c" */
-export function listInWords(items: readonly string[]): string {
-  const unique = [...new Set(items)];
-  if (unique.length <= 1) return unique[0] ?? '';
-  return `${unique.slice(0, -1).join(', ')} and ${unique.at(-1)}`;
-}
+/** "a, b and c", each named once. */
+const distinctInWords = (items: readonly string[]) => listInWords([...new Set(items)]);
 
 /** The record's name the desk put in the entry's summary (`Update pet "Bella": …`). */
 export function recordNameOf(entry: Pick<OutboxEntry, 'summary'>): string {
@@ -48,17 +45,17 @@ export function changeInWords(
     const fields = Object.keys(body).filter(
       (field) => field !== 'status_change_notes' || !('status' in body),
     );
-    return `${possessive(name)} ${listInWords(fields.map(fieldWord)) || 'details'}`;
+    return `${possessive(name)} ${distinctInWords(fields.map(fieldWord)) || 'details'}`;
   }
   const type = typeof body.type === 'string' ? body.type : 'person';
   const application = body.application as { pet_ids?: unknown } | undefined;
   const petIds = Array.isArray(application?.pet_ids) ? (application.pet_ids as string[]) : [];
   if (petIds.length > 0) {
     const pets = petIds.map((id) => petNames.get(id) ?? 'a pet');
-    return `Application from ${name} for ${listInWords(pets)}`;
+    return `Application from ${name} for ${distinctInWords(pets)}`;
   }
   if (entry.operation === 'person.create') return `New ${type} ${name}`;
-  return `${possessive(name)} ${listInWords(Object.keys(body).map(fieldWord)) || 'details'}`;
+  return `${possessive(name)} ${distinctInWords(Object.keys(body).map(fieldWord)) || 'details'}`;
 }
 
 /** The pet ids an entry's application names (to look their names up). */
