@@ -69,6 +69,13 @@ describe('the desk notices the server leave and come back within seconds', () =>
     await core.registry.invoke('outbox.createPet', { fields: pet('Brisket') });
     expect(core.status.get().pending).toBe(2);
 
+    const seenWhileSyncing: Array<string | null> = [];
+    cleanups.push(
+      core.events.subscribe((event) => {
+        if (event.type === 'status' && event.status.state === 'syncing')
+          seenWhileSyncing.push(event.status.message);
+      }),
+    );
     server = await startApiServer({ ...options, port });
     const backMs = await until(
       async () => (await namesOnServer(server, 'Quillon')) + (await namesOnServer(server, 'Brisket')) === 2,
@@ -84,5 +91,8 @@ describe('the desk notices the server leave and come back within seconds', () =>
     expect(lossMs).toBeLessThan(5_000);
     expect(backMs).toBeLessThan(5_000);
     expect(statusMs).toBeLessThan(5_000);
+    // Once the server answers, the card says Syncing without the offline sentence under it.
+    expect(seenWhileSyncing.length).toBeGreaterThan(0);
+    expect(seenWhileSyncing.filter((message) => message?.includes('cannot be reached'))).toEqual([]);
   }, 40_000);
 });

@@ -335,7 +335,9 @@ export class SyncService {
         signal,
         // A stop cuts the pulls; the outbox's requests in flight finish (only a stopped full check ends its push).
         pushSignal: fullCheck,
-        onProgress: (progress) => status.update({ state: 'syncing', progress }),
+        // Progress means the server answered: a retry from offline no longer says it cannot be reached.
+        onProgress: (progress) =>
+          status.update({ state: 'syncing', progress, ...(previous === 'offline' && { message: null }) }),
       });
       this.offlineFailures = 0;
       this.reach.reached(this.now());
