@@ -279,6 +279,12 @@ test('offline at an event: an intake and an adopter with an application wait on 
     '/people?type=adopter&search=ana.ruiz&limit=5',
   );
   expect(people.people.map((each) => each.email)).toContain('ana.ruiz@example.org');
+  // The desk syncs on its own once the server answers again; what the press while offline came to goes with it.
+  await expect(page.getByRole('status', { name: /Connection status: (Synced|Up to date)/ })).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(page.getByRole('status').filter({ hasText: /^Tried at / })).toHaveCount(0);
+  // Pressed once that sync is over (a press as it starts finds the button busy with it).
   const syncNow = page.getByRole('button', { name: 'Sync now' });
   await syncNow.click();
   await expect(syncNow).toBeEnabled({ timeout: 30_000 });

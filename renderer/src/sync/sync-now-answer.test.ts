@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { syncNowAnswer } from './sync-now-answer';
+import { answerStillCurrent, syncNowAnswer } from './sync-now-answer';
 
 const at = new Date(2026, 11, 1, 9, 5);
 const run = { complete: true, requests: 4, notModified: 4, written: 0, problems: [], durationMs: 120 };
@@ -21,5 +21,16 @@ describe('syncNowAnswer', () => {
     expect(syncNowAnswer({ ...run, complete: false, problems: ['x', 'y'] }, at)).toMatch(
       /, but not all of it\. The card below says why\.$/,
     );
+  });
+});
+
+describe('answerStillCurrent', () => {
+  it('keeps the answer until a sync completes after it', () => {
+    expect(answerStillCurrent(at, null)).toBe(true);
+    // The press's own sync completed just before its answer came back.
+    expect(answerStillCurrent(at, new Date(at.getTime() - 40).toISOString())).toBe(true);
+    expect(answerStillCurrent(at, at.toISOString())).toBe(true);
+    // A sync the desk ran on its own a minute later.
+    expect(answerStillCurrent(at, new Date(at.getTime() + 60_000).toISOString())).toBe(false);
   });
 });

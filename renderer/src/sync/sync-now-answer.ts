@@ -15,3 +15,11 @@ export function syncNowAnswer(result: SyncRunResult | null, at: Date): string {
   const records = result.written === 1 ? '1 record' : `${result.written.toLocaleString()} records`;
   return `Synced at ${time}: ${records} brought up to date.`;
 }
+
+/**
+ * Whether what a press came to (answered at `answeredAt`) is still the news: a sync the desk ran on its own since,
+ * and completed, supersedes it, and "could not sync" under the button would contradict the card.
+ */
+export function answerStillCurrent(answeredAt: Date, lastSyncedAt: string | null): boolean {
+  return lastSyncedAt === null || !(Date.parse(lastSyncedAt) > answeredAt.getTime());
+}

@@ -24,7 +24,7 @@ import { percentSoFar, recordsSoFar } from '../lib/sync-progress';
 import { FullCheckCard } from './full-check-card';
 import { OtherDesksCard } from './other-desks-card';
 import { OutboxPanel } from './outbox-panel';
-import { syncNowAnswer } from './sync-now-answer';
+import { answerStillCurrent, syncNowAnswer } from './sync-now-answer';
 
 export function SyncScreen() {
   const { status, error } = useDeskStatus();
@@ -43,7 +43,9 @@ export function SyncScreen() {
             : 'How this desk stays in step with your shelter. Work never waits for the network: changes are kept here and sent when the connection allows.'
         }
         actions={
-          connected && mode === false ? <SyncNowButton busy={status.state === 'syncing'} /> : undefined
+          connected && mode === false ? (
+            <SyncNowButton busy={status.state === 'syncing'} lastSyncedAt={status.lastSyncedAt} />
+          ) : undefined
         }
       />
       <Stack gap="lg">
@@ -63,11 +65,11 @@ export function SyncScreen() {
 }
 
 /** A pass now (pull and push); the status card shows its progress, problems show there too. */
-function SyncNowButton({ busy }: { busy: boolean }) {
+function SyncNowButton({ busy, lastSyncedAt }: { busy: boolean; lastSyncedAt: string | null }) {
   const api = useDesk();
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<DeskError>();
-  const [answer, setAnswer] = useState<string>();
+  const [answer, setAnswer] = useState<{ text: string; at: Date }>();
   return (
     <Stack gap={4} align="flex-end">
       <BusyButton
@@ -79,7 +81,10 @@ function SyncNowButton({ busy }: { busy: boolean }) {
           setAnswer(undefined);
           api
             .call('sync.now')
-            .then((result) => setAnswer(syncNowAnswer(result, new Date())))
+            .then((result) => {
+              const at = new Date();
+              setAnswer({ text: syncNowAnswer(result, at), at });
+            })
             .catch((caught: unknown) => setError(toDeskError(caught)))
             .finally(() => setRunning(false));
         }}
@@ -92,7 +97,7 @@ function SyncNowButton({ busy }: { busy: boolean }) {
         </Text>
       )}
       <Text size="xs" c="dimmed" role="status" maw={320} ta="right">
-        {answer}
+        {answer && answerStillCurrent(answer.at, lastSyncedAt) ? answer.text : undefined}
       </Text>
     </Stack>
   );
