@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerStillCurrent, syncNowAnswer } from './sync-now-answer';
+import { answerStillHolds, pressAnswer, syncNowAnswer } from './sync-now-answer';
 
 const at = new Date(2026, 11, 1, 9, 5);
 const run = { complete: true, requests: 4, notModified: 4, written: 0, problems: [], durationMs: 120 };
@@ -24,13 +24,21 @@ describe('syncNowAnswer', () => {
   });
 });
 
-describe('answerStillCurrent', () => {
-  it('keeps the answer until a sync completes after it', () => {
-    expect(answerStillCurrent(at, null)).toBe(true);
-    // The press's own sync completed just before its answer came back.
-    expect(answerStillCurrent(at, new Date(at.getTime() - 40).toISOString())).toBe(true);
-    expect(answerStillCurrent(at, at.toISOString())).toBe(true);
-    // A sync the desk ran on its own a minute later.
-    expect(answerStillCurrent(at, new Date(at.getTime() + 60_000).toISOString())).toBe(false);
+describe('answerStillHolds', () => {
+  const before = '2026-12-01T08:50:00.000Z';
+  const later = '2026-12-01T09:06:00.000Z';
+
+  it('drops "could not sync" and "not all of it" once a sync completes after the press', () => {
+    for (const result of [null, { ...run, complete: false, problems: ['x'] }]) {
+      const answer = pressAnswer(result, at, before);
+      expect(answerStillHolds(answer, before)).toBe(true);
+      expect(answerStillHolds(answer, later)).toBe(false);
+    }
+    expect(answerStillHolds(pressAnswer(null, at, null), null)).toBe(true);
+    expect(answerStillHolds(pressAnswer(null, at, null), later)).toBe(false);
+  });
+
+  it('keeps what a completed press brought, whatever syncs after it', () => {
+    expect(answerStillHolds(pressAnswer(run, at, before), later)).toBe(true);
   });
 });

@@ -16,10 +16,26 @@ export function syncNowAnswer(result: SyncRunResult | null, at: Date): string {
   return `Synced at ${time}: ${records} brought up to date.`;
 }
 
+/** What one press came to, and the last completed sync the desk had reported when it was pressed. */
+export interface PressAnswer {
+  text: string;
+  complete: boolean;
+  lastSyncedAtWhenPressed: string | null;
+}
+
+export function pressAnswer(
+  result: SyncRunResult | null,
+  at: Date,
+  lastSyncedAtWhenPressed: string | null,
+): PressAnswer {
+  return { text: syncNowAnswer(result, at), complete: result?.complete === true, lastSyncedAtWhenPressed };
+}
+
 /**
- * Whether what a press came to (answered at `answeredAt`) is still the news: a sync the desk ran on its own since,
- * and completed, supersedes it, and "could not sync" under the button would contradict the card.
+ * Whether a press's answer still holds. "Synced at 9:05" stays true. "Could not sync" and "not all of it" hold
+ * until a sync completes after the press (the desk's own, on reconnecting): the card then says Up to date, and the
+ * line beside the button would contradict it. Compared by the desk's own time stamps, not this screen's clock.
  */
-export function answerStillCurrent(answeredAt: Date, lastSyncedAt: string | null): boolean {
-  return lastSyncedAt === null || !(Date.parse(lastSyncedAt) > answeredAt.getTime());
+export function answerStillHolds(answer: PressAnswer, lastSyncedAt: string | null): boolean {
+  return answer.complete || lastSyncedAt === answer.lastSyncedAtWhenPressed;
 }

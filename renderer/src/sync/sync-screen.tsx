@@ -24,7 +24,7 @@ import { percentSoFar, recordsSoFar } from '../lib/sync-progress';
 import { FullCheckCard } from './full-check-card';
 import { OtherDesksCard } from './other-desks-card';
 import { OutboxPanel } from './outbox-panel';
-import { answerStillCurrent, syncNowAnswer } from './sync-now-answer';
+import { answerStillHolds, type PressAnswer, pressAnswer } from './sync-now-answer';
 
 export function SyncScreen() {
   const { status, error } = useDeskStatus();
@@ -69,7 +69,7 @@ function SyncNowButton({ busy, lastSyncedAt }: { busy: boolean; lastSyncedAt: st
   const api = useDesk();
   const [running, setRunning] = useState(false);
   const [error, setError] = useState<DeskError>();
-  const [answer, setAnswer] = useState<{ text: string; at: Date }>();
+  const [answer, setAnswer] = useState<PressAnswer>();
   return (
     <Stack gap={4} align="flex-end">
       <BusyButton
@@ -79,12 +79,10 @@ function SyncNowButton({ busy, lastSyncedAt }: { busy: boolean; lastSyncedAt: st
           setRunning(true);
           setError(undefined);
           setAnswer(undefined);
+          const lastSyncedAtWhenPressed = lastSyncedAt;
           api
             .call('sync.now')
-            .then((result) => {
-              const at = new Date();
-              setAnswer({ text: syncNowAnswer(result, at), at });
-            })
+            .then((result) => setAnswer(pressAnswer(result, new Date(), lastSyncedAtWhenPressed)))
             .catch((caught: unknown) => setError(toDeskError(caught)))
             .finally(() => setRunning(false));
         }}
@@ -97,7 +95,7 @@ function SyncNowButton({ busy, lastSyncedAt }: { busy: boolean; lastSyncedAt: st
         </Text>
       )}
       <Text size="xs" c="dimmed" role="status" maw={320} ta="right">
-        {answer && answerStillCurrent(answer.at, lastSyncedAt) ? answer.text : undefined}
+        {answer && answerStillHolds(answer, lastSyncedAt) ? answer.text : undefined}
       </Text>
     </Stack>
   );
