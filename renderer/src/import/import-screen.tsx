@@ -25,6 +25,7 @@ import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
 import { useStandalone } from '../lib/connection';
+import { useFocusWhen } from '../lib/use-focus-when';
 import { useAction } from '../shelter/use-shelter';
 import { type ChosenTargets, mapsDates } from './chosen-targets';
 import { describeFile } from './file-description';
@@ -135,6 +136,8 @@ export function ImportScreen() {
   }
 
   const finished = report && !report.dryRun && !report.blocked;
+  // The Import button goes once the import is done: the focus goes on to what comes next, not to the page.
+  const openImported = useFocusWhen<HTMLAnchorElement>(finished);
   // Every choice that changes which rows are rejected clears the report, so the request now is the one it answered.
   const checkedRequest = report && request();
   const wouldImport = report ? report.totals.new : 0;
@@ -370,7 +373,12 @@ export function ImportScreen() {
             )}
             {finished && (
               <Group mt="md">
-                <Button component="a" href={kind === 'pets' ? '#/pets' : '#/people'} variant="light">
+                <Button
+                  ref={openImported}
+                  component="a"
+                  href={kind === 'pets' ? '#/pets' : '#/people'}
+                  variant="light"
+                >
                   {kind === 'pets' ? 'Open Pets' : 'Open People'}
                 </Button>
                 <Text size="sm" c="dimmed">
