@@ -11,7 +11,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { SPECIES, type Species } from '../../../shared/contract';
 import type { FeeRuleSetting } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
@@ -55,12 +55,30 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
   // Base rules repeating their species' base fee, by index: marked at Save.
   const [repeated, setRepeated] = useState<ReadonlySet<number>>(new Set());
   const [checked, setChecked] = useState(false);
+  // Said once a rule is removed: the row goes at once, the rules on the desk only at Save.
+  const [removed, setRemoved] = useState<string>();
+  // Where the focus goes once the rows are drawn: a rule added (its species), or after one removed (the next rule's
+  // Remove, or Add rule when none is left), so it is never left on the page or on a rule the person did not choose.
+  const [focusNext, setFocusNext] = useState<{ row: number; field: 'species' | 'remove' } | 'add'>();
+  const table = useRef<HTMLTableElement>(null);
+  const addButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!focusNext) return;
+    setFocusNext(undefined);
+    if (focusNext === 'add') {
+      addButton.current?.focus();
+      return;
+    }
+    const row = table.current?.tBodies[0]?.rows[focusNext.row];
+    row?.querySelector<HTMLElement>(`[data-rule-field="${focusNext.field}"]`)?.focus();
+  }, [focusNext]);
   const leaveQuestion = useUnsavedGuard(
     'these fee rules',
     JSON.stringify(rows) !== JSON.stringify(savedRows),
   );
   const update = (index: number, patch: Partial<FeeRuleSetting>) => {
     setSaved(false);
+    setRemoved(undefined);
     setUnmatched(new Set([...unmatched].filter((at) => at !== index)));
     setRepeated(new Set([...repeated].filter((at) => at !== index)));
     setRows(rows.map((row, at) => (at === index ? { ...row, ...patch } : row)));
@@ -78,6 +96,7 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
     if (done !== undefined) {
       setSavedRows(rows);
       setSaved(true);
+      setRemoved(undefined);
       // A rule added after this save is marked at the next, not as it is added.
       setChecked(false);
       onChange();
@@ -90,7 +109,7 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
         A pet without its own fee costs the sum of its species’ base rule and of every rule that matches it
         (for example Age “Senior”: −50). Pets follow the new rules on every desk after saving.
       </Text>
-      <Table aria-label="Fee rules" verticalSpacing={6}>
+      <Table ref={table} aria-label="Fee rules" verticalSpacing={6}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>Species</Table.Th>
@@ -106,6 +125,7 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
             <Table.Tr key={index}>
               <Table.Td>
                 <Select
+                  data-rule-field="species"
                   aria-label="Species"
                   data={SPECIES.map((value) => ({ value, label: humanize(value) }))}
                   value={row.species}
@@ -160,7 +180,8 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
                 <ActionIcon
                   variant="subtle"
                   color="red"
-                  aria-label="Remove rule"
+                  data-rule-field="remove"
+                  aria-label={`Remove rule: ${ruleWords(row, statuses.data)}`}
                   onClick={() => {
                     setUnmatched(new Set());
                     setRepeated(new Set());
@@ -168,6 +189,12 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
                       new Set([...blank].flatMap((at) => (at < index ? [at] : at > index ? [at - 1] : []))),
                     );
                     setRows(rows.filter((_, at) => at !== index));
+                    setSaved(false);
+                    setRemoved(
+                      `Removed ${ruleWords(row, statuses.data)}: saved with the rest at Save fee rules.`,
+                    );
+                    const left = rows.length - 1;
+                    setFocusNext(left === 0 ? 'add' : { row: Math.min(index, left - 1), field: 'remove' });
                   }}
                 >
                   <IconTrash aria-hidden size={18} />
@@ -180,11 +207,15 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
       <Stack gap="sm" mt="md">
         <Group>
           <Button
+            ref={addButton}
             variant="light"
             leftSection={<IconPlus aria-hidden size={18} />}
             onClick={() => {
               setBlank(new Set([...blank, rows.length]));
               setRows([...rows, newRule(rows)]);
+              setSaved(false);
+              setRemoved(undefined);
+              setFocusNext({ row: rows.length, field: 'species' });
             }}
           >
             Add rule
@@ -192,11 +223,9 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
           <BusyButton onClick={() => void save()} loading={action.busy}>
             Save fee rules
           </BusyButton>
-          {saved && (
-            <Text size="sm" c="dimmed" role="status">
-              Saved.
-            </Text>
-          )}
+          <Text size="sm" c="dimmed" role="status">
+            {saved ? 'Saved.' : removed}
+          </Text>
         </Group>
         {checked && (unmatched.size > 0 || repeated.size > 0 || blank.size > 0) && (
           <Text size="sm" c="red" role="alert">
@@ -218,6 +247,16 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
       {leaveQuestion}
     </Card>
   );
+}
+
+/** A rule as a person reads it: "Dog base fee", "Cat, Age: Senior". */
+function ruleWords(row: FeeRuleSetting, statuses: Parameters<typeof valueChoices>[1]): string {
+  const species = humanize(row.species);
+  if (row.attributeType === 'base') return `${species} base fee`;
+  const value =
+    valueChoices(row.attributeType, statuses)?.find((choice) => choice.value === row.attributeValue)?.label ??
+    row.attributeValue;
+  return `${species}, ${humanize(row.attributeType)}: ${value || 'no value yet'}`;
 }
 
 /** A rule added to `rows`: the base fee of the first species without one, else a trait of dogs to choose. */
