@@ -12,6 +12,7 @@ const SPECIAL_WORDS: Record<string, string> = {
   disabledMental: 'People with mental disabilities',
   disabledPhysical: 'People with physical disabilities',
   age_category: 'Age',
+  color: 'Colour',
 };
 
 /** `medicalHold` → "Medical hold", `first_time` → "First time"; keeps an unknown value readable. */
