@@ -209,8 +209,11 @@ test('offline at an event: an intake and an adopter with an application wait on 
   await expect(duplicate).toHaveCount(0);
   await expect(form.getByLabel('Microchip')).toBeFocused();
   await form.getByRole('button', { name: 'Save intake' }).click();
-  await duplicate.getByRole('button', { name: 'Save anyway' }).click();
+  await duplicate.getByRole('button', { name: 'Save anyway' }).press('Enter');
   await expect(page.locator('[aria-label="Saved intake Pebble"]')).toContainText('Not sent yet');
+  // The card that replaces the form has the focus, and shows it (a keyboard press saved it).
+  await expect(page.locator('[aria-label="Saved intake Pebble"]')).toBeFocused();
+  await expect(page.locator('[aria-label="Saved intake Pebble"]')).toHaveCSS('outline-style', 'solid');
   await shoot(page, testInfo, 'intake-saved');
 
   await nav.getByRole('link', { name: 'Pets' }).click();

@@ -41,6 +41,8 @@ test('fee rules offer the values pets have, refuse one no pet has, and ask befor
   // A new rule on another trait starts without a value and offers that trait's values.
   await page.getByRole('button', { name: 'Add rule' }).click();
   const added = table.getByRole('row').last();
+  // The new rule takes the focus, at its first field.
+  await expect(added.getByRole('combobox', { name: 'Species' })).toBeFocused();
   await added.getByRole('combobox', { name: 'Attribute' }).click();
   await page.getByRole('option', { name: 'Size', exact: true }).click();
   await added.getByRole('combobox', { name: 'Value' }).click();
@@ -74,7 +76,21 @@ test('fee rules offer the values pets have, refuse one no pet has, and ask befor
   await expect(page).toHaveURL(/#\/shelter$/);
   await page.getByRole('tab', { name: 'Fees' }).click();
   await expect(table.getByRole('row')).toHaveCount(stored.feeRules.length + 2);
-  await table.getByRole('row').last().getByRole('button', { name: 'Remove rule' }).click();
+  // Each Remove names its rule; once one goes, the focus is on the next rule's (here the one before: it was the
+  // last), and the screen says what went and that Save makes it so.
+  const lastRemove = table.getByRole('row').last().getByRole('button', { name: 'Remove rule: Dog base fee' });
+  await lastRemove.focus();
+  await page.keyboard.press('Enter');
+  await expect(table.getByRole('row')).toHaveCount(stored.feeRules.length + 1);
+  await expect(
+    table
+      .getByRole('row')
+      .last()
+      .getByRole('button', { name: /^Remove rule: / }),
+  ).toBeFocused();
+  await expect(page.getByRole('status').filter({ hasText: 'Removed Dog base fee' })).toContainText(
+    'saved with the rest at Save fee rules',
+  );
 
   // A contract typed and not saved asks too; saved, it says so.
   await page.getByRole('tab', { name: 'Contracts' }).click();
@@ -124,8 +140,11 @@ test('Fees and Contracts lead to their editors on a desk that runs the shelter; 
   await expect(page.getByRole('table', { name: 'Fee rules' })).toBeVisible();
 
   await page.goto(`${demoDesk.url}#/contracts`);
-  await page.getByRole('link', { name: 'Edit them under Shelter, Contracts' }).click();
+  // By keyboard: the link goes with the screen it was on, and the focus goes to the screen it opens (not the page).
+  await page.getByRole('link', { name: 'Edit them under Shelter, Contracts' }).focus();
+  await page.keyboard.press('Enter');
   await expect(page.getByRole('tab', { name: 'Contracts' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator('#main-content')).toBeFocused();
 
   // On paper (in the dark scheme too): the agreement's text alone, no header, sections, tabs or buttons.
   await page.goto(`${demoDesk.url}#/contracts`);

@@ -110,14 +110,18 @@ test.describe('200 % zoom, axe', () => {
         timeout: 30_000,
       });
       await check('Overview at 200 %');
-      await page
-        .getByRole('banner')
-        .getByRole('button', { name: /navigation/i })
-        .click();
-      await expect(
-        page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Pets' }),
-      ).toBeVisible();
+      const burger = page.getByRole('banner').getByRole('button', { name: /navigation/i });
+      await expect(burger).toHaveAttribute('aria-expanded', 'false');
+      await burger.click();
+      await expect(burger).toHaveAttribute('aria-expanded', 'true');
+      const pets = page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Pets' });
+      await expect(pets).toBeVisible();
       await check('Navigation open at 200 %');
+      // Escape from the list closes it and gives the focus back to its button.
+      await pets.focus();
+      await page.keyboard.press('Escape');
+      await expect(burger).toBeFocused();
+      await expect(burger).toHaveAttribute('aria-expanded', 'false');
     });
   });
 });

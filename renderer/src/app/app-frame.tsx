@@ -15,7 +15,7 @@ import {
   UnstyledButton,
   VisuallyHidden,
 } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useWindowEvent } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
@@ -24,6 +24,7 @@ import { useNetworkChangeHint } from '../bridge/network-hint';
 import { PageOutdatedNotice } from '../bridge/page-outdated-notice';
 import { useSettings } from '../bridge/settings';
 import { useSavedCardsForgottenOnRestore } from '../components/saved-record-card';
+import { focusIsLost } from '../lib/use-focus-back';
 import { DemoBadge } from '../shelter/demo-badge';
 import { TlsMovedNotice } from '../sync/tls-moved-notice';
 import { DeskSpotlight, openSpotlight } from './desk-spotlight';
@@ -47,6 +48,16 @@ export function AppFrame({ children }: { children: ReactNode }) {
     close();
     focusChosenScreen(path);
   };
+  const burger = useRef<HTMLButtonElement>(null);
+  // The sections opened over a small window close on Escape, from the list or its button, and the focus goes back
+  // to the button (a dialog or search over them handles its own Escape first).
+  useWindowEvent('keydown', (event) => {
+    if (!opened || event.key !== 'Escape' || event.defaultPrevented) return;
+    const active = document.activeElement;
+    if (active !== burger.current && !active?.closest('.mantine-AppShell-navbar')) return;
+    close();
+    burger.current?.focus();
+  });
 
   return (
     <AppShell
@@ -62,11 +73,14 @@ export function AppFrame({ children }: { children: ReactNode }) {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger
+              ref={burger}
               opened={opened}
               onClick={toggle}
               hiddenFrom="md"
               size="sm"
               aria-label="Toggle navigation"
+              aria-expanded={opened}
+              aria-controls="sections"
             />
             <ShelterDeskMark size={34} />
             <Stack gap={0}>
@@ -104,7 +118,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
         </Group>
       </AppShell.Header>
 
-      <AppShell.Navbar p="sm" aria-label="Sections">
+      <AppShell.Navbar id="sections" p="sm" aria-label="Sections">
         <AppShell.Section grow style={{ minHeight: 0 }}>
           <NavScroll>
             <Stack gap={4}>
@@ -155,15 +169,19 @@ const focusMain = () => document.getElementById('main-content')?.focus({ prevent
 /**
  * A section chosen in the sidebar takes the focus once it is open (as the skip link gives it): the next Tab goes
  * into that screen, not on through the rest of the sections. Nothing moves when leaving was refused (a form held
- * typing and the person kept editing).
+ * typing and the person kept editing). A screen reached another way (a link in a screen's text) takes it too when
+ * the focus went with the link, unless the new screen gave it to something of its own.
  */
 function useFocusChosenScreen(): (path: string) => void {
   const [location] = useLocation();
   const chosen = useRef<string>(undefined);
+  const shown = useRef(location);
   useEffect(() => {
-    if (chosen.current !== location) return;
-    chosen.current = undefined;
-    focusMain();
+    const moved = shown.current !== location;
+    shown.current = location;
+    const chosenHere = chosen.current === location;
+    if (chosenHere) chosen.current = undefined;
+    if (chosenHere || (moved && focusIsLost())) focusMain();
   }, [location]);
   return (path) => {
     if (path === location) focusMain();
