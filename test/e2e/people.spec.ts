@@ -58,7 +58,8 @@ test('standalone: a sign-up shows on the person and the pet, and the person is e
     const applications = drawer.getByRole('region', { name: 'Applications' });
     await expect(applications).toContainText('Adoption application');
     await expect(applications).toContainText(petName);
-    await expect(applications).toContainText('Submitted');
+    // Named as on the Applications screen, where it waits for a decision.
+    await expect(applications).toContainText('Waiting');
     await expect(drawer.getByRole('table', { name: 'Home' })).toContainText('Type of home');
 
     // Edited and saved on this desk's shelter.

@@ -12,6 +12,14 @@ import { DeskErrorAlert } from './desk-error-alert';
 import { unlessTypingHeld } from './leave-guard';
 
 const STATUS_COLORS: Record<string, string> = { submitted: 'indigo', approved: 'teal', denied: 'red' };
+/** An application's status as the Applications screen names it: one that waits for a decision is "Waiting". */
+export const APPLICATION_STATUS_WORDS = {
+  submitted: 'Waiting',
+  approved: 'Approved',
+  denied: 'Denied',
+} as const;
+const statusWord = (status: string): string =>
+  APPLICATION_STATUS_WORDS[status as keyof typeof APPLICATION_STATUS_WORDS] ?? humanize(status);
 const KIND_WORDS: Record<string, string> = { adopter: 'Adoption application', foster: 'Foster application' };
 
 /**
@@ -69,7 +77,7 @@ export function ApplicationsList({ of, id }: { of: 'person' | 'pet'; id: string 
                 variant="light"
                 color={application.decisionsKnown ? (STATUS_COLORS[application.status] ?? 'gray') : 'gray'}
               >
-                {application.decisionsKnown ? humanize(application.status) : 'Sent'}
+                {application.decisionsKnown ? statusWord(application.status) : 'Sent'}
               </Badge>
             </Group>
             {of === 'pet' && (

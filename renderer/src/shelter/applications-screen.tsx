@@ -28,6 +28,7 @@ import { DENIED_PERSON_STATUSES, PERSON_CREATE_STATUSES } from '../../../shared/
 import type { ApplicationSummary } from '../../../shared/desk-api';
 import { listInWords } from '../../../shared/wording/lists';
 import { useDesk, useDeskQuery } from '../bridge/hooks';
+import { APPLICATION_STATUS_WORDS } from '../components/applications-list';
 import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { EmptyState } from '../components/empty-state';
@@ -90,11 +91,9 @@ export function ApplicationsScreen() {
   );
 }
 
-const FILTERS: Array<{ value: Filter; label: string }> = [
-  { value: 'submitted', label: 'Waiting' },
-  { value: 'approved', label: 'Approved' },
-  { value: 'denied', label: 'Denied' },
-];
+const FILTERS: Array<{ value: Filter; label: string }> = (['submitted', 'approved', 'denied'] as const).map(
+  (value) => ({ value, label: APPLICATION_STATUS_WORDS[value] }),
+);
 
 function Inbox() {
   const [filter, setFilter] = useState<Filter>('submitted');
