@@ -161,7 +161,7 @@ describe('importFile', () => {
         line: 3,
         column: 'Intake',
         reason: expect.stringContaining(
-          'and only 1 date in the file says day first (line 2: 13/07/2024) where the desk needs 3 to go by them (one mistyped date must not decide)',
+          'and only 1 date in the file is plainly day first (line 2: 13/07/2024): the desk follows the file only when at least 3 are, so one mistyped date cannot decide the order',
         ),
         fix: 'date-order',
       },

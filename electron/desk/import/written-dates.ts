@@ -94,8 +94,8 @@ export class DateOrderEvidence {
     const seen = dayFirst ?? monthFirst;
     if (!seen) return 'no date in the file says which comes first';
     const count = dayFirst ? this.dayFirst : this.monthFirst;
-    const dates = count === 1 ? 'date in the file says' : 'dates in the file say';
-    return `only ${count} ${dates} ${dayFirst ? 'day' : 'month'} first (line ${seen.line}: ${seen.text}) where the desk needs ${DATES_SHOWING_ORDER} to go by them (one mistyped date must not decide)`;
+    const dates = count === 1 ? 'date in the file is' : 'dates in the file are';
+    return `only ${count} ${dates} plainly ${dayFirst ? 'day' : 'month'} first (line ${seen.line}: ${seen.text}): the desk follows the file only when at least ${DATES_SHOWING_ORDER} are, so one mistyped date cannot decide the order`;
   }
 
   get order(): { format: DateFormat; line: number; text: string } | undefined {
