@@ -40,6 +40,11 @@ describe('import values as people write them', () => {
       ok: false,
       reason: expect.stringContaining('"Parrot" is not a species the desk knows: write one of dog, cat'),
     });
+    // A typo of one is named.
+    expect(read('species', 'Dgo')).toMatchObject({
+      ok: false,
+      reason: '"Dgo" is not a species the desk knows: did you mean "dog"? Write one of dog, cat, rabbit',
+    });
     for (const text of ['Yes', 'Y', '1', 'true'])
       expect(read('boolean', text)).toEqual({ ok: true, value: true });
     for (const text of ['No', 'n', '0']) expect(read('boolean', text)).toEqual({ ok: true, value: false });

@@ -9,7 +9,7 @@ import {
   TEMPERAMENTS,
 } from '../../../shared/contract';
 import type { DateFormat } from '../../../shared/desk-api/import';
-import { editDistanceWithin } from '../../../shared/search/typo';
+import { editDistanceWithin, nameMeant } from '../../../shared/search/typo';
 import { headerKey, type ValueKind } from './fields';
 import { type ReadValue, readDate } from './written-dates';
 
@@ -87,9 +87,15 @@ export function readPetChoice(field: keyof typeof PET_CHOICES, text: string): st
 
 function choice(map: Map<string, string>, text: string, what: string, allowed: readonly string[]): ReadValue {
   const value = map.get(headerKey(text));
-  return value
-    ? ok(value)
-    : no(`"${text}" is not a ${what} the desk knows: write one of ${allowed.join(', ')}`);
+  return value ? ok(value) : unknownChoice(text, what, allowed);
+}
+
+/** A value none of `allowed` (a typo of one is named: "Dgo" → dog). */
+function unknownChoice(text: string, what: string, allowed: readonly string[]): ReadValue {
+  const meant = nameMeant(text, allowed);
+  return no(
+    `"${text}" is not a ${what} the desk knows: ${meant ? `did you mean "${meant}"? Write` : 'write'} one of ${allowed.join(', ')}`,
+  );
 }
 
 /**
@@ -243,7 +249,7 @@ function readEnumList(text: string, allowed: readonly string[], what: string): R
   const values: string[] = [];
   for (const part of readList(text)) {
     const value = byKey.get(headerKey(part));
-    if (!value) return no(`"${part}" is not a ${what} the desk knows: write one of ${allowed.join(', ')}`);
+    if (!value) return unknownChoice(part, what, allowed);
     if (!values.includes(value)) values.push(value);
   }
   return ok(values);
