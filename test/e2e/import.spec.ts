@@ -72,11 +72,11 @@ test('Import screen: a column mapped by hand, the check, then the import', async
     await expect(check).toContainText('3 new pets');
     // No column says whether the pets are public: they stay off the public list unless the person chooses.
     await expect(
-      page.getByText(/shown publicly \(every record: no, so they stay off the public list and your website/),
+      page.getByText(/shown publicly \(each row: no, so they stay off the public list and your website/),
     ).toBeVisible();
     await expect(
       page.getByText(
-        /spayed or neutered \(every record: no: mark those that are spayed or neutered on their page\)/,
+        /spayed or neutered \(each row: no, so mark those that are spayed or neutered on their page\)/,
       ),
     ).toBeVisible();
     const showThem = page.getByLabel('Show the new pets on the public list and your website');
@@ -84,7 +84,7 @@ test('Import screen: a column mapped by hand, the check, then the import', async
     await showThem.check();
     await expect(
       page.getByText(
-        /shown publicly \(every record: yes, so the public list and your website show those in a public status\)/,
+        /shown publicly \(each row: yes, so the public list and your website show those in a public status\)/,
       ),
     ).toBeVisible();
     await showThem.uncheck();

@@ -101,10 +101,10 @@ export function parseMapping(values: readonly string[], hint: string): ColumnMap
 /** What the report's filled fields mean, where the value alone does not say it. */
 const DEFAULT_WORDS: Record<string, Record<string, string>> = {
   show_public: {
-    false: 'no: new pets are kept off the public list; add --public to show them',
-    true: 'yes: new pets in a public status go on the public list',
+    false: 'no, so new pets are kept off the public list (add --public to show them)',
+    true: 'yes, so new pets in a public status go on the public list',
   },
-  spayed: { false: 'no: mark those that are spayed or neutered on their page' },
+  spayed: { false: 'no, so mark those that are spayed or neutered on their page' },
 };
 
 function printReport(report: ImportReport, updateExisting: boolean, io: CliIo): void {
@@ -154,7 +154,7 @@ function printReport(report: ImportReport, updateExisting: boolean, io: CliIo): 
   const defaults = Object.entries(report.defaults);
   if (defaults.length > 0) {
     lines.push(
-      `No column for ${defaults.map(([field, value]) => `${field} (every record: ${DEFAULT_WORDS[field]?.[value] ?? value})`).join(', ')}.`,
+      `No column for ${defaults.map(([field, value]) => `${field} (each row: ${DEFAULT_WORDS[field]?.[value] ?? value})`).join(', ')}.`,
     );
   }
   io.stderr(`${lines.join('\n')}\n`);

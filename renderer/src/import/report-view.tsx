@@ -99,7 +99,7 @@ const DEFAULTED_LABELS: Record<string, string> = {
   spayed: 'spayed or neutered',
 };
 const DEFAULTED_VALUES: Record<string, Record<string, string>> = {
-  spayed: { false: 'no: mark those that are spayed or neutered on their page' },
+  spayed: { false: 'no, so mark those that are spayed or neutered on their page' },
   show_public: {
     true: 'yes, so the public list and your website show those in a public status',
     false: 'no, so they stay off the public list and your website until you show them',
@@ -226,7 +226,7 @@ export function ReportView({
           icon={
             report.totals.rejected > 0 ? <IconAlertTriangle aria-hidden /> : <IconCircleCheck aria-hidden />
           }
-          title={report.dryRun ? 'Check of the file (nothing written yet)' : 'Nothing imported'}
+          title={report.dryRun ? 'Check of the file' : 'Nothing imported'}
           role="status"
           mb="md"
         >
@@ -269,7 +269,7 @@ export function ReportView({
           {Object.entries(defaults)
             .map(
               ([field, value]) =>
-                `${DEFAULTED_LABELS[field] ?? field.replace('_', ' ')} (every record: ${DEFAULTED_VALUES[field]?.[value] ?? value})`,
+                `${DEFAULTED_LABELS[field] ?? field.replace('_', ' ')} (each row: ${DEFAULTED_VALUES[field]?.[value] ?? value})`,
             )
             .join(', ')}
           .
