@@ -356,6 +356,12 @@ test('a half-typed intake and sign-up survive a reload: kept on the desk, said s
   await page.getByRole('button', { name: 'New adopter' }).click();
   await expect(waiting).toContainText('keeps the sign-up of Aroha Ngata');
   await expect(waiting.getByRole('button', { name: 'Continue Aroha Ngata’s sign-up' })).toBeFocused();
+  // Its two answers side by side, not stacked at different widths.
+  const answerTops = await waiting
+    .getByRole('button', { name: /^(Discard it|Continue)/ })
+    .evaluateAll((buttons) => buttons.map((button) => Math.round(button.getBoundingClientRect().top)));
+  expect(answerTops).toHaveLength(2);
+  expect(new Set(answerTops).size).toBe(1);
   await page.keyboard.press('Escape');
   await expect(waiting).toBeHidden();
   await expect(form).toBeHidden();

@@ -20,7 +20,14 @@ export function KeptSignUpQuestion({
 }) {
   const whose = keptName.trim() ? `the sign-up of ${keptName.trim()}` : 'a sign-up';
   return (
-    <Modal opened={opened} onClose={onClose} title="A sign-up is still waiting" centered zIndex={400}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title="A sign-up is still waiting"
+      centered
+      size="lg"
+      zIndex={400}
+    >
       <Stack gap="md">
         <Text size="sm">
           This desk keeps {whose} that was not saved when the desk was reloaded or closed. A new sign-up would
