@@ -92,6 +92,26 @@ test('fee rules offer the values pets have, refuse one no pet has, and ask befor
     'saved with the rest at Save fee rules',
   );
 
+  // In a narrow window the rules scroll sideways inside their card: every column stays there to reach.
+  await page.setViewportSize({ width: 400, height: 800 });
+  // The nearest box around the table that is narrower than what it holds, and whether a person can scroll it.
+  type Box = { scrollWidth: number; clientWidth: number; tagName: string; parentElement: Box | null };
+  const sideways = await table.evaluate((element: Box) => {
+    const styleOf = (globalThis as unknown as { getComputedStyle(box: Box): { overflowX: string } })
+      .getComputedStyle;
+    let box: Box | null = element;
+    while (box && box.scrollWidth <= box.clientWidth) box = box.parentElement;
+    return box ? { tag: box.tagName, overflowX: styleOf(box).overflowX } : undefined;
+  });
+  expect(sideways).toEqual({ tag: 'DIV', overflowX: 'auto' });
+  const firstRemove = table
+    .getByRole('row')
+    .nth(1)
+    .getByRole('button', { name: /^Remove rule: / });
+  await firstRemove.scrollIntoViewIfNeeded();
+  await expect(firstRemove).toBeInViewport({ ratio: 1 });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
   // A contract typed and not saved asks too; saved, it says so.
   await page.getByRole('tab', { name: 'Contracts' }).click();
   await page.getByRole('tab', { name: 'Surrender form' }).click();

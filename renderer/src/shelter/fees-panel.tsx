@@ -109,101 +109,106 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
         A pet without its own fee costs the sum of its species’ base rule and of every rule that matches it
         (for example Age “Senior”: −50). Pets follow the new rules on every desk after saving.
       </Text>
-      <Table ref={table} aria-label="Fee rules" verticalSpacing={6}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Species</Table.Th>
-            <Table.Th>When</Table.Th>
-            <Table.Th>Is</Table.Th>
-            <Table.Th>Amount</Table.Th>
-            <Table.Th />
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((row, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity until saved; order is the identity.
-            <Table.Tr key={index}>
-              <Table.Td>
-                <Select
-                  data-rule-field="species"
-                  aria-label="Species"
-                  data={SPECIES.map((value) => ({ value, label: humanize(value) }))}
-                  value={row.species}
-                  onChange={(value) => update(index, { species: (value ?? 'dog') as Species })}
-                  allowDeselect={false}
-                  w={120}
-                />
-              </Table.Td>
-              <Table.Td>
-                <Select
-                  aria-label="Attribute"
-                  error={
-                    repeated.has(index)
-                      ? `${humanize(row.species)} has a base fee already: change that one, or choose a trait`
-                      : undefined
-                  }
-                  data={ATTRIBUTES.map((value) => ({
-                    value,
-                    label: value === 'base' ? 'Always (base fee)' : humanize(value),
-                  }))}
-                  value={row.attributeType}
-                  // Another trait starts without a value: "senior" means nothing as a size.
-                  onChange={(value) => update(index, { attributeType: value ?? 'base', attributeValue: '' })}
-                  allowDeselect={false}
-                  w={190}
-                />
-              </Table.Td>
-              <Table.Td>
-                <RuleValue
-                  row={row}
-                  choices={valueChoices(row.attributeType, statuses.data)}
-                  valuesKnown={row.attributeType !== 'status' || statuses.data !== undefined}
-                  unmatched={unmatched.has(index)}
-                  onChange={(attributeValue) => update(index, { attributeValue })}
-                />
-              </Table.Td>
-              <Table.Td>
-                <NumberInput
-                  aria-label="Amount"
-                  value={blank.has(index) ? '' : row.adjustment}
-                  onChange={(value) => {
-                    const empty = value === '' || value === '-';
-                    setBlank(new Set([...blank].filter((at) => at !== index).concat(empty ? [index] : [])));
-                    update(index, { adjustment: typeof value === 'number' ? value : Number(value) || 0 });
-                  }}
-                  error={checked && blank.has(index) ? 'Give an amount (0 for none)' : undefined}
-                  decimalScale={2}
-                  w={120}
-                />
-              </Table.Td>
-              <Table.Td>
-                <ActionIcon
-                  variant="subtle"
-                  color="red"
-                  data-rule-field="remove"
-                  aria-label={`Remove rule: ${ruleWords(row, statuses.data)}`}
-                  onClick={() => {
-                    setUnmatched(new Set());
-                    setRepeated(new Set());
-                    setBlank(
-                      new Set([...blank].flatMap((at) => (at < index ? [at] : at > index ? [at - 1] : []))),
-                    );
-                    setRows(rows.filter((_, at) => at !== index));
-                    setSaved(false);
-                    setRemoved(
-                      `Removed ${ruleWords(row, statuses.data)}: saved with the rest at Save fee rules.`,
-                    );
-                    const left = rows.length - 1;
-                    setFocusNext(left === 0 ? 'add' : { row: Math.min(index, left - 1), field: 'remove' });
-                  }}
-                >
-                  <IconTrash aria-hidden size={18} />
-                </ActionIcon>
-              </Table.Td>
+      {/* A narrow window scrolls the rules sideways inside the card rather than squeeze or cut off their columns. */}
+      <Table.ScrollContainer minWidth={700} type="native">
+        <Table ref={table} aria-label="Fee rules" verticalSpacing={6}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Species</Table.Th>
+              <Table.Th>When</Table.Th>
+              <Table.Th>Is</Table.Th>
+              <Table.Th>Amount</Table.Th>
+              <Table.Th />
             </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((row, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: rows have no identity until saved; order is the identity.
+              <Table.Tr key={index}>
+                <Table.Td>
+                  <Select
+                    data-rule-field="species"
+                    aria-label="Species"
+                    data={SPECIES.map((value) => ({ value, label: humanize(value) }))}
+                    value={row.species}
+                    onChange={(value) => update(index, { species: (value ?? 'dog') as Species })}
+                    allowDeselect={false}
+                    w={120}
+                  />
+                </Table.Td>
+                <Table.Td>
+                  <Select
+                    aria-label="Attribute"
+                    error={
+                      repeated.has(index)
+                        ? `${humanize(row.species)} has a base fee already: change that one, or choose a trait`
+                        : undefined
+                    }
+                    data={ATTRIBUTES.map((value) => ({
+                      value,
+                      label: value === 'base' ? 'Always (base fee)' : humanize(value),
+                    }))}
+                    value={row.attributeType}
+                    // Another trait starts without a value: "senior" means nothing as a size.
+                    onChange={(value) =>
+                      update(index, { attributeType: value ?? 'base', attributeValue: '' })
+                    }
+                    allowDeselect={false}
+                    w={190}
+                  />
+                </Table.Td>
+                <Table.Td>
+                  <RuleValue
+                    row={row}
+                    choices={valueChoices(row.attributeType, statuses.data)}
+                    valuesKnown={row.attributeType !== 'status' || statuses.data !== undefined}
+                    unmatched={unmatched.has(index)}
+                    onChange={(attributeValue) => update(index, { attributeValue })}
+                  />
+                </Table.Td>
+                <Table.Td>
+                  <NumberInput
+                    aria-label="Amount"
+                    value={blank.has(index) ? '' : row.adjustment}
+                    onChange={(value) => {
+                      const empty = value === '' || value === '-';
+                      setBlank(new Set([...blank].filter((at) => at !== index).concat(empty ? [index] : [])));
+                      update(index, { adjustment: typeof value === 'number' ? value : Number(value) || 0 });
+                    }}
+                    error={checked && blank.has(index) ? 'Give an amount (0 for none)' : undefined}
+                    decimalScale={2}
+                    w={120}
+                  />
+                </Table.Td>
+                <Table.Td>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    data-rule-field="remove"
+                    aria-label={`Remove rule: ${ruleWords(row, statuses.data)}`}
+                    onClick={() => {
+                      setUnmatched(new Set());
+                      setRepeated(new Set());
+                      setBlank(
+                        new Set([...blank].flatMap((at) => (at < index ? [at] : at > index ? [at - 1] : []))),
+                      );
+                      setRows(rows.filter((_, at) => at !== index));
+                      setSaved(false);
+                      setRemoved(
+                        `Removed ${ruleWords(row, statuses.data)}: saved with the rest at Save fee rules.`,
+                      );
+                      const left = rows.length - 1;
+                      setFocusNext(left === 0 ? 'add' : { row: Math.min(index, left - 1), field: 'remove' });
+                    }}
+                  >
+                    <IconTrash aria-hidden size={18} />
+                  </ActionIcon>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
       <Stack gap="sm" mt="md">
         <Group>
           <Button
