@@ -92,10 +92,12 @@ function choice(map: Map<string, string>, text: string, what: string, allowed: r
 
 /** A value none of `allowed` (a typo of one is named: "Dgo" → dog). */
 function unknownChoice(text: string, what: string, allowed: readonly string[]): ReadValue {
-  const meant = nameMeant(text, allowed);
-  return no(
-    `"${text}" is not a ${what} the desk knows: ${meant ? `did you mean "${meant}"? Write` : 'write'} one of ${allowed.join(', ')}`,
-  );
+  return no(`"${text}" is not a ${what} the desk knows: ${writeOneOf(allowed, nameMeant(text, allowed))}`);
+}
+
+/** What to write instead of a value refused: `meant` first, when the value looks like it. */
+function writeOneOf(allowed: Iterable<string>, meant: string | undefined): string {
+  return `${meant ? `did you mean "${meant}"? Write` : 'write'} one of ${[...allowed].join(', ')}`;
 }
 
 /**
@@ -217,7 +219,7 @@ function readStatus(text: string, context: ValueContext): ReadValue {
   for (const [choiceKey, words] of named) choices.set(choiceKey, words);
   const likely = likelyStatus(text, choices);
   return no(
-    `"${text}" is neither a status the desk knows nor one of the shelter's own statuses: ${likely ? `did you mean "${likely}"? Write` : 'write'} one of ${[...named.values()].join(', ')}`,
+    `"${text}" is neither a status the desk knows nor one of the shelter's own statuses: ${writeOneOf(named.values(), likely)}`,
   );
 }
 
