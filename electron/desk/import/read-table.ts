@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import type ExcelJS from 'exceljs';
 import { decodeStream, detectEncoding, type TextEncoding } from './text-encoding';
-import { workbookSource } from './xlsx-repack';
+import { partName, type WorkbookParts, workbookParts } from './workbook-parts';
 
 /** One row of a table file: its line (CSV: where the record starts; xlsx: the sheet's row number) and cells. */
 export interface TableRow {
@@ -134,65 +134,85 @@ function loadExcelJs(): Promise<typeof ExcelJS> {
   return excelJs;
 }
 
+/** The parts of ExcelJS's streaming reader the desk drives itself, feeding it each part of the workbook in turn. */
+interface ExcelReader {
+  model?: { sheets?: Array<{ name: string; rId: string }> };
+  workbookRels?: Array<{ Id: string; Type?: string; Target: string }>;
+  _parseRels(part: Readable): Promise<void>;
+  _parseWorkbook(part: Readable): Promise<void>;
+  _parseSharedStrings(part: Readable): AsyncGenerator<unknown>;
+  _parseStyles(part: Readable): Promise<void>;
+  _parseWorksheet(part: Readable, sheetNo: string): Generator<{ value: ExcelJS.stream.xlsx.WorksheetReader }>;
+}
+
+interface Workbook {
+  reader: ExcelReader;
+  parts: WorkbookParts;
+  /** The sheets in the order of the workbook's tabs, each with the part that holds it. */
+  sheets: Array<{ name: string; part: string }>;
+}
+
 /**
- * ExcelJS's streaming reader, made safe for a zip whose sheets come before `xl/workbook.xml` (ExcelJS's own writer
- * orders its entries as its writes finish): the reader parses a sheet at once when it has the shared strings and the
- * relationships, and then reads the sheet names from a workbook it has not parsed yet (`model` undefined). Until the
- * workbook is parsed, the relationships read as absent, so such a sheet waits in a temporary file as the reader
- * already does for one that comes before the shared strings.
+ * A workbook read part by part through its zip directory, with ExcelJS parsing each part. ExcelJS's own reader
+ * takes the parts in the order they lie in the zip, which is the writer's choice (its own writer orders them as its
+ * writes finish): in some orders it gave the sheets the other way round, text as shared-string numbers, or dropped a
+ * sheet. With `cells`, the shared strings and styles are read too, for the rows.
  */
-async function workbookReader(
-  file: string,
-  options: Record<string, string>,
-): Promise<ExcelJS.stream.xlsx.WorkbookReader> {
+async function openWorkbook(file: string, cells: boolean): Promise<Workbook> {
   const { stream } = await loadExcelJs();
-  const reader = new stream.xlsx.WorkbookReader(workbookSource(file), options);
-  let rels: unknown;
-  Object.defineProperty(reader, 'workbookRels', {
-    get(this: { model?: unknown }) {
-      return this.model ? rels : undefined;
-    },
-    set(value: unknown) {
-      rels = value;
-    },
+  const parts = workbookParts(file);
+  const reader = new stream.xlsx.WorkbookReader(file, {
+    worksheets: 'emit',
+    sharedStrings: cells ? 'cache' : 'ignore',
+    styles: cells ? 'cache' : 'ignore',
+    hyperlinks: 'ignore',
+  }) as unknown as ExcelReader;
+  for (const needed of ['xl/workbook.xml', 'xl/_rels/workbook.xml.rels']) {
+    if (!parts.has(needed)) throw new Error(`it has no ${needed}`);
+  }
+  await reader._parseRels(parts.open('xl/_rels/workbook.xml.rels'));
+  await reader._parseWorkbook(parts.open('xl/workbook.xml'));
+  const relations = reader.workbookRels ?? [];
+  const partOf = (type: string) => {
+    const relation = relations.find((candidate) => candidate.Type?.endsWith(`/${type}`));
+    const name = relation && partName(relation.Target);
+    return name && parts.has(name) ? name : undefined;
+  };
+  if (cells) {
+    const sharedStrings = partOf('sharedStrings');
+    if (sharedStrings) {
+      for await (const _string of reader._parseSharedStrings(parts.open(sharedStrings))) {
+        // Cached by the reader for the sheets' cells.
+      }
+    }
+    const styles = partOf('styles');
+    if (styles) await reader._parseStyles(parts.open(styles));
+  }
+  const sheets = (reader.model?.sheets ?? []).flatMap((sheet) => {
+    const relation = relations.find((candidate) => candidate.Id === sheet.rId);
+    const part = relation && partName(relation.Target);
+    return part && parts.has(part) ? [{ name: sheet.name, part }] : [];
   });
-  return reader;
+  return { reader, parts, sheets };
 }
 
 async function sheetNames(file: string): Promise<string[]> {
-  const names: string[] = [];
   try {
-    const reader = await workbookReader(file, {
-      worksheets: 'emit',
-      sharedStrings: 'ignore',
-      styles: 'ignore',
-      hyperlinks: 'ignore',
-    });
-    for await (const sheet of reader) {
-      names.push((sheet as unknown as { name: string }).name);
-      // Each sheet must be read through before the next one is given.
-      for await (const _row of sheet) {
-        // Only the names are wanted here.
-      }
-    }
+    return (await openWorkbook(file, false)).sheets.map((sheet) => sheet.name);
   } catch (error) {
     throw new UnreadableFileError(`The file is not a readable .xlsx workbook: ${(error as Error).message}.`);
   }
-  return names;
 }
 
 async function* xlsxRows(file: string, sheetName: string): AsyncGenerator<TableRow> {
-  const reader = await workbookReader(file, {
-    worksheets: 'emit',
-    sharedStrings: 'cache',
-    styles: 'cache',
-    hyperlinks: 'ignore',
-  });
+  let part: Readable | undefined;
   try {
-    for await (const sheet of reader) {
-      const wanted = (sheet as unknown as { name: string }).name === sheetName;
-      for await (const row of sheet) {
-        if (!wanted) continue;
+    const { reader, parts, sheets } = await openWorkbook(file, true);
+    const sheet = sheets.find((candidate) => candidate.name === sheetName);
+    if (!sheet) throw new Error(`it has no sheet "${sheetName}"`);
+    part = parts.open(sheet.part);
+    for (const { value: worksheet } of reader._parseWorksheet(part, sheet.part)) {
+      for await (const row of worksheet) {
         const values = (row.values as unknown[]).slice(1);
         const cells = Array.from(values, (value) => cellText(value));
         if (cells.every((cell) => cell === '')) continue;
@@ -201,6 +221,9 @@ async function* xlsxRows(file: string, sheetName: string): AsyncGenerator<TableR
     }
   } catch (error) {
     throw new UnreadableFileError(`The workbook could not be read: ${(error as Error).message}.`);
+  } finally {
+    // A reader that stops early (the preview) closes the file.
+    part?.destroy();
   }
 }
 
