@@ -70,6 +70,8 @@ test('Import screen: a column mapped by hand, the check, then the import', async
     await page.getByRole('button', { name: 'Check the file' }).click();
     const check = page.getByRole('region', { name: 'Check of the file' });
     await expect(check).toContainText('3 new pets');
+    // The answer comes below the column choices: it is brought into view, its summary whole.
+    await expect(check.getByRole('status').first()).toBeInViewport({ ratio: 1 });
     // No column says whether the pets are public: they stay off the public list unless the person chooses.
     await expect(
       page.getByText(/shown publicly \(each row: no, so they stay off the public list and your website/),

@@ -12,7 +12,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconFileSpreadsheet, IconFileUpload, IconListCheck } from '@tabler/icons-react';
-import { type DragEvent, useRef, useState } from 'react';
+import { type DragEvent, useEffect, useRef, useState } from 'react';
 import {
   type DateFormat,
   type ImportKind,
@@ -25,6 +25,7 @@ import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
 import { useStandalone } from '../lib/connection';
+import { scrollBehavior } from '../lib/motion';
 import { useFocusWhen } from '../lib/use-focus-when';
 import { useAction } from '../shelter/use-shelter';
 import { type ChosenTargets, mapsDates } from './chosen-targets';
@@ -138,6 +139,13 @@ export function ImportScreen() {
   const finished = report && !report.dryRun && !report.blocked;
   // The Import button goes once the import is done: the focus goes on to what comes next, not to the page.
   const openImported = useFocusWhen<HTMLAnchorElement>(finished);
+  // A check's answer comes below the column choices, out of sight on most screens: it is brought into view (a
+  // finished import's is too, by the focus going to what comes next).
+  const reportCard = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (report && !finished)
+      reportCard.current?.scrollIntoView({ block: 'start', behavior: scrollBehavior() });
+  }, [report, finished]);
   // Every choice that changes which rows are rejected clears the report, so the request now is the one it answered.
   const checkedRequest = report && request();
   const wouldImport = report ? report.totals.new : 0;
@@ -299,7 +307,7 @@ export function ImportScreen() {
         )}
 
         {preview && report && (
-          <Card withBorder radius="lg" p="lg">
+          <Card ref={reportCard} withBorder radius="lg" p="lg">
             <Title order={3} size="h4" mb="md">
               3. {finished ? 'Done' : 'Check and import'}
             </Title>
