@@ -83,7 +83,7 @@ export function AppFrame({ children }: { children: ReactNode }) {
               aria-controls="sections"
             />
             <ShelterDeskMark size={34} />
-            <Stack gap={0}>
+            <Stack gap={0} className="narrow-hidden">
               <Title order={1} size="h4" lh={1.2}>
                 Shelter Desk
               </Title>

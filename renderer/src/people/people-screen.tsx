@@ -414,7 +414,7 @@ function PeopleList({ type, onOpen }: { type: PersonFormType; onOpen(id: string)
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>Name</Table.Th>
-                <Table.Th>Email</Table.Th>
+                <Table.Th visibleFrom="sm">Email</Table.Th>
                 <Table.Th visibleFrom="sm">Phone</Table.Th>
                 <Table.Th>Status</Table.Th>
                 {type === 'foster' && <Table.Th visibleFrom="md">Capacity</Table.Th>}
@@ -437,8 +437,14 @@ function PeopleList({ type, onOpen }: { type: PersonFormType; onOpen(id: string)
                     <Text fw={600} size="sm">
                       {record.name}
                     </Text>
+                    {/* In a narrow window the email goes under the name, so the status keeps its column. */}
+                    {record.email && (
+                      <Text size="xs" c="dimmed" hiddenFrom="sm" style={{ overflowWrap: 'anywhere' }}>
+                        {record.email}
+                      </Text>
+                    )}
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td visibleFrom="sm">
                     <Text size="sm">{record.email ?? '—'}</Text>
                   </Table.Td>
                   <Table.Td visibleFrom="sm">

@@ -63,51 +63,53 @@ export const PetRows = memo(function PetRows({
   const tabStop = active >= first && active <= last ? active : (virtualizer.range?.startIndex ?? first);
 
   return (
-    <Table aria-label="Pets" aria-rowcount={(pages.total ?? 0) + 1} className={classes.table}>
-      <Table.Thead className={classes.headGroup}>
-        <Table.Tr className={`${classes.row} ${classes.head}`}>
-          <Table.Th aria-label="Photo" />
-          <Table.Th>Name</Table.Th>
-          <Table.Th>Species</Table.Th>
-          <Table.Th className={classes.wide}>Breed</Table.Th>
-          <Table.Th>Status</Table.Th>
-          <Table.Th className={classes.wide}>Intake</Table.Th>
-          <Table.Th aria-label="Sync state" />
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody ref={listRef} style={{ height: virtualizer.getTotalSize() }} className={classes.body}>
-        {items.map((row) => {
-          const pet = pages.itemAt(row.index);
-          if (!pet) {
-            const style = { transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)` };
+    <div className={classes.sideways}>
+      <Table aria-label="Pets" aria-rowcount={(pages.total ?? 0) + 1} className={classes.table}>
+        <Table.Thead className={classes.headGroup}>
+          <Table.Tr className={`${classes.row} ${classes.head}`}>
+            <Table.Th aria-label="Photo" />
+            <Table.Th>Name</Table.Th>
+            <Table.Th>Species</Table.Th>
+            <Table.Th className={classes.wide}>Breed</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th className={classes.wide}>Intake</Table.Th>
+            <Table.Th aria-label="Sync state" />
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody ref={listRef} style={{ height: virtualizer.getTotalSize() }} className={classes.body}>
+          {items.map((row) => {
+            const pet = pages.itemAt(row.index);
+            if (!pet) {
+              const style = { transform: `translateY(${row.start - virtualizer.options.scrollMargin}px)` };
+              return (
+                <tr key={row.key} aria-rowindex={row.index + 2} className={classes.row} style={style}>
+                  <td className={classes.placeholder}>
+                    <Loader size="xs" type="dots" aria-label="Loading" />
+                  </td>
+                </tr>
+              );
+            }
             return (
-              <tr key={row.key} aria-rowindex={row.index + 2} className={classes.row} style={style}>
-                <td className={classes.placeholder}>
-                  <Loader size="xs" type="dots" aria-label="Loading" />
-                </td>
-              </tr>
+              // Keyed by position: the rows of a new search reuse the rows on show (their DOM updated in place)
+              // rather than replacing them.
+              <PetRow
+                key={row.key}
+                pet={pet}
+                index={row.index}
+                top={row.start - virtualizer.options.scrollMargin}
+                needsAttention={needsAttention.has(pet.record.id)}
+                matchedChip={matchedMicrochip(pet.record.microchip_id, search)}
+                describedBy={matchedInDescription(pet.record, search)}
+                tabbable={row.index === tabStop}
+                onOpen={onOpen}
+                onRowFocus={onRowFocus}
+                onRowKeyDown={onRowKeyDown}
+              />
             );
-          }
-          return (
-            // Keyed by position: the rows of a new search reuse the rows on show (their DOM updated in place)
-            // rather than replacing them.
-            <PetRow
-              key={row.key}
-              pet={pet}
-              index={row.index}
-              top={row.start - virtualizer.options.scrollMargin}
-              needsAttention={needsAttention.has(pet.record.id)}
-              matchedChip={matchedMicrochip(pet.record.microchip_id, search)}
-              describedBy={matchedInDescription(pet.record, search)}
-              tabbable={row.index === tabStop}
-              onOpen={onOpen}
-              onRowFocus={onRowFocus}
-              onRowKeyDown={onRowKeyDown}
-            />
-          );
-        })}
-      </Table.Tbody>
-    </Table>
+          })}
+        </Table.Tbody>
+      </Table>
+    </div>
   );
 });
 

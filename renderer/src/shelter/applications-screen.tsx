@@ -125,7 +125,8 @@ function Inbox() {
           value,
           label: counts.data ? `${label} (${counts.data[value]})` : label,
         }))}
-        w={400}
+        fullWidth
+        maw={420}
       />
       {list.error && <DeskErrorAlert error={list.error} title="The applications did not load" />}
       {!list.data && !list.error && <Loader aria-label="Loading applications" />}

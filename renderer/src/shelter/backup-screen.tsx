@@ -155,44 +155,47 @@ function Backups() {
           </Text>
         )}
         {list.data && list.data.backups.length > 0 && (
-          <Table aria-label="Backups" verticalSpacing="xs" highlightOnHover mb="md">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Taken</Table.Th>
-                <Table.Th>Kind</Table.Th>
-                <Table.Th>Size</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.backups.map((entry) => (
-                <Table.Tr key={entry.file}>
-                  <Table.Td>{when(entry.createdAt)}</Table.Td>
-                  <Table.Td>
-                    <Badge variant="light" color={entry.kind === 'automatic' ? 'gray' : 'sage'}>
-                      {entry.kind === 'automatic' ? 'Daily' : 'Made by hand'}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>{size(entry.bytes)}</Table.Td>
-                  <Table.Td ta="right">
-                    <Button
-                      size="xs"
-                      variant="subtle"
-                      leftSection={<IconHistory aria-hidden size={16} />}
-                      onClick={() =>
-                        setRestoring({
-                          file: entry.file,
-                          taken: `${entry.kind === 'automatic' ? 'Daily backup' : 'Backup made by hand'} taken ${when(entry.createdAt)}`,
-                        })
-                      }
-                    >
-                      Restore…
-                    </Button>
-                  </Table.Td>
+          // In a narrow window the backups scroll sideways inside their card, Restore there to reach.
+          <Table.ScrollContainer minWidth={460} type="native" mb="md">
+            <Table aria-label="Backups" verticalSpacing="xs" highlightOnHover>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Taken</Table.Th>
+                  <Table.Th>Kind</Table.Th>
+                  <Table.Th>Size</Table.Th>
+                  <Table.Th />
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+              </Table.Thead>
+              <Table.Tbody>
+                {list.data.backups.map((entry) => (
+                  <Table.Tr key={entry.file}>
+                    <Table.Td>{when(entry.createdAt)}</Table.Td>
+                    <Table.Td>
+                      <Badge variant="light" color={entry.kind === 'automatic' ? 'gray' : 'sage'}>
+                        {entry.kind === 'automatic' ? 'Daily' : 'Made by hand'}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>{size(entry.bytes)}</Table.Td>
+                    <Table.Td ta="right">
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        leftSection={<IconHistory aria-hidden size={16} />}
+                        onClick={() =>
+                          setRestoring({
+                            file: entry.file,
+                            taken: `${entry.kind === 'automatic' ? 'Daily backup' : 'Backup made by hand'} taken ${when(entry.createdAt)}`,
+                          })
+                        }
+                      >
+                        Restore…
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
         )}
         <Group align="flex-end" gap="sm">
           <TextInput

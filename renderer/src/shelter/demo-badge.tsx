@@ -32,7 +32,7 @@ export function DemoBadge() {
         leftSection={<IconSparkles aria-hidden size={14} />}
         aria-label="Demo shelter"
       >
-        Demo shelter
+        <span className="narrow-hidden">Demo shelter</span>
       </Badge>
     </Tooltip>
   );

@@ -198,65 +198,68 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
       {keys.error && <DeskErrorAlert error={keys.error} title="The keys did not load" />}
       {!keys.data && !keys.error && <Loader aria-label="Loading keys" mt="md" />}
       {keys.data && (
-        <Table mt="md" verticalSpacing="sm" aria-label="API keys" highlightOnHover>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Name</Table.Th>
-              <Table.Th>Kind</Table.Th>
-              <Table.Th>Starts with</Table.Th>
-              <Table.Th>Created</Table.Th>
-              <Table.Th>Last used</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {[...active, ...revoked].map((key) => (
-              <Table.Tr key={key.id} c={key.revokedAt ? 'dimmed' : undefined}>
-                <Table.Td>{key.name}</Table.Td>
-                <Table.Td>
-                  {/* Wraps rather than cut to "Read …" in a narrow window: the kind is what matters here. */}
-                  <Badge
-                    variant="light"
-                    color={key.kind === 'write' ? 'orange' : 'blue'}
-                    h="auto"
-                    radius="sm"
-                    styles={{ label: { whiteSpace: 'normal', overflow: 'visible' } }}
-                  >
-                    {key.kind === 'write' ? 'Read and write' : 'Read'}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>
-                  <Code>{key.prefix}…</Code>
-                </Table.Td>
-                <Table.Td>{formatMomentDate(key.createdAt)}</Table.Td>
-                {/* With the time: a desk that stopped syncing at 9 this morning is what the IT person looks for. */}
-                <Table.Td>{key.lastUsedAt ? formatMomentTime(key.lastUsedAt) : 'Never'}</Table.Td>
-                <Table.Td ta="right">
-                  {key.revokedAt ? (
-                    <Text size="sm">Revoked {formatMomentDate(key.revokedAt)}</Text>
-                  ) : key.thisDesk ? (
-                    <Text size="sm" c="dimmed">
-                      Built in
-                    </Text>
-                  ) : (
-                    <Button
-                      size="xs"
-                      variant="subtle"
-                      color="red"
-                      aria-label={`Revoke ${key.name}`}
-                      onClick={(event) => {
-                        revokeOpener.current = event.currentTarget;
-                        setRevoking(key);
-                      }}
-                    >
-                      Revoke
-                    </Button>
-                  )}
-                </Table.Td>
+        // In a narrow window the keys scroll sideways inside their card, every column there to reach.
+        <Table.ScrollContainer minWidth={640} type="native" mt="md">
+          <Table verticalSpacing="sm" aria-label="API keys" highlightOnHover>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Kind</Table.Th>
+                <Table.Th>Starts with</Table.Th>
+                <Table.Th>Created</Table.Th>
+                <Table.Th>Last used</Table.Th>
+                <Table.Th />
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {[...active, ...revoked].map((key) => (
+                <Table.Tr key={key.id} c={key.revokedAt ? 'dimmed' : undefined}>
+                  <Table.Td>{key.name}</Table.Td>
+                  <Table.Td>
+                    {/* Wraps rather than cut to "Read …" in a narrow window: the kind is what matters here. */}
+                    <Badge
+                      variant="light"
+                      color={key.kind === 'write' ? 'orange' : 'blue'}
+                      h="auto"
+                      radius="sm"
+                      styles={{ label: { whiteSpace: 'normal', overflow: 'visible' } }}
+                    >
+                      {key.kind === 'write' ? 'Read and write' : 'Read'}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    <Code>{key.prefix}…</Code>
+                  </Table.Td>
+                  <Table.Td>{formatMomentDate(key.createdAt)}</Table.Td>
+                  {/* With the time: a desk that stopped syncing at 9 this morning is what the IT person looks for. */}
+                  <Table.Td>{key.lastUsedAt ? formatMomentTime(key.lastUsedAt) : 'Never'}</Table.Td>
+                  <Table.Td ta="right">
+                    {key.revokedAt ? (
+                      <Text size="sm">Revoked {formatMomentDate(key.revokedAt)}</Text>
+                    ) : key.thisDesk ? (
+                      <Text size="sm" c="dimmed">
+                        Built in
+                      </Text>
+                    ) : (
+                      <Button
+                        size="xs"
+                        variant="subtle"
+                        color="red"
+                        aria-label={`Revoke ${key.name}`}
+                        onClick={(event) => {
+                          revokeOpener.current = event.currentTarget;
+                          setRevoking(key);
+                        }}
+                      >
+                        Revoke
+                      </Button>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       )}
       <Modal
         opened={revoking !== undefined}
