@@ -71,7 +71,7 @@ describe('npm run cli -- import: a 500-row export of another system with 7 bad r
     ]);
     // No column says whether the pets are public: they are kept off the public list unless --public says so.
     expect(run.stderr).toContain(
-      'show_public (each row: no, so new pets are kept off the public list (add --public to show them))',
+      'show_public (each row: no, so they stay off the public list and your website (add --public to show them))',
     );
     const shown = await importCli(['pets', csv, '--data-dir', desk, '--dry-run', '--public', '--json']);
     expect(report(shown.stdout).defaults).toMatchObject({ show_public: 'true' });

@@ -9,6 +9,7 @@ import {
   type ImportReport,
   othersToWrite,
 } from '../../../shared/desk-api/import';
+import { defaultedMeaning } from '../../../shared/wording/import-defaults';
 import { discardStaged, rejectedRowsCsv, stageFile } from '../../desk/import';
 import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags, typedPath } from '../args';
 import { withDeskCore } from './cli-context';
@@ -98,15 +99,6 @@ export function parseMapping(values: readonly string[], hint: string): ColumnMap
 }
 
 /** What new pets get for `show_public` when their row does not say, in words, with how to choose the other. */
-/** What the report's filled fields mean, where the value alone does not say it. */
-const DEFAULT_WORDS: Record<string, Record<string, string>> = {
-  show_public: {
-    false: 'no, so new pets are kept off the public list (add --public to show them)',
-    true: 'yes, so new pets in a public status go on the public list',
-  },
-  spayed: { false: 'no, so mark those that are spayed or neutered on their page' },
-};
-
 function printReport(report: ImportReport, updateExisting: boolean, io: CliIo): void {
   const lines = [report.summary];
   for (const problem of report.rejected.slice(0, 50)) {
@@ -154,7 +146,7 @@ function printReport(report: ImportReport, updateExisting: boolean, io: CliIo): 
   const defaults = Object.entries(report.defaults);
   if (defaults.length > 0) {
     lines.push(
-      `No column for ${defaults.map(([field, value]) => `${field} (each row: ${DEFAULT_WORDS[field]?.[value] ?? value})`).join(', ')}.`,
+      `No column for ${defaults.map(([field, value]) => `${field} (each row: ${defaultedMeaning(field, value, '(add --public to show them)')})`).join(', ')}.`,
     );
   }
   io.stderr(`${lines.join('\n')}\n`);

@@ -2,6 +2,7 @@ import { Alert, Group, Paper, ScrollArea, SimpleGrid, Table, Text, Title } from 
 import { IconAlertTriangle, IconCircleCheck, IconCopy } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { columnsSharingTargets, type ImportPreview, type ImportReport } from '../../../shared/desk-api';
+import { defaultedMeaning } from '../../../shared/wording/import-defaults';
 import { textForScreen } from './reason-text';
 import { rejectedHeading } from './rejected-heading';
 import { SHARED_EMAILS_LABEL } from './shared-emails';
@@ -92,18 +93,11 @@ function NotesTable({ report, done }: { report: ImportReport; done: boolean }) {
   );
 }
 
-/** How the report names the fields no column filled, and their values where words say more. */
+/** How the report names the fields no column filled (their values in words: `defaultedMeaning`). */
 const DEFAULTED_LABELS: Record<string, string> = {
   age_category: 'age',
   show_public: 'shown publicly',
   spayed: 'spayed or neutered',
-};
-const DEFAULTED_VALUES: Record<string, Record<string, string>> = {
-  spayed: { false: 'no, so mark those that are spayed or neutered on their page' },
-  show_public: {
-    true: 'yes, so the public list and your website show those in a public status',
-    false: 'no, so they stay off the public list and your website until you show them',
-  },
 };
 
 const MATCHED_BY: Record<ImportReport['matches'][number]['by'], string> = {
@@ -269,7 +263,7 @@ export function ReportView({
           {Object.entries(defaults)
             .map(
               ([field, value]) =>
-                `${DEFAULTED_LABELS[field] ?? field.replace('_', ' ')} (each row: ${DEFAULTED_VALUES[field]?.[value] ?? value})`,
+                `${DEFAULTED_LABELS[field] ?? field.replace('_', ' ')} (each row: ${defaultedMeaning(field, value, 'until you show them')})`,
             )
             .join(', ')}
           .
