@@ -64,7 +64,13 @@ export default defineConfig({
       minify: true,
       // One bundle loaded from disk or loopback: no network cost to split it for.
       chunkSizeWarningLimit: 1024,
-      rollupOptions: { input: resolve('renderer/index.html') },
+      rollupOptions: {
+        input: resolve('renderer/index.html'),
+        // Everything a new tab runs before its first frame in one chunk: a browser fetches, compiles and links each
+        // module file on its own, and with seventy of them (the default split) a new tab spent about 200 ms more
+        // before its first rows. The screens opened later stay in their own chunks.
+        output: { codeSplitting: { groups: [{ name: 'start', tags: ['$initial'] }] } },
+      },
     },
   },
 });
