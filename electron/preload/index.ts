@@ -6,7 +6,7 @@ import { createPortTransport } from './port-transport';
 
 /**
  * `window.desk`: the raw bridge transport, over a MessagePort straight to the core's process (main hands the port
- * over; see port-transport.ts). The renderer wraps it with `createDeskApi`, which validates results and events;
+ * over; see port-transport.ts). The renderer wraps it with `createDeskClient`, which checks results and events;
  * the core validates every input. Nothing else of Electron or Node reaches the page.
  */
 const bridge = createPortTransport();

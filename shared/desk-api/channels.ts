@@ -1,6 +1,9 @@
 /**
  * Names shared by the transports. Kept free of imports: the sandboxed preload bundles this file alone.
  */
+/** How long a window's `sync.watch` (visible) lasts unless it says so again: a closed window stops counting then. */
+export const WATCH_LEASE_MS = 30_000;
+
 /** Desktop shell events (menu commands, the core's process state) from main to the window. */
 export const DESK_IPC_EVENT = 'desk:event';
 

@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { createDeskClient, type DeskEventReader } from './client';
 import { DeskCallError } from './errors';
+import { readDeskEvent } from './events';
 import { createDeskApi, type DeskEvent, INITIAL_DESK_STATUS } from './index';
 
 function transport(reply: unknown, events: unknown[] = []) {
@@ -54,11 +56,100 @@ describe('createDeskApi', () => {
     await expect(api.call('app.info')).rejects.toMatchObject({ code: 'transport_failed' });
   });
 
-  it('delivers known events and skips ones it cannot read', () => {
+  it('turns an error reply that does not read as one into a transport error, and keeps only the known fields', async () => {
+    const badFields = createDeskApi(
+      transport({ ok: false, error: { code: 'x', message: 'y', fieldErrors: [{ field: 'name' }] } }),
+    );
+    await expect(badFields.call('app.info')).rejects.toMatchObject({ code: 'transport_failed' });
+    const extra = createDeskApi(
+      transport({
+        ok: false,
+        error: { code: 'conflict', message: 'Changed meanwhile', stack: 'at core.ts:1' },
+      }),
+    );
+    const error = await extra.call('app.info').catch((e: unknown) => e);
+    expect((error as DeskCallError).toDeskError()).toEqual({
+      code: 'conflict',
+      message: 'Changed meanwhile',
+    });
+  });
+
+  it('delivers known events and skips ones it cannot read', async () => {
     const good = { type: 'status', status: INITIAL_DESK_STATUS };
     const api = createDeskApi(transport(null, [{ type: 'from-the-future' }, good, { type: 'status' }]));
     const seen: DeskEvent[] = [];
     api.subscribe((event) => seen.push(event));
-    expect(seen).toEqual([good]);
+    await vi.waitFor(() => expect(seen).toEqual([good]));
+  });
+});
+
+describe('createDeskClient', () => {
+  const status = (text: string) => ({ type: 'status', status: { ...INITIAL_DESK_STATUS, message: text } });
+  /** A transport whose events are pushed by the test, and a reader whose loading the test settles. */
+  function setup() {
+    const listeners = new Set<(event: unknown) => void>();
+    let settle: { resolve(reader: DeskEventReader): void; reject(error: Error): void } | undefined;
+    const loads = vi.fn(
+      () =>
+        new Promise<DeskEventReader>((resolve, reject) => {
+          settle = { resolve, reject };
+        }),
+    );
+    const api = createDeskClient(
+      {
+        call: () => Promise.resolve({ ok: true, value: null }),
+        subscribe(listener) {
+          listeners.add(listener);
+          return () => listeners.delete(listener);
+        },
+      },
+      loads,
+    );
+    const push = (event: unknown) => {
+      for (const listener of listeners) listener(event);
+    };
+    return { api, push, loads, settle: () => settle as NonNullable<typeof settle> };
+  }
+
+  it('keeps the events that come before the reader has loaded and delivers them in order once it has', async () => {
+    const { api, push, loads, settle } = setup();
+    const seen: DeskEvent[] = [];
+    api.subscribe((event) => seen.push(event));
+    push(status('first'));
+    push({ type: 'from-the-future' });
+    push(status('second'));
+    expect(seen).toEqual([]);
+    settle().resolve(readDeskEvent);
+    await vi.waitFor(() => expect(seen).toEqual([status('first'), status('second')]));
+    push(status('third'));
+    expect(seen.at(-1)).toEqual(status('third'));
+    api.subscribe(() => {});
+    expect(loads).toHaveBeenCalledTimes(1);
+  });
+
+  it('delivers nothing to a listener that stopped before the reader loaded', async () => {
+    const { api, push, settle } = setup();
+    const seen: DeskEvent[] = [];
+    const stop = api.subscribe((event) => seen.push(event));
+    push(status('first'));
+    stop();
+    settle().resolve(readDeskEvent);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(seen).toEqual([]);
+  });
+
+  it('tries to load the reader again for the next listener when it failed to load', async () => {
+    const { api, push, loads, settle } = setup();
+    const failed = vi.spyOn(console, 'error').mockImplementation(() => {});
+    api.subscribe(() => {});
+    settle().reject(new Error('chunk not found'));
+    await vi.waitFor(() => expect(failed).toHaveBeenCalledOnce());
+    const seen: DeskEvent[] = [];
+    api.subscribe((event) => seen.push(event));
+    expect(loads).toHaveBeenCalledTimes(2);
+    settle().resolve(readDeskEvent);
+    push(status('after'));
+    await vi.waitFor(() => expect(seen).toEqual([status('after')]));
+    failed.mockRestore();
   });
 });

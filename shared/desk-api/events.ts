@@ -32,3 +32,9 @@ export const deskEventSchema = z.discriminatedUnion('type', [
 export type DeskEvent = z.infer<typeof deskEventSchema>;
 export type DeskEventType = DeskEvent['type'];
 export type DeskEventOf<T extends DeskEventType> = Extract<DeskEvent, { type: T }>;
+
+/** One raw event as this side knows it, or undefined (an event from a newer core, or one that does not read). */
+export function readDeskEvent(raw: unknown): DeskEvent | undefined {
+  const event = deskEventSchema.safeParse(raw);
+  return event.success ? event.data : undefined;
+}

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 import { appMethods } from './app';
 import type { DeskTransport } from './channels';
+import { createDeskClient } from './client';
 import { dashboardMethods } from './dashboard';
 import { draftMethods } from './drafts';
-import { DeskCallError, type DeskError, deskResultSchema } from './errors';
-import { type DeskEvent, deskEventSchema } from './events';
+import { type DeskEvent, readDeskEvent } from './events';
 import { importMethods } from './import';
 import { mirrorMethods } from './mirror';
 import { outboxMethods } from './outbox';
@@ -18,6 +18,7 @@ import { syncMethods } from './sync';
 
 export * from './app';
 export * from './channels';
+export * from './client';
 export * from './connection-code';
 export * from './dashboard';
 export * from './define';
@@ -81,29 +82,10 @@ export function isDeskMethodName(name: string): name is DeskMethodName {
   return Object.hasOwn(deskMethods, name);
 }
 
-function malformed(message: string): DeskError {
-  return { code: 'transport_failed', message };
-}
-
 /**
- * Builds the `DeskApi` over a raw transport (preload IPC or the browser shim). Results and events are
- * checked against their schemas so a mismatched core fails loudly and an unknown event is skipped.
+ * The `DeskApi` for Node (the desktop shell's tests and benches), its event schemas already loaded. The renderer
+ * builds its own with `createDeskClient`, loading them after its first frame.
  */
 export function createDeskApi(transport: DeskTransport): DeskApi {
-  return {
-    async call(method, ...args) {
-      const raw = await transport.call(method, args[0]);
-      const result = deskResultSchema.safeParse(raw);
-      if (!result.success)
-        throw new DeskCallError(malformed(`The desk sent an unreadable reply to ${method}.`));
-      if (!result.data.ok) throw new DeskCallError(result.data.error);
-      return result.data.value as DeskOutput<typeof method>;
-    },
-    subscribe(listener) {
-      return transport.subscribe((raw) => {
-        const event = deskEventSchema.safeParse(raw);
-        if (event.success) listener(event.data);
-      });
-    },
-  };
+  return createDeskClient(transport, async () => readDeskEvent);
 }

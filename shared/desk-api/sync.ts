@@ -2,9 +2,6 @@ import { z } from 'zod';
 import { noInput } from './app';
 import { defineMethod } from './define';
 
-/** How long a window's `sync.watch` (visible) lasts unless it says so again: a closed window stops counting then. */
-export const WATCH_LEASE_MS = 30_000;
-
 export const CONNECTION_MODES = ['none', 'remote', 'standalone'] as const;
 
 /** The connection as the settings screen shows it. The API key never crosses the bridge. */

@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Loader, Text } from '@mantine/core';
+import { Center, Loader } from '@mantine/core';
 import {
   IconAddressBook,
   IconBuildingCommunity,
@@ -16,6 +16,7 @@ import {
   type TablerIcon,
 } from '@tabler/icons-react';
 import { Component, type ComponentType, lazy, type ReactNode, Suspense } from 'react';
+import { CodeLoadFailure } from '../components/code-load-failure';
 import { PetsScreen } from '../pets/pets-screen';
 
 /** Shown in a screen's place while its code loads (the first visit to it, for a moment). */
@@ -40,17 +41,7 @@ class ScreenLoadFailure extends Component<{ children: ReactNode }, { failed: boo
 
   override render() {
     if (!this.state.failed) return this.props.children;
-    return (
-      <Alert color="red" title="This screen could not be loaded" role="alert" m="md">
-        <Text size="sm" mb="sm">
-          The desk may have been updated while this window was open. Reloading brings the current version;
-          nothing you saved is lost.
-        </Text>
-        <Button size="xs" onClick={() => window.location.reload()}>
-          Reload
-        </Button>
-      </Alert>
-    );
+    return <CodeLoadFailure title="This screen could not be loaded" m="md" />;
   }
 }
 

@@ -9,7 +9,7 @@ import type {
   DeskOutput,
   DeskStatus,
 } from '../../../shared/desk-api';
-import { DeskCallError } from '../../../shared/desk-api';
+import { DeskCallError } from '../../../shared/desk-api/desk-call-error';
 import { desk } from './desk';
 
 const DeskApiContext = createContext<DeskApi>(desk);

@@ -4,9 +4,9 @@ import {
   DESK_SECRET_REFUSED,
   DESK_TOKEN_HEADER,
   DESK_TOKEN_META,
-  type DeskResult,
   type DeskTransport,
-} from '../../../shared/desk-api';
+} from '../../../shared/desk-api/channels';
+import type { DeskResult } from '../../../shared/desk-api/desk-call-error';
 import { DESK_AWAY_MESSAGE, markDeskAway } from './desk-away';
 import { markPageOutdated, PAGE_OUTDATED_MESSAGE } from './page-outdated';
 

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { WATCH_LEASE_MS } from '../../../shared/desk-api';
+import { WATCH_LEASE_MS } from '../../../shared/desk-api/channels';
 import { useDesk } from './hooks';
 
 /** This window's name in `sync.watch`: each window counts on its own (getRandomValues: any page, secure or not). */

@@ -1,5 +1,5 @@
 import { Box, Text } from '@mantine/core';
-import { fingerprintGroups } from '../../../shared/desk-api';
+import { fingerprintGroups } from '../../../shared/desk-api/connection-code';
 
 /**
  * A certificate fingerprint as two people compare it aloud, one reading and one checking: 16 groups of 4

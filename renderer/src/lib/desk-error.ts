@@ -1,4 +1,4 @@
-import { DeskCallError, type DeskError } from '../../../shared/desk-api';
+import { DeskCallError, type DeskError } from '../../../shared/desk-api/desk-call-error';
 
 /** Any thrown value as a DeskError the screens can show (message, field errors, request id). */
 export function toDeskError(error: unknown): DeskError {

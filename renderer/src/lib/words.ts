@@ -7,7 +7,7 @@ import {
   SIZES,
   SPECIES,
   TEMPERAMENTS,
-} from '../../../shared/contract';
+} from '../../../shared/contract/enum-values';
 import { humanize } from '../../../shared/wording/humanize';
 import { DEFAULT_CURRENCY, formatMoney } from '../../../shared/wording/money';
 

@@ -1,14 +1,41 @@
 import { Drawer, Loader, Text } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { MirrorPet } from '../../../shared/desk-api';
 import { useDeskQuery } from '../bridge/hooks';
+import { CodeLoadFailure } from '../components/code-load-failure';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { type LeaveGuard, useLeaveGuard } from '../components/leave-guard';
 import { useDrawerClose } from '../lib/drawer-close';
 import { useDrawerHistory } from '../lib/drawer-history';
 import { useMetadataQuery, useRefusedEntries, useReloadOnChange } from '../lib/live-data';
-import { PetEditForm } from './pet-edit-form';
 import { PetView } from './pet-view';
+
+type EditFormCode = typeof import('./pet-edit-form');
+let editFormLoading: Promise<EditFormCode> | undefined;
+
+/**
+ * The edit form's code, loaded when a pet is opened rather than with the list: it brings the pet schemas the form
+ * checks with (and zod), which a new tab's first rows do not need. `failed` once it could not be loaded (the desk
+ * was updated while this window stayed open, or stopped answering).
+ */
+function useEditFormCode(): { code?: EditFormCode; failed: boolean } {
+  const [state, setState] = useState<{ code?: EditFormCode; failed: boolean }>({ failed: false });
+  useEffect(() => {
+    let current = true;
+    editFormLoading ??= import('./pet-edit-form');
+    editFormLoading.then(
+      (code) => current && setState({ code, failed: false }),
+      () => {
+        editFormLoading = undefined;
+        if (current) setState({ failed: true });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, []);
+  return state;
+}
 
 /** A pet's full record in a side drawer: every field, a quick status change, and an Edit form. */
 export function PetDrawer({
@@ -73,14 +100,19 @@ function PetDetail({
   const [editing, setEditing] = useState(false);
   /** How the edit form was left, once it was: its Save or Cancel had the focus, and a Save is confirmed. */
   const [leftEditing, setLeftEditing] = useState<'saved' | 'cancelled'>();
+  const editForm = useEditFormCode();
   useReloadOnChange(['pets'], pet.reload);
 
   if (pet.error) return <DeskErrorAlert error={pet.error} title="This pet could not be opened" />;
   if (!pet.data) return <Loader aria-label="Loading pet" />;
   const customFields = fields.data?.fields ?? [];
 
-  return editing ? (
-    <PetEditForm
+  if (editing && !editForm.code) {
+    if (!editForm.failed) return <Loader aria-label="Loading the edit form" />;
+    return <CodeLoadFailure title="The edit form could not be loaded" />;
+  }
+  return editing && editForm.code ? (
+    <editForm.code.PetEditForm
       pet={pet.data}
       customFields={customFields}
       statuses={statuses.data ?? []}

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { DeskError, DeskInput, DeskOutput } from '../../../shared/desk-api';
-import { DeskCallError } from '../../../shared/desk-api';
+import { DeskCallError } from '../../../shared/desk-api/desk-call-error';
 import { peekEarlyAnswer, takeEarly } from '../bridge/early-calls';
 import { useDesk } from '../bridge/hooks';
 
