@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fieldErrorSchema } from '../contract';
+import { fieldErrorSchema } from '../contract/errors';
 import type { DeskError } from './desk-call-error';
 
 export * from './desk-call-error';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fieldErrorSchema } from '../contract';
+import { fieldErrorSchema } from '../contract/errors';
 import { noInput } from './app';
 import { defineMethod } from './define';
 
