@@ -12,6 +12,8 @@ import { PetView } from './pet-view';
 
 type EditFormCode = typeof import('./pet-edit-form');
 let editFormLoading: Promise<EditFormCode> | undefined;
+/** Set once loaded: a drawer opened after that has the form at its first render, with no second one. */
+let editFormLoaded: EditFormCode | undefined;
 
 /**
  * The edit form's code, loaded when a pet is opened rather than with the list: it brings the pet schemas the form
@@ -19,12 +21,20 @@ let editFormLoading: Promise<EditFormCode> | undefined;
  * was updated while this window stayed open, or stopped answering).
  */
 function useEditFormCode(): { code?: EditFormCode; failed: boolean } {
-  const [state, setState] = useState<{ code?: EditFormCode; failed: boolean }>({ failed: false });
+  const [state, setState] = useState<{ code?: EditFormCode; failed: boolean }>({
+    code: editFormLoaded,
+    failed: false,
+  });
+  const loaded = state.code !== undefined;
   useEffect(() => {
+    if (loaded) return;
     let current = true;
     editFormLoading ??= import('./pet-edit-form');
     editFormLoading.then(
-      (code) => current && setState({ code, failed: false }),
+      (code) => {
+        editFormLoaded = code;
+        if (current) setState({ code, failed: false });
+      },
       () => {
         editFormLoading = undefined;
         if (current) setState({ failed: true });
@@ -33,7 +43,7 @@ function useEditFormCode(): { code?: EditFormCode; failed: boolean } {
     return () => {
       current = false;
     };
-  }, []);
+  }, [loaded]);
   return state;
 }
 
