@@ -25,6 +25,7 @@ export function DemoBadge() {
     >
       <Badge
         component="a"
+        className="demo-badge"
         href={here ? '#/shelter' : '#/settings'}
         color="grape"
         variant="light"
