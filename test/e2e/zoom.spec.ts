@@ -29,7 +29,7 @@ const SHOT = new Set(['overview', 'pets', 'intake']);
 
 /**
  * How far the page and the main region are wider than what they show (0 and 0: no horizontal scroll); the button
- * labels, and the header's badges, cut short (a label that does not fit loses its end instead of scrolling); and the
+ * labels and the badges cut short (a label that does not fit loses its end instead of scrolling); and the
  * tables wider than a box around them that does not scroll sideways (their last columns out of reach).
  */
 async function overflow(
@@ -42,7 +42,7 @@ async function overflow(
     const cut = (labels) => [...labels]
       .filter((label) => label.scrollWidth > label.clientWidth + 1)
       .map((label) => label.textContent);
-    const clipped = [...cut(main.querySelectorAll('.mantine-Button-label')),
+    const clipped = [...cut(main.querySelectorAll('.mantine-Button-label, .mantine-Badge-label')),
       ...cut(header.querySelectorAll('.mantine-Badge-label'))];
     const outOfReach = (table) => {
       // The cells' edge: a table laid out as a grid (the pets) keeps its own box while its columns overflow it.

@@ -176,7 +176,7 @@ const PetRow = memo(function PetRow({
       </td>
       <td className={classes.clip}>
         <p className={classes.text}>{humanize(record.species)}</p>
-        <p className={`${classes.line} ${classes.detail}`}>
+        <p className={classes.detail}>
           {humanize(record.sex)} · {humanize(record.age_category)}
         </p>
       </td>
@@ -190,6 +190,7 @@ const PetRow = memo(function PetRow({
             color={statusColor(record.status)}
             variant="light"
             maw="100%"
+            className="badge-wraps"
             title={humanize(record.status)}
           >
             {humanize(record.status)}

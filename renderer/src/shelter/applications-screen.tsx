@@ -204,7 +204,14 @@ function ApplicationCard({
         <Stack gap={4} flex={1} miw={0}>
           <Group gap="xs">
             <Title order={3} size="h4">
-              <Anchor component="button" type="button" inherit c="inherit" onClick={onOpenApplicant}>
+              <Anchor
+                component="button"
+                type="button"
+                inherit
+                c="inherit"
+                ta="start"
+                onClick={onOpenApplicant}
+              >
                 {application.personName}
               </Anchor>
             </Title>
@@ -212,7 +219,11 @@ function ApplicationCard({
               {application.kind === 'adopter' ? 'Adoption' : 'Foster'}
             </Badge>
             {!open && (
-              <Badge variant="outline" color={application.status === 'approved' ? 'teal' : 'red'}>
+              <Badge
+                variant="outline"
+                color={application.status === 'approved' ? 'teal' : 'red'}
+                className="badge-wraps"
+              >
                 {humanize(application.status)} {formatMomentDate(application.decidedAt)}
               </Badge>
             )}
