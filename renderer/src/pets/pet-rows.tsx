@@ -186,13 +186,7 @@ const PetRow = memo(function PetRow({
       <td>
         {/* One above the other: side by side, a long status ("Behavior evaluation") and "Not public" were both cut. */}
         <div className={classes.statuses}>
-          <Badge
-            color={statusColor(record.status)}
-            variant="light"
-            maw="100%"
-            className="badge-wraps"
-            title={humanize(record.status)}
-          >
+          <Badge color={statusColor(record.status)} variant="light" maw="100%" className="badge-wraps">
             {humanize(record.status)}
           </Badge>
           {offPublicList(pet) && (
