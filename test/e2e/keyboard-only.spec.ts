@@ -199,6 +199,10 @@ test('a search on one kind of people that finds none offers the people of other 
   demoDesk: desk,
 }) => {
   await page.goto(`${desk.url}#/people`);
+  // The desk's first sync of its own shelter brings the people after the pets: the mirror has them once it is done.
+  await expect(page.getByRole('status', { name: 'Connection status: All recorded' })).toBeVisible({
+    timeout: 30_000,
+  });
   const { items } = await call<{ items: Array<{ record: { name: string } }> }>(page, 'mirror.people.list', {
     type: 'foster',
     limit: 1,
