@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { connectionFolder, UNCONFIGURED_ID } from '../../electron/desk/sync/connection-folders';
 import { audited } from './axe-audit';
 import { expect, test } from './desk-fixture';
-import { connect, firstInCareRow, petsFilled } from './helpers';
+import { allRecorded, connect, firstInCareRow, petsFilled } from './helpers';
 
 test('every screen and state passes axe (WCAG 2.2 AA, serious and critical) in light and dark', async ({
   page,
@@ -24,9 +24,7 @@ test('every screen and state passes axe (WCAG 2.2 AA, serious and critical) in l
 
     await page.getByRole('button', { name: 'Open the demo shelter' }).click();
     await expect(page).toHaveURL(/#\/overview$/, { timeout: 60_000 });
-    await expect(page.getByRole('status', { name: 'Connection status: All recorded' })).toBeVisible({
-      timeout: 30_000,
-    });
+    await allRecorded(page);
     await page.reload();
     await expect(page.getByRole('heading', { level: 2, name: 'Overview' })).toBeVisible();
     await expect(page.getByRole('table').first()).toBeAttached();

@@ -2,6 +2,16 @@ import type { Locator, Page, TestInfo } from '@playwright/test';
 import type { DemoServer } from './demo-server';
 import { expect } from './desk-fixture';
 
+/**
+ * Waits until the header says "All recorded": the desk's first sync is done (a new demo desk's mirror has every pet and
+ * person from then on) and nothing waits to be sent.
+ */
+export async function allRecorded(page: Page): Promise<void> {
+  await expect(page.getByRole('status', { name: 'Connection status: All recorded' })).toBeVisible({
+    timeout: 30_000,
+  });
+}
+
 /** Saves a screenshot in light and dark (after parking the mouse and scrolling to the top), to be looked at. */
 export async function shoot(page: Page, testInfo: TestInfo, name: string, fullPage = true): Promise<void> {
   await page.mouse.move(5, 790);

@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './desk-fixture';
+import { allRecorded } from './helpers';
 import { call } from './lan-helpers';
 
 /** Presses Tab until `target` has the focus, as a keyboard user gets there (at most `max` presses). */
@@ -16,13 +17,6 @@ async function tabTo(page: Page, target: Locator, max = 60): Promise<void> {
     await page.keyboard.press('Tab');
   }
   throw new Error(`${target} not reached with ${max} presses of Tab`);
-}
-
-/** Until the demo desk's first sync of its own shelter is done, its mirror may lack the records a test asks it for. */
-async function firstSyncDone(page: Page): Promise<void> {
-  await expect(page.getByRole('status', { name: 'Connection status: All recorded' })).toBeVisible({
-    timeout: 30_000,
-  });
 }
 
 test('keyboard only (issue #30, item 4): find a pet, change its status, and the focus returns to what opened the drawer and a dialog', async ({
@@ -185,7 +179,7 @@ test('a microchip read by a scanner into the Pets search, then its Enter, opens 
   demoDesk: desk,
 }) => {
   await page.goto(`${desk.url}#/pets`);
-  await firstSyncDone(page);
+  await allRecorded(page);
   const { items } = await call<{ items: Array<{ record: { name: string; microchip_id: string | null } }> }>(
     page,
     'mirror.pets.list',
@@ -207,7 +201,7 @@ test('a search on one kind of people that finds none offers the people of other 
   demoDesk: desk,
 }) => {
   await page.goto(`${desk.url}#/people`);
-  await firstSyncDone(page);
+  await allRecorded(page);
   const { items } = await call<{ items: Array<{ record: { name: string } }> }>(page, 'mirror.people.list', {
     type: 'foster',
     limit: 1,

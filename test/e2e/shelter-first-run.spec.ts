@@ -1,5 +1,5 @@
 import { expect, test } from './desk-fixture';
-import { fillIntake, shoot } from './helpers';
+import { allRecorded, fillIntake, shoot } from './helpers';
 
 test('a new desk opens the welcome screen; "Try the demo shelter" runs the demo, marked as such', async ({
   page,
@@ -17,9 +17,7 @@ test('a new desk opens the welcome screen; "Try the demo shelter" runs the demo,
   await expect(page.getByRole('link', { name: 'Demo shelter' })).toBeVisible();
   await page.goto(`${desk.url}#/pets`);
   await expect(page.getByRole('table', { name: 'Pets' }).getByRole('row')).not.toHaveCount(1);
-  await expect(page.getByRole('status', { name: 'Connection status: All recorded' })).toBeVisible({
-    timeout: 30_000,
-  });
+  await allRecorded(page);
   // A second visit of the root goes to the daily screen, not the welcome.
   await page.goto(`${desk.url}#/`);
   await expect(page).toHaveURL(/#\/overview$/);
@@ -150,9 +148,7 @@ test('a desk left before it was set up points back to the welcome screen, and an
     .fill('Little Paws Rescue');
   await page.getByRole('button', { name: 'Start an empty shelter' }).click();
   await expect(page).toHaveURL(/#\/overview$/, { timeout: 60_000 });
-  await expect(page.getByRole('status', { name: 'Connection status: All recorded' })).toBeVisible({
-    timeout: 30_000,
-  });
+  await allRecorded(page);
   await page.goto(`${desk.url}#/pets`);
   await expect(page.getByRole('table', { name: 'Pets' }).getByRole('row', { name: /Pepper/ })).toBeVisible();
 });
