@@ -256,6 +256,17 @@ test('during the first sync the Overview says the records are on their way, then
     ).toBeVisible({
       timeout: 30_000,
     });
+    // In a phone-sized window the header's status keeps its word whole ("Syncing"), the progress left to wider ones.
+    await page.setViewportSize({ width: 400, height: 800 });
+    const syncing = page.getByRole('status', { name: /^Connection status: Syncing · Pets/ });
+    expect(
+      await syncing
+        .locator('.mantine-Badge-label')
+        .evaluate(
+          (label: { scrollWidth: number; clientWidth: number }) => label.scrollWidth - label.clientWidth,
+        ),
+    ).toBeLessThanOrEqual(1);
+    await page.setViewportSize({ width: 1280, height: 800 });
     await page.reload();
     const soFar = page
       .getByRole('note')

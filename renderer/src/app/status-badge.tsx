@@ -3,7 +3,7 @@ import { IconPlugConnectedX } from '@tabler/icons-react';
 import { DESK_AWAY_MESSAGE, useDeskAway } from '../bridge/desk-away';
 import { useDeskStatus } from '../bridge/hooks';
 import { usePageOutdated } from '../bridge/page-outdated';
-import { describeWhen, lookOf, statusLine } from '../components/status-presentation';
+import { describeWhen, lookOf, statusLine, statusParts } from '../components/status-presentation';
 import { useStandalone } from '../lib/connection';
 
 /**
@@ -58,6 +58,7 @@ export function StatusBadge() {
   const Icon = look.icon;
   const busy = status.state === 'syncing' || status.state === 'connecting';
   const line = statusLine(status, standalone);
+  const { label, progress } = statusParts(status, standalone);
   // The header's status opens the Sync screen, where what waits and what went wrong are told in full.
   return (
     <UnstyledButton component="a" href="#/sync" title="Open Sync" className="status-link">
@@ -112,7 +113,9 @@ export function StatusBadge() {
               busy ? <Loader size={12} color={look.color} /> : <Icon aria-hidden size={14} stroke={2} />
             }
           >
-            {line}
+            {label}
+            {/* A phone-sized window has room for what the desk does, not for how far it has got. */}
+            {progress && <span className="narrow-hidden"> · {progress}</span>}
           </Badge>
         </Tooltip>
       </Group>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DESK_STATUS_STATES, INITIAL_DESK_STATUS } from '../../../shared/desk-api';
-import { describeWhen, lookOf, STATUS_LOOKS, statusLine } from './status-presentation';
+import { describeWhen, lookOf, STATUS_LOOKS, statusLine, statusParts } from './status-presentation';
 
 describe('status presentation', () => {
   it('has a label and advice for every status state', () => {
@@ -56,6 +56,17 @@ describe('status presentation', () => {
         progress: { phase: 'Pets', pagesDone: 2, recordsDone: 200, recordsTotal: 480 },
       }),
     ).toBe('Syncing · Pets 200 of 480');
+    // Apart, for a header that has room for the first part only.
+    expect(
+      statusParts({
+        ...syncing,
+        progress: { phase: 'Pets', pagesDone: 2, recordsDone: 200, recordsTotal: 480 },
+      }),
+    ).toEqual({ label: 'Syncing', progress: 'Pets 200 of 480' });
+    expect(statusParts({ ...syncing, state: 'idle' }, true)).toEqual({
+      label: 'All recorded',
+      progress: undefined,
+    });
     expect(
       statusLine({
         ...syncing,

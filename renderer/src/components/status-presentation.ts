@@ -157,11 +157,22 @@ export function describeWhen(iso: string | null, now: number = Date.now()): stri
 
 /** One short line for the header, e.g. "Syncing · Pets 120 of 480". */
 export function statusLine(status: DeskStatus, standalone = false): string {
+  const { label, progress } = statusParts(status, standalone);
+  return progress ? `${label} · ${progress}` : label;
+}
+
+/** The status line's two parts: what the desk is doing, and how far a sync has got (undefined when none is under way). */
+export function statusParts(
+  status: DeskStatus,
+  standalone = false,
+): { label: string; progress: string | undefined } {
   const look = lookOf(status, standalone);
   // A sync that read the server but could not prove it holds everything: the mirror may be behind.
-  if (status.state === 'error' && status.error?.code === 'sync_incomplete') return 'Not up to date';
-  if (status.state === 'syncing' && status.progress) {
-    return `${look.label} · ${status.progress.phase} ${recordsSoFar(status.progress)}`;
+  if (status.state === 'error' && status.error?.code === 'sync_incomplete') {
+    return { label: 'Not up to date', progress: undefined };
   }
-  return look.label;
+  if (status.state === 'syncing' && status.progress) {
+    return { label: look.label, progress: `${status.progress.phase} ${recordsSoFar(status.progress)}` };
+  }
+  return { label: look.label, progress: undefined };
 }
