@@ -28,9 +28,11 @@ export type DeskStatusState = z.infer<typeof deskStatusStateSchema>;
  * - filling: the first sync of the list (the mirror does not hold it all yet: "1,200 of about 87,000");
  * - updating: reading what changed since the last sync;
  * - repairing: re-reading what shifted while the list changed under the desk;
- * - checking: reading the list to find records that left it (hidden, deleted), or the full check.
+ * - checking: reading the list to find records that left it (hidden, deleted), or the full check;
+ * - finishing: after a first sync read a large list, putting its records into the search index and building the
+ *   list indexes ("40,000 of 88,000" records indexed); the list and its searches work meanwhile, only slower.
  */
-export const SYNC_STAGES = ['filling', 'updating', 'repairing', 'checking'] as const;
+export const SYNC_STAGES = ['filling', 'updating', 'repairing', 'checking', 'finishing'] as const;
 export const syncStageSchema = z.enum(SYNC_STAGES);
 export type SyncStage = z.infer<typeof syncStageSchema>;
 

@@ -12,6 +12,7 @@ import {
 import { openDeskMirror } from '../../electron/desk/outbox';
 import { BULK_LOAD_MIN_RECORDS, runSync } from '../../electron/desk/sync';
 import { type RunningApiServer, startApiServer } from '../../electron/server';
+import type { SyncProgress } from '../../shared/desk-api';
 import { tempDir } from '../temp-mirror';
 import { AdversarialServer } from './adversarial-server';
 import { fastClient, totalChanges } from './helpers';
@@ -118,8 +119,16 @@ describe('initial sync of a large list (search index built after the bulk load)'
     const found = listPets(mirror.db, { search: pending.fragment, limit: 500 });
     expect(found.items.map((item) => item.record.id)).toContain(pending.id);
 
-    const resumed = await runSync(mirror.db, client);
+    const finishing: SyncProgress[] = [];
+    const resumed = await runSync(mirror.db, client, {
+      onProgress: (progress) => progress.stage === 'finishing' && finishing.push(progress),
+    });
     expect(resumed.complete).toBe(true);
+    // Says it is preparing the search of the pets it read, up to all of them.
+    expect(finishing.length).toBeGreaterThan(1);
+    expect(finishing.every((progress) => progress.phase === 'Pets')).toBe(true);
+    expect(finishing.at(-1)?.recordsDone).toBe(finishing.at(-1)?.recordsTotal);
+    expect(finishing.at(-1)?.recordsDone).toBeGreaterThan(0);
     const total = (statement(mirror.db, 'SELECT COUNT(*) AS n FROM pet').get() as { n: number }).n;
     expect(total).toBeGreaterThanOrEqual(BULK_LOAD_MIN_RECORDS);
     expect(searchIndexWatermark(mirror.db, 'pet')).toBeUndefined();
@@ -189,8 +198,10 @@ describe('a first sync of two large lists of one table (adopters, then fosters)'
     try {
       const adopters = new Set<number | undefined>();
       const fosters = new Set<number | undefined>();
+      const finishing: SyncProgress[] = [];
       const summary = await runSync(desk.db, peopleClient, {
         onProgress: (progress) => {
+          if (progress.stage === 'finishing') finishing.push(progress);
           const seen =
             progress.phase === 'Adopters' ? adopters : progress.phase === 'Fosters' ? fosters : undefined;
           seen?.add(searchIndexWatermark(desk.db, 'person'));
@@ -202,6 +213,12 @@ describe('a first sync of two large lists of one table (adopters, then fosters)'
       const [begun] = [...adopters].filter((mark) => mark !== undefined);
       expect(begun).toBeDefined();
       expect([...fosters]).toEqual([begun]);
+      // One finish, of both lists (more rows than either holds; the first page came before the load), told as the
+      // people's.
+      expect(new Set(finishing.map((progress) => progress.phase))).toEqual(new Set(['People']));
+      const last = finishing.at(-1);
+      expect(last?.recordsDone).toBe(last?.recordsTotal);
+      expect(last?.recordsTotal).toBeGreaterThan(BULK_LOAD_MIN_RECORDS + 50);
       expect(searchIndexWatermark(desk.db, 'person')).toBeUndefined();
       expect(personListIndexes(desk.db)).toEqual(expect.arrayContaining(DEFERRED_PERSON_INDEXES));
       const foster = [...people.people.values()].find((person) => person.type === 'foster');

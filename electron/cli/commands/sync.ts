@@ -228,7 +228,8 @@ async function syncForever(core: DeskCore, io: CliIo): Promise<number> {
   let last = '';
   const timer = setInterval(() => {
     const s = core.status.get();
-    const line = `${s.state}${s.progress ? ` ${s.progress.phase} ${s.progress.recordsDone}/${s.progress.recordsTotal ?? '?'}` : ''}${s.error ? `: ${s.error.message}` : s.message ? `: ${s.message}` : ''}`;
+    const stage = s.progress?.stage === 'finishing' ? ' preparing search' : '';
+    const line = `${s.state}${s.progress ? ` ${s.progress.phase}${stage} ${s.progress.recordsDone}/${s.progress.recordsTotal ?? '?'}` : ''}${s.error ? `: ${s.error.message}` : s.message ? `: ${s.message}` : ''}`;
     if (line !== last) io.stderr(`${new Date().toISOString()} ${line}\n`);
     last = line;
   }, 250);

@@ -285,6 +285,37 @@ describe('a file mirror finishes its bulk load on a worker thread', () => {
     expect(found('umpk')).toBe(3999);
   });
 
+  it('reports the rows it has indexed, from none to all of those the load added, on the worker and on this thread', async () => {
+    storeServerPage(file.db, 'pet', [makePet({ name: 'Before The Load' })], 'listed');
+    loadPets(3000);
+    const offThread: Array<{ indexed: number; total: number }> = [];
+    await finishBulkLoad(file.db, 'pet', undefined, { onProgress: (progress) => offThread.push(progress) });
+    loadPets(1200);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const onThisThread: Array<{ indexed: number; total: number }> = [];
+    try {
+      await finishBulkLoad(file.db, 'pet', undefined, {
+        driver: path.join(folder.dir, 'no-such-driver.js'),
+        onProgress: (progress) => onThisThread.push(progress),
+      });
+    } finally {
+      errors.mockRestore();
+    }
+    for (const [reports, rows] of [
+      [offThread, 3000],
+      [onThisThread, 1200],
+    ] as const) {
+      expect(reports[0]).toEqual({ indexed: 0, total: rows });
+      expect(reports.at(-1)).toEqual({ indexed: rows, total: rows });
+      // Several steps in between, never going back.
+      expect(reports.filter((report) => report.indexed > 0 && report.indexed < rows).length).toBeGreaterThan(
+        0,
+      );
+      const indexed = reports.map((report) => report.indexed);
+      expect(indexed).toEqual([...indexed].sort((a, b) => a - b));
+    }
+  });
+
   it('loses no index when stopped during the index builds, and the next finish completes them', async () => {
     const indexesBefore = listIndexes();
     loadPets(1500);

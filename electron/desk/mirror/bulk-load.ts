@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BackgroundCheckpoints } from '../../platform/background-checkpoints';
-import { type FinishOptions, finishOffThread } from './bulk-load-worker';
+import { type FinishOptions, type FinishStep, finishOffThread } from './bulk-load-worker';
 import { COUNT_ADOPTIONS_SQL, COUNT_CARE_SQL } from './dashboard-counts';
 import { WORD_STARTS_INDEX } from './search-starts';
 import { deleteSyncState, readSyncState, writeSyncState } from './sync-state';
@@ -256,6 +256,37 @@ export function catchUpBulkLoad(
   })();
 }
 
+/** How far finishing a bulk load has come: rows put into the search index of the `total` it had to index. */
+export interface FinishProgress {
+  indexed: number;
+  total: number;
+}
+
+/**
+ * Reports a finish's progress from the watermark, read on this connection (the worker's commits are visible to it),
+ * through the seqs of the rows a load added: a fresh load numbers them without gaps, and counting the rows instead
+ * would read the whole table on this thread. Undefined without a listener or a load under way.
+ */
+function finishProgressReporter(
+  db: MirrorDb,
+  entityType: EntityType,
+  onProgress: ((progress: FinishProgress) => void) | undefined,
+): (() => void) | undefined {
+  const from = searchIndexWatermark(db, entityType);
+  if (!onProgress || from === undefined) return undefined;
+  const { last } = statement(
+    db,
+    `SELECT COALESCE(MAX(seq), 0) AS last FROM ${tableOf(entityType)}`,
+  ).get() as {
+    last: number;
+  };
+  const total = Math.max(0, last - from);
+  return () => {
+    const through = searchIndexWatermark(db, entityType) ?? last;
+    onProgress({ indexed: Math.min(total, Math.max(0, through - from)), total });
+  };
+}
+
 /** Rows of the next catch-up step after one of `rows` took `ms` (see `CATCH_UP_BUDGET_MS`). */
 function nextCatchUpRows(rows: number, ms: number): number {
   // At most halved or doubled per step: one step slowed by a busy machine does not shrink the rest to nothing.
@@ -274,20 +305,33 @@ export async function finishBulkLoad(
   db: MirrorDb,
   entityType: EntityType,
   signal?: AbortSignal,
-  options: FinishOptions = {},
+  options: FinishOptions & { onProgress?: (progress: FinishProgress) => void } = {},
 ): Promise<void> {
   await releaseBulkLoadWorker(db);
+  const report = finishProgressReporter(db, entityType, options.onProgress);
+  report?.();
+  const onStep = (step: FinishStep) => {
+    options.onStep?.(step);
+    report?.();
+  };
   const offThread = db.memory
     ? 'unavailable'
-    : await finishOffThread(db, finishStatements(entityType), signal, options, {
-        firstRows: CATCH_UP_FIRST_ROWS,
-        nextRows: nextCatchUpRows,
-      });
+    : await finishOffThread(
+        db,
+        finishStatements(entityType),
+        signal,
+        { ...options, onStep },
+        {
+          firstRows: CATCH_UP_FIRST_ROWS,
+          nextRows: nextCatchUpRows,
+        },
+      );
   if (offThread === 'unavailable') {
     let rows = CATCH_UP_FIRST_ROWS;
     while (!signal?.aborted) {
       const started = performance.now();
       if (catchUpBulkLoad(db, entityType, rows)) break;
+      report?.();
       rows = nextCatchUpRows(rows, performance.now() - started);
       await new Promise<void>((resolve) => setImmediate(resolve));
     }

@@ -71,7 +71,16 @@ export async function pullList(
   }
   // Rows a bulk load (this one, or one cut off earlier) left out of the search index are indexed now.
   if (options.finishBulkLoad !== false && searchIndexWatermark(db, collection.entityType) !== undefined) {
-    await finishBulkLoad(db, collection.entityType, options.signal);
+    await finishBulkLoad(db, collection.entityType, options.signal, {
+      onProgress: ({ indexed, total }) =>
+        options.onProgress?.({
+          collection,
+          stage: 'finishing',
+          pagesDone: 0,
+          recordsDone: indexed,
+          recordsTotal: total,
+        }),
+    });
   }
   return result;
 }

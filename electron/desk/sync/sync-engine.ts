@@ -146,6 +146,9 @@ export async function runSync(
   return summary;
 }
 
+/** What a finishing first sync names: the whole record table it indexes. */
+const FINISHING_PHASE: Record<EntityType, string> = { pet: 'Pets', person: 'People' };
+
 /** Pull, removal check and (when due) the re-check of removed records of one list. */
 async function syncList(
   db: MirrorDb,
@@ -156,7 +159,8 @@ async function syncList(
 ): Promise<void> {
   const onProgress = (p: PassProgress) =>
     options.onProgress?.({
-      phase: collection.label,
+      // A table's finish follows its last list (fosters) but indexes all of it (adopters too).
+      phase: p.stage === 'finishing' ? FINISHING_PHASE[collection.entityType] : collection.label,
       stage: p.stage,
       pagesDone: p.pagesDone,
       recordsDone: p.recordsDone,

@@ -82,6 +82,24 @@ describe('status presentation', () => {
     ).toBe(`Syncing · Pets ${(3000).toLocaleString()}`);
   });
 
+  it('says a first sync is preparing the search of what it read, with how far it came, not a list stuck at its end', () => {
+    const finishing = {
+      ...INITIAL_DESK_STATUS,
+      state: 'syncing' as const,
+      progress: {
+        phase: 'Pets',
+        stage: 'finishing' as const,
+        pagesDone: 0,
+        recordsDone: 40_000,
+        recordsTotal: 88_263,
+      },
+    };
+    expect(statusParts(finishing)).toEqual({ label: 'Syncing', progress: 'Pets: preparing search 45%' });
+    expect(
+      statusLine({ ...finishing, progress: { ...finishing.progress, recordsTotal: 0, recordsDone: 0 } }),
+    ).toBe('Syncing · Pets: preparing search');
+  });
+
   it('says "Not up to date" after a sync that could not prove the mirror complete, never "Up to date"', () => {
     const behind = {
       ...INITIAL_DESK_STATUS,

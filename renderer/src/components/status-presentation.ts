@@ -9,7 +9,7 @@ import {
   type TablerIcon,
 } from '@tabler/icons-react';
 import type { DeskStatus, DeskStatusState } from '../../../shared/desk-api';
-import { recordsSoFar } from '../lib/sync-progress';
+import { finishingWords, percentSoFar, recordsSoFar } from '../lib/sync-progress';
 
 export interface StatusLook {
   label: string;
@@ -171,8 +171,17 @@ export function statusParts(
   if (status.state === 'error' && status.error?.code === 'sync_incomplete') {
     return { label: 'Not up to date', progress: undefined };
   }
-  if (status.state === 'syncing' && status.progress) {
-    return { label: look.label, progress: `${status.progress.phase} ${recordsSoFar(status.progress)}` };
+  const progress = status.progress;
+  if (status.state === 'syncing' && progress) {
+    const finishing = finishingWords(progress);
+    const percent = percentSoFar(progress);
+    if (finishing) {
+      return {
+        label: look.label,
+        progress: percent === undefined ? finishing : `${finishing} ${Math.floor(percent)}%`,
+      };
+    }
+    return { label: look.label, progress: `${progress.phase} ${recordsSoFar(progress)}` };
   }
   return { label: look.label, progress: undefined };
 }

@@ -53,5 +53,10 @@ describe('the first sync’s progress in words', () => {
       firstSyncProgressWords(status({ state: 'syncing', progress: { ...progress, recordsTotal: null } })),
     ).toBe(`Pets: ${(1200).toLocaleString()} so far`);
     expect(firstSyncProgressWords(status({ state: 'connecting', progress: null }))).toBeUndefined();
+    expect(
+      firstSyncProgressWords(
+        status({ state: 'syncing', progress: { ...progress, stage: 'finishing', recordsTotal: 2681 } }),
+      ),
+    ).toBe('Pets: preparing search');
   });
 });

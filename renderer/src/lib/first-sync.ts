@@ -1,5 +1,5 @@
 import type { DeskStatus } from '../../../shared/desk-api';
-import { recordsSoFar } from './sync-progress';
+import { finishingWords, recordsSoFar } from './sync-progress';
 
 /**
  * Why a screen of a desk that does not run the shelter itself has nothing to show: the desk has no connection, its
@@ -32,9 +32,12 @@ export function firstSyncRunning(status: DeskStatus | undefined): boolean {
   );
 }
 
-/** "Pets: 1,200 of about 2,681 so far" while a list is read; nothing while connecting or between lists. */
+/**
+ * "Pets: 1,200 of about 2,681 so far" while a list is read, "Pets: preparing search" while what was read is indexed;
+ * nothing while connecting or between lists.
+ */
 export function firstSyncProgressWords(status: DeskStatus): string | undefined {
   const progress = status.progress;
   if (!progress) return undefined;
-  return `${progress.phase}: ${recordsSoFar(progress, true)} so far`;
+  return finishingWords(progress) ?? `${progress.phase}: ${recordsSoFar(progress, true)} so far`;
 }

@@ -18,3 +18,11 @@ export function percentSoFar(progress: SyncProgress): number | undefined {
   if (!total) return undefined;
   return Math.min(100, (100 * progress.recordsDone) / total);
 }
+
+/**
+ * What a first sync does after reading a large list, or undefined at any other stage: "preparing search" while it
+ * puts the records it read into the search index and builds the list indexes (the list works meanwhile).
+ */
+export function finishingWords(progress: SyncProgress): string | undefined {
+  return progress.stage === 'finishing' ? `${progress.phase}: preparing search` : undefined;
+}

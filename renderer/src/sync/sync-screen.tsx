@@ -20,7 +20,7 @@ import { ScreenHeader } from '../components/screen-header';
 import { describeWhen, lookOf } from '../components/status-presentation';
 import { useStandalone } from '../lib/connection';
 import { toDeskError } from '../lib/desk-error';
-import { percentSoFar, recordsSoFar } from '../lib/sync-progress';
+import { finishingWords, percentSoFar, recordsSoFar } from '../lib/sync-progress';
 import { FullCheckCard } from './full-check-card';
 import { OtherDesksCard } from './other-desks-card';
 import { OutboxPanel } from './outbox-panel';
@@ -176,8 +176,9 @@ function StatusCard({ status, standalone }: { status: DeskStatus; standalone: bo
           {progress && (
             <Stack gap={4} mt="xs">
               <Text size="sm">
-                {progress.phase}: {recordsSoFar(progress)} records, {progress.pagesDone}{' '}
-                {progress.pagesDone === 1 ? 'page' : 'pages'}
+                {finishingWords(progress)
+                  ? `${finishingWords(progress)}, ${recordsSoFar(progress)} records indexed`
+                  : `${progress.phase}: ${recordsSoFar(progress)} records, ${progress.pagesDone} ${progress.pagesDone === 1 ? 'page' : 'pages'}`}
               </Text>
               {percent !== undefined && <Progress value={percent} animated aria-label="Sync progress" />}
             </Stack>
