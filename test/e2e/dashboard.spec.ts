@@ -248,6 +248,11 @@ test('during the first sync the Overview says the records are on their way, then
     await expect(page.getByRole('heading', { name: 'No adopters here yet' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Connect to your shelter' })).toHaveCount(0);
     await page.goto(`${desk.url}#/overview`);
+    // The full check's cost, estimated from an empty mirror, on a Sync screen left open through the first sync.
+    const syncTab = await page.context().newPage();
+    await syncTab.goto(`${desk.url}#/sync`);
+    const cost = syncTab.getByText(/^About \d+ requests to the server/);
+    await expect(cost).toHaveText(/^About 9 requests/);
 
     // The pets are in, the people not yet: figures show, said to be of what came so far.
     gate.letThrough('/api/pets');
@@ -289,6 +294,13 @@ test('during the first sync the Overview says the records are on their way, then
     // The people came after the figures first shown: the Overview read them again by itself.
     expect(whole.waiting).toBeGreaterThan(0);
     await expect(page.getByTestId('stat-People waiting')).toHaveText(String(whole.waiting));
+    // The open Sync screen estimated the full check again from the whole mirror, as a new one does.
+    await expect(cost).not.toHaveText(/^About 9 requests/);
+    const fresh = await page.context().newPage();
+    await fresh.goto(`${desk.url}#/sync`);
+    await expect(cost).toHaveText(
+      (await fresh.getByText(/^About \d+ requests to the server/).textContent()) ?? '',
+    );
   } finally {
     gate.letThrough();
     await gate.close();

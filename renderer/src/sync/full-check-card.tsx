@@ -1,6 +1,6 @@
 import { Button, Card, Group, Progress, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconListSearch, IconPlayerStop } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { DeskError, FullCheckEstimate, SyncRunResult } from '../../../shared/desk-api';
 import { useDesk, useDeskQuery, useDeskStatus } from '../bridge/hooks';
 import { DeskErrorAlert } from '../components/desk-error-alert';
@@ -38,6 +38,15 @@ export function FullCheckCard({ connected }: { connected: boolean }) {
   const [running, setRunning] = useState(false);
   const [result, setResult] = useState<{ run: SyncRunResult | null } | undefined>();
   const [error, setError] = useState<DeskError>();
+  // Estimated from what the mirror holds: again after every sync that completes (a first sync among them), not
+  // when the status first arrives.
+  const syncedAt = status?.lastSyncedAt;
+  const estimatedAfter = useRef(syncedAt);
+  useEffect(() => {
+    if (estimatedAfter.current === syncedAt) return;
+    if (estimatedAfter.current !== undefined) estimate.reload();
+    estimatedAfter.current = syncedAt;
+  }, [syncedAt, estimate.reload]);
   const busy = running || estimate.data?.running === true;
   const progress = busy && status?.progress?.stage === 'checking' ? status.progress : null;
   const percent = progress ? percentSoFar(progress) : undefined;
