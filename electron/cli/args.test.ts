@@ -3,6 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  anyCase,
+  asChoice,
   CliUsageError,
   defaultDataDir,
   folderFlagSchema,
@@ -87,6 +89,18 @@ describe('parseFlags', () => {
         'npm kept --port for itself, so nothing was done: type -- after "npm run serve", then the rest as before.',
         'See --help.',
       ),
+    );
+  });
+});
+
+describe('choices as people type them', () => {
+  it('reads a word or a flag in any case, with spaces around it, and still refuses what is no choice', () => {
+    expect(asChoice(' Pets ')).toBe('pets');
+    expect(asChoice(undefined)).toBeUndefined();
+    const schema = z.object({ paper: anyCase(z.enum(['a4', 'letter'], { error: 'must be a4 or letter' })) });
+    expect(parseFlags(['--paper', 'A4'], { paper: { type: 'string' } }, schema, '')).toEqual({ paper: 'a4' });
+    expect(() => parseFlags(['--paper', 'A5'], { paper: { type: 'string' } }, schema, 'See help.')).toThrow(
+      'Invalid value for --paper: must be a4 or letter.',
     );
   });
 });

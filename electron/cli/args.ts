@@ -140,6 +140,22 @@ export function describeParseArgsError(error: unknown, options: ParseArgsOptions
   return message;
 }
 
+/**
+ * A word of a command line as a choice: in any case and with spaces around it, as people type it ("Pets", "List "),
+ * matched against choices written in lower case.
+ */
+export function asChoice(typed: string | undefined): string | undefined {
+  return typed?.trim().toLowerCase();
+}
+
+/** A flag whose choices (`schema`, written in lower case) are typed in any case: `--format CSV`, `--paper A4`. */
+export function anyCase<S extends z.ZodType<unknown, string>>(schema: S) {
+  return z
+    .string()
+    .transform((value) => asChoice(value) ?? value)
+    .pipe(schema);
+}
+
 /** A TCP port flag: 0 means "any free port". */
 export const portFlagSchema = z
   .string()

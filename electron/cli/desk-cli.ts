@@ -1,6 +1,7 @@
 import { nameMeant } from '../../shared/search/typo';
-import { defaultDataDir, invokedAs, NPM_RUN, runCli } from './args';
+import { asChoice, defaultDataDir, invokedAs, NPM_RUN, runCli } from './args';
 import { type CliIo, COMMANDS } from './commands';
+import { cliVersion } from './version';
 
 /** The reader of stdout went away (`… | head`): what is still printed goes nowhere, and the command finishes its work. */
 let readerGone = false;
@@ -29,6 +30,9 @@ export function spokenAs(output: CliIo, as: string, helpOnStdout: boolean): CliI
   };
 }
 
+/** What people type to ask which version they run. */
+const VERSION_WORDS = new Set(['--version', '-v', '-V', 'version']);
+
 /** Words people type for what another command does. */
 const MEANT: Readonly<Record<string, string>> = {
   pets: 'export pets',
@@ -38,6 +42,7 @@ const MEANT: Readonly<Record<string, string>> = {
   fosters: 'export fosters',
   queue: 'outbox list',
   server: 'serve',
+  serve: 'serve',
 };
 
 /** The command a mistyped or other word most likely meant ("sycn" is sync, "pets" is export pets), if any. */
@@ -61,7 +66,8 @@ function usage(as: string): string {
   return (
     `Usage: ${as} <command> [options]\n\n${lines.join('\n')}\n\n` +
     `Every command but serve works on the desk's data folder: --data-dir DIR (default: ${defaultDataDir()}).\n` +
-    `Help on one command: ${as} <command> --help\n`
+    `Help on one command: ${as} <command> --help\n` +
+    `Which version this is: ${as} --version\n`
   );
 }
 
@@ -79,7 +85,11 @@ export function runDeskCli(): Promise<void> {
       (name ? io.stdout : io.stderr)(usage(as));
       return name ? 0 : 2;
     }
-    const command = COMMANDS.find((candidate) => candidate.name === name);
+    if (VERSION_WORDS.has(name)) {
+      io.stdout(`Shelter Desk ${cliVersion()}\n`);
+      return 0;
+    }
+    const command = COMMANDS.find((candidate) => candidate.name === asChoice(name));
     if (!command) {
       const meant = commandMeant(name);
       io.stderr(

@@ -10,6 +10,7 @@ import {
   startApiServer,
 } from '../server';
 import { defaultDataDir, describeParseArgsError, optionsKeptByNpm, serveInvokedAs, typedPath } from './args';
+import { cliVersion } from './version';
 
 /** The help, with the default data folder of whoever runs it (worked out when asked, not at start-up). */
 const usage = (
@@ -28,6 +29,7 @@ ${' '.repeat(`Usage: ${as} `.length)}[--public-url URL]
   --public-url URL the shelter's public address for photos, the origin listings link stored photos under
                    (e.g. https://photos.example-shelter.org, no path); kept in the database, and pets naming
                    stored photos elsewhere are updated to it
+  --version        print the version and exit
 
 Environment: SHELTER_DESK_WRITE_KEY, SHELTER_DESK_READ_KEY provision keys;
 SHELTER_DESK_RATE_LIMIT=N replaces every hourly limit with N;
@@ -71,6 +73,7 @@ const flagsSchema = z.object({
   tls: z.boolean().default(false),
   'public-url': z.string().optional(),
   help: z.boolean().default(false),
+  version: z.boolean().default(false),
 });
 
 const envSchema = z.object({
@@ -96,6 +99,7 @@ const SERVE_OPTIONS = {
   tls: { type: 'boolean' },
   'public-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
 } as const;
 
 function fail(message: string): never {
@@ -122,6 +126,10 @@ export async function runServe(): Promise<void> {
   if (!flags.success) fail(flags.error.issues.map((issue) => issue.message).join('; '));
   if (flags.data.help) {
     console.log(usage());
+    return;
+  }
+  if (flags.data.version) {
+    console.log(`Shelter Desk ${cliVersion()}`);
     return;
   }
   const env = envSchema.safeParse({

@@ -280,6 +280,7 @@ async function buildSnapshot(staging) {
     define: {
       'import.meta.url': 'globalThis.__shelterDeskCliUrl',
       'import.meta.dirname': 'globalThis.__shelterDeskCliDir',
+      ...versionDefine(),
     },
     banner: {
       js: [
@@ -332,6 +333,12 @@ function writeAtomically(file, contents) {
   fs.renameSync(temporary, file);
 }
 
+/** The package's version, written into both programs (`shelter-desk --version`; see electron/cli/version.ts). */
+function versionDefine() {
+  const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  return { __SHELTER_DESK_VERSION__: JSON.stringify(String(version)) };
+}
+
 /** The ES modules the launcher runs, then the startup snapshot, into `staging`. */
 async function buildBoth(staging) {
   const result = await build({
@@ -347,6 +354,7 @@ async function buildBoth(staging) {
     // platform's libvips build: both are loaded from node_modules as they are.
     external: ['better-sqlite3', 'pdfkit', 'electron', 'exceljs', 'sharp'],
     chunkNames: 'chunks/[name]-[hash]',
+    define: versionDefine(),
     metafile: true,
     plugins: [englishOnlyZod],
     logLevel: 'warning',

@@ -349,4 +349,21 @@ describe('the command line build in out/cli', () => {
     expect(staleReason(undefined, ROOT)).toBeUndefined();
     expect(fs.existsSync(path.join(ROOT, 'out/cli/fonts/DejaVuSans.ttf'))).toBe(true);
   });
+
+  it('says which version it is, however it was asked and started, from its build rather than npm', async () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    const env = { npm_package_version: '9.9.9-not-this' };
+    const asked = [
+      await run('node', [...FROM_SNAPSHOT, '--version'], { env }),
+      await run('node', [...FROM_SNAPSHOT, '-v'], { env }),
+      await run('node', [...FROM_SNAPSHOT, 'version'], { env }),
+      await run('node', [...FROM_SNAPSHOT, 'serve', '--version'], { env }),
+      await run('npx', ['--no-install', 'shelter-desk', '--version'], { env }),
+      await run('npx', ['--no-install', 'shelter-desk', 'serve', '-v'], { env }),
+    ];
+    for (const answer of asked)
+      expect(answer).toEqual({ code: 0, stdout: `Shelter Desk ${version}\n`, stderr: '' });
+  });
 });

@@ -81,7 +81,8 @@ describe('npm run cli', () => {
     expect(pets).toHaveLength(listed);
     expect(pets.find((pet) => pet.id === someId)?.description).toBe('Typed offline, "quoted", with, commas');
 
-    const csv = await cli(['export', 'adopters', '--data-dir', desk(), '--format', 'csv']);
+    // Choices as staff type them: a capital, spaces around.
+    const csv = await cli(['Export', ' Adopters', '--data-dir', desk(), '--format', 'CSV ']);
     expect(csv.code).toBe(0);
     expect(csv.stdout.startsWith('\uFEFF')).toBe(true);
     const lines = csv.stdout.slice(1).split('\r\n').filter(Boolean);

@@ -6,6 +6,7 @@ import { MIRROR_FILE } from '../../desk/mirror';
 import { adoptLegacyMirror, ConnectionManager, connectionFolder } from '../../desk/sync';
 import { FileSecretStore } from '../../platform/secret-store';
 import { CliUsageError } from '../args';
+import { cliVersion } from '../version';
 
 /**
  * The folder of the mirror of the connection a data folder is set to (`connections/<id>/`), where commands read and
@@ -42,7 +43,7 @@ export async function withDeskCore<T>(
   fs.mkdirSync(dataDir, { recursive: true });
   const core = await createDeskCore({
     dataDir,
-    appVersion: process.env.npm_package_version ?? '0.0.0',
+    appVersion: cliVersion(),
     modeReason: 'command line',
     start: false,
     ...(options.integrityCheck && { integrityCheck: options.integrityCheck }),

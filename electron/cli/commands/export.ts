@@ -6,7 +6,7 @@ import { personSchema, petSchema } from '../../../shared/contract';
 import { iterateRecords } from '../../desk/mirror';
 import { openDeskMirror } from '../../desk/outbox';
 import { CSV_BOM, csvHeader, csvRow } from '../../platform/csv';
-import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
+import { anyCase, asChoice, CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
 import { requireMirror } from './cli-context';
 import type { CliCommand, CliIo } from './command';
 
@@ -26,7 +26,7 @@ it fails, so a half-written export is never mistaken for a whole one.
 
 const flagsSchema = z.object({
   'data-dir': folderFlagSchema.optional(),
-  format: z.enum(['json', 'csv'], { error: 'must be json or csv' }).default('json'),
+  format: anyCase(z.enum(['json', 'csv'], { error: 'must be json or csv' })).default('json'),
   'include-removed': z.boolean().default(false),
 });
 
@@ -37,7 +37,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return 0;
   }
   const [kindArg, ...rest] = argv;
-  const kind = z.enum(KINDS).safeParse(kindArg);
+  const kind = z.enum(KINDS).safeParse(asChoice(kindArg));
   if (!kind.success) {
     throw new CliUsageError(
       `Say what to export: pets, adopters or fosters${kindArg ? ` (not "${kindArg}")` : ''}.`,

@@ -11,7 +11,7 @@ import {
 } from '../../../shared/desk-api/import';
 import { defaultedMeaning } from '../../../shared/wording/import-defaults';
 import { discardStaged, rejectedRowsCsv, stageFile } from '../../desk/import';
-import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags, typedPath } from '../args';
+import { asChoice, CliUsageError, defaultDataDir, folderFlagSchema, parseFlags, typedPath } from '../args';
 import { withDeskCore } from './cli-context';
 import type { CliCommand, CliIo } from './command';
 
@@ -178,7 +178,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return 0;
   }
   const [kindArg, fileArg, ...rest] = argv;
-  const kind = z.enum(IMPORT_KINDS).safeParse(kindArg);
+  const kind = z.enum(IMPORT_KINDS).safeParse(asChoice(kindArg));
   if (!kind.success) {
     throw new CliUsageError(
       `Say what the file holds: pets, adopters or fosters${kindArg ? ` (not "${kindArg}")` : ''}.`,

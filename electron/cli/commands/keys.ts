@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { findShelterDatabaseDir, openStaffOperations } from '../../server';
-import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
+import { asChoice, CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
 import type { CliCommand, CliIo } from './command';
 
 /** The help, with the default data folder of whoever runs it (worked out when asked, not at start-up). */
@@ -45,7 +45,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return 0;
   }
   const [action, ...rest] = argv;
-  const verb = z.enum(['list', 'create', 'revoke']).safeParse(action);
+  const verb = z.enum(['list', 'create', 'revoke']).safeParse(asChoice(action));
   if (!verb.success) {
     throw new CliUsageError(
       `Say what to do: list, create or revoke${action ? ` (not "${action}")` : ''}.`,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { DeskCore } from '../../desk/api';
-import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
+import { anyCase, asChoice, CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
 import { requireMirror, withDeskCore } from './cli-context';
 import type { CliCommand, CliIo } from './command';
 import { splitPositionals } from './write-command';
@@ -18,7 +18,9 @@ Entries are sent by: npm run cli -- sync --once`;
 
 const flagsSchema = z.object({
   'data-dir': folderFlagSchema.optional(),
-  state: z.enum(['pending', 'needs-attention'], { error: 'must be pending or needs-attention' }).optional(),
+  state: anyCase(
+    z.enum(['pending', 'needs-attention'], { error: 'must be pending or needs-attention' }),
+  ).optional(),
 });
 
 function entryId(word: string | undefined, hint: string): number {
@@ -51,7 +53,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
       return 0;
     });
   };
-  switch (action) {
+  switch (asChoice(action)) {
     case 'list':
       return withOutbox((core) => core.registry.invoke('outbox.list', { state: flags.state }));
     case 'conflicts':

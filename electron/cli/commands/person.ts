@@ -1,4 +1,4 @@
-import { CliUsageError, defaultDataDir } from '../args';
+import { asChoice, CliUsageError, defaultDataDir } from '../args';
 import type { CliCommand, CliIo } from './command';
 import { parseWriteCall, runWrite } from './write-command';
 
@@ -18,11 +18,11 @@ Prints the saved record as JSON. Works offline.`;
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const call = parseWriteCall('person', usage(), argv, io);
   if (!call) return 0;
-  const [action, extra] = call.words;
+  const [typedAction, extra] = call.words;
   if (extra !== undefined) throw new CliUsageError(`Unexpected argument "${extra}".`, call.hint);
-  if (action !== 'create') {
+  if (asChoice(typedAction) !== 'create') {
     throw new CliUsageError(
-      action ? `Unknown person action "${action}".` : 'Name an action: create.',
+      typedAction ? `Unknown person action "${typedAction}".` : 'Name an action: create.',
       call.hint,
     );
   }

@@ -8,7 +8,7 @@ import {
   photoTooLargeMessage,
 } from '../../../shared/desk-api/photos';
 import type { DeskCore } from '../../desk/api';
-import { CliUsageError } from '../args';
+import { asChoice, CliUsageError } from '../args';
 import { requireMirror, withDeskCore } from './cli-context';
 import type { CliIo } from './command';
 import type { WriteCall } from './write-command';
@@ -88,7 +88,8 @@ function remaining(urls: string[], which: string[]): string[] {
  * and kept on this desk, the pet's photo list changed as one local write (sent, photos first, by the next sync).
  */
 export async function runPetPhoto(call: WriteCall, io: CliIo): Promise<number> {
-  const [, action, pet, ...rest] = call.words;
+  const [, typedAction, pet, ...rest] = call.words;
+  const action = asChoice(typedAction);
   if ((action !== 'add' && action !== 'remove') || !pet || rest.length === 0) {
     throw new CliUsageError(
       'Use: pet photo add <id | custom_id> FILE… or pet photo remove <id | custom_id> <position | address>…',

@@ -1,6 +1,6 @@
 import { microchipNote } from '../../../shared/wording/microchip';
 import { readPetChoice } from '../../desk/import/values';
-import { CliUsageError, defaultDataDir } from '../args';
+import { asChoice, CliUsageError, defaultDataDir } from '../args';
 import type { CliCommand, CliIo } from './command';
 import { runPetPhoto } from './pet-photo';
 import { parseWriteCall, runWrite } from './write-command';
@@ -44,7 +44,8 @@ function noteMicrochip(fields: Record<string, unknown>, code: number, io: CliIo)
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const call = parseWriteCall('pet', usage(), argv, io);
   if (!call) return 0;
-  const [action, id, extra] = call.words;
+  const [typedAction, id, extra] = call.words;
+  const action = asChoice(typedAction);
   if (action === 'photo') return runPetPhoto(call, io);
   if (extra !== undefined) throw new CliUsageError(`Unexpected argument "${extra}".`, call.hint);
   if (action === 'create') {
@@ -66,7 +67,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return noteMicrochip(fields, code, io);
   }
   throw new CliUsageError(
-    action ? `Unknown pet action "${action}".` : 'Name an action: create or update.',
+    typedAction ? `Unknown pet action "${typedAction}".` : 'Name an action: create or update.',
     call.hint,
   );
 }

@@ -16,7 +16,15 @@ import {
   printContract,
   printKennelCard,
 } from '../../desk/print';
-import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags, typedPath } from '../args';
+import {
+  anyCase,
+  asChoice,
+  CliUsageError,
+  defaultDataDir,
+  folderFlagSchema,
+  parseFlags,
+  typedPath,
+} from '../args';
 import { requireMirror } from './cli-context';
 import type { CliCommand, CliIo } from './command';
 import { splitPositionals } from './write-command';
@@ -44,14 +52,14 @@ Prints from the desk's mirror, so it works offline (run a sync first to fetch th
 const flagsSchema = z.object({
   'data-dir': folderFlagSchema.optional(),
   out: z.string().trim().min(1, { error: 'must name a file' }),
-  paper: paperSchema.default('a4'),
+  paper: anyCase(paperSchema).default('a4'),
   pet: z.array(z.string().trim().min(1)).default([]),
   status: z.string().trim().min(1).optional(),
-  species: speciesSchema.optional(),
+  species: anyCase(speciesSchema).optional(),
   search: z.string().trim().min(1).optional(),
-  sex: sexSchema.optional(),
-  size: sizeSchema.optional(),
-  age: ageCategorySchema.optional(),
+  sex: anyCase(sexSchema).optional(),
+  size: anyCase(sizeSchema).optional(),
+  age: anyCase(ageCategorySchema).optional(),
   'no-photos': z.boolean().default(false),
 });
 
@@ -95,11 +103,12 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return 0;
   }
   const { words, flags: rest } = splitPositionals(argv);
-  const [kind, id, extra] = words;
+  const [typedKind, id, extra] = words;
+  const kind = asChoice(typedKind);
   if (extra !== undefined) throw new CliUsageError(`Unexpected argument "${extra}".`, hint);
   if (!kind || !['kennel-card', 'cards', 'contract'].includes(kind)) {
     throw new CliUsageError(
-      `Say what to print: kennel-card, cards or contract${kind ? ` (not "${kind}")` : ''}.`,
+      `Say what to print: kennel-card, cards or contract${typedKind ? ` (not "${typedKind}")` : ''}.`,
       hint,
     );
   }

@@ -6,7 +6,7 @@ import { formatFingerprint, formatPairingCode, formatTypedConnection } from '../
 import { readShelterFile, writeLanEnabled } from '../../desk/api/handlers/shelter-host';
 import { lanHost, lanPort, listeningAddress } from '../../desk/api/handlers/shelter-lan';
 import { openStaffOperations, serverDatabasePath, shelterCertificate } from '../../server';
-import { CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
+import { asChoice, CliUsageError, defaultDataDir, folderFlagSchema, parseFlags } from '../args';
 import type { CliCommand, CliIo } from './command';
 
 /** The help, with the default data folder of whoever runs it (worked out when asked, not at start-up). */
@@ -63,7 +63,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     return 0;
   }
   const [action, ...rest] = argv;
-  const verb = z.enum(['on', 'off', 'status', 'code']).safeParse(action);
+  const verb = z.enum(['on', 'off', 'status', 'code']).safeParse(asChoice(action));
   if (!verb.success) {
     throw new CliUsageError(
       `Say what to do: on, off, status or code${action ? ` (not "${action}")` : ''}.`,
