@@ -180,17 +180,21 @@ async function holdListPages(target: string) {
       upstream.on('error', () => response.destroy());
       request.pipe(upstream);
     };
-    if (!url.searchParams.has('offset') || all || allowed.has(url.pathname)) forward();
-    else waiting.push({ path: url.pathname, go: forward });
+    // A people list is let through by its type too ("/api/people?type=adopter").
+    const list = url.searchParams.has('type')
+      ? `${url.pathname}?type=${url.searchParams.get('type')}`
+      : url.pathname;
+    if (!url.searchParams.has('offset') || all || allowed.has(url.pathname) || allowed.has(list)) forward();
+    else waiting.push({ path: list, go: forward });
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   return {
     base: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-    letThrough(path?: '/api/pets') {
+    letThrough(path?: '/api/pets' | '/api/people?type=adopter') {
       if (path === undefined) all = true;
       else allowed.add(path);
       for (const request of waiting.splice(0)) {
-        if (all || allowed.has(request.path)) request.go();
+        if (all || allowed.has(request.path) || allowed.has(request.path.split('?')[0] ?? '')) request.go();
         else waiting.push(request);
       }
     },
@@ -301,6 +305,48 @@ test('during the first sync the Overview says the records are on their way, then
     await expect(cost).toHaveText(
       (await fresh.getByText(/^About \d+ requests to the server/).textContent()) ?? '',
     );
+  } finally {
+    gate.letThrough();
+    await gate.close();
+  }
+});
+
+test('a list screen opened before the first sync shows its records once their list is read, while the sync goes on', async ({
+  page,
+  desk,
+  server,
+}) => {
+  test.setTimeout(120_000);
+  const gate = await holdListPages(server.base);
+  try {
+    await page.goto(`${desk.url}#/settings`);
+    const form = page.getByRole('form', { name: 'Connection' });
+    await form.getByLabel('Server address').fill(gate.base);
+    await form.getByRole('textbox', { name: 'API key' }).fill(server.key);
+    await form.getByRole('button', { name: 'Save and connect' }).click();
+    await expect(form.getByText('Saved. A sync starts now')).toBeVisible();
+    await page.goto(`${desk.url}#/pets`);
+    await expect(
+      page.getByText('They come with this desk’s first sync with your shelter, which is under way'),
+    ).toBeVisible();
+
+    gate.letThrough('/api/pets');
+    gate.letThrough('/api/people?type=adopter');
+    // The fosters are held back: the sync goes on, past the pets.
+    await expect(
+      page.getByRole('status', { name: /Connection status: Syncing · Adopters (\d+) of \1$/ }),
+    ).toBeVisible({ timeout: 30_000 });
+    const mirror = new Database(activeMirrorFile(desk.dataDir), { readonly: true });
+    const pets = mirror
+      .prepare("SELECT COUNT(*) FROM pet WHERE presence != 'removed'")
+      .pluck()
+      .get() as number;
+    mirror.close();
+    await expect(page.getByRole('status', { name: 'Pet count' })).toHaveText(
+      `${pets.toLocaleString('en-US')} pets`,
+    );
+    await expect(page.getByRole('row')).not.toHaveCount(0);
+    await expect(page.getByRole('status', { name: /Connection status: Syncing/ })).toBeVisible();
   } finally {
     gate.letThrough();
     await gate.close();

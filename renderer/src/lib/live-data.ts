@@ -1,6 +1,7 @@
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import type { DeskInput, DeskMethodName, DeskOutput, OutboxEntry } from '../../../shared/desk-api';
 import { type DeskQuery, useDeskEvent, useDeskQuery } from '../bridge/hooks';
+import { listFilling } from './sync-progress';
 
 /** Ids of records with an outbox entry the server refused, kept current by `outbox` events. */
 export function useNeedsAttention(): ReadonlySet<string> {
@@ -34,10 +35,22 @@ export function useMetadataQuery<M extends DeskMethodName>(
   return query;
 }
 
-/** Calls `reload` when a sync or a local write changed records of these collections. */
+/**
+ * Calls `reload` when a sync or a local write changed records of these collections, and when a first sync has read
+ * the whole of one of their lists (its filling ends): those rows are all in the mirror then, while the sync goes on
+ * (the list's search index, the next lists) before it says what changed. A screen opened while the mirror was empty
+ * would say "none yet" meanwhile.
+ */
 export function useReloadOnChange(collections: readonly string[], reload: () => void): void {
   useDeskEvent('mirror-changed', (event) => {
     if (event.collections.some((collection) => collections.includes(collection))) reload();
+  });
+  const filling = useRef<string | undefined>(undefined);
+  useDeskEvent('status', ({ status }) => {
+    const now = listFilling(status);
+    const filled = filling.current;
+    filling.current = now;
+    if (filled !== undefined && filled !== now && collections.includes(filled)) reload();
   });
   useDeskEvent('outbox', (event) => {
     const types = event.changed.map((change) => (change.entityType === 'pet' ? 'pets' : 'people'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SyncProgress } from '../../../shared/desk-api';
-import { percentSoFar, recordsSoFar } from './sync-progress';
+import { INITIAL_DESK_STATUS, type SyncProgress } from '../../../shared/desk-api';
+import { listFilling, percentSoFar, recordsSoFar } from './sync-progress';
 
 const progress = (recordsDone: number, recordsTotal: number | null): SyncProgress => ({
   phase: 'Pets',
@@ -28,5 +28,20 @@ describe('how far a list’s reading came', () => {
     expect(percentSoFar(progress(3000, 2681))).toBe(100);
     expect(percentSoFar(progress(0, 0))).toBeUndefined();
     expect(percentSoFar(progress(10, null))).toBeUndefined();
+  });
+});
+
+describe('the list a first sync is filling', () => {
+  it('names it while its stage is filling, and none while it prepares the search, updates or is done', () => {
+    const syncing = (patch: Partial<SyncProgress>) => ({
+      ...INITIAL_DESK_STATUS,
+      state: 'syncing' as const,
+      progress: { ...progress(100, 480), ...patch },
+    });
+    expect(listFilling(syncing({ stage: 'filling' }))).toBe('pets');
+    expect(listFilling(syncing({ stage: 'filling', phase: 'Adopters' }))).toBe('adopters');
+    expect(listFilling(syncing({ stage: 'finishing' }))).toBeUndefined();
+    expect(listFilling(syncing({ stage: 'updating' }))).toBeUndefined();
+    expect(listFilling({ ...syncing({ stage: 'filling' }), state: 'idle' })).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import type { SyncProgress } from '../../../shared/desk-api';
+import type { DeskStatus, SyncProgress } from '../../../shared/desk-api';
 
 /**
  * The records read so far of a list, "1,200 of 2,681" (`about`: "of about 2,681"), or only "3,100" once the reading
@@ -25,4 +25,10 @@ export function percentSoFar(progress: SyncProgress): number | undefined {
  */
 export function finishingWords(progress: SyncProgress): string | undefined {
   return progress.stage === 'finishing' ? `${progress.phase}: preparing search` : undefined;
+}
+
+/** The list a first sync is reading now ("pets", "adopters", "fosters"), or undefined when none is being filled. */
+export function listFilling(status: DeskStatus): string | undefined {
+  const progress = status.state === 'syncing' ? status.progress : null;
+  return progress?.stage === 'filling' ? progress.phase.toLowerCase() : undefined;
 }
