@@ -8,7 +8,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildIfStale, CLI_OUT } from './lib/cli-manifest.mjs';
 
-const entry = process.argv[2] === 'serve' ? 'serve' : 'desk-cli';
+const entry = process.argv[2]?.trim().toLowerCase() === 'serve' ? 'serve' : 'desk-cli';
 // serve reads its flags from argv[2] on, as when it was run on its own.
 if (entry === 'serve') process.argv.splice(2, 1);
 

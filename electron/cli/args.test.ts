@@ -99,6 +99,13 @@ describe('choices as people type them', () => {
     expect(asChoice(undefined)).toBeUndefined();
     const schema = z.object({ paper: anyCase(z.enum(['a4', 'letter'], { error: 'must be a4 or letter' })) });
     expect(parseFlags(['--paper', 'A4'], { paper: { type: 'string' } }, schema, '')).toEqual({ paper: 'a4' });
+    // A choice written with capitals is found however it is typed.
+    const sizes = z.object({ size: anyCase(z.enum(['xSmall', 'small', 'xLarge'])) });
+    for (const typed of ['xSmall', 'xsmall', 'XSMALL ']) {
+      expect(parseFlags(['--size', typed], { size: { type: 'string' } }, sizes, '')).toEqual({
+        size: 'xSmall',
+      });
+    }
     expect(() => parseFlags(['--paper', 'A5'], { paper: { type: 'string' } }, schema, 'See help.')).toThrow(
       'Invalid value for --paper: must be a4 or letter.',
     );

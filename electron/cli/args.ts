@@ -148,12 +148,14 @@ export function asChoice(typed: string | undefined): string | undefined {
   return typed?.trim().toLowerCase();
 }
 
-/** A flag whose choices (`schema`, written in lower case) are typed in any case: `--format CSV`, `--paper A4`. */
-export function anyCase<S extends z.ZodType<unknown, string>>(schema: S) {
+/** A flag whose choices are typed in any case: `--format CSV` is csv, `--paper A4` a4, `--size xsmall` xSmall. */
+export function anyCase<S extends z.ZodEnum>(choices: S) {
   return z
     .string()
-    .transform((value) => asChoice(value) ?? value)
-    .pipe(schema);
+    .transform(
+      (value) => choices.options.find((choice) => String(choice).toLowerCase() === asChoice(value)) ?? value,
+    )
+    .pipe(choices);
 }
 
 /** A TCP port flag: 0 means "any free port". */

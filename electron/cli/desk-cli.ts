@@ -31,7 +31,7 @@ export function spokenAs(output: CliIo, as: string, helpOnStdout: boolean): CliI
 }
 
 /** What people type to ask which version they run. */
-const VERSION_WORDS = new Set(['--version', '-v', '-V', 'version']);
+const VERSION_WORDS = new Set(['--version', '-v', 'version']);
 
 /** Words people type for what another command does. */
 const MEANT: Readonly<Record<string, string>> = {
@@ -81,17 +81,18 @@ export function runDeskCli(): Promise<void> {
   const [name, ...argv] = process.argv.slice(2);
   const output = spokenAs(io, as, argv.includes('--help'));
   return runCli(async () => {
-    if (!name || name === '--help' || name === 'help') {
-      (name ? io.stdout : io.stderr)(usage(as));
-      return name ? 0 : 2;
+    const word = asChoice(name);
+    if (!word || word === '--help' || word === 'help') {
+      (word ? io.stdout : io.stderr)(usage(as));
+      return word ? 0 : 2;
     }
-    if (VERSION_WORDS.has(name)) {
+    if (VERSION_WORDS.has(word) || name === '-V') {
       io.stdout(`Shelter Desk ${cliVersion()}\n`);
       return 0;
     }
-    const command = COMMANDS.find((candidate) => candidate.name === asChoice(name));
+    const command = COMMANDS.find((candidate) => candidate.name === word);
     if (!command) {
-      const meant = commandMeant(name);
+      const meant = commandMeant(word);
       io.stderr(
         meant
           ? `Unknown command "${name}". Did you mean: ${as} ${meant}?\nAll commands: ${as} --help\n`

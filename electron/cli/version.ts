@@ -2,7 +2,7 @@
 declare const __SHELTER_DESK_VERSION__: string | undefined;
 
 /** Shelter Desk's version: the built command line's own, else npm's for the package it runs in (tests, tsx). */
-export function cliVersion(env: NodeJS.ProcessEnv = process.env): string {
+export function cliVersion(): string {
   const built = typeof __SHELTER_DESK_VERSION__ === 'string' ? __SHELTER_DESK_VERSION__ : undefined;
-  return built ?? env.npm_package_version ?? 'unknown';
+  return built ?? process.env.npm_package_version ?? 'unknown';
 }

@@ -74,7 +74,7 @@ function startFromSnapshot() {
   }
 
   // As when a program file is run: process.argv[1] is the program, its arguments follow.
-  const serve = args[0] === 'serve';
+  const serve = args[0]?.trim().toLowerCase() === 'serve';
   process.argv = [
     process.argv[0],
     path.join(out, serve ? 'serve.js' : 'desk-cli.js'),
@@ -103,8 +103,13 @@ function compileValidation() {
     list: z.array(z.string()).nullable(),
     either: z.union([z.literal('x'), z.number()]),
     map: z.record(z.string(), z.unknown()),
+    // As the choices of options typed in any case are read (args.ts anyCase).
+    choice: z
+      .string()
+      .transform((value) => value.toLowerCase())
+      .pipe(z.enum(['a', 'b'])),
   });
-  sample.safeParse({ text: ' a ', count: 1, kind: 'a', list: ['x'], either: 'x', map: {} });
+  sample.safeParse({ text: ' a ', count: 1, kind: 'a', list: ['x'], either: 'x', map: {}, choice: 'A' });
   sample.safeParse({ text: 1, email: 'x', count: -1.5, kind: 'c', list: [1], either: {}, map: 1 });
   for (const schema of [petSchema, personSchema]) schema.safeParse({});
 }

@@ -361,7 +361,8 @@ describe('the command line build in out/cli', () => {
       await run('node', [...FROM_SNAPSHOT, 'version'], { env }),
       await run('node', [...FROM_SNAPSHOT, 'serve', '--version'], { env }),
       await run('npx', ['--no-install', 'shelter-desk', '--version'], { env }),
-      await run('npx', ['--no-install', 'shelter-desk', 'serve', '-v'], { env }),
+      await run('npx', ['--no-install', 'shelter-desk', 'Serve', '-v'], { env }),
+      await run('node', [...FROM_SNAPSHOT, 'Version'], { env }),
     ];
     for (const answer of asked)
       expect(answer).toEqual({ code: 0, stdout: `Shelter Desk ${version}\n`, stderr: '' });

@@ -265,7 +265,8 @@ export interface FinishProgress {
 /**
  * Reports a finish's progress from the watermark, read on this connection (the worker's commits are visible to it),
  * through the seqs of the rows a load added: a fresh load numbers them without gaps, and counting the rows instead
- * would read the whole table on this thread. Undefined without a listener or a load under way.
+ * would read the whole table on this thread (seqs left out by a gap only make `indexed` jump). Undefined without a
+ * listener, or without a load under way.
  */
 function finishProgressReporter(
   db: MirrorDb,

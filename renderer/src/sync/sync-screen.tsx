@@ -12,7 +12,7 @@ import {
 } from '@mantine/core';
 import { IconBuildingCommunity, IconRefresh, IconServer2 } from '@tabler/icons-react';
 import { useState } from 'react';
-import type { DeskError, DeskStatus } from '../../../shared/desk-api';
+import type { DeskError, DeskStatus, SyncProgress } from '../../../shared/desk-api';
 import { useDesk, useDeskStatus } from '../bridge/hooks';
 import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
@@ -143,6 +143,16 @@ function SetupCards() {
   );
 }
 
+/** The Sync screen's line under the status: the list and its records and pages, or the search being prepared. */
+function progressWords(progress: SyncProgress): string {
+  const finishing = finishingWords(progress);
+  if (finishing === undefined) {
+    return `${progress.phase}: ${recordsSoFar(progress)} records, ${progress.pagesDone} ${progress.pagesDone === 1 ? 'page' : 'pages'}`;
+  }
+  // Only list indexes left to build (a finish cut off earlier and resumed): no records to count.
+  return progress.recordsTotal ? `${finishing}, ${recordsSoFar(progress)} records indexed` : finishing;
+}
+
 function StatusCard({ status, standalone }: { status: DeskStatus; standalone: boolean }) {
   const look = lookOf(status, standalone);
   const Icon = look.icon;
@@ -175,11 +185,7 @@ function StatusCard({ status, standalone }: { status: DeskStatus; standalone: bo
           </Text>
           {progress && (
             <Stack gap={4} mt="xs">
-              <Text size="sm">
-                {finishingWords(progress)
-                  ? `${finishingWords(progress)}, ${recordsSoFar(progress)} records indexed`
-                  : `${progress.phase}: ${recordsSoFar(progress)} records, ${progress.pagesDone} ${progress.pagesDone === 1 ? 'page' : 'pages'}`}
-              </Text>
+              <Text size="sm">{progressWords(progress)}</Text>
               {percent !== undefined && <Progress value={percent} animated aria-label="Sync progress" />}
             </Stack>
           )}
