@@ -30,7 +30,7 @@ export function spokenAs(output: CliIo, as: string, helpOnStdout: boolean): CliI
   };
 }
 
-/** What people type to ask which version they run. */
+/** What people type to ask which version they run (-V too: words are read in any case). */
 const VERSION_WORDS = new Set(['--version', '-v', 'version']);
 
 /** Words people type for what another command does. */
@@ -86,7 +86,7 @@ export function runDeskCli(): Promise<void> {
       (word ? io.stdout : io.stderr)(usage(as));
       return word ? 0 : 2;
     }
-    if (VERSION_WORDS.has(word) || name === '-V') {
+    if (VERSION_WORDS.has(word)) {
       io.stdout(`Shelter Desk ${cliVersion()}\n`);
       return 0;
     }

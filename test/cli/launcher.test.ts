@@ -358,6 +358,7 @@ describe('the command line build in out/cli', () => {
     const asked = [
       await run('node', [...FROM_SNAPSHOT, '--version'], { env }),
       await run('node', [...FROM_SNAPSHOT, '-v'], { env }),
+      await run('node', [...FROM_SNAPSHOT, '-V'], { env }),
       await run('node', [...FROM_SNAPSHOT, 'version'], { env }),
       await run('node', [...FROM_SNAPSHOT, 'serve', '--version'], { env }),
       await run('npx', ['--no-install', 'shelter-desk', '--version'], { env }),
