@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Page } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { activeMirrorFile } from '../../electron/desk/sync';
 import { expect, test } from './desk-fixture';
@@ -205,6 +206,16 @@ async function holdListPages(target: string) {
   };
 }
 
+/** Connects the desk through Settings, as a coordinator would, without waiting for the sync it starts. */
+async function saveConnection(page: Page, deskUrl: string, base: string, key: string) {
+  await page.goto(`${deskUrl}#/settings`);
+  const form = page.getByRole('form', { name: 'Connection' });
+  await form.getByLabel('Server address').fill(base);
+  await form.getByRole('textbox', { name: 'API key' }).fill(key);
+  await form.getByRole('button', { name: 'Save and connect' }).click();
+  await expect(form.getByText('Saved. A sync starts now')).toBeVisible();
+}
+
 test('during the first sync the Overview says the records are on their way, then what came so far, then fills in', async ({
   page,
   desk,
@@ -216,12 +227,7 @@ test('during the first sync the Overview says the records are on their way, then
     await page.goto(`${desk.url}#/overview`);
     await expect(page.getByRole('link', { name: 'Set up this desk' })).toBeVisible();
 
-    await page.goto(`${desk.url}#/settings`);
-    const form = page.getByRole('form', { name: 'Connection' });
-    await form.getByLabel('Server address').fill(gate.base);
-    await form.getByRole('textbox', { name: 'API key' }).fill(server.key);
-    await form.getByRole('button', { name: 'Save and connect' }).click();
-    await expect(form.getByText('Saved. A sync starts now')).toBeVisible();
+    await saveConnection(page, desk.url, gate.base, server.key);
 
     // No pet yet, from the moment the connection is saved: the Overview says the first sync is under way, not that
     // the desk needs connecting (its pages held back, the desk waits for the server's first answer).
@@ -319,12 +325,7 @@ test('a list screen opened before the first sync shows its records once their li
   test.setTimeout(120_000);
   const gate = await holdListPages(server.base);
   try {
-    await page.goto(`${desk.url}#/settings`);
-    const form = page.getByRole('form', { name: 'Connection' });
-    await form.getByLabel('Server address').fill(gate.base);
-    await form.getByRole('textbox', { name: 'API key' }).fill(server.key);
-    await form.getByRole('button', { name: 'Save and connect' }).click();
-    await expect(form.getByText('Saved. A sync starts now')).toBeVisible();
+    await saveConnection(page, desk.url, gate.base, server.key);
     await page.goto(`${desk.url}#/pets`);
     await expect(
       page.getByText('They come with this desk’s first sync with your shelter, which is under way'),
