@@ -7,12 +7,14 @@ import { runSync } from '../../electron/desk/sync';
 import {
   OFF_LIST_FETCHES_PER_HOUR,
   OFF_LIST_FETCHES_PER_RUN,
+  OFF_LIST_PHASE,
   OFF_LIST_RECORD_REQUESTS_PER_HOUR,
   OFF_LIST_RECORD_REQUESTS_PER_RUN,
   requestBudget,
 } from '../../electron/desk/sync/off-list-pull';
 import { type RunningApiServer, startApiServer } from '../../electron/server';
 import { petSchema } from '../../shared/contract';
+import type { SyncProgress } from '../../shared/desk-api';
 import { newPet } from '../server/harness';
 import { tempDir } from '../temp-mirror';
 
@@ -135,6 +137,30 @@ describe('pets off the public list from a server that lists them (off-list-pets)
     expect(quiet.written).toBe(0);
     expect(quiet.offList).toMatchObject({ requests: 1, notModified: 1 });
   }, 120_000);
+
+  it('tells the sync how many of them it has fetched, so its progress is not left on the last list', async () => {
+    const desk = await mirror('progress-desk');
+    const seen: SyncProgress[] = [];
+    const run = await runSync(desk.db, client(WRITE_KEY), { onProgress: (progress) => seen.push(progress) });
+    expect(run.complete).toBe(true);
+    const offList = seen.filter((progress) => progress.phase === OFF_LIST_PHASE);
+    const all = OFF_LIST_FETCHES_PER_RUN + 5;
+    // Before the first request for pets, then after each hundred.
+    expect(offList.map((progress) => [progress.recordsDone, progress.pagesDone])).toEqual([
+      [0, 0],
+      [100, 1],
+      [200, 2],
+      [all, 3],
+    ]);
+    expect(offList.every((progress) => progress.recordsTotal === all && progress.stage === 'updating')).toBe(
+      true,
+    );
+    expect(seen.at(-1)?.phase).toBe(OFF_LIST_PHASE);
+    // Nothing to fetch the next time: no progress of theirs.
+    const quiet: SyncProgress[] = [];
+    await runSync(desk.db, client(WRITE_KEY), { onProgress: (progress) => quiet.push(progress) });
+    expect(quiet.filter((progress) => progress.phase === OFF_LIST_PHASE)).toEqual([]);
+  });
 
   it('keeps to its hourly share of the whole-records limit; the rest come with the next hours', async () => {
     const desk = await mirror('whole-hourly-desk');

@@ -9,6 +9,7 @@ import {
   offListPetsResponseSchema,
   petSchema,
 } from '../../../shared/contract';
+import type { SyncProgress } from '../../../shared/desk-api';
 import { type ApiClient, ApiError } from '../client';
 import {
   type MirrorDb,
@@ -42,6 +43,8 @@ const HOUR_MS = 60 * 60_000;
 const REFUSED_KEPT_MS = 6 * HOUR_MS;
 
 const PETS = LIST_COLLECTIONS.find((collection) => collection.name === 'pets');
+/** What a sync's progress names while it fetches them. */
+export const OFF_LIST_PHASE = 'Pets off the public list';
 const REFUSED_KEY = 'off-list:refused';
 /** The same for the whole pets (`off-list-pet-records`): the list is still used, the pets are fetched by id. */
 const RECORDS_REFUSED_KEY = 'off-list:records-refused';
@@ -114,7 +117,10 @@ export function requestBudget(
 export async function pullOffListPets(
   db: MirrorDb,
   client: ApiClient,
-  signal?: AbortSignal,
+  {
+    signal,
+    onProgress,
+  }: { signal?: AbortSignal | undefined; onProgress?: (progress: SyncProgress) => void } = {},
 ): Promise<OffListPullResult | undefined> {
   if (!PETS || !offListCovers(db, client)) return undefined;
   const result: OffListPullResult = {
@@ -165,12 +171,24 @@ export async function pullOffListPets(
     !refused(db, client, RECORDS_REFUSED_KEY);
   // Pets the answer for whole pets left out (back on the public list, or deleted, since the list was read): the next
   // sync's list says what became of them, so the list's ETag is not kept.
-  const run: OffListRun = { db, client, pets: PETS, signal, result };
+  // Told as an update even on a first sync: the pets screen's "Filling" line counts the public list alone.
+  const total = wanted.length + noLongerOff.length;
+  const report = (recordsDone: number) =>
+    onProgress?.({
+      phase: OFF_LIST_PHASE,
+      stage: 'updating',
+      // The requests for pets so far (the list itself was the first).
+      pagesDone: result.requests - 1,
+      recordsDone,
+      recordsTotal: total,
+    });
+  const run: OffListRun = { db, client, pets: PETS, signal, result, report };
   let leftOut = false;
+  if (total > 0) report(0);
   try {
     const fetched = whole ? await fetchWhole(run, wanted) : { byId: wanted, leftOut: false };
     leftOut = fetched.leftOut;
-    await fetchById(run, [...fetched.byId, ...noLongerOff]);
+    await fetchById(run, [...fetched.byId, ...noLongerOff], wanted.length - fetched.byId.length);
   } catch (error) {
     if (!(error instanceof ApiError) || error.kind !== 'rate-limited') throw error;
     result.problem =
@@ -193,12 +211,15 @@ interface OffListRun {
   pets: ListCollection;
   signal: AbortSignal | undefined;
   result: OffListPullResult;
+  /** Tells the sync how many of the pets to fetch have been asked about so far. */
+  report: (recordsDone: number) => void;
 }
 
 /** Asks about each of `ids` by id, within the by-id budget; the rest are counted as deferred. */
 async function fetchById(
-  { db, client, pets, signal, result }: OffListRun,
+  { db, client, pets, signal, result, report }: OffListRun,
   ids: readonly string[],
+  askedBefore: number,
 ): Promise<void> {
   const allowance = requestBudget(db, BUDGET_KEY, OFF_LIST_FETCHES_PER_RUN, OFF_LIST_FETCHES_PER_HOUR);
   const now = ids.slice(0, allowance.allowed);
@@ -209,6 +230,7 @@ async function fetchById(
   } finally {
     allowance.spend(result.requests - requestsBefore);
   }
+  if (now.length > 0) report(askedBefore + now.length);
 }
 
 /**
@@ -221,7 +243,7 @@ async function fetchWhole(
   run: OffListRun,
   ids: readonly string[],
 ): Promise<{ byId: string[]; leftOut: boolean }> {
-  const { db, client, signal, result } = run;
+  const { db, client, signal, result, report } = run;
   const allowance = requestBudget(
     db,
     RECORDS_BUDGET_KEY,
@@ -253,6 +275,7 @@ async function fetchWhole(
         return { byId: ids.slice(start), leftOut };
       }
       if (keepWhole(run, asked, response) < asked.length) leftOut = true;
+      report(start + asked.length);
     }
   } finally {
     allowance.spend(requests);

@@ -219,7 +219,10 @@ async function syncOffListPets(
   options: SyncRunOptions,
   summary: SyncRunSummary,
 ): Promise<void> {
-  const offList = await pullOffListPets(db, client, options.signal);
+  const offList = await pullOffListPets(db, client, {
+    signal: options.signal,
+    onProgress: options.onProgress,
+  });
   if (!offList) return;
   summary.offList = offList;
   summary.reconciled.push(offList);
