@@ -114,7 +114,8 @@ export async function runServe(): Promise<void> {
   let values: Record<string, unknown>;
   try {
     ({ values } = parseArgs({
-      args: process.argv.slice(2),
+      // -V asks for the version as -v does, as it does of the other commands.
+      args: process.argv.slice(2).map((arg) => (arg === '-V' ? '-v' : arg)),
       strict: true,
       allowPositionals: false,
       options: SERVE_OPTIONS,

@@ -361,6 +361,7 @@ describe('the command line build in out/cli', () => {
       await run('node', [...FROM_SNAPSHOT, '-V'], { env }),
       await run('node', [...FROM_SNAPSHOT, 'version'], { env }),
       await run('node', [...FROM_SNAPSHOT, 'serve', '--version'], { env }),
+      await run('node', [...FROM_SNAPSHOT, 'serve', '-V'], { env }),
       await run('npx', ['--no-install', 'shelter-desk', '--version'], { env }),
       await run('npx', ['--no-install', 'shelter-desk', 'Serve', '-v'], { env }),
       await run('node', [...FROM_SNAPSHOT, 'Version'], { env }),
