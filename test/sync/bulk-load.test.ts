@@ -234,11 +234,21 @@ describe('a first sync of two large lists of one table (adopters, then fosters)'
     people.options.beforeListPage = ({ type, pageNo }) =>
       type === 'foster' && pageNo >= 2 ? 'fail' : undefined;
     try {
-      await expect(runSync(desk.db, peopleClient)).rejects.toThrow();
+      const finishing: SyncProgress[] = [];
+      await expect(
+        runSync(desk.db, peopleClient, {
+          onProgress: (progress) => progress.stage === 'finishing' && finishing.push(progress),
+        }),
+      ).rejects.toThrow();
       expect(statement(desk.db, "SELECT COUNT(*) AS n FROM person WHERE type = 'adopter'").get()).toEqual({
         n: BULK_LOAD_MIN_RECORDS + 50,
       });
       expect(searchIndexWatermark(desk.db, 'person')).toBeUndefined();
+      // Told as on the way that succeeds: the people's search being prepared, up to all of it.
+      expect(new Set(finishing.map((progress) => progress.phase))).toEqual(new Set(['People']));
+      const last = finishing.at(-1);
+      expect(last?.recordsTotal).toBeGreaterThan(0);
+      expect(last?.recordsDone).toBe(last?.recordsTotal);
       expect(personListIndexes(desk.db)).toEqual(expect.arrayContaining(DEFERRED_PERSON_INDEXES));
     } finally {
       await shelter.close();

@@ -125,7 +125,16 @@ export async function runSync(
     // load is finished now, or it would wait for a run in which that later list succeeds.
     for (const entityType of unfinished) {
       if (searchIndexWatermark(db, entityType) === undefined) continue;
-      await finishBulkLoad(db, entityType, options.signal).catch((finishing: unknown) =>
+      await finishBulkLoad(db, entityType, options.signal, {
+        onProgress: ({ indexed, total }) =>
+          options.onProgress?.({
+            phase: FINISHING_PHASE[entityType],
+            stage: 'finishing',
+            pagesDone: 0,
+            recordsDone: indexed,
+            recordsTotal: total,
+          }),
+      }).catch((finishing: unknown) =>
         console.error(`[sync] the ${entityType} bulk load was not finished: ${String(finishing)}`),
       );
     }
