@@ -40,6 +40,8 @@ export const syncProgressSchema = z.object({
   /** What is being done, e.g. "Pets" or "Adopters". */
   phase: z.string(),
   stage: syncStageSchema.optional(),
+  /** The list being read, when the step reads one (not the search being prepared for a whole table, say). */
+  list: z.enum(['pets', 'adopters', 'fosters']).optional(),
   pagesDone: z.number().int().min(0),
   recordsDone: z.number().int().min(0),
   /** Unknown until the first page of a collection arrives; "about": the list may change while it is read. */

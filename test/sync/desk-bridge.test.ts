@@ -72,6 +72,10 @@ describe('DeskApi: mirror and sync', () => {
     expect(progress.some((p) => p.phase === 'Pets' && p.recordsTotal !== null && p.recordsDone > 0)).toBe(
       true,
     );
+    // Each step that reads a list names it, for the screens that show that list (not from its label).
+    const lists = new Set(progress.map((p) => p.list));
+    expect(lists).toEqual(new Set(['pets', 'adopters', 'fosters']));
+    expect(progress.every((p) => p.list === undefined || p.phase.toLowerCase() === p.list)).toBe(true);
     expect(
       events.some((event) => event.type === 'mirror-changed' && event.collections.includes('pets')),
     ).toBe(true);

@@ -171,6 +171,7 @@ async function syncList(
       // A table's finish follows its last list (fosters) but indexes all of it (adopters too).
       phase: p.stage === 'finishing' ? FINISHING_PHASE[collection.entityType] : collection.label,
       stage: p.stage,
+      ...(p.stage !== 'finishing' && { list: collection.name }),
       pagesDone: p.pagesDone,
       recordsDone: p.recordsDone,
       recordsTotal: p.recordsTotal,

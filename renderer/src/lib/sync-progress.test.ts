@@ -4,6 +4,7 @@ import { listFilling, percentSoFar, recordsSoFar } from './sync-progress';
 
 const progress = (recordsDone: number, recordsTotal: number | null): SyncProgress => ({
   phase: 'Pets',
+  list: 'pets',
   pagesDone: 3,
   recordsDone,
   recordsTotal,
@@ -39,7 +40,11 @@ describe('the list a first sync is filling', () => {
       progress: { ...progress(100, 480), ...patch },
     });
     expect(listFilling(syncing({ stage: 'filling' }))).toBe('pets');
-    expect(listFilling(syncing({ stage: 'filling', phase: 'Adopters' }))).toBe('adopters');
+    expect(listFilling(syncing({ stage: 'filling', phase: 'Adopters', list: 'adopters' }))).toBe('adopters');
+    // Read from the list itself, not its label: the pets off the public list are not the pets' list.
+    expect(
+      listFilling(syncing({ stage: 'filling', phase: 'Pets off the public list', list: undefined })),
+    ).toBeUndefined();
     expect(listFilling(syncing({ stage: 'finishing' }))).toBeUndefined();
     expect(listFilling(syncing({ stage: 'updating' }))).toBeUndefined();
     expect(listFilling({ ...syncing({ stage: 'filling' }), state: 'idle' })).toBeUndefined();

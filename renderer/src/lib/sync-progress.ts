@@ -28,7 +28,7 @@ export function finishingWords(progress: SyncProgress): string | undefined {
 }
 
 /** The list a first sync is reading now ("pets", "adopters", "fosters"), or undefined when none is being filled. */
-export function listFilling(status: DeskStatus): string | undefined {
+export function listFilling(status: DeskStatus): SyncProgress['list'] {
   const progress = status.state === 'syncing' ? status.progress : null;
-  return progress?.stage === 'filling' ? progress.phase.toLowerCase() : undefined;
+  return progress?.stage === 'filling' ? progress.list : undefined;
 }

@@ -13,8 +13,7 @@ export function fillingProgress(
 ): SyncProgress | undefined {
   const progress = status?.progress;
   if (status?.state !== 'syncing' || !progress || progress.stage !== 'filling') return undefined;
-  if (!progress.phase.toLowerCase().startsWith(collection) || progress.recordsTotal === null)
-    return undefined;
+  if (progress.list !== collection || progress.recordsTotal === null) return undefined;
   return progress;
 }
 
