@@ -45,18 +45,23 @@ export function vocabularyBuilds(db: MirrorDb): number {
 
 const writtenTable = (table: Table) => `vocabulary_written_${table}`;
 
-/** Starts noting the rows of `table` this connection writes (idempotent). */
+/**
+ * Starts noting the rows of `table` this connection writes (idempotent). A row already noted is skipped by the
+ * query itself, not by `OR IGNORE`: inside a trigger that clause gives way to the conflict policy of the statement
+ * that fired it, so an upsert changing a row noted since the last typo search failed on the note.
+ */
 function noteWrites(db: MirrorDb, table: Table): void {
   const written = writtenTable(table);
   const columns = WORD_COLUMNS[table];
   const changed = columns.map((column) => `old.${column} IS NOT new.${column}`).join(' OR ');
+  const note = `INSERT INTO ${written} SELECT new.seq WHERE NOT EXISTS (SELECT 1 FROM ${written} WHERE seq = new.seq);`;
   db.exec(`CREATE TEMP TABLE IF NOT EXISTS ${written} (seq INTEGER PRIMARY KEY);
     CREATE TEMP TRIGGER IF NOT EXISTS ${written}_insert AFTER INSERT ON main.${table} BEGIN
-      INSERT OR IGNORE INTO ${written} VALUES (new.seq);
+      ${note}
     END;
     CREATE TEMP TRIGGER IF NOT EXISTS ${written}_update AFTER UPDATE OF ${columns.join(', ')} ON main.${table}
     WHEN ${changed} BEGIN
-      INSERT OR IGNORE INTO ${written} VALUES (new.seq);
+      ${note}
     END;`);
 }
 

@@ -354,6 +354,20 @@ describe('desk search', () => {
     expect(petNames('theodsia')).toEqual(['Theodosia']);
   });
 
+  it('lets a record written after the vocabulary was built be changed again before the next typo search', () => {
+    expect(petNames('labrdor')).toEqual(['Bella']);
+    const pet = makePet({ name: 'Pebble', breed: ['Beagle'] });
+    storeServerPage(mirror.db, 'pet', [pet], 'listed');
+    // Noted twice (written, then renamed) before a typo search reads the notes: once is enough, and no error.
+    storeServerPage(
+      mirror.db,
+      'pet',
+      [{ ...pet, name: 'Theodosia', updated_at: '2026-02-01T00:00:00.000Z' }],
+      'listed',
+    );
+    expect(petNames('theodsia')).toEqual(['Theodosia']);
+  });
+
   it('finds custom ids of rows a first sync has not indexed yet', () => {
     beginBulkLoad(mirror.db, 'pet');
     storeServerPage(mirror.db, 'pet', [makePet({ name: 'Late', custom_id: 'RAR-009999' })], 'listed');
