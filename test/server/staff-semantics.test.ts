@@ -173,13 +173,18 @@ describe('staff operations seen through the API', () => {
       species: first.species,
       customId: first.custom_id ?? null,
     });
+    // An evening in the Americas, already the next day in UTC (run under TZ=America/Los_Angeles to see it).
+    const decided = Date.parse('2026-03-02T05:30:00.000Z');
+    clock = decided;
     expect(staff.decideApplication(application.id, 'approved', { petIds: [second.id] }).placedPetIds).toEqual(
       [second.id],
     );
     const adopted = (await call(api, `/pets/${second.id}`)).json;
     expect(adopted.status).toBe('adopted');
     expect(adopted.adopted_by).toBe(applied.json.id);
-    expect(adopted.adopted_on).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(adopted.adopted_on).toBe(localCalendarDate(decided));
+    // The outcome is that same calendar day, written as the API writes dates (midnight UTC of the day).
+    expect(adopted.outcome_date).toBe(`${adopted.adopted_on}T00:00:00.000Z`);
     expect((await call(api, `/pets/${first.id}`)).json.status).toBe('available');
     expect((await call(api, `/people/${applied.json.id}?type=adopter`)).json.status).toBe('active');
     expect(() => staff.decideApplication(application.id, 'denied')).toThrow(/already/);

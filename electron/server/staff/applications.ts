@@ -207,13 +207,16 @@ export function applicationOperations({ app, now, tx, getPetOrThrow, all, first 
   /** Marks a pet adopted by the applicant (today) or fostered, as an approval of `application` does. */
   function placePet(pet: ReturnType<typeof getPetOrThrow>, application: ApplicationRow, stamp: number): void {
     if (application.kind === 'adopter') {
+      const adoptedOn = localCalendarDate(stamp);
       app.pets.writeColumns(pet, {
         status: 'adopted',
         custom_status_id: null,
         status_label: 'adopted',
-        adopted_on: localCalendarDate(stamp),
+        adopted_on: adoptedOn,
         adopted_by: application.person_id,
-        outcome_date: new Date(stamp).toISOString(),
+        // The same calendar day, as dates are written in date-time fields (its UTC instant would be the next day
+        // on an evening in the Americas).
+        outcome_date: `${adoptedOn}T00:00:00.000Z`,
       });
     } else {
       app.pets.writeColumns(pet, { status: 'fostered', custom_status_id: null, status_label: 'fostered' });
