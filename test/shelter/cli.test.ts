@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { backupFolder, listBackups } from '../../electron/desk/api/handlers/shelter-backups';
 import { petFields } from '../outbox/helpers';
 import { api, cli, fileHash, openDesk, tempDir } from './helpers';
 
@@ -86,6 +87,13 @@ describe('npm run cli -- keys | backup | restore on a desk that runs its shelter
     const check = new Database(out, { readonly: true });
     expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
     check.close();
+    // Without --out it goes where the desk's Backup screen keeps backups, named so that the screen lists it.
+    const kept = await cli(['backup', '--data-dir', dataDir, '--json']);
+    expect(kept.code, kept.stderr).toBe(0);
+    const keptFile = (JSON.parse(kept.stdout) as { file: string }).file;
+    expect(listBackups(backupFolder(dataDir))).toContainEqual(
+      expect.objectContaining({ file: keptFile, kind: 'manual' }),
+    );
 
     // The desk holds its shelter folder: a command-line restore must not swap the file under it.
     const busy = await cli(['restore', out, '--data-dir', dataDir]);

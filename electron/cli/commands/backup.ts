@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { petsAndPeople } from '../../../shared/wording/counts';
+import { backupFileName, backupFolder } from '../../desk/api/handlers/shelter-backups';
 import { findShelterDatabaseDir, openStaffOperations } from '../../server';
 import { defaultDataDir, folderFlagSchema, parseFlags, typedPath } from '../args';
 import type { CliCommand, CliIo } from './command';
@@ -27,9 +28,9 @@ const flagsSchema = z.object({
   json: z.boolean().default(false),
 });
 
+/** Where the desk's Backup screen keeps its backups, named as it names a manual one (so it lists this one too). */
 function defaultBackupFile(dataDir: string): string {
-  const stamp = new Date().toISOString().replace(/[-:T.Z]/g, '');
-  return path.join(dataDir, 'backups', `shelter-manual-${stamp.slice(0, 8)}-${stamp.slice(8, 17)}.sqlite`);
+  return path.join(backupFolder(dataDir), backupFileName('manual', Date.now()));
 }
 
 async function run(argv: readonly string[], io: CliIo): Promise<number> {
