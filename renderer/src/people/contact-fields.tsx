@@ -32,7 +32,9 @@ export function ContactFields({
   return (
     <>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-        <TextInput label="Name" withAsterisk aria-required {...text('name')} />
+        {/* Where the focus goes when the sign-up opens: typing starts the name (a space there no longer reaches the
+            close button). */}
+        <TextInput label="Name" withAsterisk aria-required {...text('name')} data-autofocus />
         <TextInput
           label="Email"
           type="email"
