@@ -14,9 +14,12 @@ export function words(text: string): string[] {
   return text.toLowerCase().match(WORD) ?? [];
 }
 
-/** How many typos a query word may carry: none below 3 letters, 1 up to 5, 2 from 6 on. */
+/**
+ * How many typos a query word may carry: none up to 3 letters, 1 up to 5, 2 from 6 on. A three-letter word one
+ * typo away from dozens of words (`sam`: say, saw, came…) would find most pets by their descriptions.
+ */
 export function typoBudget(word: string): number {
-  if (word.length < MIN_INDEXED_WORD) return 0;
+  if (word.length <= MIN_INDEXED_WORD) return 0;
   return word.length <= 5 ? 1 : 2;
 }
 
