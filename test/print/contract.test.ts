@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeMetadata } from '../../electron/desk/mirror';
+import { statement, storeMetadata, upsertApplication } from '../../electron/desk/mirror';
 import { type PrintSettings, printContract } from '../../electron/desk/print';
 import { ADOPTER_CONTRACT, openPrintFixture, type PrintFixture } from './fixtures';
 import { flat, pageText, pdfInfo, pdfText, renderPages, wordsOffPage } from './pdf-reader';
@@ -115,6 +115,32 @@ describe('contracts', () => {
       renderPages(printed.pdf, IMAGES, `contract-${kind}-a4`);
     });
   }
+
+  it("names the pets of a person's waiting application when none are chosen, as a draft", async () => {
+    const { foster, full } = fixture;
+    const application = {
+      id: 'c1d2e3f4-0a1b-4c2d-8e3f-405162738495',
+      personId: foster.id,
+      kind: 'foster',
+      petIds: [full.id],
+      submittedAt: '2026-06-02T09:30:00.000Z',
+      status: 'submitted',
+      decidedAt: null,
+      source: 'sign-up' as const,
+    };
+    fixture.mirror.db.transaction(() => upsertApplication(fixture.mirror.db, application))();
+    try {
+      const printed = await printContract(fixture.mirror.db, { personId: foster.id }, settings());
+      const text = flat(pdfText(printed.pdf));
+      expect(text).toContain(foster.name);
+      expect(text).toContain(full.name);
+      expect(text).toContain('Draft: this application is waiting for a decision');
+    } finally {
+      fixture.mirror.db.transaction(() =>
+        statement(fixture.mirror.db, 'DELETE FROM application WHERE id = ?').run(application.id),
+      )();
+    }
+  });
 
   it('flows a long contract over numbered pages without cutting text at an edge', async () => {
     await withAdopterContract(clauses(30), async () => {

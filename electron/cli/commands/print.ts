@@ -41,8 +41,9 @@ const USAGE = `Usage: npm run cli -- print kennel-card <id | custom_id> --out FI
                (as in the Pets list; at most 500)
   contract     an application's agreement (adoption or foster): the applicant's name and contact, the pets
                applied for and their fees, the date and signature lines; or a person's, of their type (adopter,
-               foster, volunteer, surrender), naming the pets given with --pet (an adopter's adopted pets by
-               default). This desk knows the applications it sent and, when it runs the shelter, all of them
+               foster, volunteer, surrender), naming the pets given with --pet (by default an adopter's adopted pets,
+               else those of their application waiting for a decision, as a draft). This desk knows the
+               applications it sent and, when it runs the shelter, all of them
   --out FILE   where to write the PDF ("-" writes it to stdout)
   --paper      a4 (default) or letter
   --no-photos  do not fetch photos (cards show a placeholder)

@@ -2,6 +2,7 @@ import { CONTRACT_TYPES, type ContractType, type Person, type Pet } from '../../
 import { DEFAULT_CURRENCY } from '../../../shared/wording/money';
 import {
   applicationById,
+  applicationsOfPerson,
   getAdoptionFees,
   getContract,
   getPerson,
@@ -77,12 +78,18 @@ const SYNC_HINT = 'Check the id, or sync first.';
 function subjectOf(db: MirrorDb, request: ContractRequest): ContractSubject {
   if ('personId' in request) {
     const person = personOrThrow(db, request.personId, 'person with id');
-    const pets = request.petIds?.length
-      ? request.petIds.map((id) => findPet(db, id))
-      : person.type === 'adopter'
-        ? adoptedBy(db, person.id)
-        : [];
-    return { person, type: person.type, pets };
+    if (request.petIds?.length) {
+      return { person, type: person.type, pets: request.petIds.map((id) => findPet(db, id)) };
+    }
+    const adopted = person.type === 'adopter' ? adoptedBy(db, person.id) : [];
+    if (adopted.length > 0) return { person, type: person.type, pets: adopted };
+    // No pets chosen and none gone home with them: the agreement of their newest application still waiting for a
+    // decision (a draft naming the pets applied for), as the Applications screen prints it.
+    const waiting = applicationsOfPerson(db, person.id).findLast(
+      (application) => application.status === 'submitted' && application.kind === person.type,
+    );
+    if (waiting) return subjectOf(db, { applicationId: waiting.id });
+    return { person, type: person.type, pets: [] };
   }
   const application = applicationById(db, request.applicationId);
   if (!application) {

@@ -18,8 +18,8 @@ const NAMES: Record<ContractType, string> = {
 };
 
 /**
- * "Print agreement" for a person: their type's contract filled in with their name, contact, the pets (an adopter's
- * adopted pets unless others are chosen: the pets of their application) with fees, the date and signature lines.
+ * "Print agreement" for a person: their type's contract filled in with their name, contact, the pets chosen (else an
+ * adopter's adopted pets, else those of their waiting application, as a draft) with fees, the date and signature lines.
  */
 export function ContractButton({
   personId,
@@ -59,8 +59,8 @@ export function ContractButton({
               label={type === 'surrender' ? 'Animals surrendered' : 'Animals'}
               description={
                 type === 'adopter'
-                  ? 'The pets of the application. Leave empty to name the pets adopted by this person.'
-                  : 'The animals this agreement is about.'
+                  ? 'Leave empty to name the pets adopted by this person or, if none, those of their application.'
+                  : 'The animals this agreement is about. Leave empty to name those of their application.'
               }
               value={petIds}
               onChange={setPetIds}
