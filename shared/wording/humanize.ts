@@ -15,10 +15,15 @@ const SPECIAL_WORDS: Record<string, string> = {
   color: 'Colour',
 };
 
-/** `medicalHold` → "Medical hold", `first_time` → "First time"; keeps an unknown value readable. */
+/**
+ * `medicalHold` → "Medical hold", `first_time` → "First time"; keeps an unknown value readable. A value already
+ * written as words (a shelter's own status, "Meet and Greet Ready") reads as the shelter wrote it, as its settings
+ * show it.
+ */
 export function humanize(value: string): string {
   const special = SPECIAL_WORDS[value];
   if (special) return special;
+  if (/\s/.test(value.trim())) return capitalized(value.trim());
   const spaced = value
     .replace(/[_-]+/g, ' ')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')

@@ -7,6 +7,9 @@ describe('words people read', () => {
     expect(humanize('xLarge')).toBe('Extra large');
     expect(humanize('last_vaccination')).toBe('Last vaccination');
     expect(humanize('Meet and greet ready')).toBe('Meet and greet ready');
+    // A shelter's own words keep their capitals, as its settings show them.
+    expect(humanize('Meet and Greet Ready')).toBe('Meet and Greet Ready');
+    expect(humanize('Courtesy Listing')).toBe('Courtesy Listing');
     expect(humanize('youngest')).toBe('Baby');
     expect(formatCoat('short')).toBe('Short coat');
     expect(formatCoat('Long coat')).toBe('Long coat');
