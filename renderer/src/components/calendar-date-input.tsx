@@ -11,6 +11,7 @@ import { type FocusEvent, type Ref, useEffect, useRef, useState } from 'react';
 import { useSettings } from '../bridge/settings';
 import {
   calendarDate,
+  calendarWeekStart,
   fieldDay,
   localeDayFirst,
   localToday,
@@ -237,6 +238,7 @@ function CalendarButton({
       <Popover.Dropdown>
         <DatePicker
           {...CALENDAR}
+          firstDayOfWeek={calendarWeekStart()}
           value={day ?? null}
           defaultDate={focused}
           onChange={(picked) => {

@@ -3,6 +3,7 @@ import {
   ageOn,
   calendarDate,
   calendarDaysAfter,
+  calendarWeekStart,
   fieldDay,
   formatCalendarDate,
   localeDayFirst,
@@ -129,6 +130,16 @@ describe('what a date field says of text naming no day', () => {
     expect(unreadableDateMessage('last spring')).toBe(
       '“last spring” is not a date the desk can read: type it like 28/11/2026 or 28 Nov 2026 (in this desk’s order), or 2026-11-28',
     );
+    setTypedDateOrder('auto');
+  });
+});
+
+describe('the calendar’s week', () => {
+  it('starts on Sunday where the month comes first, on Monday where the day does', () => {
+    setTypedDateOrder('month-first');
+    expect(calendarWeekStart()).toBe(0);
+    setTypedDateOrder('day-first');
+    expect(calendarWeekStart()).toBe(1);
     setTypedDateOrder('auto');
   });
 });

@@ -106,6 +106,14 @@ export function localeDayFirst(locale?: string): boolean {
   return order.indexOf('day') < order.indexOf('month');
 }
 
+/**
+ * The first day of a calendar's week, in the desk's date order: Sunday (0) where the month comes first (as in the
+ * United States), Monday (1) where the day does.
+ */
+export function calendarWeekStart(): 0 | 1 {
+  return localeDayFirst() ? 1 : 0;
+}
+
 /** A month named by its first three letters or more ("Nov", "sept", "November"): 1-12, or undefined. */
 function monthNamed(word: string): number | undefined {
   const lower = word.toLowerCase().replace(/\.$/, '');
