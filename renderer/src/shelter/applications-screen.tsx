@@ -23,7 +23,7 @@ import {
   IconUserCog,
   IconX,
 } from '@tabler/icons-react';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { DENIED_PERSON_STATUSES, PERSON_CREATE_STATUSES } from '../../../shared/contract';
 import type { ApplicationSummary } from '../../../shared/desk-api';
 import { listInWords } from '../../../shared/wording/lists';
@@ -228,10 +228,18 @@ function ApplicationCard({
               </Badge>
             )}
           </Group>
+          {/* A narrow card breaks the line between its parts, never inside a phone number or a date. */}
           <Text size="sm" c="dimmed">
-            {[application.personEmail, application.personPhone].filter(Boolean).join(' · ') ||
-              'No email or phone'}{' '}
-            · submitted {formatMomentDate(application.submittedAt)}
+            {[
+              ...([application.personEmail, application.personPhone].filter(Boolean) as string[]),
+              ...(application.personEmail || application.personPhone ? [] : ['No email or phone']),
+              `submitted ${formatMomentDate(application.submittedAt)}`,
+            ].map((part, index) => (
+              <Fragment key={part}>
+                {index > 0 && ' '}
+                <span style={{ whiteSpace: 'nowrap' }}>{index > 0 ? `· ${part}` : part}</span>
+              </Fragment>
+            ))}
           </Text>
         </Stack>
         <Button
