@@ -8,6 +8,13 @@ describe('a microchip number no chip carries', () => {
     );
     expect(microchipNote('985 1120 0123 456')).toMatch(/^This number has 14 characters;/);
     expect(microchipNote('98511200123456A')).toMatch(/^This number has 15 characters, not all digits;/);
+    // A digit typed as the letter that looks like it.
+    expect(microchipNote('98511200345678O')).toBe(
+      'This number has the letter O where a chip has the digit 0; chips read 15 digits (older ones 9 or 10). Check it against the scanner.',
+    );
+    expect(microchipNote('9851I2003456780')).toMatch(
+      /^This number has the letter I where a chip has the digit 1;/,
+    );
   });
 
   it('says nothing of a 15-digit, 10- or 9-character chip, however spaced, or of an empty field', () => {
