@@ -230,16 +230,14 @@ function ApplicationCard({
           </Group>
           {/* A narrow card breaks the line between its parts, never inside a phone number or a date. */}
           <Text size="sm" c="dimmed">
-            {[
-              ...([application.personEmail, application.personPhone].filter(Boolean) as string[]),
-              ...(application.personEmail || application.personPhone ? [] : ['No email or phone']),
-              `submitted ${formatMomentDate(application.submittedAt)}`,
-            ].map((part, index) => (
-              <Fragment key={part}>
-                {index > 0 && ' '}
-                <span style={{ whiteSpace: 'nowrap' }}>{index > 0 ? `· ${part}` : part}</span>
-              </Fragment>
-            ))}
+            {[...contactOf(application), `submitted ${formatMomentDate(application.submittedAt)}`].map(
+              (part, index) => (
+                <Fragment key={part}>
+                  {index > 0 && ' '}
+                  <span style={{ whiteSpace: 'nowrap' }}>{index > 0 ? `· ${part}` : part}</span>
+                </Fragment>
+              ),
+            )}
           </Text>
         </Stack>
         <Button
@@ -477,4 +475,12 @@ function DecisionModal({
       </Stack>
     </Modal>
   );
+}
+
+/** The applicant's email and phone, as far as known. */
+function contactOf(application: { personEmail: string | null; personPhone: string | null }): string[] {
+  const known = [application.personEmail, application.personPhone].filter((part): part is string =>
+    Boolean(part),
+  );
+  return known.length > 0 ? known : ['No email or phone'];
 }
