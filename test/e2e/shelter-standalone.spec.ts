@@ -115,13 +115,14 @@ test('standalone demo: keys over HTTP, a private status, a custom field, a contr
         .getByRole('row', { name: new RegExp(quiet.name) })
         .first(),
     ).toContainText('Not public', { timeout: 30_000 });
-    // A long status and "Not public" both show whole (side by side they were cut to "Behavior eval…" and "Not p…").
+    // A long status (the shelter's own, as it wrote it) and "Not public" both show whole (side by side they were cut to
+    // "Behavior eval…" and "Not p…").
     await search(page, 'Marshmallow');
     const evaluated = page
       .getByRole('table', { name: 'Pets' })
       .getByRole('row', { name: /Marshmallow/ })
       .first();
-    await expect(evaluated).toContainText('Behavior evaluation');
+    await expect(evaluated).toContainText('Behavior Evaluation');
     const cut = await evaluated
       .locator('.mantine-Badge-label')
       .evaluateAll((labels) =>
