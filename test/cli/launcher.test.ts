@@ -369,4 +369,17 @@ describe('the command line build in out/cli', () => {
     for (const answer of asked)
       expect(answer).toEqual({ code: 0, stdout: `Shelter Desk ${version}\n`, stderr: '' });
   });
+
+  it('makes every schema in the snapshot without zod’s compiled fast path: the setting is imported before them', () => {
+    // A zod schema reads the setting when it is made; the snapshot's modules make theirs as they are imported.
+    const source = fs.readFileSync(path.join(ROOT, 'scripts/lib/cli-snapshot.mjs'), 'utf8');
+    const imported = [...source.matchAll(/^import (?:.+ from )?'([^']+)';$/gm)].map((match) => match[1]);
+    const setting = imported.indexOf('./zod-jitless.mjs');
+    const firstOfProject = imported.findIndex((specifier) => specifier?.startsWith('../../'));
+    expect(setting).toBeGreaterThan(-1);
+    expect(setting).toBeLessThan(firstOfProject);
+    expect(fs.readFileSync(path.join(ROOT, 'scripts/lib/zod-jitless.mjs'), 'utf8')).toContain(
+      'z.config({ jitless: true });',
+    );
+  });
 });
