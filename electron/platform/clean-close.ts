@@ -43,11 +43,20 @@ function currentRecord(filename: string): z.infer<typeof cleanRecordSchema> | nu
   return main ? { main, wal: walStateOf(filename) } : null;
 }
 
+/** The record written at the last clean close, or null when there is none or it cannot be read. */
+function recordedText(filename: string): string | null {
+  try {
+    return fs.readFileSync(recordFile(filename), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
 /** Whether `filename` (and its WAL) is exactly as a connection that vouched for it left it on closing. */
 export function closedCleanSince(filename: string): boolean {
   let recorded: unknown;
   try {
-    recorded = JSON.parse(fs.readFileSync(recordFile(filename), 'utf8'));
+    recorded = JSON.parse(recordedText(filename) ?? '');
   } catch {
     return false;
   }
@@ -61,7 +70,10 @@ export function closedCleanSince(filename: string): boolean {
  */
 export function recordCleanClose(filename: string): void {
   const record = currentRecord(filename);
-  if (record) writeFileAtomic(recordFile(filename), JSON.stringify(record), 0o600);
+  if (!record) return;
+  const text = JSON.stringify(record);
+  // A connection that only read (`outbox list`, a no-change sync) leaves the file as recorded: no write, no fsync.
+  if (recordedText(filename) !== text) writeFileAtomic(recordFile(filename), text, 0o600);
 }
 
 /** Drops the record (a check found the file damaged, or it is being replaced). */

@@ -92,6 +92,28 @@ describe('openDatabase', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it('writes the record again only when the file changed while open', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-db-'));
+    const filename = path.join(dir, 'test.sqlite');
+    const record = path.join(dir, '.test.sqlite.closed-clean');
+    await (await openDatabase({ filename, migrations })).close();
+    const written = fs.statSync(record, { bigint: true });
+    // Only read: the record already vouches for the file as it is, and stays the same file.
+    const reader = await openDatabase({ filename, migrations });
+    expect(reader.sqlite.prepare('SELECT count(*) FROM note').pluck().get()).toBe(0);
+    await reader.close();
+    expect(fs.statSync(record, { bigint: true }).ino).toBe(written.ino);
+    // Written: the record is replaced by one of the file as this connection left it.
+    const writer = await openDatabase({ filename, migrations });
+    writer.sqlite.prepare(`INSERT INTO note (id, body) VALUES (1, 'first')`).run();
+    await writer.close();
+    expect(fs.statSync(record, { bigint: true }).ino).not.toBe(written.ino);
+    const again = await openDatabase({ filename, migrations });
+    expect(again.soundness).toBe('closed-clean');
+    await again.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
   it('never records as clean a file it only looked at the marker of', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sd-db-'));
     const filename = path.join(dir, 'test.sqlite');
