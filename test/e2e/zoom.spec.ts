@@ -7,7 +7,8 @@ import { shoot } from './helpers';
  * Reflow (issue #30, item 3; WCAG 1.4.10): at 1280×720, at 200 % zoom of it (640×360 CSS pixels at device scale 2,
  * what a magnifier user on such a laptop gets), and in a phone-sized window (400 px wide), no main screen scrolls
  * sideways: neither the page nor the main region. Wide data tables may scroll inside their own box (1.4.10 allows
- * it); the page around them may not, and no table may be cut off with its last columns out of reach.
+ * it); the page around them may not, and no table may be cut off with its last columns out of reach. A table that
+ * scrolls says so in a line over it, and its box takes the keyboard's focus.
  */
 const SCREENS = [
   'overview',
@@ -32,9 +33,14 @@ const SHOT = new Set(['overview', 'pets', 'intake']);
  * labels and the badges cut short (a label that does not fit loses its end instead of scrolling); and the
  * tables wider than a box around them that does not scroll sideways (their last columns out of reach).
  */
-async function overflow(
-  page: Page,
-): Promise<{ page: number; main: number; header: number; clipped: string[]; cutTables: string[] }> {
+async function overflow(page: Page): Promise<{
+  page: number;
+  main: number;
+  header: number;
+  clipped: string[];
+  cutTables: string[];
+  unsaidTables: string[];
+}> {
   return page.evaluate(`(() => {
     const root = document.scrollingElement;
     const main = document.getElementById('main-content');
@@ -58,8 +64,22 @@ async function overflow(
     const cutTables = [...main.querySelectorAll('table')]
       .filter(outOfReach)
       .map((table) => table.getAttribute('aria-label'));
+    // Scrolled sideways with columns out of sight, yet no line over it says so, or the keyboard cannot reach it.
+    const unsaid = (table) => {
+      for (let box = table.parentElement; box && box !== main; box = box.parentElement) {
+        const overflowX = getComputedStyle(box).overflowX;
+        if (overflowX !== 'auto' && overflowX !== 'scroll') continue;
+        if (box.scrollWidth <= box.clientWidth + 1) return false;
+        const hint = document.getElementById(box.getAttribute('aria-describedby') ?? '');
+        return box.tabIndex !== 0 || !hint || hint.getBoundingClientRect().height === 0;
+      }
+      return false;
+    };
+    const unsaidTables = [...main.querySelectorAll('table')]
+      .filter(unsaid)
+      .map((table) => table.getAttribute('aria-label'));
     return { page: root.scrollWidth - root.clientWidth, main: main.scrollWidth - main.clientWidth,
-      header: header.scrollWidth - header.clientWidth, clipped, cutTables };
+      header: header.scrollWidth - header.clientWidth, clipped, cutTables, unsaidTables };
   })()`);
 }
 
@@ -87,6 +107,8 @@ for (const [label, viewport, deviceScaleFactor] of [
         if (extra.header > 0) wide.push(`${screen}: header ${extra.header} px`);
         if (extra.clipped.length > 0) wide.push(`${screen}: cut short: ${extra.clipped.join(', ')}`);
         if (extra.cutTables.length > 0) wide.push(`${screen}: out of reach: ${extra.cutTables.join(', ')}`);
+        if (extra.unsaidTables.length > 0)
+          wide.push(`${screen}: scrolls sideways unsaid: ${extra.unsaidTables.join(', ')}`);
         if (SHOT.has(screen)) await shoot(page, testInfo, `${viewport.width}-${screen}`, false);
       }
       // The decided applications too: an approved card's "Applicant: Active" keeps its whole width.

@@ -1,5 +1,6 @@
 import { Badge, Select, Table, Text } from '@mantine/core';
 import type { ImportPreview } from '../../../shared/desk-api';
+import { SidewaysScroll } from '../components/sideways-scroll';
 import { type ChosenTargets, targetOf } from './chosen-targets';
 
 /** The first cells of a column, to recognise it by. */
@@ -31,7 +32,7 @@ export function MappingTable({
   return (
     // As tall as the file has columns, in the page's scroll: a box of its own hid the columns past the ninth, which
     // a check then read without anyone having seen where they go. Only a narrow window scrolls it sideways.
-    <Table.ScrollContainer minWidth={480} type="native">
+    <SidewaysScroll label="Column mapping" minWidth={480}>
       <Table striped verticalSpacing="xs" aria-label="Column mapping">
         <Table.Thead>
           <Table.Tr>
@@ -87,6 +88,6 @@ export function MappingTable({
           })}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </SidewaysScroll>
   );
 }

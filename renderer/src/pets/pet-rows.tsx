@@ -3,6 +3,7 @@ import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, memo, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import type { MirrorPet } from '../../../shared/desk-api';
 import { RecordBadges } from '../components/record-badges';
+import { SidewaysScroll } from '../components/sideways-scroll';
 import { formatCalendarDate } from '../lib/dates';
 import { useRovingRows } from '../lib/roving-rows';
 import { humanize, statusColor } from '../lib/words';
@@ -63,7 +64,8 @@ export const PetRows = memo(function PetRows({
   const tabStop = active >= first && active <= last ? active : (virtualizer.range?.startIndex ?? first);
 
   return (
-    <div className={classes.sideways}>
+    // 576 px is 36rem: the fewest columns (rem, as Mantine writes it, follows the text size).
+    <SidewaysScroll label="Pets" minWidth={576} hintInset="md">
       <Table aria-label="Pets" aria-rowcount={(pages.total ?? 0) + 1} className={classes.table}>
         <Table.Thead className={classes.headGroup}>
           <Table.Tr className={`${classes.row} ${classes.head}`}>
@@ -109,7 +111,7 @@ export const PetRows = memo(function PetRows({
           })}
         </Table.Tbody>
       </Table>
-    </div>
+    </SidewaysScroll>
   );
 });
 

@@ -21,6 +21,7 @@ import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
+import { SidewaysScroll } from '../components/sideways-scroll';
 import { typedFilePath } from '../lib/file-path';
 import { StandaloneOnly, useAction } from './use-shelter';
 
@@ -155,8 +156,7 @@ function Backups() {
           </Text>
         )}
         {list.data && list.data.backups.length > 0 && (
-          // In a narrow window the backups scroll sideways inside their card, Restore there to reach.
-          <Table.ScrollContainer minWidth={460} type="native" mb="md">
+          <SidewaysScroll label="Backups" minWidth={460} mb="md">
             <Table aria-label="Backups" verticalSpacing="xs" highlightOnHover>
               <Table.Thead>
                 <Table.Tr>
@@ -195,7 +195,7 @@ function Backups() {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </SidewaysScroll>
         )}
         <Group align="flex-end" gap="sm">
           <TextInput

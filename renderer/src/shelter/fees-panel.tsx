@@ -18,6 +18,7 @@ import { useDesk, useDeskQuery } from '../bridge/hooks';
 import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { useUnsavedGuard } from '../components/leave-guard';
+import { SidewaysScroll } from '../components/sideways-scroll';
 import { humanize, type Option } from '../lib/words';
 import { repeatedBaseRules, ruleMatchesNoPet, valueChoices } from './fee-rule-values';
 import { useAction } from './use-shelter';
@@ -109,8 +110,7 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
         A pet without its own fee costs the sum of its species’ base rule and of every rule that matches it
         (for example Age “Senior”: −50). Pets follow the new rules on every desk after saving.
       </Text>
-      {/* A narrow window scrolls the rules sideways inside the card rather than squeeze or cut off their columns. */}
-      <Table.ScrollContainer minWidth={700} type="native">
+      <SidewaysScroll label="Fee rules" minWidth={700}>
         <Table ref={table} aria-label="Fee rules" verticalSpacing={6}>
           <Table.Thead>
             <Table.Tr>
@@ -208,7 +208,7 @@ export function FeesPanel({ rules, onChange }: { rules: FeeRuleSetting[]; onChan
             ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </SidewaysScroll>
       <Stack gap="sm" mt="md">
         <Group>
           <Button

@@ -22,6 +22,7 @@ import { useDesk } from '../bridge/hooks';
 import { BusyButton } from '../components/busy-button';
 import { DeskErrorAlert } from '../components/desk-error-alert';
 import { ScreenHeader } from '../components/screen-header';
+import { SidewaysScroll } from '../components/sideways-scroll';
 import { formatMomentDate, formatMomentTime } from '../lib/dates';
 import { usePolledQuery } from '../lib/use-every';
 import { focusBack } from '../lib/use-focus-back';
@@ -198,8 +199,7 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
       {keys.error && <DeskErrorAlert error={keys.error} title="The keys did not load" />}
       {!keys.data && !keys.error && <Loader aria-label="Loading keys" mt="md" />}
       {keys.data && (
-        // In a narrow window the keys scroll sideways inside their card, every column there to reach.
-        <Table.ScrollContainer minWidth={640} type="native" mt="md">
+        <SidewaysScroll label="API keys" minWidth={640} mt="md">
           <Table verticalSpacing="sm" aria-label="API keys" highlightOnHover>
             <Table.Thead>
               <Table.Tr>
@@ -259,7 +259,7 @@ function KeysCard({ apiUrl }: { apiUrl: string | null }) {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </SidewaysScroll>
       )}
       <Modal
         opened={revoking !== undefined}
