@@ -130,3 +130,34 @@ test('what is typed before the search has drawn its list is searched, and Enter 
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/#\/settings$/);
 });
+
+test('Ctrl+K puts the people first when the words typed are someone’s name and the pets’ only by description', async ({
+  page,
+  demoDesk: desk,
+}) => {
+  await page.goto(`${desk.url}#/pets`);
+  await expect(page.getByRole('table', { name: 'Pets' })).toBeVisible({ timeout: 30_000 });
+  await page.keyboard.press('Control+K');
+  const dialog = page.getByRole('dialog', { name: 'Search' });
+  const search = dialog.getByRole('textbox', { name: 'Search everything' });
+  // The demo's adopter Rachel Green; rabbits who love "fresh greens" are found too, by their descriptions.
+  await search.fill('green');
+  // The people's group is drawn first, and its first result chosen: Enter opens Rachel.
+  const first = dialog.locator('.mantine-Spotlight-action').first();
+  await expect(first).toHaveAccessibleName(/^Rachel Green/);
+  await expect(first).toHaveAttribute('data-selected', 'true');
+  await expect(dialog.getByRole('button', { name: /^Mabel/ })).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/#\/people$/);
+  await expect(
+    page.getByRole('dialog').getByRole('heading', { level: 2, name: 'Rachel Green' }),
+  ).toBeVisible();
+  // A pet's name typed keeps the pets first.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+K');
+  await search.fill('athena');
+  await expect(dialog.getByRole('button', { name: /^Athena/ }).first()).toHaveAttribute(
+    'data-selected',
+    'true',
+  );
+});

@@ -17,6 +17,7 @@ import { unlessTypingHeld } from '../components/leave-guard';
 import { requestOpen } from '../lib/open-record';
 import { humanize } from '../lib/words';
 import { SECTIONS } from './sections';
+import { peopleFirst } from './spotlight-order';
 
 const [store, deskSpotlight] = createSpotlight();
 export const openSpotlight = deskSpotlight.open;
@@ -132,9 +133,15 @@ export function DeskSpotlight() {
   const failure = current ? (pets.error ?? people.error) : undefined;
   const petItems = current ? (pets.data?.items ?? []) : [];
   const personItems = current ? (people.data?.items ?? []) : [];
+  const peopleOnTop = peopleFirst(
+    debounced,
+    petItems.map(({ record }) => record),
+    personItems.map(({ record }) => record.name),
+  );
+  const petIds = petItems.map(({ record }) => record.id);
+  const personIds = personItems.map(({ record }) => record.id);
   const shown = [
-    ...petItems.map(({ record }) => record.id),
-    ...personItems.map(({ record }) => record.id),
+    ...(peopleOnTop ? [...personIds, ...petIds] : [...petIds, ...personIds]),
     ...actions.map((action) => action.id),
   ].join(' ');
   // The list appears a moment after the search opens: what was typed before then is already filtered, and its first
@@ -152,6 +159,46 @@ export function DeskSpotlight() {
     chooseFirstResult(store);
     resultsList(store)?.querySelector<HTMLElement>('[data-selected]')?.click();
   }, [enterWaiting, current]);
+
+  const petGroup = petItems.length > 0 && (
+    <Spotlight.ActionsGroup key="pets" label="Pets">
+      {petItems.map(({ record }) => (
+        <Spotlight.Action
+          key={record.id}
+          onClick={() =>
+            unlessTypingHeld(() => {
+              navigate('/pets');
+              openFromSearch(() => requestOpen({ kind: 'pet', id: record.id }));
+            })
+          }
+          leftSection={<IconPaw aria-hidden size={18} stroke={1.6} />}
+          label={record.name}
+          description={[record.custom_id, humanize(record.species), record.breed.join(', ')]
+            .filter(Boolean)
+            .join(' · ')}
+          rightSection={<Badge variant="light">{humanize(record.status)}</Badge>}
+        />
+      ))}
+    </Spotlight.ActionsGroup>
+  );
+  const peopleGroup = personItems.length > 0 && (
+    <Spotlight.ActionsGroup key="people" label="People">
+      {personItems.map(({ record }) => (
+        <Spotlight.Action
+          key={record.id}
+          onClick={() =>
+            unlessTypingHeld(() => {
+              navigate('/people');
+              openFromSearch(() => requestOpen({ kind: 'person', id: record.id, personType: record.type }));
+            })
+          }
+          leftSection={<IconAddressBook aria-hidden size={18} stroke={1.6} />}
+          label={record.name}
+          description={[humanize(record.type), record.email, record.phone].filter(Boolean).join(' · ')}
+        />
+      ))}
+    </Spotlight.ActionsGroup>
+  );
 
   return (
     <Spotlight.Root
@@ -191,47 +238,7 @@ export function DeskSpotlight() {
             The search did not run: {failure.message}
           </Text>
         )}
-        {petItems.length > 0 && (
-          <Spotlight.ActionsGroup label="Pets">
-            {petItems.map(({ record }) => (
-              <Spotlight.Action
-                key={record.id}
-                onClick={() =>
-                  unlessTypingHeld(() => {
-                    navigate('/pets');
-                    openFromSearch(() => requestOpen({ kind: 'pet', id: record.id }));
-                  })
-                }
-                leftSection={<IconPaw aria-hidden size={18} stroke={1.6} />}
-                label={record.name}
-                description={[record.custom_id, humanize(record.species), record.breed.join(', ')]
-                  .filter(Boolean)
-                  .join(' · ')}
-                rightSection={<Badge variant="light">{humanize(record.status)}</Badge>}
-              />
-            ))}
-          </Spotlight.ActionsGroup>
-        )}
-        {personItems.length > 0 && (
-          <Spotlight.ActionsGroup label="People">
-            {personItems.map(({ record }) => (
-              <Spotlight.Action
-                key={record.id}
-                onClick={() =>
-                  unlessTypingHeld(() => {
-                    navigate('/people');
-                    openFromSearch(() =>
-                      requestOpen({ kind: 'person', id: record.id, personType: record.type }),
-                    );
-                  })
-                }
-                leftSection={<IconAddressBook aria-hidden size={18} stroke={1.6} />}
-                label={record.name}
-                description={[humanize(record.type), record.email, record.phone].filter(Boolean).join(' · ')}
-              />
-            ))}
-          </Spotlight.ActionsGroup>
-        )}
+        {peopleOnTop ? [peopleGroup, petGroup] : [petGroup, peopleGroup]}
         {actions.length > 0 && (
           <Spotlight.ActionsGroup label="Actions">
             {actions.map((action) => (

@@ -1,6 +1,6 @@
 import { MIN_INDEXED_WORD, typoDistance, words } from '../../../shared/search/typo';
 
-interface Described {
+export interface Described {
   name: string;
   breed: readonly string[];
   description?: string | null;
