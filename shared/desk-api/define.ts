@@ -12,9 +12,27 @@ export interface DeskMethodSpec<In extends z.ZodType = z.ZodType, Out extends z.
   summary: string;
 }
 
-/** Declares a method; keeps the exact schema types so `DeskInput`/`DeskOutput` can infer them. */
+/**
+ * Declares a method; keeps the exact schema types so `DeskInput`/`DeskOutput` can infer them. The spec is made when
+ * the method is first called or read, not as the table loads (see lazy-schema.ts).
+ */
 export function defineMethod<In extends z.ZodType, Out extends z.ZodType>(
-  spec: DeskMethodSpec<In, Out>,
+  build: () => DeskMethodSpec<In, Out>,
 ): DeskMethodSpec<In, Out> {
-  return spec;
+  let made: DeskMethodSpec<In, Out> | undefined;
+  const spec = () => {
+    made ??= build();
+    return made;
+  };
+  return {
+    get input() {
+      return spec().input;
+    },
+    get output() {
+      return spec().output;
+    },
+    get summary() {
+      return spec().summary;
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { noInput } from './app';
 import { defineMethod } from './define';
+import { lazySchema } from './lazy-schema';
 
 /** Bytes of one `photos.chunk` call before base64 (the browser host takes calls up to 1 MiB). */
 export const PHOTO_CHUNK_BYTES = 512 * 1024;
@@ -24,33 +25,37 @@ export const NOT_A_PHOTO_MESSAGE =
   'The file is not an image (JPEG, PNG, WebP, GIF, TIFF, HEIF or AVIF). Choose a photo file.';
 
 /** A photo taken at this desk, as the form shows it before the pet is saved. */
-export const takenPhotoSchema = z.object({
-  /** What goes into the pet's `image_urls`: `desk-photo:local-…` until the server has the photo. */
-  ref: z.string(),
-  width: z.number().int(),
-  height: z.number().int(),
-  bytes: z.number().int(),
-  /** A small preview for the form. */
-  dataUrl: z.string(),
-});
+export const takenPhotoSchema = lazySchema(() =>
+  z.object({
+    /** What goes into the pet's `image_urls`: `desk-photo:local-…` until the server has the photo. */
+    ref: z.string(),
+    width: z.number().int(),
+    height: z.number().int(),
+    bytes: z.number().int(),
+    /** A small preview for the form. */
+    dataUrl: z.string(),
+  }),
+);
 export type TakenPhoto = z.infer<typeof takenPhotoSchema>;
 
-export const photoServerSupportSchema = z.object({
-  /**
-   * `uploads`: the server keeps photos (Shelter Desk's own, or a standalone shelter); `links-only`: the server said it
-   * takes photo links only (photos stay on this desk); `unknown`: not known until the first upload.
-   */
-  support: z.enum(['uploads', 'links-only', 'unknown']),
-});
+export const photoServerSupportSchema = lazySchema(() =>
+  z.object({
+    /**
+     * `uploads`: the server keeps photos (Shelter Desk's own, or a standalone shelter); `links-only`: the server said it
+     * takes photo links only (photos stay on this desk); `unknown`: not known until the first upload.
+     */
+    support: z.enum(['uploads', 'links-only', 'unknown']),
+  }),
+);
 
 export const photoMethods = {
-  'photos.get': defineMethod({
+  'photos.get': defineMethod(() => ({
     summary:
       'A pet photo as a data: URL: one taken at this desk, or from the desk’s photo cache (kept from an earlier look, so it shows offline) or downloaded once and kept; fails with not_found when the address gives no image.',
     input: z.strictObject({ url: z.string().trim().min(1).max(2000) }),
     output: z.object({ dataUrl: z.string() }),
-  }),
-  'photos.chunk': defineMethod({
+  })),
+  'photos.chunk': defineMethod(() => ({
     summary:
       'One piece of a photo file on its way from the window to the core (base64, at most PHOTO_CHUNK_BYTES before encoding); pieces are numbered from 0.',
     input: z.strictObject({
@@ -63,17 +68,17 @@ export const photoMethods = {
       data: z.base64().max(Math.ceil((PHOTO_CHUNK_BYTES * 4) / 3) + 4),
     }),
     output: z.object({ received: z.number().int() }),
-  }),
-  'photos.take': defineMethod({
+  })),
+  'photos.take': defineMethod(() => ({
     summary:
       'Makes the file sent in pieces a photo safe to publish (upright, 1600 px, JPEG under 400 KB, no metadata) and keeps it on this desk; fails with invalid_input saying why a file is not taken.',
     input: z.strictObject({ uploadId: z.uuid(), pieces: z.number().int().min(1) }),
     output: takenPhotoSchema,
-  }),
-  'photos.support': defineMethod({
+  })),
+  'photos.support': defineMethod(() => ({
     summary: 'Whether the connection’s server keeps uploaded photos, or takes photo links only.',
     // Optional like every method without input: the form asks with none.
     input: noInput,
     output: photoServerSupportSchema,
-  }),
+  })),
 };
