@@ -40,7 +40,7 @@ export * from './sync';
 
 /**
  * Every method of the bridge, by name. To add a feature: write `shared/desk-api/<feature>.ts` exporting
- * `<feature>Methods = { '<feature>.<verb>': defineMethod({ summary, input, output }) }` and spread it here.
+ * `<feature>Methods = { '<feature>.<verb>': defineMethod(() => ({ summary, input, output })) }` and spread it here.
  */
 export const deskMethods = {
   ...appMethods,
