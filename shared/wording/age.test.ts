@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ageGroupOfMonths, ageInWords, calendarMonthsBetween, yearsAndMonthsInWords } from './age';
+import {
+  ageGroupNote,
+  ageGroupOfMonths,
+  ageInWords,
+  calendarMonthsBetween,
+  yearsAndMonthsInWords,
+} from './age';
 
 describe('ageInWords', () => {
   it('says years and months as people do', () => {
@@ -46,5 +52,31 @@ describe('age groups and calendar months', () => {
       'adult',
       'senior',
     ]);
+  });
+
+  it('notes an age group the birthday or the age typed does not fall in, and nothing else', () => {
+    const today = '2026-12-05';
+    expect(ageGroupNote({ age_category: 'youngest', age_birthday: '1990-03-02' }, today)).toBe(
+      'The birthday makes it 36 years 9 months old, which is Senior (8 years and over), not Baby. ' +
+        'Check the birthday, or choose Senior.',
+    );
+    // As the API writes a date, and the birthday before the age typed.
+    expect(
+      ageGroupNote(
+        { age_category: 'adult', age_birthday: '2026-09-01T00:00:00Z', age_years: '3', age_months: '' },
+        today,
+      ),
+    ).toMatch(/^The birthday makes it 3 months old, which is Baby \(under 6 months\), not Adult\./);
+    expect(ageGroupNote({ age_category: 'youngest', age_years: '3', age_months: '2' }, today)).toMatch(
+      /^The age makes it 3 years 2 months old, which is Adult \(2 to 8 years\), not Baby\. Check the age, or choose Adult\.$/,
+    );
+    // Agreeing, on the lines (6 months is Young; 8 years is Senior), or nothing to compare.
+    expect(ageGroupNote({ age_category: 'young', age_birthday: '2026-06-05' }, today)).toBeUndefined();
+    expect(ageGroupNote({ age_category: 'senior', age_years: '8' }, today)).toBeUndefined();
+    expect(ageGroupNote({ age_category: 'adult', age_years: '0', age_months: '0' }, today)).toBeUndefined();
+    expect(ageGroupNote({ age_category: 'adult', age_years: '2.5' }, today)).toBeUndefined();
+    expect(ageGroupNote({ age_category: '', age_birthday: '1990-03-02' }, today)).toBeUndefined();
+    // A birthday after today is the date's own error, not a note.
+    expect(ageGroupNote({ age_category: 'youngest', age_birthday: '2027-01-01' }, today)).toBeUndefined();
   });
 });

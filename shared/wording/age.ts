@@ -21,6 +21,55 @@ export function ageGroupOfMonths(months: number): 'youngest' | 'young' | 'adult'
   return 'senior';
 }
 
+/** The age groups as people read them, and where the API draws their lines (`ageGroupOfMonths`). */
+const GROUP_WORDS: Readonly<Record<string, string>> = {
+  youngest: 'Baby',
+  young: 'Young',
+  adult: 'Adult',
+  senior: 'Senior',
+};
+const GROUP_SPANS: Readonly<Record<string, string>> = {
+  youngest: 'under 6 months',
+  young: '6 months to 2 years',
+  adult: '2 to 8 years',
+  senior: '8 years and over',
+};
+
+/**
+ * What the desk says when the age group chosen is not the one the pet's age falls in: a "Baby" born in 1990. The age
+ * is the birthday's when one is given (YYYY-MM-DD, on or before `today`), else the years and months typed. Said at
+ * the pet form's Age and after the command line's save; only a note, the pet is saved as chosen.
+ */
+export function ageGroupNote(
+  pet: {
+    age_category?: string | null;
+    age_birthday?: string | null;
+    age_years?: string | null;
+    age_months?: string | null;
+  },
+  today: string,
+): string | undefined {
+  const chosen = GROUP_WORDS[pet.age_category ?? ''];
+  if (!chosen) return undefined;
+  const born = pet.age_birthday?.slice(0, 10) ?? '';
+  const fromBirthday = /^\d{4}-\d{2}-\d{2}$/.test(born) && born <= today;
+  let months: number;
+  if (fromBirthday) months = calendarMonthsBetween(born, today);
+  else {
+    const [years, extra] = [pet.age_years?.trim() || '', pet.age_months?.trim() || ''];
+    if (![years, extra].every((part) => part === '' || /^\d+$/.test(part))) return undefined;
+    months = Number(years || 0) * 12 + Number(extra || 0);
+    // No age given (or the form's 0 and 0).
+    if (months === 0) return undefined;
+  }
+  const fallsIn = ageGroupOfMonths(months);
+  const group = GROUP_WORDS[fallsIn];
+  if (group === chosen) return undefined;
+  const age = yearsAndMonthsInWords(Math.floor(months / 12), months % 12);
+  const source = fromBirthday ? 'birthday' : 'age';
+  return `The ${source} makes it ${age} old, which is ${group} (${GROUP_SPANS[fallsIn]}), not ${chosen}. Check the ${source}, or choose ${group}.`;
+}
+
 /** "2 years 3 months", "1 year", "5 months"; "0 months" for a newborn. */
 export function yearsAndMonthsInWords(years: number, months: number): string {
   if (years === 0) return countOf(months, 'month');

@@ -109,4 +109,23 @@ describe('npm run cli: pet, person, outbox', () => {
     const capital = await deskCli(['Outbox', 'List', '--state', 'Pending', '--data-dir', os.tmpdir()]);
     expect(capital.stderr).toMatch(/^No mirror in /);
   });
+
+  it('says, after saving, an age group the birthday does not fall in, as the pet form says it', async () => {
+    // A "Baby" born in 1990 is saved as given, and its age group is said to be another.
+    const baby = await cli([
+      'pet',
+      'create',
+      '--json',
+      JSON.stringify(
+        petFields({ name: 'Old Baby', age_category: 'youngest', age_birthday: '1990-03-02T00:00:00Z' }),
+      ),
+    ]);
+    expect(baby.code).toBe(0);
+    expect(baby.stderr).toMatch(
+      /\nCheck the age group: The birthday makes it 3\d years( \d+ months?)? old, which is Senior \(8 years and over\), not Baby\. Check the birthday, or choose Senior\.\n$/,
+    );
+    const adult = await cli(['pet', 'create', '--json', JSON.stringify(petFields({ age_years: '3' }))]);
+    expect(adult.code).toBe(0);
+    expect(adult.stderr).not.toMatch(/age group/);
+  });
 });

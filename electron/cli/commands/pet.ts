@@ -1,5 +1,7 @@
+import { ageGroupNote } from '../../../shared/wording/age';
 import { microchipNote } from '../../../shared/wording/microchip';
 import { readPetChoice } from '../../desk/import/values';
+import { localToday } from '../../desk/print/words';
 import { asChoice, CliUsageError, defaultDataDir } from '../args';
 import type { CliCommand, CliIo } from './command';
 import { runPetPhoto } from './pet-photo';
@@ -33,11 +35,26 @@ export function withApiChoices(fields: Record<string, unknown>): Record<string, 
   return read;
 }
 
-/** Once the pet is saved, a microchip number no chip carries is said, as the pet form says it at the field. */
-function noteMicrochip(fields: Record<string, unknown>, code: number, io: CliIo): number {
+/**
+ * Once the pet is saved, what the pet form says at its fields: a microchip number no chip carries, an age group the
+ * birthday or the age given does not fall in.
+ */
+function noteAfterSave(fields: Record<string, unknown>, code: number, io: CliIo): number {
+  if (code !== 0) return code;
   const chip = fields.microchip_id;
-  const note = code === 0 && typeof chip === 'string' ? microchipNote(chip) : undefined;
-  if (note) io.stderr(`Check the microchip ${chip}: ${note}\n`);
+  const chipNote = typeof chip === 'string' ? microchipNote(chip) : undefined;
+  if (chipNote) io.stderr(`Check the microchip ${chip}: ${chipNote}\n`);
+  const text = (key: string) => (typeof fields[key] === 'string' ? (fields[key] as string) : undefined);
+  const ageNote = ageGroupNote(
+    {
+      age_category: text('age_category'),
+      age_birthday: text('age_birthday'),
+      age_years: text('age_years'),
+      age_months: text('age_months'),
+    },
+    localToday(),
+  );
+  if (ageNote) io.stderr(`Check the age group: ${ageNote}\n`);
   return code;
 }
 
@@ -54,7 +71,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     const code = await runWrite(call, io, { create: true }, (core) =>
       core.registry.invoke('outbox.createPet', { fields, force: call.force }),
     );
-    return noteMicrochip(fields, code, io);
+    return noteAfterSave(fields, code, io);
   }
   if (action === 'update') {
     if (!id) {
@@ -64,7 +81,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     const code = await runWrite(call, io, { create: false }, (core) =>
       core.registry.invoke('outbox.updatePet', { id, fields, force: call.force }),
     );
-    return noteMicrochip(fields, code, io);
+    return noteAfterSave(fields, code, io);
   }
   throw new CliUsageError(
     typedAction ? `Unknown pet action "${typedAction}".` : 'Name an action: create or update.',

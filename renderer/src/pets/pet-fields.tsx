@@ -29,7 +29,7 @@ import {
   statusOptions,
   TEMPERAMENT_OPTIONS,
 } from '../lib/words';
-import { intakeAheadNote, isNumberField, type PetDraft } from './pet-form';
+import { ageGroupFieldNote, intakeAheadNote, isNumberField, type PetDraft } from './pet-form';
 
 /**
  * The three lists of words (good with, not good with, temperament): typing narrows the list and highlights its first
@@ -117,6 +117,7 @@ export function PetFields({
     );
   };
   const cols = compact ? { base: 1, sm: 2 } : { base: 1, sm: 2, md: 3 };
+  const ageGroup = ageGroupFieldNote(draft);
 
   return (
     <Stack gap="lg">
@@ -191,8 +192,15 @@ export function PetFields({
             'Intake date',
             intakeAheadNote(draft.intake_date) ?? 'The day it arrived at the shelter',
           )}
-          {day('age_birthday', 'Birthday', 'If known to the day; otherwise give the age')}
-          {text('age_years', 'Age (years)')}
+          {day(
+            'age_birthday',
+            'Birthday',
+            (ageGroup?.field === 'age_birthday' && ageGroup.note) ||
+              'If known to the day; otherwise give the age',
+          )}
+          {text('age_years', 'Age (years)', {
+            description: ageGroup?.field === 'age_years' ? ageGroup.note : undefined,
+          })}
           {text('age_months', 'Age (months)')}
           {text('weight', 'Weight', { placeholder: 'e.g. 12 kg' })}
           {text('coat_length', 'Coat')}

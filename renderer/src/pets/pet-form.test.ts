@@ -3,6 +3,7 @@ import type { CustomField } from '../../../shared/contract';
 import { yearsAndMonthsInWords } from '../../../shared/wording/age';
 import { ageOn, calendarDaysAfter, formatCalendarDate, localToday } from '../lib/dates';
 import {
+  ageGroupFieldNote,
   buildPetCreate,
   buildPetUpdate,
   draftFromPet,
@@ -519,5 +520,23 @@ describe('an intake date after today', () => {
     for (const value of ['2026-12-03', '2026-11-30', '', 'next week', '2027-03-04']) {
       expect(intakeAheadNote(value, '2026-12-03')).toBeUndefined();
     }
+  });
+});
+
+describe('an age group the pet’s age does not fall in', () => {
+  it('is noted under Age, from the birthday as typed, or else from the age', () => {
+    const baby = { ...emptyPetDraft(), age_category: 'youngest' };
+    // A birthday typed as staff type it, read in the desk's date order.
+    const fromBirthday = ageGroupFieldNote({ ...baby, age_birthday: '1990-03-02' }, '2026-12-05');
+    expect(fromBirthday?.field).toBe('age_birthday');
+    expect(fromBirthday?.note).toMatch(
+      /^The birthday makes it 36 years 9 months old, which is Senior .*, not Baby\. Check the birthday, or choose Senior\.$/,
+    );
+    const fromAge = ageGroupFieldNote({ ...baby, age_years: '4' }, '2026-12-05');
+    expect(fromAge?.field).toBe('age_years');
+    expect(fromAge?.note).toMatch(/, which is Adult \(2 to 8 years\), not Baby\./);
+    expect(ageGroupFieldNote({ ...baby, age_months: '3' }, '2026-12-05')).toBeUndefined();
+    // Text that names no day is the date's own message.
+    expect(ageGroupFieldNote({ ...baby, age_birthday: 'last spring' }, '2026-12-05')).toBeUndefined();
   });
 });

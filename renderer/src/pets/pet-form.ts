@@ -5,7 +5,7 @@ import {
   petUpdateSchema,
   toFieldErrors,
 } from '../../../shared/contract';
-import { countOf, yearsAndMonthsInWords } from '../../../shared/wording/age';
+import { ageGroupNote, countOf, yearsAndMonthsInWords } from '../../../shared/wording/age';
 import {
   ageOn,
   calendarDate,
@@ -156,6 +156,20 @@ export function intakeAheadNote(value: string, today: string = localToday()): st
   if (!day || day <= today || day > calendarDaysAfter(today, INTAKE_DAYS_AHEAD)) return undefined;
   const ahead = Math.round((Date.parse(`${day}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
   return `${formatCalendarDate(day)} is ${ahead === 1 ? 'tomorrow' : `${ahead} days from today`}: booked ahead? If the pet is here already, check the day and month.`;
+}
+
+/**
+ * The note when the birthday, or else the age typed, falls in another age group than the one chosen, and the field
+ * it goes under: the one the age was read from, where the person typing is looking.
+ */
+export function ageGroupFieldNote(
+  draft: PetDraft,
+  today: string = localToday(),
+): { field: 'age_birthday' | 'age_years'; note: string } | undefined {
+  const born = fieldDay(draft.age_birthday) || '';
+  const note = ageGroupNote({ ...draft, age_birthday: born }, today);
+  if (!note) return undefined;
+  return { field: note.startsWith('The birthday') ? 'age_birthday' : 'age_years', note };
 }
 
 /** How many years back an intake date may lie. Further back, the year is taken for a slip ("3/4/62" read as 1962). */
