@@ -168,10 +168,15 @@ function Backups() {
               </Table.Thead>
               <Table.Tbody>
                 {list.data.backups.map((entry) => (
-                  <Table.Tr key={entry.file}>
+                  // Each cell on one line: a narrow window scrolls the table sideways rather than cut the kind short.
+                  <Table.Tr key={entry.file} style={{ whiteSpace: 'nowrap' }}>
                     <Table.Td>{when(entry.createdAt)}</Table.Td>
                     <Table.Td>
-                      <Badge variant="light" color={entry.kind === 'automatic' ? 'gray' : 'sage'}>
+                      <Badge
+                        variant="light"
+                        color={entry.kind === 'automatic' ? 'gray' : 'sage'}
+                        miw="max-content"
+                      >
                         {entry.kind === 'automatic' ? 'Daily' : 'Made by hand'}
                       </Badge>
                     </Table.Td>
