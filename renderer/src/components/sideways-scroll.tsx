@@ -34,7 +34,7 @@ function useHiddenSides(box: RefObject<HTMLDivElement | null>): HiddenSides {
 }
 
 /** What the line over a table that does not fit says, by where its hidden columns are. */
-export function sidewaysHint({ left, right }: HiddenSides): string | null {
+function sidewaysHint({ left, right }: HiddenSides): string | null {
   if (right)
     return left
       ? 'More columns on both sides: scroll sideways.'

@@ -524,7 +524,7 @@ describe('an intake date after today', () => {
 });
 
 describe('an age group the pet’s age does not fall in', () => {
-  it('is noted under Age, from the birthday as typed, or else from the age', () => {
+  it('is noted at the field the age was read from: the birthday as typed, or else the age', () => {
     const baby = { ...emptyPetDraft(), age_category: 'youngest' };
     // A birthday typed as staff type it, read in the desk's date order.
     const fromBirthday = ageGroupFieldNote({ ...baby, age_birthday: '1990-03-02' }, '2026-12-05');

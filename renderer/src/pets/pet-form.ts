@@ -169,7 +169,8 @@ export function ageGroupFieldNote(
   const born = fieldDay(draft.age_birthday) || '';
   const note = ageGroupNote({ ...draft, age_birthday: born }, today);
   if (!note) return undefined;
-  return { field: note.startsWith('The birthday') ? 'age_birthday' : 'age_years', note };
+  // As ageGroupNote reads it: the birthday when it names a day up to today, else the age typed.
+  return { field: born && born <= today ? 'age_birthday' : 'age_years', note };
 }
 
 /** How many years back an intake date may lie. Further back, the year is taken for a slip ("3/4/62" read as 1962). */
