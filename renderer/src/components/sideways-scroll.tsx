@@ -87,6 +87,7 @@ export function SidewaysScroll({
           minWidth={minWidth}
           type="native"
           className={classes.box}
+          classNames={{ scrollContainerInner: classes.inner }}
           {...(scrolls && {
             tabIndex: 0,
             role: 'region',
