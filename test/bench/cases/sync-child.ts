@@ -1,6 +1,15 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { Agent, request } from 'undici';
 import { createApiClient } from '../../../electron/desk/client';
-import { beginBulkLoad, listPets, statement, writeRow } from '../../../electron/desk/mirror';
+import {
+  BULK_WAL_CHECKPOINT_FRAMES,
+  beginBulkLoad,
+  listPets,
+  statement,
+  writeRow,
+} from '../../../electron/desk/mirror';
 import { openDeskMirror } from '../../../electron/desk/outbox';
 import {
   LIST_COLLECTIONS,
@@ -16,7 +25,7 @@ import { transactionWithoutSync } from '../../../electron/platform/durable-commi
  * argv[2]: JSON { mode: 'baseline' | 'sync', origin, key, dir? }. Prints one JSON object on stdout.
  */
 const options = JSON.parse(process.argv[2] ?? '{}') as {
-  mode: 'baseline' | 'floor' | 'sync' | 'first' | 'verify';
+  mode: 'baseline' | 'sqlite-floor' | 'floor' | 'sync' | 'first' | 'verify';
   origin: string;
   key: string;
   dir?: string;
@@ -89,6 +98,33 @@ async function floor() {
     writingMs += performance.now() - started;
   });
   await mirror.close();
+  return { ...result, writingSeconds: writingMs / 1000 };
+}
+
+/**
+ * SQLite's own floor, below the mirror's: fetch-and-discard, plus storing each record's JSON text under its id in one
+ * plain table of a fresh WAL database, one transaction a page, with the mirror's cache, synchronous and bulk
+ * checkpoint settings: the least any mirror that keeps the server's records can write.
+ */
+async function sqliteFloor() {
+  fs.mkdirSync(options.dir ?? '', { recursive: true });
+  const db = new Database(path.join(options.dir ?? '', 'floor.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('cache_size = -32768');
+  db.pragma(`wal_autocheckpoint = ${BULK_WAL_CHECKPOINT_FRAMES}`);
+  db.exec('CREATE TABLE record (seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, json TEXT NOT NULL)');
+  const insert = db.prepare('INSERT INTO record (id, json) VALUES (?, ?)');
+  const storePage = db.transaction((records: Array<{ id: string }>) => {
+    for (const record of records) insert.run(record.id, JSON.stringify(record));
+  });
+  let writingMs = 0;
+  const result = await baseline((_collection, records) => {
+    const started = performance.now();
+    storePage(records as Array<{ id: string }>);
+    writingMs += performance.now() - started;
+  });
+  db.close();
   return { ...result, writingSeconds: writingMs / 1000 };
 }
 
@@ -250,6 +286,13 @@ async function verify() {
   return { complete: run.complete, written: run.written, compared, mismatched };
 }
 
-const modes = { baseline: () => baseline(), floor, sync, first, verify } as const;
+const modes = {
+  baseline: () => baseline(),
+  'sqlite-floor': sqliteFloor,
+  floor,
+  sync,
+  first,
+  verify,
+} as const;
 const result = await modes[options.mode]();
 process.stdout.write(`${JSON.stringify(result)}\n`);
