@@ -121,11 +121,42 @@ describe('npm run cli: pet, person, outbox', () => {
       ),
     ]);
     expect(baby.code).toBe(0);
+    expect(JSON.parse(baby.stdout).record.age_birthday).toBe('1990-03-02T00:00:00Z');
     expect(baby.stderr).toMatch(
       /\nCheck the age group: The birthday makes it 3\d years( \d+ months?)? old, which is Senior \(8 years and over\), not Baby\. Check the birthday, or choose Senior\.\n$/,
     );
     const adult = await cli(['pet', 'create', '--json', JSON.stringify(petFields({ age_years: '3' }))]);
     expect(adult.code).toBe(0);
     expect(adult.stderr).not.toMatch(/age group/);
+  });
+
+  it('takes dates written as calendar days, as the pet form sends them, and names a day the calendar lacks', async () => {
+    const days = { age_birthday: '1990-03-02', intake_date: ' 2026-02-28 ', outcome_date: '2026-12-31' };
+    const created = await cli([
+      'pet',
+      'create',
+      '--json',
+      JSON.stringify(petFields({ name: 'Dated', ...days })),
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const { record, entityId } = JSON.parse(created.stdout) as {
+      record: Record<string, unknown>;
+      entityId: string;
+    };
+    expect(record).toMatchObject({
+      age_birthday: '1990-03-02T00:00:00Z',
+      intake_date: '2026-02-28T00:00:00Z',
+      outcome_date: '2026-12-31T00:00:00Z',
+    });
+
+    const missing = await cli(['pet', 'update', entityId, '--json', '{"intake_date":"2026-02-29"}']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(
+      'intake_date: 2026-02-29 is not a day of the calendar: check the month and the day. See: npm run cli -- pet --help\n',
+    );
+    // A leap day is one.
+    const leap = await cli(['pet', 'update', entityId, '--json', '{"intake_date":"2028-02-29"}']);
+    expect(leap.code, leap.stderr).toBe(0);
+    expect(JSON.parse(leap.stdout).record.intake_date).toBe('2028-02-29T00:00:00Z');
   });
 });

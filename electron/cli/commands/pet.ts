@@ -1,3 +1,4 @@
+import { dateTimeSchema } from '../../../shared/contract/primitives';
 import { ageGroupNote } from '../../../shared/wording/age';
 import { microchipNote } from '../../../shared/wording/microchip';
 import { readPetChoice } from '../../desk/import/values';
@@ -16,6 +17,8 @@ const usage = () => `Usage: npm run cli -- pet create --json '<pet write fields>
   create   a new pet (required: name, species, age_category, sex, size, status, health); saved on this desk
            at once under a local id and sent by the next sync
   update   change only the given fields (sent as a PATCH)
+           choices may be written as on the desk ("Cat", "Baby", "Extra small"), and dates (age_birthday,
+           intake_date, outcome_date) as a calendar day, 2019-03-02, or as an ISO date-time
   photo    add photo files (turned upright, at most 1600 px, re-encoded without metadata such as GPS; up to
            50 MB each) after the pet's photos, or remove photos by position (1 is the main photo) or address
   --force  save even when the microchip is already on another pet
@@ -24,13 +27,32 @@ const usage = () => `Usage: npm run cli -- pet create --json '<pet write fields>
 Prints the saved record as JSON. Works offline.`;
 
 const CHOICE_FIELDS = ['species', 'sex', 'size', 'age_category', 'health'] as const;
+const DATE_FIELDS = ['age_birthday', 'intake_date', 'outcome_date'] as const;
+const CALENDAR_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** The pet's choices as staff write them on the desk ("Cat", "Baby", "Extra small") taken as the API's values. */
-export function withApiChoices(fields: Record<string, unknown>): Record<string, unknown> {
+/**
+ * The pet's fields as staff write them on the desk, taken as the API's values: choices in words ("Cat", "Baby",
+ * "Extra small") and dates as calendar days ("2019-03-02", sent as midnight UTC of that day, as the pet form sends
+ * them; never through a time zone). Anything else is left as typed, for the contract to name.
+ * @throws CliUsageError for a calendar day that does not exist (2019-02-30).
+ */
+function withApiValues(fields: Record<string, unknown>, hint: string): Record<string, unknown> {
   const read = { ...fields };
   for (const field of CHOICE_FIELDS) {
     const value = read[field];
     if (typeof value === 'string') read[field] = readPetChoice(field, value) ?? value;
+  }
+  for (const field of DATE_FIELDS) {
+    const value = read[field];
+    const day = typeof value === 'string' ? value.trim() : '';
+    if (!CALENDAR_DAY.test(day)) continue;
+    read[field] = `${day}T00:00:00Z`;
+    if (!dateTimeSchema.safeParse(read[field]).success) {
+      throw new CliUsageError(
+        `${field}: ${day} is not a day of the calendar: check the month and the day.`,
+        hint,
+      );
+    }
   }
   return read;
 }
@@ -67,7 +89,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
   if (extra !== undefined) throw new CliUsageError(`Unexpected argument "${extra}".`, call.hint);
   if (action === 'create') {
     if (id !== undefined) throw new CliUsageError(`pet create takes no id (got "${id}").`, call.hint);
-    const fields = withApiChoices(call.fields());
+    const fields = withApiValues(call.fields(), call.hint);
     const code = await runWrite(call, io, { create: true }, (core) =>
       core.registry.invoke('outbox.createPet', { fields, force: call.force }),
     );
@@ -77,7 +99,7 @@ async function run(argv: readonly string[], io: CliIo): Promise<number> {
     if (!id) {
       throw new CliUsageError('Name the pet: pet update <id | custom_id | local id> --json ...', call.hint);
     }
-    const fields = withApiChoices(call.fields());
+    const fields = withApiValues(call.fields(), call.hint);
     const code = await runWrite(call, io, { create: false }, (core) =>
       core.registry.invoke('outbox.updatePet', { id, fields, force: call.force }),
     );
