@@ -17,12 +17,13 @@ const usage = () => `Usage: npm run cli -- pet create --json '<pet write fields>
   create   a new pet (required: name, species, age_category, sex, size, status, health); saved on this desk
            at once under a local id and sent by the next sync
   update   change only the given fields (sent as a PATCH)
-           choices may be written as on the desk ("Cat", "Baby", "Extra small"), and dates (age_birthday,
-           intake_date, outcome_date) as a calendar day, 2019-03-02, or as an ISO date-time
   photo    add photo files (turned upright, at most 1600 px, re-encoded without metadata such as GPS; up to
            50 MB each) after the pet's photos, or remove photos by position (1 is the main photo) or address
   --force  save even when the microchip is already on another pet
   --data-dir DIR   the desk's data folder (default: ${defaultDataDir()})
+
+In --json, choices may be written as the desk shows them ("Cat", "Baby", "Extra small"), and dates (age_birthday,
+intake_date, outcome_date) as a calendar day, 2019-03-02, or as an ISO date-time.
 
 Prints the saved record as JSON. Works offline.`;
 
