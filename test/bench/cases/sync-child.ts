@@ -22,7 +22,7 @@ import { transactionWithoutSync } from '../../../electron/platform/durable-commi
 
 /**
  * Child process of the sync bench cases (so peak RSS is the desk's alone, not the server's).
- * argv[2]: JSON { mode: 'baseline' | 'sync', origin, key, dir? }. Prints one JSON object on stdout.
+ * argv[2]: JSON { mode (a key of `modes` below), origin, key, dir? }. Prints one JSON object on stdout.
  */
 const options = JSON.parse(process.argv[2] ?? '{}') as {
   mode: 'baseline' | 'sqlite-floor' | 'floor' | 'sync' | 'first' | 'verify';
