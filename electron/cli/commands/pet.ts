@@ -1,4 +1,4 @@
-import { dateTimeSchema } from '../../../shared/contract/primitives';
+import { calendarDayAsDateTime, dateTimeSchema } from '../../../shared/contract/primitives';
 import { ageGroupNote } from '../../../shared/wording/age';
 import { microchipNote } from '../../../shared/wording/microchip';
 import { readPetChoice } from '../../desk/import/values';
@@ -47,7 +47,7 @@ function withApiValues(fields: Record<string, unknown>, hint: string): Record<st
     const value = read[field];
     const day = typeof value === 'string' ? value.trim() : '';
     if (!CALENDAR_DAY.test(day)) continue;
-    read[field] = `${day}T00:00:00Z`;
+    read[field] = calendarDayAsDateTime(day);
     if (!dateTimeSchema.safeParse(read[field]).success) {
       throw new CliUsageError(
         `${field}: ${day} is not a day of the calendar: check the month and the day.`,

@@ -1,3 +1,4 @@
+import { calendarDayAsDateTime } from '../../../shared/contract/primitives';
 import type { DateFormat, ImportRejection } from '../../../shared/desk-api/import';
 
 /** A cell read as a field's value, or the reason it cannot be, in words. */
@@ -48,7 +49,7 @@ function calendarDay(year: number, month: number, day: number, text: string): Re
     return no(`"${text}" is not a date`);
   }
   // A calendar day, written as the API takes it: never through a time zone.
-  return ok(`${full}-${pad(month)}-${pad(day)}T00:00:00Z`);
+  return ok(calendarDayAsDateTime(`${full}-${pad(month)}-${pad(day)}`));
 }
 
 /** Day and month of a date written with numbers alone (`04/03/2025`, `4.3.25`), either way round. */

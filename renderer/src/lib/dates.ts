@@ -61,11 +61,6 @@ export function formatMomentTime(iso: string): string {
   return localMoments.format(at);
 }
 
-/** The API form of a calendar date picked on the desk: midnight UTC of that day, the way the server stores it. */
-export function calendarDateToApi(day: string): string {
-  return `${day}T00:00:00Z`;
-}
-
 const MONTHS = [
   'january',
   'february',

@@ -1,5 +1,6 @@
 import {
   type CustomField,
+  calendarDayAsDateTime,
   type FieldError,
   petCreateSchema,
   petUpdateSchema,
@@ -9,7 +10,6 @@ import { ageGroupNote, countOf, yearsAndMonthsInWords } from '../../../shared/wo
 import {
   ageOn,
   calendarDate,
-  calendarDateToApi,
   calendarDaysAfter,
   fieldDay,
   formatCalendarDate,
@@ -293,7 +293,7 @@ function toApiFields(
   if (draft.color.trim() !== '') fields.color = splitList(draft.color);
   for (const key of DATE_FIELDS) {
     const day = fieldDay(draft[key]);
-    if (day) fields[key] = calendarDateToApi(day);
+    if (day) fields[key] = calendarDayAsDateTime(day);
   }
   fields.show_public = draft.show_public;
   fields.spayed = draft.spayed;
