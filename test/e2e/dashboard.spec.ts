@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { activeMirrorFile } from '../../electron/desk/sync';
 import { expect, test } from './desk-fixture';
-import { connect, search, shoot } from './helpers';
+import { connect, deskCall, search, shoot } from './helpers';
 
 /** Statuses that mean an animal has left the shelter's care (the Overview's definition, restated here). */
 const GONE = new Set([
@@ -348,6 +348,49 @@ test('a list screen opened before the first sync shows its records once their li
     );
     await expect(page.getByRole('row')).not.toHaveCount(0);
     await expect(page.getByRole('status', { name: /Connection status: Syncing/ })).toBeVisible();
+  } finally {
+    gate.letThrough();
+    await gate.close();
+  }
+});
+
+test('Ctrl+K, open while the first sync brings the people, finds them as they arrive, without retyping', async ({
+  page,
+  desk,
+  server,
+}) => {
+  test.setTimeout(120_000);
+  const gate = await holdListPages(server.base);
+  try {
+    await saveConnection(page, desk.url, gate.base, server.key);
+    gate.letThrough('/api/pets');
+    // The pets are in and searchable; the people's pages are held back.
+    await expect
+      .poll(
+        async () =>
+          ((await deskCall(page, 'mirror.pets.list', { search: 'Mabel' })) as { total: number }).total,
+        {
+          timeout: 60_000,
+        },
+      )
+      .toBeGreaterThan(0);
+    await page.goto(`${desk.url}#/pets`);
+    await page.keyboard.press('Control+K');
+    const dialog = page.getByRole('dialog', { name: 'Search' });
+    await dialog.getByRole('textbox', { name: 'Search everything' }).fill('green');
+    // Only the rabbits who love "fresh greens" so far.
+    await expect(dialog.getByRole('button', { name: /^Mabel/ })).toBeVisible();
+    await expect(dialog.getByRole('button', { name: /^Rachel Green/ })).toHaveCount(0);
+
+    gate.letThrough();
+    // The adopter Rachel Green comes with the people's pages, first and chosen: Enter opens her.
+    const first = dialog.locator('.mantine-Spotlight-action').first();
+    await expect(first).toHaveAccessibleName(/^Rachel Green/, { timeout: 60_000 });
+    await expect(first).toHaveAttribute('data-selected', 'true');
+    await page.keyboard.press('Enter');
+    await expect(
+      page.getByRole('dialog').getByRole('heading', { level: 2, name: 'Rachel Green' }),
+    ).toBeVisible();
   } finally {
     gate.letThrough();
     await gate.close();

@@ -14,6 +14,7 @@ import {
 import { useLocation } from 'wouter';
 import { useDeskQuery } from '../bridge/hooks';
 import { unlessTypingHeld } from '../components/leave-guard';
+import { useReloadOnChange } from '../lib/live-data';
 import { requestOpen } from '../lib/open-record';
 import { humanize } from '../lib/words';
 import { SECTIONS } from './sections';
@@ -122,13 +123,18 @@ export function DeskSpotlight() {
   const searching = debounced.length > 0;
   const pets = useDeskQuery('mirror.pets.list', { search: debounced || ' ', limit: 6 });
   const people = useDeskQuery('mirror.people.list', { search: debounced || ' ', limit: 4 });
+  // Records a sync or a write brings while the search is open (a new desk's first sync) are found without retyping.
+  useReloadOnChange(['pets'], pets.reload);
+  useReloadOnChange(['adopters', 'fosters', 'people'], people.reload);
   const lower = query.trim().toLowerCase();
   const actions = ACTIONS.filter(
     (action) => !lower || `${action.label} ${action.hint} ${action.words}`.toLowerCase().includes(lower),
   ).slice(0, searching ? 4 : 8);
   // Results of an older query are not shown while the new one is on its way: Enter must never open a pet or a
-  // person that no longer matches what is typed.
-  const current = searching && debounced === query.trim() && !pets.loading && !people.loading;
+  // person that no longer matches what is typed. Asked again for the same words, the results shown stay meanwhile.
+  const answered = (results: { loading: boolean; refreshing: boolean }) =>
+    !results.loading || results.refreshing;
+  const current = searching && debounced === query.trim() && answered(pets) && answered(people);
   // A desk started again since this page opened, or a database that cannot be read, is not "nothing matches".
   const failure = current ? (pets.error ?? people.error) : undefined;
   const petItems = current ? (pets.data?.items ?? []) : [];

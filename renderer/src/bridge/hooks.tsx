@@ -27,6 +27,8 @@ export interface DeskQuery<T> {
   data: T | undefined;
   error: DeskError | undefined;
   loading: boolean;
+  /** A `reload` of the same input is on its way; `data` and `error` still answer that input meanwhile. */
+  refreshing: boolean;
   reload(): void;
 }
 
@@ -67,7 +69,14 @@ export function useDeskQuery<M extends DeskMethodName>(
   }, [api, method, key, generation]);
 
   const reload = useCallback(() => setGeneration((n) => n + 1), []);
-  return { data: state.data, error: state.error, loading: state.loading || state.answers !== key, reload };
+  const answersInput = state.answers === key;
+  return {
+    data: state.data,
+    error: state.error,
+    loading: state.loading || !answersInput,
+    refreshing: state.loading && answersInput,
+    reload,
+  };
 }
 
 /** Runs `listener` for every core event of one type while the component is mounted. */
