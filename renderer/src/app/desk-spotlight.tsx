@@ -123,9 +123,9 @@ export function DeskSpotlight() {
   const searching = debounced.length > 0;
   const pets = useDeskQuery('mirror.pets.list', { search: debounced || ' ', limit: 6 });
   const people = useDeskQuery('mirror.people.list', { search: debounced || ' ', limit: 4 });
-  // Records a sync or a write brings while the search is open (a new desk's first sync) are found without retyping.
-  useReloadOnChange(['pets'], pets.reload);
-  useReloadOnChange(['adopters', 'fosters', 'people'], people.reload);
+  // Records a sync or a write brings while words are typed (a new desk's first sync) are found without retyping.
+  useReloadOnChange(['pets'], () => searching && pets.reload());
+  useReloadOnChange(['adopters', 'fosters', 'people'], () => searching && people.reload());
   const lower = query.trim().toLowerCase();
   const actions = ACTIONS.filter(
     (action) => !lower || `${action.label} ${action.hint} ${action.words}`.toLowerCase().includes(lower),
