@@ -69,16 +69,16 @@ export const SERVER_DATABASE_REMEDY =
 
 /**
  * The database holds the shelter's people and the key hashes: readable and writable by its owner only
- * (on every start, so files from older versions are tightened too). SQLite gives -wal and -shm files it
- * creates later the main file's mode.
+ * (checked on every start, so files from older versions are tightened too). SQLite gives -wal and -shm files it
+ * creates later the main file's mode. A file already so is left alone: a chmod changes the file's change time even
+ * when the mode stays, and the database's closed-clean record (see `clean-close.ts`) would then be written again,
+ * with a disk sync, by every command that only reads it.
  */
 function restrictToOwner(filename: string): void {
+  if (process.platform === 'win32') return;
   for (const file of [filename, `${filename}-wal`, `${filename}-shm`]) {
-    try {
-      fs.chmodSync(file, 0o600);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    if (stat && (stat.mode & 0o777) !== 0o600) fs.chmodSync(file, 0o600);
   }
 }
 

@@ -31,4 +31,30 @@ describe('the command line opening a shelter', () => {
       remove();
     }
   });
+
+  it('leaves a shelter it only reads as it found it, and tightens a file others could read', async () => {
+    const { dir, remove } = tempDir('sd-open-staff-');
+    const file = serverDatabasePath(dir);
+    const record = path.join(dir, '.server.sqlite.closed-clean');
+    try {
+      await (await openServerContext(file)).close();
+      fs.chmodSync(file, 0o644);
+      const tightening = await openStaffOperations(dir);
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      await tightening.close();
+      // A command that only reads (keys list) changes neither the file nor its closed-clean record.
+      const before = {
+        file: fs.statSync(file, { bigint: true }),
+        record: fs.statSync(record, { bigint: true }),
+      };
+      const reader = await openStaffOperations(dir);
+      expect(reader.soundness).toBe('closed-clean');
+      expect(reader.staff.listApiKeys()).toBeDefined();
+      await reader.close();
+      expect(fs.statSync(file, { bigint: true }).ctimeNs).toBe(before.file.ctimeNs);
+      expect(fs.statSync(record, { bigint: true }).ino).toBe(before.record.ino);
+    } finally {
+      remove();
+    }
+  });
 });
