@@ -31,6 +31,12 @@ const options = JSON.parse(process.argv[2] ?? '{}') as {
   dir?: string;
 };
 
+/** CPU time this process (every thread of it) spent since `before`, in seconds. */
+function cpuSecondsSince(before: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1e6;
+}
+
 function percentile(sorted: number[], share: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? 0;
 }
@@ -42,6 +48,7 @@ function percentile(sorted: number[], share: number): number {
 async function baseline(store?: (collection: ListCollection, records: unknown[]) => void) {
   const agent = new Agent({ keepAliveTimeout: 30_000, connections: 4 });
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   let records = 0;
   let requests = 0;
   for (const collection of LIST_COLLECTIONS) {
@@ -61,11 +68,13 @@ async function baseline(store?: (collection: ListCollection, records: unknown[])
     }
   }
   const seconds = (performance.now() - started) / 1000;
+  const cpuSeconds = cpuSecondsSince(cpuBefore);
   await agent.close();
   return {
     records,
     requests,
     seconds,
+    cpuSeconds,
     recordsPerSecond: records / seconds,
     maxRssMb: process.resourceUsage().maxRSS / 1024,
   };
@@ -132,8 +141,10 @@ async function sync() {
   const mirror = await openDeskMirror({ dataDir: options.dir ?? '' });
   const client = createApiClient({ baseUrl: options.origin, apiKey: options.key });
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const initial = await runSync(mirror.db, client, { metadata: true });
   const seconds = (performance.now() - started) / 1000;
+  const cpuSeconds = cpuSecondsSince(cpuBefore);
   if (!initial.complete) throw new Error(`initial sync incomplete: ${initial.problems.join(' ')}`);
   const records = (
     statement(mirror.db, 'SELECT (SELECT COUNT(*) FROM pet) + (SELECT COUNT(*) FROM person) AS n').get() as {
@@ -208,6 +219,7 @@ async function sync() {
     records,
     requests: initial.requests,
     seconds,
+    cpuSeconds,
     recordsPerSecond: records / seconds,
     maxRssMb,
     poll: {
