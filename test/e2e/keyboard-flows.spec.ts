@@ -362,3 +362,31 @@ test('keyboard only: print a kennel card (the PDF arrives) and take a backup', a
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(restore).toBeFocused();
 });
+
+test('a short list takes the same choice again, typed into its open list, after the form was cleared', async ({
+  page,
+  demoDesk: desk,
+}) => {
+  await page.goto(`${desk.url}#/intake`);
+  const form = page.getByRole('form', { name: 'New pet' });
+  const species = form.getByRole('combobox', { name: 'Species' });
+  const chooseDog = async () => {
+    await species.click();
+    await expect(species).toHaveAttribute('aria-expanded', 'true');
+    await page.keyboard.type('Dog');
+    await page.keyboard.press('Enter');
+    await expect(species).toHaveValue('Dog');
+    await expect(species).toHaveAttribute('aria-expanded', 'false');
+  };
+  await form.getByRole('textbox', { name: 'Name' }).fill('Twice');
+  await chooseDog();
+  await form.getByRole('button', { name: 'Clear', exact: true }).click();
+  await page
+    .getByRole('dialog', { name: 'Clear this intake?' })
+    .getByRole('button', { name: 'Clear the form' })
+    .click();
+  await expect(species).toHaveValue('');
+  // The list opens with Dog still marked from before; Enter used to do nothing, and the field stayed empty.
+  await form.getByRole('textbox', { name: 'Name' }).fill('Twice again');
+  await chooseDog();
+});

@@ -1,6 +1,6 @@
 import { type ComboboxItem, Select, type SelectProps } from '@mantine/core';
 import { useRef, useState } from 'react';
-import { comboboxRows, highlightRow } from '../lib/picker-enter';
+import { comboboxRows, enterPicksHighlighted, highlightRow } from '../lib/picker-enter';
 import { useTypeToChoose } from '../lib/type-to-choose';
 import type { Option } from '../lib/words';
 
@@ -78,6 +78,10 @@ export function ChoiceSelect({
           typed(event);
           return;
         }
+        // Enter picks the row shown highlighted, also where Mantine lost its count of it (the same option chosen
+        // again after the form was cleared or saved: Enter then did nothing and the field stayed empty).
+        enterPicksHighlighted(event);
+        if (event.key === 'Enter') return;
         typedInList(event);
         // A word that named an option (the key was taken for it): the option it names, highlighted now.
         if (event.defaultPrevented) typedOption.current = highlighted();
