@@ -161,3 +161,35 @@ test('Ctrl+K puts the people first when the words typed are someone’s name and
     'true',
   );
 });
+
+test('Ctrl+K “Sign up an adopter” opens the sign-up form, and a page just loaded shows no ring round its screen', async ({
+  page,
+  demoDesk: desk,
+}) => {
+  // The desk's own address, as a bookmark opens it: the page settles on the Overview.
+  await page.goto(desk.url);
+  await expect(page).toHaveURL(/#\/overview$/);
+  await expect(page.getByRole('heading', { name: 'Overview', level: 2 })).toBeVisible({ timeout: 30_000 });
+  // Nothing was touched yet: the main region does not take the focus (it showed a ring round the whole screen).
+  await expect(page.locator('#main-content')).not.toBeFocused();
+  await expect(page.locator('#main-content')).toHaveCSS('outline-style', 'none');
+
+  await page.keyboard.press('Control+K');
+  const search = page
+    .getByRole('dialog', { name: 'Search' })
+    .getByRole('textbox', { name: 'Search everything' });
+  await expect(search).toBeFocused();
+  await search.fill('sign up');
+  const action = page.getByRole('button', { name: /^Sign up an adopter/ });
+  await expect(action).toHaveAttribute('data-selected', 'true');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/#\/people$/);
+  const form = page.getByRole('form', { name: 'New person' });
+  await expect(form).toBeVisible();
+  await expect(
+    form.getByRole('radiogroup', { name: 'Sign up as' }).getByRole('radio', { name: 'Adopter' }),
+  ).toBeChecked();
+  await expect(form.getByLabel('Name')).toBeFocused();
+  await page.keyboard.type('Quick Quinn');
+  await expect(form.getByLabel('Name')).toHaveValue('Quick Quinn');
+});

@@ -24,7 +24,7 @@ import { useNetworkChangeHint } from '../bridge/network-hint';
 import { PageOutdatedNotice } from '../bridge/page-outdated-notice';
 import { useSettings } from '../bridge/settings';
 import { useSavedCardsForgottenOnRestore } from '../components/saved-record-card';
-import { focusIsLost } from '../lib/use-focus-back';
+import { focusIsLost, focusWasPlaced } from '../lib/use-focus-back';
 import { DemoBadge } from '../shelter/demo-badge';
 import { TlsMovedNotice } from '../sync/tls-moved-notice';
 import { DeskSpotlight, openSpotlight } from './desk-spotlight';
@@ -181,7 +181,9 @@ function useFocusChosenScreen(): (path: string) => void {
     shown.current = location;
     const chosenHere = chosen.current === location;
     if (chosenHere) chosen.current = undefined;
-    if (chosenHere || (moved && focusIsLost())) focusMain();
+    // The page's first screen (the address settling as it loads) takes no focus: a ring round the whole screen
+    // before anyone touched it showed nothing useful.
+    if (chosenHere || (moved && focusIsLost() && focusWasPlaced())) focusMain();
   }, [location]);
   return (path) => {
     if (path === location) focusMain();

@@ -15,7 +15,7 @@ import { useLocation } from 'wouter';
 import { useDeskQuery } from '../bridge/hooks';
 import { unlessTypingHeld } from '../components/leave-guard';
 import { useReloadOnChange } from '../lib/live-data';
-import { requestOpen } from '../lib/open-record';
+import { type OpenRequest, requestOpen } from '../lib/open-record';
 import { humanize } from '../lib/words';
 import { SECTIONS } from './sections';
 import { peopleFirst } from './spotlight-order';
@@ -91,8 +91,15 @@ function caretToEnd(event: FocusEvent<HTMLInputElement>): void {
   event.currentTarget.setSelectionRange(length, length);
 }
 
-/** Things to do, found by their words: every screen, plus the everyday starts. */
-const ACTIONS = [
+/** Things to do, found by their words: every screen, plus the everyday starts (`opens`: what the screen opens). */
+const ACTIONS: Array<{
+  id: string;
+  label: string;
+  hint: string;
+  path: string;
+  words: string;
+  opens?: OpenRequest;
+}> = [
   {
     id: 'intake',
     label: 'New intake',
@@ -100,7 +107,14 @@ const ACTIONS = [
     path: '/intake',
     words: 'add pet new animal',
   },
-  { id: 'adopter', label: 'Sign up an adopter', hint: 'People', path: '/people', words: 'new person add' },
+  {
+    id: 'adopter',
+    label: 'Sign up an adopter',
+    hint: 'People',
+    path: '/people',
+    words: 'new person add',
+    opens: { kind: 'sign-up', id: '', personType: 'adopter' },
+  },
   ...SECTIONS.map((section) => ({
     id: `go-${section.path}`,
     label: `Go to ${section.label}`,
@@ -250,7 +264,11 @@ export function DeskSpotlight() {
             {actions.map((action) => (
               <Spotlight.Action
                 key={action.id}
-                onClick={() => navigate(action.path)}
+                onClick={() => {
+                  navigate(action.path);
+                  const { opens } = action;
+                  if (opens) openFromSearch(() => requestOpen(opens));
+                }}
                 label={action.label}
                 description={action.hint}
               />

@@ -6,6 +6,13 @@ const OPENER_WATCH_MS = 5000;
 /** Whether nothing has the keyboard focus: the page has it, as after the focused element went away. */
 export const focusIsLost = () => document.activeElement === null || document.activeElement === document.body;
 
+let focusedSinceLoad = false;
+if (typeof document !== 'undefined') {
+  document.addEventListener('focusin', () => (focusedSinceLoad = true), { capture: true, once: true });
+}
+/** Whether anything on the page has had the focus since it loaded: before that, none was lost. */
+export const focusWasPlaced = () => focusedSinceLoad;
+
 const focusMain = () => document.getElementById('main-content')?.focus({ preventScroll: true });
 
 /**

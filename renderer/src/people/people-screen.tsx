@@ -87,11 +87,11 @@ export function PeopleScreen() {
   const [creating, setCreating] = useState<PersonFormType | null>(null);
   // A sign-up started from a pet's page applies for that pet.
   const [applyingFor, setApplyingFor] = useState<string[]>([]);
-  useOpenRequests('application', (request) => {
+  useOpenRequests('sign-up', (request) => {
     const type = request.personType ?? 'adopter';
     setTab(type);
     setOpenId(null);
-    startSignUp(type, [request.id]);
+    startSignUp(type, request.id ? [request.id] : []);
   });
   const [saved, setSaved] = useRememberedState<SignedUp[]>(SAVED_SIGN_UPS_KEY, []);
   /** The person the sign-up form saved as it closes (not set when it is cancelled). */

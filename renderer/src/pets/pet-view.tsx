@@ -80,7 +80,7 @@ function StartAdoptionButton({ petId }: { petId: string }) {
       onClick={() =>
         unlessTypingHeld(() => {
           navigate('/people');
-          requestOpen({ kind: 'application', id: petId, personType: 'adopter' });
+          requestOpen({ kind: 'sign-up', id: petId, personType: 'adopter' });
         })
       }
     >
