@@ -97,9 +97,14 @@ for (const timezoneId of ['America/Los_Angeles', 'Pacific/Auckland']) {
         Health: 'Good',
       });
       const birthday = form.getByRole('textbox', { name: 'Birthday' });
+      // A birthday after today is said under the field as soon as it is given, before any save.
+      await birthday.fill('2099-01-15');
+      await birthday.press('Tab');
+      await expect(birthday).toHaveAccessibleDescription(/A birthday cannot be after today/);
       await birthday.fill('3/14/2024');
       await birthday.press('Tab');
       await expect(birthday).toHaveValue('Mar 14, 2024');
+      await expect(birthday).not.toHaveAccessibleDescription(/cannot be after/);
       // A day that does not exist is not saved as the day the field showed before (today): the intake is refused.
       const intakeDate = form.getByRole('textbox', { name: 'Intake date' });
       await intakeDate.fill('31/02/2026');

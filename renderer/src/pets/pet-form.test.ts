@@ -4,6 +4,7 @@ import { yearsAndMonthsInWords } from '../../../shared/wording/age';
 import { ageOn, calendarDaysAfter, formatCalendarDate, localToday } from '../lib/dates';
 import {
   ageGroupFieldNote,
+  birthdayProblem,
   buildPetCreate,
   buildPetUpdate,
   draftFromPet,
@@ -386,6 +387,21 @@ describe('dates typed so that they name no day', () => {
     });
     const held = draftFromPet({ ...pet, intake_date: `${slipped}T00:00:00Z` });
     expect(buildPetUpdate(held, { ...held, status: 'hold' }).ok).toBe(true);
+  });
+
+  it('says why a birthday cannot be as soon as it is given: after today, or after the intake date', () => {
+    const today = '2026-12-05';
+    expect(birthdayProblem({ age_birthday: '2027-01-15', intake_date: '2026-12-03' }, today)).toBe(
+      `A birthday cannot be after today (${formatCalendarDate(today)})`,
+    );
+    expect(birthdayProblem({ age_birthday: '2026-12-04', intake_date: '2026-12-03' }, today)).toBe(
+      `A birthday cannot be after the intake date (${formatCalendarDate('2026-12-03')})`,
+    );
+    expect(birthdayProblem({ age_birthday: '2024-03-15', intake_date: '2026-12-03' }, today)).toBeUndefined();
+    expect(birthdayProblem({ age_birthday: today, intake_date: '' }, today)).toBeUndefined();
+    // No day given, or text that names none (the date field says so itself).
+    expect(birthdayProblem({ age_birthday: '', intake_date: '2026-12-03' }, today)).toBeUndefined();
+    expect(birthdayProblem({ age_birthday: '2026-02-30', intake_date: '' }, today)).toBeUndefined();
   });
 
   it('refuses a birthday after the intake date, and leaves alone an edit that changes neither', () => {

@@ -195,9 +195,7 @@ function datesToFix(
       const was = fieldDay(original?.[key] ?? '');
       if (was) messages[key] = clearedDateMessage(key, was);
     } else if (day === null) messages[key] = unreadableDateMessage(draft[key]);
-    else if (key === 'age_birthday' && day > localToday()) {
-      messages[key] = `A birthday cannot be after today (${formatCalendarDate(localToday())})`;
-    } else if (key === 'intake_date' && day > calendarDaysAfter(localToday(), INTAKE_DAYS_AHEAD)) {
+    else if (key === 'intake_date' && day > calendarDaysAfter(localToday(), INTAKE_DAYS_AHEAD)) {
       messages[key] =
         `${formatCalendarDate(day)} is more than ${INTAKE_DAYS_AHEAD} days ahead; check the year (an intake can be booked up to ${formatCalendarDate(calendarDaysAfter(localToday(), INTAKE_DAYS_AHEAD))})`;
     } else if (
@@ -208,14 +206,30 @@ function datesToFix(
         `${formatCalendarDate(day)} is more than ${INTAKE_YEARS_BACK} years ago; check the year`;
     }
   }
-  const born = fieldDay(draft.age_birthday);
-  const arrived = fieldDay(draft.intake_date);
   const changed = DATE_FIELDS.some((key) => draft[key] !== original?.[key]);
-  if (changed && born && arrived && born > arrived && !messages.age_birthday) {
-    messages.age_birthday = `A birthday cannot be after the intake date (${formatCalendarDate(arrived)})`;
-  }
+  const birthday = changed ? birthdayProblem(draft) : undefined;
+  if (birthday && !messages.age_birthday) messages.age_birthday = birthday;
   const custom = readCustomDates(customFields, draft.custom_field_data, original?.custom_field_data);
   return { ...messages, ...custom.messages };
+}
+
+/**
+ * Why the birthday typed cannot be the pet's: a day after today, or after its intake date. Undefined when it can be,
+ * or when it names no day (the date field says that itself). The pet form shows it under the field as soon as the
+ * day is typed, and refuses to save with it.
+ */
+export function birthdayProblem(
+  draft: Pick<PetDraft, 'age_birthday' | 'intake_date'>,
+  today: string = localToday(),
+): string | undefined {
+  const born = fieldDay(draft.age_birthday);
+  if (!born) return undefined;
+  if (born > today) return `A birthday cannot be after today (${formatCalendarDate(today)})`;
+  const arrived = fieldDay(draft.intake_date);
+  if (arrived && born > arrived) {
+    return `A birthday cannot be after the intake date (${formatCalendarDate(arrived)})`;
+  }
+  return undefined;
 }
 
 /**
