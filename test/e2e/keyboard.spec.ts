@@ -162,7 +162,7 @@ test('Ctrl+K puts the people first when the words typed are someone’s name and
   );
 });
 
-test('Ctrl+K “Sign up an adopter” opens the sign-up form, and a page just loaded shows no ring round its screen', async ({
+test('Ctrl+K’s “New intake” and “Sign up an adopter” open their forms, and a page just loaded shows no ring round its screen', async ({
   page,
   demoDesk: desk,
 }) => {
@@ -174,10 +174,21 @@ test('Ctrl+K “Sign up an adopter” opens the sign-up form, and a page just lo
   await expect(page.locator('#main-content')).not.toBeFocused();
   await expect(page.locator('#main-content')).toHaveCSS('outline-style', 'none');
 
-  await page.keyboard.press('Control+K');
   const search = page
     .getByRole('dialog', { name: 'Search' })
     .getByRole('textbox', { name: 'Search everything' });
+  // "New intake" opens the intake with the focus in its Name field, as Ctrl+N does.
+  await page.keyboard.press('Control+K');
+  await expect(search).toBeFocused();
+  await search.fill('new intake');
+  await expect(page.getByRole('button', { name: /^New intake/ })).toHaveAttribute('data-selected', 'true');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/#\/intake$/);
+  await expect(
+    page.getByRole('form', { name: 'New pet' }).getByRole('textbox', { name: 'Name' }),
+  ).toBeFocused();
+
+  await page.keyboard.press('Control+K');
   await expect(search).toBeFocused();
   await search.fill('sign up');
   const action = page.getByRole('button', { name: /^Sign up an adopter/ });

@@ -14,8 +14,9 @@ import {
 import { useLocation } from 'wouter';
 import { useDeskQuery } from '../bridge/hooks';
 import { unlessTypingHeld } from '../components/leave-guard';
+import { startIntake } from '../intake/focus-request';
 import { useReloadOnChange } from '../lib/live-data';
-import { type OpenRequest, requestOpen } from '../lib/open-record';
+import { requestOpen } from '../lib/open-record';
 import { humanize } from '../lib/words';
 import { SECTIONS } from './sections';
 import { peopleFirst } from './spotlight-order';
@@ -91,36 +92,41 @@ function caretToEnd(event: FocusEvent<HTMLInputElement>): void {
   event.currentTarget.setSelectionRange(length, length);
 }
 
-/** Things to do, found by their words: every screen, plus the everyday starts (`opens`: what the screen opens). */
-const ACTIONS: Array<{
+/** Something to do, found by its words: `choose` does it (`navigate` goes to a screen; `shown` is the one shown). */
+interface DeskAction {
   id: string;
   label: string;
   hint: string;
-  path: string;
   words: string;
-  opens?: OpenRequest;
-}> = [
+  choose(navigate: (to: string) => void, shown: string): void;
+}
+
+/** Every screen, plus the everyday starts, which open their forms with the focus in their first field. */
+const ACTIONS: DeskAction[] = [
   {
     id: 'intake',
     label: 'New intake',
     hint: 'Record a new arrival',
-    path: '/intake',
     words: 'add pet new animal',
+    choose: startIntake,
   },
   {
     id: 'adopter',
     label: 'Sign up an adopter',
     hint: 'People',
-    path: '/people',
     words: 'new person add',
-    opens: { kind: 'sign-up', id: '', personType: 'adopter' },
+    choose: (navigate) =>
+      unlessTypingHeld(() => {
+        navigate('/people');
+        openFromSearch(() => requestOpen({ kind: 'sign-up', id: '', personType: 'adopter' }));
+      }),
   },
   ...SECTIONS.map((section) => ({
     id: `go-${section.path}`,
     label: `Go to ${section.label}`,
     hint: section.hint,
-    path: section.path,
     words: section.label,
+    choose: (navigate: (to: string) => void) => navigate(section.path),
   })),
 ];
 
@@ -133,7 +139,7 @@ export function DeskSpotlight() {
   const searchBox = useRef<HTMLInputElement>(null);
   useEarlyTypingReachesSearch(searchBox, setQuery);
   const [debounced] = useDebouncedValue(query.trim(), 60);
-  const [, navigate] = useLocation();
+  const [location, navigate] = useLocation();
   const searching = debounced.length > 0;
   const pets = useDeskQuery('mirror.pets.list', { search: debounced || ' ', limit: 6 });
   const people = useDeskQuery('mirror.people.list', { search: debounced || ' ', limit: 4 });
@@ -264,11 +270,7 @@ export function DeskSpotlight() {
             {actions.map((action) => (
               <Spotlight.Action
                 key={action.id}
-                onClick={() => {
-                  navigate(action.path);
-                  const { opens } = action;
-                  if (opens) openFromSearch(() => requestOpen(opens));
-                }}
+                onClick={() => action.choose(navigate, location)}
                 label={action.label}
                 description={action.hint}
               />
