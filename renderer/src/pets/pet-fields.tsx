@@ -29,13 +29,7 @@ import {
   statusOptions,
   TEMPERAMENT_OPTIONS,
 } from '../lib/words';
-import {
-  ageGroupFieldNote,
-  birthdayProblem,
-  intakeAheadNote,
-  isNumberField,
-  type PetDraft,
-} from './pet-form';
+import { ageGroupFieldNote, intakeAheadNote, isNumberField, type PetDraft } from './pet-form';
 
 /**
  * The three lists of words (good with, not good with, temperament): typing narrows the list and highlights its first
@@ -94,8 +88,7 @@ export function PetFields({
       description={description}
       value={draft[key]}
       onChange={(picked) => set(key, picked)}
-      // A birthday after today or after the intake date is said as soon as the day is given, not only on saving.
-      error={errors[key] ?? (key === 'age_birthday' ? birthdayProblem(draft) : undefined)}
+      error={errors[key]}
       data-field={key}
     />
   );

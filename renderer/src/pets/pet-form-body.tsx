@@ -5,7 +5,7 @@ import { FormErrorSummary } from '../components/form-error-summary';
 import { changedFields } from '../lib/form-messages';
 import type { useOutboxWrite } from '../lib/use-outbox-write';
 import { PetFields } from './pet-fields';
-import { messagesOnLeaving, type PetDraft } from './pet-form';
+import { birthdayOnDateChange, messagesOnLeaving, type PetDraft } from './pet-form';
 import { PetPhotosInput } from './pet-photos-input';
 
 /**
@@ -49,6 +49,9 @@ export function PetFormBody({
         draft={draft}
         onChange={(next) => {
           write.clearFields(changedFields(draft, next));
+          // A birthday after today or after the intake date is said as soon as the day is given.
+          const birthday = birthdayOnDateChange(draft, next, original);
+          if (birthday !== 'unchanged') write.checkField('age_birthday', birthday.message);
           onDraftChange(next);
         }}
         errors={write.errors}

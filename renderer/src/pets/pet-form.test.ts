@@ -4,6 +4,7 @@ import { yearsAndMonthsInWords } from '../../../shared/wording/age';
 import { ageOn, calendarDaysAfter, formatCalendarDate, localToday } from '../lib/dates';
 import {
   ageGroupFieldNote,
+  birthdayOnDateChange,
   birthdayProblem,
   buildPetCreate,
   buildPetUpdate,
@@ -402,6 +403,26 @@ describe('dates typed so that they name no day', () => {
     // No day given, or text that names none (the date field says so itself).
     expect(birthdayProblem({ age_birthday: '', intake_date: '2026-12-03' }, today)).toBeUndefined();
     expect(birthdayProblem({ age_birthday: '2026-02-30', intake_date: '' }, today)).toBeUndefined();
+  });
+
+  it('says a birthday’s problem as the dates change, and leaves an edit’s untouched dates and unread text alone', () => {
+    const draft = { ...emptyPetDraft(), ...basics, intake_date: '2026-03-04', age_birthday: '2024-05-01' };
+    expect(birthdayOnDateChange(draft, { ...draft, age_birthday: '2099-01-15' })).toEqual({
+      message: `A birthday cannot be after today (${formatCalendarDate(localToday())})`,
+    });
+    expect(birthdayOnDateChange(draft, { ...draft, intake_date: '2024-01-02' })).toEqual({
+      message: `A birthday cannot be after the intake date (${formatCalendarDate('2024-01-02')})`,
+    });
+    // Fixed: the message is taken away.
+    expect(birthdayOnDateChange(draft, { ...draft, age_birthday: '2024-05-02' })).toEqual({
+      message: undefined,
+    });
+    // Another field, or a birthday that names no day (the field and Save say that themselves): left as it is.
+    expect(birthdayOnDateChange(draft, { ...draft, name: 'Other' })).toBe('unchanged');
+    expect(birthdayOnDateChange(draft, { ...draft, age_birthday: 'last spring' })).toBe('unchanged');
+    // An edit of a pet whose stored dates disagree says nothing until it touches a date.
+    const held = { ...draft, age_birthday: '2026-05-01' };
+    expect(birthdayOnDateChange(held, { ...held, name: 'Other' }, held)).toBe('unchanged');
   });
 
   it('refuses a birthday after the intake date, and leaves alone an edit that changes neither', () => {

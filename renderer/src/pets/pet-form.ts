@@ -206,11 +206,32 @@ function datesToFix(
         `${formatCalendarDate(day)} is more than ${INTAKE_YEARS_BACK} years ago; check the year`;
     }
   }
-  const changed = DATE_FIELDS.some((key) => draft[key] !== original?.[key]);
-  const birthday = changed ? birthdayProblem(draft) : undefined;
+  const birthday = birthdayToFix(draft, original);
   if (birthday && !messages.age_birthday) messages.age_birthday = birthday;
   const custom = readCustomDates(customFields, draft.custom_field_data, original?.custom_field_data);
   return { ...messages, ...custom.messages };
+}
+
+/**
+ * `birthdayProblem`, for a new pet or an edit that changed either date: an edit leaves alone dates it did not touch.
+ */
+function birthdayToFix(draft: PetDraft, original?: PetDraft): string | undefined {
+  const changed = DATE_FIELDS.some((key) => draft[key] !== original?.[key]);
+  return changed ? birthdayProblem(draft) : undefined;
+}
+
+/**
+ * The birthday's message as the pet's dates change, said before any save (`birthdayToFix`), or `unchanged` where the
+ * field's messages stay as they are: a birthday that names no day keeps what the field or Save said of it.
+ */
+export function birthdayOnDateChange(
+  previous: PetDraft,
+  next: PetDraft,
+  original?: PetDraft,
+): { message: string | undefined } | 'unchanged' {
+  const touched = DATE_FIELDS.some((key) => next[key] !== previous[key]);
+  if (!touched || !fieldDay(next.age_birthday)) return 'unchanged';
+  return { message: birthdayToFix(next, original) };
 }
 
 /**
