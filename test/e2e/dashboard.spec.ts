@@ -206,6 +206,20 @@ async function holdListPages(target: string) {
   };
 }
 
+/** Runs `run` with the list pages held (see `holdListPages`), and lets everything through and stops after it. */
+async function whileListPagesHeld(
+  target: string,
+  run: (gate: Awaited<ReturnType<typeof holdListPages>>) => Promise<void>,
+): Promise<void> {
+  const gate = await holdListPages(target);
+  try {
+    await run(gate);
+  } finally {
+    gate.letThrough();
+    await gate.close();
+  }
+}
+
 /** Connects the desk through Settings, as a coordinator would, without waiting for the sync it starts. */
 async function saveConnection(page: Page, deskUrl: string, base: string, key: string) {
   await page.goto(`${deskUrl}#/settings`);
@@ -222,8 +236,7 @@ test('during the first sync the Overview says the records are on their way, then
   server,
 }, testInfo) => {
   test.setTimeout(120_000);
-  const gate = await holdListPages(server.base);
-  try {
+  await whileListPagesHeld(server.base, async (gate) => {
     await page.goto(`${desk.url}#/overview`);
     await expect(page.getByRole('link', { name: 'Set up this desk' })).toBeVisible();
 
@@ -311,10 +324,7 @@ test('during the first sync the Overview says the records are on their way, then
     await expect(cost).toHaveText(
       (await fresh.getByText(/^About \d+ requests to the server/).textContent()) ?? '',
     );
-  } finally {
-    gate.letThrough();
-    await gate.close();
-  }
+  });
 });
 
 test('a list screen opened before the first sync shows its records once their list is read, while the sync goes on', async ({
@@ -323,8 +333,7 @@ test('a list screen opened before the first sync shows its records once their li
   server,
 }) => {
   test.setTimeout(120_000);
-  const gate = await holdListPages(server.base);
-  try {
+  await whileListPagesHeld(server.base, async (gate) => {
     await saveConnection(page, desk.url, gate.base, server.key);
     await page.goto(`${desk.url}#/pets`);
     await expect(
@@ -348,10 +357,7 @@ test('a list screen opened before the first sync shows its records once their li
     );
     await expect(page.getByRole('row')).not.toHaveCount(0);
     await expect(page.getByRole('status', { name: /Connection status: Syncing/ })).toBeVisible();
-  } finally {
-    gate.letThrough();
-    await gate.close();
-  }
+  });
 });
 
 test('Ctrl+K, open while the first sync brings the people, finds them as they arrive, without retyping', async ({
@@ -360,8 +366,7 @@ test('Ctrl+K, open while the first sync brings the people, finds them as they ar
   server,
 }) => {
   test.setTimeout(120_000);
-  const gate = await holdListPages(server.base);
-  try {
+  await whileListPagesHeld(server.base, async (gate) => {
     await saveConnection(page, desk.url, gate.base, server.key);
     gate.letThrough('/api/pets');
     // The pets are in and searchable; the people's pages are held back.
@@ -391,10 +396,7 @@ test('Ctrl+K, open while the first sync brings the people, finds them as they ar
     await expect(
       page.getByRole('dialog').getByRole('heading', { level: 2, name: 'Rachel Green' }),
     ).toBeVisible();
-  } finally {
-    gate.letThrough();
-    await gate.close();
-  }
+  });
 });
 
 test('a desk connected from the Welcome screen stays on the screen its person went to while the first sync ran', async ({
@@ -403,8 +405,7 @@ test('a desk connected from the Welcome screen stays on the screen its person we
   server,
 }) => {
   test.setTimeout(120_000);
-  const gate = await holdListPages(server.base);
-  try {
+  await whileListPagesHeld(server.base, async (gate) => {
     await page.goto(desk.url);
     await expect(page).toHaveURL(/#\/welcome$/);
     const card = page.getByRole('form', { name: 'Connect to a server' });
@@ -429,8 +430,5 @@ test('a desk connected from the Welcome screen stays on the screen its person we
     // The Welcome screen's connect ended with the sync: it did not take the person to the desk's home.
     await page.waitForTimeout(1_000);
     await expect(page).toHaveURL(/#\/overview$/);
-  } finally {
-    gate.letThrough();
-    await gate.close();
-  }
+  });
 });
