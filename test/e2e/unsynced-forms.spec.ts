@@ -491,8 +491,13 @@ test('a status chosen with a note is not lost when the pet drawer is closed by m
 }) => {
   await page.goto(`${demoDesk.url}#/pets`);
   await petsFilled(page);
-  await page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).click();
+  // The same pet throughout, by its name: rows the demo desk's first sync still brings can come before it.
+  const rows = page.getByRole('table', { name: 'Pets' }).getByRole('row');
+  const petName = ((await rows.nth(1).locator('td').nth(1).locator('p').first().textContent()) ?? '').trim();
+  const petRow = rows.filter({ has: page.getByText(petName, { exact: true }) }).first();
+  await petRow.click();
   const petDrawer = page.getByRole('dialog', { name: 'Pet details' });
+  await expect(petDrawer.getByRole('heading', { level: 2, name: petName })).toBeVisible();
   const statusForm = petDrawer.getByRole('form', { name: 'Change status' });
   const fields = petDrawer.getByRole('table', { name: 'Pet fields' });
   await statusForm.getByLabel('Notes').fill('Hold for the Nguyen family, back at 3pm');
@@ -510,12 +515,12 @@ test('a status chosen with a note is not lost when the pet drawer is closed by m
   await expect(leave).toBeHidden();
 
   // Left on purpose, the choice is thrown away and the pet keeps its note.
-  await page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).click();
+  await petRow.click();
   await statusForm.getByLabel('Notes').fill('Typed and then left');
   await page.keyboard.press('Escape');
   await leave.getByRole('button', { name: 'Leave without saving' }).click();
   await expect(petDrawer).toBeHidden();
-  await page.getByRole('table', { name: 'Pets' }).getByRole('row').nth(1).click();
+  await petRow.click();
   await expect(fields).toContainText('Hold for the Nguyen family, back at 3pm');
   await expect(statusForm.getByLabel('Notes')).toHaveValue('');
 });
